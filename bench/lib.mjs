@@ -1,0 +1,147 @@
+// Shared benchmark harness: serves the API and a bare Hono hello Worker under `wrangler dev`
+// (same runtime, same machine), loads both with autocannon and reports ratios.
+import { spawn, spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const PLATFORM_TOKEN = "dev-only-platform-admin-token";
+
+async function waitFor(url, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+const running = new Set();
+function stopAll() {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+  }
+  running.clear();
+}
+process.on("exit", stopAll);
+process.on("SIGINT", () => process.exit(130));
+
+function serve(args, readyUrl, env = {}) {
+  const child = spawn("npx", ["wrangler", "dev", ...args], {
+    cwd: root,
+    stdio: ["ignore", "ignore", process.env.BENCH_VERBOSE ? "inherit" : "ignore"],
+    detached: true,
+    env: { ...process.env, CI: "true", ...env },
+  });
+  running.add(child);
+  const stop = () => {
+    running.delete(child);
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+  };
+  return waitFor(readyUrl).then(() => stop);
+}
+
+/**
+ * Serves the API with its own local state (`.wrangler/bench-state`, migrated first) on `port`.
+ * `fresh: true` wipes that state first, for benchmarks that need a known data set.
+ */
+export async function startApi({ port, persistTo = ".wrangler/bench-state", fresh = false } = {}) {
+  if (fresh) spawnSync("rm", ["-rf", join(root, persistTo)]);
+  const migrate = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo],
+    { cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
+  );
+  if (migrate.status !== 0) throw new Error("could not apply migrations for the benchmark");
+  const url = `http://127.0.0.1:${port}`;
+  const stop = await serve(
+    ["--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo, "--log-level", "error"],
+    `${url}/api/v1/health`,
+  );
+  return { url, api: `${url}/api/v1`, persistTo, stop };
+}
+
+/** Serves the bare Hono hello Worker on `port`. */
+export async function startHello({ port }) {
+  const url = `http://127.0.0.1:${port}`;
+  const stop = await serve(
+    ["-c", "bench/hello/wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error"],
+    `${url}/hello`,
+  );
+  return { url: `${url}/hello`, stop };
+}
+
+/** Creates a tenant through the platform endpoint; returns its id and admin API key. */
+export async function createTenant(api, plan = "enterprise") {
+  const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const response = await fetch(`${api}/platform/tenants`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${PLATFORM_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: `Bench ${unique}`,
+      plan,
+      owner: { email: `bench-${unique}@example.com`, password: "bench-password-1", name: "Bench" },
+    }),
+  });
+  const body = await response.json();
+  if (response.status !== 201) throw new Error(`createTenant: ${response.status} ${JSON.stringify(body)}`);
+  return {
+    id: body.data.tenant.id,
+    key: body.data.apiKey.key,
+    email: body.data.owner.email,
+    password: "bench-password-1",
+  };
+}
+
+export const DEFAULT_LOAD = { connections: 10, duration: 10 };
+
+/** Loads one URL with autocannon; returns requests/s, latency percentiles and non-2xx count. */
+export async function load({
+  url,
+  method = "GET",
+  headers = {},
+  body,
+  connections,
+  duration,
+  amount,
+  requests,
+}) {
+  const result = await autocannon({
+    url,
+    method,
+    headers,
+    body,
+    requests,
+    connections: connections ?? DEFAULT_LOAD.connections,
+    ...(amount ? { amount } : { duration: duration ?? DEFAULT_LOAD.duration }),
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Prints one line per measured scenario and, for each, its ratio to the baseline. */
+export function report(title, rows, baseline) {
+  console.log(`\n## ${title}`);
+  console.log("| scenario | req/s | p50 ms | p99 ms | non-2xx | ratio to baseline (req/s) |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [name, r] of Object.entries(rows)) {
+    const ratio = baseline ? (r.requestsPerSecond / baseline.requestsPerSecond).toFixed(2) : "-";
+    console.log(
+      `| ${name} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${ratio} |`,
+    );
+  }
+}

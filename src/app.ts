@@ -1,0 +1,32 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { refuseDevelopmentSecrets } from "./config/production-guard";
+import { trackD1Stats } from "./db/d1-stats-header";
+import type { AppEnv } from "./env";
+import { healthRoutes } from "./health/routes";
+import { limitBodySize } from "./http/body-limit";
+import { handleError } from "./http/error-handler";
+import { notFoundOrMethodNotAllowed } from "./http/not-found";
+import { requestId } from "./http/request-id";
+import { validationHook } from "./http/validation";
+import { publishOpenApi } from "./openapi/document";
+import { platformRoutes } from "./platform/routes";
+
+/**
+ * Builds the app: the pipeline's order and the route mounting, nothing else.
+ * request id -> D1 stats -> production guard -> body limit -> (per route: authenticate -> tenant ->
+ * rate limit -> scope -> validation) -> handler; errors become envelopes in one handler.
+ */
+export function createApp() {
+  const root = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const api = root.basePath("/api/v1");
+
+  api.use("*", requestId, trackD1Stats, refuseDevelopmentSecrets, limitBodySize);
+
+  api.route("/", healthRoutes);
+  api.route("/", platformRoutes);
+
+  publishOpenApi(api);
+  root.onError(handleError);
+  root.notFound(notFoundOrMethodNotAllowed(root));
+  return root;
+}

@@ -1,0 +1,53 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { apiKeys, tenants } from "../db/schema";
+import { randomToken, sha256Hex } from "./hashing";
+import type { Scope } from "./scopes";
+
+export const API_KEY_PREFIXES = ["wms_live_", "wms_test_"] as const;
+
+export function looksLikeApiKey(value: string): boolean {
+  return API_KEY_PREFIXES.some((prefix) => value.startsWith(prefix));
+}
+
+/** A new key: the plain value (shown once), its hash (stored) and its display prefix. */
+export async function generateApiKey(environment: string) {
+  const key = `${environment === "production" ? "wms_live_" : "wms_test_"}${randomToken(40)}`;
+  return { key, keyHash: await sha256Hex(key), prefix: key.slice(0, 13) };
+}
+
+/** The one indexed lookup an API-key request costs: the key and its tenant together. */
+export async function findApiKey(db: Database, key: string) {
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      scopes: apiKeys.scopes,
+      allowedIps: apiKeys.allowedIps,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      tenant: { id: tenants.id, name: tenants.name, plan: tenants.plan, status: tenants.status },
+    })
+    .from(apiKeys)
+    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .where(eq(apiKeys.keyHash, await sha256Hex(key)))
+    .limit(1);
+  return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** `lastUsedAt` is written at most once a minute per key, never on every request. */
+export function lastUsedIsStale(lastUsedAt: string | null, now: Date): boolean {
+  return !lastUsedAt || now.getTime() - Date.parse(lastUsedAt) >= LAST_USED_RESOLUTION_MS;
+}
+
+export async function touchApiKey(db: Database, keyId: string, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now.toISOString() })
+    .where(
+      sql`${apiKeys.id} = ${keyId} and (${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < ${cutoff})`,
+    );
+}

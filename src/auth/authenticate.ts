@@ -1,0 +1,54 @@
+import { createMiddleware } from "hono/factory";
+import { platformDb } from "../db/client";
+import type { AppEnv } from "../env";
+import { AppError } from "../http/errors";
+import { findApiKey, lastUsedIsStale, looksLikeApiKey, touchApiKey } from "./api-keys";
+import { ipAllowed } from "./ip-allow-list";
+import { verifyAccessToken } from "./jwt";
+import type { Principal } from "./principal";
+
+function unauthorized(message: string): AppError {
+  return new AppError("UNAUTHORIZED", message, {
+    headers: { "WWW-Authenticate": 'Bearer realm="warehouse-api"' },
+  });
+}
+
+function credentialOf(headers: { apiKey?: string; authorization?: string }): string {
+  if (headers.apiKey) return headers.apiKey.trim();
+  if (!headers.authorization)
+    throw unauthorized("Missing credentials: send Authorization: Bearer <token> or X-API-Key");
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization);
+  if (!match?.[1]) throw unauthorized("Malformed Authorization header: expected Bearer <token>");
+  return match[1];
+}
+
+/**
+ * Establishes who is calling: a JWT (verified with no D1 read) or an API key (one indexed lookup,
+ * which also brings the key's tenant). Missing, malformed, expired or revoked -> 401.
+ */
+export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = credentialOf({
+    apiKey: c.req.header("x-api-key"),
+    authorization: c.req.header("authorization"),
+  });
+  let principal: Principal;
+  if (looksLikeApiKey(credential)) {
+    const db = platformDb(c.env, c.var.d1Stats);
+    const key = await findApiKey(db, credential);
+    const now = new Date();
+    if (!key) throw unauthorized("Invalid API key");
+    if (key.revokedAt) throw unauthorized("API key has been revoked");
+    if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime())
+      throw unauthorized("API key has expired");
+    if (key.allowedIps?.length && !ipAllowed(c.req.header("cf-connecting-ip"), key.allowedIps)) {
+      throw new AppError("FORBIDDEN", "Client IP address is not in this API key's allow list");
+    }
+    if (lastUsedIsStale(key.lastUsedAt, now)) c.executionCtx.waitUntil(touchApiKey(db, key.id, now));
+    principal = { type: "api_key", id: key.id, scopes: key.scopes, tenant: key.tenant };
+  } else {
+    const { userId, tokenId } = await verifyAccessToken(c.env.JWT_SECRET, credential);
+    principal = { type: "user", id: userId, tokenId };
+  }
+  c.set("principal", principal);
+  await next();
+});

@@ -1,0 +1,12 @@
+import type { Scope } from "./scopes";
+import type { Tenant } from "./tenant";
+
+/** Who is calling, as established by authentication (before the tenant is resolved). */
+export type Principal =
+  | { type: "user"; id: string; tokenId: string }
+  | { type: "api_key"; id: string; scopes: Scope[]; tenant: Tenant };
+
+/** The actor recorded in ledgers and histories. */
+export function actorOf(principal: Principal): { actorType: "user" | "api_key"; actorId: string } {
+  return { actorType: principal.type, actorId: principal.id };
+}

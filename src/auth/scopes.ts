@@ -1,0 +1,36 @@
+export const scopes = [
+  "read:products",
+  "write:products",
+  "read:inventory",
+  "write:inventory",
+  "read:orders",
+  "write:orders",
+  "admin",
+] as const;
+
+export type Scope = (typeof scopes)[number];
+
+export const roles = ["owner", "admin", "manager", "operator", "viewer"] as const;
+export type Role = (typeof roles)[number];
+
+const readScopes: Scope[] = ["read:products", "read:inventory", "read:orders"];
+
+/** Contract section 3: what each membership role may do. */
+export const scopesByRole: Record<Role, readonly Scope[]> = {
+  owner: ["admin"],
+  admin: ["admin"],
+  manager: [...readScopes, "write:products", "write:inventory", "write:orders"],
+  operator: [...readScopes, "write:inventory", "write:orders"],
+  viewer: readScopes,
+};
+
+/** `admin` implies everything; `write:X` implies `read:X`. */
+export function grants(held: readonly Scope[], needed: Scope): boolean {
+  if (held.includes("admin") || held.includes(needed)) return true;
+  return needed.startsWith("read:") && held.includes(needed.replace("read:", "write:") as Scope);
+}
+
+/** Whether every scope in `wanted` is granted by `held` (a key cannot get more than its creator has). */
+export function grantsAll(held: readonly Scope[], wanted: readonly Scope[]): boolean {
+  return wanted.every((scope) => grants(held, scope));
+}

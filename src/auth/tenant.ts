@@ -1,0 +1,69 @@
+import { and, eq } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
+import { dbFor, platformDb } from "../db/client";
+import { memberships, tenants } from "../db/schema";
+import type { AppEnv } from "../env";
+import { AppError } from "../http/errors";
+import { type Role, type Scope, scopesByRole } from "./scopes";
+
+export type Plan = "starter" | "business" | "enterprise";
+export interface Tenant {
+  id: string;
+  name: string;
+  plan: Plan;
+  status: "active" | "suspended";
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const noAccess = () => new AppError("FORBIDDEN", "You do not have access to this tenant");
+
+/**
+ * Resolves the tenant a request acts on, and the scopes the caller holds there.
+ * A key implies its tenant; a user names it in X-Tenant-Id and must be a member (checked on every
+ * request, so removing a member or suspending a tenant takes effect at once).
+ */
+export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
+  const principal = c.var.principal;
+  const header = c.req.header("x-tenant-id")?.trim();
+  let tenant: Tenant;
+  let scopes: readonly Scope[];
+  if (principal.type === "api_key") {
+    if (header && header.toLowerCase() !== principal.tenant.id) {
+      throw new AppError("FORBIDDEN", "X-Tenant-Id does not match the API key's tenant");
+    }
+    tenant = principal.tenant;
+    scopes = principal.scopes;
+  } else {
+    if (!header)
+      throw new AppError("BAD_REQUEST", "X-Tenant-Id header is required", {
+        errors: ["X-Tenant-Id: is required"],
+      });
+    if (!UUID.test(header)) {
+      throw new AppError("BAD_REQUEST", "X-Tenant-Id must be a UUID", {
+        errors: ["X-Tenant-Id: must be a UUID"],
+      });
+    }
+    const [row] = await platformDb(c.env, c.var.d1Stats)
+      .select({
+        id: tenants.id,
+        name: tenants.name,
+        plan: tenants.plan,
+        status: tenants.status,
+        role: memberships.role,
+      })
+      .from(memberships)
+      .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+      .where(and(eq(memberships.tenantId, header.toLowerCase()), eq(memberships.userId, principal.id)))
+      .limit(1);
+    if (!row) throw noAccess();
+    const { role, ...rest } = row;
+    tenant = rest;
+    scopes = scopesByRole[role as Role];
+  }
+  if (tenant.status !== "active") throw new AppError("FORBIDDEN", "This tenant is suspended");
+  c.set("tenant", tenant);
+  c.set("scopes", scopes);
+  c.set("tenantDb", dbFor(c.env, tenant.id, c.var.d1Stats));
+  await next();
+});

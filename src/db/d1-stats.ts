@@ -1,0 +1,70 @@
+/** D1 round trips and rows touched by one request, for the X-D1-Stats debug header and benchmarks. */
+export class D1Stats {
+  calls = 0;
+  rowsRead = 0;
+  rowsWritten = 0;
+
+  add(meta: Partial<D1Meta> | undefined): void {
+    this.rowsRead += meta?.rows_read ?? 0;
+    this.rowsWritten += meta?.rows_written ?? 0;
+  }
+
+  toHeader(): string {
+    return `calls=${this.calls}; rows-read=${this.rowsRead}; rows-written=${this.rowsWritten}`;
+  }
+}
+
+const realStatements = new WeakMap<object, D1PreparedStatement>();
+
+function instrumentStatement(statement: D1PreparedStatement, stats: D1Stats): D1PreparedStatement {
+  const wrapped = new Proxy(statement, {
+    get(target, prop) {
+      switch (prop) {
+        case "bind":
+          return (...values: unknown[]) => instrumentStatement(target.bind(...values), stats);
+        case "all":
+        case "run":
+          return async () => {
+            stats.calls++;
+            const result = await target[prop]();
+            stats.add(result.meta);
+            return result;
+          };
+        case "first":
+        case "raw":
+          // D1 returns no meta for these: only the round trip is counted.
+          return (...args: never[]) => {
+            stats.calls++;
+            return (target[prop] as (...a: never[]) => unknown)(...args);
+          };
+        default: {
+          const value = Reflect.get(target, prop, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+      }
+    },
+  });
+  realStatements.set(wrapped, statement);
+  return wrapped;
+}
+
+/** Wraps the D1 binding so every call made through it is counted in `stats`. */
+export function instrumentD1(d1: D1Database, stats: D1Stats): D1Database {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (query: string) => instrumentStatement(target.prepare(query), stats);
+      }
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          stats.calls++;
+          const results = await target.batch(statements.map((s) => realStatements.get(s) ?? s));
+          for (const result of results) stats.add(result.meta);
+          return results;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,95 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenants } from "./identity";
+
+export const products = sqliteTable(
+  "products",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    sku: text("sku").notNull(),
+    name: text("name").notNull(),
+    barcode: text("barcode"),
+    category: text("category"),
+    unit: text("unit"),
+    // Money is stored exactly as integer ten-thousandths (4 decimals), never as a binary float.
+    priceE4: integer("price_e4"),
+    costE4: integer("cost_e4"),
+    status: text("status", { enum: ["Active", "Inactive"] })
+      .notNull()
+      .default("Active"),
+    reorderPoint: integer("reorder_point").notNull().default(0),
+    description: text("description"),
+    // Bumped on every write; the ETag is derived from it.
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("products_tenant_sku_unique").on(t.tenantId, t.sku),
+    uniqueIndex("products_tenant_barcode_unique")
+      .on(t.tenantId, t.barcode)
+      .where(sql`${t.barcode} is not null`),
+    index("products_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("products_tenant_updated_idx").on(t.tenantId, t.updatedAt, t.id),
+    index("products_tenant_name_idx").on(t.tenantId, t.name, t.id),
+    index("products_tenant_price_idx").on(t.tenantId, t.priceE4, t.id),
+    index("products_tenant_category_created_idx").on(t.tenantId, t.category, t.createdAt, t.id),
+    index("products_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    check("products_status_check", sql`${t.status} in ('Active', 'Inactive')`),
+    check("products_reorder_point_check", sql`${t.reorderPoint} >= 0`),
+  ],
+);
+
+export const warehouses = sqliteTable(
+  "warehouses",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    address: text("address", { mode: "json" }).$type<Record<string, string> | null>(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("warehouses_tenant_code_unique").on(t.tenantId, t.code),
+    index("warehouses_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+  ],
+);
+
+export const locationTypes = ["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"] as const;
+
+export const locations = sqliteTable(
+  "locations",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    warehouseId: text("warehouse_id")
+      .notNull()
+      .references(() => warehouses.id),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    type: text("type", { enum: locationTypes }).notNull(),
+    parentId: text("parent_id"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("locations_tenant_warehouse_code_unique").on(t.tenantId, t.warehouseId, t.code),
+    index("locations_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("locations_tenant_type_idx").on(t.tenantId, t.type, t.createdAt),
+    check(
+      "locations_type_check",
+      sql`${t.type} in ('zone', 'aisle', 'rack', 'shelf', 'bin', 'dock', 'staging')`,
+    ),
+  ],
+);

@@ -1,0 +1,114 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenants } from "./identity";
+
+// Transactional outbox: written in the same batch as the change that causes the event.
+export const outboxEvents = sqliteTable(
+  "outbox_events",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    type: text("type").notNull(),
+    payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
+    createdAt: text("created_at").notNull(),
+    // Null until the event has been handed to the queue; the cron sweep picks up the rest.
+    dispatchedAt: text("dispatched_at"),
+  },
+  (t) => [
+    index("outbox_events_tenant_created_idx").on(t.tenantId, t.createdAt),
+    index("outbox_events_pending_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+  ],
+);
+
+export const webhookSubscriptions = sqliteTable(
+  "webhook_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    url: text("url").notNull(),
+    description: text("description"),
+    events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    // AES-GCM ciphertext of the whsec_ secret (key from the WEBHOOK_SECRET_KEY binding).
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    // After a rotation the previous secret keeps signing until previous_secret_expires_at.
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
+    disabledReason: text("disabled_reason"),
+    failingSince: text("failing_since"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("webhook_subscriptions_tenant_created_idx").on(t.tenantId, t.createdAt)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    subscriptionId: text("subscription_id").notNull(),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    lastDurationMs: integer("last_duration_ms"),
+    nextAttemptAt: text("next_attempt_at"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_subscription_event_unique").on(t.subscriptionId, t.eventId),
+    index("webhook_deliveries_tenant_subscription_idx").on(t.tenantId, t.subscriptionId, t.createdAt),
+  ],
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    deliveryId: text("delivery_id").notNull(),
+    subscriptionId: text("subscription_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("webhook_attempts_tenant_subscription_idx").on(t.tenantId, t.subscriptionId, t.createdAt)],
+);
+
+// Idempotency-Key records, scoped to the tenant, kept 24 h.
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: text("status", { enum: ["in_flight", "completed"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    responseHeaders: text("response_headers", { mode: "json" }).$type<Record<string, string> | null>(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.key] }),
+    index("idempotency_keys_expires_idx").on(t.expiresAt),
+  ],
+);

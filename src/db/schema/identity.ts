@@ -1,0 +1,104 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const tenants = sqliteTable(
+  "tenants",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    plan: text("plan", { enum: ["starter", "business", "enterprise"] }).notNull(),
+    status: text("status", { enum: ["active", "suspended"] })
+      .notNull()
+      .default("active"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    check("tenants_plan_check", sql`${t.plan} in ('starter', 'business', 'enterprise')`),
+    check("tenants_status_check", sql`${t.status} in ('active', 'suspended')`),
+    index("tenants_created_idx").on(t.createdAt, t.id),
+  ],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    // Stored lower-cased, so the unique index makes email unique case-insensitively.
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    passwordSalt: text("password_salt").notNull(),
+    passwordIterations: integer("password_iterations").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    role: text("role", { enum: ["owner", "admin", "manager", "operator", "viewer"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userId] }),
+    index("memberships_user_idx").on(t.userId),
+    check("memberships_role_check", sql`${t.role} in ('owner', 'admin', 'manager', 'operator', 'viewer')`),
+  ],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    name: text("name").notNull(),
+    // The first characters of the key, shown in lists so people can tell keys apart.
+    prefix: text("prefix").notNull(),
+    // SHA-256 of the whole key (hex): a key is high-entropy, so a fast hash is enough.
+    keyHash: text("key_hash").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    allowedIps: text("allowed_ips", { mode: "json" }).$type<string[] | null>(),
+    expiresAt: text("expires_at"),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+    createdBy: text("created_by"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash_unique").on(t.keyHash),
+    index("api_keys_tenant_created_idx").on(t.tenantId, t.createdAt),
+  ],
+);
+
+export const refreshTokens = sqliteTable(
+  "refresh_tokens",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    // Every token issued by one login shares a family; reusing a rotated token revokes the family.
+    familyId: text("family_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    expiresAt: text("expires_at").notNull(),
+    rotatedAt: text("rotated_at"),
+    revokedAt: text("revoked_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("refresh_tokens_hash_unique").on(t.tokenHash),
+    index("refresh_tokens_family_idx").on(t.familyId),
+  ],
+);

@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { locations, products, warehouses } from "./catalog";
+import { tenants } from "./identity";
+
+// One row per (product, location). The CHECKs are the last line of defence against oversell:
+// a guarded update that would break them fails, and with it the whole batch it belongs to.
+export const stockLevels = sqliteTable(
+  "stock_levels",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
+    warehouseId: text("warehouse_id")
+      .notNull()
+      .references(() => warehouses.id),
+    onHand: integer("on_hand").notNull().default(0),
+    reserved: integer("reserved").notNull().default(0),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.locationId] }),
+    index("stock_levels_tenant_location_idx").on(t.tenantId, t.locationId),
+    index("stock_levels_tenant_warehouse_idx").on(t.tenantId, t.warehouseId),
+    check("stock_levels_on_hand_check", sql`${t.onHand} >= 0`),
+    check("stock_levels_reserved_check", sql`${t.reserved} >= 0 and ${t.reserved} <= ${t.onHand}`),
+  ],
+);
+
+// The append-only ledger: for every (product, location) the deltas sum to onHand.
+export const stockMovements = sqliteTable(
+  "stock_movements",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    productId: text("product_id").notNull(),
+    locationId: text("location_id").notNull(),
+    warehouseId: text("warehouse_id").notNull(),
+    delta: integer("delta").notNull(),
+    onHandAfter: integer("on_hand_after").notNull(),
+    reason: text("reason").notNull(),
+    referenceType: text("reference_type"),
+    referenceId: text("reference_id"),
+    notes: text("notes"),
+    actorType: text("actor_type", { enum: ["user", "api_key", "system"] }).notNull(),
+    actorId: text("actor_id"),
+    requestId: text("request_id"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("stock_movements_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("stock_movements_tenant_product_idx").on(t.tenantId, t.productId, t.createdAt),
+    index("stock_movements_tenant_location_idx").on(t.tenantId, t.locationId, t.createdAt),
+    index("stock_movements_tenant_reference_idx").on(t.tenantId, t.referenceId),
+    check("stock_movements_delta_check", sql`${t.delta} <> 0`),
+  ],
+);

@@ -1,0 +1,115 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenants } from "./identity";
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    // SO-000001 / PO-000001, numbered per tenant from order_counters inside the creating batch.
+    number: text("number").notNull(),
+    type: text("type", { enum: ["sales", "purchase"] }).notNull(),
+    status: text("status").notNull(),
+    customerId: text("customer_id"),
+    supplier: text("supplier"),
+    warehouseId: text("warehouse_id"),
+    shippingAddress: text("shipping_address", { mode: "json" }).$type<Record<string, string> | null>(),
+    trackingNumber: text("tracking_number"),
+    notes: text("notes"),
+    expectedAt: text("expected_at"),
+    totalE4: integer("total_e4").notNull().default(0),
+    // Bumped on every status change; a status update is guarded by the version it read.
+    version: integer("version").notNull().default(1),
+    createdBy: text("created_by"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("orders_tenant_number_unique").on(t.tenantId, t.number),
+    index("orders_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("orders_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt),
+    index("orders_tenant_type_created_idx").on(t.tenantId, t.type, t.createdAt),
+    index("orders_tenant_customer_idx").on(t.tenantId, t.customerId, t.createdAt),
+    check("orders_type_check", sql`${t.type} in ('sales', 'purchase')`),
+  ],
+);
+
+export const orderLines = sqliteTable(
+  "order_lines",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    lineNo: integer("line_no").notNull(),
+    productId: text("product_id").notNull(),
+    quantity: integer("quantity").notNull(),
+    // Unit price (sales) or unit cost (purchase), in ten-thousandths.
+    unitPriceE4: integer("unit_price_e4").notNull(),
+    receivedQuantity: integer("received_quantity").notNull().default(0),
+  },
+  (t) => [
+    index("order_lines_tenant_order_idx").on(t.tenantId, t.orderId, t.lineNo),
+    index("order_lines_tenant_product_idx").on(t.tenantId, t.productId),
+    check("order_lines_quantity_check", sql`${t.quantity} > 0`),
+    check(
+      "order_lines_received_check",
+      sql`${t.receivedQuantity} >= 0 and ${t.receivedQuantity} <= ${t.quantity}`,
+    ),
+  ],
+);
+
+// Where a sales order line's stock is held: one row per (line, location) it reserved from.
+export const orderReservations = sqliteTable(
+  "order_reservations",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    orderId: text("order_id").notNull(),
+    lineId: text("line_id").notNull(),
+    productId: text("product_id").notNull(),
+    locationId: text("location_id").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.orderId, t.lineId, t.locationId] }),
+    index("order_reservations_tenant_product_idx").on(t.tenantId, t.productId),
+    check("order_reservations_quantity_check", sql`${t.quantity} > 0`),
+  ],
+);
+
+export const orderStatusHistory = sqliteTable(
+  "order_status_history",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    orderId: text("order_id").notNull(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("order_status_history_tenant_order_idx").on(t.tenantId, t.orderId, t.createdAt)],
+);
+
+export const orderCounters = sqliteTable(
+  "order_counters",
+  {
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    type: text("type", { enum: ["sales", "purchase"] }).notNull(),
+    value: integer("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.type] })],
+);

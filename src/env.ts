@@ -1,0 +1,42 @@
+import type { Context } from "hono";
+import type { Principal } from "./auth/principal";
+import type { Scope } from "./auth/scopes";
+import type { Tenant } from "./auth/tenant";
+import type { TenantDb } from "./db/client";
+import type { D1Stats } from "./db/d1-stats";
+import type { RateLimiter } from "./rate-limit/rate-limiter";
+
+/** The Worker's bindings, as wrangler.toml declares them. */
+export interface Bindings {
+  DB: D1Database;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  WEBHOOK_QUEUE: Queue<WebhookQueueMessage>;
+  ENVIRONMENT: string;
+  JWT_SECRET: string;
+  PLATFORM_ADMIN_TOKEN: string;
+  WEBHOOK_SECRET_KEY: string;
+  ALLOW_LOCAL_WEBHOOK_URLS?: string;
+}
+
+/** What the queue carries: one outbox event to fan out, or one delivery to attempt. */
+export type WebhookQueueMessage =
+  | { kind: "event"; tenantId: string; eventId: string }
+  | { kind: "delivery"; tenantId: string; deliveryId: string };
+
+/** Per-request values set by the middleware pipeline and read by handlers. */
+export interface Variables {
+  requestId: string;
+  d1Stats: D1Stats;
+  principal: Principal;
+  tenant: Tenant;
+  /** The scopes the caller holds in the resolved tenant (a key's own, or its role's). */
+  scopes: readonly Scope[];
+  tenantDb: TenantDb;
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}
+
+export type AppContext = Context<AppEnv>;

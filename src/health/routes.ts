@@ -1,0 +1,40 @@
+import { z } from "@hono/zod-openapi";
+import { envelopeOf, ok } from "../http/envelope";
+import { AppError } from "../http/errors";
+import { defineRoute } from "../http/route";
+import { createRouter } from "../http/router";
+import { API_VERSION } from "../openapi/document";
+
+const Health = z
+  .object({
+    status: z.literal("ok"),
+    version: z.string(),
+    time: z.string().openapi({ format: "date-time" }),
+    database: z.literal("ok"),
+  })
+  .openapi("Health");
+
+const getHealth = defineRoute("public", {
+  method: "get",
+  path: "/health",
+  tags: ["Meta"],
+  summary: "Service health",
+  description: "No authentication. 200 when the service and its database answer, 503 otherwise.",
+  responses: {
+    200: { description: "Healthy", content: { "application/json": { schema: envelopeOf(Health) } } },
+  },
+});
+
+export const healthRoutes = createRouter().openapi(getHealth, async (c) => {
+  try {
+    await c.env.DB.prepare("select 1").first();
+  } catch {
+    throw new AppError("SERVICE_UNAVAILABLE", "Database is not answering");
+  }
+  return ok(c, {
+    status: "ok" as const,
+    version: API_VERSION,
+    time: new Date().toISOString(),
+    database: "ok" as const,
+  });
+});

@@ -1,0 +1,52 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** Machine-readable error codes; the status each maps to lives only here. */
+const statusByCode = {
+  VALIDATION_FAILED: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof statusByCode;
+
+/** A failure the client can act on. Thrown anywhere; turned into a response by the one error handler. */
+export class AppError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly errors: string[];
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: { errors?: string[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = statusByCode[code];
+    this.errors = options.errors?.length ? options.errors : [message];
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function statusOf(code: ErrorCode): ContentfulStatusCode {
+  return statusByCode[code];
+}
+
+export function errorCodeForStatus(status: number): ErrorCode {
+  const match = (Object.keys(statusByCode) as ErrorCode[]).find((code) => statusByCode[code] === status);
+  return match ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");
+}
+
+export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+export const conflict = (message: string, errors?: string[]) =>
+  new AppError("CONFLICT", message, errors ? { errors } : {});

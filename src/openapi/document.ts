@@ -1,0 +1,57 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import type { AppEnv } from "../env";
+
+export const API_VERSION = "1.0.0";
+
+/** Publishes GET /openapi.json (OpenAPI 3.1, from the routes' own zod schemas) and GET /docs. */
+export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
+  const registry = api.openAPIRegistry;
+  registry.registerComponent("securitySchemes", "BearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT or API key",
+    description: "A JWT from POST /auth/login, or an API key (wms_live_... / wms_test_...).",
+  });
+  registry.registerComponent("securitySchemes", "ApiKeyAuth", {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "An API key, shown once when it is created.",
+  });
+  registry.registerComponent("securitySchemes", "PlatformToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The platform operator token (PLATFORM_ADMIN_TOKEN secret).",
+  });
+
+  api.doc31("/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Warehouse Management API",
+      version: API_VERSION,
+      description:
+        "Products, stock, orders, locations and webhooks for integrators. Every response is the envelope " +
+        "`{success, data, message, errors}`. Authenticate with a JWT (plus `X-Tenant-Id`) or an API key.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      contact: { name: "Warehouse API team" },
+    },
+    servers: [{ url: new URL("/api/v1", c.req.url).toString(), description: "This server" }],
+    tags: [
+      { name: "Meta", description: "Health, OpenAPI document and docs" },
+      { name: "Auth", description: "Login, refresh tokens and the current principal" },
+      { name: "Platform", description: "Tenant administration by the platform operator" },
+      { name: "Users", description: "Memberships of the current tenant" },
+      { name: "API keys", description: "Server-to-server credentials" },
+      { name: "Products", description: "The product catalog" },
+      { name: "Warehouses", description: "Warehouses" },
+      { name: "Locations", description: "Locations inside warehouses" },
+      { name: "Inventory", description: "Stock levels, adjustments, transfers and the ledger" },
+      { name: "Orders", description: "Sales and purchase orders" },
+      { name: "Webhooks", description: "Event subscriptions and deliveries" },
+      { name: "Reports", description: "Reports as JSON or CSV" },
+    ],
+  }));
+
+  api.get("/docs", Scalar({ url: "/api/v1/openapi.json", pageTitle: "Warehouse API reference" }));
+}

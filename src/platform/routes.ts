@@ -1,0 +1,63 @@
+import { platformDb } from "../db/client";
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import {
+  CreatedTenant,
+  CreateTenantBody,
+  ListTenantsQuery,
+  TenantIdParam,
+  TenantRecord,
+  UpdateTenantBody,
+} from "./schemas";
+import { createTenant, listTenants, updateTenant } from "./service";
+
+const create = defineRoute("platform", {
+  method: "post",
+  path: "/platform/tenants",
+  tags: ["Platform"],
+  summary: "Create a tenant with its owner and a first admin API key",
+  request: { body: { required: true, ...json(CreateTenantBody) } },
+  responses: {
+    201: { description: "Created; the API key is shown only here", ...json(envelopeOf(CreatedTenant)) },
+  },
+});
+
+const list = defineRoute("platform", {
+  method: "get",
+  path: "/platform/tenants",
+  tags: ["Platform"],
+  summary: "List tenants",
+  request: { query: ListTenantsQuery },
+  responses: { 200: { description: "A page of tenants", ...json(envelopeOf(pagedOf(TenantRecord))) } },
+});
+
+const update = defineRoute("platform", {
+  method: "patch",
+  path: "/platform/tenants/{id}",
+  tags: ["Platform"],
+  summary: "Change a tenant's name, plan or status",
+  description: "A plan change or suspension takes effect on the tenant's next request.",
+  request: { params: TenantIdParam, body: { required: true, ...json(UpdateTenantBody) } },
+  responses: {
+    200: { description: "The updated tenant", ...json(envelopeOf(TenantRecord)) },
+    404: errorResponse("Unknown tenant"),
+  },
+});
+
+export const platformRoutes = createRouter()
+  .openapi(create, async (c) => {
+    const tenant = await createTenant(
+      platformDb(c.env, c.var.d1Stats),
+      c.env.ENVIRONMENT,
+      c.req.valid("json"),
+    );
+    return created(c, tenant, `/api/v1/platform/tenants/${tenant.tenant.id}`);
+  })
+  .openapi(list, async (c) =>
+    ok(c, await listTenants(platformDb(c.env, c.var.d1Stats), c.req.valid("query"))),
+  )
+  .openapi(update, async (c) =>
+    ok(c, await updateTenant(platformDb(c.env, c.var.d1Stats), c.req.valid("param").id, c.req.valid("json"))),
+  );

@@ -1,0 +1,12 @@
+import type { Bindings } from "./env";
+
+/** The cron trigger's sweeps; each is independent, so one failing does not stop the others. */
+export async function runSweeps(_env: Bindings): Promise<void> {
+  const sweeps: Array<() => Promise<unknown>> = [];
+  const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
+  for (const result of results) {
+    if (result.status === "rejected") {
+      console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(result.reason) }));
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../src/app";
+import { BASE, call } from "./support/http";
+import { PLATFORM } from "./support/tenants";
+
+describe("envelope and statuses", () => {
+  it("answers health in the envelope with a generated request id", async () => {
+    const res = await call("GET", "/health");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: null, errors: null });
+    expect(res.body.data).toMatchObject({ status: "ok", database: "ok" });
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("echoes a sane request id and replaces an unsafe one", async () => {
+    const echoed = await call("GET", "/health", { headers: { "x-request-id": "abc-123.def" } });
+    expect(echoed.headers.get("x-request-id")).toBe("abc-123.def");
+    const replaced = await call("GET", "/health", { headers: { "x-request-id": "bad id\twith spaces" } });
+    expect(replaced.headers.get("x-request-id")).not.toBe("bad id\twith spaces");
+    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("answers an unknown route with 404 in the envelope", async () => {
+    const res = await call("GET", "/no-such-thing");
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, data: null });
+    expect(res.body.errors?.length).toBeGreaterThan(0);
+  });
+
+  it("answers a wrong method on a known path with 405 and Allow", async () => {
+    const res = await call("DELETE", "/health");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("GET");
+    expect(res.body.success).toBe(false);
+  });
+
+  it("rejects malformed JSON with 400", async () => {
+    const res = await call("POST", "/platform/tenants", {
+      headers: { ...PLATFORM, "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, data: null });
+  });
+
+  it("rejects a non-JSON write with 415", async () => {
+    const res = await call("POST", "/platform/tenants", {
+      headers: { ...PLATFORM, "content-type": "text/plain" },
+      body: "name=x",
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.success).toBe(false);
+  });
+
+  it("lists one message per failed field and rejects unknown fields", async () => {
+    const res = await call("POST", "/platform/tenants", {
+      headers: PLATFORM,
+      body: { plan: "gold", owner: { email: "not-an-email", password: "short", name: "A" }, colour: "red" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Validation failed");
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^name: /),
+        expect.stringMatching(/^plan: /),
+        expect.stringMatching(/^owner\.email: /),
+        expect.stringMatching(/^owner\.password: /),
+        "colour: unknown field",
+      ]),
+    );
+  });
+
+  it("rejects bad page, pageSize and sort with 400", async () => {
+    for (const query of ["page=0", "pageSize=0", "pageSize=101", "page=abc", "sort=password", "sort=-nope"]) {
+      const res = await call("GET", `/platform/tenants?${query}`, { headers: PLATFORM });
+      expect(res.status, query).toBe(400);
+      expect(res.body.success).toBe(false);
+    }
+  });
+
+  it("rejects a body over 1 MiB with 413, with or without Content-Length", async () => {
+    const big = JSON.stringify({ name: "x".repeat(1024 * 1024 + 10), plan: "starter" });
+    const declared = await call("POST", "/platform/tenants", { headers: PLATFORM, body: big });
+    expect(declared.status).toBe(413);
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 20) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const streamed = await call("POST", "/platform/tenants", {
+      headers: { ...PLATFORM, "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as never);
+    expect(streamed.status).toBe(413);
+    expect(streamed.body.success).toBe(false);
+  });
+
+  it("turns an unexpected throw into a 500 without internals, carrying the request id", async () => {
+    // The fault is injected into a test-only app, never into a shipped route.
+    const app = createApp();
+    app.get("/api/v1/__fault", () => {
+      throw new Error("SQLITE_ERROR: no such column: secret_column at select * from users");
+    });
+    const response = await app.request(`${BASE}/__fault`, { headers: { "x-request-id": "fault-1" } }, env);
+    const body = (await response.json()) as { message: string; errors: string[]; success: boolean };
+    expect(response.status).toBe(500);
+    expect(body.success).toBe(false);
+    expect(body.message).toContain("fault-1");
+    expect(JSON.stringify(body)).not.toMatch(/SQLITE|secret_column|select/i);
+  });
+});
+
+describe("production guard", () => {
+  it("refuses to serve outside development while secrets hold development values", async () => {
+    const app = createApp();
+    const response = await app.request(`${BASE}/health`, {}, { ...env, ENVIRONMENT: "production" });
+    const body = (await response.json()) as { success: boolean; message: string };
+    expect(response.status).toBe(503);
+    expect(body.success).toBe(false);
+  });
+
+  it("serves in production once real secrets are set", async () => {
+    const app = createApp();
+    const real = "a-real-secret-that-is-long-enough-0123456789";
+    const response = await app.request(
+      `${BASE}/health`,
+      {},
+      {
+        ...env,
+        ENVIRONMENT: "production",
+        JWT_SECRET: real,
+        PLATFORM_ADMIN_TOKEN: real,
+        WEBHOOK_SECRET_KEY: real,
+      },
+    );
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("OpenAPI document and docs page", () => {
+  it("serves an OpenAPI 3.1 document that lists health", async () => {
+    const response = await call("GET", "/openapi.json");
+    const doc = response.body as unknown as { openapi: string; paths: Record<string, unknown> };
+    expect(response.status).toBe(200);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toContain("/api/v1/health");
+  });
+
+  it("serves an HTML reference page that loads the document", async () => {
+    const response = await call("GET", "/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(String(response.body.data)).toContain("/api/v1/openapi.json");
+  });
+});
