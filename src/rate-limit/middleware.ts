@@ -1,7 +1,42 @@
 import { createMiddleware } from "hono/factory";
+import type { Plan } from "../auth/tenant";
 import type { AppEnv } from "../env";
+import { AppError } from "../http/errors";
+import { rateLimitHeaders } from "./headers";
+import { consultLimiter } from "./limiter-client";
 
-/** Counts the request against the tenant's plan budget (the rate-limiting issue fills this in). */
-export const rateLimit = createMiddleware<AppEnv>(async (_c, next) => {
+/** Requests per rolling minute by plan; Enterprise is never counted (no object call, no headers). */
+const requestsPerMinute: Record<Plan, number | undefined> = {
+  starter: 60,
+  business: 300,
+  enterprise: undefined,
+};
+const WINDOW_MS = 60_000;
+
+/**
+ * Counts the request against its tenant's plan budget, shared by all the tenant's keys and users.
+ * The plan is read from the tenant resolved for this very request, so a plan change applies at once.
+ * The headers are set after the rest of the chain ran, so they land on error responses too.
+ */
+export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
+  const tenant = c.var.tenant;
+  const limit = requestsPerMinute[tenant.plan];
+  if (limit === undefined) return next();
+  const decision = await consultLimiter(
+    c.env,
+    `tenant:${tenant.id}`,
+    (limiter) => limiter.hit({ limit, windowMs: WINDOW_MS }),
+    { limiter: "tenant", tenantId: tenant.id, requestId: c.var.requestId },
+  );
+  if (!decision) return next();
+  const headers = rateLimitHeaders(decision, tenant.plan);
+  if (!decision.allowed) {
+    throw new AppError(
+      "RATE_LIMITED",
+      `Rate limit exceeded: the ${tenant.plan} plan allows ${limit} requests per minute; retry in ${decision.retryAfter} s`,
+      { headers },
+    );
+  }
   await next();
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
 });

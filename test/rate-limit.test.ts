@@ -1,0 +1,177 @@
+import { createExecutionContext, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../src/app";
+import { signAccessToken } from "../src/auth/jwt";
+import { ok } from "../src/http/envelope";
+import { notFound } from "../src/http/errors";
+import { defineRoute } from "../src/http/route";
+import { RateLimiter } from "../src/rate-limit/rate-limiter";
+import { BASE, bearer, call } from "./support/http";
+import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
+
+// A cheap tenant read behind the real pipeline (authenticate -> tenant -> rate limit -> scope), plus one
+// whose handler fails, so the limiter is exercised without depending on any feature's data.
+const app = createApp();
+const probe = defineRoute(
+  { scope: "read:products" },
+  { method: "get", path: "/api/v1/__probe", responses: { 200: { description: "ok" } } },
+);
+const failingProbe = defineRoute(
+  { scope: "read:products" },
+  { method: "get", path: "/api/v1/__probe-missing", responses: { 200: { description: "never" } } },
+);
+app.openapi(probe, (c) => ok(c, { tenantId: c.var.tenant.id }));
+app.openapi(failingProbe, () => {
+  throw notFound("Probe");
+});
+
+async function read(headers: Record<string, string>, path = "/__probe", bindings: object = env) {
+  const response = await app.request(`${BASE}${path}`, { headers }, bindings, createExecutionContext());
+  const body = (await response.json()) as { success: boolean; message: string | null };
+  return { status: response.status, headers: response.headers, body };
+}
+
+const many = (n: number, headers: Record<string, string>) =>
+  Promise.all(Array.from({ length: n }, () => read(headers)));
+
+/** How many responses had each status, e.g. `{ 200: 60, 429: 10 }`. */
+function statuses(responses: { status: number }[]) {
+  const counts: Record<number, number> = {};
+  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+const limitHeaders = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit-Policy",
+  "RateLimit",
+];
+
+async function changePlan(tenant: TestTenant, plan: string) {
+  const res = await call("PATCH", `/platform/tenants/${tenant.id}`, { headers: PLATFORM, body: { plan } });
+  expect(res.status).toBe(200);
+}
+
+describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s window)", () => {
+  it("gives a Starter tenant exactly 60 requests, each with the limit headers, then 429 with Retry-After", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    for (let i = 1; i <= 60; i++) {
+      const res = await read(tenant.admin);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("X-RateLimit-Limit")).toBe("60");
+      expect(res.headers.get("X-RateLimit-Remaining")).toBe(String(60 - i));
+    }
+    const before = Math.floor(Date.now() / 1000);
+    const refused = await read(tenant.admin);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, data: null });
+    expect(refused.body.message).toMatch(/rate limit/i);
+    expect(refused.headers.get("X-Error-Code")).toBe("RATE_LIMITED");
+    expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
+    const retryAfter = Number(refused.headers.get("Retry-After"));
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+    const reset = Number(refused.headers.get("X-RateLimit-Reset"));
+    expect(reset).toBeGreaterThanOrEqual(before);
+    expect(reset).toBeLessThanOrEqual(before + 61);
+    expect(refused.headers.get("RateLimit-Policy")).toBe('"starter";q=60;w=60');
+    expect(refused.headers.get("RateLimit")).toMatch(/^"starter";r=0;t=\d+$/);
+  });
+
+  it("admits exactly 60 of 70 concurrent requests", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    const responses = await many(70, tenant.admin);
+    expect(statuses(responses)).toEqual({ 200: 60, 429: 10 });
+  });
+
+  it("shares one budget between all credentials of a tenant and leaves other tenants untouched", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    const other = await createTenant({ plan: "starter" });
+    const { token } = await signAccessToken(env.JWT_SECRET, tenant.owner.id);
+    const asOwner = bearer(token, tenant.id);
+    expect(statuses(await many(30, tenant.admin))).toEqual({ 200: 30 });
+    const owner = await many(40, asOwner);
+    expect(statuses(owner)).toEqual({ 200: 30, 429: 10 });
+    expect((await read(tenant.admin)).status).toBe(429);
+    const untouched = await read(other.admin);
+    expect(untouched.status).toBe(200);
+    expect(untouched.headers.get("X-RateLimit-Remaining")).toBe("59");
+  });
+
+  it("gives a Business tenant 300 requests", async () => {
+    const tenant = await createTenant({ plan: "business" });
+    const responses = [...(await many(150, tenant.admin)), ...(await many(150, tenant.admin))];
+    expect(statuses(responses)).toEqual({ 200: 300 });
+    expect(responses.every((r) => r.headers.get("X-RateLimit-Limit") === "300")).toBe(true);
+    const refused = await read(tenant.admin);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("RateLimit-Policy")).toBe('"business";q=300;w=60');
+  });
+
+  it("never counts an Enterprise tenant and sends it no limit headers", async () => {
+    const tenant = await createTenant({ plan: "enterprise" });
+    const responses = await many(80, tenant.admin);
+    expect(statuses(responses)).toEqual({ 200: 80 });
+    for (const name of [...limitHeaders, "Retry-After"]) expect(responses[0]?.headers.has(name)).toBe(false);
+  });
+
+  it("applies a plan change on the very next request", async () => {
+    const tenant = await createTenant({ plan: "business" });
+    expect(statuses(await many(100, tenant.admin))).toEqual({ 200: 100 });
+    await changePlan(tenant, "starter");
+    const downgraded = await read(tenant.admin);
+    expect(downgraded.status).toBe(429);
+    expect(downgraded.headers.get("X-RateLimit-Limit")).toBe("60");
+    await changePlan(tenant, "business");
+    const upgraded = await read(tenant.admin);
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.headers.get("X-RateLimit-Remaining")).toBe(String(300 - 101));
+    await changePlan(tenant, "enterprise");
+    const unlimited = await read(tenant.admin);
+    expect(unlimited.status).toBe(200);
+    expect(unlimited.headers.has("X-RateLimit-Limit")).toBe(false);
+  });
+
+  it("puts the headers on error responses too, and counts them", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    const missing = await read(tenant.admin, "/__probe-missing");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("X-RateLimit-Remaining")).toBe("59");
+    for (const name of limitHeaders) expect(missing.headers.has(name)).toBe(true);
+    expect((await read(tenant.admin)).headers.get("X-RateLimit-Remaining")).toBe("58");
+  });
+
+  it("keeps the log in the object's storage, so a restarted object does not hand out a fresh budget", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    expect(statuses(await many(60, tenant.admin))).toEqual({ 200: 60 });
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`tenant:${tenant.id}`));
+    // A new instance over the same storage is what the runtime builds after an eviction.
+    const decision = await runInDurableObject(stub, (_instance, state) =>
+      new RateLimiter(state, env).hit({ limit: 60, windowMs: 60_000 }),
+    );
+    expect(decision).toMatchObject({ allowed: false, remaining: 0 });
+  });
+});
+
+describe("when the limiter object cannot be reached", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("serves the request (fail open) and logs a structured line", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    // An outage injected into a test-only copy of the bindings: every call to the namespace throws.
+    const unreachable = {
+      idFromName: () => {
+        throw new Error("Durable Object namespace unavailable");
+      },
+    };
+    const res = await read(tenant.admin, "/__probe", { ...env, RATE_LIMITER: unreachable });
+    expect(res.status).toBe(200);
+    expect(res.headers.has("X-RateLimit-Limit")).toBe(false);
+    const line = JSON.parse(String(warn.mock.calls[0]?.[0]));
+    expect(line).toMatchObject({ level: "warn", limiter: "tenant", tenantId: tenant.id });
+    expect(line.msg).toMatch(/fail open/);
+  });
+});
