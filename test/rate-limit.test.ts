@@ -1,4 +1,9 @@
-import { createExecutionContext, evictDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  evictDurableObject,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
@@ -168,5 +173,27 @@ describe("when the limiter object cannot be reached", () => {
     const line = JSON.parse(String(warn.mock.calls[0]?.[0]));
     expect(line).toMatchObject({ level: "warn", limiter: "tenant", tenantId: tenant.id });
     expect(line.msg).toMatch(/fail open/);
+  });
+});
+
+describe("limiter storage", () => {
+  it("deletes an idle subject's storage once its whole log has expired", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    expect((await read(tenant.admin)).status).toBe(200);
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`tenant:${tenant.id}`));
+    const tables = () =>
+      runInDurableObject(stub, (_instance, state) =>
+        state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'hits'").toArray(),
+      );
+    expect(await tables()).toHaveLength(1);
+    // Pretend the window has passed: age the log, restart the object, run its due alarm.
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec("UPDATE hits SET at = at - 60000");
+    });
+    await evictDurableObject(stub);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await tables()).toHaveLength(0);
+    const next = await read(tenant.admin);
+    expect(next.headers.get("X-RateLimit-Remaining")).toBe("59");
   });
 });
