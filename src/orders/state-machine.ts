@@ -1,0 +1,90 @@
+// The order lifecycles (contract section 8) as pure data and functions: no database, no HTTP.
+
+export const salesStatuses = [
+  "pending",
+  "confirmed",
+  "picking",
+  "packed",
+  "shipped",
+  "delivered",
+  "cancelled",
+] as const;
+export const purchaseStatuses = ["draft", "ordered", "partially_received", "received", "cancelled"] as const;
+export const orderStatuses = [
+  "pending",
+  "confirmed",
+  "picking",
+  "packed",
+  "shipped",
+  "delivered",
+  "draft",
+  "ordered",
+  "partially_received",
+  "received",
+  "cancelled",
+] as const;
+
+export type SalesStatus = (typeof salesStatuses)[number];
+export type PurchaseStatus = (typeof purchaseStatuses)[number];
+export type OrderStatus = (typeof orderStatuses)[number];
+export type OrderType = "sales" | "purchase";
+
+// The sales chain: any forward move is allowed (pending -> shipped directly is fine).
+const salesChain: readonly SalesStatus[] = [
+  "pending",
+  "confirmed",
+  "picking",
+  "packed",
+  "shipped",
+  "delivered",
+];
+const salesShippedIndex = salesChain.indexOf("shipped");
+
+function salesNext(status: SalesStatus): SalesStatus[] {
+  const index = salesChain.indexOf(status);
+  if (index < 0) return []; // cancelled is final
+  const forward = salesChain.slice(index + 1);
+  return index < salesShippedIndex ? [...forward, "cancelled"] : forward;
+}
+
+// Purchase orders move to partially_received / received only by receiving stock, never by a status update.
+const purchaseNextByUpdate: Record<PurchaseStatus, PurchaseStatus[]> = {
+  draft: ["ordered", "cancelled"],
+  ordered: ["cancelled"],
+  partially_received: [],
+  received: [],
+  cancelled: [],
+};
+
+/** The statuses a `PATCH /orders/{id}/status` may move an order to from `status`. */
+export function allowedTransitions(type: OrderType, status: string): OrderStatus[] {
+  if (type === "sales") {
+    return (salesStatuses as readonly string[]).includes(status) ? salesNext(status as SalesStatus) : [];
+  }
+  return purchaseNextByUpdate[status as PurchaseStatus] ?? [];
+}
+
+export function canTransition(type: OrderType, from: string, to: string): boolean {
+  return (allowedTransitions(type, from) as string[]).includes(to);
+}
+
+/** Whether a sales order moving from `from` to `to` passes `shipped` (its reservations become shipments). */
+export function shipsStock(from: string, to: string): boolean {
+  const fromIndex = salesChain.indexOf(from as SalesStatus);
+  const toIndex = salesChain.indexOf(to as SalesStatus);
+  return fromIndex >= 0 && fromIndex < salesShippedIndex && toIndex >= salesShippedIndex;
+}
+
+/** Purchase orders accept receipts once ordered, until fully received. */
+export function canReceive(status: string): boolean {
+  return status === "ordered" || status === "partially_received";
+}
+
+/** The status a purchase order has after a receipt, from its lines' ordered and received totals. */
+export function statusAfterReceipt(
+  lines: readonly { quantity: number; receivedQuantity: number }[],
+): PurchaseStatus {
+  return lines.every((line) => line.receivedQuantity >= line.quantity) ? "received" : "partially_received";
+}
+
+export const initialStatus: Record<OrderType, OrderStatus> = { sales: "pending", purchase: "draft" };
