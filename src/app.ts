@@ -10,6 +10,7 @@ import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
 import { publishOpenApi } from "./openapi/document";
 import { platformRoutes } from "./platform/routes";
+import { reportRoutes } from "./reports/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
@@ -24,6 +25,7 @@ export function createApp() {
 
   api.route("/", healthRoutes);
   api.route("/", platformRoutes);
+  api.route("/", reportRoutes);
 
   publishOpenApi(api);
   root.onError(handleError);

@@ -1,0 +1,62 @@
+/** A CSV column: its header and how to read the cell from a report row. */
+export interface CsvColumn<Row> {
+  header: string;
+  cell: (row: Row) => string | number | null;
+}
+
+// A spreadsheet treats a text cell that starts with one of these as a formula (CWE-1236), so an attacker's
+// product name like `=HYPERLINK(...)` would run on the reader's machine. Tab and CR start formulas too.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One RFC 4180 field. Text that could be read as a formula is prefixed with `'`; numbers are written
+ * as they are (a negative delta is a number, not a formula), and null is an empty field.
+ */
+export function csvField(value: string | number | null): string {
+  if (value === null) return "";
+  if (typeof value === "number") return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One CSV record with its CRLF line break (RFC 4180). */
+export function csvRecord(fields: readonly (string | number | null)[]): string {
+  return `${fields.map(csvField).join(",")}\r\n`;
+}
+
+/**
+ * A CSV body that reads its rows page by page: `nextPage(lastRow)` returns up to `pageSize` rows after
+ * `lastRow` (keyset pagination); a short page ends the file. Only one page is ever held in memory, and the
+ * next page is not read until the client has taken the previous one (back pressure through `pull`).
+ * The first page is read by the caller before the response starts, so a failure there is still an envelope.
+ */
+export function csvStream<Row>(
+  columns: readonly CsvColumn<Row>[],
+  pageSize: number,
+  firstPage: Row[],
+  nextPage: (after: Row) => Promise<Row[]>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const encodePage = (rows: Row[]) =>
+    encoder.encode(rows.map((row) => csvRecord(columns.map((column) => column.cell(row)))).join(""));
+  let pending: Row[] | null = firstPage;
+  let last: Row | undefined;
+  let finished = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvRecord(columns.map((column) => column.header))));
+    },
+    async pull(controller) {
+      const rows = pending ?? (finished || last === undefined ? [] : await nextPage(last));
+      pending = null;
+      if (rows.length === 0) {
+        controller.close();
+        return;
+      }
+      last = rows[rows.length - 1];
+      finished = rows.length < pageSize;
+      controller.enqueue(encodePage(rows));
+    },
+  });
+}

@@ -1,0 +1,131 @@
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { products, stockLevels, warehouses } from "../db/schema";
+import { offsetOf, paged } from "../http/pagination";
+import { fromE4, fromE4OrNull } from "../money";
+import type { CsvColumn } from "./csv";
+import type { InventoryValuationQuery } from "./schemas";
+import { afterOf, offsetIn, type RowWindow } from "./window";
+
+type Filters = Pick<InventoryValuationQuery, "warehouseId" | "category">;
+
+export interface ValuationRow {
+  productId: string;
+  sku: string;
+  productName: string;
+  category: string | null;
+  warehouseId: string;
+  warehouseCode: string;
+  onHand: number;
+  unitCost: number | null;
+  value: number | null;
+}
+
+// Exact: integer units x integer ten-thousandths, summed by SQLite as 64-bit integers.
+const onHandSum = sql`sum(${stockLevels.onHand})`;
+const valueE4Sum = sql`sum(${stockLevels.onHand} * ${products.costE4})`;
+
+/** Every (product, warehouse) holding stock, with its quantity and value: the report's lines. */
+function lines({ db, tenantId }: TenantDb, filters: Filters, keyset: SQL[] = []) {
+  return (
+    db
+      .select({
+        productId: products.id,
+        sku: products.sku,
+        productName: products.name,
+        category: products.category,
+        warehouseId: warehouses.id,
+        warehouseCode: warehouses.code,
+        onHand: sql<number>`${onHandSum}`.mapWith(Number).as("on_hand"),
+        costE4: products.costE4,
+        valueE4: sql<number | null>`${valueE4Sum}`.as("value_e4"),
+      })
+      .from(stockLevels)
+      .innerJoin(products, and(eq(products.id, stockLevels.productId), eq(products.tenantId, tenantId)))
+      .innerJoin(
+        warehouses,
+        and(eq(warehouses.id, stockLevels.warehouseId), eq(warehouses.tenantId, tenantId)),
+      )
+      .where(
+        and(
+          eq(stockLevels.tenantId, tenantId),
+          filters.warehouseId ? eq(stockLevels.warehouseId, filters.warehouseId) : undefined,
+          filters.category ? eq(products.category, filters.category) : undefined,
+          ...keyset,
+        ),
+      )
+      .groupBy(stockLevels.productId, stockLevels.warehouseId)
+      // A product with nothing on hand in a warehouse has no value there: it is not a line of the report.
+      .having(sql`${onHandSum} > 0`)
+  );
+}
+
+function linesQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<ValuationRow>) {
+  const after = afterOf(window);
+  const keyset = after
+    ? [sql`(${products.sku}, ${warehouses.code}) > (${after.sku}, ${after.warehouseCode})`]
+    : [];
+  return lines(tenantDb, filters, keyset)
+    .orderBy(asc(products.sku), asc(warehouses.code))
+    .limit(window.limit)
+    .offset(offsetIn(window));
+}
+
+type LineRecord = Awaited<ReturnType<typeof linesQuery>>[number];
+
+function toRow({ costE4, valueE4, ...line }: LineRecord): ValuationRow {
+  return {
+    ...line,
+    unitCost: fromE4OrNull(costE4),
+    value: valueE4 === null ? null : fromE4(Number(valueE4)),
+  };
+}
+
+/** Lines by SKU then warehouse code. */
+export async function valuationRows(
+  tenantDb: TenantDb,
+  filters: Filters,
+  window: RowWindow<ValuationRow>,
+): Promise<ValuationRow[]> {
+  return (await linesQuery(tenantDb, filters, window)).map(toRow);
+}
+
+/** A page of lines plus the totals per warehouse and overall (products without a cost add no value). */
+export async function inventoryValuation(tenantDb: TenantDb, query: InventoryValuationQuery) {
+  const { db } = tenantDb;
+  const all = lines(tenantDb, query).as("lines");
+  const [page, [counted], byWarehouse] = await db.batch([
+    linesQuery(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
+    db.select({ value: count() }).from(all),
+    db
+      .select({
+        warehouseId: all.warehouseId,
+        warehouseCode: all.warehouseCode,
+        onHand: sql<number>`sum(${all.onHand})`.mapWith(Number),
+        valueE4: sql<number>`coalesce(sum(${all.valueE4}), 0)`.mapWith(Number),
+      })
+      .from(all)
+      .groupBy(all.warehouseId)
+      .orderBy(asc(all.warehouseCode)),
+  ]);
+  return {
+    ...paged(page.map(toRow), counted?.value ?? 0, query),
+    totals: {
+      onHand: byWarehouse.reduce((sum, w) => sum + w.onHand, 0),
+      value: fromE4(byWarehouse.reduce((sum, w) => sum + w.valueE4, 0)),
+      byWarehouse: byWarehouse.map(({ valueE4, ...w }) => ({ ...w, value: fromE4(valueE4) })),
+    },
+  };
+}
+
+export const valuationColumns: CsvColumn<ValuationRow>[] = [
+  { header: "sku", cell: (r) => r.sku },
+  { header: "productName", cell: (r) => r.productName },
+  { header: "category", cell: (r) => r.category },
+  { header: "warehouseCode", cell: (r) => r.warehouseCode },
+  { header: "onHand", cell: (r) => r.onHand },
+  { header: "unitCost", cell: (r) => r.unitCost },
+  { header: "value", cell: (r) => r.value },
+  { header: "productId", cell: (r) => r.productId },
+  { header: "warehouseId", cell: (r) => r.warehouseId },
+];

@@ -1,0 +1,121 @@
+import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { orderLines, orders } from "../db/schema";
+import { offsetOf, paged } from "../http/pagination";
+import { fromE4 } from "../money";
+import type { CsvColumn } from "./csv";
+import { isoRange } from "./date-range";
+import type { OrderSummaryQuery } from "./schemas";
+import { afterOf, offsetIn, type RowWindow } from "./window";
+
+type Filters = Pick<OrderSummaryQuery, "from" | "to" | "type">;
+
+export interface OrderSummaryRow {
+  day: string;
+  type: "sales" | "purchase";
+  status: string;
+  orders: number;
+  value: number;
+}
+
+/** One row per order created in the range: its UTC day, type, current status and exact value in e4. */
+function perOrder({ db, tenantId }: TenantDb, filters: Filters) {
+  const range = isoRange(filters);
+  return db
+    .select({
+      day: sql<string>`substr(${orders.createdAt}, 1, 10)`.as("day"),
+      type: orders.type,
+      status: orders.status,
+      valueE4: sql<number>`coalesce((select sum(${orderLines.quantity} * ${orderLines.unitPriceE4})
+        from ${orderLines} where ${orderLines.tenantId} = ${orders.tenantId} and ${orderLines.orderId} = ${orders.id}), 0)`.as(
+        "value_e4",
+      ),
+    })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.tenantId, tenantId),
+        gte(orders.createdAt, range.from),
+        lt(orders.createdAt, range.to),
+        filters.type ? eq(orders.type, filters.type) : undefined,
+      ),
+    )
+    .as("per_order");
+}
+
+function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<OrderSummaryRow>) {
+  const source = perOrder(tenantDb, filters);
+  const after = afterOf(window);
+  const keyset: SQL | undefined = after
+    ? sql`(${source.day}, ${source.type}, ${source.status}) > (${after.day}, ${after.type}, ${after.status})`
+    : undefined;
+  return tenantDb.db
+    .select({
+      day: source.day,
+      type: source.type,
+      status: source.status,
+      orders: sql<number>`count(*)`.mapWith(Number),
+      valueE4: sql<number>`sum(${source.valueE4})`.mapWith(Number),
+    })
+    .from(source)
+    .where(keyset)
+    .groupBy(sql`${source.day}`, source.type, source.status)
+    .orderBy(asc(source.day), asc(source.type), asc(source.status))
+    .limit(window.limit)
+    .offset(offsetIn(window));
+}
+
+function toRow({ valueE4, ...row }: Awaited<ReturnType<typeof summaryQuery>>[number]): OrderSummaryRow {
+  return { ...row, value: fromE4(valueE4) };
+}
+
+/** Rows by day, type, then status. */
+export async function orderSummaryRows(
+  tenantDb: TenantDb,
+  filters: Filters,
+  window: RowWindow<OrderSummaryRow>,
+): Promise<OrderSummaryRow[]> {
+  return (await summaryQuery(tenantDb, filters, window)).map(toRow);
+}
+
+/** A page of (day, type, status) rows with the totals per type and status over the whole range. */
+export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery) {
+  const { db } = tenantDb;
+  const source = perOrder(tenantDb, query);
+  const [page, [counted], byStatus] = await db.batch([
+    summaryQuery(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
+    db
+      .select({
+        value:
+          sql<number>`count(distinct ${source.day} || '|' || ${source.type} || '|' || ${source.status})`.mapWith(
+            Number,
+          ),
+      })
+      .from(source),
+    db
+      .select({
+        type: source.type,
+        status: source.status,
+        orders: sql<number>`count(*)`.mapWith(Number),
+        valueE4: sql<number>`sum(${source.valueE4})`.mapWith(Number),
+      })
+      .from(source)
+      .groupBy(source.type, source.status)
+      .orderBy(asc(source.type), asc(source.status)),
+  ]);
+  return {
+    ...paged(page.map(toRow), counted?.value ?? 0, query),
+    totals: {
+      orders: byStatus.reduce((sum, row) => sum + row.orders, 0),
+      byStatus: byStatus.map(({ valueE4, ...row }) => ({ ...row, value: fromE4(valueE4) })),
+    },
+  };
+}
+
+export const orderSummaryColumns: CsvColumn<OrderSummaryRow>[] = [
+  { header: "day", cell: (r) => r.day },
+  { header: "type", cell: (r) => r.type },
+  { header: "status", cell: (r) => r.status },
+  { header: "orders", cell: (r) => r.orders },
+  { header: "value", cell: (r) => r.value },
+];

@@ -1,0 +1,127 @@
+import { z } from "@hono/zod-openapi";
+import { authenticate } from "../auth/authenticate";
+import { envelopeOf, ok } from "../http/envelope";
+import { AppError } from "../http/errors";
+import { defineRoute, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { type ReportType, reportPath, reportTypes } from "./catalogue";
+import { csvDownload, downloadName } from "./download";
+import { inventoryValuation, valuationColumns, valuationRows } from "./inventory-valuation";
+import { lowStockColumns, lowStockReport, lowStockRows } from "./low-stock";
+import { orderSummary, orderSummaryColumns, orderSummaryRows } from "./order-summary";
+import {
+  InventoryValuationQuery,
+  InventoryValuationReport,
+  LowStockQuery,
+  LowStockReport,
+  OrderSummaryQuery,
+  OrderSummaryReport,
+  ReportCatalogue,
+  StockMovementsQuery,
+  StockMovementsReport,
+} from "./schemas";
+import { movementColumns, movementRows, stockMovementsReport } from "./stock-movements";
+
+const csvContent = {
+  "text/csv": {
+    schema: z.string().openapi({ description: "RFC 4180 CSV with a header row, streamed; UTF-8." }),
+  },
+};
+
+/** One route per report: its scope comes from the catalogue, so the OpenAPI document shows it. */
+function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportType, query: Q, result: R) {
+  return defineRoute(
+    { scope: report.scope },
+    {
+      method: "get",
+      path: reportPath(report.type),
+      tags: ["Reports"],
+      summary: report.title,
+      description: report.description,
+      request: { query },
+      responses: {
+        200: {
+          description: "The report: the envelope (JSON) or a CSV download",
+          content: { ...json(envelopeOf(result)).content, ...csvContent },
+        },
+      },
+    },
+  );
+}
+
+const catalogue = defineRoute("credential", {
+  method: "get",
+  path: "/reports",
+  tags: ["Reports"],
+  summary: "The report types, with their parameters and the scope each needs",
+  responses: { 200: { description: "The catalogue", ...json(envelopeOf(ReportCatalogue)) } },
+});
+
+const valuation = reportRoute(
+  reportTypes.inventoryValuation,
+  InventoryValuationQuery,
+  InventoryValuationReport,
+);
+const movements = reportRoute(reportTypes.stockMovements, StockMovementsQuery, StockMovementsReport);
+const lowStock = reportRoute(reportTypes.lowStock, LowStockQuery, LowStockReport);
+const orders = reportRoute(reportTypes.orderSummary, OrderSummaryQuery, OrderSummaryReport);
+
+const knownTypes = Object.values(reportTypes).map((report) => report.type);
+
+export const reportRoutes = createRouter()
+  .openapi(catalogue, (c) =>
+    ok(c, {
+      items: Object.values(reportTypes).map((report) => ({
+        ...report,
+        formats: ["json" as const, "csv" as const],
+        path: `/api/v1${reportPath(report.type)}`,
+      })),
+    }),
+  )
+  .openapi(valuation, async (c) => {
+    const query = c.req.valid("query");
+    const tenantDb = c.var.tenantDb;
+    if (query.format === "csv") {
+      return csvDownload(c, downloadName("inventory-valuation"), valuationColumns, (window) =>
+        valuationRows(tenantDb, query, window),
+      );
+    }
+    return ok(c, await inventoryValuation(tenantDb, query));
+  })
+  .openapi(movements, async (c) => {
+    const query = c.req.valid("query");
+    const tenantDb = c.var.tenantDb;
+    if (query.format === "csv") {
+      return csvDownload(c, downloadName("stock-movements", query), movementColumns, (window) =>
+        movementRows(tenantDb, query, window),
+      );
+    }
+    return ok(c, await stockMovementsReport(tenantDb, query));
+  })
+  .openapi(lowStock, async (c) => {
+    const query = c.req.valid("query");
+    const tenantDb = c.var.tenantDb;
+    if (query.format === "csv") {
+      return csvDownload(c, downloadName("low-stock"), lowStockColumns, (window) =>
+        lowStockRows(tenantDb, query, window),
+      );
+    }
+    return ok(c, await lowStockReport(tenantDb, query));
+  })
+  .openapi(orders, async (c) => {
+    const query = c.req.valid("query");
+    const tenantDb = c.var.tenantDb;
+    if (query.format === "csv") {
+      return csvDownload(c, downloadName("order-summary", query), orderSummaryColumns, (window) =>
+        orderSummaryRows(tenantDb, query, window),
+      );
+    }
+    return ok(c, await orderSummary(tenantDb, query));
+  });
+
+// Any other type is a bad parameter (400), not a missing page; the caller must still be authenticated.
+reportRoutes.get("/reports/:type", authenticate, (c) => {
+  throw new AppError("VALIDATION_FAILED", "Unknown report type", {
+    errors: [`type: must be one of ${knownTypes.join(", ")} (got ${c.req.param("type").slice(0, 64)})`],
+  });
+});

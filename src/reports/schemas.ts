@@ -1,0 +1,178 @@
+import { z } from "@hono/zod-openapi";
+import { scopes } from "../auth/scopes";
+import { pagedOf, pageQuery } from "../http/pagination";
+import { checkRange, dateRangeQuery } from "./date-range";
+
+const format = z
+  .enum(["json", "csv"], { error: "must be json or csv" })
+  .default("json")
+  .openapi({
+    param: { name: "format", in: "query" },
+    description:
+      "`json` (the envelope, paged) or `csv` (a streamed download of every row, with a header row).",
+  });
+
+const id = (name: string, description: string) =>
+  z
+    .uuid("must be a UUID")
+    .optional()
+    .openapi({ param: { name, in: "query" }, description });
+
+const text = (name: string, description: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(200, "must be at most 200 characters")
+    .optional()
+    .openapi({ param: { name, in: "query" }, description });
+
+const common = pageQuery.extend({ format });
+
+export const InventoryValuationQuery = common.extend({
+  warehouseId: id("warehouseId", "Only this warehouse."),
+  category: text("category", "Only products in this category (exact match)."),
+});
+export type InventoryValuationQuery = z.infer<typeof InventoryValuationQuery>;
+
+export const LowStockQuery = InventoryValuationQuery;
+export type LowStockQuery = InventoryValuationQuery;
+
+export const StockMovementsQuery = common
+  .extend(dateRangeQuery.shape)
+  .extend({
+    productId: id("productId", "Only this product."),
+    locationId: id("locationId", "Only this location."),
+    warehouseId: id("warehouseId", "Only this warehouse."),
+    reason: text("reason", "Only movements with this reason (exact match), e.g. `received`."),
+  })
+  .superRefine(checkRange);
+export type StockMovementsQuery = z.infer<typeof StockMovementsQuery>;
+
+export const OrderSummaryQuery = common
+  .extend(dateRangeQuery.shape)
+  .extend({
+    type: z
+      .enum(["sales", "purchase"], { error: "must be sales or purchase" })
+      .optional()
+      .openapi({ param: { name: "type", in: "query" }, description: "Only sales or only purchase orders." }),
+  })
+  .superRefine(checkRange);
+export type OrderSummaryQuery = z.infer<typeof OrderSummaryQuery>;
+
+const money = z.number().openapi({ description: "Exact, at most 4 decimals.", example: 1234.5 });
+const nullableMoney = money.nullable();
+
+export const ValuationRow = z
+  .object({
+    productId: z.uuid(),
+    sku: z.string(),
+    productName: z.string(),
+    category: z.string().nullable(),
+    warehouseId: z.uuid(),
+    warehouseCode: z.string(),
+    onHand: z.number().int(),
+    unitCost: nullableMoney.openapi({
+      description: "Null when the product has no cost; its value is then null.",
+    }),
+    value: nullableMoney,
+  })
+  .openapi("InventoryValuationRow");
+
+export const InventoryValuationReport = pagedOf(ValuationRow)
+  .extend({
+    totals: z.object({
+      onHand: z.number().int(),
+      value: money,
+      byWarehouse: z.array(
+        z.object({
+          warehouseId: z.uuid(),
+          warehouseCode: z.string(),
+          onHand: z.number().int(),
+          value: money,
+        }),
+      ),
+    }),
+  })
+  .openapi("InventoryValuationReport");
+
+export const LowStockRow = z
+  .object({
+    productId: z.uuid(),
+    sku: z.string(),
+    productName: z.string(),
+    category: z.string().nullable(),
+    warehouseId: z.uuid(),
+    warehouseCode: z.string(),
+    onHand: z.number().int(),
+    reserved: z.number().int(),
+    available: z.number().int(),
+    reorderPoint: z.number().int(),
+    shortfall: z.number().int().openapi({ description: "reorderPoint - available (0 when exactly at it)." }),
+  })
+  .openapi("LowStockRow");
+
+export const LowStockReport = pagedOf(LowStockRow).openapi("LowStockReport");
+
+export const MovementRow = z
+  .object({
+    id: z.uuid(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    productId: z.string(),
+    sku: z.string().nullable(),
+    productName: z.string().nullable(),
+    warehouseId: z.string(),
+    warehouseCode: z.string().nullable(),
+    locationId: z.string(),
+    locationCode: z.string().nullable(),
+    delta: z.number().int(),
+    onHandAfter: z.number().int(),
+    reason: z.string(),
+    referenceType: z.string().nullable(),
+    referenceId: z.string().nullable(),
+    notes: z.string().nullable(),
+    actorType: z.string(),
+    actorId: z.string().nullable(),
+  })
+  .openapi("StockMovementRow");
+
+export const StockMovementsReport = pagedOf(MovementRow)
+  .extend({ totals: z.object({ movements: z.number().int(), netDelta: z.number().int() }) })
+  .openapi("StockMovementsReport");
+
+const OrderType = z.enum(["sales", "purchase"]);
+
+export const OrderSummaryRow = z
+  .object({
+    day: z.string().openapi({ format: "date", description: "UTC day the orders were created." }),
+    type: OrderType,
+    status: z.string().openapi({ description: "The orders' current status." }),
+    orders: z.number().int(),
+    value: money.openapi({ description: "Sum of the lines' quantity x unit price." }),
+  })
+  .openapi("OrderSummaryRow");
+
+export const OrderSummaryReport = pagedOf(OrderSummaryRow)
+  .extend({
+    totals: z.object({
+      orders: z.number().int(),
+      byStatus: z.array(
+        z.object({ type: OrderType, status: z.string(), orders: z.number().int(), value: money }),
+      ),
+    }),
+  })
+  .openapi("OrderSummaryReport");
+
+export const ReportType = z
+  .object({
+    type: z.string().openapi({ example: "stock-movements" }),
+    title: z.string(),
+    description: z.string(),
+    scope: z.enum(scopes),
+    formats: z.array(z.enum(["json", "csv"])),
+    path: z.string().openapi({ example: "/api/v1/reports/stock-movements" }),
+    parameters: z.array(z.object({ name: z.string(), required: z.boolean(), description: z.string() })),
+  })
+  .openapi("ReportType");
+
+export const ReportCatalogue = z.object({ items: z.array(ReportType) }).openapi("ReportCatalogue");

@@ -1,0 +1,110 @@
+import { and, asc, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { locations, products, stockMovements, warehouses } from "../db/schema";
+import { offsetOf, paged } from "../http/pagination";
+import type { CsvColumn } from "./csv";
+import { isoRange } from "./date-range";
+import type { StockMovementsQuery } from "./schemas";
+import { afterOf, offsetIn, type RowWindow } from "./window";
+
+type Filters = Pick<
+  StockMovementsQuery,
+  "from" | "to" | "productId" | "locationId" | "warehouseId" | "reason"
+>;
+
+function matching({ tenantId }: TenantDb, filters: Filters, keyset?: SQL): SQL | undefined {
+  const range = isoRange(filters);
+  return and(
+    eq(stockMovements.tenantId, tenantId),
+    gte(stockMovements.createdAt, range.from),
+    lt(stockMovements.createdAt, range.to),
+    filters.productId ? eq(stockMovements.productId, filters.productId) : undefined,
+    filters.locationId ? eq(stockMovements.locationId, filters.locationId) : undefined,
+    filters.warehouseId ? eq(stockMovements.warehouseId, filters.warehouseId) : undefined,
+    filters.reason ? eq(stockMovements.reason, filters.reason) : undefined,
+    keyset,
+  );
+}
+
+/** The ledger in time order, with the product, location and warehouse named (left joins: the ledger is never hidden). */
+export function movementRows(
+  tenantDb: TenantDb,
+  filters: Filters,
+  window: RowWindow<{ createdAt: string; id: string }>,
+) {
+  const { db, tenantId } = tenantDb;
+  const after = afterOf(window);
+  const keyset = after
+    ? sql`(${stockMovements.createdAt}, ${stockMovements.id}) > (${after.createdAt}, ${after.id})`
+    : undefined;
+  return db
+    .select({
+      id: stockMovements.id,
+      createdAt: stockMovements.createdAt,
+      productId: stockMovements.productId,
+      sku: products.sku,
+      productName: products.name,
+      warehouseId: stockMovements.warehouseId,
+      warehouseCode: warehouses.code,
+      locationId: stockMovements.locationId,
+      locationCode: locations.code,
+      delta: stockMovements.delta,
+      onHandAfter: stockMovements.onHandAfter,
+      reason: stockMovements.reason,
+      referenceType: stockMovements.referenceType,
+      referenceId: stockMovements.referenceId,
+      notes: stockMovements.notes,
+      actorType: stockMovements.actorType,
+      actorId: stockMovements.actorId,
+    })
+    .from(stockMovements)
+    .leftJoin(products, and(eq(products.id, stockMovements.productId), eq(products.tenantId, tenantId)))
+    .leftJoin(locations, and(eq(locations.id, stockMovements.locationId), eq(locations.tenantId, tenantId)))
+    .leftJoin(
+      warehouses,
+      and(eq(warehouses.id, stockMovements.warehouseId), eq(warehouses.tenantId, tenantId)),
+    )
+    .where(matching(tenantDb, filters, keyset))
+    .orderBy(asc(stockMovements.createdAt), asc(stockMovements.id))
+    .limit(window.limit)
+    .offset(offsetIn(window));
+}
+
+export type MovementRow = Awaited<ReturnType<typeof movementRows>>[number];
+
+/** A page of the ledger, oldest first, with the count and net change over the whole range. */
+export async function stockMovementsReport(tenantDb: TenantDb, query: StockMovementsQuery) {
+  const { db } = tenantDb;
+  const [rows, [totals]] = await db.batch([
+    movementRows(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
+    db
+      .select({
+        movements: count(),
+        netDelta: sql<number>`coalesce(sum(${stockMovements.delta}), 0)`.mapWith(Number),
+      })
+      .from(stockMovements)
+      .where(matching(tenantDb, query)),
+  ]);
+  const movements = totals?.movements ?? 0;
+  return { ...paged(rows, movements, query), totals: { movements, netDelta: totals?.netDelta ?? 0 } };
+}
+
+export const movementColumns: CsvColumn<MovementRow>[] = [
+  { header: "createdAt", cell: (r) => r.createdAt },
+  { header: "sku", cell: (r) => r.sku },
+  { header: "productName", cell: (r) => r.productName },
+  { header: "warehouseCode", cell: (r) => r.warehouseCode },
+  { header: "locationCode", cell: (r) => r.locationCode },
+  { header: "delta", cell: (r) => r.delta },
+  { header: "onHandAfter", cell: (r) => r.onHandAfter },
+  { header: "reason", cell: (r) => r.reason },
+  { header: "referenceType", cell: (r) => r.referenceType },
+  { header: "referenceId", cell: (r) => r.referenceId },
+  { header: "notes", cell: (r) => r.notes },
+  { header: "actorType", cell: (r) => r.actorType },
+  { header: "actorId", cell: (r) => r.actorId },
+  { header: "id", cell: (r) => r.id },
+  { header: "productId", cell: (r) => r.productId },
+  { header: "locationId", cell: (r) => r.locationId },
+  { header: "warehouseId", cell: (r) => r.warehouseId },
+];

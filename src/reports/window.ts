@@ -1,0 +1,13 @@
+/**
+ * Which rows of a report to read: a JSON page by offset (`page`/`pageSize`, like every list), or, for a
+ * CSV download, the rows after the last one sent (keyset pagination: each page costs the same however deep).
+ */
+export type RowWindow<Row> = { limit: number } & ({ offset: number } | { after: Row | undefined });
+
+/** The CSV streams read D1 this many rows at a time. */
+export const CSV_PAGE_SIZE = 500;
+
+export const afterOf = <Row>(window: RowWindow<Row>): Row | undefined =>
+  "after" in window ? window.after : undefined;
+
+export const offsetIn = <Row>(window: RowWindow<Row>): number => ("offset" in window ? window.offset : 0);
