@@ -197,3 +197,26 @@ describe("limiter storage", () => {
     expect(next.headers.get("X-RateLimit-Remaining")).toBe("59");
   });
 });
+
+describe("OpenAPI document", () => {
+  it("documents Retry-After and the limit headers on every tenant route's 429", async () => {
+    const res = await call("GET", "/openapi.json");
+    const doc = res.body as unknown as {
+      paths: Record<string, Record<string, { "x-required-scope"?: string; responses: Record<string, any> }>>;
+    };
+    const tenantOperations = Object.values(doc.paths)
+      .flatMap((operations) => Object.values(operations))
+      .filter((operation) => operation["x-required-scope"]);
+    expect(tenantOperations.length).toBeGreaterThan(0);
+    for (const operation of tenantOperations) {
+      expect(Object.keys(operation.responses["429"].headers)).toEqual(
+        expect.arrayContaining([
+          "Retry-After",
+          "X-RateLimit-Limit",
+          "X-RateLimit-Remaining",
+          "X-RateLimit-Reset",
+        ]),
+      );
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { requireScope } from "../auth/require-scope";
 import type { Scope } from "../auth/scopes";
 import { resolveTenant } from "../auth/tenant";
 import type { AppEnv } from "../env";
+import { documentedRateLimitHeaders } from "../rate-limit/headers";
 import { rateLimit } from "../rate-limit/middleware";
 import { ErrorEnvelope } from "./envelope";
 
@@ -52,7 +53,7 @@ function errorResponsesFor(access: Access) {
   return {
     ...authenticated,
     403: errorResponse("Insufficient scope, IP not allowed, or tenant not accessible"),
-    429: errorResponse("Rate limit exceeded; see Retry-After"),
+    429: { ...errorResponse("Rate limit exceeded; see Retry-After"), headers: documentedRateLimitHeaders },
   };
 }
 

@@ -19,3 +19,16 @@ export function rateLimitHeaders(
     ...(decision.allowed ? {} : { "Retry-After": String(decision.retryAfter) }),
   };
 }
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer" as const } });
+const stringHeader = (description: string) => ({ description, schema: { type: "string" as const } });
+
+/** The 429 response's headers as the OpenAPI document shows them (counted 2xx/4xx responses carry the same, minus Retry-After). */
+export const documentedRateLimitHeaders = {
+  "Retry-After": integerHeader("Whole seconds until a request will be admitted again"),
+  "X-RateLimit-Limit": integerHeader("Requests the tenant's plan allows per rolling 60 seconds"),
+  "X-RateLimit-Remaining": integerHeader("Requests still allowed now"),
+  "X-RateLimit-Reset": integerHeader("Unix epoch seconds at which the next slot frees"),
+  "RateLimit-Policy": stringHeader('IETF policy field, e.g. `"starter";q=60;w=60`'),
+  RateLimit: stringHeader('IETF limit field, e.g. `"starter";r=0;t=42`'),
+};
