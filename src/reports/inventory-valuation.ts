@@ -25,16 +25,20 @@ export interface ValuationRow {
 const onHandSum = sql`sum(${stockLevels.onHand})`;
 const valueE4Sum = sql`sum(${stockLevels.onHand} * ${products.costE4})`;
 
-/** Every (product, warehouse) holding stock, with its quantity and value: the report's lines. */
+/**
+ * Every (product, warehouse) holding stock, with its quantity and value: the report's lines.
+ * The ids come from stock_levels (`product_id`, `warehouse_id`), never as two columns both named `id`:
+ * drizzle's D1 batch maps result columns by name, so such a pair would collide.
+ */
 function lines({ db, tenantId }: TenantDb, filters: Filters, keyset: SQL[] = []) {
   return (
     db
       .select({
-        productId: products.id,
+        productId: stockLevels.productId,
         sku: products.sku,
         productName: products.name,
         category: products.category,
-        warehouseId: warehouses.id,
+        warehouseId: stockLevels.warehouseId,
         warehouseCode: warehouses.code,
         onHand: sql<number>`${onHandSum}`.mapWith(Number).as("on_hand"),
         costE4: products.costE4,

@@ -19,11 +19,12 @@ const reservedSum = sql`sum(${stockLevels.reserved})`;
 function lowStock({ db, tenantId }: TenantDb, filters: Filters, keyset?: SQL) {
   return db
     .select({
-      productId: products.id,
+      // From stock_levels: drizzle's D1 batch maps columns by name, so products.id and warehouses.id would collide.
+      productId: stockLevels.productId,
       sku: products.sku,
       productName: products.name,
       category: products.category,
-      warehouseId: warehouses.id,
+      warehouseId: stockLevels.warehouseId,
       warehouseCode: warehouses.code,
       onHand: sql<number>`${onHandSum}`.mapWith(Number).as("on_hand"),
       reserved: sql<number>`${reservedSum}`.mapWith(Number).as("reserved"),

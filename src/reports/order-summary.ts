@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { orderLines, orders } from "../db/schema";
+import { orders } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
 import { fromE4 } from "../money";
 import type { CsvColumn } from "./csv";
@@ -18,6 +18,13 @@ export interface OrderSummaryRow {
   value: number;
 }
 
+// Spelled out: drizzle renders columns unqualified inside a subquery's select, which would make
+// `order_id = id` compare order_lines with itself.
+const orderValueE4 = sql.raw(
+  "coalesce((select sum(l.quantity * l.unit_price_e4) from order_lines l" +
+    " where l.tenant_id = orders.tenant_id and l.order_id = orders.id), 0)",
+);
+
 /** One row per order created in the range: its UTC day, type, current status and exact value in e4. */
 function perOrder({ db, tenantId }: TenantDb, filters: Filters) {
   const range = isoRange(filters);
@@ -26,10 +33,7 @@ function perOrder({ db, tenantId }: TenantDb, filters: Filters) {
       day: sql<string>`substr(${orders.createdAt}, 1, 10)`.as("day"),
       type: orders.type,
       status: orders.status,
-      valueE4: sql<number>`coalesce((select sum(${orderLines.quantity} * ${orderLines.unitPriceE4})
-        from ${orderLines} where ${orderLines.tenantId} = ${orders.tenantId} and ${orderLines.orderId} = ${orders.id}), 0)`.as(
-        "value_e4",
-      ),
+      valueE4: sql<number>`${orderValueE4}`.as("value_e4"),
     })
     .from(orders)
     .where(

@@ -45,9 +45,10 @@ export function movementRows(
       sku: products.sku,
       productName: products.name,
       warehouseId: stockMovements.warehouseId,
-      warehouseCode: warehouses.code,
+      // Aliased: drizzle's D1 batch maps columns by name, and both codes are `code`.
+      warehouseCode: sql<string | null>`${warehouses.code}`.as("warehouse_code"),
       locationId: stockMovements.locationId,
-      locationCode: locations.code,
+      locationCode: sql<string | null>`${locations.code}`.as("location_code"),
       delta: stockMovements.delta,
       onHandAfter: stockMovements.onHandAfter,
       reason: stockMovements.reason,
