@@ -54,6 +54,13 @@ const limitHeaders = [
   "RateLimit",
 ];
 
+/** An outage injected into a test-only copy of the bindings: every call to the namespace throws. */
+const unreachable = {
+  idFromName: () => {
+    throw new Error("Durable Object namespace unavailable");
+  },
+};
+
 async function changePlan(tenant: TestTenant, plan: string) {
   const res = await call("PATCH", `/platform/tenants/${tenant.id}`, { headers: PLATFORM, body: { plan } });
   expect(res.status).toBe(200);
@@ -161,18 +168,24 @@ describe("when the limiter object cannot be reached", () => {
   it("serves the request (fail open) and logs a structured line", async () => {
     const tenant = await createTenant({ plan: "starter" });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    // An outage injected into a test-only copy of the bindings: every call to the namespace throws.
-    const unreachable = {
-      idFromName: () => {
-        throw new Error("Durable Object namespace unavailable");
-      },
-    };
     const res = await read(tenant.admin, "/__probe", { ...env, RATE_LIMITER: unreachable });
     expect(res.status).toBe(200);
     expect(res.headers.has("X-RateLimit-Limit")).toBe(false);
     const line = JSON.parse(String(warn.mock.calls[0]?.[0]));
     expect(line).toMatchObject({ level: "warn", limiter: "tenant", tenantId: tenant.id });
     expect(line.msg).toMatch(/fail open/);
+  });
+});
+
+describe("refusals known to the isolate", () => {
+  it("answers a repeated request while the budget is spent without asking the object again", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    expect(statuses(await many(61, tenant.admin))).toEqual({ 200: 60, 429: 1 });
+    // With the object unreachable, only the remembered refusal can still answer 429.
+    const refused = await read(tenant.admin, "/__probe", { ...env, RATE_LIMITER: unreachable });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
   });
 });
 
