@@ -9,6 +9,7 @@ import { notFoundOrMethodNotAllowed } from "./http/not-found";
 import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
 import { publishOpenApi } from "./openapi/document";
+import { orderRoutes } from "./orders/routes";
 import { platformRoutes } from "./platform/routes";
 import { reportRoutes } from "./reports/routes";
 
@@ -26,6 +27,7 @@ export function createApp() {
   api.route("/", healthRoutes);
   api.route("/", platformRoutes);
   api.route("/", reportRoutes);
+  api.route("/", orderRoutes);
 
   publishOpenApi(api);
   root.onError(handleError);

@@ -1,0 +1,44 @@
+import { is, SQL, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { TenantDb } from "../db/client";
+
+/**
+ * D1 has no interactive transactions, so an order change is one batch in which every statement is
+ * guarded by "the order is still at the version this request read", and the LAST statement bumps that
+ * version. Batches run one at a time, so a request that lost a race finds a newer version and changes
+ * nothing at all; its final update's `changes = 0` tells the caller to answer 409.
+ */
+export const atVersion = (tdb: TenantDb, orderId: string, version: number): SQL =>
+  sql`exists (select 1 from orders where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${version})`;
+
+/** Rows changed by one statement of a batch (D1's meta.changes). */
+export function changesOf(result: D1Result | undefined): number {
+  return result?.meta.changes ?? 0;
+}
+
+/** Whether a failed batch was rolled back by the named CHECK/UNIQUE constraint (a lost race, not a bug). */
+export function violated(error: unknown, constraint: string): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if (e instanceof Error && e.message.includes(constraint)) return true;
+  }
+  return false;
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+/** A write statement: raw SQL or a drizzle insert/update builder. */
+export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
+
+/**
+ * Runs statements as one atomic D1 batch. Drizzle's own `db.batch` cannot carry raw SQL with bound
+ * parameters (it drops the statement), and order batches need `insert ... select ... where <guard>`.
+ */
+export function runBatch(tdb: TenantDb, statements: readonly Statement[]): Promise<D1Result[]> {
+  const client = (tdb.db as unknown as { $client: D1Database }).$client;
+  return client.batch(
+    statements.map((statement) => {
+      const query = is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL();
+      return client.prepare(query.sql).bind(...query.params);
+    }),
+  );
+}

@@ -1,0 +1,103 @@
+import { sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import type { EventType } from "../events/catalog";
+import { conflict } from "../http/errors";
+import { validationError } from "../http/validation";
+import { byStockLevel } from "./allocation";
+import { atVersion, changesOf, runBatch } from "./batch-guard";
+import { historyInsert, type OrderActor, orderEvent } from "./order-writes";
+import { type LoadedOrder, readOrder } from "./read-order";
+import { orderRecord } from "./records";
+import type { UpdateStatusBody } from "./schemas";
+import { allowedTransitions, canTransition, shipsStock } from "./state-machine";
+import { consumeStock, releaseStock } from "./stock-effects";
+
+/** The events a move causes, besides order.status_changed. */
+function eventsFor(from: string, to: string): EventType[] {
+  const events: EventType[] = ["order.status_changed"];
+  if (shipsStock(from, to)) events.push("order.shipped");
+  if (to === "delivered") events.push("order.delivered");
+  if (to === "cancelled") events.push("order.cancelled");
+  return events;
+}
+
+function refuse(order: LoadedOrder["row"], to: string) {
+  const allowed = allowedTransitions(order.type, order.status);
+  const next = allowed.length ? allowed.join(", ") : `none (${order.status} is final)`;
+  return conflict(`Cannot move order ${order.number} from ${order.status} to ${to}`, [
+    `status: ${order.type} order ${order.number} is ${order.status}; allowed next statuses: ${next}`,
+  ]);
+}
+
+/**
+ * Moves an order along its state machine in ONE batch guarded by the version read: shipping consumes
+ * the reservations (ledger rows, reason `shipped`), cancelling releases them. Of two conflicting
+ * changes, the one whose batch runs second finds a newer version, changes nothing and gets 409.
+ */
+export async function changeStatus(
+  tdb: TenantDb,
+  actor: OrderActor,
+  orderId: string,
+  input: UpdateStatusBody,
+) {
+  const order = await readOrder(tdb, orderId);
+  const { row } = order;
+  const to = input.status;
+  if (!canTransition(row.type, row.status, to)) throw refuse(row, to);
+  const ships = row.type === "sales" && shipsStock(row.status, to);
+  if (input.trackingNumber && !ships && to !== "shipped") {
+    throw validationError(["trackingNumber: only accepted when the order is shipped"]);
+  }
+
+  const now = new Date().toISOString();
+  const guard = atVersion(tdb, orderId, row.version);
+  const ctx = { orderId, ...actor, now };
+  const held = byStockLevel(order.reservations);
+  const stockStatements = ships
+    ? held.flatMap((s) => consumeStock(tdb, s, ctx, guard))
+    : to === "cancelled"
+      ? held.map((s) => releaseStock(tdb, s, now, guard))
+      : [];
+  const releasesReservations = ships || to === "cancelled";
+
+  const after = {
+    ...row,
+    status: to,
+    trackingNumber: input.trackingNumber ?? row.trackingNumber,
+    updatedAt: now,
+  };
+  const history = [
+    ...order.history,
+    {
+      id: "",
+      tenantId: tdb.tenantId,
+      orderId,
+      fromStatus: row.status,
+      toStatus: to,
+      actorType: actor.actorType,
+      actorId: actor.actorId,
+      createdAt: now,
+    },
+  ];
+  const record = orderRecord({ ...after, version: row.version + 1 }, order.lines, history);
+  const events = eventsFor(row.status, to).map((type) => orderEvent(tdb, type, record, now, { guard }));
+
+  const results = await runBatch(tdb, [
+    historyInsert(tdb, orderId, row.status, to, actor, now, guard),
+    ...stockStatements,
+    ...(releasesReservations
+      ? [
+          sql`delete from order_reservations where tenant_id = ${tdb.tenantId} and order_id = ${orderId} and ${guard}`,
+        ]
+      : []),
+    ...events.map((e) => e.query),
+    // Last: bumping the version is what makes every statement above a no-op for a concurrent change.
+    sql`update orders set status = ${to}, tracking_number = ${after.trackingNumber}, updated_at = ${now},
+            version = version + 1
+          where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${row.version}`,
+  ]);
+  if (changesOf(results.at(-1)) === 0) {
+    throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);
+  }
+  return { order: record, eventIds: events.map((e) => e.id) };
+}

@@ -1,0 +1,145 @@
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import type { TenantDb } from "../db/client";
+import { locations, orderReservations, stockLevels } from "../db/schema";
+import { conflict } from "../http/errors";
+import { allocate, byStockLevel, type Reservation, type ShortLine } from "./allocation";
+import { changesOf, runBatch, violated } from "./batch-guard";
+import {
+  assertOrderable,
+  assertWarehouse,
+  inJsonArray,
+  lineRows,
+  productsQuery,
+  warehouseQuery,
+} from "./order-inputs";
+import { chunks, insertOrder, numberFrom, type OrderActor, orderEvent, selectNumber } from "./order-writes";
+import { newOrderRecord, type OrderRow } from "./records";
+import type { CreateSalesOrderBody } from "./schemas";
+import { lowStockEvent, reserveStock } from "./stock-effects";
+
+// A racer that loses stock between reading and writing re-reads and re-allocates; this bounds the retries.
+const MAX_ATTEMPTS = 8;
+// 6 bound values per reservation row.
+const RESERVATIONS_PER_INSERT = 16;
+
+function candidatesQuery(tdb: TenantDb, productIds: readonly string[], warehouseId: string | undefined) {
+  const available = sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}`;
+  return tdb.db
+    .select({
+      productId: stockLevels.productId,
+      locationId: stockLevels.locationId,
+      warehouseId: stockLevels.warehouseId,
+      available,
+    })
+    .from(stockLevels)
+    .innerJoin(locations, and(eq(locations.id, stockLevels.locationId), eq(locations.active, true)))
+    .where(
+      and(
+        eq(stockLevels.tenantId, tdb.tenantId),
+        inJsonArray(stockLevels.productId, [...new Set(productIds)]),
+        warehouseId ? eq(stockLevels.warehouseId, warehouseId) : undefined,
+        gt(stockLevels.onHand, stockLevels.reserved),
+      ),
+    )
+    .orderBy(desc(available), asc(stockLevels.locationId));
+}
+
+const shortMessage = (s: ShortLine) =>
+  `lines[${s.index}]: product ${s.productId} requested ${s.requested}, available ${s.available}`;
+
+/**
+ * Creates a sales order and reserves stock for every line in ONE batch: all lines or none.
+ * Allocation is planned from a fresh read; if another order took the stock meanwhile, the
+ * reserved <= on_hand CHECK fails this batch (nothing is written) and the order is planned again.
+ */
+export async function createSalesOrder(tdb: TenantDb, actor: OrderActor, input: CreateSalesOrderBody) {
+  const orderId = uuidv7();
+  const now = new Date().toISOString();
+  const { rows: lines, totalE4 } = lineRows(
+    tdb.tenantId,
+    orderId,
+    input.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, unitPrice: l.price })),
+  );
+  const productIds = input.lines.map((l) => l.productId);
+  const row: Omit<OrderRow, "number"> = {
+    id: orderId,
+    tenantId: tdb.tenantId,
+    type: "sales",
+    status: "pending",
+    customerId: input.customerId,
+    supplier: null,
+    warehouseId: input.warehouseId ?? null,
+    shippingAddress: input.shippingAddress,
+    trackingNumber: null,
+    notes: input.notes ?? null,
+    expectedAt: null,
+    totalE4,
+    version: 1,
+    createdBy: actor.actorId,
+    createdAt: now,
+    updatedAt: now,
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    const [found, warehouse, candidates] = await tdb.db.batch([
+      productsQuery(tdb, productIds),
+      warehouseQuery(tdb, input.warehouseId),
+      candidatesQuery(tdb, productIds, input.warehouseId),
+    ]);
+    assertOrderable(input.lines, found);
+    if (input.warehouseId) assertWarehouse(warehouse);
+    const plan = allocate(
+      lines.map((l) => ({ lineId: l.id, productId: l.productId, quantity: l.quantity })),
+      candidates,
+    );
+    if ("short" in plan) throw conflict("Insufficient stock", plan.short.map(shortMessage));
+    try {
+      return await writeSalesOrder(tdb, actor, row, lines, plan.reservations);
+    } catch (error) {
+      if (!violated(error, "stock_levels_reserved_check")) throw error;
+      if (attempt === MAX_ATTEMPTS) throw conflict("Stock changed while reserving; retry the request");
+    }
+  }
+}
+
+async function writeSalesOrder(
+  tdb: TenantDb,
+  actor: OrderActor,
+  row: Omit<OrderRow, "number">,
+  lines: Parameters<typeof insertOrder>[2],
+  reservations: Reservation[],
+) {
+  const now = row.createdAt;
+  const record = newOrderRecord(row, lines, actor);
+  const perProduct = new Map<string, number>();
+  for (const r of reservations) perProduct.set(r.productId, (perProduct.get(r.productId) ?? 0) + r.quantity);
+  const created = orderEvent(tdb, "order.created", record, now, { withNumberOf: row.id });
+  const lowStock = [...perProduct].map(([productId, drop]) => lowStockEvent(tdb, productId, drop, now));
+
+  const results = await runBatch(tdb, [
+    ...insertOrder(tdb, row, lines, actor),
+    ...byStockLevel(reservations).map((s) => reserveStock(tdb, s, now)),
+    ...chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
+      tdb.db.insert(orderReservations).values(
+        chunk.map((r) => ({
+          tenantId: row.tenantId,
+          orderId: row.id,
+          lineId: r.lineId,
+          productId: r.productId,
+          locationId: r.locationId,
+          quantity: r.quantity,
+        })),
+      ),
+    ),
+    created.query,
+    ...lowStock.map((e) => e.query),
+    selectNumber(tdb, row.id),
+  ]);
+  const lowStockResults = results.slice(-1 - lowStock.length, -1);
+  const number = numberFrom(results.at(-1));
+  return {
+    order: { ...record, number },
+    eventIds: [created.id, ...lowStock.filter((_, i) => changesOf(lowStockResults[i]) > 0).map((e) => e.id)],
+  };
+}

@@ -1,0 +1,72 @@
+import { and, eq, sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import type { TenantDb } from "../db/client";
+import { products, warehouses } from "../db/schema";
+import { AppError, conflict, notFound } from "../http/errors";
+import { validationError } from "../http/validation";
+import { toE4 } from "../money";
+import type { OrderLineRow } from "./records";
+import { totalE4Of } from "./records";
+
+/** `column in (...)` with ONE bound parameter (a JSON array), whatever the number of ids. */
+export const inJsonArray = (column: unknown, ids: readonly string[]) =>
+  sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+
+export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
+  return tdb.db
+    .select({ id: products.id, sku: products.sku, status: products.status })
+    .from(products)
+    .where(and(eq(products.tenantId, tdb.tenantId), inJsonArray(products.id, [...new Set(productIds)])));
+}
+
+export function warehouseQuery(tdb: TenantDb, warehouseId: string | undefined) {
+  return tdb.db
+    .select({ id: warehouses.id })
+    .from(warehouses)
+    .where(and(eq(warehouses.tenantId, tdb.tenantId), eq(warehouses.id, warehouseId ?? "")));
+}
+
+/** Every line's product must exist in the tenant (404) and be Active (409), each problem named. */
+export function assertOrderable(
+  lines: readonly { productId: string }[],
+  found: readonly { id: string; sku: string; status: string }[],
+): void {
+  const byId = new Map(found.map((p) => [p.id, p]));
+  const missing = lines.flatMap((line, i) =>
+    byId.has(line.productId) ? [] : [`lines[${i}].productId: product ${line.productId} not found`],
+  );
+  if (missing.length) throw new AppError("NOT_FOUND", "Product not found", { errors: missing });
+  const inactive = lines.flatMap((line, i) => {
+    const product = byId.get(line.productId);
+    return product?.status === "Inactive"
+      ? [`lines[${i}].productId: product ${product.sku} is Inactive and cannot be ordered`]
+      : [];
+  });
+  if (inactive.length) throw conflict("Inactive products cannot be ordered", inactive);
+}
+
+export function assertWarehouse(found: readonly unknown[]): void {
+  if (found.length === 0) throw notFound("Warehouse");
+}
+
+/** The order's line rows with exact money, and the order total; 400 if the total is too large to be exact. */
+export function lineRows(
+  tenantId: string,
+  orderId: string,
+  lines: readonly { productId: string; quantity: number; unitPrice: number }[],
+): { rows: OrderLineRow[]; totalE4: number } {
+  const rows = lines.map((line, i) => ({
+    id: uuidv7(),
+    tenantId,
+    orderId,
+    lineNo: i + 1,
+    productId: line.productId,
+    quantity: line.quantity,
+    // The schema admits only amounts with at most 4 decimals, so this is defined.
+    unitPriceE4: toE4(line.unitPrice) ?? 0,
+    receivedQuantity: 0,
+  }));
+  const totalE4 = totalE4Of(rows);
+  if (totalE4 === undefined) throw validationError(["lines: the order total is too large"]);
+  return { rows, totalE4 };
+}

@@ -1,0 +1,111 @@
+import { type SQL, sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import type { TenantDb } from "../db/client";
+import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema";
+import type { EventType } from "../events/catalog";
+import type { OrderLineRow, OrderRow } from "./records";
+
+/** Who changes an order: recorded in the status history and on ledger rows. */
+export interface OrderActor {
+  actorType: "user" | "api_key";
+  actorId: string;
+  requestId: string;
+}
+
+const numberPrefix = { sales: "SO", purchase: "PO" } as const;
+
+// 8 bound values per line, D1 allows 100 per statement.
+const LINES_PER_INSERT = 12;
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The statements that create an order: bump the tenant's counter and take the order's number from it
+ * in the same batch, so numbers are gapless (a failed batch rolls the counter back too) and two
+ * concurrent creations can never read the same value (batches run one at a time).
+ */
+export function insertOrder(
+  tdb: TenantDb,
+  row: Omit<OrderRow, "number">,
+  lines: readonly OrderLineRow[],
+  actor: OrderActor,
+) {
+  const { tenantId, db } = tdb;
+  return [
+    db
+      .insert(orderCounters)
+      .values({ tenantId, type: row.type, value: 1 })
+      .onConflictDoUpdate({
+        target: [orderCounters.tenantId, orderCounters.type],
+        set: { value: sql`${orderCounters.value} + 1` },
+      }),
+    db.insert(orders).values({
+      ...row,
+      number: sql`(select ${numberPrefix[row.type]} || '-' || printf('%06d', value) from order_counters
+                    where tenant_id = ${tenantId} and type = ${row.type})`,
+    }),
+    ...chunks(lines, LINES_PER_INSERT).map((chunk) => db.insert(orderLines).values(chunk)),
+    db.insert(orderStatusHistory).values({
+      id: uuidv7(),
+      tenantId,
+      orderId: row.id,
+      fromStatus: null,
+      toStatus: row.status,
+      actorType: actor.actorType,
+      actorId: actor.actorId,
+      createdAt: row.createdAt,
+    }),
+  ] as const;
+}
+
+/** The number the creating batch gave the order, read as the batch's last statement. */
+export function selectNumber(tdb: TenantDb, orderId: string) {
+  return sql`select number from orders where tenant_id = ${tdb.tenantId} and id = ${orderId}`;
+}
+
+export function numberFrom(result: unknown): string {
+  return (result as { results: { number: string }[] }).results[0]?.number ?? "";
+}
+
+/**
+ * An outbox row in the batch of the change that causes it, written only when `guard` holds.
+ * The payload is the order as JSON; `order.created` gets its number filled in by SQL, because the number
+ * only exists inside the batch.
+ */
+export function orderEvent(
+  tdb: TenantDb,
+  type: EventType,
+  data: unknown,
+  now: string,
+  options: { guard?: SQL; withNumberOf?: string } = {},
+) {
+  const id = uuidv7();
+  const json = JSON.stringify(data);
+  const payload = options.withNumberOf
+    ? sql`json_set(${json}, '$.number', (select number from orders where tenant_id = ${tdb.tenantId} and id = ${options.withNumberOf}))`
+    : sql`${json}`;
+  return {
+    id,
+    query: sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
+          select ${id}, ${tdb.tenantId}, ${type}, ${payload}, ${now} where ${options.guard ?? sql`1`}`,
+  };
+}
+
+/** A status history row, written only when `guard` holds. */
+export function historyInsert(
+  tdb: TenantDb,
+  orderId: string,
+  from: string,
+  to: string,
+  actor: OrderActor,
+  now: string,
+  guard: SQL,
+) {
+  return sql`insert into order_status_history (id, tenant_id, order_id, from_status, to_status, actor_type, actor_id, created_at)
+        select ${uuidv7()}, ${tdb.tenantId}, ${orderId}, ${from}, ${to}, ${actor.actorType}, ${actor.actorId}, ${now}
+        where ${guard}`;
+}

@@ -1,0 +1,137 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { locations } from "../db/schema";
+import type { EventType } from "../events/catalog";
+import { AppError, conflict } from "../http/errors";
+import { validationError } from "../http/validation";
+import { atVersion, changesOf, runBatch, violated } from "./batch-guard";
+import { inJsonArray } from "./order-inputs";
+import { historyInsert, type OrderActor, orderEvent } from "./order-writes";
+import { readOrder } from "./read-order";
+import { orderRecord } from "./records";
+import type { ReceiveBody } from "./schemas";
+import { canReceive, statusAfterReceipt } from "./state-machine";
+import { receiveStock } from "./stock-effects";
+
+function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
+  return tdb.db
+    .select({ id: locations.id, warehouseId: locations.warehouseId })
+    .from(locations)
+    .where(and(eq(locations.tenantId, tdb.tenantId), inJsonArray(locations.id, [...new Set(ids)])));
+}
+
+/**
+ * Receives stock against a purchase order's lines in ONE batch guarded by the version read: stock is
+ * added (ledger rows, reason `received`), the lines' received quantities grow, and the order moves to
+ * partially_received or received by itself. Receiving more than a line ordered is 409; the
+ * order_lines CHECK (received <= quantity) backs that up under any concurrency.
+ */
+export async function receivePurchaseOrder(
+  tdb: TenantDb,
+  actor: OrderActor,
+  orderId: string,
+  input: ReceiveBody,
+) {
+  const [order, found] = await Promise.all([
+    readOrder(tdb, orderId),
+    locationsQuery(
+      tdb,
+      input.lines.map((l) => l.locationId),
+    ),
+  ]);
+  const { row } = order;
+  if (row.type !== "purchase")
+    throw conflict(`Order ${row.number} is a sales order; only purchase orders are received`);
+  if (!canReceive(row.status)) {
+    throw conflict(
+      `Order ${row.number} is ${row.status}; receipts are accepted once ordered and until received`,
+    );
+  }
+
+  const lineById = new Map(order.lines.map((l) => [l.id, { ...l }]));
+  const locationById = new Map(found.map((l) => [l.id, l]));
+  const missing = input.lines.flatMap((l, i) => [
+    ...(lineById.has(l.lineId)
+      ? []
+      : [`lines[${i}].lineId: line ${l.lineId} not found on order ${row.number}`]),
+    ...(locationById.has(l.locationId) ? [] : [`lines[${i}].locationId: location ${l.locationId} not found`]),
+  ]);
+  if (missing.length)
+    throw new AppError("NOT_FOUND", "Order line or location not found", { errors: missing });
+  const elsewhere = input.lines.flatMap((l, i) =>
+    locationById.get(l.locationId)?.warehouseId === row.warehouseId
+      ? []
+      : [`lines[${i}].locationId: location ${l.locationId} is not in the order's warehouse`],
+  );
+  if (elsewhere.length) throw validationError(elsewhere);
+
+  // Apply in memory first: the over-receipt check and the new status come from the same figures.
+  const over: string[] = [];
+  input.lines.forEach((l, i) => {
+    const line = lineById.get(l.lineId);
+    if (!line) return;
+    const open = line.quantity - line.receivedQuantity;
+    if (l.quantity > open) {
+      over.push(
+        `lines[${i}]: line ${line.lineNo} ordered ${line.quantity}, open ${open}, receiving ${l.quantity}`,
+      );
+    }
+    line.receivedQuantity += l.quantity;
+  });
+  if (over.length) throw conflict("Receiving more than was ordered", over);
+
+  const now = new Date().toISOString();
+  const after = [...lineById.values()];
+  const to = statusAfterReceipt(after);
+  const guard = atVersion(tdb, orderId, row.version);
+  const ctx = { orderId, ...actor, now };
+  const history =
+    to === row.status
+      ? order.history
+      : [
+          ...order.history,
+          {
+            id: "",
+            tenantId: tdb.tenantId,
+            orderId,
+            fromStatus: row.status,
+            toStatus: to,
+            actorType: actor.actorType,
+            actorId: actor.actorId,
+            createdAt: now,
+          },
+        ];
+  const record = orderRecord(
+    { ...row, status: to, updatedAt: now, version: row.version + 1 },
+    after,
+    history,
+  );
+  const receipt = input.lines.map((l) => ({ ...l, productId: lineById.get(l.lineId)?.productId ?? "" }));
+  const eventTypes: EventType[] = to === row.status ? [] : ["order.status_changed"];
+  const events = [
+    orderEvent(tdb, "purchase_order.received", { ...record, receipt }, now, { guard }),
+    ...eventTypes.map((type) => orderEvent(tdb, type, record, now, { guard })),
+  ];
+
+  try {
+    const results = await runBatch(tdb, [
+      ...receipt.flatMap((l) => [
+        ...receiveStock(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, ctx, guard),
+        sql`update order_lines set received_quantity = received_quantity + ${l.quantity}
+              where tenant_id = ${tdb.tenantId} and id = ${l.lineId} and ${guard}`,
+      ]),
+      ...(to === row.status ? [] : [historyInsert(tdb, orderId, row.status, to, actor, now, guard)]),
+      ...events.map((e) => e.query),
+      // Last: the version bump that turns a concurrent receipt's batch into a no-op.
+      sql`update orders set status = ${to}, updated_at = ${now}, version = version + 1
+            where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${row.version}`,
+    ]);
+    if (changesOf(results.at(-1)) === 0) {
+      throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);
+    }
+  } catch (error) {
+    if (violated(error, "order_lines_received_check")) throw conflict("Receiving more than was ordered");
+    throw error;
+  }
+  return { order: record, eventIds: events.map((e) => e.id) };
+}

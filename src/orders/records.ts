@@ -1,0 +1,93 @@
+import type { orderLines, orderStatusHistory, orders } from "../db/schema";
+import { fromE4 } from "../money";
+import { allowedTransitions, type OrderStatus } from "./state-machine";
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderLineRow = typeof orderLines.$inferSelect;
+export type StatusHistoryRow = typeof orderStatusHistory.$inferSelect;
+
+/**
+ * Exact line and order totals in ten-thousandths. BigInt because quantity x price can exceed 2^53;
+ * returns undefined when the order total does not fit a safe integer (the caller answers 400).
+ */
+export function totalE4Of(lines: readonly { quantity: number; unitPriceE4: number }[]): number | undefined {
+  const total = lines.reduce((sum, line) => sum + BigInt(line.quantity) * BigInt(line.unitPriceE4), 0n);
+  return total <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(total) : undefined;
+}
+
+export function orderSummary(row: OrderRow, quantity: number) {
+  return {
+    id: row.id,
+    number: row.number,
+    type: row.type,
+    status: row.status as OrderStatus,
+    customerId: row.customerId,
+    supplier: row.supplier,
+    warehouseId: row.warehouseId,
+    shippingAddress: row.shippingAddress as { street: string; city: string; zip: string } | null,
+    trackingNumber: row.trackingNumber,
+    notes: row.notes,
+    expectedAt: row.expectedAt,
+    totals: { quantity, total: fromE4(row.totalE4) },
+    allowedTransitions: allowedTransitions(row.type, row.status),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
+  const unit = fromE4(line.unitPriceE4);
+  return {
+    id: line.id,
+    lineNo: line.lineNo,
+    productId: line.productId,
+    quantity: line.quantity,
+    ...(type === "sales" ? { price: unit } : { cost: unit, receivedQuantity: line.receivedQuantity }),
+    // Exact: each line total fits (quantity and price are bounded so the order total is a safe integer).
+    lineTotal: fromE4(line.quantity * line.unitPriceE4),
+  };
+}
+
+/** The full order as returned by GET /orders/{id} and carried in order events. */
+export function orderRecord(
+  row: OrderRow,
+  lines: readonly OrderLineRow[],
+  history: readonly StatusHistoryRow[],
+) {
+  const sorted = [...lines].sort((a, b) => a.lineNo - b.lineNo);
+  return {
+    ...orderSummary(
+      row,
+      sorted.reduce((sum, line) => sum + line.quantity, 0),
+    ),
+    lines: sorted.map((line) => lineRecord(row.type, line)),
+    statusHistory: history.map((change) => ({
+      from: change.fromStatus as OrderStatus | null,
+      to: change.toStatus as OrderStatus,
+      at: change.createdAt,
+      by: { type: change.actorType as "user" | "api_key" | "system", id: change.actorId },
+    })),
+  };
+}
+
+export type OrderRecord = ReturnType<typeof orderRecord>;
+
+/** A just-created order as returned and carried in `order.created` (the number is filled in by the batch). */
+export function newOrderRecord(
+  row: Omit<OrderRow, "number">,
+  lines: readonly OrderLineRow[],
+  actor: { actorType: "user" | "api_key"; actorId: string },
+) {
+  return orderRecord({ ...row, number: "" }, lines, [
+    {
+      id: "",
+      tenantId: row.tenantId,
+      orderId: row.id,
+      fromStatus: null,
+      toStatus: row.status,
+      actorType: actor.actorType,
+      actorId: actor.actorId,
+      createdAt: row.createdAt,
+    },
+  ]);
+}

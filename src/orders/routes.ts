@@ -1,0 +1,158 @@
+import { actorOf } from "../auth/principal";
+import type { AppContext } from "../env";
+import { handOffEvents } from "../events/hand-off";
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { changeStatus } from "./change-status";
+import { createPurchaseOrder } from "./create-purchase-order";
+import { createSalesOrder } from "./create-sales-order";
+import { listOrders } from "./list-orders";
+import type { OrderActor } from "./order-writes";
+import { readOrder } from "./read-order";
+import { receivePurchaseOrder } from "./receive";
+import { orderRecord } from "./records";
+import {
+  CreatePurchaseOrderBody,
+  CreateSalesOrderBody,
+  ListOrdersQuery,
+  OrderIdParam,
+  OrderRecord,
+  OrderSummary,
+  ReceiveBody,
+  UpdateStatusBody,
+} from "./schemas";
+
+const read = { scope: "read:orders" } as const;
+const write = { scope: "write:orders" } as const;
+const tags = ["Orders"];
+
+const listRoute = defineRoute(read, {
+  method: "get",
+  path: "/orders",
+  tags,
+  summary: "List orders (sales and purchase)",
+  request: { query: ListOrdersQuery },
+  responses: {
+    200: { description: "A page of orders, newest first", ...json(envelopeOf(pagedOf(OrderSummary))) },
+  },
+});
+
+const getRoute = defineRoute(read, {
+  method: "get",
+  path: "/orders/{id}",
+  tags,
+  summary: "Get an order with its lines, totals, status history and allowed transitions",
+  request: { params: OrderIdParam },
+  responses: {
+    200: { description: "The order", ...json(envelopeOf(OrderRecord)) },
+    404: errorResponse("Unknown order"),
+  },
+});
+
+const createSalesRoute = defineRoute(write, {
+  method: "post",
+  path: "/orders/sales",
+  tags,
+  summary: "Create a sales order, reserving stock for every line (all lines or none)",
+  description:
+    "Stock is reserved from the given warehouse's locations, else from any location of the tenant. " +
+    "Short stock is 409 with one message per short line, naming what is available.",
+  request: { body: { required: true, ...json(CreateSalesOrderBody) } },
+  responses: {
+    201: { description: "The created order (status pending)", ...json(envelopeOf(OrderRecord)) },
+    404: errorResponse("Unknown product or warehouse"),
+    409: errorResponse("Insufficient stock, or an Inactive product"),
+  },
+});
+
+const createPurchaseRoute = defineRoute(write, {
+  method: "post",
+  path: "/orders/purchase",
+  tags,
+  summary: "Create a purchase order (status draft)",
+  request: { body: { required: true, ...json(CreatePurchaseOrderBody) } },
+  responses: {
+    201: { description: "The created order", ...json(envelopeOf(OrderRecord)) },
+    404: errorResponse("Unknown product or warehouse"),
+    409: errorResponse("An Inactive product"),
+  },
+});
+
+const statusRoute = defineRoute(write, {
+  method: "patch",
+  path: "/orders/{id}/status",
+  tags,
+  summary: "Move an order to another status",
+  description:
+    "Sales: pending -> confirmed -> picking -> packed -> shipped -> delivered (forward skips allowed), " +
+    "cancelled before shipped. Shipping consumes the reserved stock; cancelling releases it. " +
+    "Purchase: draft -> ordered, cancelled before any receipt. Anything else is 409 naming the allowed next statuses.",
+  request: { params: OrderIdParam, body: { required: true, ...json(UpdateStatusBody) } },
+  responses: {
+    200: { description: "The order after the change", ...json(envelopeOf(OrderRecord)) },
+    404: errorResponse("Unknown order"),
+    409: errorResponse("Illegal transition, or the order was changed concurrently"),
+  },
+});
+
+const receiveRoute = defineRoute(write, {
+  method: "post",
+  path: "/orders/{id}/receive",
+  tags,
+  summary: "Receive stock against a purchase order's lines",
+  description: "Adds stock at the given locations and moves the order to partially_received or received.",
+  request: { params: OrderIdParam, body: { required: true, ...json(ReceiveBody) } },
+  responses: {
+    200: { description: "The order after the receipt", ...json(envelopeOf(OrderRecord)) },
+    404: errorResponse("Unknown order, line or location"),
+    409: errorResponse("Not receivable in its status, or receiving more than was ordered"),
+  },
+});
+
+function actor(c: AppContext): OrderActor {
+  return { ...actorOf(c.var.principal), requestId: c.var.requestId };
+}
+
+/** Events are committed with the change; handing them to the queue must not delay the answer. */
+function handOff(c: AppContext, eventIds: string[]) {
+  c.executionCtx.waitUntil(handOffEvents(c.env, c.var.tenantDb.tenantId, eventIds));
+}
+
+export const orderRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listOrders(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(getRoute, async (c) => {
+    const { row, lines, history } = await readOrder(c.var.tenantDb, c.req.valid("param").id);
+    return ok(c, orderRecord(row, lines, history));
+  })
+  .openapi(createSalesRoute, async (c) => {
+    const { order, eventIds } = await createSalesOrder(c.var.tenantDb, actor(c), c.req.valid("json"));
+    handOff(c, eventIds);
+    return created(c, order, `/api/v1/orders/${order.id}`);
+  })
+  .openapi(createPurchaseRoute, async (c) => {
+    const { order, eventIds } = await createPurchaseOrder(c.var.tenantDb, actor(c), c.req.valid("json"));
+    handOff(c, eventIds);
+    return created(c, order, `/api/v1/orders/${order.id}`);
+  })
+  .openapi(statusRoute, async (c) => {
+    const { order, eventIds } = await changeStatus(
+      c.var.tenantDb,
+      actor(c),
+      c.req.valid("param").id,
+      c.req.valid("json"),
+    );
+    handOff(c, eventIds);
+    return ok(c, order);
+  })
+  .openapi(receiveRoute, async (c) => {
+    const { order, eventIds } = await receivePurchaseOrder(
+      c.var.tenantDb,
+      actor(c),
+      c.req.valid("param").id,
+      c.req.valid("json"),
+    );
+    handOff(c, eventIds);
+    return ok(c, order);
+  });

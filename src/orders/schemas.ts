@@ -1,0 +1,144 @@
+import { z } from "@hono/zod-openapi";
+import { pageQuery, sortQuery } from "../http/pagination";
+import { Money } from "../money";
+import { orderStatuses } from "./state-machine";
+
+const MAX_QUANTITY = 1_000_000_000;
+const MAX_LINES = 500;
+
+const Quantity = z
+  .number({ error: "must be a positive integer" })
+  .int("must be a positive integer")
+  .min(1, "must be a positive integer")
+  .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`)
+  .openapi({ example: 3 });
+
+const Id = z.uuid("must be a UUID");
+const Text = (max: number) =>
+  z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+const Lines = <T extends z.ZodType>(line: T) =>
+  z
+    .array(line, { error: "must be an array of lines" })
+    .min(1, "must have at least one line")
+    .max(MAX_LINES, `must have at most ${MAX_LINES} lines`);
+
+export const OrderStatus = z.enum(orderStatuses).openapi("OrderStatus");
+export const OrderType = z.enum(["sales", "purchase"]).openapi("OrderType");
+
+export const ShippingAddress = z
+  .strictObject({
+    street: Text(200),
+    city: Text(100),
+    zip: Text(20),
+    state: Text(100).optional(),
+    country: Text(100).optional(),
+  })
+  .openapi("ShippingAddress");
+
+export const CreateSalesOrderBody = z
+  .strictObject({
+    customerId: Id,
+    warehouseId: Id.optional().openapi({ description: "Reserve only from this warehouse's locations." }),
+    lines: Lines(z.strictObject({ productId: Id, quantity: Quantity, price: Money })),
+    shippingAddress: ShippingAddress,
+    notes: Text(1000).optional(),
+  })
+  .openapi("CreateSalesOrderRequest");
+export type CreateSalesOrderBody = z.infer<typeof CreateSalesOrderBody>;
+
+export const CreatePurchaseOrderBody = z
+  .strictObject({
+    supplier: Text(200),
+    warehouseId: Id,
+    lines: Lines(z.strictObject({ productId: Id, quantity: Quantity, cost: Money })),
+    expectedAt: z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp" }).optional(),
+    notes: Text(1000).optional(),
+  })
+  .openapi("CreatePurchaseOrderRequest");
+export type CreatePurchaseOrderBody = z.infer<typeof CreatePurchaseOrderBody>;
+
+export const UpdateStatusBody = z
+  .strictObject({
+    status: OrderStatus,
+    trackingNumber: Text(100).optional().openapi({ description: "Stored when sent with `shipped`." }),
+  })
+  .openapi("UpdateOrderStatusRequest");
+export type UpdateStatusBody = z.infer<typeof UpdateStatusBody>;
+
+export const ReceiveBody = z
+  .strictObject({
+    lines: Lines(z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id })),
+  })
+  .openapi("ReceivePurchaseOrderRequest");
+export type ReceiveBody = z.infer<typeof ReceiveBody>;
+
+export const OrderIdParam = z.object({
+  id: Id.openapi({ param: { name: "id", in: "path" } }),
+});
+
+// A date (`2026-11-01`) or a timestamp; a bare date as createdTo means through the end of that day.
+const DateBound = z.union([z.iso.date(), z.iso.datetime()], {
+  error: "must be a date or an ISO 8601 UTC timestamp",
+});
+
+export const ListOrdersQuery = pageQuery.extend({
+  status: OrderStatus.optional().openapi({ param: { name: "status", in: "query" } }),
+  type: OrderType.optional().openapi({ param: { name: "type", in: "query" } }),
+  customerId: Id.optional().openapi({ param: { name: "customerId", in: "query" } }),
+  createdFrom: DateBound.optional().openapi({ param: { name: "createdFrom", in: "query" } }),
+  createdTo: DateBound.optional().openapi({ param: { name: "createdTo", in: "query" } }),
+  search: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .openapi({ param: { name: "search", in: "query" }, description: "Part of the order number" }),
+  sort: sortQuery(["createdAt", "updatedAt", "number", "status", "total"], {
+    field: "createdAt",
+    direction: "desc",
+  }),
+});
+export type ListOrdersQuery = z.infer<typeof ListOrdersQuery>;
+
+const Actor = z.object({ type: z.enum(["user", "api_key", "system"]), id: z.string().nullable() });
+
+export const OrderLineRecord = z
+  .object({
+    id: z.uuid(),
+    lineNo: z.number().int(),
+    productId: z.uuid(),
+    quantity: z.number().int(),
+    price: z.number().optional().openapi({ description: "Unit price (sales orders)" }),
+    cost: z.number().optional().openapi({ description: "Unit cost (purchase orders)" }),
+    receivedQuantity: z.number().int().optional().openapi({ description: "Purchase orders only" }),
+    lineTotal: z.number(),
+  })
+  .openapi("OrderLine");
+
+export const StatusChange = z
+  .object({ from: OrderStatus.nullable(), to: OrderStatus, at: z.string(), by: Actor })
+  .openapi("OrderStatusChange");
+
+const orderFields = {
+  id: z.uuid(),
+  number: z.string().openapi({ example: "SO-000001" }),
+  type: OrderType,
+  status: OrderStatus,
+  customerId: z.uuid().nullable(),
+  supplier: z.string().nullable(),
+  warehouseId: z.uuid().nullable(),
+  shippingAddress: ShippingAddress.nullable(),
+  trackingNumber: z.string().nullable(),
+  notes: z.string().nullable(),
+  expectedAt: z.string().nullable(),
+  totals: z.object({ quantity: z.number().int(), total: z.number() }),
+  allowedTransitions: z.array(OrderStatus),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+export const OrderSummary = z.object(orderFields).openapi("OrderSummary");
+
+export const OrderRecord = z
+  .object({ ...orderFields, lines: z.array(OrderLineRecord), statusHistory: z.array(StatusChange) })
+  .openapi("Order");
