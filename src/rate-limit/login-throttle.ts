@@ -44,10 +44,10 @@ async function throttled<T>(c: AppContext, subjects: Subject[], attempt: () => P
       }),
     );
 
-  const refused = slots.filter((slot) => slot?.allowed === false);
+  const refused = slots.filter((slot): slot is NonNullable<typeof slot> => slot?.allowed === false);
   if (refused.length > 0) {
     await release(false);
-    const retryAfter = Math.max(...refused.map((slot) => slot?.retryAfter ?? 1));
+    const retryAfter = Math.max(...refused.map((slot) => slot.retryAfter));
     throw new AppError("RATE_LIMITED", `Too many failed attempts; retry in ${retryAfter} s`, {
       headers: { "Retry-After": String(retryAfter) },
     });

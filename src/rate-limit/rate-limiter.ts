@@ -5,8 +5,9 @@ import { type Decision, decide, type WindowRule } from "./sliding-window";
 /**
  * One object per limited subject (a tenant, a login email, a client IP): the sliding-window log of
  * its admitted requests. The log lives in the object's SQLite storage, so an eviction or restart
- * does not hand out a fresh budget; an in-memory copy spares a read per call. Each method runs
- * synchronously to the end, so concurrent calls to one object cannot interleave: admission is atomic.
+ * does not hand out a fresh budget; an in-memory copy spares a read per call. `hit` runs synchronously
+ * to the end (and the others await only storage, which holds the input gate), so concurrent calls to one
+ * object cannot interleave: admission is atomic.
  */
 export class RateLimiter extends DurableObject<Bindings> {
   readonly #log: number[] = [];
