@@ -8,32 +8,22 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
 import { signAccessToken } from "../src/auth/jwt";
-import { ok } from "../src/http/envelope";
-import { notFound } from "../src/http/errors";
-import { defineRoute } from "../src/http/route";
 import { BASE, bearer, call } from "./support/http";
 import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
-// A cheap tenant read behind the real pipeline (authenticate -> tenant -> rate limit -> scope), plus one
-// whose handler fails, so the limiter is exercised without depending on any feature's data.
-const app = createApp();
-const probe = defineRoute(
-  { scope: "read:products" },
-  { method: "get", path: "/api/v1/__probe", responses: { 200: { description: "ok" } } },
-);
-const failingProbe = defineRoute(
-  { scope: "read:products" },
-  { method: "get", path: "/api/v1/__probe-missing", responses: { 200: { description: "never" } } },
-);
-app.openapi(probe, (c) => ok(c, { tenantId: c.var.tenant.id }));
-app.openapi(failingProbe, () => {
-  throw notFound("Probe");
-});
+// A cheap tenant read through the real Worker (authenticate -> tenant -> rate limit -> scope -> handler).
+const READ = "/orders";
+const read = (headers: Record<string, string>, path = READ) => call("GET", path, { headers });
 
-async function read(headers: Record<string, string>, path = "/__probe", bindings: object = env) {
-  const response = await app.request(`${BASE}${path}`, { headers }, bindings, createExecutionContext());
-  const body = (await response.json()) as { success: boolean; message: string | null };
-  return { status: response.status, headers: response.headers, body };
+/** The same read through a fresh app on substituted bindings: how a limiter outage is injected. */
+async function readWith(bindings: object, headers: Record<string, string>) {
+  const response = await createApp().request(
+    `${BASE}${READ}`,
+    { headers },
+    bindings,
+    createExecutionContext(),
+  );
+  return { status: response.status, headers: response.headers };
 }
 
 const many = (n: number, headers: Record<string, string>) =>
@@ -147,11 +137,14 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
 
   it("puts the headers on error responses too, and counts them", async () => {
     const tenant = await createTenant({ plan: "starter" });
-    const missing = await read(tenant.admin, "/__probe-missing");
+    const missing = await read(tenant.admin, `/orders/${crypto.randomUUID()}`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get("X-RateLimit-Remaining")).toBe("59");
     for (const name of limitHeaders) expect(missing.headers.has(name)).toBe(true);
-    expect((await read(tenant.admin)).headers.get("X-RateLimit-Remaining")).toBe("58");
+    const invalid = await read(tenant.admin, "/orders?page=0");
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("X-RateLimit-Remaining")).toBe("58");
+    expect((await read(tenant.admin)).headers.get("X-RateLimit-Remaining")).toBe("57");
   });
 
   it("keeps the log in the object's storage, so a restarted object does not hand out a fresh budget", async () => {
@@ -168,7 +161,7 @@ describe("when the limiter object cannot be reached", () => {
   it("serves the request (fail open) and logs a structured line", async () => {
     const tenant = await createTenant({ plan: "starter" });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const res = await read(tenant.admin, "/__probe", { ...env, RATE_LIMITER: unreachable });
+    const res = await readWith({ ...env, RATE_LIMITER: unreachable }, tenant.admin);
     expect(res.status).toBe(200);
     expect(res.headers.has("X-RateLimit-Limit")).toBe(false);
     const line = JSON.parse(String(warn.mock.calls[0]?.[0]));
@@ -182,7 +175,7 @@ describe("refusals known to the isolate", () => {
     const tenant = await createTenant({ plan: "starter" });
     expect(statuses(await many(61, tenant.admin))).toEqual({ 200: 60, 429: 1 });
     // With the object unreachable, only the remembered refusal can still answer 429.
-    const refused = await read(tenant.admin, "/__probe", { ...env, RATE_LIMITER: unreachable });
+    const refused = await readWith({ ...env, RATE_LIMITER: unreachable }, tenant.admin);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
