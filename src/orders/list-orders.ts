@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { orderLines, orders } from "../db/schema";
+import { orders } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
 import { orderSummary } from "./records";
 import type { ListOrdersQuery } from "./schemas";
@@ -48,8 +48,9 @@ export async function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
     query.search ? numberContains(query.search) : undefined,
   );
   const order = query.sort.direction === "asc" ? asc : desc;
-  const quantity = sql<number>`(select coalesce(sum(${orderLines.quantity}), 0) from ${orderLines}
-    where ${orderLines.tenantId} = ${orders.tenantId} and ${orderLines.orderId} = ${orders.id})`;
+  // Spelled out: drizzle renders columns unqualified here, which would bind them to order_lines.
+  const quantity = sql<number>`(select coalesce(sum(l.quantity), 0) from order_lines l
+    where l.tenant_id = "orders"."tenant_id" and l.order_id = "orders"."id")`;
   const [rows, [total]] = await db.batch([
     db
       .select({ order: orders, quantity })
