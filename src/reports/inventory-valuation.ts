@@ -1,4 +1,4 @@
-import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products, stockLevels, warehouses } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
@@ -66,8 +66,12 @@ function lines({ db, tenantId }: TenantDb, filters: Filters, keyset: SQL[] = [])
 
 function linesQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<ValuationRow>) {
   const after = afterOf(window);
+  // The plain `>=` on the unique SKU lets SQLite skip the products already sent.
   const keyset = after
-    ? [sql`(${products.sku}, ${warehouses.code}) > (${after.sku}, ${after.warehouseCode})`]
+    ? [
+        gte(products.sku, after.sku),
+        sql`(${products.sku}, ${warehouses.code}) > (${after.sku}, ${after.warehouseCode})`,
+      ]
     : [];
   return lines(tenantDb, filters, keyset)
     .orderBy(asc(products.sku), asc(warehouses.code))

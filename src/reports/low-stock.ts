@@ -1,4 +1,4 @@
-import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products, stockLevels, warehouses } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
@@ -48,8 +48,12 @@ function lowStock({ db, tenantId }: TenantDb, filters: Filters, keyset?: SQL) {
 
 function lowStockQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<SkuWarehouseKey>) {
   const after = afterOf(window);
+  // The plain `>=` on the unique SKU lets SQLite skip the products already sent.
   const keyset = after
-    ? sql`(${products.sku}, ${warehouses.code}) > (${after.sku}, ${after.warehouseCode})`
+    ? and(
+        gte(products.sku, after.sku),
+        sql`(${products.sku}, ${warehouses.code}) > (${after.sku}, ${after.warehouseCode})`,
+      )
     : undefined;
   return lowStock(tenantDb, filters, keyset)
     .orderBy(asc(products.sku), asc(warehouses.code))

@@ -34,8 +34,12 @@ export function movementRows(
 ) {
   const { db, tenantId } = tenantDb;
   const after = afterOf(window);
+  // The plain `>=` lets SQLite start the index range at the last row sent instead of at `from`.
   const keyset = after
-    ? sql`(${stockMovements.createdAt}, ${stockMovements.id}) > (${after.createdAt}, ${after.id})`
+    ? and(
+        gte(stockMovements.createdAt, after.createdAt),
+        sql`(${stockMovements.createdAt}, ${stockMovements.id}) > (${after.createdAt}, ${after.id})`,
+      )
     : undefined;
   return db
     .select({
