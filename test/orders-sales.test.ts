@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "./support/http";
 import {
@@ -221,7 +222,6 @@ describe("sales order lifecycle", () => {
     const { productId } = await stockedProduct(tenant, 10);
     const order = (await salesOrder(tenant, [{ productId, quantity: 4 }])).body.data;
     await setStatus(tenant, order.id, { status: "shipped" });
-    const { env } = await import("cloudflare:workers");
     const { results } = await env.DB.prepare(
       "select delta, on_hand_after, reason, reference_type, reference_id from stock_movements where tenant_id = ? and reason = 'shipped'",
     )
@@ -326,5 +326,42 @@ describe("sales orders under concurrency", () => {
     const [level] = await stockOf(tenant, productId);
     expect(level?.reserved).toBe(0);
     expect(level?.onHand).toBe(level?.ledgerSum);
+  });
+});
+
+describe("order events", () => {
+  it("carries the full order, number included, in order.created", async () => {
+    const tenant = await createTenant();
+    const { productId } = await stockedProduct(tenant, 5);
+    const order = (await salesOrder(tenant, [{ productId, quantity: 2, price: 3.5 }])).body.data;
+    const row = await env.DB.prepare(
+      "select payload from outbox_events where tenant_id = ? and type = 'order.created'",
+    )
+      .bind(tenant.id)
+      .first<{ payload: string }>();
+    expect(JSON.parse(row?.payload ?? "null")).toEqual(order);
+  });
+
+  it("emits inventory.low_stock once, when a reservation takes available to the reorder point", async () => {
+    const tenant = await createTenant();
+    const { productId } = await stockedProduct(tenant, 10, { reorderPoint: 5 });
+    await salesOrder(tenant, [{ productId, quantity: 4 }]);
+    expect(await outboxTypes(tenant)).toEqual(["order.created"]);
+    await salesOrder(tenant, [{ productId, quantity: 1 }]);
+    expect(await outboxTypes(tenant)).toEqual(["order.created", "order.created", "inventory.low_stock"]);
+    await salesOrder(tenant, [{ productId, quantity: 1 }]);
+    expect((await outboxTypes(tenant)).filter((t) => t === "inventory.low_stock")).toHaveLength(1);
+    const row = await env.DB.prepare(
+      "select payload from outbox_events where tenant_id = ? and type = 'inventory.low_stock'",
+    )
+      .bind(tenant.id)
+      .first<{ payload: string }>();
+    expect(JSON.parse(row?.payload ?? "null")).toMatchObject({
+      productId,
+      reorderPoint: 5,
+      onHand: 10,
+      reserved: 5,
+      available: 5,
+    });
   });
 });
