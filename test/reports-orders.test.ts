@@ -1,0 +1,145 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call } from "./support/http";
+import { salesOrder, setStatus, stockedProduct } from "./support/order-fixtures";
+import { asCsvCells, csvObjects, keyWith } from "./support/report-fixtures";
+import { createTenant, type TestTenant } from "./support/tenants";
+
+// Orders are placed through the orders API (catalog and stock rows come from the order fixtures), so
+// they are created today: the summary is asked for today's UTC date.
+let tenant: TestTenant;
+let other: TestTenant;
+const today = new Date().toISOString().slice(0, 10);
+const TODAY = `from=${today}&to=${today}`;
+
+beforeAll(async () => {
+  tenant = await createTenant();
+  other = await createTenant();
+  const mug = await stockedProduct(tenant, 100);
+  const pen = await stockedProduct(tenant, 100);
+  const placed = async (
+    lines: { productId: string; quantity: number; price: number }[],
+    who: TestTenant = tenant,
+  ) => {
+    const res = await salesOrder(who, lines, {}, who.admin);
+    expect(res.status).toBe(201);
+    return res.body.data.id as string;
+  };
+  // pending: 3 x 19.99 + 1 x 0.0001 = 59.9701
+  await placed([
+    { productId: mug.productId, quantity: 3, price: 19.99 },
+    { productId: pen.productId, quantity: 1, price: 0.0001 },
+  ]);
+  // pending: 1 x 0.1 + 2 x 0.1 = 0.3
+  await placed([
+    { productId: mug.productId, quantity: 1, price: 0.1 },
+    { productId: pen.productId, quantity: 2, price: 0.1 },
+  ]);
+  // cancelled: 2 x 10.5 = 21
+  const cancelled = await placed([{ productId: mug.productId, quantity: 2, price: 10.5 }]);
+  expect((await setStatus(tenant, cancelled, { status: "cancelled" })).status).toBe(200);
+  // purchase, draft: 5 x 1.2345 = 6.1725
+  const purchase = await call("POST", "/orders/purchase", {
+    headers: tenant.admin,
+    body: {
+      supplier: "Acme",
+      warehouseId: mug.warehouseId,
+      lines: [{ productId: mug.productId, quantity: 5, cost: 1.2345 }],
+    },
+  });
+  expect(purchase.status).toBe(201);
+
+  const theirs = await stockedProduct(other, 10);
+  await placed([{ productId: theirs.productId, quantity: 1, price: 999 }], other);
+});
+
+describe("order-summary", () => {
+  it("counts orders and sums their value per day, type and status, exactly", async () => {
+    const res = await call("GET", `/reports/order-summary?${TODAY}`, { headers: tenant.admin });
+    expect(res.status).toBe(200);
+    expect(res.body.data.items).toEqual([
+      { day: today, type: "purchase", status: "draft", orders: 1, value: 6.1725 },
+      { day: today, type: "sales", status: "cancelled", orders: 1, value: 21 },
+      { day: today, type: "sales", status: "pending", orders: 2, value: 60.2701 }, // 59.9701 + 0.3
+    ]);
+    expect(res.body.data.totals).toEqual({
+      orders: 4,
+      byStatus: [
+        { type: "purchase", status: "draft", orders: 1, value: 6.1725 },
+        { type: "sales", status: "cancelled", orders: 1, value: 21 },
+        { type: "sales", status: "pending", orders: 2, value: 60.2701 },
+      ],
+    });
+  });
+
+  it("filters by type, and leaves out orders outside the range", async () => {
+    const sales = await call("GET", `/reports/order-summary?${TODAY}&type=sales`, { headers: tenant.admin });
+    expect(sales.body.data.items.map((r: { status: string }) => r.status)).toEqual(["cancelled", "pending"]);
+    expect(sales.body.data.totals.orders).toBe(3);
+    const earlier = await call("GET", "/reports/order-summary?from=2026-01-01&to=2026-01-31", {
+      headers: tenant.admin,
+    });
+    expect(earlier.body.data).toMatchObject({
+      items: [],
+      totalCount: 0,
+      totals: { orders: 0, byStatus: [] },
+    });
+  });
+
+  it("says the same in JSON and CSV", async () => {
+    const json = await call("GET", `/reports/order-summary?${TODAY}`, { headers: tenant.admin });
+    const res = await call("GET", `/reports/order-summary?${TODAY}&format=csv`, { headers: tenant.admin });
+    const text = String(res.body.data);
+    expect(text.split("\r\n")[0]).toBe("day,type,status,orders,value");
+    expect(text).toContain(`${today},sales,pending,2,60.2701\r\n`);
+    const headers = ["day", "type", "status", "orders", "value"];
+    expect(csvObjects(text)).toEqual(
+      json.body.data.items.map((item: Record<string, unknown>) => asCsvCells(item, headers)),
+    );
+  });
+
+  it("never counts another tenant's orders", async () => {
+    const theirs = await call("GET", `/reports/order-summary?${TODAY}`, { headers: other.admin });
+    expect(theirs.body.data.items).toEqual([
+      { day: today, type: "sales", status: "pending", orders: 1, value: 999 },
+    ]);
+  });
+});
+
+describe("scopes", () => {
+  const inventoryReports = [
+    "/reports/inventory-valuation",
+    "/reports/low-stock",
+    "/reports/stock-movements?from=2026-11-01&to=2026-11-30",
+  ];
+  const orderReport = `/reports/order-summary?${TODAY}`;
+
+  it("inventory reports need read:inventory, the order summary read:orders, in both formats", async () => {
+    const ordersOnly = await keyWith(tenant, ["read:orders"]);
+    const inventoryOnly = await keyWith(tenant, ["read:inventory"]);
+    for (const format of ["json", "csv"]) {
+      const join = (path: string) => `${path}${path.includes("?") ? "&" : "?"}format=${format}`;
+      for (const path of inventoryReports) {
+        const denied = await call("GET", join(path), { headers: ordersOnly });
+        expect(denied.status, path).toBe(403);
+        expect(denied.body.errors, path).toEqual(["This request needs the read:inventory scope"]);
+        expect((await call("GET", join(path), { headers: inventoryOnly })).status, path).toBe(200);
+      }
+      const denied = await call("GET", join(orderReport), { headers: inventoryOnly });
+      expect(denied.status).toBe(403);
+      expect(denied.body.success).toBe(false);
+      expect((await call("GET", join(orderReport), { headers: ordersOnly })).status).toBe(200);
+    }
+  });
+
+  it("write scopes imply read; other scopes get nothing but the catalogue", async () => {
+    const writer = await keyWith(tenant, ["write:inventory", "write:orders"]);
+    for (const path of [...inventoryReports, orderReport]) {
+      expect((await call("GET", path, { headers: writer })).status, path).toBe(200);
+    }
+    const productsOnly = await keyWith(tenant, ["read:products"]);
+    for (const path of [...inventoryReports, orderReport]) {
+      expect((await call("GET", path, { headers: productsOnly })).status, path).toBe(403);
+    }
+    expect((await call("GET", "/reports", { headers: productsOnly })).status).toBe(200);
+  });
+});
