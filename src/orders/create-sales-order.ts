@@ -14,7 +14,7 @@ import {
   warehouseQuery,
 } from "./order-inputs";
 import { chunks, insertOrder, numberFrom, type OrderActor, orderEvent, selectNumber } from "./order-writes";
-import { newOrderRecord, type OrderRow } from "./records";
+import { newOrderRecord, type OrderLineRow, type OrderRow } from "./records";
 import type { CreateSalesOrderBody } from "./schemas";
 import { lowStockEvent, reserveStock } from "./stock-effects";
 
@@ -107,7 +107,7 @@ async function writeSalesOrder(
   tdb: TenantDb,
   actor: OrderActor,
   row: Omit<OrderRow, "number">,
-  lines: Parameters<typeof insertOrder>[2],
+  lines: readonly OrderLineRow[],
   reservations: Reservation[],
 ) {
   const now = row.createdAt;
