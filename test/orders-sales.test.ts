@@ -83,6 +83,17 @@ describe("creating a sales order", () => {
     const levels = await stockOf(tenant, productId);
     const reserved = Object.fromEntries(levels.map((l) => [l.locationId, l.reserved]));
     expect(reserved).toEqual({ [bin1]: 4, [bin2]: 2, [farBin]: 0 });
+
+    // Shipping consumes from both bins; every level's ledger still sums to its onHand.
+    expect((await setStatus(tenant, res.body.data.id, { status: "shipped" })).status).toBe(200);
+    const after = await stockOf(tenant, productId);
+    expect(Object.fromEntries(after.map((l) => [l.locationId, [l.onHand, l.reserved, l.ledgerSum]]))).toEqual(
+      {
+        [bin1]: [0, 0, 0],
+        [bin2]: [1, 0, 1],
+        [farBin]: [100, 0, 100],
+      },
+    );
   });
 
   it("refuses short stock naming every short line, and writes nothing", async () => {
@@ -271,6 +282,21 @@ describe("sales order lifecycle", () => {
       `status: sales order ${order.number} is delivered; allowed next statuses: none (delivered is final)`,
     ]);
     expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 8, reserved: 0, ledgerSum: 8 }]);
+  });
+
+  it("skipping from pending straight to delivered ships the stock and emits both events", async () => {
+    const tenant = await createTenant();
+    const { productId } = await stockedProduct(tenant, 10);
+    const order = (await salesOrder(tenant, [{ productId, quantity: 4 }])).body.data;
+    const res = await setStatus(tenant, order.id, { status: "delivered", trackingNumber: "T-1" });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "delivered", trackingNumber: "T-1" });
+    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 6, reserved: 0, ledgerSum: 6 }]);
+    expect((await outboxTypes(tenant)).slice(1)).toEqual([
+      "order.status_changed",
+      "order.shipped",
+      "order.delivered",
+    ]);
   });
 
   it("refuses a trackingNumber with a status that does not ship (400) and an unknown status (400)", async () => {
