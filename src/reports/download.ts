@@ -14,7 +14,22 @@ export async function csvDownload<Row>(
   read: (window: RowWindow<Row>) => Promise<Row[]>,
 ): Promise<Response> {
   const first = await read({ after: undefined, limit: CSV_PAGE_SIZE });
-  const body = csvStream(columns, CSV_PAGE_SIZE, first, (after) => read({ after, limit: CSV_PAGE_SIZE }));
+  const requestId = c.var.requestId;
+  // Headers are gone by now: the download can only be cut short, so the log line is all that explains it.
+  const nextPage = (after: Row) =>
+    read({ after, limit: CSV_PAGE_SIZE }).catch((error: unknown) => {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          msg: "CSV report aborted mid-stream",
+          requestId,
+          path: c.req.path,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+      throw error;
+    });
+  const body = csvStream(columns, CSV_PAGE_SIZE, first, nextPage);
   return c.body(body, 200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${filename}.csv"`,

@@ -35,6 +35,8 @@ function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportT
     {
       method: "get",
       path: reportPath(report.type),
+      // inventory-valuation -> getInventoryValuationReport
+      operationId: `get${report.type.replace(/(^|-)(\w)/g, (_, _dash, letter: string) => letter.toUpperCase())}Report`,
       tags: ["Reports"],
       summary: report.title,
       description: report.description,
@@ -52,6 +54,7 @@ function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportT
 const catalogue = defineRoute("credential", {
   method: "get",
   path: "/reports",
+  operationId: "listReportTypes",
   tags: ["Reports"],
   summary: "The report types, with their parameters and the scope each needs",
   responses: { 200: { description: "The catalogue", ...json(envelopeOf(ReportCatalogue)) } },
