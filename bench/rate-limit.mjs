@@ -3,10 +3,10 @@
 // Requests rotate over many tenants of each plan so no Business tenant spends its 300/min budget:
 // every measured response is a 200 (the non-2xx column must read 0). Both plans are warmed up (every
 // limiter object exists) and measured in alternating rounds, so drift on a busy machine hits both.
-// Run: npm run bench -- rate-limit   (or: node bench/rate-limit.mjs; BENCH_READ_PATH=/products to change the read)
+// Run: npm run bench -- rate-limit   (or: node bench/rate-limit.mjs; BENCH_READ_PATH=/api-keys to change the read)
 import { createTenant, load, report, startApi } from "./lib.mjs";
 
-const READ_PATH = process.env.BENCH_READ_PATH ?? "/api-keys";
+const READ_PATH = process.env.BENCH_READ_PATH ?? "/orders";
 const TENANTS_PER_PLAN = 60;
 const ROUNDS = 2;
 
