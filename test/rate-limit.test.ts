@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
 import { signAccessToken } from "../src/auth/jwt";
 import { BASE, bearer, call } from "./support/http";
+import { keyWith } from "./support/report-fixtures";
 import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
 // A cheap tenant read through the real Worker (authenticate -> tenant -> rate limit -> scope -> handler).
@@ -87,15 +88,17 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
     expect(statuses(responses)).toEqual({ 200: 60, 429: 10 });
   });
 
-  it("shares one budget between all credentials of a tenant and leaves other tenants untouched", async () => {
+  it("shares one budget between all keys and users of a tenant and leaves other tenants untouched", async () => {
     const tenant = await createTenant({ plan: "starter" });
     const other = await createTenant({ plan: "starter" });
+    const secondKey = await keyWith(tenant, ["read:orders"]);
     const { token } = await signAccessToken(env.JWT_SECRET, tenant.owner.id);
     const asOwner = bearer(token, tenant.id);
-    expect(statuses(await many(30, tenant.admin))).toEqual({ 200: 30 });
-    const owner = await many(40, asOwner);
-    expect(statuses(owner)).toEqual({ 200: 30, 429: 10 });
+    expect(statuses(await many(20, tenant.admin))).toEqual({ 200: 20 });
+    expect(statuses(await many(20, secondKey))).toEqual({ 200: 20 });
+    expect(statuses(await many(30, asOwner))).toEqual({ 200: 20, 429: 10 });
     expect((await read(tenant.admin)).status).toBe(429);
+    expect((await read(secondKey)).status).toBe(429);
     const untouched = await read(other.admin);
     expect(untouched.status).toBe(200);
     expect(untouched.headers.get("X-RateLimit-Remaining")).toBe("59");
@@ -135,7 +138,7 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
     expect(unlimited.headers.has("X-RateLimit-Limit")).toBe(false);
   });
 
-  it("puts the headers on error responses too, and counts them", async () => {
+  it("puts the headers on error responses too (404, 400, 403 for a missing scope), and counts them", async () => {
     const tenant = await createTenant({ plan: "starter" });
     const missing = await read(tenant.admin, `/orders/${crypto.randomUUID()}`);
     expect(missing.status).toBe(404);
@@ -144,7 +147,16 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
     const invalid = await read(tenant.admin, "/orders?page=0");
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get("X-RateLimit-Remaining")).toBe("58");
-    expect((await read(tenant.admin)).headers.get("X-RateLimit-Remaining")).toBe("57");
+    const forbidden = await read(await keyWith(tenant, ["read:inventory"]));
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get("X-RateLimit-Remaining")).toBe("57");
+    expect((await read(tenant.admin)).headers.get("X-RateLimit-Remaining")).toBe("56");
+  });
+
+  it("does not count a request refused before its tenant is known (no credential)", async () => {
+    const res = await read({});
+    expect(res.status).toBe(401);
+    expect(res.headers.has("X-RateLimit-Limit")).toBe(false);
   });
 
   it("keeps the log in the object's storage, so a restarted object does not hand out a fresh budget", async () => {
