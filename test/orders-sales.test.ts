@@ -170,6 +170,27 @@ describe("creating a sales order", () => {
     expect(empty.body.errors).toEqual(["lines: must have at least one line"]);
   });
 
+  it("takes the maximum of 500 lines in one order (each its own product) and refuses 501", async () => {
+    const tenant = await createTenant();
+    const warehouseId = await seedWarehouse(tenant);
+    const locationId = await seedLocation(tenant, warehouseId);
+    const productIds = await Promise.all(Array.from({ length: 501 }, () => seedProduct(tenant)));
+    await Promise.all(
+      productIds.map((productId) => seedStock(tenant, { productId, locationId, warehouseId, quantity: 2 })),
+    );
+    const lines = productIds.map((productId) => ({ productId, quantity: 2, price: 0.01 }));
+    const tooMany = await salesOrder(tenant, lines);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors).toEqual(["lines: must have at most 500 lines"]);
+    const res = await salesOrder(tenant, lines.slice(0, 500));
+    expect(res.status).toBe(201);
+    expect(res.body.data.totals).toEqual({ quantity: 1000, total: 10 });
+    expect(await openReservations(tenant, productIds[499] as string)).toBe(2);
+    const shipped = await setStatus(tenant, res.body.data.id, { status: "shipped" });
+    expect(shipped.status).toBe(200);
+    expect(await stockOf(tenant, productIds[0] as string)).toMatchObject([{ onHand: 0, ledgerSum: 0 }]);
+  });
+
   it("refuses a total too large to be exact with 400", async () => {
     const tenant = await createTenant();
     const { productId } = await stockedProduct(tenant, 5);

@@ -9,7 +9,7 @@ import { changeStatus } from "./change-status";
 import { createPurchaseOrder } from "./create-purchase-order";
 import { createSalesOrder } from "./create-sales-order";
 import { listOrders } from "./list-orders";
-import type { OrderActor } from "./order-writes";
+import { chunks, type OrderActor } from "./order-writes";
 import { readOrder } from "./read-order";
 import { receivePurchaseOrder } from "./receive";
 import { orderRecord } from "./records";
@@ -115,9 +115,15 @@ function actor(c: AppContext): OrderActor {
   return { ...actorOf(c.var.principal), requestId: c.var.requestId };
 }
 
+// A 500-line order can commit 501 events; a Queue sendBatch takes at most 100 messages and the
+// hand-off's "mark dispatched" update binds each id (D1: at most 100 parameters per statement).
+const HAND_OFF_CHUNK = 50;
+
 /** Events are committed with the change; handing them to the queue must not delay the answer. */
 function handOff(c: AppContext, eventIds: string[]) {
-  c.executionCtx.waitUntil(handOffEvents(c.env, c.var.tenantDb.tenantId, eventIds));
+  for (const ids of chunks(eventIds, HAND_OFF_CHUNK)) {
+    c.executionCtx.waitUntil(handOffEvents(c.env, c.var.tenantDb.tenantId, ids));
+  }
 }
 
 export const orderRoutes = createRouter()
