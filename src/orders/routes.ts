@@ -31,6 +31,7 @@ const tags = ["Orders"];
 const listRoute = defineRoute(read, {
   method: "get",
   path: "/orders",
+  operationId: "listOrders",
   tags,
   summary: "List orders (sales and purchase)",
   request: { query: ListOrdersQuery },
@@ -42,6 +43,7 @@ const listRoute = defineRoute(read, {
 const getRoute = defineRoute(read, {
   method: "get",
   path: "/orders/{id}",
+  operationId: "getOrder",
   tags,
   summary: "Get an order with its lines, totals, status history and allowed transitions",
   request: { params: OrderIdParam },
@@ -54,6 +56,7 @@ const getRoute = defineRoute(read, {
 const createSalesRoute = defineRoute(write, {
   method: "post",
   path: "/orders/sales",
+  operationId: "createSalesOrder",
   tags,
   summary: "Create a sales order, reserving stock for every line (all lines or none)",
   description:
@@ -70,6 +73,7 @@ const createSalesRoute = defineRoute(write, {
 const createPurchaseRoute = defineRoute(write, {
   method: "post",
   path: "/orders/purchase",
+  operationId: "createPurchaseOrder",
   tags,
   summary: "Create a purchase order (status draft)",
   request: { body: { required: true, ...json(CreatePurchaseOrderBody) } },
@@ -83,6 +87,7 @@ const createPurchaseRoute = defineRoute(write, {
 const statusRoute = defineRoute(write, {
   method: "patch",
   path: "/orders/{id}/status",
+  operationId: "updateOrderStatus",
   tags,
   summary: "Move an order to another status",
   description:
@@ -100,6 +105,7 @@ const statusRoute = defineRoute(write, {
 const receiveRoute = defineRoute(write, {
   method: "post",
   path: "/orders/{id}/receive",
+  operationId: "receivePurchaseOrder",
   tags,
   summary: "Receive stock against a purchase order's lines",
   description: "Adds stock at the given locations and moves the order to partially_received or received.",
