@@ -85,7 +85,7 @@ export const reportRoutes = createRouter()
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
-      return csvDownload(c, downloadName("inventory-valuation"), valuationColumns, (window) =>
+      return csvDownload(c, downloadName(reportTypes.inventoryValuation.type), valuationColumns, (window) =>
         valuationRows(tenantDb, query, window),
       );
     }
@@ -95,7 +95,7 @@ export const reportRoutes = createRouter()
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
-      return csvDownload(c, downloadName("stock-movements", query), movementColumns, (window) =>
+      return csvDownload(c, downloadName(reportTypes.stockMovements.type, query), movementColumns, (window) =>
         movementRows(tenantDb, query, window),
       );
     }
@@ -105,7 +105,7 @@ export const reportRoutes = createRouter()
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
-      return csvDownload(c, downloadName("low-stock"), lowStockColumns, (window) =>
+      return csvDownload(c, downloadName(reportTypes.lowStock.type), lowStockColumns, (window) =>
         lowStockRows(tenantDb, query, window),
       );
     }
@@ -115,8 +115,11 @@ export const reportRoutes = createRouter()
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
-      return csvDownload(c, downloadName("order-summary", query), orderSummaryColumns, (window) =>
-        orderSummaryRows(tenantDb, query, window),
+      return csvDownload(
+        c,
+        downloadName(reportTypes.orderSummary.type, query),
+        orderSummaryColumns,
+        (window) => orderSummaryRows(tenantDb, query, window),
       );
     }
     return ok(c, await orderSummary(tenantDb, query));
