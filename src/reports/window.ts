@@ -1,6 +1,7 @@
 /**
  * Which rows of a report to read: a JSON page by offset (`page`/`pageSize`, like every list), or, for a
- * CSV download, the rows after the last one sent (keyset pagination: each page costs the same however deep).
+ * CSV download, the rows after the last one sent (keyset pagination: a page starts where the last one ended
+ * instead of counting past every row before it).
  */
 export type RowWindow<Row> = { limit: number } & ({ offset: number } | { after: Row | undefined });
 
