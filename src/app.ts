@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { apiKeyRoutes } from "./api-keys/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";
 import { trackD1Stats } from "./db/d1-stats-header";
 import type { AppEnv } from "./env";
@@ -12,6 +13,8 @@ import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { platformRoutes } from "./platform/routes";
 import { reportRoutes } from "./reports/routes";
+import { sessionRoutes } from "./sessions/routes";
+import { userRoutes } from "./users/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
@@ -26,6 +29,9 @@ export function createApp() {
 
   api.route("/", healthRoutes);
   api.route("/", platformRoutes);
+  api.route("/", sessionRoutes);
+  api.route("/", userRoutes);
+  api.route("/", apiKeyRoutes);
   api.route("/", reportRoutes);
   api.route("/", orderRoutes);
 

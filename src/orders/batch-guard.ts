@@ -1,6 +1,6 @@
 import { is, SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { TenantDb } from "../db/client";
+import type { Database, TenantDb } from "../db/client";
 
 /**
  * D1 has no interactive transactions, so an order change is one batch in which every statement is
@@ -34,7 +34,12 @@ export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
  * parameters (it drops the statement), and order batches need `insert ... select ... where <guard>`.
  */
 export function runBatch(tdb: TenantDb, statements: readonly Statement[]): Promise<D1Result[]> {
-  const client = (tdb.db as unknown as { $client: D1Database }).$client;
+  return runStatements(tdb.db, statements);
+}
+
+/** `runBatch` for platform-wide tables, which belong to no tenant. */
+export function runStatements(db: Database, statements: readonly Statement[]): Promise<D1Result[]> {
+  const client = (db as unknown as { $client: D1Database }).$client;
   return client.batch(
     statements.map((statement) => {
       const query = is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL();

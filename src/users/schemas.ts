@@ -22,3 +22,29 @@ export const PersonName = z
 export const Role = z.enum(roles).openapi({ example: "operator" });
 
 export const NewUser = z.strictObject({ email: Email, password: Password, name: PersonName });
+
+export const AddUserBody = z
+  .strictObject({
+    email: Email,
+    name: PersonName.optional(),
+    password: Password.optional().openapi({ description: "Required when the email has no account yet." }),
+    role: Role,
+  })
+  .openapi("AddUserRequest");
+export type AddUserBody = z.infer<typeof AddUserBody>;
+
+export const UpdateUserBody = z.strictObject({ role: Role }).openapi("UpdateUserRequest");
+
+export const MemberRecord = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    role: Role,
+    joinedAt: z.string(),
+  })
+  .openapi("User");
+
+export const UserIdParam = z.object({
+  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
+});

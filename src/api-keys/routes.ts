@@ -1,0 +1,52 @@
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { ApiKeyIdParam, ApiKeyRecord, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery } from "./schemas";
+import { createApiKey, listApiKeys, revokeApiKey } from "./service";
+
+const admin = { scope: "admin" } as const;
+const tags = ["API keys"];
+
+const listRoute = defineRoute(admin, {
+  method: "get",
+  path: "/api-keys",
+  operationId: "listApiKeys",
+  tags,
+  summary: "List the tenant's API keys (never the keys themselves)",
+  request: { query: ListApiKeysQuery },
+  responses: { 200: { description: "A page of keys", ...json(envelopeOf(pagedOf(ApiKeyRecord))) } },
+});
+
+const createRoute = defineRoute(admin, {
+  method: "post",
+  path: "/api-keys",
+  operationId: "createApiKey",
+  tags,
+  summary: "Create an API key with scopes, an optional IP allow list and an optional expiry",
+  description: "The plain key is in this response only; store it in a secret manager.",
+  request: { body: { required: true, ...json(CreateApiKeyBody) } },
+  responses: { 201: { description: "The new key, shown once", ...json(envelopeOf(CreatedApiKey)) } },
+});
+
+const revokeRoute = defineRoute(admin, {
+  method: "delete",
+  path: "/api-keys/{id}",
+  operationId: "revokeApiKey",
+  tags,
+  summary: "Revoke an API key (effective on its next request)",
+  request: { params: ApiKeyIdParam },
+  responses: {
+    200: { description: "The revoked key", ...json(envelopeOf(ApiKeyRecord)) },
+    404: errorResponse("Unknown API key"),
+  },
+});
+
+export const apiKeyRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listApiKeys(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(createRoute, async (c) => {
+    const creator = { id: c.var.principal.id, scopes: c.var.scopes };
+    const key = await createApiKey(c.var.tenantDb, c.env.ENVIRONMENT, creator, c.req.valid("json"));
+    return created(c, key, `/api/v1/api-keys/${key.id}`);
+  })
+  .openapi(revokeRoute, async (c) => ok(c, await revokeApiKey(c.var.tenantDb, c.req.valid("param").id)));

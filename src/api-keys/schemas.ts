@@ -1,0 +1,51 @@
+import { z } from "@hono/zod-openapi";
+import { isValidCidr } from "../auth/ip-allow-list";
+import { scopes } from "../auth/scopes";
+import { pageQuery, sortQuery } from "../http/pagination";
+
+export const Scope = z.enum(scopes).openapi({ example: "read:products" });
+
+export const CreateApiKeyBody = z
+  .strictObject({
+    name: z.string().trim().min(1, "Name is required").max(100),
+    scopes: z.array(Scope).min(1, "at least one scope is required").max(scopes.length),
+    allowedIps: z
+      .array(z.string().trim().refine(isValidCidr, "must be an IPv4 or IPv6 address or CIDR range"))
+      .max(50)
+      .optional()
+      .openapi({ example: ["203.0.113.0/24", "2001:db8::/32"] }),
+    expiresAt: z.iso
+      .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
+      .refine((value) => Date.parse(value) > Date.now(), "must be in the future")
+      .optional(),
+  })
+  .openapi("CreateApiKeyRequest");
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
+
+export const ApiKeyRecord = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    prefix: z.string().openapi({ description: "The key's first characters, to tell keys apart." }),
+    scopes: z.array(Scope),
+    allowedIps: z.array(z.string()).nullable(),
+    expiresAt: z.string().nullable(),
+    lastUsedAt: z.string().nullable().openapi({ description: "Updated at most once a minute." }),
+    revokedAt: z.string().nullable(),
+    createdBy: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("ApiKey");
+
+export const CreatedApiKey = ApiKeyRecord.extend({
+  key: z.string().openapi({ description: "The plain key: shown in this response only." }),
+}).openapi("CreatedApiKey");
+
+export const ApiKeyIdParam = z.object({
+  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
+});
+
+export const ListApiKeysQuery = pageQuery.extend({
+  sort: sortQuery(["createdAt", "name"], { field: "createdAt", direction: "desc" }),
+});
+export type ListApiKeysQuery = z.infer<typeof ListApiKeysQuery>;

@@ -1,0 +1,107 @@
+import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { Role } from "../auth/scopes";
+import type { TenantDb } from "../db/client";
+import { memberships, users } from "../db/schema";
+import { AppError, conflict, notFound } from "../http/errors";
+import { offsetOf, type PageQuery, paged } from "../http/pagination";
+import { userForMembership } from "./accounts";
+import type { AddUserBody } from "./schemas";
+
+const memberColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  role: memberships.role,
+  joinedAt: memberships.createdAt,
+};
+
+function membersOf(tdb: TenantDb, ...conditions: SQL[]) {
+  return tdb.db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, tdb.tenantId), ...conditions));
+}
+
+export async function listMembers(tdb: TenantDb, query: PageQuery & { sort: { direction: "asc" | "desc" } }) {
+  const order = query.sort.direction === "asc" ? asc : desc;
+  const [rows, [total]] = await tdb.db.batch([
+    membersOf(tdb)
+      .orderBy(order(memberships.createdAt), order(users.id))
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+    tdb.db.select({ value: count() }).from(memberships).where(eq(memberships.tenantId, tdb.tenantId)),
+  ]);
+  return paged(rows, total?.value ?? 0, query);
+}
+
+export async function getMember(tdb: TenantDb, userId: string) {
+  const [member] = await membersOf(tdb, eq(memberships.userId, userId));
+  if (!member) throw notFound("User");
+  return member;
+}
+
+/** Adds a user to the tenant: a new account, or an existing one (by email) joining with a role. */
+export async function addMember(tdb: TenantDb, input: AddUserBody) {
+  const now = new Date().toISOString();
+  const existing = await tdb.db.select().from(users).where(eq(users.email, input.email)).limit(1);
+  if (!existing[0] && (!input.password || !input.name)) {
+    const missing = [
+      !input.name && "name: is required for a new user",
+      !input.password && "password: is required for a new user",
+    ];
+    throw new AppError("VALIDATION_FAILED", "Validation failed", {
+      errors: missing.filter((m) => m !== false),
+    });
+  }
+  const { user, isNew } = await userForMembership(
+    tdb.db,
+    { email: input.email, password: input.password ?? "", name: input.name ?? "" },
+    now,
+  );
+  const join = tdb.db
+    .insert(memberships)
+    .values({ tenantId: tdb.tenantId, userId: user.id, role: input.role, createdAt: now, updatedAt: now })
+    .onConflictDoNothing();
+  const [, joined] = isNew
+    ? await tdb.db.batch([tdb.db.insert(users).values(user), join])
+    : [undefined, await join];
+  if ((joined as D1Result).meta.changes === 0) throw conflict("This user is already a member of the tenant");
+  return getMember(tdb, user.id);
+}
+
+// The tenant's other owners, counted inside the same statement that changes a membership, so two
+// concurrent demotions of the last two owners cannot both succeed.
+const anotherOwnerRemains = (tdb: TenantDb, userId: string) =>
+  sql`(${memberships.role} <> 'owner' or exists (select 1 from memberships m where m.tenant_id = ${tdb.tenantId} and m.role = 'owner' and m.user_id <> ${userId}))`;
+
+const lastOwner = () => conflict("The tenant's last owner cannot be removed or demoted");
+
+export async function changeRole(tdb: TenantDb, userId: string, role: Role) {
+  const ofMember = and(eq(memberships.tenantId, tdb.tenantId), eq(memberships.userId, userId));
+  const guard = role === "owner" ? ofMember : and(ofMember, anotherOwnerRemains(tdb, userId));
+  const result = await tdb.db
+    .update(memberships)
+    .set({ role, updatedAt: new Date().toISOString() })
+    .where(guard);
+  if (result.meta.changes === 0) {
+    await getMember(tdb, userId); // 404 when there is no such member
+    throw lastOwner();
+  }
+  return getMember(tdb, userId);
+}
+
+export async function removeMember(tdb: TenantDb, userId: string) {
+  const member = await getMember(tdb, userId);
+  const result = await tdb.db
+    .delete(memberships)
+    .where(
+      and(
+        eq(memberships.tenantId, tdb.tenantId),
+        eq(memberships.userId, userId),
+        anotherOwnerRemains(tdb, userId),
+      ),
+    );
+  if (result.meta.changes === 0) throw lastOwner();
+  return member;
+}

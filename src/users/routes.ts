@@ -1,0 +1,91 @@
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf, pageQuery, sortQuery } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { addMember, changeRole, getMember, listMembers, removeMember } from "./members";
+import { AddUserBody, MemberRecord, UpdateUserBody, UserIdParam } from "./schemas";
+
+const admin = { scope: "admin" } as const;
+const tags = ["Users"];
+const ListUsersQuery = pageQuery.extend({
+  sort: sortQuery(["joinedAt"], { field: "joinedAt", direction: "desc" }),
+});
+
+const listRoute = defineRoute(admin, {
+  method: "get",
+  path: "/users",
+  operationId: "listUsers",
+  tags,
+  summary: "List the tenant's users and their roles",
+  request: { query: ListUsersQuery },
+  responses: { 200: { description: "A page of users", ...json(envelopeOf(pagedOf(MemberRecord))) } },
+});
+
+const addRoute = defineRoute(admin, {
+  method: "post",
+  path: "/users",
+  operationId: "addUser",
+  tags,
+  summary: "Add a user to the tenant with a role (creating the account, or joining an existing one by email)",
+  request: { body: { required: true, ...json(AddUserBody) } },
+  responses: {
+    201: { description: "The new member", ...json(envelopeOf(MemberRecord)) },
+    409: errorResponse("Already a member"),
+  },
+});
+
+const getRoute = defineRoute(admin, {
+  method: "get",
+  path: "/users/{id}",
+  operationId: "getUser",
+  tags,
+  summary: "Get a member of the tenant",
+  request: { params: UserIdParam },
+  responses: {
+    200: { description: "The member", ...json(envelopeOf(MemberRecord)) },
+    404: errorResponse("Not a member of this tenant"),
+  },
+});
+
+const updateRoute = defineRoute(admin, {
+  method: "put",
+  path: "/users/{id}",
+  operationId: "updateUser",
+  tags,
+  summary: "Change a member's role",
+  description: "The last owner cannot be demoted (409).",
+  request: { params: UserIdParam, body: { required: true, ...json(UpdateUserBody) } },
+  responses: {
+    200: { description: "The member", ...json(envelopeOf(MemberRecord)) },
+    404: errorResponse("Not a member of this tenant"),
+    409: errorResponse("The last owner cannot be demoted"),
+  },
+});
+
+const removeRoute = defineRoute(admin, {
+  method: "delete",
+  path: "/users/{id}",
+  operationId: "removeUser",
+  tags,
+  summary: "Remove a member from the tenant (effective on their next request)",
+  description:
+    "The account itself remains (it may belong to other tenants). The last owner cannot be removed (409).",
+  request: { params: UserIdParam },
+  responses: {
+    200: { description: "The removed member", ...json(envelopeOf(MemberRecord)) },
+    404: errorResponse("Not a member of this tenant"),
+    409: errorResponse("The last owner cannot be removed"),
+  },
+});
+
+export const userRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listMembers(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(addRoute, async (c) => {
+    const member = await addMember(c.var.tenantDb, c.req.valid("json"));
+    return created(c, member, `/api/v1/users/${member.id}`);
+  })
+  .openapi(getRoute, async (c) => ok(c, await getMember(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(updateRoute, async (c) =>
+    ok(c, await changeRole(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json").role)),
+  )
+  .openapi(removeRoute, async (c) => ok(c, await removeMember(c.var.tenantDb, c.req.valid("param").id)));
