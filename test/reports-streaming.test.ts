@@ -1,7 +1,13 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, expect, it } from "vitest";
 import { BASE, call } from "./support/http";
-import { seedLocation, seedManyMovements, seedProduct, seedWarehouse } from "./support/report-fixtures";
+import {
+  seedLocation,
+  seedManyMovements,
+  seedManyStockedProducts,
+  seedProduct,
+  seedWarehouse,
+} from "./support/report-fixtures";
 import { createTenant, type TestTenant } from "./support/tenants";
 
 // 10,000 ledger rows in one tenant: the CSV must contain every one, in order, and the response must start
@@ -62,4 +68,37 @@ it("streams a CSV of 10,000 movements, every row once and in order, in many chun
   const netDelta = rows.reduce((sum, row) => sum + Number(row.split(",")[deltaColumn]), 0);
   expect(json.body.data.totals).toEqual({ movements: COUNT, netDelta });
   expect(json.body.data.totalPages).toBe(COUNT / 20);
+});
+
+it("pages per-product reports by SKU range: every line once, and a range with nothing to report is not the end", async () => {
+  // 1,200 products: the CSV reads them 500 SKUs at a time. P-0500..P-0999 hold 100 (not low),
+  // the others 2 (low against a reorder point of 5), so the middle range of low-stock is empty.
+  const bulk = await createTenant();
+  const warehouseId = await seedWarehouse(bulk, "BULK");
+  const location = await seedLocation(bulk, warehouseId, "B1");
+  await seedManyStockedProducts(bulk, location, 1_200, {
+    highFrom: 500,
+    highTo: 1_000,
+    lowUnits: 2,
+    highUnits: 100,
+  });
+  const download = async (path: string) => {
+    const res = await call("GET", `${path}?format=csv`, { headers: bulk.admin });
+    expect(res.status).toBe(200);
+    return String(res.body.data).split("\r\n").slice(1, -1);
+  };
+  const valuation = await download("/reports/inventory-valuation");
+  expect(valuation).toHaveLength(1_200);
+  expect(valuation.map((line) => line.split(",")[0])).toEqual(
+    Array.from({ length: 1_200 }, (_, i) => `P-${String(i).padStart(4, "0")}`),
+  );
+  const lowStock = await download("/reports/low-stock");
+  expect(lowStock.map((line) => line.split(",")[0])).toEqual(
+    Array.from({ length: 1_200 }, (_, i) => i)
+      .filter((i) => i < 500 || i >= 1_000)
+      .map((i) => `P-${String(i).padStart(4, "0")}`),
+  );
+  const json = await call("GET", "/reports/inventory-valuation", { headers: bulk.admin });
+  // 700 products x 2 + 500 x 100 units, each at cost 1
+  expect(json.body.data.totals).toMatchObject({ onHand: 51_400, value: 51_400 });
 });

@@ -25,38 +25,47 @@ export function csvRecord(fields: readonly (string | number | null)[]): string {
   return `${fields.map(csvField).join(",")}\r\n`;
 }
 
+/** One page of a download and where the next one starts (null: this was the last). */
+export interface CsvPage<Row, Cursor> {
+  rows: Row[];
+  next: Cursor | null;
+}
+
 /**
- * A CSV body that reads its rows page by page: `nextPage(lastRow)` returns up to `pageSize` rows after
- * `lastRow` (keyset pagination); a short page ends the file. Only one page is ever held in memory, and the
- * next page is not read until the client has taken the previous one (back pressure through `pull`).
- * The first page is read by the caller before the response starts, so a failure there is still an envelope.
+ * A CSV body that reads its rows page by page: `nextPage(cursor)` returns the rows after `cursor` and
+ * the cursor after them. Only one page is ever held in memory, and the next page is not read until the
+ * client has taken the previous one (back pressure through `pull`). The first page is read by the
+ * caller before the response starts, so a failure there is still an error envelope.
  */
-export function csvStream<Row>(
+export function csvStream<Row, Cursor>(
   columns: readonly CsvColumn<Row>[],
-  pageSize: number,
-  firstPage: Row[],
-  nextPage: (after: Row) => Promise<Row[]>,
+  firstPage: CsvPage<Row, Cursor>,
+  nextPage: (cursor: Cursor) => Promise<CsvPage<Row, Cursor>>,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const encodePage = (rows: Row[]) =>
     encoder.encode(rows.map((row) => csvRecord(columns.map((column) => column.cell(row)))).join(""));
-  let pending: Row[] | null = firstPage;
-  let last: Row | undefined;
-  let finished = false;
+  let pending: CsvPage<Row, Cursor> | null = firstPage;
+  let next: Cursor | null = null;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(csvRecord(columns.map((column) => column.header))));
     },
     async pull(controller) {
-      const rows = pending ?? (finished || last === undefined ? [] : await nextPage(last));
-      pending = null;
-      if (rows.length === 0) {
-        controller.close();
-        return;
+      // A page may be empty (a range of products with nothing to report) without being the last.
+      for (;;) {
+        const page: CsvPage<Row, Cursor> | null = pending ?? (next === null ? null : await nextPage(next));
+        pending = null;
+        if (page === null) {
+          controller.close();
+          return;
+        }
+        next = page.next;
+        if (page.rows.length > 0) {
+          controller.enqueue(encodePage(page.rows));
+          return;
+        }
       }
-      last = rows[rows.length - 1];
-      finished = rows.length < pageSize;
-      controller.enqueue(encodePage(rows));
     },
   });
 }

@@ -1,23 +1,22 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { type CsvColumn, csvStream } from "./csv";
-import { CSV_PAGE_SIZE, type RowWindow } from "./window";
+import { type CsvColumn, type CsvPage, csvStream } from "./csv";
 
 /**
  * A report as a streamed CSV download. The first page is read before the response starts, so a
  * failure there is still an error envelope; later pages are read as the client consumes the body.
  */
-export async function csvDownload<Row>(
+export async function csvDownload<Row, Cursor>(
   c: Context<AppEnv>,
   filename: string,
   columns: readonly CsvColumn<Row>[],
-  read: (window: RowWindow<Row>) => Promise<Row[]>,
+  read: (cursor: Cursor | null) => Promise<CsvPage<Row, Cursor>>,
 ): Promise<Response> {
-  const first = await read({ after: undefined, limit: CSV_PAGE_SIZE });
+  const first = await read(null);
   const requestId = c.var.requestId;
   // Headers are gone by now: the download can only be cut short, so the log line is all that explains it.
-  const nextPage = (after: Row) =>
-    read({ after, limit: CSV_PAGE_SIZE }).catch((error: unknown) => {
+  const nextPage = (cursor: Cursor) =>
+    read(cursor).catch((error: unknown) => {
       console.error(
         JSON.stringify({
           level: "error",
@@ -29,7 +28,7 @@ export async function csvDownload<Row>(
       );
       throw error;
     });
-  const body = csvStream(columns, CSV_PAGE_SIZE, first, nextPage);
+  const body = csvStream(columns, first, nextPage);
   return c.body(body, 200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${filename}.csv"`,

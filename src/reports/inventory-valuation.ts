@@ -1,11 +1,11 @@
-import { and, asc, count, eq, gte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products, stockLevels, warehouses } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
 import { fromE4, fromE4OrNull } from "../money";
-import type { CsvColumn } from "./csv";
+import type { CsvColumn, CsvPage } from "./csv";
+import { nextSkuRange } from "./product-range";
 import type { InventoryValuationQuery } from "./schemas";
-import { afterOf, offsetIn, type RowWindow } from "./window";
 
 type Filters = Pick<InventoryValuationQuery, "warehouseId" | "category">;
 
@@ -30,7 +30,7 @@ const valueE4Sum = sql`sum(${stockLevels.onHand} * ${products.costE4})`;
  * The ids come from stock_levels (`product_id`, `warehouse_id`), never as two columns both named `id`:
  * drizzle's D1 batch maps result columns by name, so such a pair would collide.
  */
-function lines({ db, tenantId }: TenantDb, filters: Filters, keyset: SQL[] = []) {
+function lines({ db, tenantId }: TenantDb, filters: Filters, skuRange?: SQL) {
   return (
     db
       .select({
@@ -44,18 +44,22 @@ function lines({ db, tenantId }: TenantDb, filters: Filters, keyset: SQL[] = [])
         costE4: products.costE4,
         valueE4: sql<number | null>`${valueE4Sum}`.as("value_e4"),
       })
-      .from(stockLevels)
-      .innerJoin(products, and(eq(products.id, stockLevels.productId), eq(products.tenantId, tenantId)))
+      // CROSS JOIN keeps products as SQLite's outer loop, so a SKU range is read through the SKU index
+      // (a CSV page then costs its own products, not the whole catalog).
+      .from(products)
+      .crossJoin(stockLevels)
       .innerJoin(
         warehouses,
         and(eq(warehouses.id, stockLevels.warehouseId), eq(warehouses.tenantId, tenantId)),
       )
       .where(
         and(
+          eq(products.tenantId, tenantId),
           eq(stockLevels.tenantId, tenantId),
+          eq(stockLevels.productId, products.id),
           filters.warehouseId ? eq(stockLevels.warehouseId, filters.warehouseId) : undefined,
           filters.category ? eq(products.category, filters.category) : undefined,
-          ...keyset,
+          skuRange,
         ),
       )
       .groupBy(stockLevels.productId, stockLevels.warehouseId)
@@ -64,19 +68,11 @@ function lines({ db, tenantId }: TenantDb, filters: Filters, keyset: SQL[] = [])
   );
 }
 
-function linesQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<ValuationRow>) {
-  const after = afterOf(window);
-  // The plain `>=` on the unique SKU lets SQLite skip the products already sent.
-  const keyset = after
-    ? [
-        gte(products.sku, after.sku),
-        sql`(${products.sku}, ${warehouses.code}) > (${after.sku}, ${after.warehouseCode})`,
-      ]
-    : [];
-  return lines(tenantDb, filters, keyset)
+function linesQuery(tenantDb: TenantDb, filters: Filters, window: { offset: number; limit: number }) {
+  return lines(tenantDb, filters)
     .orderBy(asc(products.sku), asc(warehouses.code))
     .limit(window.limit)
-    .offset(offsetIn(window));
+    .offset(window.offset);
 }
 
 type LineRecord = Awaited<ReturnType<typeof linesQuery>>[number];
@@ -89,13 +85,18 @@ function toRow({ costE4, valueE4, ...line }: LineRecord): ValuationRow {
   };
 }
 
-/** Lines by SKU then warehouse code. */
-export async function valuationRows(
+/** A page of the CSV download: the lines of the next range of products, by SKU then warehouse code. */
+export async function valuationPage(
   tenantDb: TenantDb,
   filters: Filters,
-  window: RowWindow<ValuationRow>,
-): Promise<ValuationRow[]> {
-  return (await linesQuery(tenantDb, filters, window)).map(toRow);
+  afterSku: string | null,
+): Promise<CsvPage<ValuationRow, string>> {
+  const range = await nextSkuRange(tenantDb, afterSku);
+  const rows = await lines(tenantDb, filters, range.condition).orderBy(
+    asc(products.sku),
+    asc(warehouses.code),
+  );
+  return { rows: rows.map(toRow), next: range.next };
 }
 
 /** A page of lines plus the totals per warehouse and overall (products without a cost add no value). */

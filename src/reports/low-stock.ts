@@ -1,13 +1,12 @@
-import { and, asc, count, eq, gte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products, stockLevels, warehouses } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
-import type { CsvColumn } from "./csv";
+import type { CsvColumn, CsvPage } from "./csv";
+import { nextSkuRange } from "./product-range";
 import type { LowStockQuery } from "./schemas";
-import { afterOf, offsetIn, type RowWindow } from "./window";
 
 type Filters = Pick<LowStockQuery, "warehouseId" | "category">;
-type SkuWarehouseKey = { sku: string; warehouseCode: string };
 
 const onHandSum = sql`sum(${stockLevels.onHand})`;
 const reservedSum = sql`sum(${stockLevels.reserved})`;
@@ -16,49 +15,49 @@ const reservedSum = sql`sum(${stockLevels.reserved})`;
  * Every active product whose available quantity in a warehouse where it is stocked is at or below its
  * reorder point (the `inventory.low_stock` rule). Inactive products are not reordered, so not listed.
  */
-function lowStock({ db, tenantId }: TenantDb, filters: Filters, keyset?: SQL) {
-  return db
-    .select({
-      // From stock_levels: drizzle's D1 batch maps columns by name, so products.id and warehouses.id would collide.
-      productId: stockLevels.productId,
-      sku: products.sku,
-      productName: products.name,
-      category: products.category,
-      warehouseId: stockLevels.warehouseId,
-      warehouseCode: warehouses.code,
-      onHand: sql<number>`${onHandSum}`.mapWith(Number).as("on_hand"),
-      reserved: sql<number>`${reservedSum}`.mapWith(Number).as("reserved"),
-      reorderPoint: products.reorderPoint,
-    })
-    .from(stockLevels)
-    .innerJoin(products, and(eq(products.id, stockLevels.productId), eq(products.tenantId, tenantId)))
-    .innerJoin(warehouses, and(eq(warehouses.id, stockLevels.warehouseId), eq(warehouses.tenantId, tenantId)))
-    .where(
-      and(
-        eq(stockLevels.tenantId, tenantId),
-        eq(products.status, "Active"),
-        filters.warehouseId ? eq(stockLevels.warehouseId, filters.warehouseId) : undefined,
-        filters.category ? eq(products.category, filters.category) : undefined,
-        keyset,
-      ),
-    )
-    .groupBy(stockLevels.productId, stockLevels.warehouseId)
-    .having(sql`${onHandSum} - ${reservedSum} <= ${products.reorderPoint}`);
+function lowStock({ db, tenantId }: TenantDb, filters: Filters, skuRange?: SQL) {
+  return (
+    db
+      .select({
+        // From stock_levels: drizzle's D1 batch maps columns by name, so products.id and warehouses.id would collide.
+        productId: stockLevels.productId,
+        sku: products.sku,
+        productName: products.name,
+        category: products.category,
+        warehouseId: stockLevels.warehouseId,
+        warehouseCode: warehouses.code,
+        onHand: sql<number>`${onHandSum}`.mapWith(Number).as("on_hand"),
+        reserved: sql<number>`${reservedSum}`.mapWith(Number).as("reserved"),
+        reorderPoint: products.reorderPoint,
+      })
+      // CROSS JOIN keeps products as SQLite's outer loop, so a SKU range is read through the SKU index.
+      .from(products)
+      .crossJoin(stockLevels)
+      .innerJoin(
+        warehouses,
+        and(eq(warehouses.id, stockLevels.warehouseId), eq(warehouses.tenantId, tenantId)),
+      )
+      .where(
+        and(
+          eq(products.tenantId, tenantId),
+          eq(stockLevels.tenantId, tenantId),
+          eq(stockLevels.productId, products.id),
+          eq(products.status, "Active"),
+          filters.warehouseId ? eq(stockLevels.warehouseId, filters.warehouseId) : undefined,
+          filters.category ? eq(products.category, filters.category) : undefined,
+          skuRange,
+        ),
+      )
+      .groupBy(stockLevels.productId, stockLevels.warehouseId)
+      .having(sql`${onHandSum} - ${reservedSum} <= ${products.reorderPoint}`)
+  );
 }
 
-function lowStockQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<SkuWarehouseKey>) {
-  const after = afterOf(window);
-  // The plain `>=` on the unique SKU lets SQLite skip the products already sent.
-  const keyset = after
-    ? and(
-        gte(products.sku, after.sku),
-        sql`(${products.sku}, ${warehouses.code}) > (${after.sku}, ${after.warehouseCode})`,
-      )
-    : undefined;
-  return lowStock(tenantDb, filters, keyset)
+function lowStockQuery(tenantDb: TenantDb, filters: Filters, window: { offset: number; limit: number }) {
+  return lowStock(tenantDb, filters)
     .orderBy(asc(products.sku), asc(warehouses.code))
     .limit(window.limit)
-    .offset(offsetIn(window));
+    .offset(window.offset);
 }
 
 type LowStockRecord = Awaited<ReturnType<typeof lowStockQuery>>[number];
@@ -70,13 +69,18 @@ function toRow(record: LowStockRecord): LowStockRow {
   return { ...record, available, shortfall: record.reorderPoint - available };
 }
 
-/** Lines by SKU then warehouse code. */
-export async function lowStockRows(
+/** A page of the CSV download: the lines of the next range of products, by SKU then warehouse code. */
+export async function lowStockPage(
   tenantDb: TenantDb,
   filters: Filters,
-  window: RowWindow<LowStockRow>,
-): Promise<LowStockRow[]> {
-  return (await lowStockQuery(tenantDb, filters, window)).map(toRow);
+  afterSku: string | null,
+): Promise<CsvPage<LowStockRow, string>> {
+  const range = await nextSkuRange(tenantDb, afterSku);
+  const rows = await lowStock(tenantDb, filters, range.condition).orderBy(
+    asc(products.sku),
+    asc(warehouses.code),
+  );
+  return { rows: rows.map(toRow), next: range.next };
 }
 
 export async function lowStockReport(tenantDb: TenantDb, query: LowStockQuery) {

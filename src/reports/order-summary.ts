@@ -6,7 +6,7 @@ import { fromE4 } from "../money";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
 import type { OrderSummaryQuery } from "./schemas";
-import { afterOf, offsetIn, type RowWindow } from "./window";
+import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "./window";
 
 type Filters = Pick<OrderSummaryQuery, "from" | "to" | "type">;
 
@@ -114,6 +114,12 @@ export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery)
       byStatus: byStatus.map(({ valueE4, ...row }) => ({ ...row, value: fromE4(valueE4) })),
     },
   };
+}
+
+/** A page of the CSV download: the rows after the last one sent. */
+export async function orderSummaryPage(tenantDb: TenantDb, filters: Filters, after: OrderSummaryRow | null) {
+  const rows = await orderSummaryRows(tenantDb, filters, { after: after ?? undefined, limit: CSV_PAGE_SIZE });
+  return pageAfterLastRow(rows, CSV_PAGE_SIZE);
 }
 
 export const orderSummaryColumns: CsvColumn<OrderSummaryRow>[] = [

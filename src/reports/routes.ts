@@ -6,9 +6,9 @@ import { defineRoute, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
 import { csvDownload, downloadName } from "./download";
-import { inventoryValuation, valuationColumns, valuationRows } from "./inventory-valuation";
-import { lowStockColumns, lowStockReport, lowStockRows } from "./low-stock";
-import { orderSummary, orderSummaryColumns, orderSummaryRows } from "./order-summary";
+import { inventoryValuation, valuationColumns, valuationPage } from "./inventory-valuation";
+import { lowStockColumns, lowStockPage, lowStockReport } from "./low-stock";
+import { type OrderSummaryRow, orderSummary, orderSummaryColumns, orderSummaryPage } from "./order-summary";
 import {
   InventoryValuationQuery,
   InventoryValuationReport,
@@ -20,7 +20,7 @@ import {
   StockMovementsQuery,
   StockMovementsReport,
 } from "./schemas";
-import { movementColumns, movementRows, stockMovementsReport } from "./stock-movements";
+import { type MovementRow, movementColumns, movementPage, stockMovementsReport } from "./stock-movements";
 
 const csvContent = {
   "text/csv": {
@@ -85,8 +85,11 @@ export const reportRoutes = createRouter()
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
-      return csvDownload(c, downloadName(reportTypes.inventoryValuation.type), valuationColumns, (window) =>
-        valuationRows(tenantDb, query, window),
+      return csvDownload(
+        c,
+        downloadName(reportTypes.inventoryValuation.type),
+        valuationColumns,
+        (after: string | null) => valuationPage(tenantDb, query, after),
       );
     }
     return ok(c, await inventoryValuation(tenantDb, query));
@@ -95,8 +98,11 @@ export const reportRoutes = createRouter()
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
-      return csvDownload(c, downloadName(reportTypes.stockMovements.type, query), movementColumns, (window) =>
-        movementRows(tenantDb, query, window),
+      return csvDownload(
+        c,
+        downloadName(reportTypes.stockMovements.type, query),
+        movementColumns,
+        (after: MovementRow | null) => movementPage(tenantDb, query, after),
       );
     }
     return ok(c, await stockMovementsReport(tenantDb, query));
@@ -105,8 +111,11 @@ export const reportRoutes = createRouter()
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
-      return csvDownload(c, downloadName(reportTypes.lowStock.type), lowStockColumns, (window) =>
-        lowStockRows(tenantDb, query, window),
+      return csvDownload(
+        c,
+        downloadName(reportTypes.lowStock.type),
+        lowStockColumns,
+        (after: string | null) => lowStockPage(tenantDb, query, after),
       );
     }
     return ok(c, await lowStockReport(tenantDb, query));
@@ -119,7 +128,7 @@ export const reportRoutes = createRouter()
         c,
         downloadName(reportTypes.orderSummary.type, query),
         orderSummaryColumns,
-        (window) => orderSummaryRows(tenantDb, query, window),
+        (after: OrderSummaryRow | null) => orderSummaryPage(tenantDb, query, after),
       );
     }
     return ok(c, await orderSummary(tenantDb, query));

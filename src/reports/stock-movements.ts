@@ -5,7 +5,7 @@ import { offsetOf, paged } from "../http/pagination";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
 import type { StockMovementsQuery } from "./schemas";
-import { afterOf, offsetIn, type RowWindow } from "./window";
+import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "./window";
 
 type Filters = Pick<
   StockMovementsQuery,
@@ -92,6 +92,12 @@ export async function stockMovementsReport(tenantDb: TenantDb, query: StockMovem
   ]);
   const movements = totals?.movements ?? 0;
   return { ...paged(rows, movements, query), totals: { movements, netDelta: totals?.netDelta ?? 0 } };
+}
+
+/** A page of the CSV download: the rows after the last one sent. */
+export async function movementPage(tenantDb: TenantDb, filters: Filters, after: MovementRow | null) {
+  const rows = await movementRows(tenantDb, filters, { after: after ?? undefined, limit: CSV_PAGE_SIZE });
+  return pageAfterLastRow(rows, CSV_PAGE_SIZE);
 }
 
 export const movementColumns: CsvColumn<MovementRow>[] = [

@@ -202,3 +202,36 @@ export async function keyWith(tenant: TestTenant, scopes: string[]) {
     .run();
   return bearer(key.key);
 }
+
+/**
+ * `count` products P-0000.. with cost 1 and reorder point 5, each with one stock level: `highUnits` for
+ * products numbered highFrom..highTo-1, `lowUnits` for the rest. Recursive CTEs: no parameter limit applies.
+ */
+export async function seedManyStockedProducts(
+  tenant: TestTenant,
+  location: { id: string; warehouseId: string },
+  count: number,
+  onHand: { highFrom: number; highTo: number; lowUnits: number; highUnits: number },
+) {
+  const numbers = "with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ?)";
+  await env.DB.batch([
+    env.DB.prepare(
+      `${numbers} insert into products (id, tenant_id, sku, name, cost_e4, reorder_point, created_at, updated_at)
+       select printf('20000000-0000-4000-8000-%012d', i), ?, printf('P-%04d', i), 'Bulk', 10000, 5, ?, ? from n`,
+    ).bind(count, tenant.id, now, now),
+    env.DB.prepare(
+      `${numbers} insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at)
+       select ?, printf('20000000-0000-4000-8000-%012d', i), ?, ?, case when i >= ? and i < ? then ? else ? end, 0, ? from n`,
+    ).bind(
+      count,
+      tenant.id,
+      location.id,
+      location.warehouseId,
+      onHand.highFrom,
+      onHand.highTo,
+      onHand.highUnits,
+      onHand.lowUnits,
+      now,
+    ),
+  ]);
+}
