@@ -1,0 +1,131 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scopedKey } from "./support/credentials";
+import { call } from "./support/http";
+import { createTenant, type TestTenant } from "./support/tenants";
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+const me = (headers: Record<string, string>, ip?: string) =>
+  call("GET", "/auth/me", { headers: { ...headers, ...(ip ? { "cf-connecting-ip": ip } : {}) } });
+
+async function createKey(body: Record<string, unknown>) {
+  return call("POST", "/api-keys", { headers: tenant.admin, body: { name: "integration", ...body } });
+}
+
+describe("API keys", () => {
+  it("are shown once at creation, never in lists, and stored only as a hash", async () => {
+    const created = await createKey({ scopes: ["read:products"] });
+    expect(created.status).toBe(201);
+    const { key, id, prefix } = created.body.data;
+    expect(key).toMatch(/^wms_test_[0-9A-Za-z]{40}$/);
+    expect(key.startsWith(prefix)).toBe(true);
+    expect(created.headers.get("location")).toBe(`/api/v1/api-keys/${id}`);
+
+    const list = await call("GET", "/api-keys?pageSize=100", { headers: tenant.admin });
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.some((k: { id: string }) => k.id === id)).toBe(true);
+    expect(JSON.stringify(list.body)).not.toContain(key);
+    expect(list.body.data.items.every((k: object) => !("key" in k) && !("keyHash" in k))).toBe(true);
+
+    const rows = await env.DB.prepare("select * from api_keys").all();
+    expect(JSON.stringify(rows.results)).not.toContain(key);
+  });
+
+  it("work as X-API-Key and as Bearer, and identify their tenant and scopes", async () => {
+    const { key } = (await createKey({ scopes: ["read:orders", "write:inventory"] })).body.data;
+    for (const headers of [{ "x-api-key": key }, { authorization: `Bearer ${key}` }]) {
+      const res = await me(headers);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        type: "api_key",
+        tenant: { id: tenant.id },
+        apiKey: { scopes: ["read:orders", "write:inventory"] },
+      });
+    }
+  });
+
+  it("stop working on the request right after revocation", async () => {
+    const { key, id } = (await createKey({ scopes: ["read:orders"] })).body.data;
+    expect((await me({ "x-api-key": key })).status).toBe(200);
+    const revoked = await call("DELETE", `/api-keys/${id}`, { headers: tenant.admin });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.revokedAt).toEqual(expect.any(String));
+    const after = await me({ "x-api-key": key });
+    expect(after.status).toBe(401);
+    expect(after.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("refuse an unknown or malformed key with 401", async () => {
+    expect((await me({ "x-api-key": "wms_test_doesnotexist" })).status).toBe(401);
+    expect((await me({ "x-api-key": "garbage" })).status).toBe(401);
+  });
+
+  it("expire at their expiry", async () => {
+    const { key, id } = (
+      await createKey({ scopes: ["read:orders"], expiresAt: new Date(Date.now() + 60_000).toISOString() })
+    ).body.data;
+    expect((await me({ "x-api-key": key })).status).toBe(200);
+    await env.DB.prepare("update api_keys set expires_at = ? where id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), id)
+      .run();
+    expect((await me({ "x-api-key": key })).status).toBe(401);
+    const past = await createKey({ scopes: ["read:orders"], expiresAt: "2020-01-01T00:00:00Z" });
+    expect(past.status).toBe(400);
+    expect(past.body.errors).toEqual(["expiresAt: must be in the future"]);
+  });
+
+  it("enforce their IP allow list for IPv4 and IPv6", async () => {
+    const headers = await scopedKey(tenant, ["read:orders"], {
+      allowedIps: ["203.0.113.0/24", "2001:db8::/32"],
+    });
+    expect((await me(headers, "203.0.113.42")).status).toBe(200);
+    expect((await me(headers, "::ffff:203.0.113.42")).status).toBe(200);
+    expect((await me(headers, "2001:db8:1::7")).status).toBe(200);
+    const outside = await me(headers, "198.51.100.1");
+    expect(outside.status).toBe(403);
+    expect(outside.body.message).toMatch(/allow list/);
+    expect((await me(headers, "2001:db9::1")).status).toBe(403);
+    expect((await me(headers)).status).toBe(403);
+    const bad = await createKey({ scopes: ["read:orders"], allowedIps: ["300.1.1.1/8"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatch(/^allowedIps\[0\]: /);
+  });
+
+  it("record lastUsedAt, writing it at most once a minute", async () => {
+    const { key, id } = (await createKey({ scopes: ["read:orders"] })).body.data;
+    await me({ "x-api-key": key });
+    const lastUsed = async () =>
+      (
+        await env.DB.prepare("select last_used_at from api_keys where id = ?").bind(id).first<{
+          last_used_at: string | null;
+        }>()
+      )?.last_used_at;
+    await expect.poll(lastUsed).toEqual(expect.any(String));
+    const first = await lastUsed();
+    await me({ "x-api-key": key });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await lastUsed()).toBe(first);
+  });
+
+  it("validate scopes and names", async () => {
+    const res = await createKey({ name: "", scopes: ["write:everything"] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^name: /), expect.stringMatching(/^scopes\[0\]: /)]),
+    );
+  });
+
+  it("are admin-only, and another tenant's key is 404", async () => {
+    const reader = await scopedKey(tenant, ["read:orders"]);
+    expect((await call("GET", "/api-keys", { headers: reader })).status).toBe(403);
+    expect((await call("GET", "/api-keys")).status).toBe(401);
+    const other = await createTenant();
+    const { id } = (await createKey({ scopes: ["read:orders"] })).body.data;
+    expect((await call("DELETE", `/api-keys/${id}`, { headers: other.admin })).status).toBe(404);
+    expect((await call("DELETE", "/api-keys/not-a-uuid", { headers: tenant.admin })).status).toBe(400);
+  });
+});

@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loginHeaders, scopedKey, userWithRole } from "./support/credentials";
+import { call } from "./support/http";
+import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
+
+let tenant: TestTenant;
+let ownerJwt: string;
+beforeAll(async () => {
+  tenant = await createTenant();
+  ownerJwt = (await loginHeaders(tenant, tenant.owner.email, tenant.owner.password)).authorization;
+});
+
+const listOrders = (headers: Record<string, string>) => call("GET", "/orders", { headers });
+
+describe("X-Tenant-Id", () => {
+  it("is required with a JWT (400) and must be a UUID (400)", async () => {
+    const missing = await listOrders({ authorization: ownerJwt });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual(["X-Tenant-Id: is required"]);
+    const malformed = await listOrders({ authorization: ownerJwt, "x-tenant-id": "tenant-1" });
+    expect(malformed.status).toBe(400);
+  });
+
+  it("names a tenant the user belongs to: unknown or foreign tenants are 403", async () => {
+    expect((await listOrders({ authorization: ownerJwt, "x-tenant-id": tenant.id })).status).toBe(200);
+    const unknown = await listOrders({ authorization: ownerJwt, "x-tenant-id": crypto.randomUUID() });
+    expect(unknown.status).toBe(403);
+    const other = await createTenant();
+    const foreign = await listOrders({ authorization: ownerJwt, "x-tenant-id": other.id });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual(unknown.body);
+  });
+
+  it("is implied by an API key; a different one is 403", async () => {
+    expect((await listOrders(tenant.admin)).status).toBe(200);
+    expect((await listOrders({ ...tenant.admin, "x-tenant-id": tenant.id })).status).toBe(200);
+    const mismatch = await listOrders({ ...tenant.admin, "x-tenant-id": crypto.randomUUID() });
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.body.message).toMatch(/does not match/);
+  });
+
+  it("a suspended tenant is 403 for keys and users at once, but not for the platform operator", async () => {
+    const suspended = await createTenant();
+    const jwt = await loginHeaders(suspended, suspended.owner.email, suspended.owner.password);
+    const suspend = await call("PATCH", `/platform/tenants/${suspended.id}`, {
+      headers: PLATFORM,
+      body: { status: "suspended" },
+    });
+    expect(suspend.status).toBe(200);
+    expect((await listOrders(suspended.admin)).status).toBe(403);
+    expect((await listOrders(jwt)).status).toBe(403);
+    const resume = await call("PATCH", `/platform/tenants/${suspended.id}`, {
+      headers: PLATFORM,
+      body: { status: "active" },
+    });
+    expect(resume.status).toBe(200);
+    expect((await listOrders(suspended.admin)).status).toBe(200);
+  });
+});
+
+describe("roles map to scopes", () => {
+  // One route per scope that a role may or may not hold; a body-less write is 400 once allowed.
+  const probes = {
+    "read:orders": () => ["GET", "/orders"] as const,
+    "write:orders": () => ["POST", "/orders/sales"] as const,
+    "read:inventory": () => ["GET", "/reports/low-stock"] as const,
+    admin: () => ["GET", "/users"] as const,
+  };
+  const allowed: Record<string, string[]> = {
+    owner: ["read:orders", "write:orders", "read:inventory", "admin"],
+    admin: ["read:orders", "write:orders", "read:inventory", "admin"],
+    manager: ["read:orders", "write:orders", "read:inventory"],
+    operator: ["read:orders", "write:orders", "read:inventory"],
+    viewer: ["read:orders", "read:inventory"],
+  };
+
+  for (const role of Object.keys(allowed)) {
+    it(`${role}`, async () => {
+      const headers = await userWithRole(tenant, role);
+      for (const [scope, probe] of Object.entries(probes)) {
+        const [method, path] = probe();
+        const res = await call(method, path, { headers, ...(method === "POST" ? { body: {} } : {}) });
+        if (allowed[role]!.includes(scope)) expect(res.status, `${role} ${scope}`).not.toBe(403);
+        else {
+          expect(res.status, `${role} ${scope}`).toBe(403);
+          expect(res.body.message).toBe(`This request needs the ${scope} scope`);
+        }
+      }
+    });
+  }
+
+  it("write:X implies read:X for keys, and admin implies everything", async () => {
+    const writer = await scopedKey(tenant, ["write:orders"]);
+    expect((await listOrders(writer)).status).toBe(200);
+    expect((await call("GET", "/reports/low-stock", { headers: writer })).status).toBe(403);
+    expect((await call("GET", "/reports/low-stock", { headers: tenant.admin })).status).not.toBe(403);
+  });
+
+  it("a removed member loses access on the next request", async () => {
+    const member = await userWithRole(tenant, "manager");
+    expect((await listOrders(member)).status).toBe(200);
+    const me = await call("GET", "/auth/me", { headers: { authorization: member.authorization! } });
+    const removed = await call("DELETE", `/users/${me.body.data.user.id}`, { headers: tenant.admin });
+    expect(removed.status).toBe(200);
+    expect((await listOrders(member)).status).toBe(403);
+  });
+});
+
+describe("platform endpoints", () => {
+  it("refuse without the operator token, and with a tenant's key", async () => {
+    expect((await call("GET", "/platform/tenants")).status).toBe(401);
+    expect((await call("GET", "/platform/tenants", { headers: tenant.admin })).status).toBe(401);
+    expect(
+      (await call("GET", "/platform/tenants", { headers: { authorization: "Bearer dev-only-wrong" } }))
+        .status,
+    ).toBe(401);
+    expect((await call("GET", "/platform/tenants", { headers: PLATFORM })).status).toBe(200);
+  });
+});
