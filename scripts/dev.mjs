@@ -1,11 +1,38 @@
-// `npm run dev`: apply local D1 migrations, then serve with wrangler dev.
+// `npm run dev`: apply local D1 migrations, seed the demo tenant, then serve with wrangler dev.
 // Extra arguments (`npm run dev -- --port 8788`) are passed to wrangler.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO, demoSeedSql } from "./demo-seed.mjs";
 
 function run(args, options = {}) {
   const result = spawnSync("npx", ["wrangler", ...args], { stdio: "inherit", ...options });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run(["d1", "migrations", "apply", "DB", "--local"], { env: { ...process.env, CI: "true" } });
+const quiet = { env: { ...process.env, CI: "true" }, stdio: ["ignore", "ignore", "inherit"] };
+const persist = process.argv.slice(2).includes("--persist-to")
+  ? ["--persist-to", process.argv[process.argv.indexOf("--persist-to") + 1]]
+  : [];
+run(["d1", "migrations", "apply", "DB", "--local", ...persist], quiet);
+
+const seedFile = join(mkdtempSync(join(tmpdir(), "wms-seed-")), "demo.sql");
+writeFileSync(seedFile, demoSeedSql());
+run(["d1", "execute", "DB", "--local", ...persist, "--file", seedFile], quiet);
+
+const portIndex = process.argv.indexOf("--port");
+const port = portIndex > 0 ? process.argv[portIndex + 1] : "8787";
+const base = `http://localhost:${port}/api/v1`;
+console.log(`
+Demo tenant "${DEMO.tenantName}" (business plan) is ready:
+  tenant id  ${DEMO.tenantId}
+  owner      ${DEMO.email} / ${DEMO.password}
+  admin key  ${DEMO.apiKey}
+
+  curl -H "X-API-Key: ${DEMO.apiKey}" ${base}/auth/me
+  curl -X POST ${base}/auth/login -H "Content-Type: application/json" \\
+       -d '{"email":"${DEMO.email}","password":"${DEMO.password}"}'
+  Docs: ${base}/docs
+`);
 run(["dev", ...process.argv.slice(2)]);
