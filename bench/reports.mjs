@@ -1,4 +1,5 @@
-// CSV downloads of the stock ledger: 10,000 and 50,000 movements, time and the workerd process's memory.
+// CSV downloads of the stock ledger (10,000 and 50,000 movements: time and the workerd process's memory)
+// and of the per-product reports over a 20,000-product catalog.
 // The data is seeded with SQL straight into the local D1 (the report is measured, not the write path).
 // Run: npm run bench -- reports   (or: node bench/reports.mjs)
 import { execFileSync, spawnSync } from "node:child_process";
@@ -11,12 +12,16 @@ const PORT = 8870;
 const STATE = join(tmpdir(), "h7-state");
 const SIZES = [10_000, 50_000];
 const RUNS = 5;
+const CATALOG = 20_000;
 
 const uuid = () => crypto.randomUUID();
 const quote = (value) => (value === null ? "null" : `'${String(value).replaceAll("'", "''")}'`);
 
-/** Ledger rows for one tenant: 100 products over 10 locations of one warehouse, all in November 2026. */
-function seedSql(tenantId, movements) {
+/**
+ * Ledger rows for one tenant: 100 products over 10 locations of one warehouse, all in November 2026;
+ * plus `catalog` more products with one stock level each (one in nine below its reorder point of 5).
+ */
+function seedSql(tenantId, movements, catalog) {
   const now = "2026-11-01T00:00:00.000Z";
   const warehouse = uuid();
   const locations = Array.from({ length: 10 }, (_, i) => ({ id: uuid(), code: `A-${i}` }));
@@ -46,6 +51,14 @@ function seedSql(tenantId, movements) {
     }
     lines.push(
       `insert into stock_movements (id, tenant_id, product_id, location_id, warehouse_id, delta, on_hand_after, reason, actor_type, created_at) values ${values.join(", ")};`,
+    );
+  }
+  if (catalog > 0) {
+    const numbers = `with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ${catalog})`;
+    const id = "printf('30000000-0000-4000-8000-%012d', i)";
+    lines.push(
+      `${numbers} insert into products (id, tenant_id, sku, name, category, cost_e4, reorder_point, created_at, updated_at) select ${id}, ${quote(tenantId)}, printf('CAT-%06d', (i * 7919) % ${catalog}), 'Catalog product', 'bulk', 12345, 5, '${now}', '${now}' from n;`,
+      `${numbers} insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at) select ${quote(tenantId)}, ${id}, ${quote(locations[0].id)}, ${quote(warehouse)}, (i % 9) + 1, 0, '${now}' from n;`,
     );
   }
   return lines.join("\n");
@@ -100,7 +113,7 @@ await new Promise((resolve) => setTimeout(resolve, 1000));
 const dir = mkdtempSync(join(tmpdir(), "h7-seed-"));
 for (const tenant of tenants) {
   const file = join(dir, `${tenant.size}.sql`);
-  writeFileSync(file, seedSql(tenant.id, tenant.size));
+  writeFileSync(file, seedSql(tenant.id, tenant.size, tenant.size === SIZES[0] ? CATALOG : 0));
   const seeded = spawnSync(
     "npx",
     ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", STATE, "--file", file, "--yes"],
@@ -147,6 +160,22 @@ try {
     );
   }
   const [small, large] = SIZES.map((size) => results[size]);
+  const catalogOwner = tenants[0];
+  console.log(
+    `\n## Reports: per-product CSV downloads over ${CATALOG + 100} products (median of 5, after a warm-up)`,
+  );
+  console.log("| report | lines | first byte ms | total ms | lines/s |");
+  console.log("|---|---|---|---|---|");
+  for (const type of ["inventory-valuation", "low-stock"]) {
+    const url = `${api.api}/reports/${type}?format=csv`;
+    await download(url, catalogOwner.key);
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await download(url, catalogOwner.key));
+    const total = median(runs.map((r) => r.total));
+    console.log(
+      `| ${type} | ${runs[0].rows} | ${median(runs.map((r) => r.firstByte)).toFixed(0)} | ${total.toFixed(0)} | ${(runs[0].rows / (total / 1000)).toFixed(0)} |`,
+    );
+  }
   console.log(
     `\nratio 50k/10k: total time ${(large.total / small.total).toFixed(2)} (rows x5), peak RSS growth ${(large.peakGrowthMiB / Math.max(small.peakGrowthMiB, 0.1)).toFixed(2)}; JSON page of 100 (10k tenant): ${small.jsonPage.toFixed(0)} ms`,
   );
