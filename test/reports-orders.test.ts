@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { scopedKey, userWithRole } from "./support/credentials";
 import { call } from "./support/http";
 import { salesOrder, setStatus, stockedProduct } from "./support/order-fixtures";
-import { asCsvCells, csvObjects, keyWith } from "./support/report-fixtures";
+import { asCsvCells, csvObjects } from "./support/report-fixtures";
 import { createTenant, type TestTenant } from "./support/tenants";
 
 // Orders are placed through the orders API (catalog and stock rows come from the order fixtures), so
@@ -114,8 +115,8 @@ describe("scopes", () => {
   const orderReport = `/reports/order-summary?${TODAY}`;
 
   it("inventory reports need read:inventory, the order summary read:orders, in both formats", async () => {
-    const ordersOnly = await keyWith(tenant, ["read:orders"]);
-    const inventoryOnly = await keyWith(tenant, ["read:inventory"]);
+    const ordersOnly = await scopedKey(tenant, ["read:orders"]);
+    const inventoryOnly = await scopedKey(tenant, ["read:inventory"]);
     for (const format of ["json", "csv"]) {
       const join = (path: string) => `${path}${path.includes("?") ? "&" : "?"}format=${format}`;
       for (const path of inventoryReports) {
@@ -132,14 +133,28 @@ describe("scopes", () => {
   });
 
   it("write scopes imply read; other scopes get nothing but the catalogue", async () => {
-    const writer = await keyWith(tenant, ["write:inventory", "write:orders"]);
+    const writer = await scopedKey(tenant, ["write:inventory", "write:orders"]);
     for (const path of [...inventoryReports, orderReport]) {
       expect((await call("GET", path, { headers: writer })).status, path).toBe(200);
     }
-    const productsOnly = await keyWith(tenant, ["read:products"]);
+    const productsOnly = await scopedKey(tenant, ["read:products"]);
     for (const path of [...inventoryReports, orderReport]) {
       expect((await call("GET", path, { headers: productsOnly })).status, path).toBe(403);
     }
     expect((await call("GET", "/reports", { headers: productsOnly })).status).toBe(200);
+  });
+
+  it("a signed-in viewer reads every report; without X-Tenant-Id it is a 400", async () => {
+    const viewer = await userWithRole(tenant, "viewer");
+    for (const path of [...inventoryReports, orderReport, "/reports"]) {
+      expect((await call("GET", path, { headers: viewer })).status, path).toBe(200);
+    }
+    const { "x-tenant-id": _, ...noTenant } = viewer;
+    expect((await call("GET", "/reports/low-stock", { headers: noTenant })).status).toBe(400);
+    const outsider = await userWithRole(other, "viewer");
+    const foreign = await call("GET", "/reports/low-stock", {
+      headers: { ...outsider, "x-tenant-id": tenant.id },
+    });
+    expect(foreign.status).toBe(403);
   });
 });

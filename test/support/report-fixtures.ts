@@ -1,6 +1,4 @@
 import { env } from "cloudflare:workers";
-import { generateApiKey } from "../../src/auth/api-keys";
-import { bearer } from "./http";
 import type { TestTenant } from "./tenants";
 
 // Rows for the report tests, written straight into D1: reports only read, and the catalog and inventory
@@ -179,28 +177,6 @@ export function asCsvCells(item: Record<string, unknown>, headers: string[]): Re
       return [name, typeof value === "string" && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text];
     }),
   );
-}
-
-/**
- * API-key request headers with exactly these scopes, stored as the identity module stores keys
- * (until the shared `scopedKey` helper lands in test/support/credentials.ts).
- */
-export async function keyWith(tenant: TestTenant, scopes: string[]) {
-  const key = await generateApiKey(env.ENVIRONMENT);
-  await env.DB.prepare(
-    "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_at) values (?, ?, ?, ?, ?, ?, ?)",
-  )
-    .bind(
-      crypto.randomUUID(),
-      tenant.id,
-      "reports test",
-      key.prefix,
-      key.keyHash,
-      JSON.stringify(scopes),
-      now,
-    )
-    .run();
-  return bearer(key.key);
 }
 
 /**
