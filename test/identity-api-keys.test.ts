@@ -37,7 +37,8 @@ describe("API keys", () => {
 
   it("work as X-API-Key and as Bearer, and identify their tenant and scopes", async () => {
     const { key } = (await createKey({ scopes: ["read:orders", "write:inventory"] })).body.data;
-    for (const headers of [{ "x-api-key": key }, { authorization: `Bearer ${key}` }]) {
+    const credentials: Record<string, string>[] = [{ "x-api-key": key }, { authorization: `Bearer ${key}` }];
+    for (const headers of credentials) {
       const res = await me(headers);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
@@ -92,7 +93,7 @@ describe("API keys", () => {
     expect((await me(headers)).status).toBe(403);
     const bad = await createKey({ scopes: ["read:orders"], allowedIps: ["300.1.1.1/8"] });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors[0]).toMatch(/^allowedIps\[0\]: /);
+    expect(bad.body.errors?.[0]).toMatch(/^allowedIps\[0\]: /);
   });
 
   it("record lastUsedAt, writing it at most once a minute", async () => {
