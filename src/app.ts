@@ -9,6 +9,7 @@ import { handleError } from "./http/error-handler";
 import { notFoundOrMethodNotAllowed } from "./http/not-found";
 import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
+import { inventoryRoutes } from "./inventory/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { platformRoutes } from "./platform/routes";
@@ -34,6 +35,7 @@ export function createApp() {
   api.route("/", apiKeyRoutes);
   api.route("/", reportRoutes);
   api.route("/", orderRoutes);
+  api.route("/", inventoryRoutes);
 
   publishOpenApi(api);
   root.onError(handleError);

@@ -10,3 +10,10 @@ export type Principal =
 export function actorOf(principal: Principal): { actorType: "user" | "api_key"; actorId: string } {
   return { actorType: principal.type, actorId: principal.id };
 }
+
+/** Who made a change and in which request: recorded on ledger rows and status histories. */
+export interface Actor {
+  actorType: "user" | "api_key";
+  actorId: string;
+  requestId: string;
+}

@@ -1,0 +1,28 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { stockLevels } from "../db/schema";
+import { AppError } from "../http/errors";
+import { violated } from "../orders/batch-guard";
+import type { Level } from "./stock-statements";
+
+/** Whether a failed batch was rolled back by a stock CHECK: a removal larger than what was available. */
+export function isStockShortage(error: unknown): boolean {
+  return violated(error, "stock_levels_on_hand_check") || violated(error, "stock_levels_reserved_check");
+}
+
+/** 409 stating what is available now at the level. */
+export async function insufficientStock(tdb: TenantDb, level: Level, requested: number, field: string) {
+  const [row] = await tdb.db
+    .select({ available: sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}` })
+    .from(stockLevels)
+    .where(
+      and(
+        eq(stockLevels.tenantId, tdb.tenantId),
+        eq(stockLevels.productId, level.productId),
+        eq(stockLevels.locationId, level.locationId),
+      ),
+    );
+  const available = row?.available ?? 0;
+  const message = `Insufficient stock: requested ${requested}, available ${available}`;
+  return new AppError("CONFLICT", message, { errors: [`${field}: ${message}`] });
+}

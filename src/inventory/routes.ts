@@ -1,0 +1,117 @@
+import { actorOf } from "../auth/principal";
+import type { AppContext } from "../env";
+import { handOffAfterCommit } from "../events/hand-off";
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { adjustStock } from "./adjustments";
+import { listMovements } from "./movements";
+import {
+  AdjustmentBody,
+  AdjustmentResult,
+  LocationIdParam,
+  LocationStockQuery,
+  MovementRecord,
+  MovementsQuery,
+  StockLevelRecord,
+  StockQuery,
+  TransferBody,
+  TransferResult,
+} from "./schemas";
+import { listLocationStock, listStock } from "./stock-levels";
+import { transferStock } from "./transfers";
+
+const read = { scope: "read:inventory" } as const;
+const write = { scope: "write:inventory" } as const;
+const tags = ["Inventory"];
+
+const stockRoute = defineRoute(read, {
+  method: "get",
+  path: "/inventory/stock",
+  operationId: "listStock",
+  tags,
+  summary: "Stock levels (onHand, reserved, available) per product and location",
+  request: { query: StockQuery },
+  responses: {
+    200: { description: "A page of stock levels", ...json(envelopeOf(pagedOf(StockLevelRecord))) },
+  },
+});
+
+const locationStockRoute = defineRoute(read, {
+  method: "get",
+  path: "/locations/{id}/inventory",
+  operationId: "listLocationStock",
+  tags: ["Locations", ...tags],
+  summary: "Stock levels at one location",
+  request: { params: LocationIdParam, query: LocationStockQuery },
+  responses: {
+    200: { description: "A page of stock levels", ...json(envelopeOf(pagedOf(StockLevelRecord))) },
+    404: errorResponse("Unknown location"),
+  },
+});
+
+const movementsRoute = defineRoute(read, {
+  method: "get",
+  path: "/inventory/movements",
+  operationId: "listMovements",
+  tags,
+  summary: "The stock ledger, newest first (immutable; per product and location it sums to onHand)",
+  request: { query: MovementsQuery },
+  responses: { 200: { description: "A page of movements", ...json(envelopeOf(pagedOf(MovementRecord))) } },
+});
+
+const adjustRoute = defineRoute(write, {
+  method: "post",
+  path: "/inventory/adjustments",
+  operationId: "adjustStock",
+  tags,
+  summary: "Add or remove stock at a location, with a reason",
+  request: { body: { required: true, ...json(AdjustmentBody) } },
+  responses: {
+    201: {
+      description: "The ledger row and the resulting stock level",
+      ...json(envelopeOf(AdjustmentResult)),
+    },
+    404: errorResponse("Unknown product or location (the message names which)"),
+    409: errorResponse(
+      "Removing more than is available (the message states what is), or an inactive location",
+    ),
+  },
+});
+
+const transferRoute = defineRoute(write, {
+  method: "post",
+  path: "/inventory/transfers",
+  operationId: "transferStock",
+  tags,
+  summary: "Move stock between two locations atomically",
+  request: { body: { required: true, ...json(TransferBody) } },
+  responses: {
+    201: {
+      description: "The transfer id and both resulting stock levels",
+      ...json(envelopeOf(TransferResult)),
+    },
+    404: errorResponse("Unknown product or location (the message names which)"),
+    409: errorResponse("Not enough available at the source, or an inactive destination"),
+  },
+});
+
+const actor = (c: AppContext) => ({ ...actorOf(c.var.principal), requestId: c.var.requestId });
+
+export const inventoryRoutes = createRouter()
+  .openapi(stockRoute, async (c) => ok(c, await listStock(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(locationStockRoute, async (c) =>
+    ok(c, await listLocationStock(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
+  )
+  .openapi(movementsRoute, async (c) => ok(c, await listMovements(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(adjustRoute, async (c) => {
+    const { eventIds, ...result } = await adjustStock(c.var.tenantDb, actor(c), c.req.valid("json"));
+    handOffAfterCommit(c, eventIds);
+    return created(c, result);
+  })
+  .openapi(transferRoute, async (c) => {
+    const { eventIds, result } = await transferStock(c.var.tenantDb, actor(c), c.req.valid("json"));
+    handOffAfterCommit(c, eventIds);
+    return created(c, result);
+  });

@@ -1,0 +1,132 @@
+import { z } from "@hono/zod-openapi";
+import { pageQuery } from "../http/pagination";
+
+const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
+const Notes = z.string().trim().max(1000).optional();
+
+export const AdjustmentBody = z
+  .strictObject({
+    productId: Id("product"),
+    locationId: Id("location"),
+    quantity: z
+      .number({ error: "must be an integer" })
+      .int("must be an integer")
+      .refine((q) => q !== 0, "must not be zero")
+      .refine((q) => Math.abs(q) <= 1_000_000_000, "must be between -1000000000 and 1000000000")
+      .openapi({ description: "Signed: positive adds stock, negative removes it.", example: -3 }),
+    reason: z
+      .string()
+      .trim()
+      .min(1, "Reason is required")
+      .max(64, "must be at most 64 characters")
+      .openapi({ example: "cycle_count" }),
+    notes: Notes,
+  })
+  .openapi("AdjustmentRequest");
+export type AdjustmentBody = z.infer<typeof AdjustmentBody>;
+
+export const TransferBody = z
+  .strictObject({
+    productId: Id("product"),
+    fromLocationId: Id("location"),
+    toLocationId: Id("location"),
+    quantity: z
+      .number({ error: "must be an integer" })
+      .int("must be an integer")
+      .min(1, "must be greater than 0")
+      .max(1_000_000_000),
+    notes: Notes,
+  })
+  .refine((t) => t.fromLocationId !== t.toLocationId, {
+    message: "must differ from fromLocationId",
+    path: ["toLocationId"],
+  })
+  .openapi("TransferRequest");
+export type TransferBody = z.infer<typeof TransferBody>;
+
+export const StockLevelRecord = z
+  .object({
+    productId: z.uuid(),
+    sku: z.string(),
+    productName: z.string(),
+    locationId: z.uuid(),
+    locationCode: z.string(),
+    warehouseId: z.uuid(),
+    onHand: z.number().int(),
+    reserved: z.number().int(),
+    available: z.number().int(),
+    updatedAt: z.string(),
+  })
+  .openapi("StockLevel");
+export type StockLevelRecord = z.infer<typeof StockLevelRecord>;
+
+export const MovementRecord = z
+  .object({
+    id: z.uuid(),
+    productId: z.uuid(),
+    locationId: z.uuid(),
+    warehouseId: z.uuid(),
+    delta: z.number().int(),
+    onHandAfter: z.number().int(),
+    reason: z.string(),
+    referenceType: z.string().nullable(),
+    referenceId: z.string().nullable(),
+    notes: z.string().nullable(),
+    actorType: z.enum(["user", "api_key", "system"]),
+    actorId: z.string().nullable(),
+    requestId: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("StockMovement");
+export type MovementRecord = z.infer<typeof MovementRecord>;
+
+export const AdjustmentResult = z
+  .object({ movement: MovementRecord, stockLevel: StockLevelRecord })
+  .openapi("AdjustmentResult");
+
+export const TransferResult = z
+  .object({
+    transferId: z.uuid(),
+    from: StockLevelRecord,
+    to: StockLevelRecord,
+    movements: z.array(MovementRecord),
+  })
+  .openapi("TransferResult");
+
+const optionalId = z.uuid("must be a UUID").optional();
+const booleanFlag = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((v) => v === "true")
+  .optional();
+const timestamp = z.iso
+  .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
+  .or(z.iso.date("must be an ISO 8601 date or timestamp"))
+  .optional();
+
+export const StockQuery = pageQuery.extend({
+  productId: optionalId,
+  locationId: optionalId,
+  warehouseId: optionalId,
+  sku: z.string().trim().min(1).max(100).optional(),
+  belowReorderPoint: booleanFlag.openapi({
+    description: "Only levels of products at or below their reorder point.",
+  }),
+});
+export type StockQuery = z.infer<typeof StockQuery>;
+
+export const LocationStockQuery = pageQuery;
+
+export const MovementsQuery = pageQuery.extend({
+  productId: optionalId,
+  locationId: optionalId,
+  warehouseId: optionalId,
+  reason: z.string().trim().min(1).max(64).optional(),
+  reference: z.string().trim().min(1).max(100).optional().openapi({ description: "A transfer or order id." }),
+  from: timestamp,
+  to: timestamp,
+});
+export type MovementsQuery = z.infer<typeof MovementsQuery>;
+
+export const LocationIdParam = z.object({
+  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
+});

@@ -1,0 +1,151 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scopedKey } from "./support/credentials";
+import { call } from "./support/http";
+import { seedLocation, seedProduct, seedWarehouse } from "./support/order-fixtures";
+import { adjustStock, levelsWithLedger } from "./support/stock";
+import { createTenant, type TestTenant } from "./support/tenants";
+
+let tenant: TestTenant;
+let warehouseId: string;
+beforeAll(async () => {
+  tenant = await createTenant();
+  warehouseId = await seedWarehouse(tenant);
+});
+
+const adjust = (body: Record<string, unknown>, headers = tenant.admin) =>
+  call("POST", "/inventory/adjustments", { headers, body });
+
+async function freshLevel(reorderPoint = 0) {
+  const productId = await seedProduct(tenant, { reorderPoint });
+  const locationId = await seedLocation(tenant, warehouseId);
+  return { productId, locationId };
+}
+
+describe("adjustments", () => {
+  it("add and remove stock, returning the ledger row and the resulting level", async () => {
+    const { productId, locationId } = await freshLevel();
+    const added = await adjust({ productId, locationId, quantity: 12, reason: "received", notes: "first" });
+    expect(added.status).toBe(201);
+    expect(added.body.data.stockLevel).toMatchObject({
+      productId,
+      locationId,
+      warehouseId,
+      onHand: 12,
+      reserved: 0,
+      available: 12,
+    });
+    expect(added.body.data.movement).toMatchObject({
+      productId,
+      locationId,
+      delta: 12,
+      onHandAfter: 12,
+      reason: "received",
+      notes: "first",
+      actorType: "api_key",
+    });
+    expect(added.body.data.movement.requestId).toBe(added.headers.get("x-request-id"));
+
+    const removed = await adjust({ productId, locationId, quantity: -5, reason: "damaged" });
+    expect(removed.status).toBe(201);
+    expect(removed.body.data.stockLevel.onHand).toBe(7);
+    expect(removed.body.data.movement).toMatchObject({ delta: -5, onHandAfter: 7 });
+  });
+
+  it("refuse to remove more than is available, saying what is, and change nothing", async () => {
+    const { productId, locationId } = await freshLevel();
+    await adjustStock(tenant, productId, locationId, 3);
+    const res = await adjust({ productId, locationId, quantity: -4, reason: "count" });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe("Insufficient stock: requested 4, available 3");
+    const empty = await freshLevel();
+    const none = await adjust({ ...empty, quantity: -1, reason: "count" });
+    expect(none.status).toBe(409);
+    expect(none.body.message).toMatch(/available 0/);
+    const levels = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
+    expect(levels).toEqual([expect.objectContaining({ onHand: 3, ledger: 3 })]);
+  });
+
+  it("validate the body: zero, fractions, missing reason, unknown fields", async () => {
+    const { productId, locationId } = await freshLevel();
+    const res = await adjust({ productId, locationId, quantity: 0, reason: "" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(["quantity: must not be zero", "reason: Reason is required"]);
+    const fraction = await adjust({ productId, locationId, quantity: 1.5, reason: "x", colour: "red" });
+    expect(fraction.status).toBe(400);
+    expect(fraction.body.errors).toEqual(expect.arrayContaining(["quantity: must be an integer"]));
+    const long = await adjust({ productId, locationId, quantity: 1, reason: "x".repeat(65) });
+    expect(long.status).toBe(400);
+  });
+
+  it("name which of product and location is unknown (404), including another tenant's", async () => {
+    const { productId, locationId } = await freshLevel();
+    const missingProduct = await adjust({
+      productId: crypto.randomUUID(),
+      locationId,
+      quantity: 1,
+      reason: "x",
+    });
+    expect(missingProduct.status).toBe(404);
+    expect(missingProduct.body.message).toMatch(/^productId: product .* not found$/);
+    const other = await createTenant();
+    const foreign = await adjust({ productId, locationId, quantity: 1, reason: "x" }, other.admin);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.errors).toHaveLength(2);
+  });
+
+  it("exactly 50 of 100 concurrent removals of 1 from a stock of 50 succeed; the ledger sums to onHand", async () => {
+    const { productId, locationId } = await freshLevel();
+    await adjustStock(tenant, productId, locationId, 50);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => adjust({ productId, locationId, quantity: -1, reason: "pick" })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(50);
+    const [level] = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
+    expect(level).toMatchObject({ onHand: 0, ledger: 0 });
+  });
+
+  it("write inventory.adjusted with the change, and inventory.low_stock when available reaches the reorder point", async () => {
+    const { productId, locationId } = await freshLevel(5);
+    await adjustStock(tenant, productId, locationId, 8);
+    await adjustStock(tenant, productId, locationId, -2); // 6: above the reorder point
+    await adjustStock(tenant, productId, locationId, -1); // 5: crosses it
+    await adjustStock(tenant, productId, locationId, -1); // 4: already below, no new event
+    const { results } = await env.DB.prepare(
+      "select type, payload from outbox_events where tenant_id = ? and payload like ? order by id",
+    )
+      .bind(tenant.id, `%${productId}%`)
+      .all<{ type: string; payload: string }>();
+    expect(results.map((r) => r.type)).toEqual([
+      "inventory.adjusted",
+      "inventory.adjusted",
+      "inventory.adjusted",
+      "inventory.low_stock",
+      "inventory.adjusted",
+    ]);
+    expect(JSON.parse(results[0]!.payload)).toMatchObject({
+      productId,
+      delta: 8,
+      stockLevel: { locationId, onHand: 8, available: 8 },
+    });
+    expect(JSON.parse(results[3]!.payload)).toMatchObject({ productId, available: 5, reorderPoint: 5 });
+  });
+
+  it("a failed adjustment writes no event", async () => {
+    const { productId, locationId } = await freshLevel();
+    await adjust({ productId, locationId, quantity: -1, reason: "x" });
+    const events = await env.DB.prepare("select count(*) as n from outbox_events where payload like ?")
+      .bind(`%${productId}%`)
+      .first<{ n: number }>();
+    expect(events?.n).toBe(0);
+  });
+
+  it("need write:inventory (403) and a credential (401)", async () => {
+    const { productId, locationId } = await freshLevel();
+    const reader = await scopedKey(tenant, ["read:inventory", "write:orders"]);
+    expect((await adjust({ productId, locationId, quantity: 1, reason: "x" }, reader)).status).toBe(403);
+    expect((await call("POST", "/inventory/adjustments", { body: {} })).status).toBe(401);
+  });
+});
