@@ -1,8 +1,9 @@
 import type { Bindings } from "./env";
+import { sweepIdempotencyKeys } from "./idempotency/sweep";
 
 /** The cron trigger's sweeps; each is independent, so one failing does not stop the others. */
-export async function runSweeps(_env: Bindings): Promise<void> {
-  const sweeps: Array<() => Promise<unknown>> = [];
+export async function runSweeps(env: Bindings): Promise<void> {
+  const sweeps: Array<() => Promise<unknown>> = [() => sweepIdempotencyKeys(env)];
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {
     if (result.status === "rejected") {

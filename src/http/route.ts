@@ -6,6 +6,7 @@ import { requireScope } from "../auth/require-scope";
 import type { Scope } from "../auth/scopes";
 import { resolveTenant } from "../auth/tenant";
 import type { AppEnv } from "../env";
+import { idempotency } from "../idempotency/middleware";
 import { documentedRateLimitHeaders } from "../rate-limit/headers";
 import { rateLimit } from "../rate-limit/middleware";
 import { ErrorEnvelope } from "./envelope";
@@ -19,11 +20,12 @@ import { ErrorEnvelope } from "./envelope";
  */
 export type Access = "public" | "credential" | "platform" | { scope: Scope };
 
-function middlewareFor(access: Access): MiddlewareHandler<AppEnv>[] {
+function middlewareFor(access: Access, idempotent: boolean): MiddlewareHandler<AppEnv>[] {
   if (access === "public") return [];
   if (access === "credential") return [authenticate];
   if (access === "platform") return [requirePlatformOperator];
-  return [authenticate, resolveTenant, rateLimit, requireScope(access.scope)];
+  const tenantRoute = [authenticate, resolveTenant, rateLimit, requireScope(access.scope)];
+  return idempotent ? [...tenantRoute, idempotency] : tenantRoute;
 }
 
 function securityFor(access: Access): Record<string, string[]>[] {
@@ -57,6 +59,22 @@ function errorResponsesFor(access: Access) {
   };
 }
 
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header" as const,
+  required: false,
+  description:
+    "Makes a retry safe: within 24 hours the same key with the same body returns the original response " +
+    "(with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first " +
+    "request runs it is 409. Keys are per tenant.",
+  schema: { type: "string" as const, minLength: 1, maxLength: 255 },
+};
+
+const idempotencyResponses = {
+  409: errorResponse("Conflict; also: a request with this Idempotency-Key is still in progress"),
+  422: errorResponse("The Idempotency-Key was already used with a different request"),
+};
+
 const tenantHeaderParameter = {
   name: "X-Tenant-Id",
   in: "header" as const,
@@ -71,14 +89,21 @@ const tenantHeaderParameter = {
  */
 export function defineRoute<const R extends RouteConfig>(access: Access, config: R) {
   const scoped = typeof access === "object";
+  // Every POST of the tenant API honours Idempotency-Key (contract section 10).
+  const idempotent = scoped && config.method === "post";
+  const parameters = idempotent ? [tenantHeaderParameter, idempotencyKeyParameter] : [tenantHeaderParameter];
   return createRoute({
     ...config,
-    middleware: middlewareFor(access),
+    middleware: middlewareFor(access, idempotent),
     security: securityFor(access),
-    ...(scoped ? { "x-required-scope": access.scope, parameters: [tenantHeaderParameter] } : {}),
+    ...(scoped ? { "x-required-scope": access.scope, parameters } : {}),
     description: [config.description, scoped ? `Requires scope \`${access.scope}\`.` : undefined]
       .filter(Boolean)
       .join("\n\n"),
-    responses: { ...errorResponsesFor(access), ...config.responses },
+    responses: {
+      ...errorResponsesFor(access),
+      ...(idempotent ? idempotencyResponses : {}),
+      ...config.responses,
+    },
   }) as R & { middleware: MiddlewareHandler<AppEnv>[] };
 }

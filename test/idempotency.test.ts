@@ -1,0 +1,133 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runSweeps } from "../src/scheduled";
+import { call } from "./support/http";
+import { seedLocation, seedProduct, seedWarehouse } from "./support/order-fixtures";
+import { levelsWithLedger } from "./support/stock";
+import { createTenant, type TestTenant } from "./support/tenants";
+
+let tenant: TestTenant;
+let warehouseId: string;
+beforeAll(async () => {
+  tenant = await createTenant();
+  warehouseId = await seedWarehouse(tenant);
+});
+
+async function target() {
+  return { productId: await seedProduct(tenant), locationId: await seedLocation(tenant, warehouseId) };
+}
+
+const adjust = (key: string, body: Record<string, unknown>, headers = tenant.admin) =>
+  call("POST", "/inventory/adjustments", { headers: { ...headers, "idempotency-key": key }, body });
+
+const onHandOf = async (productId: string) =>
+  (await levelsWithLedger(tenant))
+    .filter((l) => l.productId === productId)
+    .reduce((sum, l) => sum + l.onHand, 0);
+
+describe("Idempotency-Key", () => {
+  it("replays the original status and body and changes nothing the second time", async () => {
+    const body = { ...(await target()), quantity: 5, reason: "received" };
+    const key = crypto.randomUUID();
+    const first = await adjust(key, body);
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const again = await adjust(key, body);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(await onHandOf(body.productId)).toBe(5);
+  });
+
+  it("answers 422 for the same key with another body, and changes nothing", async () => {
+    const body = { ...(await target()), quantity: 5, reason: "received" };
+    const key = crypto.randomUUID();
+    await adjust(key, body);
+    const other = await adjust(key, { ...body, quantity: 6 });
+    expect(other.status).toBe(422);
+    expect(other.body.errors).toEqual([
+      "Idempotency-Key: already used with a different method, path or body",
+    ]);
+    expect(await onHandOf(body.productId)).toBe(5);
+  });
+
+  it("lets concurrent requests with one key have exactly one effect", async () => {
+    const body = { ...(await target()), quantity: 1, reason: "received" };
+    const key = crypto.randomUUID();
+    const results = await Promise.all(Array.from({ length: 10 }, () => adjust(key, body)));
+    for (const r of results) expect([201, 409]).toContain(r.status);
+    const originals = results.filter((r) => r.status === 201 && !r.headers.get("idempotent-replayed"));
+    expect(originals).toHaveLength(1);
+    const inFlight = results.filter((r) => r.status === 409);
+    for (const r of inFlight) expect(r.body.message).toMatch(/still in progress/);
+    expect(await onHandOf(body.productId)).toBe(1);
+  });
+
+  it("creates one order when an order creation is retried", async () => {
+    const { productId, locationId } = await target();
+    await adjust(crypto.randomUUID(), { productId, locationId, quantity: 10, reason: "received" });
+    const key = crypto.randomUUID();
+    const order = {
+      customerId: crypto.randomUUID(),
+      lines: [{ productId, quantity: 2, price: 9.99 }],
+      shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+    };
+    const send = () =>
+      call("POST", "/orders/sales", { headers: { ...tenant.admin, "idempotency-key": key }, body: order });
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(201);
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect(second.headers.get("location")).toBe(first.headers.get("location"));
+    const count = await env.DB.prepare("select count(*) as n from orders where tenant_id = ?")
+      .bind(tenant.id)
+      .first<{ n: number }>();
+    expect(count?.n).toBe(1);
+  });
+
+  it("is scoped to the tenant", async () => {
+    const other = await createTenant();
+    const otherWarehouse = await seedWarehouse(other);
+    const mine = { ...(await target()), quantity: 2, reason: "received" };
+    const theirs = {
+      productId: await seedProduct(other),
+      locationId: await seedLocation(other, otherWarehouse),
+      quantity: 3,
+      reason: "received",
+    };
+    const key = `shared-${crypto.randomUUID()}`;
+    expect((await adjust(key, mine)).status).toBe(201);
+    const res = await adjust(key, theirs, other.admin);
+    expect(res.status).toBe(201);
+    expect(res.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("refuses a malformed key with 400", async () => {
+    const body = { ...(await target()), quantity: 1, reason: "x" };
+    expect((await adjust("has spaces in it", body)).status).toBe(400);
+    expect((await adjust("k".repeat(256), body)).status).toBe(400);
+  });
+
+  it("expires after 24 hours: the key runs again, and the cron sweep deletes old records", async () => {
+    const body = { ...(await target()), quantity: 1, reason: "received" };
+    const key = crypto.randomUUID();
+    await adjust(key, body);
+    await env.DB.prepare("update idempotency_keys set expires_at = ? where tenant_id = ? and key = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), tenant.id, key)
+      .run();
+    const again = await adjust(key, body);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(await onHandOf(body.productId)).toBe(2);
+
+    const stale = crypto.randomUUID();
+    await adjust(stale, body);
+    await env.DB.prepare("update idempotency_keys set expires_at = ? where key = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), stale)
+      .run();
+    await runSweeps(env);
+    const left = await env.DB.prepare("select count(*) as n from idempotency_keys where key = ?")
+      .bind(stale)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+});
