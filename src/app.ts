@@ -16,6 +16,7 @@ import { platformRoutes } from "./platform/routes";
 import { reportRoutes } from "./reports/routes";
 import { sessionRoutes } from "./sessions/routes";
 import { userRoutes } from "./users/routes";
+import { webhookRoutes } from "./webhooks/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
@@ -36,6 +37,7 @@ export function createApp() {
   api.route("/", reportRoutes);
   api.route("/", orderRoutes);
   api.route("/", inventoryRoutes);
+  api.route("/", webhookRoutes);
 
   publishOpenApi(api);
   root.onError(handleError);

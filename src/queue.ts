@@ -1,6 +1,39 @@
 import type { Bindings, WebhookQueueMessage } from "./env";
+import { recordDeadLetter } from "./webhooks/dead-letter";
+import { deliver } from "./webhooks/deliver";
+import { fanOutEvent } from "./webhooks/fan-out";
 
-/** The queue consumer: webhook fan-out and delivery (filled in by the webhooks issue). */
-export async function consumeQueue(batch: MessageBatch<WebhookQueueMessage>, _env: Bindings): Promise<void> {
-  batch.ackAll();
+/**
+ * The queue consumer: an `event` message fans out into deliveries, a `delivery` message is one
+ * attempt. Retries follow our own schedule (`retry({ delaySeconds })`); an unexpected error
+ * (D1 unavailable...) retries with the queue's default and, after max_retries, dead-letters.
+ */
+export async function consumeQueue(batch: MessageBatch<WebhookQueueMessage>, env: Bindings): Promise<void> {
+  const deadLetters = batch.queue.endsWith("-dlq");
+  for (const message of batch.messages) {
+    try {
+      if (deadLetters) {
+        await recordDeadLetter(env, message.body);
+        message.ack();
+      } else if (message.body.kind === "event") {
+        await fanOutEvent(env, message.body.tenantId, message.body.eventId);
+        message.ack();
+      } else {
+        const outcome = await deliver(env, message.body.tenantId, message.body.deliveryId);
+        if (outcome === "done") message.ack();
+        else message.retry({ delaySeconds: outcome.retryAfterSeconds });
+      }
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          msg: "queue message failed",
+          queue: batch.queue,
+          body: message.body,
+          error: String(error),
+        }),
+      );
+      message.retry();
+    }
+  }
 }

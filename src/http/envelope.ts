@@ -14,6 +14,11 @@ export function created<T>(c: Context, data: T, location?: string) {
   return c.json(success(data), 201);
 }
 
+/** 202 with the envelope: the work is queued (a webhook delivery, for example). */
+export function accepted<T>(c: Context, data: T) {
+  return c.json(success(data), 202);
+}
+
 export function errorBody(message: string, errors: string[]) {
   return { success: false as const, data: null, message, errors };
 }

@@ -1,0 +1,26 @@
+import { and, eq } from "drizzle-orm";
+import { platformDb } from "../db/client";
+import { webhookDeliveries } from "../db/schema";
+import type { Bindings, WebhookQueueMessage } from "../env";
+
+/**
+ * A message that kept failing in the consumer itself (not at the receiver) lands in the dead-letter
+ * queue: its delivery is marked failed with the reason, so it shows in the deliveries list and can
+ * be retried by hand. An event that could not be fanned out is logged for the operator.
+ */
+export async function recordDeadLetter(env: Bindings, message: WebhookQueueMessage): Promise<void> {
+  if (message.kind === "event") {
+    console.error(JSON.stringify({ level: "error", msg: "event dead-lettered before fan-out", ...message }));
+    return;
+  }
+  await platformDb(env)
+    .update(webhookDeliveries)
+    .set({
+      status: "failed",
+      lastError: "dead-lettered after repeated consumer errors",
+      updatedAt: new Date().toISOString(),
+    })
+    .where(
+      and(eq(webhookDeliveries.tenantId, message.tenantId), eq(webhookDeliveries.id, message.deliveryId)),
+    );
+}

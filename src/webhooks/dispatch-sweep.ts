@@ -1,0 +1,34 @@
+import { and, asc, isNull, lte } from "drizzle-orm";
+import { platformDb } from "../db/client";
+import { outboxEvents } from "../db/schema";
+import type { Bindings } from "../env";
+import { handOffEvents } from "../events/hand-off";
+
+// An event younger than this is probably still being handed over by its request's waitUntil.
+const GRACE_MS = 10_000;
+const PER_RUN = 500;
+const CHUNK = 50;
+
+/**
+ * The cron trigger's safety net for the outbox: any committed event that was not handed to the
+ * queue (the isolate died, the queue refused) is handed over again, so no event is ever lost.
+ */
+export async function redispatchOutbox(env: Bindings, now = new Date()): Promise<number> {
+  const pending = await platformDb(env)
+    .select({ id: outboxEvents.id, tenantId: outboxEvents.tenantId })
+    .from(outboxEvents)
+    .where(
+      and(
+        isNull(outboxEvents.dispatchedAt),
+        lte(outboxEvents.createdAt, new Date(now.getTime() - GRACE_MS).toISOString()),
+      ),
+    )
+    .orderBy(asc(outboxEvents.createdAt))
+    .limit(PER_RUN);
+  const byTenant = new Map<string, string[]>();
+  for (const { id, tenantId } of pending) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), id]);
+  for (const [tenantId, ids] of byTenant) {
+    for (let i = 0; i < ids.length; i += CHUNK) await handOffEvents(env, tenantId, ids.slice(i, i + CHUNK));
+  }
+  return pending.length;
+}

@@ -1,0 +1,175 @@
+import type { AppContext } from "../env";
+import { accepted, created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
+import { urlGuardOptions } from "./dns";
+import {
+  CreateWebhookBody,
+  DeliveryParams,
+  DeliveryRecord,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  QueuedDelivery,
+  UpdateWebhookBody,
+  WebhookIdParam,
+  WebhookRecord,
+  WebhookWithSecret,
+} from "./schemas";
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  rotateSecret,
+  updateSubscription,
+  webhookRecord,
+} from "./subscriptions";
+import { assertDeliverableUrl } from "./url-guard";
+
+const admin = { scope: "admin" } as const;
+const tags = ["Webhooks"];
+const unknown = { 404: errorResponse("Unknown webhook") };
+
+const listRoute = defineRoute(admin, {
+  method: "get",
+  path: "/webhooks",
+  operationId: "listWebhooks",
+  tags,
+  summary: "List webhook subscriptions",
+  request: { query: ListWebhooksQuery },
+  responses: { 200: { description: "A page of subscriptions", ...json(envelopeOf(pagedOf(WebhookRecord))) } },
+});
+
+const createRoute = defineRoute(admin, {
+  method: "post",
+  path: "/webhooks",
+  operationId: "createWebhook",
+  tags,
+  summary: "Subscribe a URL to events",
+  description:
+    "The URL must be https:// on a public host (checked now and before every delivery). Events are catalogue names or `*`. " +
+    "The `whsec_` signing secret is in this response only. At most 20 subscriptions per tenant, 50 events each.",
+  request: { body: { required: true, ...json(CreateWebhookBody) } },
+  responses: {
+    201: { description: "The subscription and its secret", ...json(envelopeOf(WebhookWithSecret)) },
+  },
+});
+
+const getRoute = defineRoute(admin, {
+  method: "get",
+  path: "/webhooks/{id}",
+  operationId: "getWebhook",
+  tags,
+  summary: "Get a subscription",
+  request: { params: WebhookIdParam },
+  responses: { 200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) }, ...unknown },
+});
+
+const updateRoute = defineRoute(admin, {
+  method: "put",
+  path: "/webhooks/{id}",
+  operationId: "updateWebhook",
+  tags,
+  summary: "Replace a subscription's URL, events, description and active flag",
+  description: "Setting `active: true` re-enables a subscription the server disabled.",
+  request: { params: WebhookIdParam, body: { required: true, ...json(UpdateWebhookBody) } },
+  responses: { 200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) }, ...unknown },
+});
+
+const deleteRoute = defineRoute(admin, {
+  method: "delete",
+  path: "/webhooks/{id}",
+  operationId: "deleteWebhook",
+  tags,
+  summary: "Delete a subscription and its delivery history",
+  request: { params: WebhookIdParam },
+  responses: {
+    200: { description: "The deleted subscription", ...json(envelopeOf(WebhookRecord)) },
+    ...unknown,
+  },
+});
+
+const testRoute = defineRoute(admin, {
+  method: "post",
+  path: "/webhooks/{id}/test",
+  operationId: "testWebhook",
+  tags,
+  summary: "Send a webhook.test event to this subscription",
+  request: { params: WebhookIdParam },
+  responses: { 202: { description: "Queued", ...json(envelopeOf(QueuedDelivery)) }, ...unknown },
+});
+
+const deliveriesRoute = defineRoute(admin, {
+  method: "get",
+  path: "/webhooks/{id}/deliveries",
+  operationId: "listWebhookDeliveries",
+  tags,
+  summary: "Deliveries of this subscription, newest first, with their attempts",
+  request: { params: WebhookIdParam, query: ListDeliveriesQuery },
+  responses: {
+    200: { description: "A page of deliveries", ...json(envelopeOf(pagedOf(DeliveryRecord))) },
+    ...unknown,
+  },
+});
+
+const retryRoute = defineRoute(admin, {
+  method: "post",
+  path: "/webhooks/{id}/deliveries/{deliveryId}/retry",
+  operationId: "retryWebhookDelivery",
+  tags,
+  summary: "Deliver again (for example a dead letter after the receiver is fixed)",
+  request: { params: DeliveryParams },
+  responses: {
+    202: { description: "Queued", ...json(envelopeOf(QueuedDelivery)) },
+    404: errorResponse("Unknown webhook or delivery"),
+  },
+});
+
+const rotateRoute = defineRoute(admin, {
+  method: "post",
+  path: "/webhooks/{id}/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  tags,
+  summary: "Issue a new signing secret; the old one also signs for 24 hours",
+  request: { params: WebhookIdParam },
+  responses: {
+    200: { description: "The subscription and its new secret", ...json(envelopeOf(WebhookWithSecret)) },
+    ...unknown,
+  },
+});
+
+const secretKey = (c: AppContext) => c.env.WEBHOOK_SECRET_KEY;
+const guardUrl = (c: AppContext, url: string) => assertDeliverableUrl(url, urlGuardOptions(c.env));
+
+export const webhookRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listSubscriptions(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(createRoute, async (c) => {
+    const body = c.req.valid("json");
+    await guardUrl(c, body.url);
+    const subscription = await createSubscription(c.var.tenantDb, secretKey(c), body);
+    return created(c, subscription, `/api/v1/webhooks/${subscription.id}`);
+  })
+  .openapi(getRoute, async (c) =>
+    ok(c, webhookRecord(await getSubscription(c.var.tenantDb, c.req.valid("param").id))),
+  )
+  .openapi(updateRoute, async (c) => {
+    const body = c.req.valid("json");
+    await guardUrl(c, body.url);
+    return ok(c, await updateSubscription(c.var.tenantDb, c.req.valid("param").id, body));
+  })
+  .openapi(deleteRoute, async (c) => ok(c, await deleteSubscription(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(testRoute, async (c) =>
+    accepted(c, await sendTestEvent(c.env, c.var.tenantDb, c.req.valid("param").id)),
+  )
+  .openapi(deliveriesRoute, async (c) =>
+    ok(c, await listDeliveries(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
+  )
+  .openapi(retryRoute, async (c) => {
+    const { id, deliveryId } = c.req.valid("param");
+    return accepted(c, await retryDelivery(c.env, c.var.tenantDb, id, deliveryId));
+  })
+  .openapi(rotateRoute, async (c) =>
+    ok(c, await rotateSecret(c.var.tenantDb, secretKey(c), c.req.valid("param").id)),
+  );

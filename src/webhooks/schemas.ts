@@ -1,0 +1,99 @@
+import { z } from "@hono/zod-openapi";
+import { eventTypes } from "../events/catalog";
+import { pageQuery } from "../http/pagination";
+
+export const MAX_SUBSCRIPTIONS_PER_TENANT = 20;
+export const MAX_EVENTS_PER_SUBSCRIPTION = 50;
+
+const EventName = z
+  .string()
+  .refine((name) => name === "*" || (eventTypes as readonly string[]).includes(name), {
+    message: `must be * or one of ${eventTypes.join(", ")}`,
+  })
+  .openapi({ example: "inventory.adjusted" });
+
+const subscriptionFields = {
+  url: z
+    .string()
+    .trim()
+    .min(1, "URL is required")
+    .max(2048)
+    .openapi({ example: "https://erp.example.com/hooks/warehouse" }),
+  events: z
+    .array(EventName)
+    .min(1, "at least one event is required")
+    .max(MAX_EVENTS_PER_SUBSCRIPTION, `at most ${MAX_EVENTS_PER_SUBSCRIPTION} events`),
+  description: z.string().trim().max(500).optional(),
+  active: z.boolean().optional(),
+};
+
+export const CreateWebhookBody = z.strictObject(subscriptionFields).openapi("CreateWebhookRequest");
+export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = z
+  .strictObject({ ...subscriptionFields, active: z.boolean() })
+  .openapi("UpdateWebhookRequest");
+export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
+
+export const WebhookRecord = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    active: z.boolean(),
+    disabledReason: z
+      .string()
+      .nullable()
+      .openapi({ description: "Why the server disabled it (410, 5 days failing)." }),
+    failingSince: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Webhook");
+
+export const WebhookWithSecret = WebhookRecord.extend({
+  secret: z.string().openapi({ description: "The whsec_ signing secret: shown in this response only." }),
+}).openapi("WebhookWithSecret");
+
+export const DeliveryRecord = z
+  .object({
+    id: z.uuid(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(["pending", "succeeded", "failed"]),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastDurationMs: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    attemptLog: z.array(
+      z.object({
+        attempt: z.number().int(),
+        statusCode: z.number().int().nullable(),
+        durationMs: z.number().int(),
+        error: z.string().nullable(),
+        at: z.string(),
+      }),
+    ),
+  })
+  .openapi("WebhookDelivery");
+
+export const QueuedDelivery = z
+  .object({ deliveryId: z.uuid(), eventId: z.string() })
+  .openapi("QueuedDelivery");
+
+export const WebhookIdParam = z.object({
+  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
+});
+export const DeliveryParams = WebhookIdParam.extend({
+  deliveryId: z.uuid("must be a UUID").openapi({ param: { name: "deliveryId", in: "path" } }),
+});
+
+export const ListWebhooksQuery = pageQuery;
+export const ListDeliveriesQuery = pageQuery.extend({
+  status: z.enum(["pending", "succeeded", "failed"]).optional(),
+});
+export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
