@@ -1,29 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateApiKey } from "../src/auth/api-keys";
-import { bearer, call } from "./support/http";
+import { scopedKey, userWithRole } from "./support/credentials";
+import { call } from "./support/http";
 import { address, salesOrder, stockedProduct } from "./support/order-fixtures";
 import { createTenant, type TestTenant } from "./support/tenants";
-
-// A key with exactly these scopes, stored as the identity module stores keys (the shared
-// `scopedKey` helper is being written alongside; this keeps the scope tests independent of it).
-async function keyWith(tenant: TestTenant, scopes: string[]) {
-  const key = await generateApiKey(env.ENVIRONMENT);
-  await env.DB.prepare(
-    "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_at) values (?, ?, ?, ?, ?, ?, ?)",
-  )
-    .bind(
-      crypto.randomUUID(),
-      tenant.id,
-      "test",
-      key.prefix,
-      key.keyHash,
-      JSON.stringify(scopes),
-      new Date().toISOString(),
-    )
-    .run();
-  return bearer(key.key);
-}
 
 let tenant: TestTenant;
 let other: TestTenant;
@@ -52,9 +31,9 @@ describe("order access", () => {
   });
 
   it("reads with read:orders, writes only with write:orders (403 otherwise)", async () => {
-    const reader = await keyWith(tenant, ["read:orders"]);
-    const inventoryOnly = await keyWith(tenant, ["read:inventory", "write:inventory"]);
-    const writer = await keyWith(tenant, ["write:orders"]);
+    const reader = await scopedKey(tenant, ["read:orders"]);
+    const inventoryOnly = await scopedKey(tenant, ["read:inventory", "write:inventory"]);
+    const writer = await scopedKey(tenant, ["write:orders"]);
 
     expect((await call("GET", "/orders", { headers: reader })).status).toBe(200);
     expect((await call("GET", `/orders/${orderId}`, { headers: reader })).status).toBe(200);
@@ -70,6 +49,16 @@ describe("order access", () => {
     // write:orders implies read:orders.
     expect((await salesOrder(tenant, [{ productId, quantity: 1 }], {}, writer)).status).toBe(201);
     expect((await call("GET", `/orders/${orderId}`, { headers: writer })).status).toBe(200);
+  });
+
+  it("lets a signed-in viewer read but not write, and an operator write", async () => {
+    const viewer = await userWithRole(tenant, "viewer");
+    const operator = await userWithRole(tenant, "operator");
+    expect((await call("GET", `/orders/${orderId}`, { headers: viewer })).status).toBe(200);
+    expect((await salesOrder(tenant, [{ productId, quantity: 1 }], {}, viewer)).status).toBe(403);
+    const created = await salesOrder(tenant, [{ productId, quantity: 1 }], {}, operator);
+    expect(created.status).toBe(201);
+    expect(created.body.data.statusHistory[0].by).toEqual({ type: "user", id: expect.any(String) });
   });
 
   it("answers 404 for another tenant's order, and cannot order another tenant's product", async () => {

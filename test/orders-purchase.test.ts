@@ -5,11 +5,11 @@ import {
   salesOrder,
   seedLocation,
   seedProduct,
-  seedStock,
   seedWarehouse,
   setStatus,
   stockOf,
 } from "./support/order-fixtures";
+import { adjustStock } from "./support/stock";
 import { createTenant, type TestTenant } from "./support/tenants";
 
 async function purchaseSetup(tenant: TestTenant) {
@@ -81,7 +81,7 @@ describe("purchase orders", () => {
     expect(partial.status).toBe(200);
     expect(partial.body.data).toMatchObject({ status: "partially_received", allowedTransitions: [] });
     expect(partial.body.data.lines[0].receivedQuantity).toBe(7);
-    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 7, reserved: 0, ledgerSum: 7 }]);
+    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 7, reserved: 0, ledger: 7 }]);
 
     const cancel = await setStatus(tenant, order.id, { status: "cancelled" });
     expect(cancel.status).toBe(409);
@@ -98,8 +98,8 @@ describe("purchase orders", () => {
       "partially_received",
       "received",
     ]);
-    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 10, ledgerSum: 10 }]);
-    expect(await stockOf(tenant, nuts)).toMatchObject([{ onHand: 4, ledgerSum: 4 }]);
+    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 10, ledger: 10 }]);
+    expect(await stockOf(tenant, nuts)).toMatchObject([{ onHand: 4, ledger: 4 }]);
     expect(await outboxTypes(tenant)).toEqual([
       "order.created",
       "order.status_changed",
@@ -121,7 +121,7 @@ describe("purchase orders", () => {
     const over = await receive(tenant, order.id, [{ lineId: boltLine, quantity: 3, locationId }]);
     expect(over.status).toBe(409);
     expect(over.body.errors).toEqual(["lines[0]: line 1 ordered 10, open 2, receiving 3"]);
-    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 8, ledgerSum: 8 }]);
+    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 8, ledger: 8 }]);
   });
 
   it("refuses concurrent receipts that together exceed the order: one wins, nothing is over-received", async () => {
@@ -134,7 +134,7 @@ describe("purchase orders", () => {
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
-    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 6, ledgerSum: 6 }]);
+    expect(await stockOf(tenant, bolts)).toMatchObject([{ onHand: 6, ledger: 6 }]);
   });
 
   it("cancels before any receipt; unknown lines and locations are 404, another warehouse's location 400", async () => {
@@ -169,7 +169,7 @@ describe("purchase orders", () => {
     const warehouseId = await seedWarehouse(tenant);
     const bin = await seedLocation(tenant, warehouseId);
     const productId = await seedProduct(tenant);
-    await seedStock(tenant, { productId, locationId: bin, warehouseId, quantity: 3 });
+    await adjustStock(tenant, productId, bin, 3);
     const sales = (await salesOrder(tenant, [{ productId, quantity: 1 }])).body.data;
     const res = await receive(tenant, sales.id, [{ lineId: boltLine, quantity: 1, locationId }]);
     expect(res.status).toBe(409);

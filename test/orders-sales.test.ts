@@ -7,12 +7,12 @@ import {
   salesOrder,
   seedLocation,
   seedProduct,
-  seedStock,
   seedWarehouse,
   setStatus,
   stockedProduct,
   stockOf,
 } from "./support/order-fixtures";
+import { adjustStock } from "./support/stock";
 import { createTenant } from "./support/tenants";
 
 describe("creating a sales order", () => {
@@ -37,7 +37,7 @@ describe("creating a sales order", () => {
     expect(order.statusHistory).toEqual([
       { from: null, to: "pending", at: order.createdAt, by: { type: "api_key", id: expect.any(String) } },
     ]);
-    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 10, reserved: 4, ledgerSum: 10 }]);
+    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 10, reserved: 4, ledger: 10 }]);
     expect(await outboxTypes(tenant)).toEqual(["order.created"]);
 
     const fetched = await call("GET", `/orders/${order.id}`, { headers: tenant.admin });
@@ -70,9 +70,9 @@ describe("creating a sales order", () => {
       await seedLocation(tenant, near),
       await seedLocation(tenant, far),
     ];
-    await seedStock(tenant, { productId, locationId: bin1, warehouseId: near, quantity: 4 });
-    await seedStock(tenant, { productId, locationId: bin2, warehouseId: near, quantity: 3 });
-    await seedStock(tenant, { productId, locationId: farBin, warehouseId: far, quantity: 100 });
+    await adjustStock(tenant, productId, bin1, 4);
+    await adjustStock(tenant, productId, bin2, 3);
+    await adjustStock(tenant, productId, farBin, 100);
 
     const short = await salesOrder(tenant, [{ productId, quantity: 8 }], { warehouseId: near });
     expect(short.status).toBe(409);
@@ -87,13 +87,11 @@ describe("creating a sales order", () => {
     // Shipping consumes from both bins; every level's ledger still sums to its onHand.
     expect((await setStatus(tenant, res.body.data.id, { status: "shipped" })).status).toBe(200);
     const after = await stockOf(tenant, productId);
-    expect(Object.fromEntries(after.map((l) => [l.locationId, [l.onHand, l.reserved, l.ledgerSum]]))).toEqual(
-      {
-        [bin1]: [0, 0, 0],
-        [bin2]: [1, 0, 1],
-        [farBin]: [100, 0, 100],
-      },
-    );
+    expect(Object.fromEntries(after.map((l) => [l.locationId, [l.onHand, l.reserved, l.ledger]]))).toEqual({
+      [bin1]: [0, 0, 0],
+      [bin2]: [1, 0, 1],
+      [farBin]: [100, 0, 100],
+    });
   });
 
   it("refuses short stock naming every short line, and writes nothing", async () => {
@@ -175,9 +173,7 @@ describe("creating a sales order", () => {
     const warehouseId = await seedWarehouse(tenant);
     const locationId = await seedLocation(tenant, warehouseId);
     const productIds = await Promise.all(Array.from({ length: 501 }, () => seedProduct(tenant)));
-    await Promise.all(
-      productIds.map((productId) => seedStock(tenant, { productId, locationId, warehouseId, quantity: 2 })),
-    );
+    await Promise.all(productIds.map((productId) => adjustStock(tenant, productId, locationId, 2)));
     const lines = productIds.map((productId) => ({ productId, quantity: 2, price: 0.01 }));
     const tooMany = await salesOrder(tenant, lines);
     expect(tooMany.status).toBe(400);
@@ -188,7 +184,7 @@ describe("creating a sales order", () => {
     expect(await openReservations(tenant, productIds[499] as string)).toBe(2);
     const shipped = await setStatus(tenant, res.body.data.id, { status: "shipped" });
     expect(shipped.status).toBe(200);
-    expect(await stockOf(tenant, productIds[0] as string)).toMatchObject([{ onHand: 0, ledgerSum: 0 }]);
+    expect(await stockOf(tenant, productIds[0] as string)).toMatchObject([{ onHand: 0, ledger: 0 }]);
   });
 
   it("refuses a total too large to be exact with 400", async () => {
@@ -221,7 +217,7 @@ describe("sales order lifecycle", () => {
       allowedTransitions: ["delivered"],
     });
     expect(await stockOf(tenant, productId)).toEqual([
-      { productId, locationId, onHand: 6, reserved: 0, ledgerSum: 6 },
+      { productId, locationId, onHand: 6, reserved: 0, ledger: 6 },
     ]);
     expect(await openReservations(tenant, productId)).toBe(0);
     const movements = await call("GET", `/orders/${order.id}`, { headers: tenant.admin });
@@ -273,7 +269,7 @@ describe("sales order lifecycle", () => {
     const cancelled = await setStatus(tenant, second.id, { status: "cancelled" });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data.allowedTransitions).toEqual([]);
-    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 7, reserved: 0, ledgerSum: 7 }]);
+    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 7, reserved: 0, ledger: 7 }]);
     expect(await openReservations(tenant, productId)).toBe(0);
     expect(await outboxTypes(tenant)).toContain("order.cancelled");
   });
@@ -302,7 +298,7 @@ describe("sales order lifecycle", () => {
     expect(afterDelivered.body.errors).toEqual([
       `status: sales order ${order.number} is delivered; allowed next statuses: none (delivered is final)`,
     ]);
-    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 8, reserved: 0, ledgerSum: 8 }]);
+    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 8, reserved: 0, ledger: 8 }]);
   });
 
   it("skipping from pending straight to delivered ships the stock and emits both events", async () => {
@@ -312,7 +308,7 @@ describe("sales order lifecycle", () => {
     const res = await setStatus(tenant, order.id, { status: "delivered", trackingNumber: "T-1" });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: "delivered", trackingNumber: "T-1" });
-    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 6, reserved: 0, ledgerSum: 6 }]);
+    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 6, reserved: 0, ledger: 6 }]);
     expect((await outboxTypes(tenant)).slice(1)).toEqual([
       "order.status_changed",
       "order.shipped",
@@ -336,8 +332,8 @@ describe("sales orders under concurrency", () => {
     const productId = await seedProduct(tenant);
     const warehouseId = await seedWarehouse(tenant);
     const bins = [await seedLocation(tenant, warehouseId), await seedLocation(tenant, warehouseId)];
-    await seedStock(tenant, { productId, locationId: bins[0] as string, warehouseId, quantity: 12 });
-    await seedStock(tenant, { productId, locationId: bins[1] as string, warehouseId, quantity: 8 });
+    await adjustStock(tenant, productId, bins[0] as string, 12);
+    await adjustStock(tenant, productId, bins[1] as string, 8);
 
     const results = await Promise.all(
       Array.from({ length: 50 }, () => salesOrder(tenant, [{ productId, quantity: 1 }])),
@@ -372,7 +368,7 @@ describe("sales orders under concurrency", () => {
     }
     const [level] = await stockOf(tenant, productId);
     expect(level?.reserved).toBe(0);
-    expect(level?.onHand).toBe(level?.ledgerSum);
+    expect(level?.onHand).toBe(level?.ledger);
   });
 });
 

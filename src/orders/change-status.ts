@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
+import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import type { EventType } from "../events/catalog";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { byStockLevel } from "./allocation";
 import { atVersion, changesOf, runBatch } from "./batch-guard";
-import { historyInsert, type OrderActor, orderEvent } from "./order-writes";
+import { historyInsert, orderEvent } from "./order-writes";
 import { type LoadedOrder, readOrder } from "./read-order";
 import { orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
@@ -34,12 +35,7 @@ function refuse(order: LoadedOrder["row"], to: string) {
  * the reservations (ledger rows, reason `shipped`), cancelling releases them. Of two conflicting
  * changes, the one whose batch runs second finds a newer version, changes nothing and gets 409.
  */
-export async function changeStatus(
-  tdb: TenantDb,
-  actor: OrderActor,
-  orderId: string,
-  input: UpdateStatusBody,
-) {
+export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string, input: UpdateStatusBody) {
   const order = await readOrder(tdb, orderId);
   const { row } = order;
   const to = input.status;

@@ -1,13 +1,14 @@
 import { uuidv7 } from "uuidv7";
+import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { runBatch } from "./batch-guard";
 import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
-import { insertOrder, numberFrom, type OrderActor, orderEvent, selectNumber } from "./order-writes";
+import { insertOrder, numberFrom, orderEvent, selectNumber } from "./order-writes";
 import { newOrderRecord, type OrderRow } from "./records";
 import type { CreatePurchaseOrderBody } from "./schemas";
 
 /** Creates a purchase order (status draft) in one batch; stock changes only when it is received. */
-export async function createPurchaseOrder(tdb: TenantDb, actor: OrderActor, input: CreatePurchaseOrderBody) {
+export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, input: CreatePurchaseOrderBody) {
   const orderId = uuidv7();
   const now = new Date().toISOString();
   const { rows: lines, totalE4 } = lineRows(

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { locations, orderReservations, stockLevels } from "../db/schema";
 import { conflict } from "../http/errors";
@@ -13,7 +14,7 @@ import {
   productsQuery,
   warehouseQuery,
 } from "./order-inputs";
-import { chunks, insertOrder, numberFrom, type OrderActor, orderEvent, selectNumber } from "./order-writes";
+import { chunks, insertOrder, numberFrom, orderEvent, selectNumber } from "./order-writes";
 import { newOrderRecord, type OrderLineRow, type OrderRow } from "./records";
 import type { CreateSalesOrderBody } from "./schemas";
 import { lowStockEvent, reserveStock } from "./stock-effects";
@@ -53,7 +54,7 @@ const shortMessage = (s: ShortLine) =>
  * Allocation is planned from a fresh read; if another order took the stock meanwhile, the
  * reserved <= on_hand CHECK fails this batch (nothing is written) and the order is planned again.
  */
-export async function createSalesOrder(tdb: TenantDb, actor: OrderActor, input: CreateSalesOrderBody) {
+export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: CreateSalesOrderBody) {
   const orderId = uuidv7();
   const now = new Date().toISOString();
   const { rows: lines, totalE4 } = lineRows(
@@ -105,7 +106,7 @@ export async function createSalesOrder(tdb: TenantDb, actor: OrderActor, input: 
 
 async function writeSalesOrder(
   tdb: TenantDb,
-  actor: OrderActor,
+  actor: Actor,
   row: Omit<OrderRow, "number">,
   lines: readonly OrderLineRow[],
   reservations: Reservation[],

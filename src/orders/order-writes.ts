@@ -1,16 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema";
 import type { EventType } from "../events/catalog";
 import type { OrderLineRow, OrderRow } from "./records";
-
-/** Who changes an order: recorded in the status history and on ledger rows. */
-export interface OrderActor {
-  actorType: "user" | "api_key";
-  actorId: string;
-  requestId: string;
-}
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;
 
@@ -32,7 +26,7 @@ export function insertOrder(
   tdb: TenantDb,
   row: Omit<OrderRow, "number">,
   lines: readonly OrderLineRow[],
-  actor: OrderActor,
+  actor: Actor,
 ) {
   const { tenantId, db } = tdb;
   return [
@@ -101,7 +95,7 @@ export function historyInsert(
   orderId: string,
   from: string,
   to: string,
-  actor: OrderActor,
+  actor: Actor,
   now: string,
   guard: SQL,
 ) {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { locations } from "../db/schema";
 import type { EventType } from "../events/catalog";
@@ -6,7 +7,7 @@ import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { atVersion, changesOf, runBatch, violated } from "./batch-guard";
 import { inJsonArray } from "./order-inputs";
-import { historyInsert, type OrderActor, orderEvent } from "./order-writes";
+import { historyInsert, orderEvent } from "./order-writes";
 import { readOrder } from "./read-order";
 import { orderRecord } from "./records";
 import type { ReceiveBody } from "./schemas";
@@ -26,12 +27,7 @@ function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
  * partially_received or received by itself. Receiving more than a line ordered is 409; the
  * order_lines CHECK (received <= quantity) backs that up under any concurrency.
  */
-export async function receivePurchaseOrder(
-  tdb: TenantDb,
-  actor: OrderActor,
-  orderId: string,
-  input: ReceiveBody,
-) {
+export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId: string, input: ReceiveBody) {
   const [order, found] = await Promise.all([
     readOrder(tdb, orderId),
     locationsQuery(

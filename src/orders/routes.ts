@@ -1,6 +1,7 @@
+import type { Actor } from "../auth/principal";
 import { actorOf } from "../auth/principal";
 import type { AppContext } from "../env";
-import { handOffEvents } from "../events/hand-off";
+import { handOffAfterCommit } from "../events/hand-off";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
@@ -9,7 +10,6 @@ import { changeStatus } from "./change-status";
 import { createPurchaseOrder } from "./create-purchase-order";
 import { createSalesOrder } from "./create-sales-order";
 import { listOrders } from "./list-orders";
-import { chunks, type OrderActor } from "./order-writes";
 import { readOrder } from "./read-order";
 import { receivePurchaseOrder } from "./receive";
 import { orderRecord } from "./records";
@@ -117,19 +117,8 @@ const receiveRoute = defineRoute(write, {
   },
 });
 
-function actor(c: AppContext): OrderActor {
+function actor(c: AppContext): Actor {
   return { ...actorOf(c.var.principal), requestId: c.var.requestId };
-}
-
-// A 500-line order can commit 501 events; a Queue sendBatch takes at most 100 messages and the
-// hand-off's "mark dispatched" update binds each id (D1: at most 100 parameters per statement).
-const HAND_OFF_CHUNK = 50;
-
-/** Events are committed with the change; handing them to the queue must not delay the answer. */
-function handOff(c: AppContext, eventIds: string[]) {
-  for (const ids of chunks(eventIds, HAND_OFF_CHUNK)) {
-    c.executionCtx.waitUntil(handOffEvents(c.env, c.var.tenantDb.tenantId, ids));
-  }
 }
 
 export const orderRoutes = createRouter()
@@ -140,12 +129,12 @@ export const orderRoutes = createRouter()
   })
   .openapi(createSalesRoute, async (c) => {
     const { order, eventIds } = await createSalesOrder(c.var.tenantDb, actor(c), c.req.valid("json"));
-    handOff(c, eventIds);
+    handOffAfterCommit(c, eventIds);
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
   .openapi(createPurchaseRoute, async (c) => {
     const { order, eventIds } = await createPurchaseOrder(c.var.tenantDb, actor(c), c.req.valid("json"));
-    handOff(c, eventIds);
+    handOffAfterCommit(c, eventIds);
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
   .openapi(statusRoute, async (c) => {
@@ -155,7 +144,7 @@ export const orderRoutes = createRouter()
       c.req.valid("param").id,
       c.req.valid("json"),
     );
-    handOff(c, eventIds);
+    handOffAfterCommit(c, eventIds);
     return ok(c, order);
   })
   .openapi(receiveRoute, async (c) => {
@@ -165,6 +154,6 @@ export const orderRoutes = createRouter()
       c.req.valid("param").id,
       c.req.valid("json"),
     );
-    handOff(c, eventIds);
+    handOffAfterCommit(c, eventIds);
     return ok(c, order);
   });

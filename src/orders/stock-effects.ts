@@ -1,24 +1,29 @@
 import { type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
+import { addStock, atLevel, type LedgerContext, ledgerRow } from "../inventory/stock-statements";
 import type { Reservation } from "./allocation";
 
-// The stock side of order changes, as batch statements. Oversell is impossible because the
-// stock_levels CHECKs (reserved <= on_hand, on_hand >= 0) fail the whole batch of a losing racer.
+// The stock side of order changes, as batch statements built on the inventory primitives. Oversell is
+// impossible because the stock_levels CHECKs (reserved <= on_hand, on_hand >= 0) fail the whole batch
+// of a losing racer.
 
-/** Who and what a ledger row points to. */
-export interface MovementContext {
-  orderId: string;
-  actorType: "user" | "api_key";
-  actorId: string;
-  requestId: string;
-  now: string;
-}
+/** The order a change belongs to, who made it, and when. */
+export type MovementContext = Actor & { orderId: string; now: string };
 
 type StockAmount = Pick<Reservation, "productId" | "locationId" | "quantity">;
 
-const atLevel = (tdb: TenantDb, s: StockAmount) =>
-  sql`tenant_id = ${tdb.tenantId} and product_id = ${s.productId} and location_id = ${s.locationId}`;
+const ledgerContext = (ctx: MovementContext, reason: string): LedgerContext => ({
+  reason,
+  referenceType: "order",
+  referenceId: ctx.orderId,
+  notes: null,
+  actorType: ctx.actorType,
+  actorId: ctx.actorId,
+  requestId: ctx.requestId,
+  now: ctx.now,
+});
 
 /** Holds stock for an order; unguarded on purpose: the reserved <= on_hand CHECK is the guard. */
 export function reserveStock(tdb: TenantDb, s: StockAmount, now: string) {
@@ -31,28 +36,12 @@ export function releaseStock(tdb: TenantDb, s: StockAmount, now: string, guard: 
         where ${atLevel(tdb, s)} and ${guard}`;
 }
 
-/** The ledger row for a change already applied to the level: on_hand_after is read from the level itself. */
-function movementAfter(
-  tdb: TenantDb,
-  s: StockAmount,
-  delta: number,
-  reason: string,
-  ctx: MovementContext,
-  guard: SQL,
-) {
-  return sql`insert into stock_movements (id, tenant_id, product_id, location_id, warehouse_id, delta, on_hand_after,
-          reason, reference_type, reference_id, actor_type, actor_id, request_id, created_at)
-        select ${uuidv7()}, tenant_id, product_id, location_id, warehouse_id, ${delta}, on_hand, ${reason}, 'order',
-          ${ctx.orderId}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId}, ${ctx.now}
-        from stock_levels where ${atLevel(tdb, s)} and ${guard}`;
-}
-
 /** Ships held stock: on_hand and reserved both go down, with a `shipped` ledger row. */
 export function consumeStock(tdb: TenantDb, s: StockAmount, ctx: MovementContext, guard: SQL) {
   return [
     sql`update stock_levels set on_hand = on_hand - ${s.quantity}, reserved = reserved - ${s.quantity},
             updated_at = ${ctx.now} where ${atLevel(tdb, s)} and ${guard}`,
-    movementAfter(tdb, s, -s.quantity, "shipped", ctx, guard),
+    ledgerRow(tdb, uuidv7(), s, -s.quantity, ledgerContext(ctx, "shipped"), guard),
   ] as const;
 }
 
@@ -64,12 +53,8 @@ export function receiveStock(
   guard: SQL,
 ) {
   return [
-    sql`insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at)
-          select ${tdb.tenantId}, ${s.productId}, ${s.locationId}, ${s.warehouseId}, ${s.quantity}, 0, ${ctx.now}
-          where ${guard}
-          on conflict (tenant_id, product_id, location_id)
-          do update set on_hand = on_hand + excluded.on_hand, updated_at = excluded.updated_at`,
-    movementAfter(tdb, s, s.quantity, "received", ctx, guard),
+    addStock(tdb, s, s.quantity, ctx.now, guard),
+    ledgerRow(tdb, uuidv7(), s, s.quantity, ledgerContext(ctx, "received"), guard),
   ] as const;
 }
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { call } from "./http";
+import { adjustStock, type LevelCheck, levelsWithLedger } from "./stock";
 import type { TestTenant } from "./tenants";
 
-// Catalog and stock rows for order tests, written straight into D1 because the catalog and inventory
-// endpoints (and their helpers in test/support) are being built at the same time as orders.
-// Every stock level gets the ledger row that explains it, so "ledger sums to onHand" holds from the start.
+// Catalog rows for order tests, written straight into D1 while the catalog endpoints (and their helpers
+// in test/support/catalog.ts) are being built alongside; stock goes through the inventory API.
 
 const now = () => new Date().toISOString();
 let counter = 0;
@@ -54,25 +54,6 @@ export async function seedProduct(
   return productId;
 }
 
-export async function seedStock(
-  tenant: TestTenant,
-  stock: { productId: string; locationId: string; warehouseId: string; quantity: number },
-) {
-  await env.DB.batch([
-    env.DB.prepare(
-      `insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at)
-       values (?, ?, ?, ?, ?, 0, ?)
-       on conflict (tenant_id, product_id, location_id) do update set on_hand = on_hand + excluded.on_hand`,
-    ).bind(tenant.id, stock.productId, stock.locationId, stock.warehouseId, stock.quantity, now()),
-    env.DB.prepare(
-      `insert into stock_movements (id, tenant_id, product_id, location_id, warehouse_id, delta, on_hand_after,
-         reason, actor_type, created_at)
-       select ?, tenant_id, product_id, location_id, warehouse_id, ?, on_hand, 'cycle_count', 'system', ?
-       from stock_levels where tenant_id = ? and product_id = ? and location_id = ?`,
-    ).bind(crypto.randomUUID(), stock.quantity, now(), tenant.id, stock.productId, stock.locationId),
-  ]);
-}
-
 /** A warehouse with one location holding `quantity` of a new product. */
 export async function stockedProduct(
   tenant: TestTenant,
@@ -82,29 +63,13 @@ export async function stockedProduct(
   const warehouseId = await seedWarehouse(tenant);
   const locationId = await seedLocation(tenant, warehouseId);
   const productId = await seedProduct(tenant, options);
-  if (quantity > 0) await seedStock(tenant, { productId, locationId, warehouseId, quantity });
+  if (quantity > 0) await adjustStock(tenant, productId, locationId, quantity);
   return { warehouseId, locationId, productId };
 }
 
-export interface StockRow {
-  productId: string;
-  locationId: string;
-  onHand: number;
-  reserved: number;
-  ledgerSum: number;
-}
-
-/** Every stock level of a product with the sum of its ledger, read from D1. */
-export async function stockOf(tenant: TestTenant, productId: string): Promise<StockRow[]> {
-  const { results } = await env.DB.prepare(
-    `select s.product_id as productId, s.location_id as locationId, s.on_hand as onHand, s.reserved as reserved,
-       (select coalesce(sum(delta), 0) from stock_movements m
-         where m.tenant_id = s.tenant_id and m.product_id = s.product_id and m.location_id = s.location_id) as ledgerSum
-     from stock_levels s where s.tenant_id = ? and s.product_id = ? order by s.location_id`,
-  )
-    .bind(tenant.id, productId)
-    .all<StockRow>();
-  return results;
+/** Every stock level of a product with the sum of its ledger. */
+export async function stockOf(tenant: TestTenant, productId: string): Promise<LevelCheck[]> {
+  return (await levelsWithLedger(tenant)).filter((level) => level.productId === productId);
 }
 
 /** Sum of the open reservations of a product (what `reserved` must equal). */
@@ -117,9 +82,10 @@ export async function openReservations(tenant: TestTenant, productId: string): P
   return row?.total ?? 0;
 }
 
+/** The tenant's outbox in order, leaving out the `inventory.adjusted` events of the test's own stock set-up. */
 export async function outboxTypes(tenant: TestTenant): Promise<string[]> {
   const { results } = await env.DB.prepare(
-    "select type from outbox_events where tenant_id = ? order by created_at, id",
+    "select type from outbox_events where tenant_id = ? and type <> 'inventory.adjusted' order by created_at, id",
   )
     .bind(tenant.id)
     .all<{ type: string }>();
