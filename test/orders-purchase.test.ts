@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "./support/http";
 import {
@@ -154,6 +155,17 @@ describe("purchase orders", () => {
     const cancelled = await setStatus(tenant, order.id, { status: "cancelled" });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data.allowedTransitions).toEqual([]);
+  });
+
+  it("refuses receiving into an inactive location (409), changing nothing", async () => {
+    const tenant = await createTenant();
+    const { order, locationId, bolts, boltLine } = await purchaseSetup(tenant);
+    await setStatus(tenant, order.id, { status: "ordered" });
+    await env.DB.prepare("update locations set active = 0 where id = ?").bind(locationId).run();
+    const res = await receive(tenant, order.id, [{ lineId: boltLine, quantity: 1, locationId }]);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/inactive/);
+    expect(await stockOf(tenant, bolts)).toEqual([]);
   });
 
   it("refuses receiving a sales order and status moves to receiving statuses", async () => {

@@ -5,6 +5,7 @@ import { locations } from "../db/schema";
 import type { EventType } from "../events/catalog";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { assertReceivable } from "../inventory/targets";
 import { atVersion, changesOf, runBatch, violated } from "./batch-guard";
 import { inJsonArray } from "./order-inputs";
 import { historyInsert, orderEvent } from "./order-writes";
@@ -16,7 +17,12 @@ import { receiveStock } from "./stock-effects";
 
 function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
   return tdb.db
-    .select({ id: locations.id, warehouseId: locations.warehouseId })
+    .select({
+      id: locations.id,
+      code: locations.code,
+      warehouseId: locations.warehouseId,
+      active: locations.active,
+    })
     .from(locations)
     .where(and(eq(locations.tenantId, tdb.tenantId), inJsonArray(locations.id, [...new Set(ids)])));
 }
@@ -60,6 +66,7 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
       : [`lines[${i}].locationId: location ${l.locationId} is not in the order's warehouse`],
   );
   if (elsewhere.length) throw validationError(elsewhere);
+  for (const location of found) assertReceivable(location);
 
   // Apply in memory first: the over-receipt check and the new status come from the same figures.
   const over: string[] = [];
