@@ -1,0 +1,267 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { redispatchOutbox } from "../src/webhooks/dispatch-sweep";
+import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
+import { call } from "./support/http";
+import { seedLocation, seedProduct, seedWarehouse } from "./support/order-fixtures";
+import { adjustStock } from "./support/stock";
+import { createTenant, type TestTenant } from "./support/tenants";
+import { stubReceiver } from "./support/webhook-receiver";
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+async function subscribe(events = ["*"], url = "https://receiver.example.com/hook") {
+  const res = await call("POST", "/webhooks", { headers: tenant.admin, body: { url, events } });
+  return res.body.data as { id: string; secret: string };
+}
+
+/** An event and its pending delivery, written directly and NOT queued, so only this test's batch delivers it. */
+async function pendingDelivery(subscriptionId: string, attempts = 0) {
+  const eventId = crypto.randomUUID();
+  const deliveryId = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await env.DB.batch([
+    env.DB.prepare(
+      "insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at) values (?, ?, 'product.updated', ?, ?, ?)",
+    ).bind(eventId, tenant.id, JSON.stringify({ id: "p1", sku: "SKU-1" }), now, now),
+    env.DB.prepare(
+      `insert into webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempts, created_at, updated_at)
+       values (?, ?, ?, ?, 'product.updated', 'pending', ?, ?, ?)`,
+    ).bind(deliveryId, tenant.id, subscriptionId, eventId, attempts, now, now),
+  ]);
+  return { eventId, deliveryId };
+}
+
+async function consume(deliveryId: string, queue = "webhook-deliveries") {
+  const batch = createMessageBatch(queue, [
+    {
+      id: "msg-1",
+      timestamp: new Date(),
+      attempts: 1,
+      body: { kind: "delivery", tenantId: tenant.id, deliveryId },
+    },
+  ]);
+  const ctx = createExecutionContext();
+  await worker.queue!(batch as never, env, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+const deliveryRow = (id: string) =>
+  env.DB.prepare("select * from webhook_deliveries where id = ?").bind(id).first<Record<string, any>>();
+const subscriptionRow = (id: string) =>
+  env.DB.prepare("select * from webhook_subscriptions where id = ?").bind(id).first<Record<string, any>>();
+
+describe("delivery", () => {
+  it("signs per Standard Webhooks and records a 2xx as success", async () => {
+    const { id, secret } = await subscribe();
+    const { eventId, deliveryId } = await pendingDelivery(id);
+    const { received } = stubReceiver();
+    const result = await consume(deliveryId);
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(request!.url).toBe("https://receiver.example.com/hook");
+    expect(request!.headers["webhook-id"]).toBe(eventId);
+    const payload = new Webhook(secret).verify(request!.body, request!.headers) as Record<string, unknown>;
+    expect(payload).toMatchObject({ type: "product.updated", data: { id: "p1", sku: "SKU-1" } });
+    expect(await deliveryRow(deliveryId)).toMatchObject({
+      status: "succeeded",
+      attempts: 1,
+      last_status_code: 200,
+    });
+  });
+
+  it("retries a 5xx after about 5 s with jitter, keeping the same webhook-id", async () => {
+    const { id } = await subscribe();
+    const { deliveryId } = await pendingDelivery(id);
+    const { received } = stubReceiver(() => new Response("down", { status: 503 }));
+    const first = await consume(deliveryId);
+    expect(first.retryMessages).toHaveLength(1);
+    const row = await deliveryRow(deliveryId);
+    expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 503 });
+    // The queue's retry delay is not observable here, so the delay is read back from the delivery.
+    const delayMs = Date.parse(row!.next_attempt_at) - Date.parse(row!.updated_at);
+    expect(delayMs).toBeGreaterThanOrEqual(5000);
+    expect(delayMs).toBeLessThanOrEqual(6000);
+    expect((await subscriptionRow(id))?.failing_since).toEqual(expect.any(String));
+    const second = await consume(deliveryId);
+    expect(second.retryMessages).toHaveLength(1);
+    const after = await deliveryRow(deliveryId);
+    expect(after).toMatchObject({ attempts: 2 });
+    expect(Date.parse(after!.next_attempt_at) - Date.parse(after!.updated_at)).toBeGreaterThanOrEqual(
+      300_000,
+    );
+    expect(received[0]!.headers["webhook-id"]).toBe(received[1]!.headers["webhook-id"]);
+  });
+
+  it("follows the contract's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then stops", () => {
+    const noJitter = () => 0;
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelaySeconds(n, noJitter))).toEqual([
+      5,
+      300,
+      1800,
+      7200,
+      18000,
+      36000,
+      36000,
+      null,
+    ]);
+    expect(retryDelaySeconds(1, () => 1)).toBe(6);
+  });
+
+  it("treats a redirect as a failure and never follows it", async () => {
+    const { id } = await subscribe();
+    const { deliveryId } = await pendingDelivery(id);
+    const { received } = stubReceiver(
+      () => new Response(null, { status: 302, headers: { location: "http://169.254.169.254/" } }),
+    );
+    const result = await consume(deliveryId);
+    expect(result.retryMessages).toHaveLength(1);
+    expect(received).toHaveLength(1);
+    expect(await deliveryRow(deliveryId)).toMatchObject({
+      last_status_code: 302,
+      last_error: "receiver answered 302",
+    });
+  });
+
+  it("records a timeout as a failure to retry", async () => {
+    const { id } = await subscribe();
+    const { deliveryId } = await pendingDelivery(id);
+    stubReceiver(() => {
+      throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+    });
+    const result = await consume(deliveryId);
+    expect(result.retryMessages).toHaveLength(1);
+    expect(await deliveryRow(deliveryId)).toMatchObject({
+      status: "pending",
+      last_error: "timed out after 10 s",
+    });
+  });
+
+  it("disables the subscription on 410 Gone", async () => {
+    const { id } = await subscribe();
+    const { deliveryId } = await pendingDelivery(id);
+    stubReceiver(() => new Response("gone", { status: 410 }));
+    const result = await consume(deliveryId);
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(await subscriptionRow(id)).toMatchObject({
+      active: 0,
+      disabled_reason: "The receiver answered 410 Gone",
+    });
+    const shown = await call("GET", `/webhooks/${id}`, { headers: tenant.admin });
+    expect(shown.body.data).toMatchObject({
+      active: false,
+      disabledReason: "The receiver answered 410 Gone",
+    });
+  });
+
+  it("keeps the delivery as a dead letter after the last attempt, retryable by hand", async () => {
+    const { id } = await subscribe();
+    const { deliveryId } = await pendingDelivery(id, 7);
+    stubReceiver(() => new Response("still down", { status: 500 }));
+    const result = await consume(deliveryId);
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(await deliveryRow(deliveryId)).toMatchObject({ status: "failed", attempts: 8 });
+
+    const list = await call("GET", `/webhooks/${id}/deliveries?status=failed`, { headers: tenant.admin });
+    expect(list.body.data.items[0]).toMatchObject({
+      id: deliveryId,
+      status: "failed",
+      attempts: 8,
+      lastStatusCode: 500,
+      attemptLog: [expect.objectContaining({ attempt: 8, statusCode: 500, error: "receiver answered 500" })],
+    });
+
+    const { received } = stubReceiver();
+    const retry = await call("POST", `/webhooks/${id}/deliveries/${deliveryId}/retry`, {
+      headers: tenant.admin,
+    });
+    expect(retry.status).toBe(202);
+    await expect
+      .poll(async () => (await deliveryRow(deliveryId))?.status, { timeout: 5000 })
+      .toBe("succeeded");
+    expect(received).toHaveLength(1);
+  });
+
+  it("disables a subscription whose deliveries have failed for 5 days", async () => {
+    const { id } = await subscribe();
+    await env.DB.prepare("update webhook_subscriptions set failing_since = ? where id = ?")
+      .bind(new Date(Date.now() - 6 * 86_400_000).toISOString(), id)
+      .run();
+    const { deliveryId } = await pendingDelivery(id);
+    stubReceiver(() => new Response("down", { status: 500 }));
+    await consume(deliveryId);
+    expect(await subscriptionRow(id)).toMatchObject({
+      active: 0,
+      disabled_reason: "Every delivery failed for 5 days",
+    });
+  });
+
+  it("records messages from the dead-letter queue", async () => {
+    const { id } = await subscribe();
+    const { deliveryId } = await pendingDelivery(id);
+    const result = await consume(deliveryId, "webhook-deliveries-dlq");
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(await deliveryRow(deliveryId)).toMatchObject({
+      status: "failed",
+      last_error: "dead-lettered after repeated consumer errors",
+    });
+  });
+});
+
+describe("dispatch", () => {
+  it("delivers a stock adjustment to a matching subscription, signed, with the resource after the change", async () => {
+    const t = await createTenant();
+    const { secret } = (
+      await call("POST", "/webhooks", {
+        headers: t.admin,
+        body: { url: "https://erp.example.com/stock", events: ["inventory.adjusted"] },
+      })
+    ).body.data;
+    await call("POST", "/webhooks", {
+      headers: t.admin,
+      body: { url: "https://erp.example.com/orders", events: ["order.created"] },
+    });
+    const { received } = stubReceiver();
+    const productId = await seedProduct(t);
+    const locationId = await seedLocation(t, await seedWarehouse(t));
+    await adjustStock(t, productId, locationId, 7);
+    await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
+    const [request] = received;
+    expect(request!.url).toBe("https://erp.example.com/stock");
+    const payload = new Webhook(secret).verify(request!.body, request!.headers);
+    expect(payload).toMatchObject({
+      type: "inventory.adjusted",
+      data: { productId, delta: 7, stockLevel: { locationId, onHand: 7, available: 7 } },
+    });
+  });
+
+  it("the cron sweep re-enqueues an event whose hand-off was lost", async () => {
+    const t = await createTenant();
+    await call("POST", "/webhooks", {
+      headers: t.admin,
+      body: { url: "https://erp.example.com/all", events: ["*"] },
+    });
+    const eventId = crypto.randomUUID();
+    await env.DB.prepare(
+      "insert into outbox_events (id, tenant_id, type, payload, created_at) values (?, ?, 'product.created', ?, ?)",
+    )
+      .bind(eventId, t.id, JSON.stringify({ id: "p9" }), new Date(Date.now() - 60_000).toISOString())
+      .run();
+    const { received } = stubReceiver();
+    expect(await redispatchOutbox(env)).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 })
+      .toBe(true);
+    const event = await env.DB.prepare("select dispatched_at from outbox_events where id = ?")
+      .bind(eventId)
+      .first();
+    expect(event?.dispatched_at).toEqual(expect.any(String));
+  });
+});
