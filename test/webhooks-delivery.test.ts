@@ -48,7 +48,7 @@ async function consume(deliveryId: string, queue = "webhook-deliveries") {
     },
   ]);
   const ctx = createExecutionContext();
-  await worker.queue!(batch as never, env, ctx);
+  await worker.queue(batch as never, env);
   return getQueueResult(batch, ctx);
 }
 

@@ -52,7 +52,7 @@ export async function deliver(env: Bindings, tenantId: string, deliveryId: strin
   const db = platformDb(env);
   const ofDelivery = and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, deliveryId));
   const [delivery] = await db.select().from(webhookDeliveries).where(ofDelivery).limit(1);
-  if (!delivery || delivery.status !== "pending") return "done";
+  if (delivery?.status !== "pending") return "done";
   const [[subscription], [event]] = await db.batch([
     db
       .select()
