@@ -7,14 +7,33 @@ import {
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
+import { generateApiKey } from "../src/auth/api-keys";
 import { signAccessToken } from "../src/auth/jwt";
 import { BASE, bearer, call } from "./support/http";
-import { keyWith } from "./support/report-fixtures";
 import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
 // A cheap tenant read through the real Worker (authenticate -> tenant -> rate limit -> scope -> handler).
 const READ = "/orders";
 const read = (headers: Record<string, string>, path = READ) => call("GET", path, { headers });
+
+/** A key written straight into D1: creating it through POST /api-keys would spend the budget under test. */
+async function keyWith(tenant: { id: string }, scopes: string[]) {
+  const key = await generateApiKey(env.ENVIRONMENT);
+  await env.DB.prepare(
+    "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_at) values (?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(
+      crypto.randomUUID(),
+      tenant.id,
+      "test",
+      key.prefix,
+      key.keyHash,
+      JSON.stringify(scopes),
+      new Date().toISOString(),
+    )
+    .run();
+  return { "x-api-key": key.key };
+}
 
 /** The same read through a fresh app on substituted bindings: how a limiter outage is injected. */
 async function readWith(bindings: object, headers: Record<string, string>) {
