@@ -8,7 +8,7 @@ import { byStockLevel } from "./allocation";
 import { atVersion, changesOf, runBatch } from "./batch-guard";
 import { historyInsert, orderEvent } from "./order-writes";
 import { type LoadedOrder, readOrder } from "./read-order";
-import { orderRecord } from "./records";
+import { historyEntry, orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
 import { allowedTransitions, canTransition, shipsStock } from "./state-machine";
 import { consumeStock, releaseStock } from "./stock-effects";
@@ -62,19 +62,7 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
     trackingNumber: input.trackingNumber ?? row.trackingNumber,
     updatedAt: now,
   };
-  const history = [
-    ...order.history,
-    {
-      id: "",
-      tenantId: tdb.tenantId,
-      orderId,
-      fromStatus: row.status,
-      toStatus: to,
-      actorType: actor.actorType,
-      actorId: actor.actorId,
-      createdAt: now,
-    },
-  ];
+  const history = [...order.history, historyEntry(row, row.status, to, actor, now)];
   const record = orderRecord({ ...after, version: row.version + 1 }, order.lines, history);
   const events = eventsFor(row.status, to).map((type) => orderEvent(tdb, type, record, now, { guard }));
 

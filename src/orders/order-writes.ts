@@ -4,7 +4,7 @@ import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema";
 import type { EventType } from "../events/catalog";
-import type { OrderLineRow, OrderRow } from "./records";
+import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;
 
@@ -43,16 +43,9 @@ export function insertOrder(
                     where tenant_id = ${tenantId} and type = ${row.type})`,
     }),
     ...chunks(lines, LINES_PER_INSERT).map((chunk) => db.insert(orderLines).values(chunk)),
-    db.insert(orderStatusHistory).values({
-      id: uuidv7(),
-      tenantId,
-      orderId: row.id,
-      fromStatus: null,
-      toStatus: row.status,
-      actorType: actor.actorType,
-      actorId: actor.actorId,
-      createdAt: row.createdAt,
-    }),
+    db
+      .insert(orderStatusHistory)
+      .values({ ...historyEntry(row, null, row.status, actor, row.createdAt), id: uuidv7() }),
   ] as const;
 }
 

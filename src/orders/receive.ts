@@ -10,7 +10,7 @@ import { atVersion, changesOf, runBatch, violated } from "./batch-guard";
 import { inJsonArray } from "./order-inputs";
 import { historyInsert, orderEvent } from "./order-writes";
 import { readOrder } from "./read-order";
-import { orderRecord } from "./records";
+import { historyEntry, orderRecord } from "./records";
 import type { ReceiveBody } from "./schemas";
 import { canReceive, statusAfterReceipt } from "./state-machine";
 import { receiveStock } from "./stock-effects";
@@ -89,21 +89,7 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
   const guard = atVersion(tdb, orderId, row.version);
   const ctx = { orderId, ...actor, now };
   const history =
-    to === row.status
-      ? order.history
-      : [
-          ...order.history,
-          {
-            id: "",
-            tenantId: tdb.tenantId,
-            orderId,
-            fromStatus: row.status,
-            toStatus: to,
-            actorType: actor.actorType,
-            actorId: actor.actorId,
-            createdAt: now,
-          },
-        ];
+    to === row.status ? order.history : [...order.history, historyEntry(row, row.status, to, actor, now)];
   const record = orderRecord(
     { ...row, status: to, updatedAt: now, version: row.version + 1 },
     after,

@@ -72,6 +72,26 @@ export function orderRecord(
 
 export type OrderRecord = ReturnType<typeof orderRecord>;
 
+/** A status change as it will be stored, for building the record a write returns before it commits. */
+export function historyEntry(
+  row: Pick<OrderRow, "tenantId" | "id">,
+  from: string | null,
+  to: string,
+  actor: { actorType: "user" | "api_key"; actorId: string },
+  at: string,
+): StatusHistoryRow {
+  return {
+    id: "",
+    tenantId: row.tenantId,
+    orderId: row.id,
+    fromStatus: from,
+    toStatus: to,
+    actorType: actor.actorType,
+    actorId: actor.actorId,
+    createdAt: at,
+  };
+}
+
 /** A just-created order as returned and carried in `order.created` (the number is filled in by the batch). */
 export function newOrderRecord(
   row: Omit<OrderRow, "number">,
@@ -79,15 +99,6 @@ export function newOrderRecord(
   actor: { actorType: "user" | "api_key"; actorId: string },
 ) {
   return orderRecord({ ...row, number: "" }, lines, [
-    {
-      id: "",
-      tenantId: row.tenantId,
-      orderId: row.id,
-      fromStatus: null,
-      toStatus: row.status,
-      actorType: actor.actorType,
-      actorId: actor.actorId,
-      createdAt: row.createdAt,
-    },
+    historyEntry(row, null, row.status, actor, row.createdAt),
   ]);
 }
