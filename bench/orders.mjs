@@ -15,8 +15,8 @@ spawnSync("rm", ["-rf", STATE]);
 const api = await startApi({ port: 8860, persistTo: STATE });
 const hello = await startHello({ port: 8861 });
 
-/** Products and plenty of stock, written straight into the local D1 (no catalog endpoints needed). */
-function seedStock(tenantId) {
+/** A warehouse, a location and the products, written straight into the local D1 (no catalog endpoints yet). */
+function seedCatalog(tenantId) {
   const now = new Date().toISOString();
   const warehouseId = crypto.randomUUID();
   const locationId = crypto.randomUUID();
@@ -29,8 +29,6 @@ function seedStock(tenantId) {
     ...productIds.flatMap((productId, i) => [
       `insert into products (id, tenant_id, sku, name, status, reorder_point, created_at, updated_at)
        values ('${productId}', '${tenantId}', 'BENCH-${i}', 'Bench ${i}', 'Active', 0, '${now}', '${now}')`,
-      `insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at)
-       values ('${tenantId}', '${productId}', '${locationId}', '${warehouseId}', 1000000000, 0, '${now}')`,
     ]),
   ];
   const result = spawnSync(
@@ -48,14 +46,22 @@ function seedStock(tenantId) {
     ],
     { cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
   );
-  if (result.status !== 0) throw new Error("could not seed stock for the orders benchmark");
-  return productIds;
+  if (result.status !== 0) throw new Error("could not seed the catalog for the orders benchmark");
+  return { locationId, productIds };
 }
 
 try {
   const tenant = await createTenant(api.api, "enterprise");
-  const productIds = seedStock(tenant.id);
+  const { locationId, productIds } = seedCatalog(tenant.id);
   const headers = { "x-api-key": tenant.key, "content-type": "application/json" };
+  for (const productId of productIds) {
+    const stocked = await fetch(`${api.api}/inventory/adjustments`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ productId, locationId, quantity: 1_000_000_000, reason: "bench" }),
+    });
+    if (stocked.status !== 201) throw new Error(`POST /inventory/adjustments: ${stocked.status}`);
+  }
   const body = JSON.stringify({
     customerId: crypto.randomUUID(),
     lines: productIds.map((productId) => ({ productId, quantity: 1, price: 9.99 })),
