@@ -10,12 +10,15 @@ import { notFoundOrMethodNotAllowed } from "./http/not-found";
 import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
 import { inventoryRoutes } from "./inventory/routes";
+import { locationRoutes } from "./locations/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { platformRoutes } from "./platform/routes";
+import { productRoutes } from "./products/routes";
 import { reportRoutes } from "./reports/routes";
 import { sessionRoutes } from "./sessions/routes";
 import { userRoutes } from "./users/routes";
+import { warehouseRoutes } from "./warehouses/routes";
 import { webhookRoutes } from "./webhooks/routes";
 
 /**
@@ -36,6 +39,9 @@ export function createApp() {
   api.route("/", apiKeyRoutes);
   api.route("/", reportRoutes);
   api.route("/", orderRoutes);
+  api.route("/", productRoutes);
+  api.route("/", warehouseRoutes);
+  api.route("/", locationRoutes);
   api.route("/", inventoryRoutes);
   api.route("/", webhookRoutes);
 

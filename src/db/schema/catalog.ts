@@ -93,3 +93,12 @@ export const locations = sqliteTable(
     ),
   ],
 );
+
+// How many products each tenant has, kept exact by triggers on products (migration 0002), so an
+// unfiltered product list reports its total without counting every row.
+export const productCounts = sqliteTable("product_counts", {
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id),
+  count: integer("count").notNull().default(0),
+});

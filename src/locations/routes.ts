@@ -1,0 +1,83 @@
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { IdParam } from "../warehouses/schemas";
+import { CreateLocationBody, ListLocationsQuery, LocationRecord, UpdateLocationBody } from "./schemas";
+import { createLocation, deleteLocation, getLocation, listLocations, updateLocation } from "./service";
+
+const read = { scope: "read:inventory" } as const;
+const write = { scope: "write:inventory" } as const;
+const tags = ["Locations"];
+const one = (description: string) => ({ description, ...json(envelopeOf(LocationRecord)) });
+const unknown = { 404: errorResponse("Unknown location") };
+
+const listRoute = defineRoute(read, {
+  method: "get",
+  path: "/locations",
+  operationId: "listLocations",
+  tags,
+  summary: "List locations (filters: warehouseId, type, search on code and name)",
+  request: { query: ListLocationsQuery },
+  responses: { 200: { description: "A page of locations", ...json(envelopeOf(pagedOf(LocationRecord))) } },
+});
+const createRoute = defineRoute(write, {
+  method: "post",
+  path: "/locations",
+  operationId: "createLocation",
+  tags,
+  summary: "Create a location in a warehouse (code unique within the warehouse)",
+  request: { body: { required: true, ...json(CreateLocationBody) } },
+  responses: {
+    201: one("The new location"),
+    404: errorResponse("Unknown warehouse"),
+    409: errorResponse("Code already used in the warehouse"),
+  },
+});
+const getRoute = defineRoute(read, {
+  method: "get",
+  path: "/locations/{id}",
+  operationId: "getLocation",
+  tags,
+  summary: "Get a location",
+  request: { params: IdParam },
+  responses: { 200: one("The location"), ...unknown },
+});
+const updateRoute = defineRoute(write, {
+  method: "put",
+  path: "/locations/{id}",
+  operationId: "updateLocation",
+  tags,
+  summary: "Replace a location's code, name, type, parent and active flag (its warehouse cannot change)",
+  request: { params: IdParam, body: { required: true, ...json(UpdateLocationBody) } },
+  responses: {
+    200: one("The location"),
+    ...unknown,
+    409: errorResponse("Code already used in the warehouse"),
+  },
+});
+const deleteRoute = defineRoute(write, {
+  method: "delete",
+  path: "/locations/{id}",
+  operationId: "deleteLocation",
+  tags,
+  summary: "Delete an empty location",
+  request: { params: IdParam },
+  responses: {
+    200: one("The deleted location"),
+    ...unknown,
+    409: errorResponse("It holds stock or has children"),
+  },
+});
+
+export const locationRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listLocations(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(createRoute, async (c) => {
+    const location = await createLocation(c.var.tenantDb, c.req.valid("json"));
+    return created(c, location, `/api/v1/locations/${location.id}`);
+  })
+  .openapi(getRoute, async (c) => ok(c, await getLocation(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(updateRoute, async (c) =>
+    ok(c, await updateLocation(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .openapi(deleteRoute, async (c) => ok(c, await deleteLocation(c.var.tenantDb, c.req.valid("param").id)));

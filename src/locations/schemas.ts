@@ -1,0 +1,50 @@
+import { z } from "@hono/zod-openapi";
+import { locationTypes } from "../db/schema";
+import { pageQuery, sortQuery } from "../http/pagination";
+
+const locationFields = {
+  code: z
+    .string({ error: "Code is required" })
+    .trim()
+    .min(1, "Code is required")
+    .max(64, "must be at most 64 characters")
+    .openapi({ example: "A-01-03" }),
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200),
+  type: z.enum(locationTypes, { error: `must be one of ${locationTypes.join(", ")}` }),
+  parentId: z
+    .uuid("must be a UUID")
+    .nullable()
+    .optional()
+    .openapi({ description: "A location of the same warehouse." }),
+  active: z.boolean().optional(),
+};
+
+export const CreateLocationBody = z
+  .strictObject({ warehouseId: z.uuid({ error: "must be a UUID (the warehouse's id)" }), ...locationFields })
+  .openapi("CreateLocationRequest");
+export type CreateLocationBody = z.infer<typeof CreateLocationBody>;
+
+export const UpdateLocationBody = z.strictObject(locationFields).openapi("UpdateLocationRequest");
+export type UpdateLocationBody = z.infer<typeof UpdateLocationBody>;
+
+export const LocationRecord = z
+  .object({
+    id: z.uuid(),
+    warehouseId: z.uuid(),
+    code: z.string(),
+    name: z.string(),
+    type: z.enum(locationTypes),
+    parentId: z.string().nullable(),
+    active: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Location");
+
+export const ListLocationsQuery = pageQuery.extend({
+  warehouseId: z.uuid("must be a UUID").optional(),
+  type: z.enum(locationTypes, { error: `must be one of ${locationTypes.join(", ")}` }).optional(),
+  search: z.string().trim().min(1).max(100).optional(),
+  sort: sortQuery(["code", "name", "createdAt"], { field: "createdAt", direction: "desc" }),
+});
+export type ListLocationsQuery = z.infer<typeof ListLocationsQuery>;

@@ -1,0 +1,73 @@
+import { and, asc, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { productCounts, products } from "../db/schema";
+import { notFound } from "../http/errors";
+import { offsetOf, paged } from "../http/pagination";
+import { productRecord } from "./records";
+import type { ListProductsQuery } from "./schemas";
+
+const sortColumns = {
+  sku: products.sku,
+  name: products.name,
+  price: products.priceE4,
+  createdAt: products.createdAt,
+  updatedAt: products.updatedAt,
+};
+
+/**
+ * Search through the FTS5 trigram index (migration 0002), confined to the tenant inside the index.
+ * Terms shorter than 3 characters cannot use trigrams; they match as case-insensitive prefixes.
+ */
+function searchCondition(tdb: TenantDb, term: string): SQL | undefined {
+  if (term.length < 3) {
+    const prefix = `${term.replace(/[%_]/g, "")}%`;
+    return or(
+      sql`${products.sku} like ${prefix}`,
+      sql`${products.name} like ${prefix}`,
+      sql`${products.barcode} like ${prefix}`,
+    );
+  }
+  const phrase = (value: string) => `"${value.replaceAll('"', '""')}"`;
+  const match = `tenant_id : ${phrase(tdb.tenantId)} AND {sku name barcode} : ${phrase(term)}`;
+  return sql`products.rowid in (select rowid from products_fts where products_fts match ${match})`;
+}
+
+export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
+  const filters = [
+    query.category ? eq(products.category, query.category) : undefined,
+    query.status ? eq(products.status, query.status) : undefined,
+    query.updatedSince ? gte(products.updatedAt, new Date(query.updatedSince).toISOString()) : undefined,
+    query.search ? searchCondition(tdb, query.search) : undefined,
+  ].filter((f): f is SQL => f !== undefined);
+  const where = and(eq(products.tenantId, tdb.tenantId), ...filters);
+  const order = query.sort.direction === "asc" ? asc : desc;
+  // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
+  const total =
+    filters.length === 0
+      ? tdb.db
+          .select({ value: productCounts.count })
+          .from(productCounts)
+          .where(eq(productCounts.tenantId, tdb.tenantId))
+      : tdb.db.select({ value: count() }).from(products).where(where);
+  const [rows, [counted]] = await tdb.db.batch([
+    tdb.db
+      .select()
+      .from(products)
+      .where(where)
+      .orderBy(order(sortColumns[query.sort.field]), order(products.id))
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+    total,
+  ]);
+  return paged(rows.map(productRecord), counted?.value ?? 0, query);
+}
+
+export async function findProduct(tdb: TenantDb, id: string) {
+  const [row] = await tdb.db
+    .select()
+    .from(products)
+    .where(and(eq(products.tenantId, tdb.tenantId), eq(products.id, id)))
+    .limit(1);
+  if (!row) throw notFound("Product");
+  return row;
+}

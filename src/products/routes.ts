@@ -1,0 +1,181 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppContext } from "../env";
+import { handOffAfterCommit } from "../events/hand-off";
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { IdParam } from "../warehouses/schemas";
+import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
+import { findProduct, listProducts } from "./list";
+import { etagOf, type ProductRow, productRecord } from "./records";
+import {
+  CreateProductBody,
+  ImportQuery,
+  ImportResult,
+  ListProductsQuery,
+  PatchProductBody,
+  ProductRecord,
+  PutProductBody,
+} from "./schemas";
+import { createProduct, deleteProduct, updateProduct } from "./writes";
+
+const read = { scope: "read:products" } as const;
+const write = { scope: "write:products" } as const;
+const tags = ["Products"];
+const etagHeader = {
+  ETag: { description: "The product's version, for If-Match", schema: { type: "string" as const } },
+};
+const one = (description: string) => ({
+  description,
+  headers: etagHeader,
+  ...json(envelopeOf(ProductRecord)),
+});
+const unknown = { 404: errorResponse("Unknown product") };
+const ifMatch = z.object({
+  "if-match": z
+    .string()
+    .optional()
+    .openapi({ description: "An ETag from a read: the write fails with 412 if the product changed since." }),
+});
+const stale = { 412: errorResponse("If-Match does not match the product's current ETag") };
+
+const listRoute = defineRoute(read, {
+  method: "get",
+  path: "/products",
+  operationId: "listProducts",
+  tags,
+  summary: "List products: search, filters, sort and updatedSince for incremental sync",
+  request: { query: ListProductsQuery },
+  responses: { 200: { description: "A page of products", ...json(envelopeOf(pagedOf(ProductRecord))) } },
+});
+const getRoute = defineRoute(read, {
+  method: "get",
+  path: "/products/{id}",
+  operationId: "getProduct",
+  tags,
+  summary: "Get a product (with its ETag)",
+  request: { params: IdParam },
+  responses: { 200: one("The product"), ...unknown },
+});
+const createRoute = defineRoute(write, {
+  method: "post",
+  path: "/products",
+  operationId: "createProduct",
+  tags,
+  summary: "Create a product (sku and name required; sku and barcode unique per tenant)",
+  request: { body: { required: true, ...json(CreateProductBody) } },
+  responses: { 201: one("The new product"), 409: errorResponse("SKU or barcode already used") },
+});
+const putRoute = defineRoute(write, {
+  method: "put",
+  path: "/products/{id}",
+  operationId: "updateProduct",
+  tags,
+  summary: "Update a product (name required, as in the spec; other fields optional, omitted ones unchanged)",
+  request: { params: IdParam, headers: ifMatch, body: { required: true, ...json(PutProductBody) } },
+  responses: {
+    200: one("The updated product"),
+    ...unknown,
+    409: errorResponse("SKU or barcode already used"),
+    ...stale,
+  },
+});
+const patchRoute = defineRoute(write, {
+  method: "patch",
+  path: "/products/{id}",
+  operationId: "patchProduct",
+  tags,
+  summary: "Change some fields of a product",
+  request: { params: IdParam, headers: ifMatch, body: { required: true, ...json(PatchProductBody) } },
+  responses: {
+    200: one("The updated product"),
+    ...unknown,
+    409: errorResponse("SKU or barcode already used"),
+    ...stale,
+  },
+});
+const deleteRoute = defineRoute(write, {
+  method: "delete",
+  path: "/products/{id}",
+  operationId: "deleteProduct",
+  tags,
+  summary: "Delete a product without stock or open order lines",
+  request: { params: IdParam, headers: ifMatch },
+  responses: {
+    200: one("The deleted product"),
+    ...unknown,
+    409: errorResponse("The product has stock or open order lines"),
+    ...stale,
+  },
+});
+const importRoute = defineRoute(write, {
+  method: "post",
+  path: "/products/import",
+  operationId: "importProducts",
+  tags,
+  summary: `Import up to ${MAX_IMPORT_ROWS} products from a JSON array or a CSV with a header row, all or nothing`,
+  description:
+    "`mode=create` (default) refuses SKUs that exist; `mode=upsert` updates them. `dryRun=true` validates only. " +
+    "Any bad row rejects the whole import with one message per problem (`row 12: sku: SKU is required`).",
+  request: {
+    query: ImportQuery,
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: z.array(CreateProductBody) },
+        "text/csv": { schema: z.string().openapi({ example: "sku,name,price\nWID-001,Widget,19.99" }) },
+      },
+    },
+  },
+  responses: {
+    200: { description: "Counts of created and updated products", ...json(envelopeOf(ImportResult)) },
+  },
+});
+
+function withEtag(c: Context, row: ProductRow) {
+  c.header("ETag", etagOf(row));
+  return productRecord(row);
+}
+
+function committed(c: AppContext, write: { row: ProductRow; eventIds: string[] }) {
+  handOffAfterCommit(c, write.eventIds);
+  return withEtag(c, write.row);
+}
+
+export const productRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listProducts(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(importRoute, async (c) => {
+    const rows = rowsOf(c.req.header("content-type") ?? "", await c.req.text());
+    const { result, eventIds } = await importProducts(c.var.tenantDb, rows, c.req.valid("query"));
+    handOffAfterCommit(c, eventIds);
+    return ok(c, result);
+  })
+  .openapi(getRoute, async (c) =>
+    ok(c, withEtag(c, await findProduct(c.var.tenantDb, c.req.valid("param").id))),
+  )
+  .openapi(createRoute, async (c) => {
+    const product = committed(c, await createProduct(c.var.tenantDb, c.req.valid("json")));
+    return created(c, product, `/api/v1/products/${product.id}`);
+  })
+  .openapi(putRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return ok(
+      c,
+      committed(c, await updateProduct(c.var.tenantDb, id, c.req.valid("json"), c.req.header("if-match"))),
+    );
+  })
+  .openapi(patchRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return ok(
+      c,
+      committed(c, await updateProduct(c.var.tenantDb, id, c.req.valid("json"), c.req.header("if-match"))),
+    );
+  })
+  .openapi(deleteRoute, async (c) =>
+    ok(
+      c,
+      committed(c, await deleteProduct(c.var.tenantDb, c.req.valid("param").id, c.req.header("if-match"))),
+    ),
+  );

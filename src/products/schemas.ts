@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import { pageQuery, sortQuery } from "../http/pagination";
+import { Money } from "../money";
+
+export const productStatuses = ["Active", "Inactive"] as const;
+
+const fields = {
+  sku: z
+    .string({ error: "SKU is required" })
+    .trim()
+    .min(1, "SKU is required")
+    .max(64, "must be at most 64 characters")
+    .openapi({ example: "WID-001" }),
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(200, "must be at most 200 characters")
+    .openapi({ example: "Widget" }),
+  barcode: z
+    .string()
+    .trim()
+    .regex(/^\d{1,64}$/, "must be a digit string")
+    .nullable()
+    .optional()
+    .openapi({ example: "4006381333931" }),
+  category: z.string().trim().min(1).max(100).nullable().optional(),
+  unit: z.string().trim().min(1).max(32).nullable().optional().openapi({ example: "pcs" }),
+  price: Money.nullable().optional(),
+  cost: Money.nullable().optional(),
+  reorderPoint: z
+    .number({ error: "must be an integer" })
+    .int("must be an integer")
+    .min(0, "must not be negative")
+    .max(1_000_000_000)
+    .optional(),
+  description: z.string().trim().max(2000).nullable().optional(),
+  status: z.enum(productStatuses, { error: "must be Active or Inactive" }).optional(),
+};
+
+export const CreateProductBody = z.strictObject(fields).openapi("CreateProductRequest");
+export type CreateProductBody = z.infer<typeof CreateProductBody>;
+
+/** The spec's update: name (required) and price; any other field may be sent and the rest stays. */
+export const PutProductBody = z
+  .strictObject({ ...fields, sku: fields.sku.optional() })
+  .openapi("UpdateProductRequest");
+
+export const PatchProductBody = z
+  .strictObject({ ...fields, sku: fields.sku.optional(), name: fields.name.optional() })
+  .openapi("PatchProductRequest");
+export type ProductChanges = z.infer<typeof PatchProductBody>;
+
+export const ProductRecord = z
+  .object({
+    id: z.uuid(),
+    sku: z.string(),
+    name: z.string(),
+    barcode: z.string().nullable(),
+    category: z.string().nullable(),
+    unit: z.string().nullable(),
+    price: z.number().nullable(),
+    cost: z.number().nullable(),
+    status: z.enum(productStatuses),
+    reorderPoint: z.number().int(),
+    description: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Product");
+export type ProductRecord = z.infer<typeof ProductRecord>;
+
+export const ListProductsQuery = pageQuery.extend({
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: "Case-insensitive, on sku, name and barcode." }),
+  category: z.string().trim().min(1).max(100).optional(),
+  status: z
+    .string()
+    .transform((value, ctx) => {
+      const match = productStatuses.find((s) => s.toLowerCase() === value.toLowerCase());
+      if (!match) ctx.addIssue({ code: "custom", message: "must be Active or Inactive" });
+      return match as (typeof productStatuses)[number];
+    })
+    .optional()
+    .openapi({ type: "string", enum: [...productStatuses] }),
+  updatedSince: z.iso
+    .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
+    .optional()
+    .openapi({ description: "Only products changed at or after this time (incremental sync)." }),
+  sort: sortQuery(["sku", "name", "price", "createdAt", "updatedAt"], {
+    field: "createdAt",
+    direction: "desc",
+  }),
+});
+export type ListProductsQuery = z.infer<typeof ListProductsQuery>;
+
+export const ImportQuery = z.object({
+  mode: z.enum(["create", "upsert"], { error: "must be create or upsert" }).default("create"),
+  dryRun: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true"),
+});
+
+export const ImportResult = z
+  .object({
+    dryRun: z.boolean(),
+    rows: z.number().int(),
+    created: z.number().int(),
+    updated: z.number().int(),
+  })
+  .openapi("ProductImportResult");

@@ -1,0 +1,141 @@
+import { and, eq, sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import type { TenantDb } from "../db/client";
+import { asConflict } from "../db/constraint-errors";
+import { products } from "../db/schema";
+import type { EventType } from "../events/catalog";
+import { outboxInsert } from "../events/outbox";
+import { AppError, conflict } from "../http/errors";
+import { toE4 } from "../money";
+import { runBatch } from "../orders/batch-guard";
+import { findProduct } from "./list";
+import { etagOf, ifMatchAdmits, type ProductRow, productRecord } from "./records";
+import type { CreateProductBody, ProductChanges } from "./schemas";
+
+export const duplicateProduct = {
+  "products.tenant_id, products.sku": "A product with this SKU already exists",
+  "products.tenant_id, products.barcode": "A product with this barcode already exists",
+};
+
+const e4 = (value: number | null | undefined) =>
+  value === null || value === undefined ? value : toE4(value);
+
+/** The row a create (or an import) writes. */
+export function newProductRow(tenantId: string, input: CreateProductBody, now: string): ProductRow {
+  return {
+    id: uuidv7(),
+    tenantId,
+    sku: input.sku,
+    name: input.name,
+    barcode: input.barcode ?? null,
+    category: input.category ?? null,
+    unit: input.unit ?? null,
+    priceE4: e4(input.price) ?? null,
+    costE4: e4(input.cost) ?? null,
+    status: input.status ?? "Active",
+    reorderPoint: input.reorderPoint ?? 0,
+    description: input.description ?? null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The row after applying `changes` (only the fields sent) to `current`. */
+export function changedProductRow(current: ProductRow, changes: ProductChanges, now: string): ProductRow {
+  const { price, cost, ...plain } = changes;
+  const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
+  return {
+    ...current,
+    ...defined,
+    ...(price !== undefined ? { priceE4: e4(price) ?? null } : {}),
+    ...(cost !== undefined ? { costE4: e4(cost) ?? null } : {}),
+    version: current.version + 1,
+    updatedAt: now,
+  };
+}
+
+/** An outbox row written only if the statement just before it changed a row (same batch). */
+function eventIfChanged(tdb: TenantDb, type: EventType, data: unknown, now: string) {
+  const id = uuidv7();
+  return {
+    id,
+    query: sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
+      select ${id}, ${tdb.tenantId}, ${type}, ${JSON.stringify(data)}, ${now} where changes() = 1`,
+  };
+}
+
+export async function createProduct(tdb: TenantDb, input: CreateProductBody) {
+  const row = newProductRow(tdb.tenantId, input, new Date().toISOString());
+  const event = outboxInsert(tdb, "product.created", productRecord(row), row.createdAt);
+  await tdb.db
+    .batch([tdb.db.insert(products).values(row), event.query])
+    .catch((e) => asConflict(e, duplicateProduct));
+  return { row, eventIds: [event.id] };
+}
+
+const ATTEMPTS = 3;
+const stale = () =>
+  new AppError("PRECONDITION_FAILED", "The product has changed since you read it (If-Match)");
+
+/**
+ * Updates a product guarded by the version it read, with its `product.updated` event in the same
+ * batch. Without If-Match a concurrent writer just means reading again; with it, 412.
+ */
+export async function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges, ifMatch?: string) {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await findProduct(tdb, id);
+    if (!ifMatchAdmits(ifMatch, current)) throw stale();
+    const next = changedProductRow(current, changes, new Date().toISOString());
+    const { tenantId: _t, id: _id, createdAt: _c, ...values } = next;
+    const event = eventIfChanged(tdb, "product.updated", productRecord(next), next.updatedAt);
+    const [updated] = await runBatch(tdb, [
+      tdb.db
+        .update(products)
+        .set(values)
+        .where(
+          and(
+            eq(products.tenantId, tdb.tenantId),
+            eq(products.id, id),
+            eq(products.version, current.version),
+          ),
+        ),
+      event.query,
+    ]).catch((e) => asConflict(e, duplicateProduct));
+    // meta.changes also counts the search index's trigger writes, so any change means the row was updated.
+    if ((updated?.meta.changes ?? 0) > 0) return { row: next, eventIds: [event.id] };
+    if (ifMatch !== undefined) throw stale();
+  }
+  throw conflict("The product is being changed by other requests; retry");
+}
+
+// Sales orders not yet shipped still hold or will take this product's stock.
+const openOrderLine = (tdb: TenantDb, id: string) =>
+  sql`exists (select 1 from order_lines l join orders o on o.tenant_id = l.tenant_id and o.id = l.order_id
+    where l.tenant_id = ${tdb.tenantId} and l.product_id = ${id}
+      and o.status not in ('shipped', 'delivered', 'cancelled', 'received'))`;
+const heldStock = (tdb: TenantDb, id: string) =>
+  sql`exists (select 1 from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and (on_hand > 0 or reserved > 0))`;
+
+/** Refused (409) while the product has stock or open order lines; its empty stock rows go with it. */
+export async function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
+  const current = await findProduct(tdb, id);
+  if (!ifMatchAdmits(ifMatch, current)) throw stale();
+  const blocked = sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
+  const event = eventIfChanged(tdb, "product.deleted", productRecord(current), new Date().toISOString());
+  const [, deleted] = await runBatch(tdb, [
+    sql`delete from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and not ${blocked}`,
+    sql`delete from products where tenant_id = ${tdb.tenantId} and id = ${id} and version = ${current.version} and not ${blocked}`,
+    event.query,
+  ]);
+  if ((deleted?.meta.changes ?? 0) > 0) return { row: current, eventIds: [event.id] };
+  const [[stock], [open]] = await Promise.all([
+    tdb.db.all<{ v: number }>(sql`select ${heldStock(tdb, id)} as v`),
+    tdb.db.all<{ v: number }>(sql`select ${openOrderLine(tdb, id)} as v`),
+  ]);
+  if (stock?.v) throw conflict("The product has stock; adjust it to zero first (or set it Inactive)");
+  if (open?.v) throw conflict("The product is on open orders (or set it Inactive)");
+  throw stale();
+}
+
+export { etagOf };

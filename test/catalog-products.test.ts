@@ -1,0 +1,229 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createLocation, createProduct, createWarehouse } from "./support/catalog";
+import { scopedKey } from "./support/credentials";
+import { call } from "./support/http";
+import { adjustStock } from "./support/stock";
+import { createTenant, type TestTenant } from "./support/tenants";
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+const post = (body: unknown, headers = tenant.admin) => call("POST", "/products", { headers, body });
+const list = async (query: string, t = tenant) =>
+  (await call("GET", `/products?${query}`, { headers: t.admin })).body.data;
+
+describe("products", () => {
+  it("create with exact money, read back with an ETag, and list newest first", async () => {
+    const res = await post({
+      sku: "CRT-001",
+      name: "Crate",
+      barcode: "4006381333931",
+      category: "boxes",
+      unit: "pcs",
+      price: 19.99,
+      cost: 0.0001,
+      reorderPoint: 5,
+      description: "A wooden crate",
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({
+      sku: "CRT-001",
+      price: 19.99,
+      cost: 0.0001,
+      status: "Active",
+      reorderPoint: 5,
+    });
+    expect(res.headers.get("etag")).toBe('"v1"');
+    const got = await call("GET", `/products/${res.body.data.id}`, { headers: tenant.admin });
+    expect(got.body.data).toEqual(res.body.data);
+    expect(got.headers.get("etag")).toBe('"v1"');
+    const row = await env.DB.prepare("select price_e4, cost_e4 from products where id = ?")
+      .bind(res.body.data.id)
+      .first();
+    expect(row).toEqual({ price_e4: 199900, cost_e4: 1 });
+  });
+
+  it("validate with the spec's messages, one per field", async () => {
+    const res = await post({ barcode: "12ab", price: 1.23456, colour: "red" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        "sku: SKU is required",
+        "name: Name is required",
+        "barcode: must be a digit string",
+        "price: must have at most 4 decimals",
+      ]),
+    );
+  });
+
+  it("keep sku and barcode unique per tenant (409), but not across tenants", async () => {
+    await createProduct(tenant, { sku: "DUP-1", barcode: "111" });
+    expect((await post({ sku: "DUP-1", name: "x" })).status).toBe(409);
+    const barcode = await post({ sku: "DUP-2", name: "x", barcode: "111" });
+    expect(barcode.status).toBe(409);
+    expect(barcode.body.message).toBe("A product with this barcode already exists");
+    const other = await createTenant();
+    expect((await post({ sku: "DUP-1", name: "x", barcode: "111" }, other.admin)).status).toBe(201);
+  });
+
+  it("update with PUT (name and price) and PATCH; a stale If-Match is 412", async () => {
+    const product = await createProduct(tenant, { name: "Old", price: 1 });
+    const put = await call("PUT", `/products/${product.id}`, {
+      headers: { ...tenant.admin, "if-match": '"v1"' },
+      body: { name: "New", price: 2.5 },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ name: "New", price: 2.5, sku: product.sku });
+    expect(put.headers.get("etag")).toBe('"v2"');
+    const missingName = await call("PUT", `/products/${product.id}`, {
+      headers: tenant.admin,
+      body: { price: 3 },
+    });
+    expect(missingName.status).toBe(400);
+    const patch = await call("PATCH", `/products/${product.id}`, {
+      headers: tenant.admin,
+      body: { status: "Inactive" },
+    });
+    expect(patch.body.data).toMatchObject({ name: "New", status: "Inactive" });
+    const stale = await call("PATCH", `/products/${product.id}`, {
+      headers: { ...tenant.admin, "if-match": '"v1"' },
+      body: { name: "Lost update" },
+    });
+    expect(stale.status).toBe(412);
+    const staleDelete = await call("DELETE", `/products/${product.id}`, {
+      headers: { ...tenant.admin, "if-match": '"v2"' },
+    });
+    expect(staleDelete.status).toBe(412);
+    expect((await call("GET", `/products/${product.id}`, { headers: tenant.admin })).body.data.name).toBe(
+      "New",
+    );
+  });
+
+  it("two integrators writing with the same ETag: exactly one wins", async () => {
+    const product = await createProduct(tenant);
+    const results = await Promise.all(
+      ["A", "B"].map((name) =>
+        call("PATCH", `/products/${product.id}`, {
+          headers: { ...tenant.admin, "if-match": '"v1"' },
+          body: { name },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 412]);
+  });
+
+  it("delete: 409 while stock remains, then gone (404)", async () => {
+    const product = await createProduct(tenant);
+    const warehouse = await createWarehouse(tenant);
+    const location = await createLocation(tenant, warehouse.id);
+    await adjustStock(tenant, product.id, location.id, 2);
+    const blocked = await call("DELETE", `/products/${product.id}`, { headers: tenant.admin });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.message).toMatch(/has stock/);
+    await adjustStock(tenant, product.id, location.id, -2);
+    expect((await call("DELETE", `/products/${product.id}`, { headers: tenant.admin })).status).toBe(200);
+    expect((await call("GET", `/products/${product.id}`, { headers: tenant.admin })).status).toBe(404);
+  });
+
+  it("filter, search, sort and sync by updatedSince", async () => {
+    const t = await createTenant();
+    await createProduct(t, {
+      sku: "APL-1",
+      name: "Green Apple",
+      category: "fruit",
+      price: 3,
+      barcode: "9001",
+    });
+    await createProduct(t, { sku: "BAN-1", name: "Banana", category: "fruit", price: 1 });
+    await createProduct(t, { sku: "CAR-1", name: "Carrot", category: "veg", price: 2, status: "Inactive" });
+    const since = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await createProduct(t, { sku: "DAT-1", name: "Date", category: "fruit", price: 4 });
+
+    expect((await list("", t)).items.map((p: { sku: string }) => p.sku)).toEqual([
+      "DAT-1",
+      "CAR-1",
+      "BAN-1",
+      "APL-1",
+    ]);
+    expect((await list("", t)).totalCount).toBe(4);
+    expect((await list("category=fruit&sort=price", t)).items.map((p: { sku: string }) => p.sku)).toEqual([
+      "BAN-1",
+      "APL-1",
+      "DAT-1",
+    ]);
+    expect((await list("status=inactive", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
+    expect((await list("search=apple", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);
+    expect((await list("search=RROT", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
+    expect((await list("search=900", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);
+    expect((await list("search=ba", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["BAN-1"]);
+    // By name descending: Green Apple, Date, Carrot, Banana.
+    expect((await list("sort=-name&pageSize=2&page=2", t)).items.map((p: { sku: string }) => p.sku)).toEqual([
+      "CAR-1",
+      "BAN-1",
+    ]);
+    expect(
+      (await list(`updatedSince=${encodeURIComponent(since)}`, t)).items.map((p: { id: string }) => p.id),
+    ).toEqual([later.id]);
+    // Another tenant's products never match, even by search.
+    expect((await list("search=apple")).items.some((p: { sku: string }) => p.sku === "APL-1")).toBe(false);
+  });
+
+  it("answer 400 for bad list parameters and an empty page past the end", async () => {
+    for (const query of [
+      "pageSize=0",
+      "pageSize=101",
+      "status=gone",
+      "sort=colour",
+      "updatedSince=yesterday",
+    ]) {
+      expect((await call("GET", `/products?${query}`, { headers: tenant.admin })).status, query).toBe(400);
+    }
+    const past = await list("page=999");
+    expect(past.items).toEqual([]);
+    expect(past.page).toBe(999);
+  });
+
+  it("write product events exactly for committed changes", async () => {
+    const t = await createTenant();
+    const product = await createProduct(t, { sku: "EVT-1" });
+    await call("POST", "/products", { headers: t.admin, body: { sku: "EVT-1", name: "dup" } });
+    await call("PATCH", `/products/${product.id}`, {
+      headers: { ...t.admin, "if-match": '"v9"' },
+      body: { name: "x" },
+    });
+    await call("PATCH", `/products/${product.id}`, { headers: t.admin, body: { name: "Renamed" } });
+    await call("DELETE", `/products/${product.id}`, { headers: t.admin });
+    const { results } = await env.DB.prepare(
+      "select type, payload from outbox_events where tenant_id = ? order by id",
+    )
+      .bind(t.id)
+      .all<{ type: string; payload: string }>();
+    expect(results.map((r) => r.type)).toEqual(["product.created", "product.updated", "product.deleted"]);
+    expect(JSON.parse(results[1]!.payload)).toMatchObject({ id: product.id, name: "Renamed", sku: "EVT-1" });
+  });
+
+  it("need read:products / write:products; another tenant's id is 404", async () => {
+    const product = await createProduct(tenant);
+    const reader = await scopedKey(tenant, ["read:products"]);
+    expect((await call("GET", `/products/${product.id}`, { headers: reader })).status).toBe(200);
+    expect((await post({ sku: "X", name: "x" }, reader)).status).toBe(403);
+    expect((await call("DELETE", `/products/${product.id}`, { headers: reader })).status).toBe(403);
+    const inventoryOnly = await scopedKey(tenant, ["read:inventory"]);
+    expect((await call("GET", "/products", { headers: inventoryOnly })).status).toBe(403);
+    expect((await call("GET", "/products")).status).toBe(401);
+    const other = await createTenant();
+    for (const [method, body] of [
+      ["GET"],
+      ["PUT", { name: "x" }],
+      ["PATCH", { name: "x" }],
+      ["DELETE"],
+    ] as const) {
+      const res = await call(method, `/products/${product.id}`, { headers: other.admin, body });
+      expect(res.status, method).toBe(404);
+    }
+  });
+});
