@@ -124,7 +124,16 @@ const importRoute = defineRoute(write, {
     body: {
       required: true,
       content: {
-        "application/json": { schema: z.array(CreateProductBody) },
+        // Rows are validated by the import itself, so every bad row is reported with its row number.
+        "application/json": {
+          schema: z
+            .unknown()
+            .openapi({
+              type: "array",
+              items: { $ref: "#/components/schemas/CreateProductRequest" },
+              maxItems: MAX_IMPORT_ROWS,
+            }),
+        },
         "text/csv": { schema: z.string().openapi({ example: "sku,name,price\nWID-001,Widget,19.99" }) },
       },
     },

@@ -1,0 +1,128 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createProduct } from "./support/catalog";
+import { scopedKey } from "./support/credentials";
+import { call } from "./support/http";
+import { createTenant, type TestTenant } from "./support/tenants";
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+const importJson = (rows: unknown, query = "", t = tenant) =>
+  call("POST", `/products/import${query}`, { headers: t.admin, body: rows });
+const importCsv = (csv: string, query = "", t = tenant) =>
+  call("POST", `/products/import${query}`, {
+    headers: { ...t.admin, "content-type": "text/csv" },
+    body: csv,
+  });
+const countProducts = async (t: TestTenant) =>
+  (
+    await env.DB.prepare("select count(*) as n from products where tenant_id = ?")
+      .bind(t.id)
+      .first<{ n: number }>()
+  )?.n;
+
+describe("product import", () => {
+  it("imports a JSON array and a CSV (quoted fields), with one event per product", async () => {
+    const t = await createTenant();
+    const json = await importJson(
+      [
+        { sku: "J-1", name: "One", price: 1.5 },
+        { sku: "J-2", name: "Two", barcode: "222" },
+      ],
+      "",
+      t,
+    );
+    expect(json.status).toBe(200);
+    expect(json.body.data).toEqual({ dryRun: false, rows: 2, created: 2, updated: 0 });
+    const csv = await importCsv(
+      'sku,name,price,category\nC-1,"Crate, large",12.25,boxes\r\nC-2,"Say ""hi""",0.5,\n',
+      "",
+      t,
+    );
+    expect(csv.body.errors).toBeNull();
+    expect(csv.body).toMatchObject({ data: { created: 2 } });
+    const list = (await call("GET", "/products?sort=sku", { headers: t.admin })).body.data;
+    expect(list.totalCount).toBe(4);
+    expect(list.items[0]).toMatchObject({
+      sku: "C-1",
+      name: "Crate, large",
+      price: 12.25,
+      category: "boxes",
+    });
+    expect(list.items[1]).toMatchObject({ sku: "C-2", name: 'Say "hi"', category: null });
+    const events = await env.DB.prepare(
+      "select count(*) as n from outbox_events where tenant_id = ? and type = 'product.created'",
+    )
+      .bind(t.id)
+      .first<{ n: number }>();
+    expect(events?.n).toBe(4);
+    expect((await call("GET", "/products?search=large", { headers: t.admin })).body.data.totalCount).toBe(1);
+  });
+
+  it("dry run validates and writes nothing", async () => {
+    const t = await createTenant();
+    const res = await importJson([{ sku: "D-1", name: "Dry" }], "?dryRun=true", t);
+    expect(res.body.data).toEqual({ dryRun: true, rows: 1, created: 1, updated: 0 });
+    expect(await countProducts(t)).toBe(0);
+  });
+
+  it("one bad row among good ones writes nothing and names every problem by row", async () => {
+    const t = await createTenant();
+    await createProduct(t, { sku: "TAKEN", barcode: "999" });
+    const res = await importJson(
+      [
+        { sku: "OK-1", name: "Fine" },
+        { name: "No sku" },
+        { sku: "OK-1", name: "Duplicate in file" },
+        { sku: "TAKEN", name: "Exists" },
+        { sku: "OK-5", name: "Barcode clash", barcode: "999" },
+      ],
+      "",
+      t,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      "row 2: sku: SKU is required",
+      "row 3: sku: OK-1 duplicates row 1",
+      "row 4: sku: TAKEN already exists",
+      "row 5: barcode: 999 already belongs to TAKEN",
+    ]);
+    expect(await countProducts(t)).toBe(1);
+  });
+
+  it("upsert updates by sku and creates the rest", async () => {
+    const t = await createTenant();
+    const existing = await createProduct(t, { sku: "U-1", name: "Before", price: 1 });
+    const res = await importCsv("sku,name,price\nU-1,After,2\nU-2,New,3\n", "?mode=upsert", t);
+    expect(res.body.data).toEqual({ dryRun: false, rows: 2, created: 1, updated: 1 });
+    const got = await call("GET", `/products/${existing.id}`, { headers: t.admin });
+    expect(got.body.data).toMatchObject({ name: "After", price: 2 });
+    expect(got.headers.get("etag")).toBe('"v2"');
+  });
+
+  it("takes 5,000 rows in one import and refuses 5,001", async () => {
+    const t = await createTenant();
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      sku: `BULK-${i}`,
+      name: `Bulk ${i}`,
+      price: i / 100,
+    }));
+    const res = await importJson(rows, "", t);
+    expect(res.body.data).toMatchObject({ created: 5000 });
+    expect((await call("GET", "/products", { headers: t.admin })).body.data.totalCount).toBe(5000);
+    const tooMany = await importJson([...rows, { sku: "ONE-MORE", name: "x" }], "?mode=upsert", t);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors).toEqual(["body: at most 5000 rows per import"]);
+  });
+
+  it("refuses a body that is not an array, an empty CSV and bad modes; needs write:products", async () => {
+    expect((await importJson({ sku: "x" })).status).toBe(400);
+    expect((await importCsv("")).status).toBe(400);
+    expect((await importJson([{ sku: "x", name: "y" }], "?mode=merge")).status).toBe(400);
+    const reader = await scopedKey(tenant, ["read:products"]);
+    expect((await call("POST", "/products/import", { headers: reader, body: [] })).status).toBe(403);
+  });
+});
