@@ -69,7 +69,7 @@ describe("locations", () => {
       headers: tenant.admin,
       body: { warehouseId: a.id, code: "Y", name: "y", type: "cave" },
     });
-    expect(badType.body.errors[0]).toMatch(/^type: must be one of zone, aisle/);
+    expect(badType.body.errors?.[0]).toMatch(/^type: must be one of zone, aisle/);
     const zones = await call("GET", `/locations?warehouseId=${a.id}&type=zone`, { headers: tenant.admin });
     expect(zones.body.data.items.map((l: { id: string }) => l.id)).toEqual([zone.id]);
     const searched = await call("GET", `/locations?search=z1-b&warehouseId=${a.id}`, {
