@@ -1,23 +1,23 @@
 -- Product search without scanning the tenant's table: an FTS5 index with the trigram tokenizer
 -- (case-insensitive substring matching on sku, name and barcode for terms of 3+ characters),
--- kept in step with products by triggers. tenant_id is indexed too, so a match is confined to
--- one tenant inside the index.
+-- kept in step with products by triggers. The tenant is not in the index (its id's trigrams would
+-- match every row of the tenant); matches are joined back to products, which filters by tenant.
 CREATE VIRTUAL TABLE `products_fts` USING fts5(
-	`tenant_id`, `sku`, `name`, `barcode`,
+	`sku`, `name`, `barcode`,
 	content='products', content_rowid='rowid', tokenize='trigram'
 );
 --> statement-breakpoint
 CREATE TRIGGER `products_fts_insert` AFTER INSERT ON `products` BEGIN
-	INSERT INTO products_fts(rowid, tenant_id, sku, name, barcode) VALUES (new.rowid, new.tenant_id, new.sku, new.name, coalesce(new.barcode, ''));
+	INSERT INTO products_fts(rowid, sku, name, barcode) VALUES (new.rowid, new.sku, new.name, coalesce(new.barcode, ''));
 END;
 --> statement-breakpoint
 CREATE TRIGGER `products_fts_delete` AFTER DELETE ON `products` BEGIN
-	INSERT INTO products_fts(products_fts, rowid, tenant_id, sku, name, barcode) VALUES ('delete', old.rowid, old.tenant_id, old.sku, old.name, coalesce(old.barcode, ''));
+	INSERT INTO products_fts(products_fts, rowid, sku, name, barcode) VALUES ('delete', old.rowid, old.sku, old.name, coalesce(old.barcode, ''));
 END;
 --> statement-breakpoint
 CREATE TRIGGER `products_fts_update` AFTER UPDATE OF sku, name, barcode ON `products` BEGIN
-	INSERT INTO products_fts(products_fts, rowid, tenant_id, sku, name, barcode) VALUES ('delete', old.rowid, old.tenant_id, old.sku, old.name, coalesce(old.barcode, ''));
-	INSERT INTO products_fts(rowid, tenant_id, sku, name, barcode) VALUES (new.rowid, new.tenant_id, new.sku, new.name, coalesce(new.barcode, ''));
+	INSERT INTO products_fts(products_fts, rowid, sku, name, barcode) VALUES ('delete', old.rowid, old.sku, old.name, coalesce(old.barcode, ''));
+	INSERT INTO products_fts(rowid, sku, name, barcode) VALUES (new.rowid, new.sku, new.name, coalesce(new.barcode, ''));
 END;
 --> statement-breakpoint
 -- The per-tenant product count (product_counts), exact because it changes in the same statement.
@@ -31,7 +31,7 @@ CREATE TRIGGER `product_counts_delete` AFTER DELETE ON `products` BEGIN
 END;
 --> statement-breakpoint
 -- Products created before this migration.
-INSERT INTO products_fts(rowid, tenant_id, sku, name, barcode) SELECT rowid, tenant_id, sku, name, coalesce(barcode, '') FROM products;
+INSERT INTO products_fts(rowid, sku, name, barcode) SELECT rowid, sku, name, coalesce(barcode, '') FROM products;
 --> statement-breakpoint
 INSERT INTO product_counts(tenant_id, count) SELECT tenant_id, count(*) FROM products WHERE true GROUP BY tenant_id
 	ON CONFLICT(tenant_id) DO UPDATE SET count = excluded.count;

@@ -15,10 +15,10 @@ const sortColumns = {
 };
 
 /**
- * Search through the FTS5 trigram index (migration 0002), confined to the tenant inside the index.
+ * Search through the FTS5 trigram index (migration 0002); the outer query keeps the tenant's rows.
  * Terms shorter than 3 characters cannot use trigrams; they match as case-insensitive prefixes.
  */
-function searchCondition(tdb: TenantDb, term: string): SQL | undefined {
+function searchCondition(term: string): SQL | undefined {
   if (term.length < 3) {
     const prefix = `${term.replace(/[%_]/g, "")}%`;
     return or(
@@ -28,7 +28,7 @@ function searchCondition(tdb: TenantDb, term: string): SQL | undefined {
     );
   }
   const phrase = (value: string) => `"${value.replaceAll('"', '""')}"`;
-  const match = `tenant_id : ${phrase(tdb.tenantId)} AND {sku name barcode} : ${phrase(term)}`;
+  const match = phrase(term);
   return sql`products.rowid in (select rowid from products_fts where products_fts match ${match})`;
 }
 
@@ -37,7 +37,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     query.category ? eq(products.category, query.category) : undefined,
     query.status ? eq(products.status, query.status) : undefined,
     query.updatedSince ? gte(products.updatedAt, new Date(query.updatedSince).toISOString()) : undefined,
-    query.search ? searchCondition(tdb, query.search) : undefined,
+    query.search ? searchCondition(query.search) : undefined,
   ].filter((f): f is SQL => f !== undefined);
   const where = and(eq(products.tenantId, tdb.tenantId), ...filters);
   const order = query.sort.direction === "asc" ? asc : desc;
