@@ -126,13 +126,11 @@ const importRoute = defineRoute(write, {
       content: {
         // Rows are validated by the import itself, so every bad row is reported with its row number.
         "application/json": {
-          schema: z
-            .unknown()
-            .openapi({
-              type: "array",
-              items: { $ref: "#/components/schemas/CreateProductRequest" },
-              maxItems: MAX_IMPORT_ROWS,
-            }),
+          schema: z.unknown().openapi({
+            type: "array",
+            items: { $ref: "#/components/schemas/CreateProductRequest" },
+            maxItems: MAX_IMPORT_ROWS,
+          }),
         },
         "text/csv": { schema: z.string().openapi({ example: "sku,name,price\nWID-001,Widget,19.99" }) },
       },
