@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createLocation } from "./support/catalog";
 import { call } from "./support/http";
 import {
   outboxTypes,
@@ -159,10 +159,10 @@ describe("purchase orders", () => {
 
   it("refuses receiving into an inactive location (409), changing nothing", async () => {
     const tenant = await createTenant();
-    const { order, locationId, bolts, boltLine } = await purchaseSetup(tenant);
+    const { order, warehouseId, bolts, boltLine } = await purchaseSetup(tenant);
     await setStatus(tenant, order.id, { status: "ordered" });
-    await env.DB.prepare("update locations set active = 0 where id = ?").bind(locationId).run();
-    const res = await receive(tenant, order.id, [{ lineId: boltLine, quantity: 1, locationId }]);
+    const inactive = (await createLocation(tenant, warehouseId, { active: false })).id;
+    const res = await receive(tenant, order.id, [{ lineId: boltLine, quantity: 1, locationId: inactive }]);
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/inactive/);
     expect(await stockOf(tenant, bolts)).toEqual([]);

@@ -3,8 +3,8 @@ import { call } from "./http";
 import { adjustStock, type LevelCheck, levelsWithLedger } from "./stock";
 import type { TestTenant } from "./tenants";
 
-// Catalog rows for order tests, written straight into D1 while the catalog endpoints (and their helpers
-// in test/support/catalog.ts) are being built alongside; stock goes through the inventory API.
+// Catalog rows written straight into D1: unlike test/support/catalog.ts they emit no product events,
+// which suites that assert on the outbox (inventory, webhooks) rely on. Stock goes through the inventory API.
 
 const now = () => new Date().toISOString();
 let counter = 0;
@@ -82,10 +82,12 @@ export async function openReservations(tenant: TestTenant, productId: string): P
   return row?.total ?? 0;
 }
 
-/** The tenant's outbox in order, leaving out the `inventory.adjusted` events of the test's own stock set-up. */
+/** The tenant's order and low-stock events in order (not the catalog and adjustment events of the set-up). */
 export async function outboxTypes(tenant: TestTenant): Promise<string[]> {
   const { results } = await env.DB.prepare(
-    "select type from outbox_events where tenant_id = ? and type <> 'inventory.adjusted' order by created_at, id",
+    `select type from outbox_events where tenant_id = ?
+       and (type like 'order.%' or type like 'purchase_order.%' or type = 'inventory.low_stock')
+     order by created_at, id`,
   )
     .bind(tenant.id)
     .all<{ type: string }>();
