@@ -3,11 +3,8 @@
 // Every order draws on the same three stock levels, so concurrent creations really contend for them.
 // Run: npm run bench -- orders   (or: node bench/orders.mjs)
 import { spawnSync } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTenant, load, report, startApi, startHello } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const STATE = "/tmp/h6-state";
 const LINES = 3;
 
@@ -15,52 +12,34 @@ spawnSync("rm", ["-rf", STATE]);
 const api = await startApi({ port: 8860, persistTo: STATE });
 const hello = await startHello({ port: 8861 });
 
-/** A warehouse, a location and the products, written straight into the local D1 (no catalog endpoints yet). */
-function seedCatalog(tenantId) {
-  const now = new Date().toISOString();
-  const warehouseId = crypto.randomUUID();
-  const locationId = crypto.randomUUID();
-  const productIds = Array.from({ length: LINES }, () => crypto.randomUUID());
-  const statements = [
-    `insert into warehouses (id, tenant_id, code, name, active, created_at, updated_at)
-     values ('${warehouseId}', '${tenantId}', 'BENCH', 'Bench', 1, '${now}', '${now}')`,
-    `insert into locations (id, tenant_id, warehouse_id, code, name, type, active, created_at, updated_at)
-     values ('${locationId}', '${tenantId}', '${warehouseId}', 'BIN-1', 'Bin', 'bin', 1, '${now}', '${now}')`,
-    ...productIds.flatMap((productId, i) => [
-      `insert into products (id, tenant_id, sku, name, status, reorder_point, created_at, updated_at)
-       values ('${productId}', '${tenantId}', 'BENCH-${i}', 'Bench ${i}', 'Active', 0, '${now}', '${now}')`,
-    ]),
-  ];
-  const result = spawnSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      STATE,
-      "--command",
-      statements.join(";\n"),
-    ],
-    { cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
-  );
-  if (result.status !== 0) throw new Error("could not seed the catalog for the orders benchmark");
-  return { locationId, productIds };
+/** POSTs through the API as the tenant; returns the created resource. */
+async function post(path, headers, body) {
+  const response = await fetch(`${api.api}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const json = await response.json();
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json.data;
 }
 
 try {
   const tenant = await createTenant(api.api, "enterprise");
-  const { locationId, productIds } = seedCatalog(tenant.id);
   const headers = { "x-api-key": tenant.key, "content-type": "application/json" };
-  for (const productId of productIds) {
-    const stocked = await fetch(`${api.api}/inventory/adjustments`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ productId, locationId, quantity: 1_000_000_000, reason: "bench" }),
+  const warehouse = await post("/warehouses", headers, { code: "BENCH", name: "Bench" });
+  const location = await post("/locations", headers, {
+    warehouseId: warehouse.id,
+    code: "BIN-1",
+    name: "Bin",
+    type: "bin",
+  });
+  const productIds = [];
+  for (let i = 0; i < LINES; i++) {
+    const product = await post("/products", headers, { sku: `BENCH-${i}`, name: `Bench ${i}` });
+    await post("/inventory/adjustments", headers, {
+      productId: product.id,
+      locationId: location.id,
+      quantity: 1_000_000_000,
+      reason: "bench",
     });
-    if (stocked.status !== 201) throw new Error(`POST /inventory/adjustments: ${stocked.status}`);
+    productIds.push(product.id);
   }
   const body = JSON.stringify({
     customerId: crypto.randomUUID(),
