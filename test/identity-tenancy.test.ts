@@ -117,3 +117,42 @@ describe("platform endpoints", () => {
     expect((await call("GET", "/platform/tenants", { headers: PLATFORM })).status).toBe(200);
   });
 });
+
+describe("OpenAPI document", () => {
+  type Operation = { security?: Record<string, string[]>[] };
+  const securityOf = (
+    doc: { paths: Record<string, Record<string, Operation>> },
+    path: string,
+    method: string,
+  ) => doc.paths[`/api/v1${path}`]?.[method]?.security;
+
+  it("lists every identity endpoint with its security and scope", async () => {
+    const doc = (await call("GET", "/openapi.json")).body as unknown as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const admin = [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }];
+    for (const [path, method] of [
+      ["/api-keys", "get"],
+      ["/api-keys", "post"],
+      ["/api-keys/{id}", "delete"],
+      ["/users", "get"],
+      ["/users", "post"],
+      ["/users/{id}", "get"],
+      ["/users/{id}", "put"],
+      ["/users/{id}", "delete"],
+    ]) {
+      expect(securityOf(doc, path, method), `${method} ${path}`).toEqual(admin);
+    }
+    expect(securityOf(doc, "/auth/me", "get")).toEqual([{ BearerAuth: [] }, { ApiKeyAuth: [] }]);
+    for (const path of ["/auth/login", "/auth/refresh", "/auth/logout"]) {
+      expect(securityOf(doc, path, "post"), path).toEqual([]);
+    }
+    for (const [path, method] of [
+      ["/platform/tenants", "get"],
+      ["/platform/tenants", "post"],
+      ["/platform/tenants/{id}", "patch"],
+    ]) {
+      expect(securityOf(doc, path, method), `${method} ${path}`).toEqual([{ PlatformToken: [] }]);
+    }
+  });
+});
