@@ -1,5 +1,5 @@
 import { conflict } from "../http/errors";
-import { violated } from "../orders/batch-guard";
+import { violated } from "./batch";
 
 /**
  * Turns a UNIQUE violation of one of `uniques` (constraint text as SQLite reports it, e.g.

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { runBatch } from "../orders/batch-guard";
-import { lowStockEvent } from "../orders/stock-effects";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
+import { lowStockEvent } from "./low-stock-event";
 import type { AdjustmentBody, MovementRecord, StockLevelRecord } from "./schemas";
 import {
   addStock,

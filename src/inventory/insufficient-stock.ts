@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
+import { violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { stockLevels } from "../db/schema";
 import { AppError } from "../http/errors";
-import { violated } from "../orders/batch-guard";
 import type { Level } from "./stock-statements";
 
 /** Whether a failed batch was rolled back by a stock CHECK: a removal larger than what was available. */

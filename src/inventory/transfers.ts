@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { runBatch } from "../orders/batch-guard";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
 import type { MovementRecord, StockLevelRecord, TransferBody } from "./schemas";
 import {

@@ -1,17 +1,18 @@
 import { sql } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
+import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import type { EventType } from "../events/catalog";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { byStockLevel } from "./allocation";
-import { atVersion, changesOf, runBatch } from "./batch-guard";
 import { historyInsert, orderEvent } from "./order-writes";
 import { type LoadedOrder, readOrder } from "./read-order";
 import { historyEntry, orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
 import { allowedTransitions, canTransition, shipsStock } from "./state-machine";
 import { consumeStock, releaseStock } from "./stock-effects";
+import { atVersion } from "./version-guard";
 
 /** The events a move causes, besides order.status_changed. */
 function eventsFor(from: string, to: string): EventType[] {

@@ -1,7 +1,7 @@
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { runBatch } from "./batch-guard";
 import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
 import { insertOrder, numberFrom, orderEvent, selectNumber } from "./order-writes";
 import { newOrderRecord, type OrderRow } from "./records";

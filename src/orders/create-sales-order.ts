@@ -1,11 +1,12 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
+import { changesOf, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, orderReservations, stockLevels } from "../db/schema";
 import { conflict } from "../http/errors";
+import { lowStockEvent } from "../inventory/low-stock-event";
 import { allocate, byStockLevel, type Reservation, type ShortLine } from "./allocation";
-import { changesOf, runBatch, violated } from "./batch-guard";
 import {
   assertOrderable,
   assertWarehouse,
@@ -17,7 +18,7 @@ import {
 import { chunks, insertOrder, numberFrom, orderEvent, selectNumber } from "./order-writes";
 import { newOrderRecord, type OrderLineRow, type OrderRow } from "./records";
 import type { CreateSalesOrderBody } from "./schemas";
-import { lowStockEvent, reserveStock } from "./stock-effects";
+import { reserveStock } from "./stock-effects";
 
 // A racer that loses stock between reading and writing re-reads and re-allocates; this bounds the retries.
 const MAX_ATTEMPTS = 8;

@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
+import { changesOf, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations } from "../db/schema";
 import type { EventType } from "../events/catalog";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { assertReceivable } from "../inventory/targets";
-import { atVersion, changesOf, runBatch, violated } from "./batch-guard";
 import { inJsonArray } from "./order-inputs";
 import { historyInsert, orderEvent } from "./order-writes";
 import { readOrder } from "./read-order";
@@ -14,6 +14,7 @@ import { historyEntry, orderRecord } from "./records";
 import type { ReceiveBody } from "./schemas";
 import { canReceive, statusAfterReceipt } from "./state-machine";
 import { receiveStock } from "./stock-effects";
+import { atVersion } from "./version-guard";
 
 function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
   return tdb.db

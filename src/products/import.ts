@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
-import { runBatch } from "../orders/batch-guard";
 import { parseCsv } from "./csv-parse";
 import { type ProductRow, productRecord } from "./records";
 import { CreateProductBody } from "./schemas";

@@ -4,7 +4,7 @@ import { productCounts, products } from "../db/schema";
 import { notFound } from "../http/errors";
 import { offsetOf, paged } from "../http/pagination";
 import { productRecord } from "./records";
-import type { ListProductsQuery } from "./schemas";
+import { DEFAULT_PRODUCT_SORT, type ListProductsQuery, SYNC_SORT } from "./schemas";
 
 const sortColumns = {
   sku: products.sku,
@@ -39,8 +39,15 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     query.updatedSince ? gte(products.updatedAt, new Date(query.updatedSince).toISOString()) : undefined,
     query.search ? searchCondition(query.search) : undefined,
   ].filter((f): f is SQL => f !== undefined);
-  const where = and(eq(products.tenantId, tdb.tenantId), ...filters);
-  const order = query.sort.direction === "asc" ? asc : desc;
+  // With a trigram search the matches are few: unary + keeps SQLite from walking the tenant's index
+  // (to avoid a sort) and testing every row against the match set; it looks the matches up instead.
+  const trigramSearch = (query.search?.length ?? 0) >= 3;
+  const ofTenant = trigramSearch
+    ? sql`+${products.tenantId} = ${tdb.tenantId}`
+    : eq(products.tenantId, tdb.tenantId);
+  const where = and(ofTenant, ...filters);
+  const sort = query.updatedSince && query.sort === DEFAULT_PRODUCT_SORT ? SYNC_SORT : query.sort;
+  const order = sort.direction === "asc" ? asc : desc;
   // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
   const total =
     filters.length === 0
@@ -54,7 +61,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
       .select()
       .from(products)
       .where(where)
-      .orderBy(order(sortColumns[query.sort.field]), order(products.id))
+      .orderBy(order(sortColumns[sort.field]), order(products.id))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
     total,

@@ -70,6 +70,10 @@ export const ProductRecord = z
   .openapi("Product");
 export type ProductRecord = z.infer<typeof ProductRecord>;
 
+export const DEFAULT_PRODUCT_SORT = { field: "createdAt", direction: "desc" } as const;
+/** An incremental sync (`updatedSince` without `sort`) reads changes oldest first, so it can resume from the last one. */
+export const SYNC_SORT = { field: "updatedAt", direction: "asc" } as const;
+
 export const ListProductsQuery = pageQuery.extend({
   search: z
     .string()

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
 import { products } from "../db/schema";
@@ -7,7 +8,6 @@ import type { EventType } from "../events/catalog";
 import { outboxInsert } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { toE4 } from "../money";
-import { runBatch } from "../orders/batch-guard";
 import { findProduct } from "./list";
 import { etagOf, ifMatchAdmits, type ProductRow, productRecord } from "./records";
 import type { CreateProductBody, ProductChanges } from "./schemas";

@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { randomToken, sha256Hex } from "../auth/hashing";
+import { runStatements } from "../db/batch";
 import type { Database } from "../db/client";
 import { refreshTokens } from "../db/schema";
 import { AppError } from "../http/errors";
-import { runStatements } from "../orders/batch-guard";
 
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
 const PREFIX = "wms_rt_";

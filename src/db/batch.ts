@@ -1,15 +1,9 @@
-import { is, SQL, sql } from "drizzle-orm";
+import { is, SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { Database, TenantDb } from "../db/client";
+import type { Database, TenantDb } from "./client";
 
-/**
- * D1 has no interactive transactions, so an order change is one batch in which every statement is
- * guarded by "the order is still at the version this request read", and the LAST statement bumps that
- * version. Batches run one at a time, so a request that lost a race finds a newer version and changes
- * nothing at all; its final update's `changes = 0` tells the caller to answer 409.
- */
-export const atVersion = (tdb: TenantDb, orderId: string, version: number): SQL =>
-  sql`exists (select 1 from orders where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${version})`;
+// D1 has no interactive transactions: a multi-row change is one batch (one transaction), guarded
+// by conditional statements and CHECK constraints so that a request losing a race changes nothing.
 
 /** Rows changed by one statement of a batch (D1's meta.changes). */
 export function changesOf(result: D1Result | undefined): number {
