@@ -119,40 +119,34 @@ describe("platform endpoints", () => {
 });
 
 describe("OpenAPI document", () => {
-  type Operation = { security?: Record<string, string[]>[] };
-  const securityOf = (
-    doc: { paths: Record<string, Record<string, Operation>> },
-    path: string,
-    method: string,
-  ) => doc.paths[`/api/v1${path}`]?.[method]?.security;
+  type Paths = Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+  /** The security of an operation named like "get /users/{id}". */
+  const securityOf = (paths: Paths, operation: string) => {
+    const [method = "", path = ""] = operation.split(" ");
+    return paths[`/api/v1${path}`]?.[method]?.security;
+  };
 
   it("lists every identity endpoint with its security and scope", async () => {
-    const doc = (await call("GET", "/openapi.json")).body as unknown as {
-      paths: Record<string, Record<string, Operation>>;
+    const { paths } = (await call("GET", "/openapi.json")).body as unknown as { paths: Paths };
+    const expected: Record<string, Record<string, string[]>[]> = {
+      "get /api-keys": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "post /api-keys": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "delete /api-keys/{id}": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "get /users": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "post /users": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "get /users/{id}": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "put /users/{id}": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "delete /users/{id}": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
+      "get /auth/me": [{ BearerAuth: [] }, { ApiKeyAuth: [] }],
+      "post /auth/login": [],
+      "post /auth/refresh": [],
+      "post /auth/logout": [],
+      "get /platform/tenants": [{ PlatformToken: [] }],
+      "post /platform/tenants": [{ PlatformToken: [] }],
+      "patch /platform/tenants/{id}": [{ PlatformToken: [] }],
     };
-    const admin = [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }];
-    for (const [path, method] of [
-      ["/api-keys", "get"],
-      ["/api-keys", "post"],
-      ["/api-keys/{id}", "delete"],
-      ["/users", "get"],
-      ["/users", "post"],
-      ["/users/{id}", "get"],
-      ["/users/{id}", "put"],
-      ["/users/{id}", "delete"],
-    ]) {
-      expect(securityOf(doc, path, method), `${method} ${path}`).toEqual(admin);
-    }
-    expect(securityOf(doc, "/auth/me", "get")).toEqual([{ BearerAuth: [] }, { ApiKeyAuth: [] }]);
-    for (const path of ["/auth/login", "/auth/refresh", "/auth/logout"]) {
-      expect(securityOf(doc, path, "post"), path).toEqual([]);
-    }
-    for (const [path, method] of [
-      ["/platform/tenants", "get"],
-      ["/platform/tenants", "post"],
-      ["/platform/tenants/{id}", "patch"],
-    ]) {
-      expect(securityOf(doc, path, method), `${method} ${path}`).toEqual([{ PlatformToken: [] }]);
+    for (const [operation, security] of Object.entries(expected)) {
+      expect(securityOf(paths, operation), operation).toEqual(security);
     }
   });
 });
