@@ -36,7 +36,8 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       contact: { name: "Warehouse API team" },
     },
-    servers: [{ url: new URL("/api/v1", c.req.url).toString(), description: "This server" }],
+    // Paths already start with /api/v1, so the server is the origin alone.
+    servers: [{ url: new URL(c.req.url).origin, description: "This server" }],
     tags: [
       { name: "Meta", description: "Health, OpenAPI document and docs" },
       { name: "Auth", description: "Login, refresh tokens and the current principal" },
