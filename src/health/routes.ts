@@ -17,6 +17,7 @@ const Health = z
 const getHealth = defineRoute("public", {
   method: "get",
   path: "/health",
+  operationId: "getHealth",
   tags: ["Meta"],
   summary: "Service health",
   description: "No authentication. 200 when the service and its database answer, 503 otherwise.",

@@ -16,6 +16,7 @@ import { createTenant, listTenants, updateTenant } from "./service";
 const create = defineRoute("platform", {
   method: "post",
   path: "/platform/tenants",
+  operationId: "createTenant",
   tags: ["Platform"],
   summary: "Create a tenant with its owner and a first admin API key",
   request: { body: { required: true, ...json(CreateTenantBody) } },
@@ -27,6 +28,7 @@ const create = defineRoute("platform", {
 const list = defineRoute("platform", {
   method: "get",
   path: "/platform/tenants",
+  operationId: "listTenants",
   tags: ["Platform"],
   summary: "List tenants",
   request: { query: ListTenantsQuery },
@@ -36,6 +38,7 @@ const list = defineRoute("platform", {
 const update = defineRoute("platform", {
   method: "patch",
   path: "/platform/tenants/{id}",
+  operationId: "updateTenant",
   tags: ["Platform"],
   summary: "Change a tenant's name, plan or status",
   description: "A plan change or suspension takes effect on the tenant's next request.",
