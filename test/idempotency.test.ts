@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSweeps } from "../src/scheduled";
+import { createLocation, createProduct, createWarehouse } from "./support/catalog";
 import { call } from "./support/http";
-import { seedLocation, seedProduct, seedWarehouse } from "./support/order-fixtures";
 import { levelsWithLedger } from "./support/stock";
 import { createTenant, type TestTenant } from "./support/tenants";
 
@@ -10,11 +10,14 @@ let tenant: TestTenant;
 let warehouseId: string;
 beforeAll(async () => {
   tenant = await createTenant();
-  warehouseId = await seedWarehouse(tenant);
+  warehouseId = (await createWarehouse(tenant)).id;
 });
 
 async function target() {
-  return { productId: await seedProduct(tenant), locationId: await seedLocation(tenant, warehouseId) };
+  return {
+    productId: (await createProduct(tenant)).id,
+    locationId: (await createLocation(tenant, warehouseId)).id,
+  };
 }
 
 const adjust = (key: string, body: Record<string, unknown>, headers = tenant.admin) =>
@@ -87,11 +90,11 @@ describe("Idempotency-Key", () => {
 
   it("is scoped to the tenant", async () => {
     const other = await createTenant();
-    const otherWarehouse = await seedWarehouse(other);
+    const otherWarehouse = (await createWarehouse(other)).id;
     const mine = { ...(await target()), quantity: 2, reason: "received" };
     const theirs = {
-      productId: await seedProduct(other),
-      locationId: await seedLocation(other, otherWarehouse),
+      productId: (await createProduct(other)).id,
+      locationId: (await createLocation(other, otherWarehouse)).id,
       quantity: 3,
       reason: "received",
     };

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createLocation, createProduct, createWarehouse } from "./support/catalog";
 import { scopedKey } from "./support/credentials";
 import { call } from "./support/http";
-import { seedLocation, seedProduct, seedWarehouse } from "./support/order-fixtures";
 import { adjustStock, levelsWithLedger } from "./support/stock";
 import { createTenant, type TestTenant } from "./support/tenants";
 
@@ -10,15 +10,15 @@ let tenant: TestTenant;
 let warehouseId: string;
 beforeAll(async () => {
   tenant = await createTenant();
-  warehouseId = await seedWarehouse(tenant);
+  warehouseId = (await createWarehouse(tenant)).id;
 });
 
 const adjust = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/inventory/adjustments", { headers, body });
 
 async function freshLevel(reorderPoint = 0) {
-  const productId = await seedProduct(tenant, { reorderPoint });
-  const locationId = await seedLocation(tenant, warehouseId);
+  const productId = (await createProduct(tenant, { reorderPoint })).id;
+  const locationId = (await createLocation(tenant, warehouseId)).id;
   return { productId, locationId };
 }
 
@@ -114,7 +114,7 @@ describe("adjustments", () => {
     await adjustStock(tenant, productId, locationId, -1); // 5: crosses it
     await adjustStock(tenant, productId, locationId, -1); // 4: already below, no new event
     const { results } = await env.DB.prepare(
-      "select type, payload from outbox_events where tenant_id = ? and payload like ? order by id",
+      "select type, payload from outbox_events where tenant_id = ? and type like 'inventory.%' and payload like ? order by id",
     )
       .bind(tenant.id, `%${productId}%`)
       .all<{ type: string; payload: string }>();
@@ -136,7 +136,9 @@ describe("adjustments", () => {
   it("a failed adjustment writes no event", async () => {
     const { productId, locationId } = await freshLevel();
     await adjust({ productId, locationId, quantity: -1, reason: "x" });
-    const events = await env.DB.prepare("select count(*) as n from outbox_events where payload like ?")
+    const events = await env.DB.prepare(
+      "select count(*) as n from outbox_events where type like 'inventory.%' and payload like ?",
+    )
       .bind(`%${productId}%`)
       .first<{ n: number }>();
     expect(events?.n).toBe(0);

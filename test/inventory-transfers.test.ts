@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createLocation, createProduct, createWarehouse } from "./support/catalog";
 import { scopedKey } from "./support/credentials";
 import { call } from "./support/http";
-import { seedLocation, seedProduct, seedWarehouse } from "./support/order-fixtures";
 import { adjustStock, levelsWithLedger } from "./support/stock";
 import { createTenant, type TestTenant } from "./support/tenants";
 
@@ -11,16 +11,16 @@ let tenant: TestTenant;
 let warehouseId: string;
 beforeAll(async () => {
   tenant = await createTenant();
-  warehouseId = await seedWarehouse(tenant);
+  warehouseId = (await createWarehouse(tenant)).id;
 });
 
 const transfer = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/inventory/transfers", { headers, body });
 
 async function twoLocations() {
-  const productId = await seedProduct(tenant);
-  const a = await seedLocation(tenant, warehouseId);
-  const b = await seedLocation(tenant, warehouseId);
+  const productId = (await createProduct(tenant)).id;
+  const a = (await createLocation(tenant, warehouseId)).id;
+  const b = (await createLocation(tenant, warehouseId)).id;
   return { productId, a, b };
 }
 
@@ -107,11 +107,11 @@ describe("transfers", () => {
 
 describe("stock invariants under random sequences (property)", () => {
   it("after every adjustment or transfer: onHand >= 0, reserved <= onHand, ledger = onHand, total = sum of accepted deltas", async () => {
-    const productId = await seedProduct(tenant);
+    const productId = (await createProduct(tenant)).id;
     const locations = [
-      await seedLocation(tenant, warehouseId),
-      await seedLocation(tenant, warehouseId),
-      await seedLocation(tenant, warehouseId),
+      (await createLocation(tenant, warehouseId)).id,
+      (await createLocation(tenant, warehouseId)).id,
+      (await createLocation(tenant, warehouseId)).id,
     ];
     const step = fc.oneof(
       fc.record({
@@ -163,8 +163,8 @@ describe("stock invariants under random sequences (property)", () => {
 
 describe("stock and ledger reads", () => {
   it("filter stock by product, location, warehouse, sku and reorder point", async () => {
-    const productId = await seedProduct(tenant, { reorderPoint: 10 });
-    const location = await seedLocation(tenant, warehouseId);
+    const productId = (await createProduct(tenant, { reorderPoint: 10 })).id;
+    const location = (await createLocation(tenant, warehouseId)).id;
     await adjustStock(tenant, productId, location, 4);
     const { sku } = (await env.DB.prepare("select sku from products where id = ?")
       .bind(productId)
@@ -203,8 +203,8 @@ describe("stock and ledger reads", () => {
   });
 
   it("list the ledger newest first with filters; other tenants see none of it", async () => {
-    const productId = await seedProduct(tenant);
-    const location = await seedLocation(tenant, warehouseId);
+    const productId = (await createProduct(tenant)).id;
+    const location = (await createLocation(tenant, warehouseId)).id;
     await adjustStock(tenant, productId, location, 5, "received");
     await adjustStock(tenant, productId, location, -2, "damaged");
     const res = await call("GET", `/inventory/movements?productId=${productId}`, { headers: tenant.admin });

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { redispatchOutbox } from "../src/webhooks/dispatch-sweep";
 import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
+import { createLocation, createProduct, createWarehouse } from "./support/catalog";
 import { call } from "./support/http";
-import { seedLocation, seedProduct, seedWarehouse } from "./support/order-fixtures";
 import { adjustStock } from "./support/stock";
 import { createTenant, type TestTenant } from "./support/tenants";
 import { stubReceiver } from "./support/webhook-receiver";
@@ -229,8 +229,8 @@ describe("dispatch", () => {
       body: { url: "https://erp.example.com/orders", events: ["order.created"] },
     });
     const { received } = stubReceiver();
-    const productId = await seedProduct(t);
-    const locationId = await seedLocation(t, await seedWarehouse(t));
+    const productId = (await createProduct(t)).id;
+    const locationId = (await createLocation(t, (await createWarehouse(t)).id)).id;
     await adjustStock(t, productId, locationId, 7);
     await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
     const [request] = received;
