@@ -38,10 +38,6 @@ export class AppError extends Error {
   }
 }
 
-export function statusOf(code: ErrorCode): ContentfulStatusCode {
-  return statusByCode[code];
-}
-
 export function errorCodeForStatus(status: number): ErrorCode {
   const match = (Object.keys(statusByCode) as ErrorCode[]).find((code) => statusByCode[code] === status);
   return match ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");

@@ -30,11 +30,6 @@ function levels(tdb: TenantDb, conditions: (SQL | undefined)[]) {
     .where(and(eq(stockLevels.tenantId, tdb.tenantId), ...conditions));
 }
 
-/** One level, as a statement to put at the end of a write batch (so it shows the committed figures). */
-export function levelQuery(tdb: TenantDb, productId: string, locationId: string) {
-  return levels(tdb, [eq(stockLevels.productId, productId), eq(stockLevels.locationId, locationId)]).limit(1);
-}
-
 function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {
   return tdb.db.batch([
     levels(tdb, conditions)

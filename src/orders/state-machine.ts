@@ -86,5 +86,3 @@ export function statusAfterReceipt(
 ): PurchaseStatus {
   return lines.every((line) => line.receivedQuantity >= line.quantity) ? "received" : "partially_received";
 }
-
-export const initialStatus: Record<OrderType, OrderStatus> = { sales: "pending", purchase: "draft" };

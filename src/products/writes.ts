@@ -9,7 +9,7 @@ import { outboxInsert } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { toE4 } from "../money";
 import { findProduct } from "./list";
-import { etagOf, ifMatchAdmits, type ProductRow, productRecord } from "./records";
+import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
 import type { CreateProductBody, ProductChanges } from "./schemas";
 
 export const duplicateProduct = {
@@ -137,5 +137,3 @@ export async function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string)
   if (open?.v) throw conflict("The product is on open orders (or set it Inactive)");
   throw stale();
 }
-
-export { etagOf };

@@ -34,7 +34,3 @@ export async function userForMembership(
     },
   };
 }
-
-export function publicUser(user: Pick<UserRow, "id" | "email" | "name">) {
-  return { id: user.id, email: user.email, name: user.name };
-}

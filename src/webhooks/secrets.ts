@@ -4,7 +4,7 @@
 const encoder = new TextEncoder();
 const SECRET_PREFIX = "whsec_";
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+export const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 
 /** A new Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
@@ -49,5 +49,3 @@ export async function decryptSecret(material: string, ciphertext: string): Promi
   );
   return new TextDecoder().decode(plain);
 }
-
-export { fromBase64, toBase64 };
