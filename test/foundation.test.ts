@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { BASE, call } from "./support/http";
@@ -162,5 +162,31 @@ describe("OpenAPI document and docs page", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
     expect(String(response.body.data)).toContain("/api/v1/openapi.json");
+  });
+});
+
+describe("browser clients (CORS)", () => {
+  it("answers a preflight for any origin with the API's headers, without credentials", async () => {
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/products`, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://scanner.example.com",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "x-api-key, idempotency-key, content-type",
+        },
+      }),
+    );
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-headers")).toMatch(/Idempotency-Key/);
+  });
+
+  it("exposes the headers clients read (request id, rate limits, ETag...)", async () => {
+    const res = await call("GET", "/health", { headers: { origin: "https://scanner.example.com" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toMatch(
+      /X-Request-Id.*ETag.*X-RateLimit-Remaining/,
+    );
   });
 });
