@@ -10,30 +10,39 @@ import { fanOutEvent } from "./webhooks/fan-out";
  */
 export async function consumeQueue(batch: MessageBatch<WebhookQueueMessage>, env: Bindings): Promise<void> {
   const deadLetters = batch.queue.endsWith("-dlq");
-  for (const message of batch.messages) {
-    try {
-      if (deadLetters) {
-        await recordDeadLetter(env, message.body);
-        message.ack();
-      } else if (message.body.kind === "event") {
-        await fanOutEvent(env, message.body.tenantId, message.body.eventId);
-        message.ack();
-      } else {
-        const outcome = await deliver(env, message.body.tenantId, message.body.deliveryId);
-        if (outcome === "done") message.ack();
-        else message.retry({ delaySeconds: outcome.retryAfterSeconds });
-      }
-    } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "queue message failed",
-          queue: batch.queue,
-          body: message.body,
-          error: String(error),
-        }),
-      );
-      message.retry();
+  // Messages are independent (each its own receiver and rows), so one slow receiver (up to the 10 s
+  // timeout) does not hold up the rest of the batch.
+  await Promise.all(batch.messages.map((message) => consumeMessage(message, deadLetters, batch.queue, env)));
+}
+
+async function consumeMessage(
+  message: Message<WebhookQueueMessage>,
+  deadLetters: boolean,
+  queue: string,
+  env: Bindings,
+): Promise<void> {
+  try {
+    if (deadLetters) {
+      await recordDeadLetter(env, message.body);
+      message.ack();
+    } else if (message.body.kind === "event") {
+      await fanOutEvent(env, message.body.tenantId, message.body.eventId);
+      message.ack();
+    } else {
+      const outcome = await deliver(env, message.body.tenantId, message.body.deliveryId);
+      if (outcome === "done") message.ack();
+      else message.retry({ delaySeconds: outcome.retryAfterSeconds });
     }
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "queue message failed",
+        queue,
+        body: message.body,
+        error: String(error),
+      }),
+    );
+    message.retry();
   }
 }
