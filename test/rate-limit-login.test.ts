@@ -5,7 +5,8 @@ import { createApp } from "../src/app";
 import { ok } from "../src/http/envelope";
 import { AppError } from "../src/http/errors";
 import { throttleLogin } from "../src/rate-limit/login-throttle";
-import { BASE } from "./support/http";
+import { BASE, call } from "./support/http";
+import { createTenant } from "./support/tenants";
 
 const app = createApp();
 app.post("/api/v1/__login", async (c) => {
@@ -94,5 +95,19 @@ describe("brute-force limits on login (per email and per client IP)", () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect((await login(freshEmail(), "right", "198.51.100.24")).status).toBe(200);
+  });
+});
+
+describe("POST /auth/login (the real route)", () => {
+  it("locks an owner's email after 10 wrong passwords, and a success before that clears the failures", async () => {
+    const tenant = await createTenant();
+    const attempt = (password: string) =>
+      call("POST", "/auth/login", { body: { email: tenant.owner.email, password } });
+    for (let i = 0; i < 9; i++) expect((await attempt("wrong-password-1")).status).toBe(401);
+    expect((await attempt(tenant.owner.password)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await attempt("wrong-password-1")).status).toBe(401);
+    const locked = await attempt(tenant.owner.password);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 });
