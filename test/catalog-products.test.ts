@@ -128,6 +128,68 @@ describe("products", () => {
     expect((await call("GET", `/products/${product.id}`, { headers: tenant.admin })).status).toBe(404);
   });
 
+  it("delete: 409 while the product is on an open order line, allowed once the order is cancelled", async () => {
+    const product = await createProduct(tenant);
+    const warehouse = await createWarehouse(tenant);
+    const order = await call("POST", "/orders/purchase", {
+      headers: tenant.admin,
+      body: {
+        supplier: "Acme",
+        warehouseId: warehouse.id,
+        lines: [{ productId: product.id, quantity: 5, cost: 1 }],
+      },
+    });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const blocked = await call("DELETE", `/products/${product.id}`, { headers: tenant.admin });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.message).toMatch(/open orders/);
+    const cancelled = await call("PATCH", `/orders/${order.body.data.id}/status`, {
+      headers: tenant.admin,
+      body: { status: "cancelled" },
+    });
+    expect(cancelled.status).toBe(200);
+    expect((await call("DELETE", `/products/${product.id}`, { headers: tenant.admin })).status).toBe(200);
+  });
+
+  it("sort by every field, ascending and descending", async () => {
+    const t = await createTenant();
+    const skus = ["B-2", "A-3", "C-1"];
+    for (const [i, sku] of skus.entries()) {
+      await createProduct(t, { sku, name: `Name ${3 - i}`, price: [5, 1, 3][i] });
+      await new Promise((resolve) => setTimeout(resolve, 3)); // distinct createdAt
+    }
+    // Touch the first product last, so updatedAt orders differently from createdAt.
+    await call("PATCH", `/products/${(await list("sort=sku", t)).items[1].id}`, {
+      headers: t.admin,
+      body: { description: "touched" },
+    });
+    const skusOf = async (sort: string) =>
+      (await list(`sort=${sort}`, t)).items.map((p: { sku: string }) => p.sku);
+    expect(await skusOf("sku")).toEqual(["A-3", "B-2", "C-1"]);
+    expect(await skusOf("-sku")).toEqual(["C-1", "B-2", "A-3"]);
+    expect(await skusOf("name")).toEqual(["C-1", "A-3", "B-2"]);
+    expect(await skusOf("price")).toEqual(["A-3", "C-1", "B-2"]);
+    expect(await skusOf("-price")).toEqual(["B-2", "C-1", "A-3"]);
+    expect(await skusOf("createdAt")).toEqual(["B-2", "A-3", "C-1"]);
+    expect(await skusOf("-createdAt")).toEqual(["C-1", "A-3", "B-2"]);
+    expect(await skusOf("updatedAt")).toEqual(["A-3", "C-1", "B-2"]);
+    expect(await skusOf("-updatedAt")).toEqual(["B-2", "C-1", "A-3"]);
+  });
+
+  it("refuse values over the limits and answer 404 for an unknown id", async () => {
+    const long = await post({ sku: "S".repeat(65), name: "N".repeat(201) });
+    expect(long.status).toBe(400);
+    expect(long.body.errors).toEqual(
+      expect.arrayContaining(["sku: must be at most 64 characters", "name: must be at most 200 characters"]),
+    );
+    const unknown = crypto.randomUUID();
+    for (const method of ["GET", "PATCH", "DELETE"] as const) {
+      const body = method === "PATCH" ? { name: "x" } : undefined;
+      const res = await call(method, `/products/${unknown}`, { headers: tenant.admin, body });
+      expect(res.status, method).toBe(404);
+    }
+  });
+
   it("filter, search, sort and sync by updatedSince", async () => {
     const t = await createTenant();
     await createProduct(t, {
