@@ -79,11 +79,21 @@ const stale = () =>
   new AppError("PRECONDITION_FAILED", "The product has changed since you read it (If-Match)");
 
 /**
- * Updates a product guarded by the version it read, with its `product.updated` event in the same
- * batch. Without If-Match a concurrent writer just means reading again; with it, 412.
+ * Runs a version-guarded write until it commits (`attempt` returns its result) or fails: without If-Match a
+ * concurrent writer just means reading again; with it, 412.
  */
-export async function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges, ifMatch?: string) {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+async function untilCommitted<T>(ifMatch: string | undefined, attempt: () => Promise<T | undefined>) {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    const result = await attempt();
+    if (result) return result;
+    if (ifMatch !== undefined) throw stale();
+  }
+  throw conflict("The product is being changed by other requests; retry");
+}
+
+/** Updates a product guarded by the version it read, with its `product.updated` event in the same batch. */
+export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges, ifMatch?: string) {
+  return untilCommitted(ifMatch, async () => {
     const current = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const next = changedProductRow(current, changes, new Date().toISOString());
@@ -103,10 +113,8 @@ export async function updateProduct(tdb: TenantDb, id: string, changes: ProductC
       event.query,
     ]).catch((e) => asConflict(e, duplicateProduct));
     // meta.changes also counts the search index's trigger writes, so any change means the row was updated.
-    if ((updated?.meta.changes ?? 0) > 0) return { row: next, eventIds: [event.id] };
-    if (ifMatch !== undefined) throw stale();
-  }
-  throw conflict("The product is being changed by other requests; retry");
+    return (updated?.meta.changes ?? 0) > 0 ? { row: next, eventIds: [event.id] } : undefined;
+  });
 }
 
 // Sales orders not yet shipped still hold or will take this product's stock.
@@ -118,22 +126,24 @@ const heldStock = (tdb: TenantDb, id: string) =>
   sql`exists (select 1 from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and (on_hand > 0 or reserved > 0))`;
 
 /** Refused (409) while the product has stock or open order lines; its empty stock rows go with it. */
-export async function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
-  const current = await findProduct(tdb, id);
-  if (!ifMatchAdmits(ifMatch, current)) throw stale();
-  const blocked = sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
-  const event = eventIfChanged(tdb, "product.deleted", productRecord(current), new Date().toISOString());
-  const [, deleted] = await runBatch(tdb, [
-    sql`delete from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and not ${blocked}`,
-    sql`delete from products where tenant_id = ${tdb.tenantId} and id = ${id} and version = ${current.version} and not ${blocked}`,
-    event.query,
-  ]);
-  if ((deleted?.meta.changes ?? 0) > 0) return { row: current, eventIds: [event.id] };
-  const [[stock], [open]] = await Promise.all([
-    tdb.db.all<{ v: number }>(sql`select ${heldStock(tdb, id)} as v`),
-    tdb.db.all<{ v: number }>(sql`select ${openOrderLine(tdb, id)} as v`),
-  ]);
-  if (stock?.v) throw conflict("The product has stock; adjust it to zero first (or set it Inactive)");
-  if (open?.v) throw conflict("The product is on open orders (or set it Inactive)");
-  throw stale();
+export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
+  return untilCommitted(ifMatch, async () => {
+    const current = await findProduct(tdb, id);
+    if (!ifMatchAdmits(ifMatch, current)) throw stale();
+    const blocked = sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
+    const event = eventIfChanged(tdb, "product.deleted", productRecord(current), new Date().toISOString());
+    const [, deleted] = await runBatch(tdb, [
+      sql`delete from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and not ${blocked}`,
+      sql`delete from products where tenant_id = ${tdb.tenantId} and id = ${id} and version = ${current.version} and not ${blocked}`,
+      event.query,
+    ]);
+    if ((deleted?.meta.changes ?? 0) > 0) return { row: current, eventIds: [event.id] };
+    const [[stock], [open]] = await Promise.all([
+      tdb.db.all<{ v: number }>(sql`select ${heldStock(tdb, id)} as v`),
+      tdb.db.all<{ v: number }>(sql`select ${openOrderLine(tdb, id)} as v`),
+    ]);
+    if (stock?.v) throw conflict("The product has stock; adjust it to zero first (or set it Inactive)");
+    if (open?.v) throw conflict("The product is on open orders (or set it Inactive)");
+    return undefined; // changed by another writer since it was read
+  });
 }
