@@ -115,4 +115,42 @@ describe("locations", () => {
     });
     expect(foreign.status).toBe(404);
   });
+
+  it("unknown ids and another tenant's ids are 404 for every method; list pages are bounded", async () => {
+    const writer = await scopedKey(tenant, ["read:inventory", "write:inventory"]);
+    const warehouse = await createWarehouse(writer); // the helpers also take request headers
+    const location = await createLocation(writer, warehouse.id);
+    const other = await createTenant();
+    const unknown = crypto.randomUUID();
+    const cases = [
+      ["warehouses", warehouse.id, { code: "X", name: "x" }],
+      ["locations", location.id, { code: "X", name: "x", type: "bin" }],
+    ] as const;
+    for (const [resource, id, body] of cases) {
+      for (const [who, target] of [
+        [tenant.admin, unknown],
+        [other.admin, id],
+      ] as const) {
+        for (const method of ["GET", "PUT", "DELETE"] as const) {
+          const res = await call(method, `/${resource}/${target}`, {
+            headers: who,
+            body: method === "PUT" ? body : undefined,
+          });
+          expect(res.status, `${method} ${resource}`).toBe(404);
+        }
+      }
+      expect((await call("GET", `/${resource}/${id}`, { headers: tenant.admin })).body.data.code).not.toBe(
+        "X",
+      );
+      for (const query of ["pageSize=0", "pageSize=101", "page=0"]) {
+        expect((await call("GET", `/${resource}?${query}`, { headers: tenant.admin })).status, query).toBe(
+          400,
+        );
+      }
+      const past = await call("GET", `/${resource}?page=500`, { headers: tenant.admin });
+      expect(past.body.data.items).toEqual([]);
+    }
+    const otherList = await call("GET", "/warehouses", { headers: other.admin });
+    expect(otherList.body.data.totalCount).toBe(0);
+  });
 });
