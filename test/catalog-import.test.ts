@@ -23,6 +23,12 @@ const countProducts = async (t: TestTenant) =>
       .bind(t.id)
       .first<{ n: number }>()
   )?.n;
+const eventTypes = async (t: TestTenant) =>
+  (
+    await env.DB.prepare("select type from outbox_events where tenant_id = ? order by id")
+      .bind(t.id)
+      .all<{ type: string }>()
+  ).results.map((r) => r.type);
 
 describe("product import", () => {
   it("imports a JSON array and a CSV (quoted fields), with one event per product", async () => {
@@ -67,6 +73,7 @@ describe("product import", () => {
     const res = await importJson([{ sku: "D-1", name: "Dry" }], "?dryRun=true", t);
     expect(res.body.data).toEqual({ dryRun: true, rows: 1, created: 1, updated: 0 });
     expect(await countProducts(t)).toBe(0);
+    expect(await eventTypes(t)).toEqual([]);
   });
 
   it("one bad row among good ones writes nothing and names every problem by row", async () => {
@@ -91,6 +98,7 @@ describe("product import", () => {
       "row 5: barcode: 999 already belongs to TAKEN",
     ]);
     expect(await countProducts(t)).toBe(1);
+    expect(await eventTypes(t)).toEqual(["product.created"]); // the stored product's own, none from the import
   });
 
   it("upsert updates by sku and creates the rest", async () => {
@@ -101,6 +109,7 @@ describe("product import", () => {
     const got = await call("GET", `/products/${existing.id}`, { headers: t.admin });
     expect(got.body.data).toMatchObject({ name: "After", price: 2 });
     expect(got.headers.get("etag")).toBe('"v2"');
+    expect((await eventTypes(t)).sort()).toEqual(["product.created", "product.created", "product.updated"]);
   });
 
   it("takes 5,000 rows in one import and refuses 5,001", async () => {
