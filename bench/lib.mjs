@@ -1,7 +1,7 @@
 // Shared benchmark harness: serves the API and a bare Hono hello Worker under `wrangler dev`
 // (same runtime, same machine), loads both with autocannon and reports ratios.
 import { spawn, spawnSync } from "node:child_process";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
@@ -54,7 +54,8 @@ function serve(args, readyUrl, env = {}) {
  * `fresh: true` wipes that state first, for benchmarks that need a known data set.
  */
 export async function startApi({ port, persistTo = ".wrangler/bench-state", fresh = false } = {}) {
-  if (fresh) spawnSync("rm", ["-rf", join(root, persistTo)]);
+  // resolve, not join: an absolute state dir (/tmp/...) must be wiped where wrangler keeps it.
+  if (fresh) spawnSync("rm", ["-rf", resolve(root, persistTo)]);
   const migrate = spawnSync(
     "npx",
     ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo],
