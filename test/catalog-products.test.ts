@@ -222,6 +222,11 @@ describe("products", () => {
     expect((await list("search=RROT", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
     expect((await list("search=900", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);
     expect((await list("search=ba", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["BAN-1"]);
+    // Short terms are prefixes in any case, of sku, name or (digits) barcode; % and _ are literal.
+    expect((await list("search=gR", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);
+    expect((await list("search=c", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
+    expect((await list("search=90", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);
+    expect((await list("search=%25", t)).totalCount).toBe(0);
     // By name descending: Green Apple, Date, Carrot, Banana.
     expect((await list("sort=-name&pageSize=2&page=2", t)).items.map((p: { sku: string }) => p.sku)).toEqual([
       "CAR-1",

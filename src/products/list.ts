@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { productCounts, products } from "../db/schema";
 import { notFound } from "../http/errors";
@@ -14,22 +14,47 @@ const sortColumns = {
   updatedAt: products.updatedAt,
 };
 
+/** Every upper/lower-case spelling of a short term ("ba": ba, bA, Ba, BA). */
+function caseVariants(term: string): string[] {
+  let variants = [""];
+  for (const char of term) {
+    const forms = [...new Set([char.toLowerCase(), char.toUpperCase()])];
+    variants = variants.flatMap((variant) => forms.map((form) => variant + form));
+  }
+  return variants;
+}
+
+/** The smallest string above every string starting with `prefix` (code point order is D1's binary order). */
+function afterPrefix(prefix: string): string {
+  const chars = Array.from(prefix);
+  const last = chars.pop() ?? "";
+  return chars.join("") + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1);
+}
+
 /**
  * Search through the FTS5 trigram index (migration 0002); the outer query keeps the tenant's rows.
- * Terms shorter than 3 characters cannot use trigrams; they match as case-insensitive prefixes.
+ * Terms shorter than 3 characters cannot use trigrams; they match as case-insensitive prefixes, read as
+ * ranges of the tenant's sku, name and barcode indexes (one per spelling) so they never scan the table.
  */
-function searchCondition(term: string): SQL | undefined {
+function searchCondition(tenantId: string, term: string): SQL {
   if (term.length < 3) {
-    const prefix = `${term.replace(/[%_]/g, "")}%`;
-    return or(
-      sql`${products.sku} like ${prefix}`,
-      sql`${products.name} like ${prefix}`,
-      sql`${products.barcode} like ${prefix}`,
+    const columns = /^\d+$/.test(term)
+      ? [products.sku, products.name, products.barcode]
+      : [products.sku, products.name]; // a barcode is digits only
+    // OR of IN lists rather than one UNION: D1 caps the terms of a compound SELECT; SQLite reads each list by index.
+    const ranges = caseVariants(term).flatMap((prefix) =>
+      columns.map(
+        (
+          column,
+        ) => sql`${products}.rowid in (select rowid from ${products} where ${products.tenantId} = ${tenantId}
+          and ${column} >= ${prefix} and ${column} < ${afterPrefix(prefix)})`,
+      ),
     );
+    return sql`(${sql.join(ranges, sql` or `)})`;
   }
   const phrase = (value: string) => `"${value.replaceAll('"', '""')}"`;
   const match = phrase(term);
-  return sql`products.rowid in (select rowid from products_fts where products_fts match ${match})`;
+  return sql`${products}.rowid in (select rowid from products_fts where products_fts match ${match})`;
 }
 
 export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
@@ -37,12 +62,11 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     query.category ? eq(products.category, query.category) : undefined,
     query.status ? eq(products.status, query.status) : undefined,
     query.updatedSince ? gte(products.updatedAt, new Date(query.updatedSince).toISOString()) : undefined,
-    query.search ? searchCondition(query.search) : undefined,
+    query.search ? searchCondition(tdb.tenantId, query.search) : undefined,
   ].filter((f): f is SQL => f !== undefined);
-  // With a trigram search the matches are few: unary + keeps SQLite from walking the tenant's index
+  // A search yields its matches' rowids: unary + keeps SQLite from walking the tenant's index
   // (to avoid a sort) and testing every row against the match set; it looks the matches up instead.
-  const trigramSearch = (query.search?.length ?? 0) >= 3;
-  const ofTenant = trigramSearch
+  const ofTenant = query.search
     ? sql`+${products.tenantId} = ${tdb.tenantId}`
     : eq(products.tenantId, tdb.tenantId);
   const where = and(ofTenant, ...filters);
