@@ -10,6 +10,7 @@ const SCENARIOS = {
   "search a name (trigram)": "/products?search=brass%20hinge",
   "search a number": "/products?search=4242",
   "search a word in 5% of names": "/products?search=steel",
+  "search 2 characters (prefix of 5% of names)": "/products?search=br",
   "filter category": "/products?category=cat-7",
   "filter status": "/products?status=Inactive",
   "sort by name": "/products?sort=name",
