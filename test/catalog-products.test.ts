@@ -227,6 +227,10 @@ describe("products", () => {
     expect((await list("search=c", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
     expect((await list("search=90", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);
     expect((await list("search=%25", t)).totalCount).toBe(0);
+    for (const term of ["\u{10FFFF}", "\u{10FFFF}\u{10FFFF}", "\uD7FF", "ß", "_", " 9", "😀"]) {
+      const res = await call("GET", `/products?search=${encodeURIComponent(term)}`, { headers: t.admin });
+      expect(res.status, term).toBe(200);
+    }
     // By name descending: Green Apple, Date, Carrot, Banana.
     expect((await list("sort=-name&pageSize=2&page=2", t)).items.map((p: { sku: string }) => p.sku)).toEqual([
       "CAR-1",

@@ -24,11 +24,18 @@ function caseVariants(term: string): string[] {
   return variants;
 }
 
-/** The smallest string above every string starting with `prefix` (code point order is D1's binary order). */
-function afterPrefix(prefix: string): string {
+/**
+ * The smallest string above every string starting with `prefix` (code point order is D1's binary order),
+ * or undefined when there is none (every character is U+10FFFF).
+ */
+function afterPrefix(prefix: string): string | undefined {
   const chars = Array.from(prefix);
-  const last = chars.pop() ?? "";
-  return chars.join("") + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1);
+  for (let last = chars.pop(); last !== undefined; last = chars.pop()) {
+    const code = last.codePointAt(0) ?? 0;
+    // Skip the surrogate block: those code points are not valid text.
+    if (code < 0x10ffff) return chars.join("") + String.fromCodePoint(code === 0xd7ff ? 0xe000 : code + 1);
+  }
+  return undefined;
 }
 
 /**
@@ -42,14 +49,14 @@ function searchCondition(tenantId: string, term: string): SQL {
       ? [products.sku, products.name, products.barcode]
       : [products.sku, products.name]; // a barcode is digits only
     // OR of IN lists rather than one UNION: D1 caps the terms of a compound SELECT; SQLite reads each list by index.
-    const ranges = caseVariants(term).flatMap((prefix) =>
-      columns.map(
-        (
-          column,
-        ) => sql`${products}.rowid in (select rowid from ${products} where ${products.tenantId} = ${tenantId}
-          and ${column} >= ${prefix} and ${column} < ${afterPrefix(prefix)})`,
-      ),
-    );
+    const ranges = caseVariants(term).flatMap((prefix) => {
+      const after = afterPrefix(prefix);
+      return columns.map((column) => {
+        const below = after === undefined ? sql`` : sql` and ${column} < ${after}`;
+        return sql`${products}.rowid in (select rowid from ${products}
+          where ${products.tenantId} = ${tenantId} and ${column} >= ${prefix}${below})`;
+      });
+    });
     return sql`(${sql.join(ranges, sql` or `)})`;
   }
   const phrase = (value: string) => `"${value.replaceAll('"', '""')}"`;
