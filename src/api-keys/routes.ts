@@ -1,8 +1,9 @@
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { ApiKeyIdParam, ApiKeyRecord, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery } from "./schemas";
+import { ApiKeyRecord, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery } from "./schemas";
 import { createApiKey, listApiKeys, revokeApiKey } from "./service";
 
 const admin = { scope: "admin" } as const;
@@ -35,7 +36,7 @@ const revokeRoute = defineRoute(admin, {
   operationId: "revokeApiKey",
   tags,
   summary: "Revoke an API key (effective on its next request)",
-  request: { params: ApiKeyIdParam },
+  request: { params: IdParam },
   responses: {
     200: { description: "The revoked key", ...json(envelopeOf(ApiKeyRecord)) },
     404: errorResponse("Unknown API key"),

@@ -41,10 +41,6 @@ export const CreatedApiKey = ApiKeyRecord.extend({
   key: z.string().openapi({ description: "The plain key: shown in this response only." }),
 }).openapi("CreatedApiKey");
 
-export const ApiKeyIdParam = z.object({
-  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
-});
-
 export const ListApiKeysQuery = pageQuery.extend({
   sort: sortQuery(["createdAt", "name"], { field: "createdAt", direction: "desc" }),
 });

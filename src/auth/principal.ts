@@ -1,3 +1,4 @@
+import type { AppContext } from "../env";
 import type { Scope } from "./scopes";
 import type { Tenant } from "./tenant";
 
@@ -6,14 +7,15 @@ export type Principal =
   | { type: "user"; id: string; tokenId: string }
   | { type: "api_key"; id: string; scopes: Scope[]; tenant: Tenant };
 
-/** The actor recorded in ledgers and histories. */
-export function actorOf(principal: Principal): { actorType: "user" | "api_key"; actorId: string } {
-  return { actorType: principal.type, actorId: principal.id };
-}
-
 /** Who made a change and in which request: recorded on ledger rows and status histories. */
 export interface Actor {
   actorType: "user" | "api_key";
   actorId: string;
   requestId: string;
+}
+
+/** The request's actor, as recorded in ledgers and histories. */
+export function actorOf(c: AppContext): Actor {
+  const { principal } = c.var;
+  return { actorType: principal.type, actorId: principal.id, requestId: c.var.requestId };
 }

@@ -1,8 +1,8 @@
 import { actorOf } from "../auth/principal";
-import type { AppContext } from "../env";
 import { handOffAfterCommit } from "../events/hand-off";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { adjustStock } from "./adjustments";
@@ -10,7 +10,6 @@ import { listMovements } from "./movements";
 import {
   AdjustmentBody,
   AdjustmentResult,
-  LocationIdParam,
   LocationStockQuery,
   MovementRecord,
   MovementsQuery,
@@ -44,7 +43,7 @@ const locationStockRoute = defineRoute(read, {
   operationId: "listLocationStock",
   tags: ["Locations", ...tags],
   summary: "Stock levels at one location",
-  request: { params: LocationIdParam, query: LocationStockQuery },
+  request: { params: IdParam, query: LocationStockQuery },
   responses: {
     200: { description: "A page of stock levels", ...json(envelopeOf(pagedOf(StockLevelRecord))) },
     404: errorResponse("Unknown location"),
@@ -97,8 +96,6 @@ const transferRoute = defineRoute(write, {
   },
 });
 
-const actor = (c: AppContext) => ({ ...actorOf(c.var.principal), requestId: c.var.requestId });
-
 export const inventoryRoutes = createRouter()
   .openapi(stockRoute, async (c) => ok(c, await listStock(c.var.tenantDb, c.req.valid("query"))))
   .openapi(locationStockRoute, async (c) =>
@@ -106,12 +103,12 @@ export const inventoryRoutes = createRouter()
   )
   .openapi(movementsRoute, async (c) => ok(c, await listMovements(c.var.tenantDb, c.req.valid("query"))))
   .openapi(adjustRoute, async (c) => {
-    const { eventIds, ...result } = await adjustStock(c.var.tenantDb, actor(c), c.req.valid("json"));
+    const { eventIds, ...result } = await adjustStock(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     handOffAfterCommit(c, eventIds);
     return created(c, result);
   })
   .openapi(transferRoute, async (c) => {
-    const { eventIds, result } = await transferStock(c.var.tenantDb, actor(c), c.req.valid("json"));
+    const { eventIds, result } = await transferStock(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     handOffAfterCommit(c, eventIds);
     return created(c, result);
   });

@@ -126,7 +126,3 @@ export const MovementsQuery = pageQuery.extend({
   to: timestamp,
 });
 export type MovementsQuery = z.infer<typeof MovementsQuery>;
-
-export const LocationIdParam = z.object({
-  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
-});

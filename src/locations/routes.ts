@@ -1,8 +1,9 @@
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { IdParam } from "../warehouses/schemas";
+
 import { CreateLocationBody, ListLocationsQuery, LocationRecord, UpdateLocationBody } from "./schemas";
 import { createLocation, deleteLocation, getLocation, listLocations, updateLocation } from "./service";
 

@@ -1,9 +1,8 @@
-import type { Actor } from "../auth/principal";
 import { actorOf } from "../auth/principal";
-import type { AppContext } from "../env";
 import { handOffAfterCommit } from "../events/hand-off";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { changeStatus } from "./change-status";
@@ -17,7 +16,6 @@ import {
   CreatePurchaseOrderBody,
   CreateSalesOrderBody,
   ListOrdersQuery,
-  OrderIdParam,
   OrderRecord,
   OrderSummary,
   ReceiveBody,
@@ -46,7 +44,7 @@ const getRoute = defineRoute(read, {
   operationId: "getOrder",
   tags,
   summary: "Get an order with its lines, totals, status history and allowed transitions",
-  request: { params: OrderIdParam },
+  request: { params: IdParam },
   responses: {
     200: { description: "The order", ...json(envelopeOf(OrderRecord)) },
     404: errorResponse("Unknown order"),
@@ -94,7 +92,7 @@ const statusRoute = defineRoute(write, {
     "Sales: pending -> confirmed -> picking -> packed -> shipped -> delivered (forward skips allowed), " +
     "cancelled before shipped. Shipping consumes the reserved stock; cancelling releases it. " +
     "Purchase: draft -> ordered, cancelled before any receipt. Anything else is 409 naming the allowed next statuses.",
-  request: { params: OrderIdParam, body: { required: true, ...json(UpdateStatusBody) } },
+  request: { params: IdParam, body: { required: true, ...json(UpdateStatusBody) } },
   responses: {
     200: { description: "The order after the change", ...json(envelopeOf(OrderRecord)) },
     404: errorResponse("Unknown order"),
@@ -109,17 +107,13 @@ const receiveRoute = defineRoute(write, {
   tags,
   summary: "Receive stock against a purchase order's lines",
   description: "Adds stock at the given locations and moves the order to partially_received or received.",
-  request: { params: OrderIdParam, body: { required: true, ...json(ReceiveBody) } },
+  request: { params: IdParam, body: { required: true, ...json(ReceiveBody) } },
   responses: {
     200: { description: "The order after the receipt", ...json(envelopeOf(OrderRecord)) },
     404: errorResponse("Unknown order, line or location"),
     409: errorResponse("Not receivable in its status, or receiving more than was ordered"),
   },
 });
-
-function actor(c: AppContext): Actor {
-  return { ...actorOf(c.var.principal), requestId: c.var.requestId };
-}
 
 export const orderRoutes = createRouter()
   .openapi(listRoute, async (c) => ok(c, await listOrders(c.var.tenantDb, c.req.valid("query"))))
@@ -128,19 +122,19 @@ export const orderRoutes = createRouter()
     return ok(c, orderRecord(row, lines, history));
   })
   .openapi(createSalesRoute, async (c) => {
-    const { order, eventIds } = await createSalesOrder(c.var.tenantDb, actor(c), c.req.valid("json"));
+    const { order, eventIds } = await createSalesOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     handOffAfterCommit(c, eventIds);
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
   .openapi(createPurchaseRoute, async (c) => {
-    const { order, eventIds } = await createPurchaseOrder(c.var.tenantDb, actor(c), c.req.valid("json"));
+    const { order, eventIds } = await createPurchaseOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     handOffAfterCommit(c, eventIds);
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
   .openapi(statusRoute, async (c) => {
     const { order, eventIds } = await changeStatus(
       c.var.tenantDb,
-      actor(c),
+      actorOf(c),
       c.req.valid("param").id,
       c.req.valid("json"),
     );
@@ -150,7 +144,7 @@ export const orderRoutes = createRouter()
   .openapi(receiveRoute, async (c) => {
     const { order, eventIds } = await receivePurchaseOrder(
       c.var.tenantDb,
-      actor(c),
+      actorOf(c),
       c.req.valid("param").id,
       c.req.valid("json"),
     );

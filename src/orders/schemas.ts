@@ -72,10 +72,6 @@ export const ReceiveBody = z
   .openapi("ReceivePurchaseOrderRequest");
 export type ReceiveBody = z.infer<typeof ReceiveBody>;
 
-export const OrderIdParam = z.object({
-  id: Id.openapi({ param: { name: "id", in: "path" } }),
-});
-
 // A date (`2026-11-01`) or a timestamp; a bare date as createdTo means through the end of that day.
 const DateBound = z.union([z.iso.date(), z.iso.datetime()], {
   error: "must be a date or an ISO 8601 UTC timestamp",

@@ -1,16 +1,10 @@
 import { platformDb } from "../db/client";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import {
-  CreatedTenant,
-  CreateTenantBody,
-  ListTenantsQuery,
-  TenantIdParam,
-  TenantRecord,
-  UpdateTenantBody,
-} from "./schemas";
+import { CreatedTenant, CreateTenantBody, ListTenantsQuery, TenantRecord, UpdateTenantBody } from "./schemas";
 import { createTenant, listTenants, updateTenant } from "./service";
 
 const create = defineRoute("platform", {
@@ -42,7 +36,7 @@ const update = defineRoute("platform", {
   tags: ["Platform"],
   summary: "Change a tenant's name, plan or status",
   description: "A plan change or suspension takes effect on the tenant's next request.",
-  request: { params: TenantIdParam, body: { required: true, ...json(UpdateTenantBody) } },
+  request: { params: IdParam, body: { required: true, ...json(UpdateTenantBody) } },
   responses: {
     200: { description: "The updated tenant", ...json(envelopeOf(TenantRecord)) },
     404: errorResponse("Unknown tenant"),

@@ -45,10 +45,6 @@ export const CreatedTenant = z
   })
   .openapi("CreatedTenant");
 
-export const TenantIdParam = z.object({
-  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
-});
-
 export const ListTenantsQuery = pageQuery.extend({
   sort: sortQuery(["createdAt", "name"], { field: "createdAt", direction: "desc" }),
 });

@@ -4,9 +4,10 @@ import type { AppContext } from "../env";
 import { handOffAfterCommit } from "../events/hand-off";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { IdParam } from "../warehouses/schemas";
+
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { findProduct, listProducts } from "./list";
 import { etagOf, type ProductRow, productRecord } from "./records";

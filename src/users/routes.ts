@@ -1,9 +1,10 @@
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf, pageQuery, sortQuery } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { addMember, changeRole, getMember, listMembers, removeMember } from "./members";
-import { AddUserBody, MemberRecord, UpdateUserBody, UserIdParam } from "./schemas";
+import { AddUserBody, MemberRecord, UpdateUserBody } from "./schemas";
 
 const admin = { scope: "admin" } as const;
 const tags = ["Users"];
@@ -40,7 +41,7 @@ const getRoute = defineRoute(admin, {
   operationId: "getUser",
   tags,
   summary: "Get a member of the tenant",
-  request: { params: UserIdParam },
+  request: { params: IdParam },
   responses: {
     200: { description: "The member", ...json(envelopeOf(MemberRecord)) },
     404: errorResponse("Not a member of this tenant"),
@@ -54,7 +55,7 @@ const updateRoute = defineRoute(admin, {
   tags,
   summary: "Change a member's role",
   description: "The last owner cannot be demoted (409).",
-  request: { params: UserIdParam, body: { required: true, ...json(UpdateUserBody) } },
+  request: { params: IdParam, body: { required: true, ...json(UpdateUserBody) } },
   responses: {
     200: { description: "The member", ...json(envelopeOf(MemberRecord)) },
     404: errorResponse("Not a member of this tenant"),
@@ -70,7 +71,7 @@ const removeRoute = defineRoute(admin, {
   summary: "Remove a member from the tenant (effective on their next request)",
   description:
     "The account itself remains (it may belong to other tenants). The last owner cannot be removed (409).",
-  request: { params: UserIdParam },
+  request: { params: IdParam },
   responses: {
     200: { description: "The removed member", ...json(envelopeOf(MemberRecord)) },
     404: errorResponse("Not a member of this tenant"),

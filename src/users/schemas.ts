@@ -44,7 +44,3 @@ export const MemberRecord = z
     joinedAt: z.string(),
   })
   .openapi("User");
-
-export const UserIdParam = z.object({
-  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
-});

@@ -1,8 +1,9 @@
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { IdParam, ListWarehousesQuery, WarehouseBody, WarehouseRecord } from "./schemas";
+import { ListWarehousesQuery, WarehouseBody, WarehouseRecord } from "./schemas";
 import { createWarehouse, deleteWarehouse, getWarehouse, listWarehouses, updateWarehouse } from "./service";
 
 const read = { scope: "read:inventory" } as const;

@@ -43,7 +43,3 @@ export const ListWarehousesQuery = pageQuery.extend({
   sort: sortQuery(["code", "name", "createdAt"], { field: "createdAt", direction: "desc" }),
 });
 export type ListWarehousesQuery = z.infer<typeof ListWarehousesQuery>;
-
-export const IdParam = z.object({
-  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
-});

@@ -1,6 +1,7 @@
 import type { AppContext } from "../env";
 import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
@@ -13,7 +14,6 @@ import {
   ListWebhooksQuery,
   QueuedDelivery,
   UpdateWebhookBody,
-  WebhookIdParam,
   WebhookRecord,
   WebhookWithSecret,
 } from "./schemas";
@@ -63,7 +63,7 @@ const getRoute = defineRoute(admin, {
   operationId: "getWebhook",
   tags,
   summary: "Get a subscription",
-  request: { params: WebhookIdParam },
+  request: { params: IdParam },
   responses: { 200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) }, ...unknown },
 });
 
@@ -74,7 +74,7 @@ const updateRoute = defineRoute(admin, {
   tags,
   summary: "Replace a subscription's URL, events, description and active flag",
   description: "Setting `active: true` re-enables a subscription the server disabled.",
-  request: { params: WebhookIdParam, body: { required: true, ...json(UpdateWebhookBody) } },
+  request: { params: IdParam, body: { required: true, ...json(UpdateWebhookBody) } },
   responses: { 200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) }, ...unknown },
 });
 
@@ -84,7 +84,7 @@ const deleteRoute = defineRoute(admin, {
   operationId: "deleteWebhook",
   tags,
   summary: "Delete a subscription and its delivery history",
-  request: { params: WebhookIdParam },
+  request: { params: IdParam },
   responses: {
     200: { description: "The deleted subscription", ...json(envelopeOf(WebhookRecord)) },
     ...unknown,
@@ -97,7 +97,7 @@ const testRoute = defineRoute(admin, {
   operationId: "testWebhook",
   tags,
   summary: "Send a webhook.test event to this subscription",
-  request: { params: WebhookIdParam },
+  request: { params: IdParam },
   responses: { 202: { description: "Queued", ...json(envelopeOf(QueuedDelivery)) }, ...unknown },
 });
 
@@ -107,7 +107,7 @@ const deliveriesRoute = defineRoute(admin, {
   operationId: "listWebhookDeliveries",
   tags,
   summary: "Deliveries of this subscription, newest first, with their attempts",
-  request: { params: WebhookIdParam, query: ListDeliveriesQuery },
+  request: { params: IdParam, query: ListDeliveriesQuery },
   responses: {
     200: { description: "A page of deliveries", ...json(envelopeOf(pagedOf(DeliveryRecord))) },
     ...unknown,
@@ -133,7 +133,7 @@ const rotateRoute = defineRoute(admin, {
   operationId: "rotateWebhookSecret",
   tags,
   summary: "Issue a new signing secret; the old one also signs for 24 hours",
-  request: { params: WebhookIdParam },
+  request: { params: IdParam },
   responses: {
     200: { description: "The subscription and its new secret", ...json(envelopeOf(WebhookWithSecret)) },
     ...unknown,

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { eventTypes } from "../events/catalog";
 import { pageQuery } from "../http/pagination";
+import { IdParam } from "../http/params";
 
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 20;
 export const MAX_EVENTS_PER_SUBSCRIPTION = 50;
@@ -85,10 +86,7 @@ export const QueuedDelivery = z
   .object({ deliveryId: z.uuid(), eventId: z.string() })
   .openapi("QueuedDelivery");
 
-export const WebhookIdParam = z.object({
-  id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
-});
-export const DeliveryParams = WebhookIdParam.extend({
+export const DeliveryParams = IdParam.extend({
   deliveryId: z.uuid("must be a UUID").openapi({ param: { name: "deliveryId", in: "path" } }),
 });
 
