@@ -3,8 +3,8 @@ import type { TenantDb } from "../db/client";
 import { products, stockLevels, warehouses } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
 import { fromE4, fromE4OrNull } from "../money";
-import type { CsvColumn, CsvPage } from "./csv";
-import { nextSkuRange } from "./product-range";
+import type { CsvColumn } from "./csv";
+import { skuRangePage } from "./product-range";
 import type { InventoryValuationQuery } from "./schemas";
 
 type Filters = Pick<InventoryValuationQuery, "warehouseId" | "category">;
@@ -85,18 +85,9 @@ function toRow({ costE4, valueE4, ...line }: LineRecord): ValuationRow {
   };
 }
 
-/** A page of the CSV download: the lines of the next range of products, by SKU then warehouse code. */
-export async function valuationPage(
-  tenantDb: TenantDb,
-  filters: Filters,
-  afterSku: string | null,
-): Promise<CsvPage<ValuationRow, string>> {
-  const range = await nextSkuRange(tenantDb, afterSku);
-  const rows = await lines(tenantDb, filters, range.condition).orderBy(
-    asc(products.sku),
-    asc(warehouses.code),
-  );
-  return { rows: rows.map(toRow), next: range.next };
+/** A page of the CSV download: the lines of the next range of products. */
+export function valuationPage(tenantDb: TenantDb, filters: Filters, afterSku: string | null) {
+  return skuRangePage(tenantDb, afterSku, (range) => lines(tenantDb, filters, range), toRow);
 }
 
 /** A page of lines plus the totals per warehouse and overall (products without a cost add no value). */

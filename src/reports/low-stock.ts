@@ -2,8 +2,8 @@ import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products, stockLevels, warehouses } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
-import type { CsvColumn, CsvPage } from "./csv";
-import { nextSkuRange } from "./product-range";
+import type { CsvColumn } from "./csv";
+import { skuRangePage } from "./product-range";
 import type { LowStockQuery } from "./schemas";
 
 type Filters = Pick<LowStockQuery, "warehouseId" | "category">;
@@ -69,18 +69,9 @@ function toRow(record: LowStockRecord): LowStockRow {
   return { ...record, available, shortfall: record.reorderPoint - available };
 }
 
-/** A page of the CSV download: the lines of the next range of products, by SKU then warehouse code. */
-export async function lowStockPage(
-  tenantDb: TenantDb,
-  filters: Filters,
-  afterSku: string | null,
-): Promise<CsvPage<LowStockRow, string>> {
-  const range = await nextSkuRange(tenantDb, afterSku);
-  const rows = await lowStock(tenantDb, filters, range.condition).orderBy(
-    asc(products.sku),
-    asc(warehouses.code),
-  );
-  return { rows: rows.map(toRow), next: range.next };
+/** A page of the CSV download: the lines of the next range of products. */
+export function lowStockPage(tenantDb: TenantDb, filters: Filters, afterSku: string | null) {
+  return skuRangePage(tenantDb, afterSku, (range) => lowStock(tenantDb, filters, range), toRow);
 }
 
 export async function lowStockReport(tenantDb: TenantDb, query: LowStockQuery) {

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, lte, type SQL } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { products } from "../db/schema";
+import { products, warehouses } from "../db/schema";
+import type { CsvPage } from "./csv";
 
 /** How many products a CSV page of a per-product report covers. */
 export const PRODUCTS_PER_PAGE = 500;
@@ -25,4 +26,21 @@ export async function nextSkuRange(
   return last
     ? { condition: and(after, lte(products.sku, last.sku)), next: last.sku }
     : { condition: after, next: null };
+}
+
+/**
+ * A CSV page of a report grouped per product and warehouse: the lines of the next SKU range, by SKU
+ * then warehouse code. `lines` reads the report restricted to a range condition on `products.sku`.
+ */
+export async function skuRangePage<Line, Row>(
+  tenantDb: TenantDb,
+  afterSku: string | null,
+  lines: (skuRange: SQL | undefined) => {
+    orderBy(...columns: SQL[]): PromiseLike<Line[]>;
+  },
+  toRow: (line: Line) => Row,
+): Promise<CsvPage<Row, string>> {
+  const range = await nextSkuRange(tenantDb, afterSku);
+  const rows = await lines(range.condition).orderBy(asc(products.sku), asc(warehouses.code));
+  return { rows: rows.map(toRow), next: range.next };
 }
