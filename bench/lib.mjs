@@ -6,6 +6,11 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// Several checkouts may benchmark on one machine at once: BENCH_PORT_OFFSET shifts every port and
+// state directory so their servers never collide.
+const PORT_OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
+const shifted = (port) => port + PORT_OFFSET;
+const stateDir = (dir) => (PORT_OFFSET ? `${dir}-${PORT_OFFSET}` : dir);
 export const PLATFORM_TOKEN = "dev-only-platform-admin-token";
 
 async function waitFor(url, timeoutMs = 90_000) {
@@ -53,7 +58,13 @@ function serve(args, readyUrl, env = {}) {
  * Serves the API with its own local state (`.wrangler/bench-state`, migrated first) on `port`.
  * `fresh: true` wipes that state first, for benchmarks that need a known data set.
  */
-export async function startApi({ port, persistTo = ".wrangler/bench-state", fresh = false } = {}) {
+export async function startApi({
+  port: basePort,
+  persistTo: baseDir = ".wrangler/bench-state",
+  fresh = false,
+} = {}) {
+  const port = shifted(basePort);
+  const persistTo = stateDir(baseDir);
   // resolve, not join: an absolute state dir (/tmp/...) must be wiped where wrangler keeps it.
   if (fresh) spawnSync("rm", ["-rf", resolve(root, persistTo)]);
   const migrate = spawnSync(
@@ -71,7 +82,8 @@ export async function startApi({ port, persistTo = ".wrangler/bench-state", fres
 }
 
 /** Serves the bare Hono hello Worker on `port`. */
-export async function startHello({ port }) {
+export async function startHello({ port: basePort }) {
+  const port = shifted(basePort);
   const url = `http://127.0.0.1:${port}`;
   const stop = await serve(
     ["-c", "bench/hello/wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error"],

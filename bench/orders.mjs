@@ -2,14 +2,11 @@
 // lines and reserves stock under the oversell guard), and GET /orders/{id} against the bare hello Worker.
 // Every order draws on the same three stock levels, so concurrent creations really contend for them.
 // Run: npm run bench -- orders   (or: node bench/orders.mjs)
-import { spawnSync } from "node:child_process";
 import { createTenant, load, report, startApi, startHello } from "./lib.mjs";
 
-const STATE = "/tmp/h6-state";
 const LINES = 3;
 
-spawnSync("rm", ["-rf", STATE]);
-const api = await startApi({ port: 8860, persistTo: STATE });
+const api = await startApi({ port: 8860, persistTo: "/tmp/bench-orders-state", fresh: true });
 const hello = await startHello({ port: 8861 });
 
 /** POSTs through the API as the tenant; returns the created resource. */

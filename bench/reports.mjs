@@ -103,8 +103,7 @@ async function download(url, key) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-rmSync(STATE, { recursive: true, force: true });
-let api = await startApi({ port: PORT, persistTo: STATE });
+let api = await startApi({ port: PORT, persistTo: STATE, fresh: true });
 const tenants = [];
 for (const size of SIZES) tenants.push({ size, ...(await createTenant(api.api, "enterprise")) });
 api.stop();
@@ -116,7 +115,7 @@ for (const tenant of tenants) {
   writeFileSync(file, seedSql(tenant.id, tenant.size, tenant.size === SIZES[0] ? CATALOG : 0));
   const seeded = spawnSync(
     "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", STATE, "--file", file, "--yes"],
+    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", api.persistTo, "--file", file, "--yes"],
     { encoding: "utf8", env: { ...process.env, CI: "true" } },
   );
   if (seeded.status !== 0)
