@@ -172,10 +172,19 @@ describe("inventory-valuation", () => {
     expect(res.body.data.totalCount).toBe(5);
     expect(res.body.data.totals).toEqual({
       onHand: 39,
+      reserved: 8, // MUG-1 1 in E1 and 5 in W1, BOX-1 2 in W1
+      available: 31,
       value: 71.4997, // 17.5 + 1 + 2.9997 + 50, summed as integer ten-thousandths
       byWarehouse: [
-        { warehouseId: ids.east, warehouseCode: "EAST", onHand: 17, value: 21.4997 },
-        { warehouseId: ids.west, warehouseCode: "WEST", onHand: 22, value: 50 },
+        {
+          warehouseId: ids.east,
+          warehouseCode: "EAST",
+          onHand: 17,
+          reserved: 1,
+          available: 16,
+          value: 21.4997,
+        },
+        { warehouseId: ids.west, warehouseCode: "WEST", onHand: 22, reserved: 7, available: 15, value: 50 },
       ],
     });
   });
@@ -183,7 +192,7 @@ describe("inventory-valuation", () => {
   it("filters by warehouse and by category; totals follow the filter, not the page", async () => {
     const west = await get(`/reports/inventory-valuation?warehouseId=${ids.west}`);
     expect(west.body.data.items.map((r: { sku: string }) => r.sku)).toEqual(["BOX-1", "MUG-1"]);
-    expect(west.body.data.totals).toMatchObject({ onHand: 22, value: 50 });
+    expect(west.body.data.totals).toMatchObject({ onHand: 22, reserved: 7, available: 15, value: 50 });
     const kitchen = await get("/reports/inventory-valuation?category=kitchen&pageSize=1&page=2");
     expect(kitchen.body.data).toMatchObject({ totalCount: 3, page: 2, pageSize: 1, totalPages: 3 });
     expect(kitchen.body.data.items).toMatchObject([{ sku: "MUG-1", warehouseCode: "EAST" }]);
@@ -244,7 +253,16 @@ describe("stock-movements", () => {
     const res = await get(`/reports/stock-movements?${NOVEMBER}`);
     expect(res.status).toBe(200);
     expect(res.body.data.items.map((r: { id: string }) => r.id)).toEqual([ids.m1, ids.m2, ids.m3, ids.m4]);
-    expect(res.body.data.totals).toEqual({ movements: 4, netDelta: 33 }); // 5 - 1 + 20 + 9
+    expect(res.body.data.totals).toEqual({
+      movements: 4,
+      netDelta: 33, // 5 - 1 + 20 + 9
+      byDay: [
+        { day: "2026-11-01", movements: 1, unitsIn: 5, unitsOut: 0, netDelta: 5 },
+        { day: "2026-11-15", movements: 1, unitsIn: 0, unitsOut: 1, netDelta: -1 },
+        { day: "2026-11-20", movements: 1, unitsIn: 20, unitsOut: 0, netDelta: 20 },
+        { day: "2026-11-30", movements: 1, unitsIn: 9, unitsOut: 0, netDelta: 9 },
+      ],
+    });
     expect(res.body.data.items[1]).toMatchObject({
       sku: "MUG-1",
       productName: 'Mug, "large"',
@@ -303,6 +321,6 @@ describe("tenancy", () => {
       { sku: "MUG-1", productName: "Other mug", onHand: 7, value: 69.993 },
     ]);
     const theirLedger = await get("/reports/stock-movements?from=2026-11-01&to=2026-11-30", other);
-    expect(theirLedger.body.data.totals).toEqual({ movements: 1, netDelta: 7 });
+    expect(theirLedger.body.data.totals).toMatchObject({ movements: 1, netDelta: 7 });
   });
 });

@@ -39,7 +39,7 @@ it("values and flags the stock the API wrote: 10 on hand x 2.5, 3 reserved, 7 av
   expect(valuation.body.data.items).toMatchObject([
     { sku: "LIVE-MUG", onHand: 10, unitCost: 2.5, value: 25 },
   ]);
-  expect(valuation.body.data.totals).toMatchObject({ onHand: 10, value: 25 });
+  expect(valuation.body.data.totals).toMatchObject({ onHand: 10, reserved: 3, available: 7, value: 25 });
   const low = await get("/reports/low-stock");
   expect(low.body.data.items).toMatchObject([
     { sku: "LIVE-MUG", onHand: 10, reserved: 3, available: 7, reorderPoint: 10, shortfall: 3 },
@@ -53,7 +53,11 @@ it("lists the adjustments in the ledger, and the order in the summary", async ()
     [4, "received"],
     [-2, "damaged"],
   ]);
-  expect(ledger.body.data.totals).toEqual({ movements: 3, netDelta: 10 });
+  expect(ledger.body.data.totals).toEqual({
+    movements: 3,
+    netDelta: 10,
+    byDay: [{ day: today, movements: 3, unitsIn: 12, unitsOut: 2, netDelta: 10 }],
+  });
   const summary = await get(`/reports/order-summary?${TODAY}`);
   expect(summary.body.data.items).toEqual([
     { day: today, type: "sales", status: "pending", orders: 1, value: 59.97 },

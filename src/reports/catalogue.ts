@@ -43,14 +43,15 @@ export const reportTypes = {
     type: "inventory-valuation",
     title: "Inventory valuation",
     description:
-      "On hand x unit cost for every product in every warehouse holding it, with totals per warehouse and overall.",
+      "On hand x unit cost for every product in every warehouse holding it, with totals (units on hand, reserved and available, value) per warehouse and overall.",
     scope: "read:inventory",
     parameters: [format, ...paging, ...stockFilters],
   },
   stockMovements: {
     type: "stock-movements",
     title: "Stock movements",
-    description: "The stock ledger between two dates, oldest first, with its count and net change.",
+    description:
+      "The stock ledger between two dates, oldest first, with its count and net change, overall and per UTC day.",
     scope: "read:inventory",
     parameters: [
       format,

@@ -41,6 +41,7 @@ function lines({ db, tenantId }: TenantDb, filters: Filters, skuRange?: SQL) {
         warehouseId: stockLevels.warehouseId,
         warehouseCode: warehouses.code,
         onHand: sql<number>`${onHandSum}`.mapWith(Number).as("on_hand"),
+        reserved: sql<number>`sum(${stockLevels.reserved})`.mapWith(Number).as("reserved"),
         costE4: products.costE4,
         valueE4: sql<number | null>`${valueE4Sum}`.as("value_e4"),
       })
@@ -77,7 +78,8 @@ function linesQuery(tenantDb: TenantDb, filters: Filters, window: { offset: numb
 
 type LineRecord = Awaited<ReturnType<typeof linesQuery>>[number];
 
-function toRow({ costE4, valueE4, ...line }: LineRecord): ValuationRow {
+// `reserved` only feeds the totals: a line is about value, and its CSV columns stay as they are.
+function toRow({ costE4, valueE4, reserved: _reserved, ...line }: LineRecord): ValuationRow {
   return {
     ...line,
     unitCost: fromE4OrNull(costE4),
@@ -90,7 +92,10 @@ export function valuationPage(tenantDb: TenantDb, filters: Filters, afterSku: st
   return skuRangePage(tenantDb, afterSku, (range) => lines(tenantDb, filters, range), toRow);
 }
 
-/** A page of lines plus the totals per warehouse and overall (products without a cost add no value). */
+/**
+ * A page of lines plus the totals per warehouse and overall: units on hand, reserved and available, and value
+ * (products without a cost add no value).
+ */
 export async function inventoryValuation(tenantDb: TenantDb, query: InventoryValuationQuery) {
   const { db } = tenantDb;
   const all = lines(tenantDb, query).as("lines");
@@ -102,18 +107,27 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
         warehouseId: all.warehouseId,
         warehouseCode: all.warehouseCode,
         onHand: sql<number>`sum(${all.onHand})`.mapWith(Number),
+        reserved: sql<number>`sum(${all.reserved})`.mapWith(Number),
         valueE4: sql<number>`coalesce(sum(${all.valueE4}), 0)`.mapWith(Number),
       })
       .from(all)
       .groupBy(all.warehouseId)
       .orderBy(asc(all.warehouseCode)),
   ]);
+  const onHand = byWarehouse.reduce((sum, w) => sum + w.onHand, 0);
+  const reserved = byWarehouse.reduce((sum, w) => sum + w.reserved, 0);
   return {
     ...paged(page.map(toRow), counted?.value ?? 0, query),
     totals: {
-      onHand: byWarehouse.reduce((sum, w) => sum + w.onHand, 0),
+      onHand,
+      reserved,
+      available: onHand - reserved,
       value: fromE4(byWarehouse.reduce((sum, w) => sum + w.valueE4, 0)),
-      byWarehouse: byWarehouse.map(({ valueE4, ...w }) => ({ ...w, value: fromE4(valueE4) })),
+      byWarehouse: byWarehouse.map(({ valueE4, ...w }) => ({
+        ...w,
+        available: w.onHand - w.reserved,
+        value: fromE4(valueE4),
+      })),
     },
   };
 }

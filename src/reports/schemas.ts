@@ -83,12 +83,16 @@ export const InventoryValuationReport = pagedOf(ValuationRow)
   .extend({
     totals: z.object({
       onHand: z.number().int(),
+      reserved: z.number().int().openapi({ description: "Held by open sales orders." }),
+      available: z.number().int().openapi({ description: "onHand - reserved." }),
       value: money,
       byWarehouse: z.array(
         z.object({
           warehouseId: z.uuid(),
           warehouseCode: z.string(),
           onHand: z.number().int(),
+          reserved: z.number().int(),
+          available: z.number().int(),
           value: money,
         }),
       ),
@@ -137,7 +141,26 @@ export const MovementRow = z
   .openapi("StockMovementRow");
 
 export const StockMovementsReport = pagedOf(MovementRow)
-  .extend({ totals: z.object({ movements: z.number().int(), netDelta: z.number().int() }) })
+  .extend({
+    totals: z.object({
+      movements: z.number().int(),
+      netDelta: z.number().int(),
+      byDay: z
+        .array(
+          z.object({
+            day: z.string().openapi({ format: "date", description: "A UTC day of the range." }),
+            movements: z.number().int(),
+            unitsIn: z.number().int().openapi({ description: "Sum of the day's positive deltas." }),
+            unitsOut: z
+              .number()
+              .int()
+              .openapi({ description: "Sum of the day's negative deltas, as a positive number." }),
+            netDelta: z.number().int(),
+          }),
+        )
+        .openapi({ description: "One entry per UTC day with movements, oldest first (for charts)." }),
+    }),
+  })
   .openapi("StockMovementsReport");
 
 const OrderType = z.enum(["sales", "purchase"]);

@@ -77,21 +77,33 @@ export function movementRows(
 
 export type MovementRow = Awaited<ReturnType<typeof movementRows>>[number];
 
-/** A page of the ledger, oldest first, with the count and net change over the whole range. */
+/** Movements, units in and out, and net change per UTC day of the range (days without movements are absent). */
+function perDay(tenantDb: TenantDb, filters: Filters) {
+  const day = sql<string>`substr(${stockMovements.createdAt}, 1, 10)`;
+  const delta = stockMovements.delta;
+  return tenantDb.db
+    .select({
+      day: day.as("day"),
+      movements: count(),
+      unitsIn: sql<number>`sum(case when ${delta} > 0 then ${delta} else 0 end)`.mapWith(Number),
+      unitsOut: sql<number>`sum(case when ${delta} < 0 then -${delta} else 0 end)`.mapWith(Number),
+      netDelta: sql<number>`sum(${delta})`.mapWith(Number),
+    })
+    .from(stockMovements)
+    .where(matching(tenantDb, filters))
+    .groupBy(day)
+    .orderBy(asc(day));
+}
+
+/** A page of the ledger, oldest first, with the count and net change over the whole range and per day. */
 export async function stockMovementsReport(tenantDb: TenantDb, query: StockMovementsQuery) {
-  const { db } = tenantDb;
-  const [rows, [totals]] = await db.batch([
+  const [rows, byDay] = await tenantDb.db.batch([
     movementRows(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
-    db
-      .select({
-        movements: count(),
-        netDelta: sql<number>`coalesce(sum(${stockMovements.delta}), 0)`.mapWith(Number),
-      })
-      .from(stockMovements)
-      .where(matching(tenantDb, query)),
+    perDay(tenantDb, query),
   ]);
-  const movements = totals?.movements ?? 0;
-  return { ...paged(rows, movements, query), totals: { movements, netDelta: totals?.netDelta ?? 0 } };
+  const movements = byDay.reduce((sum, day) => sum + day.movements, 0);
+  const netDelta = byDay.reduce((sum, day) => sum + day.netDelta, 0);
+  return { ...paged(rows, movements, query), totals: { movements, netDelta, byDay } };
 }
 
 /** A page of the CSV download: the rows after the last one sent. */
