@@ -1,14 +1,29 @@
-// Writes the OpenAPI document the Worker serves to a file, so CI can lint it.
-// Usage: node scripts/export-openapi.mjs <out-file>. Starts wrangler dev on a spare port, fetches, stops.
+// Writes the OpenAPI document the Worker serves to a file, so CI can lint it and the web app's types follow it.
+// Usage: node scripts/export-openapi.mjs <out-file>. Starts wrangler dev on a free port, fetches, stops.
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+/** A port nobody listens on now: several checkouts may export at once on one machine. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 const out = process.argv[2] ?? "openapi.json";
-const port = 8799;
-const server = spawn("npx", ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1"], {
-  stdio: ["ignore", "ignore", "inherit"],
-  detached: true,
-});
+const port = await freePort();
+const inspectorPort = await freePort();
+const server = spawn(
+  "npx",
+  ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspectorPort)],
+  { stdio: ["ignore", "ignore", "inherit"], detached: true },
+);
 const stop = () => {
   try {
     process.kill(-server.pid, "SIGTERM");

@@ -20,6 +20,7 @@ import { reportRoutes } from "./reports/routes";
 import { sessionRoutes } from "./sessions/routes";
 import { userRoutes } from "./users/routes";
 import { warehouseRoutes } from "./warehouses/routes";
+import { webAppRoutes } from "./web-app/routes";
 import { webhookRoutes } from "./webhooks/routes";
 
 /**
@@ -47,6 +48,7 @@ export function createApp() {
   api.route("/", webhookRoutes);
 
   publishOpenApi(api);
+  root.route("/", webAppRoutes);
   root.onError(handleError);
   root.notFound(notFoundOrMethodNotAllowed(root));
   return root;

@@ -11,6 +11,8 @@ export interface Bindings {
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   WEBHOOK_QUEUE: Queue<WebhookQueueMessage>;
+  /** The built web application and docs page (wrangler.toml [assets]). */
+  ASSETS: Fetcher;
   ENVIRONMENT: string;
   JWT_SECRET: string;
   PLATFORM_ADMIN_TOKEN: string;

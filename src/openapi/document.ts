@@ -1,10 +1,14 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import type { AppEnv } from "../env";
+import { DOCS_CSP, serveAsset } from "../web-app/assets";
 
 export const API_VERSION = "1.0.0";
 
-/** Publishes GET /openapi.json (OpenAPI 3.1, from the routes' own zod schemas) and GET /docs. */
+/**
+ * Publishes GET /openapi.json (OpenAPI 3.1, from the routes' own zod schemas) and GET /docs, the reference page.
+ * The page and its renderer's script are the Worker's own static assets (web/docs, built into web/dist/docs):
+ * no CDN, so the page works offline and under a CSP that allows this origin only.
+ */
 export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
   const registry = api.openAPIRegistry;
   registry.registerComponent("securitySchemes", "BearerAuth", {
@@ -54,5 +58,8 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
     ],
   }));
 
-  api.get("/docs", Scalar({ url: "/api/v1/openapi.json", pageTitle: "Warehouse API reference" }));
+  api.get("/docs", (c) => serveAsset(c, "/docs/index.html", { csp: DOCS_CSP }));
+  api.get("/docs/:file{[a-z-]+\\.js}", (c) =>
+    serveAsset(c, `/docs/${c.req.param("file")}`, { csp: DOCS_CSP }),
+  );
 }

@@ -1,0 +1,98 @@
+// Builds the Worker's static assets (wrangler.toml [assets] directory = web/dist):
+//   web/dist/app/   the web application (Vite, base /app/)
+//   web/dist/docs/  the API reference page and Scalar's standalone bundle (no CDN)
+// Skips the build when web/dist was built from the same inputs (a hash of web/ and the lock file), so every
+// `wrangler dev` start (wrangler.toml [build]) and every vitest run can call it for free.
+// Usage: node scripts/build-web.mjs [--force]
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const web = join(root, "web");
+const dist = join(web, "dist");
+const stampFile = join(dist, ".inputs-hash");
+const lockFile = join(web, ".build.lock");
+const scalarBundle = join(root, "node_modules/@scalar/api-reference/dist/browser/standalone.js");
+
+function filesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return entry.name === "dist" || entry.name === "node_modules" ? [] : filesUnder(path);
+    return [path];
+  });
+}
+
+function inputsHash() {
+  const hash = createHash("sha256");
+  for (const file of [...filesUnder(web), join(root, "package-lock.json")].sort()) {
+    if (file === lockFile) continue;
+    hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
+  }
+  return hash.digest("hex");
+}
+
+const readStamp = () => {
+  try {
+    return readFileSync(stampFile, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** Several `wrangler dev` may start at once in one checkout: one builds, the others wait and find it built. */
+async function withLock(work) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lockFile, "wx"));
+      break;
+    } catch {
+      if (Date.now() > deadline)
+        throw new Error(`${lockFile} is held for 2 minutes; remove it if no build runs`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lockFile, { force: true });
+  }
+}
+
+export async function buildWeb({ force = false } = {}) {
+  const hash = inputsHash();
+  if (!force && readStamp() === hash) return false;
+  return withLock(async () => {
+    if (!force && readStamp() === hash) return false;
+    const { build } = await import("vite");
+    rmSync(stampFile, { force: true });
+    await build({ configFile: join(web, "vite.config.ts"), logLevel: "warn" });
+    const docs = join(dist, "docs");
+    rmSync(docs, { recursive: true, force: true });
+    mkdirSync(docs, { recursive: true });
+    for (const file of ["index.html", "docs-page.js"])
+      copyFileSync(join(web, "docs", file), join(docs, file));
+    if (!existsSync(scalarBundle)) throw new Error(`${scalarBundle} is missing: run \`npm ci\``);
+    copyFileSync(scalarBundle, join(docs, "scalar-api-reference.js"));
+    writeFileSync(stampFile, hash);
+    return true;
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  const built = await buildWeb({ force: process.argv.includes("--force") });
+  console.log(built ? `web: built web/dist in ${Date.now() - started} ms` : "web: web/dist is up to date");
+}
