@@ -6,10 +6,9 @@
 // Usage: node scripts/build-web.mjs [--force]
 import { createHash } from "node:crypto";
 import {
-  closeSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -51,14 +50,30 @@ const readStamp = () => {
   }
 };
 
-/** Several `wrangler dev` may start at once in one checkout: one builds, the others wait and find it built. */
+function holderIsGone() {
+  try {
+    process.kill(Number(readFileSync(lockFile, "utf8")), 0);
+    return false;
+  } catch (error) {
+    return error.code === "ESRCH" || error.code === "ENOENT";
+  }
+}
+
+/**
+ * Several `wrangler dev` may start at once in one checkout: one builds, the others wait and find it built.
+ * The lock holds the builder's pid, so a build that was killed does not block the next one.
+ */
 async function withLock(work) {
   const deadline = Date.now() + 120_000;
   for (;;) {
     try {
-      closeSync(openSync(lockFile, "wx"));
+      writeFileSync(lockFile, String(process.pid), { flag: "wx" });
       break;
     } catch {
+      if (holderIsGone()) {
+        rmSync(lockFile, { force: true });
+        continue;
+      }
       if (Date.now() > deadline)
         throw new Error(`${lockFile} is held for 2 minutes; remove it if no build runs`);
       await new Promise((resolve) => setTimeout(resolve, 200));

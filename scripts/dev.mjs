@@ -23,8 +23,11 @@ run(["d1", "execute", "DB", "--local", ...persist, "--file", seedFile], quiet);
 
 const portIndex = process.argv.indexOf("--port");
 const port = portIndex > 0 ? process.argv[portIndex + 1] : "8787";
-const base = `http://localhost:${port}/api/v1`;
+const origin = `http://localhost:${port}`;
+const base = `${origin}/api/v1`;
 console.log(`
+Web app: ${origin}/app/   (sign in with ${DEMO.email} / ${DEMO.password})
+
 Demo tenant "${DEMO.tenantName}" (business plan) is ready:
   tenant id  ${DEMO.tenantId}
   owner      ${DEMO.email} / ${DEMO.password}

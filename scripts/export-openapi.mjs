@@ -2,19 +2,7 @@
 // Usage: node scripts/export-openapi.mjs <out-file>. Starts wrangler dev on a free port, fetches, stops.
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-
-/** A port nobody listens on now: several checkouts may export at once on one machine. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from "./free-port.mjs";
 
 const out = process.argv[2] ?? "openapi.json";
 const port = await freePort();

@@ -1,0 +1,93 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
+
+export const origin = inject("origin");
+export const SCREENSHOTS = join(import.meta.dirname, "../../test-results");
+export const DEMO = { email: "owner@demo.example", password: "demo-password-1" };
+
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+/** What a page did that the tests forbid: a request to another origin, a CSP violation, an uncaught error. */
+interface Misdeeds {
+  otherOrigins: string[];
+  cspViolations: string[];
+  pageErrors: string[];
+}
+const misdeeds = new WeakMap<Page, Misdeeds>();
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+});
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+export interface PageOptions {
+  /** A phone-sized viewport (390 x 844, touch) instead of a laptop's. */
+  phone?: boolean;
+}
+
+/**
+ * A fresh browser context (no storage shared with other tests) and page. Every request to another origin is
+ * aborted and recorded, as are CSP violations and uncaught errors; `expectWellBehaved` asserts there were none.
+ */
+export async function openPage(path = "/app/", options: PageOptions = {}): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: origin,
+    viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+    isMobile: options.phone ?? false,
+    hasTouch: options.phone ?? false,
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  contexts.push(context);
+  const page = await context.newPage();
+  const record: Misdeeds = { otherOrigins: [], cspViolations: [], pageErrors: [] };
+  misdeeds.set(page, record);
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === origin || url.startsWith("data:") || url.startsWith("blob:")) {
+      return route.continue();
+    }
+    record.otherOrigins.push(url);
+    return route.abort("blockedbyclient");
+  });
+  page.on("console", (message) => {
+    if (/Content[- ]Security[- ]Policy|Trusted Type/i.test(message.text()))
+      record.cspViolations.push(message.text());
+  });
+  page.on("pageerror", (error) => record.pageErrors.push(String(error)));
+  await page.goto(path);
+  return page;
+}
+
+export function expectWellBehaved(page: Page) {
+  const record = misdeeds.get(page);
+  expect(record?.otherOrigins, "requests to other origins").toEqual([]);
+  expect(record?.cspViolations, "Content-Security-Policy violations").toEqual([]);
+  expect(record?.pageErrors, "uncaught errors").toEqual([]);
+}
+
+/** A screenshot under test-results/ for a reviewer to look at (the whole page unless `fullPage: false`). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
+}

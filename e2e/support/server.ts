@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { freePort } from "../../scripts/free-port.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    origin: string;
+    /** wrangler dev's stdout: the tests read the `[dev-mail]` lines the development mail sender writes. */
+    serverLog: string;
+  }
+}
+
+let server: ChildProcess | undefined;
+let stateDir: string | undefined;
+
+/**
+ * Starts the app exactly as the README's `npm run dev` does (migrations, demo seed, build, wrangler dev), on a
+ * free port with fresh local state, and waits until it answers.
+ */
+export default async function setup(project: TestProject) {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  stateDir = mkdtempSync(join(tmpdir(), "wms-e2e-"));
+  const serverLog = join(stateDir, "wrangler-dev.log");
+  const log = createWriteStream(serverLog);
+  const root = join(import.meta.dirname, "../..");
+  server = spawn(
+    process.execPath,
+    [
+      "scripts/dev.mjs",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      join(stateDir, "state"),
+    ],
+    { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } },
+  );
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/api/v1/health`)).ok) break;
+    } catch {}
+    if (server.exitCode !== null)
+      throw new Error(`npm run dev exited with ${server.exitCode}; see ${serverLog}`);
+    if (Date.now() > deadline) throw new Error(`wrangler dev did not answer within 120 s; see ${serverLog}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  project.provide("origin", origin);
+  project.provide("serverLog", serverLog);
+
+  return () => {
+    try {
+      if (server?.pid) process.kill(-server.pid, "SIGTERM");
+    } catch {}
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  };
+}
