@@ -4,4 +4,5 @@ function App() {
   return <h1>Warehouse</h1>;
 }
 
-render(<App />, document.getElementById("root")!);
+const root = document.getElementById("root");
+if (root) render(<App />, root);
