@@ -1,5 +1,11 @@
-/** D1 round trips and rows touched by one request, for the X-D1-Stats debug header and benchmarks. */
+import { RoundTrips } from "../http/round-trips";
+
+/**
+ * D1 calls and rows touched by one request, and the request's sequential round trips (D1 and Durable
+ * Object calls on its critical path), for the X-D1-Stats debug header and benchmarks.
+ */
 export class D1Stats {
+  readonly roundTrips = new RoundTrips();
   calls = 0;
   rowsRead = 0;
   rowsWritten = 0;
@@ -10,7 +16,7 @@ export class D1Stats {
   }
 
   toHeader(): string {
-    return `calls=${this.calls}; rows-read=${this.rowsRead}; rows-written=${this.rowsWritten}`;
+    return `calls=${this.calls}; rows-read=${this.rowsRead}; rows-written=${this.rowsWritten}; hops=${this.roundTrips.hops}`;
   }
 }
 
@@ -26,7 +32,7 @@ function instrumentStatement(statement: D1PreparedStatement, stats: D1Stats): D1
         case "run":
           return async () => {
             stats.calls++;
-            const result = await target[prop]();
+            const result = await stats.roundTrips.track(target[prop]());
             stats.add(result.meta);
             return result;
           };
@@ -35,7 +41,7 @@ function instrumentStatement(statement: D1PreparedStatement, stats: D1Stats): D1
           // D1 returns no meta for these: only the round trip is counted.
           return (...args: never[]) => {
             stats.calls++;
-            return (target[prop] as (...a: never[]) => unknown)(...args);
+            return stats.roundTrips.track((target[prop] as (...a: never[]) => Promise<unknown>)(...args));
           };
         default: {
           const value = Reflect.get(target, prop, target);
@@ -58,7 +64,9 @@ export function instrumentD1(d1: D1Database, stats: D1Stats): D1Database {
       if (prop === "batch") {
         return async (statements: D1PreparedStatement[]) => {
           stats.calls++;
-          const results = await target.batch(statements.map((s) => realStatements.get(s) ?? s));
+          const results = await stats.roundTrips.track(
+            target.batch(statements.map((s) => realStatements.get(s) ?? s)),
+          );
           for (const result of results) stats.add(result.meta);
           return results;
         };
