@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
 import { generateApiKey } from "../src/auth/api-keys";
 import { signAccessToken } from "../src/auth/jwt";
+import { LEASING_FROM } from "../src/rate-limit/lease-holder";
+import { LEASE_MS } from "../src/rate-limit/ledger";
 import { BASE, bearer, call } from "./support/http";
 import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
@@ -46,6 +48,43 @@ async function readWith(bindings: object, headers: Record<string, string>) {
   return { status: response.status, headers: response.headers };
 }
 
+/** The real limiter namespace, counting the calls made to its objects. */
+function countingLimiter() {
+  const counted = { calls: 0 };
+  const namespace = {
+    idFromName: (name: string) => env.RATE_LIMITER.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = env.RATE_LIMITER.get(id);
+      return {
+        acquire: (...args: Parameters<typeof stub.acquire>) => {
+          counted.calls++;
+          return stub.acquire(...args);
+        },
+        handBack: (...args: Parameters<typeof stub.handBack>) => {
+          counted.calls++;
+          return stub.handBack(...args);
+        },
+      };
+    },
+  };
+  return { counted, bindings: { ...env, RATE_LIMITER: namespace } };
+}
+
+/** The sequential round trips of a response (D1 and limiter object calls), from the development debug header. */
+const hopsOf = (response: { headers: Headers }) =>
+  Number(/hops=(\d+)/.exec(response.headers.get("X-D1-Stats") ?? "")?.[1]);
+
+/**
+ * Whether the Remaining values of a tenant's admitted responses are possible without ever overstating:
+ * the k-th admission (k = 1, 2, ...) may say at most `limit - k`, so at most `limit - v` responses can say v or more.
+ */
+function neverOverstates(responses: { status: number; headers: Headers }[], limit: number): boolean {
+  const remaining = responses
+    .filter((r) => r.status < 400)
+    .map((r) => Number(r.headers.get("X-RateLimit-Remaining")));
+  return remaining.every((v) => remaining.filter((other) => other >= v).length <= limit - v);
+}
+
 const many = (n: number, headers: Record<string, string>) =>
   Promise.all(Array.from({ length: n }, () => read(headers)));
 
@@ -71,19 +110,31 @@ const unreachable = {
   },
 };
 
-async function changePlan(tenant: TestTenant, plan: string) {
-  const res = await call("PATCH", `/platform/tenants/${tenant.id}`, { headers: PLATFORM, body: { plan } });
+async function changeTenant(tenant: TestTenant, changes: { plan?: string; status?: string }) {
+  const res = await call("PATCH", `/platform/tenants/${tenant.id}`, { headers: PLATFORM, body: changes });
   expect(res.status).toBe(200);
 }
+const changePlan = (tenant: TestTenant, plan: string) => changeTenant(tenant, { plan });
 
-describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s window)", () => {
-  it("gives a Starter tenant exactly 60 requests, each with the limit headers, then 429 with Retry-After", async () => {
+/** Sequential requests, so the isolate sees a busy tenant and leases spare slots. */
+async function oneByOne(n: number, headers: Record<string, string>) {
+  const responses = [];
+  for (let i = 0; i < n; i++) responses.push(await read(headers));
+  return responses;
+}
+
+describe("plan rate limits (an exact sliding 60 s window, leased to isolates)", () => {
+  it("gives a Starter tenant exactly 60 requests, each with the limit headers and a Remaining that never overstates, then 429 with Retry-After", async () => {
     const tenant = await createTenant({ plan: "starter" });
     for (let i = 1; i <= 60; i++) {
       const res = await read(tenant.admin);
       expect(res.status).toBe(200);
       expect(res.headers.get("X-RateLimit-Limit")).toBe("60");
-      expect(res.headers.get("X-RateLimit-Remaining")).toBe(String(60 - i));
+      const remaining = Number(res.headers.get("X-RateLimit-Remaining"));
+      // Until the tenant is busy every request asks the object, whose count is exact; after that a
+      // lease's own slots are the floor this isolate can vouch for.
+      if (i <= LEASING_FROM) expect(remaining).toBe(60 - i);
+      else expect(remaining).toBeLessThanOrEqual(60 - i);
     }
     const before = Math.floor(Date.now() / 1000);
     const refused = await read(tenant.admin);
@@ -92,19 +143,30 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
     expect(refused.body.message).toMatch(/rate limit/i);
     expect(refused.headers.get("X-Error-Code")).toBe("RATE_LIMITED");
     expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
+    // Leased slots count until the lease could no longer be used: at most a lease plus a window away.
     const retryAfter = Number(refused.headers.get("Retry-After"));
-    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+    const longest = (LEASE_MS + 60_000) / 1000;
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= longest).toBe(true);
     const reset = Number(refused.headers.get("X-RateLimit-Reset"));
     expect(reset).toBeGreaterThanOrEqual(before);
-    expect(reset).toBeLessThanOrEqual(before + 61);
+    expect(reset).toBeLessThanOrEqual(before + longest + 1);
     expect(refused.headers.get("RateLimit-Policy")).toBe('"starter";q=60;w=60');
     expect(refused.headers.get("RateLimit")).toMatch(/^"starter";r=0;t=\d+$/);
   });
 
-  it("admits exactly 60 of 70 concurrent requests", async () => {
+  it("admits exactly 60 of 70 concurrent requests, and no response overstates what remains", async () => {
     const tenant = await createTenant({ plan: "starter" });
     const responses = await many(70, tenant.admin);
     expect(statuses(responses)).toEqual({ 200: 60, 429: 10 });
+    expect(neverOverstates(responses, 60)).toBe(true);
+  });
+
+  it("admits exactly 60 of 70 concurrent requests of a busy tenant whose isolate already holds a lease", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    const warmUp = await oneByOne(10, tenant.admin);
+    const burst = await many(70, tenant.admin);
+    expect(statuses([...warmUp, ...burst])).toEqual({ 200: 60, 429: 20 });
+    expect(neverOverstates([...warmUp, ...burst], 60)).toBe(true);
   });
 
   it("shares one budget between all keys and users of a tenant and leaves other tenants untouched", async () => {
@@ -127,6 +189,7 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
     const tenant = await createTenant({ plan: "business" });
     const responses = [...(await many(150, tenant.admin)), ...(await many(150, tenant.admin))];
     expect(statuses(responses)).toEqual({ 200: 300 });
+    expect(neverOverstates(responses, 300)).toBe(true);
     expect(responses.every((r) => r.headers.get("X-RateLimit-Limit") === "300")).toBe(true);
     const refused = await read(tenant.admin);
     expect(refused.status).toBe(429);
@@ -140,9 +203,9 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
     for (const name of [...limitHeaders, "Retry-After"]) expect(responses[0]?.headers.has(name)).toBe(false);
   });
 
-  it("applies a plan change on the very next request", async () => {
+  it("applies a plan change on the very next request, dropping the lease granted under the old plan", async () => {
     const tenant = await createTenant({ plan: "business" });
-    expect(statuses(await many(100, tenant.admin))).toEqual({ 200: 100 });
+    expect(statuses(await oneByOne(100, tenant.admin))).toEqual({ 200: 100 });
     await changePlan(tenant, "starter");
     const downgraded = await read(tenant.admin);
     expect(downgraded.status).toBe(429);
@@ -155,6 +218,36 @@ describe("plan rate limits (a Durable Object per tenant, exact sliding 60 s wind
     const unlimited = await read(tenant.admin);
     expect(unlimited.status).toBe(200);
     expect(unlimited.headers.has("X-RateLimit-Limit")).toBe(false);
+  });
+
+  it("applies a suspension on the very next request although the isolate holds a lease, and the budget resumes after", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    expect(statuses(await oneByOne(10, tenant.admin))).toEqual({ 200: 10 });
+    await changeTenant(tenant, { status: "suspended" });
+    const suspended = await read(tenant.admin);
+    expect(suspended.status).toBe(403);
+    expect(suspended.body.message).toMatch(/suspended/);
+    await changeTenant(tenant, { status: "active" });
+    const resumed = await read(tenant.admin);
+    expect(resumed.status).toBe(200);
+    expect(Number(resumed.headers.get("X-RateLimit-Remaining"))).toBeLessThanOrEqual(60 - 11);
+  });
+
+  it("refuses a revoked key on its very next request although the isolate holds a lease for its tenant", async () => {
+    const tenant = await createTenant({ plan: "business" });
+    const key = await call("POST", "/api-keys", {
+      headers: tenant.admin,
+      body: { name: "integration", scopes: ["read:orders"] },
+    });
+    expect(key.status).toBe(201);
+    const asKey = { "x-api-key": key.body.data.key };
+    expect(statuses(await oneByOne(10, asKey))).toEqual({ 200: 10 });
+    const revoked = await call("DELETE", `/api-keys/${key.body.data.id}`, { headers: tenant.admin });
+    expect(revoked.status).toBe(200);
+    const refused = await read(asKey);
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toMatch(/revoked/);
+    expect((await read(tenant.admin)).status).toBe(200);
   });
 
   it("puts the headers on error responses too (404, 400, 403 for a missing scope), and counts them", async () => {
@@ -214,24 +307,103 @@ describe("refusals known to the isolate", () => {
 });
 
 describe("limiter storage", () => {
-  it("deletes an idle subject's storage once its whole log has expired", async () => {
+  it("deletes an idle subject's storage once its whole ledger has left the window", async () => {
     const tenant = await createTenant({ plan: "starter" });
     expect((await read(tenant.admin)).status).toBe(200);
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`tenant:${tenant.id}`));
     const tables = () =>
       runInDurableObject(stub, (_instance, state) =>
-        state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'hits'").toArray(),
+        state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name IN ('hits', 'leases')").toArray(),
       );
-    expect(await tables()).toHaveLength(1);
-    // Pretend the window has passed: age the log, restart the object, run its due alarm.
+    expect(await tables()).toHaveLength(2);
+    // Pretend the lease and a window have passed: age the ledger, restart the object, run its due alarm.
     await runInDurableObject(stub, (_instance, state) => {
-      state.storage.sql.exec("UPDATE hits SET at = at - 60000");
+      state.storage.sql.exec("UPDATE hits SET at = at - ?", LEASE_MS + 60_000);
+      state.storage.sql.exec("UPDATE leases SET expires_at = expires_at - ?", LEASE_MS + 60_000);
     });
     await evictDurableObject(stub);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await tables()).toHaveLength(0);
     const next = await read(tenant.admin);
     expect(next.headers.get("X-RateLimit-Remaining")).toBe("59");
+  });
+});
+
+describe("the object's accounting with several isolates (called as isolates call it)", () => {
+  const starter = { limit: 60, windowMs: 60_000 };
+  const limiter = () => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`tenant:${crypto.randomUUID()}`));
+
+  it("keeps counting a dead isolate's unused slots until its lease's expiry plus a window, then frees them", async () => {
+    const stub = limiter();
+    const dead = await stub.acquire(starter, { need: 5, spare: 15 }, []);
+    expect(dead.slots).toBe(20);
+    const other = await stub.acquire(starter, { need: 50, spare: 0 }, []);
+    expect(other.slots).toBe(40);
+    expect(other.next).toMatchObject({ allowed: false, remaining: 0 });
+    // The first isolate never reports: its 15 unused slots cannot be told from used ones.
+    const refused = await stub.acquire(starter, { need: 1, spare: 0 }, []);
+    expect(refused.slots).toBe(0);
+    expect(refused.next.retryAfter).toBeGreaterThan(LEASE_MS / 1000);
+    await evictDurableObject(stub);
+    expect((await stub.acquire(starter, { need: 1, spare: 0 }, [])).slots).toBe(0);
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec("UPDATE leases SET expires_at = expires_at - ?", LEASE_MS + 60_000);
+    });
+    await evictDurableObject(stub);
+    expect((await stub.acquire(starter, { need: 1, spare: 0 }, [])).next.remaining).toBe(59);
+  });
+
+  it("frees a live isolate's unused slots as soon as it hands its lease back", async () => {
+    const stub = limiter();
+    const first = await stub.acquire(starter, { need: 0, spare: 15 }, []);
+    await stub.acquire(starter, { need: 45, spare: 0 }, []);
+    expect((await stub.acquire(starter, { need: 1, spare: 0 }, [])).slots).toBe(0);
+    await stub.handBack(60_000, [{ id: first.id, uses: [10, 20, 30] }]);
+    const after = await stub.acquire(starter, { need: 1, spare: 0 }, []);
+    expect(after.slots).toBe(1);
+    expect(after.next.remaining).toBe(60 - 45 - 3 - 1);
+  });
+
+  it("lets an isolate carry its reports on its next ask", async () => {
+    const stub = limiter();
+    const first = await stub.acquire(starter, { need: 0, spare: 10 }, []);
+    const next = await stub.acquire(starter, { need: 1, spare: 0 }, [{ id: first.id, uses: [5] }]);
+    expect(next.next.remaining).toBe(60 - 1 - 1);
+  });
+});
+
+describe("object calls and round trips", () => {
+  it("asks the object for a busy Business tenant only now and then, never overstating Remaining", async () => {
+    const tenant = await createTenant({ plan: "business" });
+    const { counted, bindings } = countingLimiter();
+    const app = createApp();
+    const responses = [];
+    for (let i = 0; i < 200; i++) {
+      const response = await app.request(
+        `${BASE}${READ}`,
+        { headers: tenant.admin },
+        bindings,
+        createExecutionContext(),
+      );
+      responses.push(response);
+    }
+    expect(statuses(responses)).toEqual({ 200: 200 });
+    const remaining = responses.map((response) => Number(response.headers.get("X-RateLimit-Remaining")));
+    expect(remaining.every((value, i) => value <= 300 - (i + 1))).toBe(true);
+    // Five exact asks while the rate is unknown, then leases that double up to a quarter of the plan.
+    expect(counted.calls).toBeLessThanOrEqual(15);
+  });
+
+  it("adds no round trip to a request admitted against a lease, and one to a request that asks the object", async () => {
+    const enterprise = await createTenant({ plan: "enterprise" });
+    const business = await createTenant({ plan: "business" });
+    const unlimited = hopsOf(await read(enterprise.admin));
+    expect(unlimited).toBeGreaterThanOrEqual(2);
+    expect(hopsOf(await read(business.admin))).toBe(unlimited + 1);
+    await oneByOne(20, business.admin);
+    // Let the ask ahead of time (in waitUntil) land, then read against the lease.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hopsOf(await read(business.admin))).toBe(unlimited);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Decision } from "./sliding-window";
+import { type Decision, secondsUntil } from "./sliding-window";
 
 type Refusal = Decision & { at: number };
 
@@ -7,9 +7,10 @@ const MAX_ENTRIES = 10_000;
 const refusals = new Map<string, Refusal>();
 
 /**
- * A refusal this isolate already received, still valid at `now`. It is exact, not an estimate: until
- * `resetAt` the object refuses every request under the same limit too (the log only grows by admissions,
- * and the count drops below the limit only when the blocking entry leaves), so no object call is needed.
+ * A refusal this isolate already received, still valid at `now`. Until `resetAt` the object refuses every
+ * request under the same limit too, so no object call is needed: its ledger only grows by grants, and the
+ * count drops below the limit only when the blocking entry leaves, or when another isolate hands back
+ * unused lease slots (then this isolate refuses for a little longer than the object would: never more).
  * A different limit (a plan change) always asks the object.
  */
 export function cachedRefusal(subject: string, limit: number, now: number): Refusal | undefined {
@@ -19,7 +20,7 @@ export function cachedRefusal(subject: string, limit: number, now: number): Refu
     refusals.delete(subject);
     return undefined;
   }
-  return { ...refusal, at: now, retryAfter: Math.max(1, Math.ceil((refusal.resetAt - now) / 1000)) };
+  return { ...refusal, at: now, retryAfter: secondsUntil(refusal.resetAt, now) };
 }
 
 export function rememberRefusal(subject: string, decision: Refusal): void {

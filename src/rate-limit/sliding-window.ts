@@ -17,35 +17,45 @@ export interface Decision {
 }
 
 /**
- * The exact sliding log: a request at `now` is admitted when fewer than `limit` logged requests
- * fall inside the window `(now - windowMs, now]`, so no rolling window ever holds more than `limit`.
- * `log` holds the admitted requests' times in ascending order and may still hold expired ones;
- * `expired` says how many leading entries the caller can drop.
+ * Where a log stands at `now`: how many entries are `counted` in the window `(now - windowMs, now]`,
+ * and when the next slot frees (`resetAt`). While fewer than `limit` are counted, that is when the oldest counted entry leaves (or
+ * one window after `now` for an empty log); otherwise enough entries must leave for the count to drop
+ * below the limit (more than one when a plan was just lowered), so the blocking entry is the
+ * (counted - limit)-th live one. `log` is ascending.
  */
-export function decide(
+export function standing(
   log: readonly number[],
   now: number,
   rule: WindowRule,
-): { decision: Decision; expired: number } {
+): { counted: number; resetAt: number } {
   const cutoff = now - rule.windowMs;
   let expired = 0;
   while (expired < log.length && (log[expired] as number) <= cutoff) expired++;
   const counted = log.length - expired;
+  const blocking =
+    counted < rule.limit ? (log[expired] ?? now) : (log[expired + counted - rule.limit] as number);
+  return { counted, resetAt: blocking + rule.windowMs };
+}
+
+/**
+ * The exact sliding log: a request at `now` is admitted when fewer than `limit` logged requests
+ * fall inside the window `(now - windowMs, now]`, so no rolling window ever holds more than `limit`.
+ * `log` holds the admitted requests' times in ascending order and may still hold expired ones.
+ */
+export function decide(log: readonly number[], now: number, rule: WindowRule): Decision {
+  const { counted, resetAt } = standing(log, now, rule);
   const allowed = counted < rule.limit;
-  // Admitted: the window's oldest entry (this request, if the log was empty) frees the next slot.
-  // Refused: enough entries must leave for the count to drop below the limit (more than one
-  // when a plan was just lowered), so the blocking entry is the (counted - limit)-th live one.
-  const blocking = allowed ? (log[expired] ?? now) : (log[expired + counted - rule.limit] as number);
-  const resetAt = blocking + rule.windowMs;
   return {
-    expired,
-    decision: {
-      allowed,
-      limit: rule.limit,
-      remaining: allowed ? rule.limit - counted - 1 : 0,
-      resetAt,
-      retryAfter: allowed ? 0 : Math.max(1, Math.ceil((resetAt - now) / 1000)),
-      windowMs: rule.windowMs,
-    },
+    allowed,
+    limit: rule.limit,
+    remaining: allowed ? rule.limit - counted - 1 : 0,
+    resetAt,
+    retryAfter: allowed ? 0 : secondsUntil(resetAt, now),
+    windowMs: rule.windowMs,
   };
+}
+
+/** Whole seconds from `now` until `at`, at least 1: a client that waits that long is never early. */
+export function secondsUntil(at: number, now: number): number {
+  return Math.max(1, Math.ceil((at - now) / 1000));
 }

@@ -1,0 +1,151 @@
+import type { AppContext } from "../env";
+import { LeaseHolder, USABLE_MS } from "./lease-holder";
+import { consultLimiter } from "./limiter-client";
+import type { LeaseGrant } from "./rate-limiter";
+import { cachedRefusal, rememberRefusal } from "./refusal-cache";
+import { type Decision, secondsUntil, type WindowRule } from "./sliding-window";
+
+/** This isolate's leases on one subject's budget, and the one call to its object that may be under way. */
+interface Subject {
+  holder: LeaseHolder;
+  /** The call in flight: a request without a slot waits for it instead of calling too. */
+  pending?: Promise<LeaseGrant | undefined>;
+  /** Requests waiting for `pending`; the next call asks for all of them at once. */
+  waiting: number;
+}
+
+/** Bounds the isolate's memory if very many subjects pass through; a forgotten lease only strands its unused slots. */
+const MAX_SUBJECTS = 10_000;
+const subjects = new Map<string, Subject>();
+
+/** Calls this isolate made to limiter objects for leases (asks and hand-backs), reported in development for benchmarks. */
+let objectCalls = 0;
+export const leaseCallsSoFar = () => objectCalls;
+
+function subjectNamed(name: string): Subject {
+  let subject = subjects.get(name);
+  if (!subject) {
+    if (subjects.size >= MAX_SUBJECTS) subjects.clear();
+    subject = { holder: new LeaseHolder(), waiting: 0 };
+    subjects.set(name, subject);
+  }
+  return subject;
+}
+
+export type Admission = Decision & { at: number };
+
+/**
+ * Admits or refuses one request of subject `name` (e.g. `tenant:<id>`) under `rule`. A slot of this
+ * isolate's leases admits with no call; without one, the request waits for the object (joining a call
+ * already under way, which then asks for every waiting request at once). `undefined` means the object
+ * could not be reached: the caller serves the request unlimited (fail open, logged).
+ */
+export async function admit(
+  c: AppContext,
+  name: string,
+  rule: WindowRule,
+  logFields: Record<string, string>,
+): Promise<Admission | undefined> {
+  const log = { ...logFields, requestId: c.var.requestId };
+  const subject = subjectNamed(name);
+  let answer: LeaseGrant | undefined;
+  for (;;) {
+    const now = Date.now();
+    const slot = subject.holder.take(now, rule.limit);
+    if (slot) {
+      askAhead(c, name, subject, rule, now, log);
+      // Answered by the object just now: its own count of what is left is exact, plus this isolate's
+      // unused slots. From an older lease, only this isolate's unused slots are certain (others may be
+      // spending the rest), so Remaining never overstates.
+      const granted = answer !== undefined && slot.leaseId === answer.id ? answer.next.remaining : 0;
+      return {
+        allowed: true,
+        limit: rule.limit,
+        remaining: slot.remaining + granted,
+        resetAt: Math.max(slot.resetAt, now),
+        retryAfter: 0,
+        windowMs: rule.windowMs,
+        at: now,
+      };
+    }
+    if (answer && !answer.next.allowed) {
+      return { ...answer.next, remaining: 0, retryAfter: secondsUntil(answer.next.resetAt, now), at: now };
+    }
+    const refusal = cachedRefusal(name, rule.limit, now);
+    if (refusal) return refusal;
+    subject.pending ??= ask(c, name, subject, rule, 1 + subject.waiting, log);
+    subject.waiting++;
+    try {
+      answer = await c.var.d1Stats.roundTrips.track(subject.pending);
+    } finally {
+      subject.waiting--;
+    }
+    if (!answer) return undefined;
+  }
+}
+
+/** One call to the subject's object: reports finished leases, asks for `need` slots and spare ones. */
+async function ask(
+  c: AppContext,
+  name: string,
+  subject: Subject,
+  rule: WindowRule,
+  need: number,
+  log: Record<string, string>,
+): Promise<LeaseGrant | undefined> {
+  const askedAt = Date.now();
+  const { ask, reports } = subject.holder.ask(askedAt, need);
+  objectCalls++;
+  try {
+    const grant = await consultLimiter(c.env, name, (limiter) => limiter.acquire(rule, ask, reports), log);
+    if (!grant) return undefined;
+    subject.holder.receive(
+      { id: grant.id, slots: grant.slots, resetAt: grant.next.resetAt },
+      askedAt,
+      rule.limit,
+    );
+    if (!grant.next.allowed) rememberRefusal(name, { ...grant.next, at: askedAt });
+    // Spare slots may outlive the isolate's need for them: hand them back when the lease ends.
+    if (grant.slots > need) handBackAt(c, name, subject, rule.windowMs, askedAt + USABLE_MS, log);
+    return grant;
+  } finally {
+    subject.pending = undefined;
+  }
+}
+
+/** Asks for the next lease before this one runs out, off the request's critical path. */
+function askAhead(
+  c: AppContext,
+  name: string,
+  subject: Subject,
+  rule: WindowRule,
+  now: number,
+  log: Record<string, string>,
+): void {
+  if (subject.pending || !subject.holder.wantsMore(now, rule.limit)) return;
+  subject.pending = ask(c, name, subject, rule, 0, log);
+  c.executionCtx.waitUntil(subject.pending);
+}
+
+/**
+ * At `at` (the end of a lease with spare slots), hands back every lease that is over if one of them left
+ * slots unused and no call carried its report meanwhile: its unused slots free at once instead of a window
+ * after its expiry. Runs in the granting request's `waitUntil`, at most `USABLE_MS` after it asked.
+ */
+function handBackAt(
+  c: AppContext,
+  name: string,
+  subject: Subject,
+  windowMs: number,
+  at: number,
+  log: Record<string, string>,
+): void {
+  const handBack = async () => {
+    await scheduler.wait(Math.max(0, at - Date.now()) + 1);
+    const reports = subject.holder.handBackDue(Date.now());
+    if (reports.length === 0) return;
+    objectCalls++;
+    await consultLimiter(c.env, name, (limiter) => limiter.handBack(windowMs, reports), log);
+  };
+  c.executionCtx.waitUntil(handBack());
+}

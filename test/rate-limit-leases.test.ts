@@ -1,0 +1,396 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LEASING_FROM, LeaseHolder, USABLE_MS } from "../src/rate-limit/lease-holder";
+import {
+  acquire,
+  CLOCK_MARGIN_MS,
+  emptyLedger,
+  handBack,
+  LEASE_MS,
+  type Ledger,
+  maxSpare,
+} from "../src/rate-limit/ledger";
+
+const W = 60_000;
+const starter = { limit: 60, windowMs: W };
+const T = 1_800_000_000_000;
+
+/** One grant through the pure ledger, as the object would make it at `now`. */
+function grant(ledger: Ledger, now: number, need: number, spare = 0, reports = [] as const, id = `l${now}`) {
+  return acquire(ledger, now, starter, { need, spare }, reports, id);
+}
+
+describe("the object's ledger (pure, explicit clock)", () => {
+  it("grants every needed slot the budget has, and spare ones only up to a quarter of the plan and half of what is left", () => {
+    const first = grant(emptyLedger, T, 10, 100);
+    expect(maxSpare(60)).toBe(15);
+    expect(first.granted).toBe(10 + 15);
+    expect(first.next).toMatchObject({ allowed: true, remaining: 35 });
+    // 35 left: 30 needed now, and at most half of the 5 that would remain as spare.
+    const second = grant(first.ledger, T + 1, 30, 100);
+    expect(second.granted).toBe(30 + 2);
+    // 3 left: all of them for the needy, nothing spare.
+    const third = grant(second.ledger, T + 2, 5, 100);
+    expect(third.granted).toBe(3);
+    expect(third.next).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
+  it("counts an unreported lease (an isolate that died holding it) in every window until its expiry plus one window", () => {
+    const { ledger } = grant(emptyLedger, T, 0, 15);
+    const expiry = T + LEASE_MS;
+    const filled = grant(ledger, T + 1, 45).ledger;
+    // The 15 leased slots could be used up to the lease's expiry: they count until expiry + 60 s.
+    expect(grant(filled, expiry + W - 1, 1).granted).toBe(0);
+    const freed = grant(filled, expiry + W, 1);
+    expect(freed.granted).toBe(1);
+    // The 45 slots granted at T + 1 expire at T + 1 + LEASE_MS, so they still count for 1 ms more.
+    expect(freed.next.remaining).toBe(60 - 45 - 1);
+    expect(grant(filled, expiry + W + 1, 0).next.remaining).toBe(60);
+  });
+
+  it("frees a lease's unused slots as soon as its report comes, and places each use a margin after the grant", () => {
+    const leased = grant(emptyLedger, T, 0, 15).ledger;
+    const reported = handBack(leased, T + 5_000, W, [{ id: `l${T}`, uses: [100, 2_000, 3_000] }]);
+    expect(reported.changes.settledLeases).toEqual([`l${T}`]);
+    expect(reported.ledger.hits).toEqual([
+      T + CLOCK_MARGIN_MS + 100,
+      T + CLOCK_MARGIN_MS + 2_000,
+      T + CLOCK_MARGIN_MS + 3_000,
+    ]);
+    expect(grant(reported.ledger, T + 5_001, 0).next.remaining).toBe(57);
+    // Window edges: the first use counts until exactly one window after its placed time.
+    const firstUse = T + CLOCK_MARGIN_MS + 100;
+    expect(grant(reported.ledger, firstUse + W - 1, 0).next.remaining).toBe(57);
+    expect(grant(reported.ledger, firstUse + W, 0).next.remaining).toBe(58);
+  });
+
+  it("never places a reported use after the lease's expiry, nor counts more uses than slots", () => {
+    const leased = grant(emptyLedger, T, 0, 2).ledger;
+    const reported = handBack(leased, T + 1, W, [{ id: `l${T}`, uses: [LEASE_MS * 5, 0, 0] }]);
+    expect(reported.ledger.hits).toEqual([T + CLOCK_MARGIN_MS, T + LEASE_MS]);
+  });
+
+  it("ignores a report for a lease that already left every window, and a second report for the same lease", () => {
+    const leased = grant(emptyLedger, T, 0, 5).ledger;
+    const late = handBack(leased, T + LEASE_MS + W, W, [{ id: `l${T}`, uses: [1] }]);
+    expect(late.ledger).toEqual(emptyLedger);
+    const once = handBack(leased, T + 1, W, [{ id: `l${T}`, uses: [1] }]).ledger;
+    expect(handBack(once, T + 2, W, [{ id: `l${T}`, uses: [1, 2, 3] }]).ledger).toEqual(once);
+  });
+
+  it("refuses with the time the blocking slot leaves, counting leased slots at their expiry", () => {
+    const full = grant(emptyLedger, T, 60).ledger;
+    const refused = grant(full, T + 30_000, 1);
+    expect(refused.granted).toBe(0);
+    expect(refused.next).toMatchObject({ allowed: false, remaining: 0, resetAt: T + LEASE_MS + W });
+    expect(refused.next.retryAfter).toBe((LEASE_MS + W - 30_000) / 1000);
+  });
+
+  it("counts leases granted under a higher plan against a lowered one", () => {
+    const business = { limit: 300, windowMs: W };
+    const leased = acquire(emptyLedger, T, business, { need: 100, spare: 0 }, [], "b").ledger;
+    const lowered = acquire(leased, T + 1, starter, { need: 1, spare: 0 }, [], "s");
+    expect(lowered.granted).toBe(0);
+    expect(lowered.next.allowed).toBe(false);
+  });
+});
+
+describe("an isolate's lease holder (pure, explicit clock)", () => {
+  const lease = (holder: LeaseHolder, askedAt: number, slots: number, limit = 60) =>
+    holder.receive({ id: `h${askedAt}`, slots, resetAt: askedAt + W }, askedAt, limit);
+
+  it("asks for no spare slot while the isolate sees fewer than one request every two seconds, so every answer is the object's", () => {
+    const holder = new LeaseHolder();
+    for (let minute = 0; minute < 5; minute++) {
+      const now = T + minute * 60_000;
+      expect(holder.take(now, 60)).toBeUndefined();
+      expect(holder.ask(now, 1).ask).toEqual({ need: 1, spare: 0 });
+      lease(holder, now, 1);
+      expect(holder.take(now + 20, 60)).toMatchObject({ remaining: 0 });
+      expect(holder.wantsMore(now + 20, 60)).toBe(false);
+    }
+  });
+
+  it("sizes the spare by the rate it admitted over the last ten seconds", () => {
+    const holder = new LeaseHolder();
+    lease(holder, T, 40);
+    for (let i = 0; i < 20; i++) holder.take(T + i * 100, 60);
+    expect(holder.ask(T + 2_000, 1).ask).toEqual({ need: 1, spare: 20 });
+    expect(holder.ask(T + 10_050, 1).ask).toEqual({ need: 1, spare: 19 });
+    expect(holder.ask(T + 12_000, 0).ask.spare).toBe(0);
+    expect(LEASING_FROM).toBeGreaterThan(1);
+  });
+
+  it("admits from the earliest lease, counts only its own unused slots as remaining, and asks ahead at half a lease", () => {
+    const holder = new LeaseHolder();
+    lease(holder, T, 3);
+    lease(holder, T + 10, 8);
+    expect(holder.take(T + 20, 60)).toMatchObject({ leaseId: `h${T}`, remaining: 10 });
+    for (let i = 0; i < 4; i++) holder.take(T + 30 + i, 60);
+    // 5 admissions in the span: a new lease would bring 5; 6 unused is more than half of that.
+    expect(holder.unused()).toBe(6);
+    expect(holder.wantsMore(T + 40, 60)).toBe(false);
+    for (let i = 0; i < 4; i++) holder.take(T + 50 + i, 60);
+    expect(holder.unused()).toBe(2);
+    expect(holder.wantsMore(T + 60, 60)).toBe(true);
+  });
+
+  it("reports each use relative to when it asked, and hands a lease back only when it left slots unused", () => {
+    const holder = new LeaseHolder();
+    lease(holder, T, 2);
+    holder.take(T + 150, 60);
+    holder.take(T + 400, 60);
+    // Used up: its report only tightens the uses, so it waits for the next ask.
+    expect(holder.handBackDue(T + USABLE_MS + 1)).toEqual([]);
+    lease(holder, T + 1_000, 5);
+    holder.take(T + 1_200, 60);
+    expect(holder.handBackDue(T + 1_000 + USABLE_MS)).toEqual([]);
+    expect(holder.handBackDue(T + 1_000 + USABLE_MS + 1)).toEqual([
+      { id: `h${T}`, uses: [150, 400] },
+      { id: `h${T + 1_000}`, uses: [200] },
+    ]);
+    expect(holder.ask(T + 30_000, 1).reports).toEqual([]);
+  });
+
+  it("stops using a lease at its usable end and drops one granted under another plan", () => {
+    const holder = new LeaseHolder();
+    lease(holder, T, 5);
+    expect(holder.take(T + USABLE_MS, 60)).toBeDefined();
+    expect(holder.take(T + USABLE_MS + 1, 60)).toBeUndefined();
+    lease(holder, T + 30_000, 5, 300);
+    expect(holder.take(T + 30_001, 60)).toBeUndefined();
+    expect(holder.unused()).toBe(0);
+    expect(holder.ask(T + 30_002, 1).reports).toEqual([
+      { id: `h${T}`, uses: [USABLE_MS] },
+      { id: `h${T + 30_000}`, uses: [] },
+    ]);
+  });
+});
+
+describe("a lease between the isolate and the object (pure, explicit clocks)", () => {
+  it("keeps counting a use read up to the clock margin late at the very end of a lease, for a whole window", () => {
+    const holder = new LeaseHolder();
+    let ledger = grant(emptyLedger, T, 0, 2, [], "a").ledger;
+    holder.receive({ id: "a", slots: 2, resetAt: T + W }, T, 60);
+    const lastReading = T + USABLE_MS;
+    const trueTime = lastReading + CLOCK_MARGIN_MS - 1;
+    expect(holder.take(lastReading, 60)).toBeDefined();
+    expect(holder.take(lastReading + 1, 60)).toBeUndefined();
+    ledger = handBack(ledger, trueTime + 5, W, holder.handBackDue(trueTime)).ledger;
+    expect(grant(ledger, trueTime + W - 1, 0).next.remaining).toBe(59);
+    expect(grant(ledger, T + LEASE_MS + W, 0).next.remaining).toBe(60);
+  });
+});
+
+// Several isolates (holders) sharing one object (ledger), simulated event by event with explicit clocks:
+// network latency both ways, isolates whose clock reads up to 900 ms late, isolates that die holding leases
+// (their state and any grant on its way are lost), asks ahead and hand-backs at a lease's usable end.
+type Event =
+  | { at: number; kind: "arrive" | "die"; holder: number }
+  | {
+      at: number;
+      kind: "object";
+      holder: number;
+      generation: number;
+      askedAt: number;
+      need: number;
+      spare: number;
+      reports: ReturnType<LeaseHolder["ask"]>["reports"];
+      forRequest: boolean;
+    }
+  | {
+      at: number;
+      kind: "receive";
+      holder: number;
+      generation: number;
+      askedAt: number;
+      id: string;
+      slots: number;
+      need: number;
+      next: { allowed: boolean; remaining: number; resetAt: number };
+      forRequest: boolean;
+    }
+  | { at: number; kind: "hand-back"; holder: number; generation: number };
+
+interface Scenario {
+  limit: number;
+  holders: number;
+  latency: number;
+  /** How late an isolate's clock reads, one value per reading in turn (a Workers clock advances only on I/O). */
+  clockLags: number[];
+  arrivals: { holder: number; at: number }[];
+  deaths: { holder: number; at: number }[];
+}
+
+function simulate(scenario: Scenario) {
+  const rule = { limit: scenario.limit, windowMs: W };
+  let ledger: Ledger = emptyLedger;
+  let nextId = 0;
+  const holders = Array.from({ length: scenario.holders }, () => ({
+    holder: new LeaseHolder(),
+    generation: 0,
+  }));
+  /** Every admission: its true time, the Remaining it was told, and whether that came from a fresh grant. */
+  const admitted: { at: number; remaining: number; fresh: boolean }[] = [];
+  const queue: Event[] = [
+    ...scenario.arrivals.map((a) => ({ ...a, kind: "arrive" as const })),
+    ...scenario.deaths.map((d) => ({ ...d, kind: "die" as const })),
+  ];
+  const push = (event: Event) => queue.push(event);
+  let readings = 0;
+  const clock = (at: number) => at - (scenario.clockLags[readings++ % scenario.clockLags.length] as number);
+  const call = (h: number, at: number, need: number, forRequest: boolean) => {
+    const { ask, reports } = holders[h]!.holder.ask(clock(at), need);
+    const event = {
+      at: at + scenario.latency,
+      kind: "object" as const,
+      holder: h,
+      generation: holders[h]!.generation,
+      askedAt: clock(at),
+      ...ask,
+      reports,
+      forRequest,
+    };
+    // Without latency the answer comes before anything else happens, as a call that cannot interleave.
+    if (scenario.latency === 0) handle(event);
+    else push(event);
+  };
+  const admit = (h: number, at: number, fresh?: { remaining: number }) => {
+    const slot = holders[h]!.holder.take(clock(at), rule.limit);
+    if (!slot) return false;
+    admitted.push({ at, remaining: slot.remaining + (fresh?.remaining ?? 0), fresh: fresh !== undefined });
+    if (holders[h]!.holder.wantsMore(clock(at), rule.limit)) call(h, at, 0, false);
+    return true;
+  };
+  function handle(event: Event): void {
+    const state = holders[event.holder]!;
+    switch (event.kind) {
+      case "arrive":
+        if (!admit(event.holder, event.at)) call(event.holder, event.at, 1, true);
+        break;
+      case "die":
+        holders[event.holder] = { holder: new LeaseHolder(), generation: state.generation + 1 };
+        break;
+      case "object": {
+        // The object answers whatever reached it, even from an isolate that died since.
+        const id = `lease-${nextId++}`;
+        const result = acquire(
+          ledger,
+          event.at,
+          rule,
+          { need: event.need, spare: event.spare },
+          event.reports,
+          id,
+        );
+        ledger = result.ledger;
+        const answer = {
+          ...event,
+          at: event.at + scenario.latency,
+          kind: "receive" as const,
+          id,
+          slots: result.granted,
+          next: result.next,
+        };
+        if (scenario.latency === 0) handle(answer);
+        else push(answer);
+        break;
+      }
+      case "receive":
+        if (event.generation !== state.generation) break; // died: the grant is lost with the isolate
+        state.holder.receive(
+          { id: event.id, slots: event.slots, resetAt: event.next.resetAt },
+          event.askedAt,
+          rule.limit,
+        );
+        if (event.forRequest) admit(event.holder, event.at, event.next);
+        if (event.slots > event.need)
+          push({
+            at: event.at + USABLE_MS + 1,
+            kind: "hand-back",
+            holder: event.holder,
+            generation: state.generation,
+          });
+        break;
+      case "hand-back":
+        if (event.generation !== state.generation) break;
+        ledger = handBack(
+          ledger,
+          event.at + scenario.latency,
+          W,
+          state.holder.handBackDue(clock(event.at)),
+        ).ledger;
+        break;
+    }
+  }
+  while (queue.length > 0) {
+    queue.sort((a, b) => a.at - b.at);
+    handle(queue.shift() as Event);
+  }
+  return admitted;
+}
+
+/** Bursts of requests at isolates (so they lease spare slots), and deaths, over a few minutes. */
+const scenarios = fc
+  .record({
+    limit: fc.constantFrom(3, 10, 60),
+    holders: fc.integer({ min: 1, max: 4 }),
+    latency: fc.integer({ min: 0, max: 300 }),
+    clockLags: fc.array(fc.integer({ min: 0, max: CLOCK_MARGIN_MS - 100 }), { minLength: 1, maxLength: 20 }),
+    bursts: fc.array(
+      fc.record({
+        holder: fc.nat(3),
+        start: fc.integer({ min: 0, max: 200_000 }),
+        count: fc.integer({ min: 1, max: 80 }),
+        spacing: fc.integer({ min: 1, max: 700 }),
+        /** The isolate dies this long after the burst began, holding whatever it leased. */
+        diesAfter: fc.option(fc.integer({ min: 0, max: 30_000 })),
+      }),
+      { maxLength: 8 },
+    ),
+    deaths: fc.array(fc.record({ holder: fc.nat(3), at: fc.integer({ min: 0, max: 200_000 }) }), {
+      maxLength: 4,
+    }),
+  })
+  .map(({ bursts, deaths, ...s }) => ({
+    ...s,
+    arrivals: bursts.flatMap((burst) =>
+      Array.from({ length: burst.count }, (_, i) => ({
+        holder: burst.holder % s.holders,
+        at: T + burst.start + i * burst.spacing,
+      })),
+    ),
+    deaths: [
+      ...deaths.map((d) => ({ holder: d.holder % s.holders, at: T + d.at })),
+      ...bursts.flatMap((burst) =>
+        burst.diesAfter === null
+          ? []
+          : [{ holder: burst.holder % s.holders, at: T + burst.start + burst.diesAfter }],
+      ),
+    ],
+  }));
+
+describe("leases shared by several isolates (simulated, explicit clocks)", () => {
+  it("never admits more than the plan in any rolling 60 s window, and never tells a caller more remains than does", () => {
+    fc.assert(
+      fc.property(scenarios, (scenario) => {
+        const admitted = simulate(scenario).sort((a, b) => a.at - b.at);
+        admitted.forEach(({ at, remaining, fresh }, i) => {
+          const inWindow = admitted.filter((other) => other.at > at - W && other.at <= at).length;
+          expect(inWindow).toBeLessThanOrEqual(scenario.limit);
+          // What was true when this request was admitted: the admissions up to it in its window. A fresh
+          // grant's count is the object's at its decision, so it is checked where nothing lies between.
+          const upToIt = admitted.slice(0, i + 1).filter((other) => other.at > at - W).length;
+          if (!fresh || scenario.latency === 0)
+            expect(remaining).toBeLessThanOrEqual(scenario.limit - upToIt);
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("admits a lone isolate's burst up to exactly the plan", () => {
+    const arrivals = Array.from({ length: 70 }, (_, i) => ({ holder: 0, at: T + i * 10 }));
+    const admitted = simulate({ limit: 60, holders: 1, latency: 5, clockLags: [0], arrivals, deaths: [] });
+    expect(admitted).toHaveLength(60);
+  });
+});
