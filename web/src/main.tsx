@@ -1,8 +1,6 @@
 import { render } from "preact";
-
-function App() {
-  return <h1>Warehouse</h1>;
-}
+import { App } from "./app";
+import "./styles.css";
 
 const root = document.getElementById("root");
 if (root) render(<App />, root);

@@ -1,0 +1,121 @@
+import { useEffect, useState } from "preact/hooks";
+import { LocationProvider, Route, Router, useLocation } from "preact-iso";
+import { ApiKeys } from "./pages/api-keys";
+import { Configuration } from "./pages/configuration";
+import { Dashboard } from "./pages/dashboard";
+import { NotFound } from "./pages/not-found";
+import { Product } from "./pages/product";
+import { Products } from "./pages/products";
+import { SignIn } from "./pages/sign-in";
+import { TenantPicker } from "./pages/tenant-picker";
+import { Users } from "./pages/users";
+import { Webhook } from "./pages/webhook";
+import { Webhooks } from "./pages/webhooks";
+import { isAdmin } from "./session/roles";
+import { chooseTenant, currentRole, type SessionState, signOut, useSession } from "./session/session";
+
+export function App() {
+  const session = useSession();
+  return (
+    <LocationProvider scope="/app/">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      {!session.user ? (
+        <SignIn notice={session.notice} />
+      ) : !session.tenantId ? (
+        <TenantPicker session={session} />
+      ) : (
+        <SignedIn session={session} />
+      )}
+    </LocationProvider>
+  );
+}
+
+function SignedIn({ session }: { session: SessionState }) {
+  const { path } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const admin = isAdmin(currentRole(session));
+  const memberships = session.user?.memberships ?? [];
+
+  // A new page: close the phone menu and move focus to its heading, so keyboard and screen reader users
+  // start at the new content (as a full page load would).
+  useEffect(() => {
+    setMenuOpen(false);
+    document.querySelector<HTMLElement>("main h1")?.focus();
+  }, [path]);
+
+  const link = (href: string, label: string, exact = false) => {
+    const current = exact ? path === href.replace(/\/$/, "") : path.startsWith(href);
+    return (
+      <li>
+        <a href={href} aria-current={current ? "page" : undefined}>
+          {label}
+        </a>
+      </li>
+    );
+  };
+
+  return (
+    <div class="layout">
+      <header class="topbar">
+        <a class="brand" href="/app/">
+          Warehouse
+        </a>
+        <button
+          type="button"
+          class="button menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav id="main-nav" class={menuOpen ? "main-nav open" : "main-nav"} aria-label="Main">
+          <ul>
+            {link("/app/", "Dashboard", true)}
+            {link("/app/products", "Products")}
+            {admin && link("/app/configuration", "Configuration")}
+          </ul>
+          <div class="session-controls">
+            {memberships.length > 1 ? (
+              <label class="tenant-switch">
+                <span class="visually-hidden">Tenant</span>
+                <select
+                  value={session.tenantId ?? ""}
+                  onChange={(event) => chooseTenant(event.currentTarget.value)}
+                >
+                  {memberships.map((m) => (
+                    <option key={m.tenantId} value={m.tenantId}>
+                      {m.tenantName}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : (
+              <span class="tenant-name">{memberships[0]?.tenantName}</span>
+            )}
+            <span class="muted">{session.user?.name}</span>
+            <a href="/api/v1/docs">API reference</a>
+            <button type="button" class="button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
+        </nav>
+      </header>
+      <main id="main" class="content">
+        <Router key={session.tenantId}>
+          <Route path="/app/" component={Dashboard} />
+          <Route path="/app/products" component={Products} />
+          <Route path="/app/products/:id" component={Product} />
+          <Route path="/app/configuration" component={admin ? Configuration : NotFound} />
+          <Route path="/app/configuration/api-keys" component={admin ? ApiKeys : NotFound} />
+          <Route path="/app/configuration/users" component={admin ? Users : NotFound} />
+          <Route path="/app/configuration/webhooks" component={admin ? Webhooks : NotFound} />
+          <Route path="/app/configuration/webhooks/:id" component={admin ? Webhook : NotFound} />
+          <Route default component={NotFound} />
+        </Router>
+      </main>
+    </div>
+  );
+}

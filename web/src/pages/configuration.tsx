@@ -1,0 +1,33 @@
+import { useDocumentTitle } from "../ui/title";
+
+/** The tenant's settings an administrator manages; each is also an API (see /api/v1/docs). */
+export function Configuration() {
+  useDocumentTitle("Configuration");
+  return (
+    <>
+      <h1 tabIndex={-1}>Configuration</h1>
+      <ul class="cards">
+        <li class="card">
+          <h2>
+            <a href="/app/configuration/api-keys">API Keys</a>
+          </h2>
+          <p>
+            Keys for servers and integrations: scopes, allowed IPs, expiry. Generate and revoke them here.
+          </p>
+        </li>
+        <li class="card">
+          <h2>
+            <a href="/app/configuration/users">Users</a>
+          </h2>
+          <p>Who belongs to this tenant and with which role.</p>
+        </li>
+        <li class="card">
+          <h2>
+            <a href="/app/configuration/webhooks">Webhooks</a>
+          </h2>
+          <p>Event subscriptions, their signing secrets and every delivery attempt.</p>
+        </li>
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+import { api, unwrap } from "../api/client";
+import { CountChart, DailyMovementsChart, type DayBar } from "../ui/charts";
+import { formatInteger, formatMoney, utcDay } from "../ui/format";
+import { Loaded } from "../ui/loaded";
+import { useDocumentTitle } from "../ui/title";
+import { useLoad } from "../ui/use-load";
+
+const DAYS = 30;
+
+/** Every day of the window, oldest first, with zeros where the report has no entry. */
+function fillDays(byDay: DayBar[]): DayBar[] {
+  const known = new Map(byDay.map((d) => [d.day, d]));
+  return Array.from({ length: DAYS }, (_, i) => {
+    const day = utcDay(DAYS - 1 - i);
+    return known.get(day) ?? { day, unitsIn: 0, unitsOut: 0, movements: 0 };
+  });
+}
+
+export function Dashboard() {
+  useDocumentTitle("Dashboard");
+  const range = { from: utcDay(DAYS - 1), to: utcDay(0) };
+  const stock = useLoad(
+    () => unwrap(api.GET("/api/v1/reports/inventory-valuation", { params: { query: { pageSize: 1 } } })),
+    [],
+  );
+  const low = useLoad(
+    () => unwrap(api.GET("/api/v1/reports/low-stock", { params: { query: { pageSize: 10 } } })),
+    [],
+  );
+  const movements = useLoad(
+    () =>
+      unwrap(api.GET("/api/v1/reports/stock-movements", { params: { query: { ...range, pageSize: 1 } } })),
+    [],
+  );
+  const orders = useLoad(
+    () => unwrap(api.GET("/api/v1/reports/order-summary", { params: { query: { ...range, pageSize: 1 } } })),
+    [],
+  );
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Dashboard</h1>
+      <section aria-labelledby="stock-heading">
+        <h2 id="stock-heading">Stock</h2>
+        <Loaded load={stock}>
+          {({ totals }) => (
+            <dl class="stats">
+              <div>
+                <dt>On hand</dt>
+                <dd>{formatInteger(totals.onHand)} units</dd>
+              </div>
+              <div>
+                <dt>Available</dt>
+                <dd>{formatInteger(totals.available)} units</dd>
+              </div>
+              <div>
+                <dt>Reserved</dt>
+                <dd>{formatInteger(totals.reserved)} units</dd>
+              </div>
+              <div>
+                <dt>Value at cost</dt>
+                <dd>{formatMoney(totals.value)}</dd>
+              </div>
+            </dl>
+          )}
+        </Loaded>
+      </section>
+      <div class="columns">
+        <section aria-labelledby="movements-heading">
+          <h2 id="movements-heading">Stock movements per day</h2>
+          <p class="muted">
+            The last {DAYS} days (UTC), {range.from} to {range.to}.
+          </p>
+          <Loaded load={movements}>
+            {({ totals }) => (
+              <DailyMovementsChart title="Stock movements per day" days={fillDays(totals.byDay)} />
+            )}
+          </Loaded>
+        </section>
+        <section aria-labelledby="orders-heading">
+          <h2 id="orders-heading">Orders by status</h2>
+          <p class="muted">Orders created in the last {DAYS} days, by their current status.</p>
+          <Loaded load={orders}>
+            {({ totals }) =>
+              totals.byStatus.length === 0 ? (
+                <p>No orders in this period.</p>
+              ) : (
+                <CountChart
+                  title="Orders by status"
+                  bars={totals.byStatus.map((s) => ({
+                    label: `${s.type === "sales" ? "Sales" : "Purchase"}: ${s.status.replaceAll("_", " ")}`,
+                    value: s.orders,
+                  }))}
+                />
+              )
+            }
+          </Loaded>
+        </section>
+      </div>
+      <section aria-labelledby="low-heading">
+        <h2 id="low-heading">Low stock</h2>
+        <Loaded load={low}>
+          {(report) =>
+            report.items.length === 0 ? (
+              <p>Nothing is at or below its reorder point.</p>
+            ) : (
+              <>
+                <p class="muted">
+                  {report.totalCount} product{report.totalCount === 1 ? "" : "s"} at or below the reorder
+                  point, per warehouse
+                  {report.totalCount > report.items.length ? `; the ${report.items.length} shown first` : ""}.
+                </p>
+                <section class="table-scroll" aria-label="Low stock">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Product</th>
+                        <th scope="col">Warehouse</th>
+                        <th scope="col" class="number">
+                          Available
+                        </th>
+                        <th scope="col" class="number">
+                          Reorder point
+                        </th>
+                        <th scope="col" class="number">
+                          Shortfall
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {report.items.map((row) => (
+                        <tr key={`${row.productId}:${row.warehouseId}`}>
+                          <td>
+                            <a href={`/app/products/${row.productId}`}>{row.sku}</a> {row.productName}
+                          </td>
+                          <td>{row.warehouseCode}</td>
+                          <td class="number">{row.available}</td>
+                          <td class="number">{row.reorderPoint}</td>
+                          <td class="number">{row.shortfall}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </section>
+              </>
+            )
+          }
+        </Loaded>
+      </section>
+    </>
+  );
+}

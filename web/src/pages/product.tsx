@@ -1,0 +1,151 @@
+import { useRoute } from "preact-iso";
+import { api, unwrap } from "../api/client";
+import { formatDateTime, formatMoney } from "../ui/format";
+import { Loaded } from "../ui/loaded";
+import { useDocumentTitle } from "../ui/title";
+import { useLoad } from "../ui/use-load";
+
+/** One product: its details, its stock at every location, and its latest ledger rows. */
+export function Product() {
+  const { params } = useRoute();
+  const id = params.id ?? "";
+  const product = useLoad(() => unwrap(api.GET("/api/v1/products/{id}", { params: { path: { id } } })), [id]);
+  const stock = useLoad(
+    () => unwrap(api.GET("/api/v1/inventory/stock", { params: { query: { productId: id, pageSize: 100 } } })),
+    [id],
+  );
+  const movements = useLoad(
+    () =>
+      unwrap(api.GET("/api/v1/inventory/movements", { params: { query: { productId: id, pageSize: 20 } } })),
+    [id],
+  );
+  const warehouses = useLoad(
+    () => unwrap(api.GET("/api/v1/warehouses", { params: { query: { pageSize: 100 } } })),
+    [],
+  );
+  const title = product.data ? `${product.data.sku} ${product.data.name}` : "Product";
+  useDocumentTitle(title);
+  const warehouseCode = (warehouseId: string) =>
+    warehouses.data?.items.find((w) => w.id === warehouseId)?.code ?? warehouseId.slice(0, 8);
+  const locationCode = (locationId: string) =>
+    stock.data?.items.find((level) => level.locationId === locationId)?.locationCode ??
+    locationId.slice(0, 8);
+
+  return (
+    <>
+      <p>
+        <a href="/app/products">← Products</a>
+      </p>
+      <h1 tabIndex={-1}>{title}</h1>
+      <Loaded load={product}>
+        {(p) => (
+          <dl class="details">
+            <dt>SKU</dt>
+            <dd>{p.sku}</dd>
+            <dt>Barcode</dt>
+            <dd>{p.barcode ?? "—"}</dd>
+            <dt>Category</dt>
+            <dd>{p.category ?? "—"}</dd>
+            <dt>Status</dt>
+            <dd>{p.status}</dd>
+            <dt>Unit</dt>
+            <dd>{p.unit ?? "—"}</dd>
+            <dt>Price</dt>
+            <dd>{formatMoney(p.price)}</dd>
+            <dt>Cost</dt>
+            <dd>{formatMoney(p.cost)}</dd>
+            <dt>Reorder point</dt>
+            <dd>{p.reorderPoint}</dd>
+            <dt>Updated</dt>
+            <dd>{formatDateTime(p.updatedAt)}</dd>
+          </dl>
+        )}
+      </Loaded>
+      <section aria-labelledby="stock-heading">
+        <h2 id="stock-heading">Stock per location</h2>
+        <Loaded load={stock}>
+          {(levels) =>
+            levels.items.length === 0 ? (
+              <p>Not stocked anywhere.</p>
+            ) : (
+              <section class="table-scroll" aria-label="Stock per location">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Warehouse</th>
+                      <th scope="col">Location</th>
+                      <th scope="col" class="number">
+                        On hand
+                      </th>
+                      <th scope="col" class="number">
+                        Reserved
+                      </th>
+                      <th scope="col" class="number">
+                        Available
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {levels.items.map((level) => (
+                      <tr key={level.locationId}>
+                        <td>{warehouseCode(level.warehouseId)}</td>
+                        <td>{level.locationCode}</td>
+                        <td class="number">{level.onHand}</td>
+                        <td class="number">{level.reserved}</td>
+                        <td class="number">{level.available}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            )
+          }
+        </Loaded>
+      </section>
+      <section aria-labelledby="movements-heading">
+        <h2 id="movements-heading">Recent movements</h2>
+        <Loaded load={movements}>
+          {(list) =>
+            list.items.length === 0 ? (
+              <p>No movements yet.</p>
+            ) : (
+              <section class="table-scroll" aria-label="Recent movements">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Location</th>
+                      <th scope="col" class="number">
+                        Change
+                      </th>
+                      <th scope="col" class="number">
+                        On hand after
+                      </th>
+                      <th scope="col">Reason</th>
+                      <th scope="col">By</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.items.map((m) => (
+                      <tr key={m.id}>
+                        <td>{formatDateTime(m.createdAt)}</td>
+                        <td>{locationCode(m.locationId)}</td>
+                        <td class="number">{m.delta > 0 ? `+${m.delta}` : m.delta}</td>
+                        <td class="number">{m.onHandAfter}</td>
+                        <td>
+                          {m.reason}
+                          {m.notes ? ` (${m.notes})` : ""}
+                        </td>
+                        <td>{m.actorType.replace("_", " ")}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            )
+          }
+        </Loaded>
+      </section>
+    </>
+  );
+}

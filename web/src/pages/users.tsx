@@ -1,0 +1,155 @@
+import { useState } from "preact/hooks";
+import { api, type Schemas, unwrap } from "../api/client";
+import { ROLES, type Role } from "../session/roles";
+import { useSession } from "../session/session";
+import { ConfigNav } from "../ui/config-nav";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
+import { formatDateTime } from "../ui/format";
+import { Loaded } from "../ui/loaded";
+import { ConfirmDialog } from "../ui/modal";
+import { Pager } from "../ui/pager";
+import { useDocumentTitle } from "../ui/title";
+import { useLoad } from "../ui/use-load";
+
+type User = Schemas["User"];
+
+export function Users() {
+  useDocumentTitle("Users");
+  const [page, setPage] = useState(1);
+  const [removing, setRemoving] = useState<User | null>(null);
+  const users = useLoad(
+    () => unwrap(api.GET("/api/v1/users", { params: { query: { page, pageSize: 20 } } })),
+    [page],
+  );
+  return (
+    <>
+      <ConfigNav />
+      <h1 tabIndex={-1}>Users</h1>
+      <section aria-labelledby="members-heading">
+        <h2 id="members-heading">Members</h2>
+        <Loaded load={users}>
+          {(list) => (
+            <>
+              <section class="table-scroll" aria-label="Members">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Email</th>
+                      <th scope="col">Role</th>
+                      <th scope="col">Joined</th>
+                      <th scope="col">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.items.map((user) => (
+                      <Member
+                        key={`${user.id}:${user.role}`}
+                        user={user}
+                        onChanged={users.reload}
+                        onRemove={setRemoving}
+                      />
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+              <Pager
+                page={list.page}
+                totalPages={list.totalPages}
+                totalCount={list.totalCount}
+                onPage={setPage}
+              />
+            </>
+          )}
+        </Loaded>
+      </section>
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${removing.name} from this tenant?`}
+          confirmLabel="Remove"
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            await unwrap(api.DELETE("/api/v1/users/{id}", { params: { path: { id: removing.id } } }));
+            users.reload();
+          }}
+        >
+          <p>
+            {removing.email} loses access to this tenant at once. Their account and other tenants are not
+            affected.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+/** A member's row: the role is changed in place; the API refuses to demote the last owner (409). */
+function Member({
+  user,
+  onChanged,
+  onRemove,
+}: {
+  user: User;
+  onChanged: () => void;
+  onRemove: (user: User) => void;
+}) {
+  const me = useSession().user;
+  const [role, setRole] = useState<Role>(user.role);
+  const save = useSubmit(async () => {
+    await unwrap(api.PUT("/api/v1/users/{id}", { params: { path: { id: user.id } }, body: { role } }));
+    onChanged();
+  });
+  return (
+    <tr>
+      <td>
+        {user.name}
+        {me?.id === user.id && <span class="muted"> (you)</span>}
+      </td>
+      <td>{user.email}</td>
+      <td>
+        <form
+          class="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save.run();
+          }}
+        >
+          <select
+            aria-label={`Role of ${user.name}`}
+            value={role}
+            onChange={(event) => setRole(event.currentTarget.value as Role)}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+          <button
+            type="submit"
+            class="button"
+            disabled={save.busy || role === user.role}
+            aria-label={`Change role of ${user.name}`}
+          >
+            Change role
+          </button>
+        </form>
+        <ErrorMessage error={save.error} />
+      </td>
+      <td>{formatDateTime(user.joinedAt)}</td>
+      <td>
+        <button
+          type="button"
+          class="button button-danger"
+          onClick={() => onRemove(user)}
+          aria-label={`Remove ${user.name}`}
+        >
+          Remove
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,87 @@
+import type { Schemas } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { WEBHOOK_EVENTS } from "./webhook-events";
+
+export type WebhookFields = Schemas["UpdateWebhookRequest"];
+
+/** URL, description, events (or every event) and, when editing, whether it is active. */
+export function WebhookForm({
+  initial,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: Schemas["Webhook"];
+  submitLabel: string;
+  busy: boolean;
+  error: unknown;
+  onSubmit: (fields: WebhookFields) => void;
+  onCancel?: () => void;
+}) {
+  const chosen = new Set(initial?.events ?? []);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = new FormData(event.currentTarget);
+        const events = form.getAll("event").map(String);
+        onSubmit({
+          url: String(form.get("url") ?? "").trim(),
+          description: String(form.get("description") ?? "").trim(),
+          events: events.includes("*") ? ["*"] : events,
+          active: initial ? form.get("active") === "on" : true,
+        });
+      }}
+    >
+      <label class="field">
+        <span>URL</span>
+        <input
+          name="url"
+          type="url"
+          required
+          maxLength={2048}
+          defaultValue={initial?.url}
+          placeholder="https://erp.example.com/hooks/warehouse"
+        />
+      </label>
+      <label class="field">
+        <span>Description (optional)</span>
+        <input name="description" maxLength={500} defaultValue={initial?.description ?? ""} />
+      </label>
+      <fieldset class="field">
+        <legend>Events</legend>
+        <label class="check">
+          <input type="checkbox" name="event" value="*" defaultChecked={chosen.has("*")} />
+          <span>Every event (*)</span>
+        </label>
+        <div class="check-grid">
+          {WEBHOOK_EVENTS.map((name) => (
+            <label key={name} class="check">
+              <input type="checkbox" name="event" value={name} defaultChecked={chosen.has(name)} />
+              <span>{name}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {initial && (
+        <label class="check">
+          <input type="checkbox" name="active" defaultChecked={initial.active} />
+          <span>Active (deliveries are sent)</span>
+        </label>
+      )}
+      <ErrorMessage error={error} />
+      <div class="actions">
+        {onCancel && (
+          <button type="button" class="button" onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" class="button button-primary" disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,14 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const money = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
+export const formatDateTime = (iso: string | null | undefined) =>
+  iso ? dateTime.format(new Date(iso)) : "—";
+export const formatInteger = (value: number) => integer.format(value);
+export const formatMoney = (value: number | null | undefined) => (value == null ? "—" : money.format(value));
+
+/** `YYYY-MM-DD` of the UTC day `daysAgo` days before today (reports count days in UTC). */
+export function utcDay(daysAgo = 0, now = new Date()): string {
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysAgo));
+  return day.toISOString().slice(0, 10);
+}
