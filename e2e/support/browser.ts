@@ -91,3 +91,10 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }
+
+/** Signs in through the form, as a person would. */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}

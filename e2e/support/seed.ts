@@ -1,0 +1,71 @@
+import { ok, type TestTenant } from "./api";
+
+/**
+ * A small warehouse through the public API: two bins, three products, receipts, a transfer, a write-off and
+ * sales and purchase orders in several statuses. Every figure the tests read is worked out here.
+ *   MUG-1  received 50 in A1, 10 moved to A2, 2 damaged; 5 reserved by a pending order, 3 shipped
+ *   PEN-1  received 100 in A1; 20 reserved by a confirmed order
+ *   LAMP-1 received 2 in A2 (reorder point 5: low stock)
+ * On hand: MUG 45, PEN 100, LAMP 2 = 147; reserved 25; available 122.
+ */
+export async function seedWarehouse({ api }: TestTenant) {
+  const warehouse = await ok(
+    api.POST("/api/v1/warehouses", { body: { code: "MAIN", name: "Main warehouse" } }),
+  );
+  const bin = (code: string) =>
+    ok(
+      api.POST("/api/v1/locations", {
+        body: { warehouseId: warehouse.id, code, name: `Bin ${code}`, type: "bin" },
+      }),
+    );
+  const [a1, a2] = [await bin("A1"), await bin("A2")];
+  const product = (sku: string, name: string, price: number, reorderPoint: number) =>
+    ok(
+      api.POST("/api/v1/products", {
+        body: { sku, name, category: "e2e", price, cost: price / 2, reorderPoint },
+      }),
+    );
+  const mug = await product("MUG-1", "Mug", 8, 10);
+  const pen = await product("PEN-1", "Pen", 1.5, 10);
+  const lamp = await product("LAMP-1", "Desk lamp", 40, 5);
+  const adjust = (productId: string, locationId: string, quantity: number, reason: string) =>
+    ok(api.POST("/api/v1/inventory/adjustments", { body: { productId, locationId, quantity, reason } }));
+  await adjust(mug.id, a1.id, 50, "received");
+  await adjust(pen.id, a1.id, 100, "received");
+  await adjust(lamp.id, a2.id, 2, "received");
+  await ok(
+    api.POST("/api/v1/inventory/transfers", {
+      body: { productId: mug.id, fromLocationId: a1.id, toLocationId: a2.id, quantity: 10 },
+    }),
+  );
+  await adjust(mug.id, a1.id, -2, "damaged");
+
+  const address = { street: "1 Main St", city: "Springfield", zip: "12345" };
+  const sale = (productId: string, quantity: number, price: number) =>
+    ok(
+      api.POST("/api/v1/orders/sales", {
+        body: {
+          customerId: crypto.randomUUID(),
+          lines: [{ productId, quantity, price }],
+          shippingAddress: address,
+        },
+      }),
+    );
+  const status = (id: string, body: { status: "confirmed" | "shipped"; trackingNumber?: string }) =>
+    ok(api.PATCH("/api/v1/orders/{id}/status", { params: { path: { id } }, body }));
+  await sale(mug.id, 5, 8);
+  const confirmed = await sale(pen.id, 20, 1.5);
+  await status(confirmed.id, { status: "confirmed" });
+  const shipped = await sale(mug.id, 3, 8);
+  await status(shipped.id, { status: "shipped", trackingNumber: "1Z999" });
+  await ok(
+    api.POST("/api/v1/orders/purchase", {
+      body: {
+        supplier: "Acme",
+        warehouseId: warehouse.id,
+        lines: [{ productId: lamp.id, quantity: 10, cost: 30 }],
+      },
+    }),
+  );
+  return { warehouse, a1, a2, mug, pen, lamp };
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createTenant, ok } from "./support/api";
+import { expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+
+describe("Configuration, Users", () => {
+  it("changes a member's role, refuses to demote the last owner with the API's message, and removes a member", async () => {
+    const tenant = await createTenant();
+    const member = await ok(
+      tenant.api.POST("/api/v1/users", {
+        body: {
+          email: `ada-${tenant.id}@e2e.example`,
+          name: "Ada",
+          password: "ada-password-1",
+          role: "viewer",
+        },
+      }),
+    );
+    const page = await openPage("/app/");
+    await signIn(page, tenant.email, tenant.password);
+    await page.getByRole("link", { name: "Configuration" }).click();
+    await page.getByRole("link", { name: "Users" }).first().click();
+    await page.getByRole("heading", { name: "Users", level: 1 }).waitFor();
+
+    await page.getByLabel("Role of Ada", { exact: true }).selectOption("operator");
+    await page.getByRole("button", { name: "Change role of Ada" }).click();
+    await expect
+      .poll(
+        async () =>
+          (await ok(tenant.api.GET("/api/v1/users/{id}", { params: { path: { id: member.id } } }))).role,
+      )
+      .toBe("operator");
+
+    await page.getByLabel("Role of E2E Owner", { exact: true }).selectOption("viewer");
+    await page.getByRole("button", { name: "Change role of E2E Owner" }).click();
+    const row = page.getByRole("row", { name: /E2E Owner/ });
+    await row.getByRole("alert").getByText("The tenant's last owner cannot be removed or demoted").waitFor();
+    await screenshot(page, "users");
+
+    await page.getByRole("button", { name: "Remove Ada" }).click();
+    const confirm = page.getByRole("dialog", { name: "Remove Ada from this tenant?" });
+    await confirm.getByRole("button", { name: "Remove" }).click();
+    await expect.poll(() => page.getByRole("row", { name: /Ada/ }).count()).toBe(0);
+    const gone = await tenant.api.GET("/api/v1/users/{id}", { params: { path: { id: member.id } } });
+    expect(gone.response.status).toBe(404);
+    expectWellBehaved(page);
+  });
+});
