@@ -1,0 +1,283 @@
+import createFetchClient, { type Client } from "openapi-fetch";
+import { WarehouseApiError } from "./errors.js";
+import { OPERATIONS } from "./generated/operations.js";
+import type { paths } from "./generated/schema.js";
+import type { OperationMeta } from "./types.js";
+
+/** How the client authenticates: an API key, a user's login, or (for `platform.*`) the operator token. */
+export type WarehouseClientOptions = {
+  /** The API's origin, e.g. `https://wms.example.com` (a trailing `/api/v1` is accepted too). */
+  baseUrl: string;
+  apiKey?: string;
+  email?: string;
+  password?: string;
+  /** The tenant a logged-in user acts on (sent as `X-Tenant-Id`). */
+  tenantId?: string;
+  /** The platform operator token, for `platform.*` only. */
+  platformToken?: string;
+  /** Per attempt, in milliseconds (default 30 000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** Refresh the access token this many seconds before it expires (default 60). */
+  refreshBeforeExpirySeconds?: number;
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof globalThis.fetch;
+};
+
+/** Per call: your own Idempotency-Key (default: a new one per call, reused by its retries), a signal. */
+export type CallOptions = {
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+};
+
+type SendInit = { headers: Record<string, string>; signal: AbortSignal };
+type Sent = { data?: unknown; error?: unknown; response: Response };
+type Unwrapped<R extends Sent> = NonNullable<R["data"]> extends { data: infer D } ? D : never;
+type Page<T> = { items: T[]; totalPages: number };
+
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+function newIdempotencyKey(): string {
+  // Node 18 has no global crypto: the key only has to be unique, not secret.
+  const random = globalThis.crypto?.randomUUID?.();
+  return random ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s, ... (at most 8 s), each between half and all of it. */
+function backoffMs(attempt: number): number {
+  const ceiling = Math.min(8000, 500 * 2 ** attempt);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/** `Retry-After` in seconds: a number of seconds or an HTTP date. */
+function retryAfterSeconds(response: Response): number | null {
+  const value = response.headers.get("retry-after");
+  if (value === null) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
+}
+
+function errorFrom(response: Response, body: unknown): WarehouseApiError {
+  const envelope = (typeof body === "object" && body !== null ? body : {}) as {
+    message?: unknown;
+    errors?: unknown;
+  };
+  const message =
+    typeof envelope.message === "string" ? envelope.message : `HTTP ${response.status} ${response.statusText}`;
+  return new WarehouseApiError({
+    status: response.status,
+    code: response.headers.get("x-error-code") ?? `HTTP_${response.status}`,
+    message,
+    errors: Array.isArray(envelope.errors) ? envelope.errors.map(String) : [message],
+    requestId: response.headers.get("x-request-id"),
+    retryAfter: retryAfterSeconds(response),
+  });
+}
+
+/** A body that is either JSON or already CSV text (`products.import` takes both). */
+export const jsonOrText = (body: unknown): string => (typeof body === "string" ? body : JSON.stringify(body));
+
+/** One attempt's signal: the caller's, plus the per-attempt timeout. */
+function attemptSignal(timeoutMs: number, caller?: AbortSignal): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutError()), timeoutMs);
+  const forward = () => controller.abort(caller?.reason);
+  if (caller?.aborted) forward();
+  caller?.addEventListener("abort", forward, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", forward);
+    },
+  };
+}
+
+class TimeoutError extends Error {
+  override readonly name = "TimeoutError";
+}
+
+/**
+ * A user's login: logs in on first use, refreshes the access token shortly before it expires (storing the
+ * rotated refresh token), and logs in again when the refresh token is no longer accepted.
+ */
+class Session {
+  private token: string | null = null;
+  private refreshToken: string | null = null;
+  private expiresAt = 0;
+  private pending: Promise<string> | null = null;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly credentials: { email: string; password: string },
+    private readonly marginMs: number,
+  ) {}
+
+  /** A valid access token; concurrent callers share one login or refresh. */
+  accessToken(): Promise<string> {
+    if (this.token && Date.now() < this.expiresAt - this.marginMs) return Promise.resolve(this.token);
+    this.pending ??= this.renew().finally(() => {
+      this.pending = null;
+    });
+    return this.pending;
+  }
+
+  /** Forgets the access token (the server refused it), so the next call renews it. */
+  invalidate(): void {
+    this.expiresAt = 0;
+  }
+
+  private async renew(): Promise<string> {
+    const refreshToken = this.refreshToken;
+    if (refreshToken) {
+      try {
+        return this.adopt(
+          await this.transport.call(OPERATIONS.refreshSession, undefined, (init) =>
+            this.transport.api.POST("/api/v1/auth/refresh", { ...init, body: { refreshToken } }),
+          ),
+        );
+      } catch (error) {
+        // A refresh token that was used, revoked or expired: start a new login.
+        if (!(error instanceof WarehouseApiError) || error.status !== 401) throw error;
+      }
+    }
+    return this.adopt(
+      await this.transport.call(OPERATIONS.login, undefined, (init) =>
+        this.transport.api.POST("/api/v1/auth/login", { ...init, body: this.credentials }),
+      ),
+    );
+  }
+
+  private adopt(session: { token: string; refreshToken: string; expiresAt: string }): string {
+    this.token = session.token;
+    this.refreshToken = session.refreshToken;
+    this.expiresAt = Date.parse(session.expiresAt);
+    return session.token;
+  }
+}
+
+/**
+ * Sends every call: credentials, tenant, Idempotency-Key, Consistency-Token, the per-attempt timeout, and the
+ * retries (429 after Retry-After; 502/503/504 and network errors with backoff when a repeat is safe).
+ */
+export class Transport {
+  readonly api: Client<paths>;
+  private readonly session: Session | null;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private consistencyToken: string | null = null;
+
+  constructor(private readonly options: WarehouseClientOptions) {
+    const baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    this.api = createFetchClient<paths>({ baseUrl, fetch: (request) => fetchImpl(request) });
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 3;
+    const { email, password } = options;
+    if (!options.apiKey && !(email && password) && !options.platformToken) {
+      throw new TypeError("WarehouseClient needs apiKey, or email and password (and tenantId), or platformToken");
+    }
+    this.session =
+      !options.apiKey && email && password
+        ? new Session(this, { email, password }, (options.refreshBeforeExpirySeconds ?? 60) * 1000)
+        : null;
+  }
+
+  private async headersFor(op: OperationMeta, idempotencyKey: string | undefined): Promise<Record<string, string>> {
+    const headers: Record<string, string> = {};
+    if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+    if (op.access === "public") return headers;
+    if (op.access === "platform") {
+      if (!this.options.platformToken) throw new TypeError(`${op.operationId} needs the platformToken option`);
+      headers.Authorization = `Bearer ${this.options.platformToken}`;
+      return headers;
+    }
+    if (this.options.apiKey) {
+      headers["X-API-Key"] = this.options.apiKey;
+    } else if (this.session) {
+      headers.Authorization = `Bearer ${await this.session.accessToken()}`;
+      if (this.options.tenantId) headers["X-Tenant-Id"] = this.options.tenantId;
+    }
+    if (this.consistencyToken) headers["Consistency-Token"] = this.consistencyToken;
+    return headers;
+  }
+
+  /** Sends one operation (retrying as its table entry allows) and returns the envelope's `data`. */
+  async call<R extends Sent>(
+    op: OperationMeta,
+    options: (CallOptions & { headers?: Record<string, string | undefined> }) | undefined,
+    send: (init: SendInit) => Promise<R>,
+  ): Promise<Unwrapped<R>> {
+    const idempotencyKey =
+      op.retry === "idempotency-key" ? (options?.idempotencyKey ?? newIdempotencyKey()) : undefined;
+    const extra = Object.fromEntries(
+      Object.entries(options?.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    let reauthenticated = false;
+    for (let attempt = 0; ; attempt++) {
+      const headers = { ...(await this.headersFor(op, idempotencyKey)), ...extra };
+      const { signal, done } = attemptSignal(this.timeoutMs, options?.signal);
+      let sent: R;
+      try {
+        sent = await send({ headers, signal });
+      } catch (error) {
+        if (options?.signal?.aborted) throw error;
+        const timedOut = signal.reason instanceof TimeoutError;
+        if (op.retry !== "refused-only" && attempt < this.maxRetries) {
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+        throw new WarehouseApiError({
+          status: 0,
+          code: timedOut ? "TIMEOUT" : "NETWORK_ERROR",
+          message: timedOut
+            ? `No response within ${this.timeoutMs} ms`
+            : `Network error: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
+        });
+      } finally {
+        done();
+      }
+      const { response } = sent;
+      const token = response.headers.get("consistency-token");
+      if (token) this.consistencyToken = token;
+      if (response.ok) {
+        const data = sent.data;
+        return (typeof data === "object" && data !== null && "data" in data ? data.data : data) as Unwrapped<R>;
+      }
+      if (response.status === 401 && this.session && op.access !== "public" && !reauthenticated) {
+        // The access token was refused (revoked, or expired early): renew it once and repeat.
+        reauthenticated = true;
+        this.session.invalidate();
+        attempt--;
+        continue;
+      }
+      const error = errorFrom(response, sent.error);
+      if (attempt < this.maxRetries) {
+        if (response.status === 429) {
+          await sleep((error.retryAfter ?? backoffMs(attempt) / 1000) * 1000);
+          continue;
+        }
+        if (RETRYABLE_STATUS.has(response.status) && op.retry !== "refused-only") {
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** Every item of a paged operation, fetching page after page until `totalPages`. */
+  async *paginate<T>(fetchPage: (page: number) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+    for (let page = 1; ; page++) {
+      const result = await fetchPage(page);
+      yield* result.items;
+      if (page >= result.totalPages) return;
+    }
+  }
+}
