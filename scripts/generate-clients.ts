@@ -37,7 +37,7 @@ async function renderSchema(document: object): Promise<string> {
 
 const document = await servedDocument();
 const naming = JSON.parse(readFileSync("clients/naming.json", "utf8")) as Naming;
-const table = await buildOperationTable(document, naming);
+const table = buildOperationTable(document, naming);
 const files = renderAll(table);
 files.set(SCHEMA_PATH, await renderSchema(document));
 

@@ -55,8 +55,6 @@ export interface Operation {
 }
 
 export interface OperationTable {
-  /** SHA-256 of the served document (without `servers`, which names the host that served it). */
-  documentSha256: string;
   operations: Operation[];
 }
 
@@ -203,19 +201,8 @@ function operationOf(doc: Document, path: string, verb: string, operation: Schem
   };
 }
 
-/** The document as the drift test fingerprints it: `servers` names whichever host served it. */
-export function canonicalDocument(doc: object): string {
-  const { servers: _servers, ...rest } = doc as Record<string, unknown>;
-  return JSON.stringify(rest);
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 /** Builds the table from a served OpenAPI document; throws on an operation the naming map does not name. */
-export async function buildOperationTable(document: object, naming: Naming): Promise<OperationTable> {
+export function buildOperationTable(document: object, naming: Naming): OperationTable {
   const doc = document as Document;
   const operations: Operation[] = [];
   const seen = new Map<string, string>();
@@ -238,5 +225,5 @@ export async function buildOperationTable(document: object, naming: Naming): Pro
   if (stale.length > 0) {
     throw new Error(`clients/naming.json names operations the document no longer has: ${stale.join(", ")}`);
   }
-  return { documentSha256: await sha256Hex(canonicalDocument(doc)), operations };
+  return { operations };
 }

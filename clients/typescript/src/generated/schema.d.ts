@@ -263,7 +263,7 @@ export interface paths {
         };
         /**
          * Inventory valuation
-         * @description On hand x unit cost for every product in every warehouse holding it, with totals per warehouse and overall.
+         * @description On hand x unit cost for every product in every warehouse holding it, with totals (units on hand, reserved and available, value) per warehouse and overall.
          *
          *     Requires scope `read:inventory`.
          */
@@ -285,7 +285,7 @@ export interface paths {
         };
         /**
          * Stock movements
-         * @description The stock ledger between two dates, oldest first, with its count and net change.
+         * @description The stock ledger between two dates, oldest first, with its count and net change, overall and per UTC day.
          *
          *     Requires scope `read:inventory`.
          */
@@ -1137,6 +1137,10 @@ export interface components {
             totalPages: number;
             totals: {
                 onHand: number;
+                /** @description Held by open sales orders. */
+                reserved: number;
+                /** @description onHand - reserved. */
+                available: number;
                 /**
                  * @description Exact, at most 4 decimals.
                  * @example 1234.5
@@ -1147,6 +1151,8 @@ export interface components {
                     warehouseId: string;
                     warehouseCode: string;
                     onHand: number;
+                    reserved: number;
+                    available: number;
                     /**
                      * @description Exact, at most 4 decimals.
                      * @example 1234.5
@@ -1185,6 +1191,20 @@ export interface components {
             totals: {
                 movements: number;
                 netDelta: number;
+                /** @description One entry per UTC day with movements, oldest first (for charts). */
+                byDay: {
+                    /**
+                     * Format: date
+                     * @description A UTC day of the range.
+                     */
+                    day: string;
+                    movements: number;
+                    /** @description Sum of the day's positive deltas. */
+                    unitsIn: number;
+                    /** @description Sum of the day's negative deltas, as a positive number. */
+                    unitsOut: number;
+                    netDelta: number;
+                }[];
             };
         };
         StockMovementRow: {

@@ -1,0 +1,227 @@
+// `npm run test:clients [-- typescript python dotnet php]`: runs every client's tests against a live API.
+// Starts the app as `npm run dev` does (fresh local state, free ports), checks that the generated client code
+// matches the served OpenAPI document, creates each language's tenants through POST /platform/tenants, puts
+// a fault-injecting proxy (proxy.mjs) in front of the API for each language, spends each Starter tenant's
+// rate budget up front (so the 429 test at the end of each suite waits only the rest of the minute), then runs
+// the four suites at once. URLs and credentials reach the tests through WAREHOUSE_* environment variables.
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../scripts/free-port.mjs";
+import { startProxy } from "./proxy.mjs";
+
+const root = join(import.meta.dirname, "../..");
+const SUITE_TIMEOUT_MS = 8 * 60_000;
+
+function pythonWithPytest() {
+  for (const python of ["python3", "/usr/bin/python3"]) {
+    const probe = spawnSync(python, ["-c", "import sys, pytest; assert sys.version_info >= (3, 9)"]);
+    if (probe.status === 0) return python;
+  }
+  return null;
+}
+
+const has = (command) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
+
+/** Each language: the tool it needs (with the Debian package) and the commands that build and test it. */
+const LANGUAGES = {
+  typescript: {
+    missing: () => null,
+    commands: () => [
+      ["npx", "tsc", "-p", "clients/typescript"],
+      ["npx", "vitest", "run", "--config", "clients/typescript/vitest.config.ts"],
+    ],
+  },
+  python: {
+    missing: () => (pythonWithPytest() ? null : "python3 (3.9+) with pytest: apt-get install python3 python3-pytest"),
+    commands: () => [[pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"]],
+  },
+  php: {
+    missing: () => (has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit"),
+    commands: () => [["phpunit", "--bootstrap", "clients/php/tests/bootstrap.php", "clients/php/tests"]],
+  },
+  dotnet: {
+    missing: () => (has("mono") && has("mcs") ? null : "Mono: apt-get install mono-complete"),
+    commands: () => [["bash", "clients/dotnet/test-mono.sh"]],
+  },
+};
+
+/** The platform operator token of the development configuration (.dev.vars, its example, or wrangler.toml). */
+function platformToken() {
+  for (const file of [".dev.vars", ".dev.vars.example", "wrangler.toml"]) {
+    const path = join(root, file);
+    if (!existsSync(path)) continue;
+    const match = readFileSync(path, "utf8").match(/^PLATFORM_ADMIN_TOKEN\s*=\s*"?([^"\n]+)"?/m);
+    if (match) return match[1];
+  }
+  throw new Error("no PLATFORM_ADMIN_TOKEN in .dev.vars, .dev.vars.example or wrangler.toml");
+}
+
+async function startApi(stateDir) {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const logFile = join(stateDir, "wrangler-dev.log");
+  const log = createWriteStream(logFile);
+  const server = spawn(
+    process.execPath,
+    [
+      "scripts/dev.mjs",
+      ...["--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspectorPort)],
+      ...["--persist-to", join(stateDir, "state")],
+    ],
+    { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } },
+  );
+  server.stdout.pipe(log);
+  server.stderr.pipe(log);
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {}
+  };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/api/v1/health`)).ok) return { origin, stop, logFile };
+    } catch {}
+    if (server.exitCode !== null || Date.now() > deadline) {
+      stop();
+      throw new Error(`the API did not start; see ${logFile}:\n${readFileSync(logFile, "utf8").slice(-3000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function createTenant(origin, token, name, plan) {
+  const unique = `${name}-${Date.now().toString(36)}`;
+  const password = `pw-${Math.random().toString(36).slice(2)}-Harness1`;
+  const response = await fetch(`${origin}/api/v1/platform/tenants`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: `Clients ${unique}`,
+      plan,
+      owner: { email: `${unique}@clients.example.com`, password, name: `Owner ${name}` },
+    }),
+  });
+  const body = await response.json();
+  if (response.status !== 201) throw new Error(`POST /platform/tenants: ${response.status} ${JSON.stringify(body)}`);
+  return { id: body.data.tenant.id, apiKey: body.data.apiKey.key, email: body.data.owner.email, password };
+}
+
+/** Spends a tenant's whole rate budget now: its next request is refused until the oldest of these expires. */
+async function spendBudget(origin, apiKey) {
+  for (let sent = 0; sent < 1000; sent++) {
+    const response = await fetch(`${origin}/api/v1/products?pageSize=1`, { headers: { "x-api-key": apiKey } });
+    await response.arrayBuffer();
+    if (response.status === 429) return sent;
+  }
+  throw new Error("a Starter tenant was never rate limited");
+}
+
+function runSuite(name, commands, env) {
+  const started = Date.now();
+  let output = "";
+  const runNext = async (index) => {
+    if (index >= commands.length) return 0;
+    const [command, ...args] = commands[index];
+    output += `$ ${[command, ...args].join(" ")}\n`;
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, detached: true });
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => {
+      output += `\n${name}: timed out after ${SUITE_TIMEOUT_MS / 1000} s\n`;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }, SUITE_TIMEOUT_MS);
+    const code = await new Promise((resolve) => {
+      child.on("error", (error) => {
+        output += `${error.message}\n`;
+        resolve(1);
+      });
+      child.on("close", (status) => resolve(status ?? 1));
+    });
+    clearTimeout(timer);
+    return code === 0 ? runNext(index + 1) : code;
+  };
+  return runNext(0).then((code) => ({ name, code, output, seconds: (Date.now() - started) / 1000 }));
+}
+
+const requested = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
+const unknown = requested.filter((name) => !(name in LANGUAGES));
+if (unknown.length > 0) {
+  console.error(`unknown client ${unknown.join(", ")}; choose from ${Object.keys(LANGUAGES).join(", ")}`);
+  process.exit(2);
+}
+const selected = requested.length > 0 ? requested : Object.keys(LANGUAGES);
+const missing = selected.map((name) => [name, LANGUAGES[name].missing()]).filter(([, why]) => why);
+if (missing.length > 0) {
+  console.error(missing.map(([name, why]) => `${name}: needs ${why}`).join("\n"));
+  process.exit(1);
+}
+
+const stateDir = mkdtempSync(join(tmpdir(), "wms-clients-"));
+const closers = [];
+let failed = true;
+try {
+  const api = await startApi(stateDir);
+  closers.push(api.stop);
+  console.log(`API at ${api.origin} (log: ${api.logFile})`);
+
+  const drift = spawnSync(process.execPath, ["scripts/generate-clients.ts", "--check", "--url", api.origin], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (drift.status !== 0) throw new Error("generated client code is out of date");
+
+  const token = platformToken();
+  const setups = await Promise.all(
+    selected.map(async (name) => {
+      const [main, starter] = await Promise.all([
+        createTenant(api.origin, token, name, "enterprise"),
+        createTenant(api.origin, token, `${name}-starter`, "starter"),
+      ]);
+      const proxy = await startProxy({ port: await freePort(), upstream: api.origin });
+      closers.push(proxy.close);
+      return { name, main, starter, proxy };
+    }),
+  );
+  const spent = await Promise.all(setups.map(({ starter }) => spendBudget(api.origin, starter.apiKey)));
+  console.log(`Starter budgets spent (${spent.join(", ")} requests); running ${selected.join(", ")}`);
+
+  const results = await Promise.all(
+    setups.map(({ name, main, starter, proxy }) =>
+      runSuite(name, LANGUAGES[name].commands(), {
+        WAREHOUSE_BASE_URL: proxy.url,
+        WAREHOUSE_DIRECT_URL: api.origin,
+        WAREHOUSE_API_KEY: main.apiKey,
+        WAREHOUSE_TENANT_ID: main.id,
+        WAREHOUSE_EMAIL: main.email,
+        WAREHOUSE_PASSWORD: main.password,
+        WAREHOUSE_STARTER_API_KEY: starter.apiKey,
+        WAREHOUSE_WEBHOOK_URL: `${proxy.url}/__harness/webhooks`,
+        WAREHOUSE_OPERATIONS: join(root, "clients/operations.json"),
+      }).then((result) => {
+        console.log(`\n===== ${name} (${result.seconds.toFixed(1)} s, exit ${result.code}) =====\n${result.output}`);
+        return result;
+      }),
+    ),
+  );
+  console.log("\nclient suites:");
+  for (const { name, code, seconds } of results) {
+    console.log(`  ${code === 0 ? "pass" : "FAIL"}  ${name.padEnd(10)} ${seconds.toFixed(1)} s`);
+  }
+  failed = results.some(({ code }) => code !== 0);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+} finally {
+  for (const close of closers.reverse()) await close();
+  rmSync(stateDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,189 @@
+// The scenario every client runs against the live API (see clients/README.md), here for TypeScript.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { verifyWebhook, WarehouseApiError, WarehouseClient, WebhookVerificationError } from "@warehouse-api/client";
+import { BASE_URL, env, proxy, unique } from "./harness.js";
+
+const client = new WarehouseClient({ baseUrl: BASE_URL, apiKey: env("WAREHOUSE_API_KEY") });
+
+async function failure(call: Promise<unknown>): Promise<WarehouseApiError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof WarehouseApiError) return error;
+    throw error;
+  }
+  throw new Error("the call succeeded");
+}
+
+describe("TypeScript client against the live API", () => {
+  it("has a method for every operation of the API", () => {
+    const table = JSON.parse(readFileSync(env("WAREHOUSE_OPERATIONS"), "utf8")) as {
+      operations: { operationId: string; group: string; method: string; paged: boolean; csv: boolean }[];
+    };
+    const groups = client as unknown as Record<string, Record<string, unknown>>;
+    const missing = table.operations.flatMap(({ operationId, group, method, paged, csv }) =>
+      [method, ...(paged ? [`${method}All`] : []), ...(csv ? [`${method}Csv`] : [])]
+        .filter((name) => typeof groups[group]?.[name] !== "function")
+        .map((name) => `${operationId} -> ${group}.${name}`),
+    );
+    expect(missing).toEqual([]);
+    expect(table.operations.length).toBeGreaterThan(50);
+  });
+
+  it("creates a product, stocks it, sells it and ships it", async () => {
+    const u = unique();
+    const warehouse = await client.warehouses.create({ code: `WH-${u}`, name: "Main" });
+    const location = await client.locations.create({
+      warehouseId: warehouse.id,
+      code: `A-${u}`,
+      name: "Aisle A",
+      type: "bin",
+    });
+    const product = await client.products.create({ sku: `TS-${u}`, name: "Widget", price: 19.99 });
+    expect(product).toMatchObject({ sku: `TS-${u}`, name: "Widget", price: 19.99, status: "Active" });
+
+    const adjusted = await client.inventory.adjust({
+      productId: product.id,
+      locationId: location.id,
+      quantity: 10,
+      reason: "received",
+    });
+    expect(adjusted.stockLevel).toMatchObject({ onHand: 10, reserved: 0, available: 10 });
+
+    const order = await client.orders.createSales({
+      customerId: crypto.randomUUID(),
+      lines: [{ productId: product.id, quantity: 3, price: 19.99 }],
+      shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+    });
+    expect(order.status).toBe("pending");
+    const reserved = await client.inventory.listStock({ productId: product.id });
+    expect(reserved.items[0]).toMatchObject({ onHand: 10, reserved: 3, available: 7 });
+
+    const shipped = await client.orders.updateStatus(order.id, { status: "shipped", trackingNumber: "1Z999" });
+    expect(shipped).toMatchObject({ status: "shipped", trackingNumber: "1Z999" });
+    const stock = await client.inventory.listStock({ productId: product.id });
+    expect(stock.items[0]).toMatchObject({ onHand: 7, reserved: 0, available: 7 });
+  });
+
+  it("walks a list across three pages with the iterator", async () => {
+    const category = `cat-${unique()}`;
+    for (let i = 0; i < 5; i++) {
+      await client.products.create({ sku: `PG-${category}-${i}`, name: `Paged ${i}`, category });
+    }
+    await proxy.clearLog();
+    const skus: string[] = [];
+    for await (const product of client.products.listAll({ category, pageSize: 2, sort: "sku" })) {
+      skus.push(product.sku);
+    }
+    expect(skus).toEqual([0, 1, 2, 3, 4].map((i) => `PG-${category}-${i}`));
+    const pages = (await proxy.log()).filter((entry) => entry.path.startsWith("/api/v1/products?"));
+    expect(pages.map((entry) => new URL(entry.path, BASE_URL).searchParams.get("page"))).toEqual(["1", "2", "3"]);
+  });
+
+  it("throws a 404 as WarehouseApiError with the request id", async () => {
+    await proxy.clearLog();
+    const error = await failure(client.products.get(crypto.randomUUID()));
+    expect(error).toMatchObject({ status: 404, code: "NOT_FOUND", message: "Product not found" });
+    const [logged] = await proxy.log();
+    expect(error.requestId).toBeTruthy();
+    expect(error.requestId).toBe(logged?.requestId);
+  });
+
+  it("throws a 400 with one message per invalid field", async () => {
+    const error = await failure(client.products.create({ sku: " ", name: "" }));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(error.errors).toEqual(expect.arrayContaining(["sku: SKU is required", "name: Name is required"]));
+  });
+
+  it("retries a create after a dropped connection and creates it exactly once", async () => {
+    const sku = `DROP-${unique()}`;
+    await proxy.dropResponse(sku);
+    const product = await client.products.create({ sku, name: "Dropped once" });
+    expect(product.sku).toBe(sku);
+
+    const { requests } = await proxy.requestsMatching(sku);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ dropped: true, replayed: false });
+    expect(requests[1]).toMatchObject({ dropped: false, replayed: true });
+    expect(requests[0]?.idempotencyKey).toBeTruthy();
+    expect(requests[1]?.idempotencyKey).toBe(requests[0]?.idempotencyKey);
+    const found = await client.products.list({ search: sku });
+    expect(found.totalCount).toBe(1);
+  });
+
+  it("logs in, refreshes the access token before it expires and rotates the refresh token", async () => {
+    // Refreshing 3600 s before expiry makes every call after the login refresh first (tokens live 1 hour).
+    const user = new WarehouseClient({
+      baseUrl: BASE_URL,
+      email: env("WAREHOUSE_EMAIL"),
+      password: env("WAREHOUSE_PASSWORD"),
+      tenantId: env("WAREHOUSE_TENANT_ID"),
+      refreshBeforeExpirySeconds: 3600,
+    });
+    await proxy.clearLog();
+    const me = await user.auth.me();
+    expect(me.type).toBe("user");
+    await user.products.list({ pageSize: 1 });
+    // A second refresh only succeeds with the rotated token: reusing the first would revoke the login.
+    await user.products.list({ pageSize: 1 });
+    const calls = (await proxy.log()).map((entry) => `${entry.method} ${entry.path.split("?")[0]} ${entry.status}`);
+    expect(calls).toEqual([
+      "POST /api/v1/auth/login 200",
+      "GET /api/v1/auth/me 200",
+      "POST /api/v1/auth/refresh 200",
+      "GET /api/v1/products 200",
+      "POST /api/v1/auth/refresh 200",
+      "GET /api/v1/products 200",
+    ]);
+  });
+
+  it("carries the Consistency-Token of the last response into the next request", async () => {
+    await proxy.sendConsistencyToken("ct-from-harness");
+    await client.products.list({ pageSize: 1 });
+    await proxy.clearLog();
+    await client.products.list({ pageSize: 1 });
+    const [next] = await proxy.log();
+    expect(next?.consistencyToken).toBe("ct-from-harness");
+  });
+
+  it("verifies a webhook delivery's signature and refuses a tampered one", async () => {
+    const webhook = await client.webhooks.create({
+      url: env("WAREHOUSE_WEBHOOK_URL"),
+      events: ["product.created"],
+    });
+    await client.webhooks.test(webhook.id);
+    const [delivery] = await proxy.webhooks(30);
+    if (!delivery) throw new Error("no webhook delivery arrived within 30 s");
+
+    const event = verifyWebhook<{ webhookId: string }>(webhook.secret, delivery.body, delivery.headers);
+    expect(event.type).toBe("webhook.test");
+
+    const tampered = delivery.body.replace("webhook.test", "webhook.fake");
+    expect(() => verifyWebhook(webhook.secret, tampered, delivery.headers)).toThrow(WebhookVerificationError);
+    const stale = { ...delivery.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 600) };
+    expect(() => verifyWebhook(webhook.secret, delivery.body, stale)).toThrow(WebhookVerificationError);
+  });
+
+  // Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.
+  it("waits out a Starter tenant's 429 through Retry-After", async () => {
+    const key = env("WAREHOUSE_STARTER_API_KEY");
+    const impatient = new WarehouseClient({ baseUrl: BASE_URL, apiKey: key, maxRetries: 0 });
+    let refused: WarehouseApiError | null = null;
+    for (let i = 0; i < 200 && !refused; i++) {
+      refused = await impatient.products.list({ pageSize: 1 }).then(
+        () => null,
+        (error: unknown) => (error instanceof WarehouseApiError && error.status === 429 ? error : Promise.reject(error)),
+      );
+    }
+    expect(refused?.code).toBe("RATE_LIMITED");
+    expect(refused?.retryAfter).toBeGreaterThan(0);
+
+    const patient = new WarehouseClient({ baseUrl: BASE_URL, apiKey: key });
+    const started = Date.now();
+    const page = await patient.products.list({ pageSize: 1 });
+    expect(page.page).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(((refused?.retryAfter ?? 0) - 1) * 1000);
+  });
+});
