@@ -5,7 +5,7 @@
 //   the server committed: the client must retry with the same Idempotency-Key);
 // - `POST /__harness/consistency-token {value}` adds that header to the next answer;
 // - `POST /__harness/webhooks` records a webhook delivery (raw body and headers) and `GET` returns them.
-import { request as httpRequest, createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 
 function readBody(stream) {
   return new Promise((resolve, reject) => {
@@ -26,7 +26,8 @@ function forward(upstream, req, body) {
     const outgoing = httpRequest(
       `${upstream}${req.url}`,
       { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } },
-      async (answer) => resolve({ status: answer.statusCode, headers: answer.headers, body: await readBody(answer) }),
+      async (answer) =>
+        resolve({ status: answer.statusCode, headers: answer.headers, body: await readBody(answer) }),
     );
     outgoing.on("error", reject);
     outgoing.end(body);
@@ -54,7 +55,8 @@ export function startProxy({ port, upstream }) {
       drops.set(input.match, { armed: true, requests: [] });
       return json(res, 200, { armed: input.match });
     }
-    if (route === "GET /__harness/drop") return json(res, 200, drops.get(url.searchParams.get("match")) ?? null);
+    if (route === "GET /__harness/drop")
+      return json(res, 200, drops.get(url.searchParams.get("match")) ?? null);
     if (route === "POST /__harness/consistency-token") {
       consistencyToken = input.value;
       return json(res, 200, { armed: consistencyToken });
@@ -118,7 +120,12 @@ export function startProxy({ port, upstream }) {
       res.writeHead(answer.status, headers);
       res.end(answer.body);
     } catch (error) {
-      json(res, 502, { success: false, data: null, message: `proxy: ${error.message}`, errors: [error.message] });
+      json(res, 502, {
+        success: false,
+        data: null,
+        message: `proxy: ${error.message}`,
+        errors: [error.message],
+      });
     }
   });
   return new Promise((resolve, reject) => {

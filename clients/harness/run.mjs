@@ -34,11 +34,15 @@ const LANGUAGES = {
     ],
   },
   python: {
-    missing: () => (pythonWithPytest() ? null : "python3 (3.9+) with pytest: apt-get install python3 python3-pytest"),
-    commands: () => [[pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"]],
+    missing: () =>
+      pythonWithPytest() ? null : "python3 (3.9+) with pytest: apt-get install python3 python3-pytest",
+    commands: () => [
+      [pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"],
+    ],
   },
   php: {
-    missing: () => (has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit"),
+    missing: () =>
+      has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit",
     commands: () => [["phpunit", "--bootstrap", "clients/php/tests/bootstrap.php", "clients/php/tests"]],
   },
   dotnet: {
@@ -87,7 +91,9 @@ async function startApi(stateDir) {
     } catch {}
     if (server.exitCode !== null || Date.now() > deadline) {
       stop();
-      throw new Error(`the API did not start; see ${logFile}:\n${readFileSync(logFile, "utf8").slice(-3000)}`);
+      throw new Error(
+        `the API did not start; see ${logFile}:\n${readFileSync(logFile, "utf8").slice(-3000)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -106,14 +112,17 @@ async function createTenant(origin, token, name, plan) {
     }),
   });
   const body = await response.json();
-  if (response.status !== 201) throw new Error(`POST /platform/tenants: ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== 201)
+    throw new Error(`POST /platform/tenants: ${response.status} ${JSON.stringify(body)}`);
   return { id: body.data.tenant.id, apiKey: body.data.apiKey.key, email: body.data.owner.email, password };
 }
 
 /** Spends a tenant's whole rate budget now: its next request is refused until the oldest of these expires. */
 async function spendBudget(origin, apiKey) {
   for (let sent = 0; sent < 1000; sent++) {
-    const response = await fetch(`${origin}/api/v1/products?pageSize=1`, { headers: { "x-api-key": apiKey } });
+    const response = await fetch(`${origin}/api/v1/products?pageSize=1`, {
+      headers: { "x-api-key": apiKey },
+    });
     await response.arrayBuffer();
     if (response.status === 429) return sent;
   }
@@ -208,7 +217,9 @@ try {
         WAREHOUSE_WEBHOOK_URL: `${proxy.url}/__harness/webhooks`,
         WAREHOUSE_OPERATIONS: join(root, "clients/operations.json"),
       }).then((result) => {
-        console.log(`\n===== ${name} (${result.seconds.toFixed(1)} s, exit ${result.code}) =====\n${result.output}`);
+        console.log(
+          `\n===== ${name} (${result.seconds.toFixed(1)} s, exit ${result.code}) =====\n${result.output}`,
+        );
         return result;
       }),
     ),

@@ -34,7 +34,8 @@ export function groupsOf(operations: Operation[]): Map<string, Operation[]> {
 export function assertDistinct(operation: Operation, names: string[]): void {
   const seen = new Set<string>();
   for (const name of names) {
-    if (seen.has(name)) throw new Error(`${operation.operationId}: two arguments would both be named ${name}`);
+    if (seen.has(name))
+      throw new Error(`${operation.operationId}: two arguments would both be named ${name}`);
     seen.add(name);
   }
 }

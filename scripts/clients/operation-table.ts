@@ -94,7 +94,9 @@ function valueType(doc: Document, raw: Schema | undefined): Omit<Field, "name" |
     const nullable = types.some((t) => t.nullable);
     return { type: distinct.size === 1 ? (nonNull[0]?.type ?? "any") : "any", nullable };
   }
-  const declared = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
+  const declared = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : [schema.type as string | undefined];
   const type = declared.find((t) => t !== "null" && t !== undefined) as ValueType | undefined;
   const known: ValueType[] = ["string", "integer", "number", "boolean", "array", "object"];
   const result: Omit<Field, "name" | "required"> = {
@@ -109,15 +111,19 @@ function valueType(doc: Document, raw: Schema | undefined): Omit<Field, "name" |
 
 function fieldsOf(doc: Document, schema: Schema): Field[] {
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {}).map(([name, prop]) => ({
-    name,
-    required: required.has(name),
-    ...valueType(doc, prop),
-  }));
+  return Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {}).map(
+    ([name, prop]) => ({
+      name,
+      required: required.has(name),
+      ...valueType(doc, prop),
+    }),
+  );
 }
 
 function bodyOf(doc: Document, operation: Schema): Body | null {
-  const requestBody = operation.requestBody as { required?: boolean; content?: Record<string, Schema> } | undefined;
+  const requestBody = operation.requestBody as
+    | { required?: boolean; content?: Record<string, Schema> }
+    | undefined;
   if (!requestBody?.content) return null;
   const json = requestBody.content["application/json"];
   const schema = resolve(doc, json?.schema as Schema | undefined);
@@ -165,15 +171,24 @@ function splitName(operationId: string, naming: Naming): { group: string; method
     );
   }
   const [group, method, ...rest] = name.split(".");
-  if (!group || !method || rest.length > 0) throw new Error(`clients/naming.json: "${name}" is not "group.method"`);
+  if (!group || !method || rest.length > 0)
+    throw new Error(`clients/naming.json: "${name}" is not "group.method"`);
   return { group, method };
 }
 
-function operationOf(doc: Document, path: string, verb: string, operation: Schema, naming: Naming): Operation {
+function operationOf(
+  doc: Document,
+  path: string,
+  verb: string,
+  operation: Schema,
+  naming: Naming,
+): Operation {
   const operationId = operation.operationId as string;
   const httpMethod = verb.toUpperCase();
   const parameters = (operation.parameters as Schema[] | undefined) ?? [];
-  const takesKey = parameters.some((p) => p.in === "header" && String(p.name).toLowerCase() === "idempotency-key");
+  const takesKey = parameters.some(
+    (p) => p.in === "header" && String(p.name).toLowerCase() === "idempotency-key",
+  );
   const success = successOf(operation);
   const content = (success.content as Record<string, Schema> | undefined) ?? {};
   const envelope = resolve(doc, content["application/json"]?.schema as Schema | undefined);
@@ -196,7 +211,9 @@ function operationOf(doc: Document, path: string, verb: string, operation: Schem
     headers: parametersOf(doc, operation, "header"),
     body: bodyOf(doc, operation),
     paged:
-      query.some((q) => q.name === "page") && dataFields.includes("items") && dataFields.includes("totalPages"),
+      query.some((q) => q.name === "page") &&
+      dataFields.includes("items") &&
+      dataFields.includes("totalPages"),
     csv: "text/csv" in content,
   };
 }
@@ -210,7 +227,8 @@ export function buildOperationTable(document: object, naming: Naming): Operation
     for (const [verb, operation] of Object.entries(item)) {
       if (!HTTP_METHODS.includes(verb)) continue;
       const operationId = operation.operationId;
-      if (typeof operationId !== "string") throw new Error(`${verb.toUpperCase()} ${path} has no operationId`);
+      if (typeof operationId !== "string")
+        throw new Error(`${verb.toUpperCase()} ${path} has no operationId`);
       if (operationId in naming.omit) continue;
       const entry = operationOf(doc, path, verb, operation, naming);
       const key = `${entry.group}.${entry.method}`;

@@ -8,7 +8,9 @@ const quote = JSON.stringify;
 function signature(op: Operation, queryType: string, queryOptional: boolean): string[] {
   const args = op.pathParams.map((name) => `${name}: string`);
   if (op.body) {
-    const type = op.body.csv ? `BodyOf<${quote(op.operationId)}> | string` : `BodyOf<${quote(op.operationId)}>`;
+    const type = op.body.csv
+      ? `BodyOf<${quote(op.operationId)}> | string`
+      : `BodyOf<${quote(op.operationId)}>`;
     args.push(`body${op.body.required ? "" : "?"}: ${type}`);
   }
   if (op.query.length > 0) args.push(`query${queryOptional ? "?" : ""}: ${queryType}`);
@@ -17,7 +19,8 @@ function signature(op: Operation, queryType: string, queryOptional: boolean): st
   return args;
 }
 
-const camel = (header: string) => header.toLowerCase().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const camel = (header: string) =>
+  header.toLowerCase().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 function init(op: Operation, query: string | null, extra: string[] = []): string {
   const params: string[] = [];
@@ -31,7 +34,8 @@ function init(op: Operation, query: string | null, extra: string[] = []): string
 
 function callOptions(op: Operation): string {
   const headers = op.headers.map((h) => `${quote(h.name)}: options?.${camel(h.name)}`);
-  if (op.body?.csv) headers.push(`"Content-Type": typeof body === "string" ? "text/csv" : "application/json"`);
+  if (op.body?.csv)
+    headers.push(`"Content-Type": typeof body === "string" ? "text/csv" : "application/json"`);
   return headers.length > 0 ? `{ ...options, headers: { ${headers.join(", ")} } }` : "options";
 }
 
@@ -49,7 +53,12 @@ function renderOperation(op: Operation): string[] {
   if (op.paged) {
     const rest = `Omit<QueryOf<${id}>, "page">`;
     const args = signature({ ...op, query: op.query.filter((q) => q.name !== "page") }, rest, queryOptional);
-    const forward = [...op.pathParams, ...(op.body ? ["body"] : []), `{ ...query, page } as QueryOf<${id}>`, "options"];
+    const forward = [
+      ...op.pathParams,
+      ...(op.body ? ["body"] : []),
+      `{ ...query, page } as QueryOf<${id}>`,
+      "options",
+    ];
     lines.push(
       `  /** Every item of \`${op.method}\`, page after page. */`,
       `  const ${op.operationId}All = (${args.join(", ")}): AsyncGenerator<ItemOf<${id}>, void, undefined> =>`,
@@ -71,10 +80,11 @@ function renderOperation(op: Operation): string[] {
 }
 
 function renderGroup(group: string, operations: Operation[]): string[] {
+  const member = (name: string, local: string) => (name === local ? name : `${name}: ${local}`);
   const members = operations.flatMap((op) => [
-    `${op.method}: ${op.operationId}`,
-    ...(op.paged ? [`${iteratorName(op.method, "all")}: ${op.operationId}All`] : []),
-    ...(op.csv ? [`${csvName(op.method)}: ${op.operationId}Csv`] : []),
+    member(op.method, op.operationId),
+    ...(op.paged ? [member(iteratorName(op.method, "all"), `${op.operationId}All`)] : []),
+    ...(op.csv ? [member(csvName(op.method), `${op.operationId}Csv`)] : []),
   ]);
   return [
     `export function ${group}Resource(t: Transport) {`,
@@ -88,7 +98,8 @@ function renderGroup(group: string, operations: Operation[]): string[] {
 export function renderTypeScript(table: OperationTable): string {
   const groups = groupsOf(table.operations);
   const meta = table.operations.map(
-    (op) => `  ${op.operationId}: { operationId: ${quote(op.operationId)}, access: ${quote(op.access)}, retry: ${quote(op.retry)} },`,
+    (op) =>
+      `  ${op.operationId}: { operationId: ${quote(op.operationId)}, access: ${quote(op.access)}, retry: ${quote(op.retry)} },`,
   );
   return [
     `// ${GENERATED_NOTICE}`,

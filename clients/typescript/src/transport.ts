@@ -41,7 +41,10 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
 function newIdempotencyKey(): string {
   // Node 18 has no global crypto: the key only has to be unique, not secret.
   const random = globalThis.crypto?.randomUUID?.();
-  return random ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+  return (
+    random ??
+    `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,7 +71,9 @@ function errorFrom(response: Response, body: unknown): WarehouseApiError {
     errors?: unknown;
   };
   const message =
-    typeof envelope.message === "string" ? envelope.message : `HTTP ${response.status} ${response.statusText}`;
+    typeof envelope.message === "string"
+      ? envelope.message
+      : `HTTP ${response.status} ${response.statusText}`;
   return new WarehouseApiError({
     status: response.status,
     code: response.headers.get("x-error-code") ?? `HTTP_${response.status}`,
@@ -180,7 +185,9 @@ export class Transport {
     this.maxRetries = options.maxRetries ?? 3;
     const { email, password } = options;
     if (!options.apiKey && !(email && password) && !options.platformToken) {
-      throw new TypeError("WarehouseClient needs apiKey, or email and password (and tenantId), or platformToken");
+      throw new TypeError(
+        "WarehouseClient needs apiKey, or email and password (and tenantId), or platformToken",
+      );
     }
     this.session =
       !options.apiKey && email && password
@@ -188,12 +195,16 @@ export class Transport {
         : null;
   }
 
-  private async headersFor(op: OperationMeta, idempotencyKey: string | undefined): Promise<Record<string, string>> {
+  private async headersFor(
+    op: OperationMeta,
+    idempotencyKey: string | undefined,
+  ): Promise<Record<string, string>> {
     const headers: Record<string, string> = {};
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     if (op.access === "public") return headers;
     if (op.access === "platform") {
-      if (!this.options.platformToken) throw new TypeError(`${op.operationId} needs the platformToken option`);
+      if (!this.options.platformToken)
+        throw new TypeError(`${op.operationId} needs the platformToken option`);
       headers.Authorization = `Bearer ${this.options.platformToken}`;
       return headers;
     }
@@ -216,7 +227,9 @@ export class Transport {
     const idempotencyKey =
       op.retry === "idempotency-key" ? (options?.idempotencyKey ?? newIdempotencyKey()) : undefined;
     const extra = Object.fromEntries(
-      Object.entries(options?.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      Object.entries(options?.headers ?? {}).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
     );
     let reauthenticated = false;
     for (let attempt = 0; ; attempt++) {
@@ -248,7 +261,9 @@ export class Transport {
       if (token) this.consistencyToken = token;
       if (response.ok) {
         const data = sent.data;
-        return (typeof data === "object" && data !== null && "data" in data ? data.data : data) as Unwrapped<R>;
+        return (
+          typeof data === "object" && data !== null && "data" in data ? data.data : data
+        ) as Unwrapped<R>;
       }
       if (response.status === 401 && this.session && op.access !== "public" && !reauthenticated) {
         // The access token was refused (revoked, or expired early): renew it once and repeat.

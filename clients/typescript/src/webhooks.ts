@@ -27,6 +27,10 @@ function headerRecord(headers: HeaderSource): Record<string, string> {
  * with the `whsec_...` secret, timestamps within 5 minutes) and returns its parsed body. Pass the body exactly
  * as received, before any JSON parsing. Throws `WebhookVerificationError` when forged, altered or stale.
  */
-export function verifyWebhook<T = unknown>(secret: string, rawBody: string, headers: HeaderSource): WebhookEvent<T> {
+export function verifyWebhook<T = unknown>(
+  secret: string,
+  rawBody: string,
+  headers: HeaderSource,
+): WebhookEvent<T> {
   return new Webhook(secret).verify(rawBody, headerRecord(headers)) as WebhookEvent<T>;
 }

@@ -40,4 +40,5 @@ export const proxy = {
     control<{ headers: Record<string, string>; body: string }[]>("GET", `webhooks?wait=${waitSeconds}`),
 };
 
-export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+export const unique = () =>
+  `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();

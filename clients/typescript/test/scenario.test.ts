@@ -1,7 +1,12 @@
 // The scenario every client runs against the live API (see clients/README.md), here for TypeScript.
 import { readFileSync } from "node:fs";
+import {
+  verifyWebhook,
+  WarehouseApiError,
+  WarehouseClient,
+  WebhookVerificationError,
+} from "@warehouse-api/client";
 import { describe, expect, it } from "vitest";
-import { verifyWebhook, WarehouseApiError, WarehouseClient, WebhookVerificationError } from "@warehouse-api/client";
 import { BASE_URL, env, proxy, unique } from "./harness.js";
 
 const client = new WarehouseClient({ baseUrl: BASE_URL, apiKey: env("WAREHOUSE_API_KEY") });
@@ -60,7 +65,10 @@ describe("TypeScript client against the live API", () => {
     const reserved = await client.inventory.listStock({ productId: product.id });
     expect(reserved.items[0]).toMatchObject({ onHand: 10, reserved: 3, available: 7 });
 
-    const shipped = await client.orders.updateStatus(order.id, { status: "shipped", trackingNumber: "1Z999" });
+    const shipped = await client.orders.updateStatus(order.id, {
+      status: "shipped",
+      trackingNumber: "1Z999",
+    });
     expect(shipped).toMatchObject({ status: "shipped", trackingNumber: "1Z999" });
     const stock = await client.inventory.listStock({ productId: product.id });
     expect(stock.items[0]).toMatchObject({ onHand: 7, reserved: 0, available: 7 });
@@ -78,7 +86,11 @@ describe("TypeScript client against the live API", () => {
     }
     expect(skus).toEqual([0, 1, 2, 3, 4].map((i) => `PG-${category}-${i}`));
     const pages = (await proxy.log()).filter((entry) => entry.path.startsWith("/api/v1/products?"));
-    expect(pages.map((entry) => new URL(entry.path, BASE_URL).searchParams.get("page"))).toEqual(["1", "2", "3"]);
+    expect(pages.map((entry) => new URL(entry.path, BASE_URL).searchParams.get("page"))).toEqual([
+      "1",
+      "2",
+      "3",
+    ]);
   });
 
   it("throws a 404 as WarehouseApiError with the request id", async () => {
@@ -128,7 +140,9 @@ describe("TypeScript client against the live API", () => {
     await user.products.list({ pageSize: 1 });
     // A second refresh only succeeds with the rotated token: reusing the first would revoke the login.
     await user.products.list({ pageSize: 1 });
-    const calls = (await proxy.log()).map((entry) => `${entry.method} ${entry.path.split("?")[0]} ${entry.status}`);
+    const calls = (await proxy.log()).map(
+      (entry) => `${entry.method} ${entry.path.split("?")[0]} ${entry.status}`,
+    );
     expect(calls).toEqual([
       "POST /api/v1/auth/login 200",
       "GET /api/v1/auth/me 200",
@@ -174,7 +188,8 @@ describe("TypeScript client against the live API", () => {
     for (let i = 0; i < 200 && !refused; i++) {
       refused = await impatient.products.list({ pageSize: 1 }).then(
         () => null,
-        (error: unknown) => (error instanceof WarehouseApiError && error.status === 429 ? error : Promise.reject(error)),
+        (error: unknown) =>
+          error instanceof WarehouseApiError && error.status === 429 ? error : Promise.reject(error),
       );
     }
     expect(refused?.code).toBe("RATE_LIMITED");

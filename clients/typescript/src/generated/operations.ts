@@ -92,7 +92,7 @@ export function platformResource(t: Transport) {
     t.call(OPERATIONS.updateTenant, options, (init) =>
       t.api.PATCH("/api/v1/platform/tenants/{id}", { ...init, params: { path: { id } }, body }),
     );
-  return { createTenant: createTenant, listTenants: listTenants, listTenantsAll: listTenantsAll, updateTenant: updateTenant };
+  return { createTenant, listTenants, listTenantsAll, updateTenant };
 }
 
 export function authResource(t: Transport) {
@@ -116,7 +116,7 @@ export function authResource(t: Transport) {
     t.call(OPERATIONS.getMe, options, (init) =>
       t.api.GET("/api/v1/auth/me", { ...init }),
     );
-  return { login: login, refresh: refreshSession, logout: logout, me: getMe };
+  return { login, refresh: refreshSession, logout, me: getMe };
 }
 
 export function usersResource(t: Transport) {
@@ -412,7 +412,7 @@ export function inventoryResource(t: Transport) {
     t.call(OPERATIONS.transferStock, options, (init) =>
       t.api.POST("/api/v1/inventory/transfers", { ...init, body }),
     );
-  return { listStock: listStock, listStockAll: listStockAll, listMovements: listMovements, listMovementsAll: listMovementsAll, adjust: adjustStock, transfer: transferStock };
+  return { listStock, listStockAll, listMovements, listMovementsAll, adjust: adjustStock, transfer: transferStock };
 }
 
 export function webhooksResource(t: Transport) {

@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import { iteratorName, snakeCase } from "../scripts/clients/names.ts";
+import { buildOperationTable, type Naming } from "../scripts/clients/operation-table.ts";
+import { renderTypeScript } from "../scripts/clients/render-typescript.ts";
+
+// The client generator (scripts/generate-clients.ts) on a small document that has one of each kind of
+// operation the clients must tell apart.
+const errorResponse = { description: "error" };
+const tenant = (scope: string) => ({
+  security: [{ BearerAuth: [scope] }, { ApiKeyAuth: [scope] }],
+  "x-required-scope": scope,
+});
+const envelope = (data: object) => ({
+  content: { "application/json": { schema: { type: "object", properties: { data } } } },
+});
+const keyHeader = { name: "Idempotency-Key", in: "header", schema: { type: "string" } };
+const tenantHeader = { name: "X-Tenant-Id", in: "header", schema: { type: "string" } };
+
+const document = {
+  openapi: "3.1.0",
+  paths: {
+    "/api/v1/things": {
+      get: {
+        operationId: "listThings",
+        ...tenant("read:things"),
+        parameters: [
+          tenantHeader,
+          { name: "page", in: "query", schema: { type: "integer" } },
+          { name: "from", in: "query", required: true, schema: { type: "string" } },
+          { name: "format", in: "query", schema: { type: "string", enum: ["json", "csv"] } },
+        ],
+        responses: {
+          200: {
+            content: {
+              ...envelope({ type: "object", properties: { items: { type: "array" }, totalPages: {} } }).content,
+              "text/csv": { schema: { type: "string" } },
+            },
+          },
+          400: errorResponse,
+        },
+      },
+      post: {
+        operationId: "createThing",
+        ...tenant("write:things"),
+        parameters: [tenantHeader, keyHeader],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/NewThing" } } },
+        },
+        responses: { 201: envelope({ $ref: "#/components/schemas/NewThing" }) },
+      },
+    },
+    "/api/v1/things/{id}": {
+      patch: {
+        operationId: "patchThing",
+        ...tenant("write:things"),
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string" } },
+          { name: "if-match", in: "header", schema: { type: "string" } },
+        ],
+        requestBody: { content: { "application/json": { schema: { type: "array" } }, "text/csv": {} } },
+        responses: { 200: envelope({ type: "object" }) },
+      },
+    },
+    "/api/v1/login": {
+      post: {
+        operationId: "login",
+        security: [],
+        requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+        responses: { 200: envelope({ type: "object" }) },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      NewThing: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          size: { type: ["integer", "null"] },
+          kind: { type: "string", enum: ["small", "large"] },
+          when: { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }] },
+        },
+        required: ["name"],
+      },
+    },
+  },
+};
+
+const naming: Naming = {
+  operations: {
+    listThings: "things.list",
+    createThing: "things.create",
+    patchThing: "things.patch",
+    login: "auth.login",
+  },
+  omit: {},
+};
+
+describe("client operation table", () => {
+  const table = buildOperationTable(document, naming);
+  const byId = Object.fromEntries(table.operations.map((operation) => [operation.operationId, operation]));
+
+  it("names each operation and keeps the document's order", () => {
+    expect(table.operations.map((o) => `${o.operationId}=${o.group}.${o.method}`)).toEqual([
+      "listThings=things.list",
+      "createThing=things.create",
+      "patchThing=things.patch",
+      "login=auth.login",
+    ]);
+  });
+
+  it("retries only what is safe to repeat", () => {
+    expect(byId.listThings?.retry).toBe("safe");
+    expect(byId.createThing?.retry).toBe("idempotency-key");
+    // No Idempotency-Key: a refresh or a PATCH repeated after a lost answer could act twice.
+    expect(byId.patchThing?.retry).toBe("refused-only");
+    expect(byId.login?.retry).toBe("refused-only");
+  });
+
+  it("knows who may call", () => {
+    expect(byId.listThings?.access).toBe("tenant");
+    expect(byId.login?.access).toBe("public");
+  });
+
+  it("finds pages and CSV downloads", () => {
+    expect(byId.listThings).toMatchObject({ paged: true, csv: true });
+    expect(byId.createThing).toMatchObject({ paged: false, csv: false });
+  });
+
+  it("reduces parameters and body fields to the types a signature states", () => {
+    expect(byId.listThings?.query.map((q) => `${q.name}:${q.type}${q.required ? "!" : ""}`)).toEqual([
+      "page:integer",
+      "from:string!",
+      "format:string",
+    ]);
+    expect(byId.listThings?.headers).toEqual([]);
+    expect(byId.patchThing?.headers.map((h) => h.name)).toEqual(["if-match"]);
+    expect(byId.patchThing?.pathParams).toEqual(["id"]);
+    expect(byId.patchThing?.body).toMatchObject({ shape: "array", csv: true, required: false });
+    expect(byId.createThing?.body?.fields).toEqual([
+      { name: "name", type: "string", required: true, nullable: false },
+      { name: "size", type: "integer", required: false, nullable: true },
+      { name: "kind", type: "string", required: false, nullable: false, enum: ["small", "large"] },
+      { name: "when", type: "string", required: false, nullable: false },
+    ]);
+  });
+
+  it("refuses an operation without a name, two operations with one name, and names of gone operations", () => {
+    const { login: _login, ...unnamed } = naming.operations;
+    expect(() => buildOperationTable(document, { operations: unnamed, omit: {} })).toThrow(
+      /operation login has no client name: add "login": "<group>.<method>" to clients\/naming.json/,
+    );
+    expect(() =>
+      buildOperationTable(document, { operations: { ...naming.operations, login: "things.list" }, omit: {} }),
+    ).toThrow(/login and listThings are both named things.list/);
+    expect(() =>
+      buildOperationTable(document, { operations: { ...naming.operations, gone: "x.y" }, omit: {} }),
+    ).toThrow(/no longer has: gone/);
+  });
+
+  it("leaves out the operations listed under omit", () => {
+    const { login: _login, ...named } = naming.operations;
+    const omitted = buildOperationTable(document, { operations: named, omit: { login: "not for clients" } });
+    expect(omitted.operations.map((o) => o.operationId)).not.toContain("login");
+  });
+});
+
+describe("client names", () => {
+  it("spells names per language", () => {
+    expect(snakeCase("listDeliveries")).toBe("list_deliveries");
+    expect(snakeCase("apiKeys")).toBe("api_keys");
+    expect(iteratorName("list", "all")).toBe("listAll");
+    expect(iteratorName("list", "iterate")).toBe("iterate");
+    expect(iteratorName("listStock", "iterate")).toBe("iterateStock");
+    expect(iteratorName("lowStock", "iterate")).toBe("iterateLowStock");
+  });
+});
+
+describe("TypeScript rendering", () => {
+  const source = renderTypeScript(buildOperationTable(document, naming));
+
+  it("calls openapi-fetch with the literal path and the operation's retry class", () => {
+    expect(source).toContain(
+      'createThing: { operationId: "createThing", access: "tenant", retry: "idempotency-key" },',
+    );
+    expect(source).toContain('t.api.POST("/api/v1/things", { ...init, body })');
+    expect(source).toContain('t.api.PATCH("/api/v1/things/{id}", { ...init, params: { path: { id } }, body');
+  });
+
+  it("adds the iterator, the CSV download and the header parameters", () => {
+    expect(source).toContain(
+      "return { list: listThings, listAll: listThingsAll, listCsv: listThingsCsv, create: createThing, patch: patchThing };",
+    );
+    expect(source).toContain('parseAs: "text"');
+    expect(source).toContain("options?: CallOptions & { ifMatch?: string }");
+    expect(source).toContain('"if-match": options?.ifMatch');
+  });
+});
