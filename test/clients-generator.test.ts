@@ -32,7 +32,8 @@ const document = {
         responses: {
           200: {
             content: {
-              ...envelope({ type: "object", properties: { items: { type: "array" }, totalPages: {} } }).content,
+              ...envelope({ type: "object", properties: { items: { type: "array" }, totalPages: {} } })
+                .content,
               "text/csv": { schema: { type: "string" } },
             },
           },
@@ -79,7 +80,12 @@ const document = {
           name: { type: "string" },
           size: { type: ["integer", "null"] },
           kind: { type: "string", enum: ["small", "large"] },
-          when: { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }] },
+          when: {
+            anyOf: [
+              { type: "string", format: "date" },
+              { type: "string", format: "date-time" },
+            ],
+          },
         },
         required: ["name"],
       },

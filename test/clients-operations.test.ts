@@ -10,8 +10,10 @@ describe("client operation table", () => {
   it("matches the OpenAPI document the Worker serves", async () => {
     const response = await exports.default.fetch(new Request("http://localhost/api/v1/openapi.json"));
     const table = buildOperationTable(await response.json(), naming);
-    const ids = (operations: { operationId: string }[]) => operations.map((operation) => operation.operationId);
-    const advice = "run `npm run clients:generate` (a new operation first needs its name in clients/naming.json)";
+    const ids = (operations: { operationId: string }[]) =>
+      operations.map((operation) => operation.operationId);
+    const advice =
+      "run `npm run clients:generate` (a new operation first needs its name in clients/naming.json)";
     expect(ids(table.operations), advice).toEqual(ids(committed.operations));
     expect(table, advice).toEqual(committed);
   });
