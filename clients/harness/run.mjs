@@ -14,16 +14,6 @@ import { startProxy } from "./proxy.mjs";
 const root = join(import.meta.dirname, "../..");
 const SUITE_TIMEOUT_MS = 8 * 60_000;
 
-function pythonWithPytest() {
-  for (const python of ["python3", "/usr/bin/python3"]) {
-    const probe = spawnSync(python, ["-c", "import sys, pytest; assert sys.version_info >= (3, 9)"]);
-    if (probe.status === 0) return python;
-  }
-  return null;
-}
-
-const has = (command) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
-
 /** Each language: the tool it needs (with the Debian package) and the commands that build and test it. */
 const LANGUAGES = {
   typescript: {
@@ -32,22 +22,6 @@ const LANGUAGES = {
       ["npx", "tsc", "-p", "clients/typescript"],
       ["npx", "vitest", "run", "--config", "clients/typescript/vitest.config.ts"],
     ],
-  },
-  python: {
-    missing: () =>
-      pythonWithPytest() ? null : "python3 (3.9+) with pytest: apt-get install python3 python3-pytest",
-    commands: () => [
-      [pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"],
-    ],
-  },
-  php: {
-    missing: () =>
-      has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit",
-    commands: () => [["phpunit", "--bootstrap", "clients/php/tests/bootstrap.php", "clients/php/tests"]],
-  },
-  dotnet: {
-    missing: () => (has("mono") && has("mcs") ? null : "Mono: apt-get install mono-complete"),
-    commands: () => [["bash", "clients/dotnet/test-mono.sh"]],
   },
 };
 
