@@ -65,4 +65,28 @@ describe("sign-in", () => {
     expect(exposed.seen.join("\n")).not.toContain("refreshToken");
     expect(exposed).toMatchObject({ local: [], session: [], cookie: "" });
   });
+
+  it("renews the access token a minute before it expires", async () => {
+    const page = await openPage("/app/", { fakeClock: true });
+    const refreshes: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith("/api/v1/auth/refresh")) refreshes.push(response.status());
+    });
+    const bearers = new Set<string>();
+    page.on("request", (request) => {
+      const header = request.headers().authorization;
+      if (header && request.url().includes("/api/v1/reports/")) bearers.add(header);
+    });
+    await signIn(page, DEMO.email, DEMO.password);
+    await page.getByText("On hand").waitFor();
+    expect(refreshes).toEqual([]);
+
+    await page.clock.fastForward("59:30"); // the token lives an hour; renewal is due 60 s before
+    await expect.poll(() => refreshes).toEqual([200]);
+    await page.getByRole("link", { name: "Products" }).click();
+    await page.getByRole("link", { name: "Dashboard" }).click();
+    await page.getByText("On hand").waitFor();
+    await expect.poll(() => bearers.size).toBe(2); // the dashboard's calls before and after carry different tokens
+    expectWellBehaved(page);
+  });
 });

@@ -44,6 +44,8 @@ afterAll(async () => {
 export interface PageOptions {
   /** A phone-sized viewport (390 x 844, touch) instead of a laptop's. */
   phone?: boolean;
+  /** The page's clock is Playwright's, moved by `page.clock` (timers and Date; the server keeps real time). */
+  fakeClock?: boolean;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function openPage(path = "/app/", options: PageOptions = {}): Promi
       record.cspViolations.push(message.text());
   });
   page.on("pageerror", (error) => record.pageErrors.push(String(error)));
+  if (options.fakeClock) await page.clock.install();
   await page.goto(path);
   return page;
 }
