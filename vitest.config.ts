@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { ensureDevVars } from "./scripts/dev-vars.mjs";
 
 export default defineConfig(async () => {
+  ensureDevVars();
   // wrangler.toml's [assets] directory (the web app and docs page) must exist; a no-op when it is up to date.
   execFileSync(process.execPath, ["scripts/build-web.mjs"], { stdio: "inherit" });
   const migrations = await readD1Migrations("./migrations");

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { ensureDevVars } from "../scripts/dev-vars.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // Several checkouts may benchmark on one machine at once: BENCH_PORT_OFFSET shifts every port and
@@ -38,6 +39,7 @@ process.on("exit", stopAll);
 process.on("SIGINT", () => process.exit(130));
 
 function serve(args, readyUrl, env = {}) {
+  ensureDevVars();
   const child = spawn("npx", ["wrangler", "dev", ...args], {
     cwd: root,
     stdio: ["ignore", "ignore", process.env.BENCH_VERBOSE ? "inherit" : "ignore"],

@@ -5,12 +5,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO, demoSeedSql } from "./demo-seed.mjs";
+import { ensureDevVars } from "./dev-vars.mjs";
 
 function run(args, options = {}) {
   const result = spawnSync("npx", ["wrangler", ...args], { stdio: "inherit", ...options });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+ensureDevVars();
 const quiet = { env: { ...process.env, CI: "true" }, stdio: ["ignore", "ignore", "inherit"] };
 const persist = process.argv.slice(2).includes("--persist-to")
   ? ["--persist-to", process.argv[process.argv.indexOf("--persist-to") + 1]]

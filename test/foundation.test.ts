@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import wranglerToml from "../wrangler.toml?raw";
 import { BASE, call } from "./support/http";
 import { PLATFORM } from "./support/tenants";
 
@@ -116,6 +117,8 @@ describe("envelope and statuses", () => {
 });
 
 describe("production guard", () => {
+  const real = "a-real-secret-that-is-long-enough-0123456789";
+
   it("refuses to serve outside development while secrets hold development values", async () => {
     const app = createApp();
     const response = await app.request(`${BASE}/health`, {}, { ...env, ENVIRONMENT: "production" });
@@ -124,11 +127,24 @@ describe("production guard", () => {
     expect(body.success).toBe(false);
   });
 
+  it("refuses development secrets on a deployed host even when a wrong deploy says ENVIRONMENT=development", async () => {
+    const app = createApp();
+    const response = await app.request("https://warehouse.example.com/api/v1/health", {}, env);
+    expect(env.ENVIRONMENT).toBe("development");
+    expect(response.status).toBe(503);
+  });
+
+  it("keeps development values out of the deployable configuration", () => {
+    // A plain `wrangler deploy` uploads the top-level [vars]: none may exist.
+    const topLevel = wranglerToml.slice(0, wranglerToml.indexOf("[env.production]"));
+    expect(topLevel).not.toMatch(/^\[vars\]/m);
+    expect(wranglerToml).not.toMatch(/dev-only-/);
+  });
+
   it("serves in production once real secrets are set", async () => {
     const app = createApp();
-    const real = "a-real-secret-that-is-long-enough-0123456789";
     const response = await app.request(
-      `${BASE}/health`,
+      "https://warehouse.example.com/api/v1/health",
       {},
       {
         ...env,

@@ -1,0 +1,2 @@
+/** Copies .dev.vars.example to .dev.vars unless the developer already has one. */
+export function ensureDevVars(): void;
