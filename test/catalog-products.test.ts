@@ -69,7 +69,7 @@ describe("products", () => {
     expect((await post({ sku: "DUP-1", name: "x", barcode: "111" }, other.admin)).status).toBe(201);
   });
 
-  it("update with PUT (name and price) and PATCH; a stale If-Match is 412", async () => {
+  it("update with PUT or PATCH, each taking any subset of fields; a stale If-Match is 412", async () => {
     const product = await createProduct(tenant, { name: "Old", price: 1 });
     const put = await call("PUT", `/products/${product.id}`, {
       headers: { ...tenant.admin, "if-match": '"v1"' },
@@ -78,11 +78,18 @@ describe("products", () => {
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ name: "New", price: 2.5, sku: product.sku });
     expect(put.headers.get("etag")).toBe('"v2"');
-    const missingName = await call("PUT", `/products/${product.id}`, {
+    // An integrator updating just the price sends only the price (security review #12): the rest stays.
+    const priceOnly = await call("PUT", `/products/${product.id}`, {
       headers: tenant.admin,
-      body: { price: 3 },
+      body: { price: 0.3 },
     });
-    expect(missingName.status).toBe(400);
+    expect(priceOnly.status).toBe(200);
+    expect(priceOnly.body.data).toMatchObject({ name: "New", price: 0.3, sku: product.sku });
+    const emptyName = await call("PUT", `/products/${product.id}`, {
+      headers: tenant.admin,
+      body: { name: " " },
+    });
+    expect(emptyName.body.errors).toEqual(["name: Name is required"]);
     const patch = await call("PATCH", `/products/${product.id}`, {
       headers: tenant.admin,
       body: { status: "Inactive" },

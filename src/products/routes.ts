@@ -1,6 +1,7 @@
+import type { RouteHandler } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppContext } from "../env";
+import type { AppContext, AppEnv } from "../env";
 import { handOffAfterCommit } from "../events/hand-off";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
@@ -16,9 +17,8 @@ import {
   ImportQuery,
   ImportResult,
   ListProductsQuery,
-  PatchProductBody,
   ProductRecord,
-  PutProductBody,
+  UpdateProductBody,
 } from "./schemas";
 import { createProduct, deleteProduct, updateProduct } from "./writes";
 
@@ -69,34 +69,24 @@ const createRoute = defineRoute(write, {
   request: { body: { required: true, ...json(CreateProductBody) } },
   responses: { 201: one("The new product"), 409: errorResponse("SKU or barcode already used") },
 });
-const putRoute = defineRoute(write, {
-  method: "put",
-  path: "/products/{id}",
-  operationId: "updateProduct",
-  tags,
-  summary: "Update a product (name required, as in the spec; other fields optional, omitted ones unchanged)",
-  request: { params: IdParam, headers: ifMatch, body: { required: true, ...json(PutProductBody) } },
-  responses: {
-    200: one("The updated product"),
-    ...unknown,
-    409: errorResponse("SKU or barcode already used"),
-    ...stale,
-  },
-});
-const patchRoute = defineRoute(write, {
-  method: "patch",
-  path: "/products/{id}",
-  operationId: "patchProduct",
-  tags,
-  summary: "Change some fields of a product",
-  request: { params: IdParam, headers: ifMatch, body: { required: true, ...json(PatchProductBody) } },
-  responses: {
-    200: one("The updated product"),
-    ...unknown,
-    409: errorResponse("SKU or barcode already used"),
-    ...stale,
-  },
-});
+/** PUT and PATCH are the same operation: any subset of fields, the omitted ones unchanged. */
+const updateRoute = <const M extends "put" | "patch">(method: M, operationId: string) =>
+  defineRoute(write, {
+    method,
+    path: "/products/{id}",
+    operationId,
+    tags,
+    summary: "Update a product: send any subset of fields; omitted ones stay unchanged",
+    request: { params: IdParam, headers: ifMatch, body: { required: true, ...json(UpdateProductBody) } },
+    responses: {
+      200: one("The updated product"),
+      ...unknown,
+      409: errorResponse("SKU or barcode already used"),
+      ...stale,
+    },
+  });
+const putRoute = updateRoute("put", "updateProduct");
+const patchRoute = updateRoute("patch", "patchProduct");
 const deleteRoute = defineRoute(write, {
   method: "delete",
   path: "/products/{id}",
@@ -152,6 +142,12 @@ function committed(c: AppContext, write: { row: ProductRow; eventIds: string[] }
   return withEtag(c, write.row);
 }
 
+const updateHandler: RouteHandler<typeof putRoute | typeof patchRoute, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const write = await updateProduct(c.var.tenantDb, id, c.req.valid("json"), c.req.header("if-match"));
+  return ok(c, committed(c, write));
+};
+
 export const productRoutes = createRouter()
   .openapi(listRoute, async (c) => ok(c, await listProducts(c.var.tenantDb, c.req.valid("query"))))
   .openapi(importRoute, async (c) => {
@@ -167,20 +163,8 @@ export const productRoutes = createRouter()
     const product = committed(c, await createProduct(c.var.tenantDb, c.req.valid("json")));
     return created(c, product, `/api/v1/products/${product.id}`);
   })
-  .openapi(putRoute, async (c) => {
-    const { id } = c.req.valid("param");
-    return ok(
-      c,
-      committed(c, await updateProduct(c.var.tenantDb, id, c.req.valid("json"), c.req.header("if-match"))),
-    );
-  })
-  .openapi(patchRoute, async (c) => {
-    const { id } = c.req.valid("param");
-    return ok(
-      c,
-      committed(c, await updateProduct(c.var.tenantDb, id, c.req.valid("json"), c.req.header("if-match"))),
-    );
-  })
+  .openapi(putRoute, updateHandler)
+  .openapi(patchRoute, updateHandler)
   .openapi(deleteRoute, async (c) =>
     ok(
       c,

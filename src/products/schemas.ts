@@ -41,15 +41,11 @@ const fields = {
 export const CreateProductBody = z.strictObject(fields).openapi("CreateProductRequest");
 export type CreateProductBody = z.infer<typeof CreateProductBody>;
 
-/** The spec's update: name (required) and price; any other field may be sent and the rest stays. */
-export const PutProductBody = z
-  .strictObject({ ...fields, sku: fields.sku.optional() })
-  .openapi("UpdateProductRequest");
-
-export const PatchProductBody = z
+/** PUT and PATCH alike: any subset of the create fields; omitted ones stay unchanged. */
+export const UpdateProductBody = z
   .strictObject({ ...fields, sku: fields.sku.optional(), name: fields.name.optional() })
-  .openapi("PatchProductRequest");
-export type ProductChanges = z.infer<typeof PatchProductBody>;
+  .openapi("UpdateProductRequest");
+export type ProductChanges = z.infer<typeof UpdateProductBody>;
 
 export const ProductRecord = z
   .object({
