@@ -527,7 +527,7 @@ export interface paths {
          */
         get: operations["getProduct"];
         /**
-         * Update a product (name required, as in the spec; other fields optional, omitted ones unchanged)
+         * Update a product: send any subset of fields; omitted ones stay unchanged
          * @description Requires scope `write:products`.
          */
         put: operations["updateProduct"];
@@ -540,7 +540,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change some fields of a product
+         * Update a product: send any subset of fields; omitted ones stay unchanged
          * @description Requires scope `write:products`.
          */
         patch: operations["patchProduct"];
@@ -1468,25 +1468,6 @@ export interface components {
             status?: "Active" | "Inactive";
         };
         UpdateProductRequest: {
-            /** @example WID-001 */
-            sku?: string;
-            /** @example Widget */
-            name: string;
-            /** @example 4006381333931 */
-            barcode?: string | null;
-            category?: string | null;
-            /** @example pcs */
-            unit?: string | null;
-            /** @example 19.99 */
-            price?: number | null;
-            /** @example 19.99 */
-            cost?: number | null;
-            reorderPoint?: number;
-            description?: string | null;
-            /** @enum {string} */
-            status?: "Active" | "Inactive";
-        };
-        PatchProductRequest: {
             /** @example WID-001 */
             sku?: string;
             /** @example Widget */
@@ -4802,7 +4783,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PatchProductRequest"];
+                "application/json": components["schemas"]["UpdateProductRequest"];
             };
         };
         responses: {
