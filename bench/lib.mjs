@@ -128,6 +128,7 @@ export async function load({
   duration,
   amount,
   requests,
+  overallRate,
 }) {
   const result = await autocannon({
     url,
@@ -135,6 +136,7 @@ export async function load({
     headers,
     body,
     requests,
+    ...(overallRate ? { overallRate } : {}),
     connections: connections ?? DEFAULT_LOAD.connections,
     ...(amount ? { amount } : { duration: duration ?? DEFAULT_LOAD.duration }),
   });

@@ -16,8 +16,8 @@ const starter = { limit: 60, windowMs: W };
 const T = 1_800_000_000_000;
 
 /** One grant through the pure ledger, as the object would make it at `now`. */
-function grant(ledger: Ledger, now: number, need: number, spare = 0, reports = [] as const, id = `l${now}`) {
-  return acquire(ledger, now, starter, { need, spare }, reports, id);
+function grant(ledger: Ledger, now: number, need: number, spare = 0, holding = 0, id = `l${now}`) {
+  return acquire(ledger, now, starter, { need, spare, holding }, [], id);
 }
 
 describe("the object's ledger (pure, explicit clock)", () => {
@@ -33,6 +33,15 @@ describe("the object's ledger (pure, explicit clock)", () => {
     const third = grant(second.ledger, T + 2, 5, 100);
     expect(third.granted).toBe(3);
     expect(third.next).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
+  it("counts the unused slots an isolate already holds against what it may hold", () => {
+    // Holding 10 of a quarter (15): 5 more at most.
+    expect(grant(emptyLedger, T, 0, 100, 10).granted).toBe(5);
+    // 20 free besides 10 held: it may hold half of the 30, so 5 more.
+    const busy = grant(emptyLedger, T, 40).ledger;
+    expect(grant(busy, T + 1, 0, 100, 10).granted).toBe(5);
+    expect(grant(busy, T + 1, 0, 100, 15).granted).toBe(0);
   });
 
   it("counts an unreported lease (an isolate that died holding it) in every window until its expiry plus one window", () => {
@@ -88,8 +97,8 @@ describe("the object's ledger (pure, explicit clock)", () => {
 
   it("counts leases granted under a higher plan against a lowered one", () => {
     const business = { limit: 300, windowMs: W };
-    const leased = acquire(emptyLedger, T, business, { need: 100, spare: 0 }, [], "b").ledger;
-    const lowered = acquire(leased, T + 1, starter, { need: 1, spare: 0 }, [], "s");
+    const leased = acquire(emptyLedger, T, business, { need: 100, spare: 0, holding: 0 }, [], "b").ledger;
+    const lowered = acquire(leased, T + 1, starter, { need: 1, spare: 0, holding: 0 }, [], "s");
     expect(lowered.granted).toBe(0);
     expect(lowered.next.allowed).toBe(false);
   });
@@ -104,35 +113,37 @@ describe("an isolate's lease holder (pure, explicit clock)", () => {
     for (let minute = 0; minute < 5; minute++) {
       const now = T + minute * 60_000;
       expect(holder.take(now, 60)).toBeUndefined();
-      expect(holder.ask(now, 1).ask).toEqual({ need: 1, spare: 0 });
+      expect(holder.ask(now, 1).ask).toEqual({ need: 1, spare: 0, holding: 0 });
       lease(holder, now, 1);
       expect(holder.take(now + 20, 60)).toMatchObject({ remaining: 0 });
       expect(holder.wantsMore(now + 20, 60)).toBe(false);
     }
   });
 
-  it("sizes the spare by the rate it admitted over the last ten seconds", () => {
+  it("asks for 20 s of the rate it admitted over the last 10 s, and says what it still holds", () => {
     const holder = new LeaseHolder();
     lease(holder, T, 40);
     for (let i = 0; i < 20; i++) holder.take(T + i * 100, 60);
-    expect(holder.ask(T + 2_000, 1).ask).toEqual({ need: 1, spare: 20 });
-    expect(holder.ask(T + 10_050, 1).ask).toEqual({ need: 1, spare: 19 });
+    expect(holder.ask(T + 2_000, 1).ask).toEqual({ need: 1, spare: 40, holding: 20 });
+    expect(holder.ask(T + 10_050, 1).ask).toEqual({ need: 1, spare: 38, holding: 20 });
     expect(holder.ask(T + 12_000, 0).ask.spare).toBe(0);
     expect(LEASING_FROM).toBeGreaterThan(1);
   });
 
-  it("admits from the earliest lease, counts only its own unused slots as remaining, and asks ahead at half a lease", () => {
+  it("admits from the earliest lease, counts only its own unused slots as remaining, and asks ahead with a second of traffic left", () => {
     const holder = new LeaseHolder();
-    lease(holder, T, 3);
-    lease(holder, T + 10, 8);
-    expect(holder.take(T + 20, 60)).toMatchObject({ leaseId: `h${T}`, remaining: 10 });
-    for (let i = 0; i < 4; i++) holder.take(T + 30 + i, 60);
-    // 5 admissions in the span: a new lease would bring 5; 6 unused is more than half of that.
-    expect(holder.unused()).toBe(6);
-    expect(holder.wantsMore(T + 40, 60)).toBe(false);
-    for (let i = 0; i < 4; i++) holder.take(T + 50 + i, 60);
-    expect(holder.unused()).toBe(2);
-    expect(holder.wantsMore(T + 60, 60)).toBe(true);
+    lease(holder, T, 3, 300);
+    lease(holder, T + 10, 97, 300);
+    expect(holder.take(T + 20, 300)).toMatchObject({ leaseId: `h${T}`, remaining: 99 });
+    // 10 requests a second: asks ahead once about 10 slots (a second) are left, not earlier.
+    let at = T + 20;
+    for (let i = 1; i < 89; i++) holder.take((at += 100), 300);
+    expect(holder.unused()).toBe(11);
+    expect(holder.wantsMore(at, 300)).toBe(false);
+    holder.take((at += 100), 300);
+    holder.take((at += 100), 300);
+    expect(holder.unused()).toBe(9);
+    expect(holder.wantsMore(at, 300)).toBe(true);
   });
 
   it("reports each use relative to when it asked, and hands a lease back only when it left slots unused", () => {
@@ -170,7 +181,7 @@ describe("an isolate's lease holder (pure, explicit clock)", () => {
 describe("a lease between the isolate and the object (pure, explicit clocks)", () => {
   it("keeps counting a use read up to the clock margin late at the very end of a lease, for a whole window", () => {
     const holder = new LeaseHolder();
-    let ledger = grant(emptyLedger, T, 0, 2, [], "a").ledger;
+    let ledger = grant(emptyLedger, T, 0, 2, 0, "a").ledger;
     holder.receive({ id: "a", slots: 2, resetAt: T + W }, T, 60);
     const lastReading = T + USABLE_MS;
     const trueTime = lastReading + CLOCK_MARGIN_MS - 1;
@@ -195,6 +206,7 @@ type Event =
       askedAt: number;
       need: number;
       spare: number;
+      holding: number;
       reports: ReturnType<LeaseHolder["ask"]>["reports"];
       forRequest: boolean;
     }
@@ -278,7 +290,7 @@ function simulate(scenario: Scenario) {
           ledger,
           event.at,
           rule,
-          { need: event.need, spare: event.spare },
+          { need: event.need, spare: event.spare, holding: event.holding },
           event.reports,
           id,
         );

@@ -335,39 +335,41 @@ describe("the object's accounting with several isolates (called as isolates call
 
   it("keeps counting a dead isolate's unused slots until its lease's expiry plus a window, then frees them", async () => {
     const stub = limiter();
-    const dead = await stub.acquire(starter, { need: 5, spare: 15 }, []);
+    const dead = await stub.acquire(starter, { need: 5, spare: 15, holding: 0 }, []);
     expect(dead.slots).toBe(20);
-    const other = await stub.acquire(starter, { need: 50, spare: 0 }, []);
+    const other = await stub.acquire(starter, { need: 50, spare: 0, holding: 0 }, []);
     expect(other.slots).toBe(40);
     expect(other.next).toMatchObject({ allowed: false, remaining: 0 });
     // The first isolate never reports: its 15 unused slots cannot be told from used ones.
-    const refused = await stub.acquire(starter, { need: 1, spare: 0 }, []);
+    const refused = await stub.acquire(starter, { need: 1, spare: 0, holding: 0 }, []);
     expect(refused.slots).toBe(0);
     expect(refused.next.retryAfter).toBeGreaterThan(LEASE_MS / 1000);
     await evictDurableObject(stub);
-    expect((await stub.acquire(starter, { need: 1, spare: 0 }, [])).slots).toBe(0);
+    expect((await stub.acquire(starter, { need: 1, spare: 0, holding: 0 }, [])).slots).toBe(0);
     await runInDurableObject(stub, (_instance, state) => {
       state.storage.sql.exec("UPDATE leases SET expires_at = expires_at - ?", LEASE_MS + 60_000);
     });
     await evictDurableObject(stub);
-    expect((await stub.acquire(starter, { need: 1, spare: 0 }, [])).next.remaining).toBe(59);
+    expect((await stub.acquire(starter, { need: 1, spare: 0, holding: 0 }, [])).next.remaining).toBe(59);
   });
 
   it("frees a live isolate's unused slots as soon as it hands its lease back", async () => {
     const stub = limiter();
-    const first = await stub.acquire(starter, { need: 0, spare: 15 }, []);
-    await stub.acquire(starter, { need: 45, spare: 0 }, []);
-    expect((await stub.acquire(starter, { need: 1, spare: 0 }, [])).slots).toBe(0);
+    const first = await stub.acquire(starter, { need: 0, spare: 15, holding: 0 }, []);
+    await stub.acquire(starter, { need: 45, spare: 0, holding: 0 }, []);
+    expect((await stub.acquire(starter, { need: 1, spare: 0, holding: 0 }, [])).slots).toBe(0);
     await stub.handBack(60_000, [{ id: first.id, uses: [10, 20, 30] }]);
-    const after = await stub.acquire(starter, { need: 1, spare: 0 }, []);
+    const after = await stub.acquire(starter, { need: 1, spare: 0, holding: 0 }, []);
     expect(after.slots).toBe(1);
     expect(after.next.remaining).toBe(60 - 45 - 3 - 1);
   });
 
   it("lets an isolate carry its reports on its next ask", async () => {
     const stub = limiter();
-    const first = await stub.acquire(starter, { need: 0, spare: 10 }, []);
-    const next = await stub.acquire(starter, { need: 1, spare: 0 }, [{ id: first.id, uses: [5] }]);
+    const first = await stub.acquire(starter, { need: 0, spare: 10, holding: 0 }, []);
+    const next = await stub.acquire(starter, { need: 1, spare: 0, holding: 0 }, [
+      { id: first.id, uses: [5] },
+    ]);
     expect(next.next.remaining).toBe(60 - 1 - 1);
   });
 });

@@ -5,6 +5,10 @@ import { CLOCK_MARGIN_MS, LEASE_MS, type LeaseAsk, type LeaseReport, maxSpare } 
 
 /** The span over which an isolate judges its request rate. */
 export const RATE_SPAN_MS = 10_000;
+/** A lease is sized to last this long at that rate, within `USABLE_MS` even when asked for early. */
+const LEASE_TRAFFIC_MS = 20_000;
+/** The next lease is asked for when about this much traffic is left: far more than a call's round trip. */
+const ASK_AHEAD_MS = 1_000;
 /**
  * Below this many admissions in `RATE_SPAN_MS` (one every two seconds) the isolate asks for no spare
  * slots: every request asks the object, whose answers (Remaining included) are exact. The calls are
@@ -58,11 +62,14 @@ export class LeaseHolder {
 
   /**
    * What to ask the object for at `now`: `need` slots for waiting requests and, for an isolate busy on this
-   * subject, as many spare as it admitted in the last `RATE_SPAN_MS` (so a lease lasts about that long and
-   * the lease size follows the rate). Hands over the reports of finished leases to send along.
+   * subject, spare ones for `LEASE_TRAFFIC_MS` of its rate over the last `RATE_SPAN_MS` (so the lease size
+   * follows the rate, doubling and more while a burst ramps up). Hands over the reports of finished leases.
    */
   ask(now: number, need: number): { ask: LeaseAsk; reports: LeaseReport[] } {
-    return { ask: { need, spare: this.#spareWanted(now) }, reports: this.#takeReports() };
+    return {
+      ask: { need, spare: this.#spareWanted(now), holding: this.unused() },
+      reports: this.#takeReports(),
+    };
   }
 
   #takeReports(): LeaseReport[] {
@@ -78,10 +85,14 @@ export class LeaseHolder {
     this.#leases.sort((a, b) => a.askedAt - b.askedAt);
   }
 
-  /** Whether to ask ahead of time under `limit`: busy, and down to half of what a new lease would bring. */
+  /**
+   * Whether to ask ahead of time under `limit`: busy, and down to about `ASK_AHEAD_MS` of traffic (at most a
+   * quarter of what a new lease would bring, at least one slot).
+   */
   wantsMore(now: number, limit: number): boolean {
     const spare = Math.min(this.#spareWanted(now), maxSpare(limit));
-    return spare > 0 && this.unused() <= Math.floor(spare / 2);
+    const oneSecond = Math.ceil((this.#admissions.length * ASK_AHEAD_MS) / RATE_SPAN_MS);
+    return spare > 0 && this.unused() <= Math.max(1, Math.min(oneSecond, Math.floor(spare / 4)));
   }
 
   /**
@@ -96,7 +107,8 @@ export class LeaseHolder {
 
   #spareWanted(now: number): number {
     this.#admissions = this.#admissions.filter((at) => at > now - RATE_SPAN_MS);
-    return this.#admissions.length >= LEASING_FROM ? this.#admissions.length : 0;
+    const recent = this.#admissions.length;
+    return recent >= LEASING_FROM ? Math.ceil((recent * LEASE_TRAFFIC_MS) / RATE_SPAN_MS) : 0;
   }
 
   /** Moves used-up and expired leases, and those granted under another limit (a plan change), to the reports. */

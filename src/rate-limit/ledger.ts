@@ -13,7 +13,7 @@
 import { type Decision, decide, secondsUntil, standing, type WindowRule } from "./sliding-window";
 
 /** How long after the grant the object counts a lease's slots as possibly used (object clock). */
-export const LEASE_MS = 20_000;
+export const LEASE_MS = 25_000;
 /**
  * The isolate stops using a lease this long before `LEASE_MS` by its own clock (measured from just before
  * it asked), and the object places reported uses this much later than reported. A Workers clock only
@@ -43,11 +43,13 @@ export interface LeaseReport {
 
 /**
  * What an isolate asks for: `need` slots for requests waiting now (granted while the budget allows) and
- * up to `spare` more to admit later requests without a call (granted only from a comfortable budget).
+ * up to `spare` more to admit later requests without a call (granted only from a comfortable budget);
+ * `holding` is how many unused slots it still holds from earlier leases.
  */
 export interface LeaseAsk {
   need: number;
   spare: number;
+  holding: number;
 }
 
 /** What the store must do to follow a transition: drop entries at or before `cutoff`, then the rest. */
@@ -109,7 +111,7 @@ function settle(
   };
 }
 
-/** The most spare slots one lease may carry: a quarter of the budget, so a dead isolate never strands more. */
+/** The most unused slots an isolate may hold: a quarter of the budget, so a dead isolate never strands more. */
 export const maxSpare = (limit: number) => Math.ceil(limit / 4);
 
 /** Where the budget stands for one more request at `now`: `remaining` is what the object can still grant. */
@@ -128,9 +130,10 @@ function outlook(ledger: Ledger, now: number, rule: WindowRule): Decision {
 
 /**
  * Settles `reports`, then grants a lease `id` at `now`: every needed slot the budget still has, plus spare
- * slots up to `maxSpare` and never more than half of what would be left, so other isolates always find
- * part of the budget and leases shrink to exact per-request answers as the budget runs out. `next` tells
- * where the budget stands after the grant (a refusal when nothing is left).
+ * ones as long as the asker then holds at most `maxSpare` unused slots and at most half of the budget left
+ * free (its own unused slots included), so other isolates always find part of the budget and leases
+ * shrink to exact per-request answers as the budget runs out. `next` tells where the budget stands after
+ * the grant (a refusal when nothing is left).
  */
 export function acquire(
   ledger: Ledger,
@@ -143,7 +146,9 @@ export function acquire(
   const settled = settle(prune(ledger, now, rule.windowMs), reports);
   const available = outlook(settled.ledger, now, rule).remaining;
   const forNow = Math.min(Math.max(0, ask.need), available);
-  const spare = Math.max(0, Math.min(ask.spare, maxSpare(rule.limit), Math.floor((available - forNow) / 2)));
+  const holding = Math.max(0, ask.holding);
+  const mostHeld = Math.min(maxSpare(rule.limit), Math.floor((available - forNow + holding) / 2));
+  const spare = Math.max(0, Math.min(ask.spare, mostHeld - holding));
   const granted = forNow + spare;
   const lease = granted > 0 ? { id, grantedAt: now, expiresAt: now + LEASE_MS, slots: granted } : undefined;
   const after = lease ? { ...settled.ledger, leases: [...settled.ledger.leases, lease] } : settled.ledger;
