@@ -53,7 +53,7 @@ async function authorizedFetch(request: Request): Promise<Response> {
   return renewed ? send(authorize(retry, renewed)) : response;
 }
 
-/** The typed client of the API (types generated from the served OpenAPI document: npm run web:types). */
+/** The typed client of the API (types generated from the served OpenAPI document, see ./openapi.ts). */
 export const api = createClient<paths>({ baseUrl: location.origin, fetch: authorizedFetch });
 
 /** The `data` of a success envelope (a report's 200 may also be CSV text: that is not an envelope). */
