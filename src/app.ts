@@ -5,6 +5,7 @@ import { trackD1Stats } from "./db/d1-stats-header";
 import type { AppEnv } from "./env";
 import { healthRoutes } from "./health/routes";
 import { limitBodySize } from "./http/body-limit";
+import { refuseControlCharacters } from "./http/control-characters";
 import { allowBrowserClients } from "./http/cors";
 import { handleError } from "./http/error-handler";
 import { notFoundOrMethodNotAllowed } from "./http/not-found";
@@ -25,14 +26,22 @@ import { webhookRoutes } from "./webhooks/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
- * request id -> CORS -> D1 stats -> production guard -> body limit -> (per route: authenticate -> tenant ->
+ * request id -> CORS -> D1 stats -> production guard -> body limit -> control characters -> (per route: authenticate -> tenant ->
  * rate limit -> scope -> validation) -> handler; errors become envelopes in one handler.
  */
 export function createApp() {
   const root = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const api = root.basePath("/api/v1");
 
-  api.use("*", requestId, allowBrowserClients, trackD1Stats, refuseDevelopmentSecrets, limitBodySize);
+  api.use(
+    "*",
+    requestId,
+    allowBrowserClients,
+    trackD1Stats,
+    refuseDevelopmentSecrets,
+    limitBodySize,
+    refuseControlCharacters,
+  );
 
   api.route("/", healthRoutes);
   api.route("/", platformRoutes);

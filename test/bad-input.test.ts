@@ -3,26 +3,139 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/http";
 import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
-// Every operation in the OpenAPI document, fed malformed ids, malformed query parameters and
-// arbitrary JSON bodies: whatever it is sent, the answer is a 4xx in the envelope, never a 500.
+// Every operation in the OpenAPI document, fed malformed ids, malformed query parameters, arbitrary JSON
+// bodies, control characters, huge numbers and internal hosts: whatever it is sent, the answer is a 4xx in
+// the envelope, never a 500.
+
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  enum?: unknown[];
+  format?: string;
+  example?: unknown;
+  minimum?: number;
+  minLength?: number;
+  minItems?: number;
+}
 
 interface Operation {
   method: string;
   path: string;
+  query: { name: string; schema: Schema }[];
+  body?: Schema;
+}
+
+interface OpenApiDocument {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; in: string; schema: Schema }[];
+        requestBody?: { content: Record<string, { schema: Schema }> };
+      }
+    >
+  >;
+  components: { schemas: Record<string, Schema> };
 }
 
 let tenant: TestTenant;
+let doc: OpenApiDocument;
 let operations: Operation[];
 beforeAll(async () => {
   tenant = await createTenant();
-  const doc = (await call("GET", "/openapi.json")).body as unknown as { paths: Record<string, object> };
+  doc = (await call("GET", "/openapi.json")).body as unknown as OpenApiDocument;
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.keys(methods).map((method) => ({
+    Object.entries(methods).map(([method, operation]) => ({
       method: method.toUpperCase(),
       path: path.replace(/^\/api\/v1/, ""),
+      query: (operation.parameters ?? []).filter((p) => p.in === "query"),
+      body: operation.requestBody?.content["application/json"]?.schema,
     })),
   );
 });
+
+/** A body's leaf: where it is (`lines[0].quantity`) and the schema that describes it. */
+interface Leaf {
+  path: (string | number)[];
+  schema: Schema;
+}
+
+const resolved = (schema: Schema): Schema => {
+  let s = schema;
+  while (s.$ref) s = doc.components.schemas[s.$ref.split("/").at(-1) ?? ""] ?? {};
+  const choice = s.anyOf ?? s.oneOf;
+  if (choice) return resolved(choice.find((option) => resolved(option).type !== "null") ?? {});
+  if (s.allOf) return Object.assign({}, ...s.allOf.map(resolved));
+  return s;
+};
+
+const typeOf = (s: Schema) => (Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type);
+
+/** A valid value for a schema (every property, one item per array), with the list of its leaves. */
+function sample(schema: Schema, path: (string | number)[] = [], leaves: Leaf[] = []): unknown {
+  const s = resolved(schema);
+  const type = typeOf(s);
+  if (type === "object") {
+    return Object.fromEntries(
+      Object.entries(s.properties ?? {}).map(([key, property]) => [
+        key,
+        sample(property, [...path, key], leaves),
+      ]),
+    );
+  }
+  if (type === "array") {
+    if (Array.isArray(s.example)) {
+      return s.example.map((item, i) => {
+        leaves.push({ path: [...path, i], schema: resolved(s.items ?? {}) });
+        return item;
+      });
+    }
+    return Array.from({ length: Math.max(1, s.minItems ?? 1) }, (_, i) =>
+      sample(s.items ?? {}, [...path, i], leaves),
+    );
+  }
+  leaves.push({ path, schema: s });
+  if (s.enum) return s.enum[0];
+  if (s.example !== undefined) return s.example;
+  if (type === "integer" || type === "number") return Math.max(s.minimum ?? 1, 1);
+  if (type === "boolean") return true;
+  switch (s.format) {
+    case "uuid":
+      return crypto.randomUUID();
+    case "email":
+      return `someone-${crypto.randomUUID()}@example.com`;
+    case "date-time":
+      return new Date(Date.now() + 86_400_000).toISOString();
+    case "date":
+      return new Date().toISOString().slice(0, 10);
+    case "uri":
+      return "https://hooks.example.com/x";
+    default:
+      return "x".repeat(Math.max(s.minLength ?? 1, 8));
+  }
+}
+
+function withLeaf(value: unknown, path: (string | number)[], leaf: unknown): unknown {
+  const copy = structuredClone(value);
+  const parent = path.slice(0, -1).reduce((node: any, key) => node[key], copy);
+  parent[path.at(-1) as string | number] = leaf;
+  return copy;
+}
+
+/** `lines[0].quantity`, as the API names a field in its errors. */
+const fieldName = (path: (string | number)[]) =>
+  path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? key : `.${key}`)).join("");
+
+const CONTROL = "a\u0000b\u001b[2J\u007f";
+const HUGE = [1e308, 2 ** 53 + 1, -1e20];
+
+const urlOf = (path: string) => path.replace(/\{[^}]+\}/g, () => crypto.randomUUID());
 
 const headersFor = (path: string) => (path.startsWith("/platform") ? PLATFORM : tenant.admin);
 
@@ -75,6 +188,60 @@ describe("bad input never causes a 500", () => {
           body,
         });
         expect(res.status, `${method} ${url} ${contentType} ${body}`).toBeLessThan(500);
+      }
+    }
+  });
+
+  it("a control character in any query parameter is a 400 naming it", async () => {
+    for (const { method, path, query } of operations) {
+      for (const { name } of query) {
+        const res = await call(method, `${urlOf(path)}?${name}=${encodeURIComponent(CONTROL)}`, {
+          headers: headersFor(path),
+        });
+        expect(res.status, `${method} ${path} ${name}`).toBe(400);
+        expect(res.body.errors, `${method} ${path} ${name}`).toEqual([
+          `${name}: must not contain control characters`,
+        ]);
+      }
+    }
+  });
+
+  it("control characters in every string of a body are a 400 naming each field", async () => {
+    for (const { method, path, body } of operations.filter((o) => o.body)) {
+      const leaves: Leaf[] = [];
+      let value = sample(body as Schema, [], leaves);
+      const strings = leaves.filter((leaf) => typeOf(leaf.schema) === "string");
+      for (const leaf of strings) value = withLeaf(value, leaf.path, CONTROL);
+      const res = await call(method, urlOf(path), { headers: headersFor(path), body: value });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.errors, `${method} ${path}`).toEqual(
+        strings.map((leaf) => `${fieldName(leaf.path)}: must not contain control characters`),
+      );
+    }
+  });
+
+  it("huge numbers in every number field and query parameter are never a 500", async () => {
+    for (const { method, path, query, body } of operations) {
+      for (const { name, schema } of query) {
+        if (!["integer", "number"].includes(typeOf(resolved(schema)) ?? "")) continue;
+        for (const huge of HUGE) {
+          const res = await call(method, `${urlOf(path)}?${name}=${huge}`, { headers: headersFor(path) });
+          expect(res.status, `${method} ${path} ${name}=${huge}`).toBeLessThan(500);
+        }
+      }
+      if (!body) continue;
+      const leaves: Leaf[] = [];
+      const valid = sample(body, [], leaves);
+      for (const leaf of leaves.filter((l) => ["integer", "number"].includes(typeOf(l.schema) ?? ""))) {
+        for (const huge of HUGE) {
+          const res = await call(method, urlOf(path), {
+            headers: headersFor(path),
+            body: withLeaf(valid, leaf.path, huge),
+          });
+          const what = `${method} ${path} ${fieldName(leaf.path)}=${huge}`;
+          expect(res.status, what).toBeLessThan(500);
+          if (res.status >= 400) expect(res.body.success, what).toBe(false);
+        }
       }
     }
   });

@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call } from "./support/http";
+import { createTenant, type TestTenant } from "./support/tenants";
+
+// Control characters sent where text is expected: each is refused with a 400 naming its field, and nothing
+// carrying one is stored. Tab, line feed and carriage return stay allowed in body text (notes, descriptions).
+
+let tenant: TestTenant;
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+const refused = (field: string) => `${field}: must not contain control characters`;
+const productCount = async () =>
+  (await call("GET", "/products?pageSize=1", { headers: tenant.admin })).body.data.totalCount as number;
+
+describe("control characters", () => {
+  it("a NUL in the product search is a 400 naming the parameter, not a database error", async () => {
+    const res = await call("GET", "/products?search=abc%00def", { headers: tenant.admin });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([refused("search")]);
+  });
+
+  it("every control character in a query parameter is refused, C1 controls included", async () => {
+    for (const encoded of ["%01", "%1B", "%7F", "%C2%85", "%0A", "%09"]) {
+      const res = await call("GET", `/warehouses?search=a${encoded}b`, { headers: tenant.admin });
+      expect(res.status, encoded).toBe(400);
+      expect(res.body.errors, encoded).toEqual([refused("search")]);
+    }
+    const named = await call("GET", "/warehouses?se%00arch=x", { headers: tenant.admin });
+    expect(named.body.errors).toEqual([refused("se\\u0000arch")]);
+  });
+
+  it("a NUL in a body string is refused and nothing is stored", async () => {
+    const before = await productCount();
+    const res = await call("POST", "/products", {
+      headers: tenant.admin,
+      body: { sku: "a\u0000b", name: "Nul" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([refused("sku")]);
+    expect(await productCount()).toBe(before);
+  });
+
+  it("names nested fields and keys by their path", async () => {
+    const res = await call("POST", "/orders/sales", {
+      headers: tenant.admin,
+      body: {
+        customerId: crypto.randomUUID(),
+        lines: [{ productId: crypto.randomUUID(), quantity: 1, price: 1 }],
+        shippingAddress: { street: "Main\u001b[31m", city: "Bell\u0007", zip: "1", "x\u0000": 1 },
+        notes: "delete\u007f",
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      refused("shippingAddress.street"),
+      refused("shippingAddress.city"),
+      refused("shippingAddress.x\\u0000"),
+      refused("notes"),
+    ]);
+  });
+
+  it("tab, line feed and carriage return stay allowed in body text", async () => {
+    const description = "first line\r\nsecond\tcolumn\nthird";
+    const res = await call("POST", "/products", {
+      headers: tenant.admin,
+      body: { sku: "TEXT-OK", name: "Multi-line", description },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.description).toBe(description);
+  });
+
+  it("a CSV import with a control character names its line and imports nothing", async () => {
+    const before = await productCount();
+    const res = await call("POST", "/products/import", {
+      headers: { ...tenant.admin, "content-type": "text/csv" },
+      body: "sku,name\nCSV-1,Fine\nCSV-2,Bro\u0000ken\n",
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([refused("body: line 3")]);
+    expect(await productCount()).toBe(before);
+  });
+
+  it("a JSON import names the row's field", async () => {
+    const res = await call("POST", "/products/import", {
+      headers: tenant.admin,
+      body: [
+        { sku: "JSON-1", name: "Fine" },
+        { sku: "JSON-2", name: "Bell\u0007" },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([refused("[1].name")]);
+  });
+});
