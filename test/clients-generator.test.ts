@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { iteratorName, snakeCase } from "../scripts/clients/names.ts";
 import { buildOperationTable, type Naming } from "../scripts/clients/operation-table.ts";
+import { pythonName, renderPython } from "../scripts/clients/render-python.ts";
 import { renderTypeScript } from "../scripts/clients/render-typescript.ts";
 
 // The client generator (scripts/generate-clients.ts) on a small document that has one of each kind of
@@ -201,5 +202,35 @@ describe("TypeScript rendering", () => {
     expect(source).toContain('parseAs: "text"');
     expect(source).toContain("options?: CallOptions & { ifMatch?: string }");
     expect(source).toContain('"if-match": options?.ifMatch');
+  });
+});
+
+describe("Python rendering", () => {
+  const source = renderPython(buildOperationTable(document, naming));
+
+  it("spells arguments in snake_case and escapes keywords", () => {
+    expect(pythonName("pageSize")).toBe("page_size");
+    expect(pythonName("if-match")).toBe("if_match");
+    expect(pythonName("from")).toBe("from_");
+    expect(pythonName("import")).toBe("import_");
+  });
+
+  it("takes body fields as typed keyword arguments, leaving out what is not passed", () => {
+    expect(source).toContain("        name: str,\n");
+    expect(source).toContain("        size: Optional[int] = UNSET,\n");
+    expect(source).toContain('        kind: Optional[Literal["small", "large"]] = UNSET,\n');
+    expect(source).toContain('body={"name": name, "size": size, "kind": kind, "when": when},');
+    expect(source).toContain("idempotency_key=idempotency_key,");
+  });
+
+  it("adds the iterator, the CSV download and the header parameters", () => {
+    expect(source).toContain("    def iterate(\n");
+    expect(source).toContain(
+      "return self._t.iterate(lambda page: self.list(page=page, from_=from_, format=format))",
+    );
+    expect(source).toContain("    def list_csv(\n");
+    expect(source).toContain('query={"page": page, "from": from_, "format": "csv"},');
+    expect(source).toContain('headers={"if-match": if_match},');
+    expect(source).toContain("        body: Optional[Union[List[Any], str]] = None,\n");
   });
 });

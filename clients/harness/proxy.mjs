@@ -4,7 +4,8 @@
 //   server answer, then cut the connection before the answer reaches the client (a dropped connection after
 //   the server committed: the client must retry with the same Idempotency-Key);
 // - `POST /__harness/consistency-token {value}` adds that header to the next answer;
-// - `POST /__harness/webhooks` records a webhook delivery (raw body and headers) and `GET` returns them.
+// - `POST /__harness/webhooks` records a webhook delivery (raw body and headers); `GET ?type=&wait=` returns those
+//   of that event type, waiting up to `wait` seconds for one.
 import { createServer, request as httpRequest } from "node:http";
 
 function readBody(stream) {
@@ -14,6 +15,14 @@ function readBody(stream) {
     stream.on("end", () => resolve(Buffer.concat(chunks)));
     stream.on("error", reject);
   });
+}
+
+function typeOf(body) {
+  try {
+    return JSON.parse(body).type;
+  } catch {
+    return undefined;
+  }
 }
 
 function json(res, status, body) {
@@ -68,8 +77,10 @@ export function startProxy({ port, upstream }) {
       return res.end();
     }
     if (route === "GET /__harness/webhooks") {
+      const type = url.searchParams.get("type");
+      const matching = () => deliveries.filter((d) => type === null || typeOf(d.body) === type);
       const deadline = Date.now() + Number(url.searchParams.get("wait") ?? 0) * 1000;
-      while (deliveries.length === 0 && Date.now() < deadline) {
+      while (matching().length === 0 && Date.now() < deadline) {
         await new Promise((resolve) => {
           const wake = () => {
             waiters.delete(wake);
@@ -79,7 +90,7 @@ export function startProxy({ port, upstream }) {
           setTimeout(wake, Math.max(0, deadline - Date.now()));
         });
       }
-      return json(res, 200, deliveries);
+      return json(res, 200, matching());
     }
     return json(res, 404, { error: `no harness route ${route}` });
   }

@@ -14,6 +14,14 @@ import { startProxy } from "./proxy.mjs";
 const root = join(import.meta.dirname, "../..");
 const SUITE_TIMEOUT_MS = 8 * 60_000;
 
+function pythonWithPytest() {
+  for (const python of ["python3", "/usr/bin/python3"]) {
+    const probe = spawnSync(python, ["-c", "import sys, pytest; assert sys.version_info >= (3, 9)"]);
+    if (probe.status === 0) return python;
+  }
+  return null;
+}
+
 /** Each language: the tool it needs (with the Debian package) and the commands that build and test it. */
 const LANGUAGES = {
   typescript: {
@@ -21,6 +29,13 @@ const LANGUAGES = {
     commands: () => [
       ["npx", "tsc", "-p", "clients/typescript"],
       ["npx", "vitest", "run", "--config", "clients/typescript/vitest.config.ts"],
+    ],
+  },
+  python: {
+    missing: () =>
+      pythonWithPytest() ? null : "python3 (3.9+) with pytest: apt-get install python3 python3-pytest",
+    commands: () => [
+      [pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"],
     ],
   },
 };

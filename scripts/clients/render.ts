@@ -1,6 +1,7 @@
 // Every file rendered from the operation table, by path: what `npm run clients:generate` writes and what
 // the drift checks compare with the committed files.
 import type { OperationTable } from "./operation-table.ts";
+import { renderPython } from "./render-python.ts";
 import { renderTypeScript } from "./render-typescript.ts";
 
 export const TABLE_PATH = "clients/operations.json";
@@ -16,5 +17,6 @@ export function renderAll(table: OperationTable): Map<string, string> {
   return new Map([
     [TABLE_PATH, renderTable(table)],
     ["clients/typescript/src/generated/operations.ts", renderTypeScript(table)],
+    ["clients/python/warehouse_api/_operations.py", renderPython(table)],
   ]);
 }

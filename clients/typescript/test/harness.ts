@@ -36,8 +36,11 @@ export const proxy = {
       `drop?match=${encodeURIComponent(match)}`,
     ),
   sendConsistencyToken: (value: string) => control("POST", "consistency-token", { value }),
-  webhooks: (waitSeconds: number) =>
-    control<{ headers: Record<string, string>; body: string }[]>("GET", `webhooks?wait=${waitSeconds}`),
+  webhooks: (type: string, waitSeconds: number) =>
+    control<{ headers: Record<string, string>; body: string }[]>(
+      "GET",
+      `webhooks?type=${encodeURIComponent(type)}&wait=${waitSeconds}`,
+    ),
 };
 
 export const unique = () =>

@@ -168,7 +168,7 @@ describe("TypeScript client against the live API", () => {
       events: ["product.created"],
     });
     await client.webhooks.test(webhook.id);
-    const [delivery] = await proxy.webhooks(30);
+    const [delivery] = await proxy.webhooks("webhook.test", 30);
     if (!delivery) throw new Error("no webhook delivery arrived within 30 s");
 
     const event = verifyWebhook<{ webhookId: string }>(webhook.secret, delivery.body, delivery.headers);

@@ -1,0 +1,173 @@
+"""The scenario every client runs against the live API (see clients/README.md), here for Python."""
+
+import json
+import time
+import urllib.parse
+import uuid
+
+import pytest
+from conftest import BASE_URL, env, proxy, unique
+
+from warehouse_api import WarehouseApiError, WarehouseClient, WebhookVerificationError, verify_webhook
+
+client = WarehouseClient(BASE_URL, api_key=env("WAREHOUSE_API_KEY"))
+
+
+def python_name(name: str) -> str:
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+    return snake + "_" if snake in ("import", "from") else snake
+
+
+def test_has_a_method_for_every_operation_of_the_api() -> None:
+    with open(env("WAREHOUSE_OPERATIONS"), encoding="utf-8") as file:
+        operations = json.load(file)["operations"]
+    missing = []
+    for op in operations:
+        group = getattr(client, python_name(op["group"]), None)
+        names = [python_name(op["method"])]
+        if op["paged"]:
+            method = op["method"]
+            names.append(python_name("iterate" + method[4:] if method.startswith("list") else "iterate_" + method))
+        if op["csv"]:
+            names.append(python_name(op["method"] + "Csv"))
+        missing += [f"{op['operationId']} -> {op['group']}.{n}" for n in names if not callable(getattr(group, n, None))]
+    assert missing == []
+    assert len(operations) > 50
+
+
+def test_creates_a_product_stocks_it_sells_it_and_ships_it() -> None:
+    u = unique()
+    warehouse = client.warehouses.create(code=f"WH-{u}", name="Main")
+    location = client.locations.create(warehouse_id=warehouse["id"], code=f"A-{u}", name="Aisle A", type="bin")
+    product = client.products.create(sku=f"PY-{u}", name="Widget", price=19.99)
+    assert product["sku"] == f"PY-{u}" and product["price"] == 19.99 and product["status"] == "Active"
+
+    adjusted = client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=10, reason="received")
+    assert adjusted["stockLevel"]["onHand"] == 10 and adjusted["stockLevel"]["available"] == 10
+
+    order = client.orders.create_sales(
+        customer_id=str(uuid.uuid4()),
+        lines=[{"productId": product["id"], "quantity": 3, "price": 19.99}],
+        shipping_address={"street": "1 Main St", "city": "Springfield", "zip": "12345"},
+    )
+    assert order["status"] == "pending"
+    reserved = client.inventory.list_stock(product_id=product["id"]).items[0]
+    assert (reserved["onHand"], reserved["reserved"], reserved["available"]) == (10, 3, 7)
+
+    shipped = client.orders.update_status(order["id"], status="shipped", tracking_number="1Z999")
+    assert shipped["status"] == "shipped" and shipped["trackingNumber"] == "1Z999"
+    stock = client.inventory.list_stock(product_id=product["id"]).items[0]
+    assert (stock["onHand"], stock["reserved"], stock["available"]) == (7, 0, 7)
+
+
+def test_walks_a_list_across_three_pages_with_the_iterator() -> None:
+    category = f"cat-{unique()}"
+    for i in range(5):
+        client.products.create(sku=f"PG-{category}-{i}", name=f"Paged {i}", category=category)
+    proxy.clear_log()
+    skus = [product["sku"] for product in client.products.iterate(category=category, page_size=2, sort="sku")]
+    assert skus == [f"PG-{category}-{i}" for i in range(5)]
+    pages = [e["path"] for e in proxy.log() if e["path"].startswith("/api/v1/products?")]
+    assert [urllib.parse.parse_qs(urllib.parse.urlsplit(p).query)["page"] for p in pages] == [["1"], ["2"], ["3"]]
+
+
+def test_raises_a_404_as_warehouse_api_error_with_the_request_id() -> None:
+    proxy.clear_log()
+    with pytest.raises(WarehouseApiError) as raised:
+        client.products.get(str(uuid.uuid4()))
+    error = raised.value
+    assert (error.status, error.code, error.message) == (404, "NOT_FOUND", "Product not found")
+    assert error.request_id and error.request_id == proxy.log()[0]["requestId"]
+
+
+def test_raises_a_400_with_one_message_per_invalid_field() -> None:
+    with pytest.raises(WarehouseApiError) as raised:
+        client.products.create(sku=" ", name="")
+    error = raised.value
+    assert (error.status, error.code) == (400, "VALIDATION_FAILED")
+    assert {"sku: SKU is required", "name: Name is required"} <= set(error.errors)
+
+
+def test_retries_a_create_after_a_dropped_connection_and_creates_it_exactly_once() -> None:
+    sku = f"DROP-{unique()}"
+    proxy.drop_response(sku)
+    product = client.products.create(sku=sku, name="Dropped once")
+    assert product["sku"] == sku
+
+    requests = proxy.requests_matching(sku)
+    assert [(r["dropped"], r["replayed"]) for r in requests] == [(True, False), (False, True)]
+    assert requests[0]["idempotencyKey"] and requests[1]["idempotencyKey"] == requests[0]["idempotencyKey"]
+    assert client.products.list(search=sku).total_count == 1
+
+
+def test_logs_in_refreshes_before_expiry_and_rotates_the_refresh_token() -> None:
+    # Refreshing 3600 s before expiry makes every call after the login refresh first (tokens live 1 hour).
+    user = WarehouseClient(
+        BASE_URL,
+        email=env("WAREHOUSE_EMAIL"),
+        password=env("WAREHOUSE_PASSWORD"),
+        tenant_id=env("WAREHOUSE_TENANT_ID"),
+        refresh_before_expiry=3600,
+    )
+    proxy.clear_log()
+    assert user.auth.me()["type"] == "user"
+    user.products.list(page_size=1)
+    # A second refresh only succeeds with the rotated token: reusing the first would revoke the login.
+    user.products.list(page_size=1)
+    calls = [f"{e['method']} {e['path'].split('?')[0]} {e['status']}" for e in proxy.log()]
+    assert calls == [
+        "POST /api/v1/auth/login 200",
+        "GET /api/v1/auth/me 200",
+        "POST /api/v1/auth/refresh 200",
+        "GET /api/v1/products 200",
+        "POST /api/v1/auth/refresh 200",
+        "GET /api/v1/products 200",
+    ]
+
+
+def test_carries_the_consistency_token_of_the_last_response_into_the_next_request() -> None:
+    proxy.send_consistency_token("ct-from-harness")
+    client.products.list(page_size=1)
+    proxy.clear_log()
+    client.products.list(page_size=1)
+    assert proxy.log()[0]["consistencyToken"] == "ct-from-harness"
+
+
+def test_verifies_a_webhook_signature_and_refuses_a_tampered_one() -> None:
+    webhook = client.webhooks.create(url=env("WAREHOUSE_WEBHOOK_URL"), events=["product.created"])
+    client.webhooks.test(webhook["id"])
+    deliveries = proxy.webhooks("webhook.test", 30)
+    assert deliveries, "no webhook delivery arrived within 30 s"
+    delivery = deliveries[0]
+
+    event = verify_webhook(webhook["secret"], delivery["body"], delivery["headers"])
+    assert event["type"] == "webhook.test"
+
+    tampered = delivery["body"].replace("webhook.test", "webhook.fake")
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(webhook["secret"], tampered, delivery["headers"])
+    stale = {**delivery["headers"], "webhook-timestamp": str(int(time.time()) - 600)}
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(webhook["secret"], delivery["body"], stale)
+
+
+# Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.
+def test_waits_out_a_starter_tenants_429_through_retry_after() -> None:
+    key = env("WAREHOUSE_STARTER_API_KEY")
+    impatient = WarehouseClient(BASE_URL, api_key=key, max_retries=0)
+    refused = None
+    for _ in range(200):
+        try:
+            impatient.products.list(page_size=1)
+        except WarehouseApiError as error:
+            if error.status != 429:
+                raise
+            refused = error
+            break
+    assert refused is not None and refused.code == "RATE_LIMITED"
+    assert refused.retry_after is not None and refused.retry_after > 0
+
+    patient = WarehouseClient(BASE_URL, api_key=key)
+    started = time.monotonic()
+    assert patient.products.list(page_size=1).page == 1
+    assert time.monotonic() - started >= refused.retry_after - 1

@@ -1,0 +1,320 @@
+"""Sends every call: credentials, tenant, Idempotency-Key, Consistency-Token, timeout, and the retries."""
+
+import email.utils
+import http.client
+import json
+import random
+import socket
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence
+
+from ._errors import WarehouseApiError
+
+
+class _Unset:
+    """The default of every optional argument: the field is left out (``None`` sends ``null``)."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET: Any = _Unset()
+
+RETRYABLE_STATUS = {502, 503, 504}
+
+
+class Operation(NamedTuple):
+    """An operation's verb and path, who may call it and whether a failed attempt may be repeated."""
+
+    operation_id: str
+    http_method: str
+    path: str
+    access: str  # public | credential | tenant | platform
+    retry: str  # safe | idempotency-key | refused-only
+
+
+@dataclass
+class Page:
+    """One page of a list: ``items`` plus its position; ``data`` is the whole response (reports add totals)."""
+
+    items: List[Dict[str, Any]]
+    total_count: int
+    page: int
+    page_size: int
+    total_pages: int
+    data: Dict[str, Any] = field(repr=False)
+
+
+class _Response(NamedTuple):
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+
+def _backoff(attempt: int) -> float:
+    """Exponential backoff with jitter: about 0.5 s, 1 s, 2 s... (at most 8 s), each between half and all of it."""
+    ceiling = min(8.0, 0.5 * 2**attempt)
+    return ceiling / 2 + random.random() * ceiling / 2
+
+
+def _retry_after(headers: Mapping[str, str]) -> Optional[float]:
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value)
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _query_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return str(value)
+
+
+class _Session:
+    """A user's login: logs in on first use, refreshes before expiry (keeping the rotated refresh token),
+    and logs in again when the refresh token is no longer accepted. One renewal at a time."""
+
+    def __init__(self, transport: "Transport", email: str, password: str, margin: float) -> None:
+        self._transport = transport
+        self._credentials = {"email": email, "password": password}
+        self._margin = margin
+        self._lock = threading.Lock()
+        self._token: Optional[str] = None
+        self._refresh_token: Optional[str] = None
+        self._expires_at = 0.0
+
+    def access_token(self) -> str:
+        with self._lock:
+            if self._token is None or time.time() >= self._expires_at - self._margin:
+                self._renew()
+            assert self._token is not None
+            return self._token
+
+    def invalidate(self) -> None:
+        with self._lock:
+            self._expires_at = 0.0
+
+    def _renew(self) -> None:
+        if self._refresh_token:
+            try:
+                refresh = self._transport.operation("refreshSession")
+                self._adopt(self._transport.call(refresh, body={"refreshToken": self._refresh_token}))
+                return
+            except WarehouseApiError as error:
+                # A refresh token that was used, revoked or expired: start a new login.
+                if error.status != 401:
+                    raise
+        self._adopt(self._transport.call(self._transport.operation("login"), body=dict(self._credentials)))
+
+    def _adopt(self, session: Dict[str, Any]) -> None:
+        self._token = session["token"]
+        self._refresh_token = session["refreshToken"]
+        self._expires_at = datetime.fromisoformat(session["expiresAt"].replace("Z", "+00:00")).timestamp()
+
+
+class Transport:
+    def __init__(
+        self,
+        operations: Mapping[str, Operation],
+        base_url: str,
+        api_key: Optional[str] = None,
+        email: Optional[str] = None,
+        password: Optional[str] = None,
+        tenant_id: Optional[str] = None,
+        platform_token: Optional[str] = None,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        refresh_before_expiry: float = 60.0,
+    ) -> None:
+        if not api_key and not (email and password) and not platform_token:
+            raise ValueError("WarehouseClient needs api_key, or email and password (and tenant_id), or platform_token")
+        base = base_url.rstrip("/")
+        self._base_url = base[: -len("/api/v1")] if base.endswith("/api/v1") else base
+        self._operations = operations
+        self._api_key = api_key
+        self._tenant_id = tenant_id
+        self._platform_token = platform_token
+        self._timeout = timeout
+        self._max_retries = max_retries
+        self._consistency_token: Optional[str] = None
+        self._session = (
+            _Session(self, email, password, refresh_before_expiry) if not api_key and email and password else None
+        )
+
+    def operation(self, operation_id: str) -> Operation:
+        return self._operations[operation_id]
+
+    def _headers_for(self, op: Operation) -> Dict[str, str]:
+        if op.access == "public":
+            return {}
+        if op.access == "platform":
+            if not self._platform_token:
+                raise ValueError(f"{op.operation_id} needs the platform_token option")
+            return {"Authorization": f"Bearer {self._platform_token}"}
+        headers: Dict[str, str] = {}
+        if self._api_key:
+            headers["X-API-Key"] = self._api_key
+        elif self._session:
+            headers["Authorization"] = f"Bearer {self._session.access_token()}"
+            if self._tenant_id:
+                headers["X-Tenant-Id"] = self._tenant_id
+        if self._consistency_token:
+            headers["Consistency-Token"] = self._consistency_token
+        return headers
+
+    def _url(self, op: Operation, path: Sequence[str], query: Optional[Mapping[str, Any]]) -> str:
+        url = op.path
+        for value in path:
+            start = url.index("{")
+            url = url[:start] + urllib.parse.quote(str(value), safe="") + url[url.index("}", start) + 1 :]
+        pairs = [(name, _query_value(value)) for name, value in (query or {}).items() if value is not UNSET]
+        return self._base_url + url + (f"?{urllib.parse.urlencode(pairs)}" if pairs else "")
+
+    def _send(self, method: str, url: str, headers: Dict[str, str], body: Optional[bytes]) -> _Response:
+        request = urllib.request.Request(url, data=body, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=self._timeout) as answer:
+                return _Response(answer.status, {k.lower(): v for k, v in answer.headers.items()}, answer.read())
+        except urllib.error.HTTPError as answer:
+            return _Response(answer.code, {k.lower(): v for k, v in answer.headers.items()}, answer.read())
+
+    def call(
+        self,
+        op: Operation,
+        *,
+        path: Sequence[str] = (),
+        query: Optional[Mapping[str, Any]] = None,
+        body: Any = UNSET,
+        headers: Optional[Mapping[str, Any]] = None,
+        idempotency_key: Optional[str] = None,
+        paged: bool = False,
+        csv: bool = False,
+    ) -> Any:
+        """Sends one operation, retrying as its retry class allows, and returns the envelope's ``data``."""
+        url = self._url(op, path, query)
+        fixed: Dict[str, str] = {"Accept": "text/csv" if csv else "application/json"}
+        fixed.update({name: value for name, value in (headers or {}).items() if value is not None})
+        payload: Optional[bytes] = None
+        if isinstance(body, str):
+            payload = body.encode("utf-8")
+            fixed["Content-Type"] = "text/csv"
+        elif body is not UNSET:
+            if isinstance(body, dict):
+                body = {name: value for name, value in body.items() if value is not UNSET}
+            payload = json.dumps(body, default=_json_default).encode("utf-8")
+            fixed["Content-Type"] = "application/json"
+        if op.retry == "idempotency-key":
+            fixed["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
+
+        reauthenticated = False
+        attempt = 0
+        while True:
+            try:
+                answer = self._send(op.http_method, url, {**self._headers_for(op), **fixed}, payload)
+            except (OSError, http.client.HTTPException) as error:
+                timed_out = isinstance(error, socket.timeout) or isinstance(
+                    getattr(error, "reason", None), socket.timeout
+                )
+                if op.retry != "refused-only" and attempt < self._max_retries:
+                    time.sleep(_backoff(attempt))
+                    attempt += 1
+                    continue
+                raise WarehouseApiError(
+                    0,
+                    "TIMEOUT" if timed_out else "NETWORK_ERROR",
+                    f"No response within {self._timeout} s" if timed_out else f"Network error: {error}",
+                ) from error
+            token = answer.headers.get("consistency-token")
+            if token:
+                self._consistency_token = token
+            if 200 <= answer.status < 300:
+                return self._result(answer, paged, csv)
+            if answer.status == 401 and self._session and op.access != "public" and not reauthenticated:
+                # The access token was refused (revoked, or expired early): renew it once and repeat.
+                reauthenticated = True
+                self._session.invalidate()
+                continue
+            error = self._error(answer)
+            if attempt < self._max_retries:
+                if answer.status == 429:
+                    time.sleep(error.retry_after if error.retry_after is not None else _backoff(attempt))
+                    attempt += 1
+                    continue
+                if answer.status in RETRYABLE_STATUS and op.retry != "refused-only":
+                    time.sleep(_backoff(attempt))
+                    attempt += 1
+                    continue
+            raise error
+
+    @staticmethod
+    def _result(answer: _Response, paged: bool, csv: bool) -> Any:
+        if csv or not answer.headers.get("content-type", "").startswith("application/json"):
+            return answer.body.decode("utf-8")
+        data = json.loads(answer.body).get("data")
+        if paged:
+            return Page(
+                items=data["items"],
+                total_count=data["totalCount"],
+                page=data["page"],
+                page_size=data["pageSize"],
+                total_pages=data["totalPages"],
+                data=data,
+            )
+        return data
+
+    @staticmethod
+    def _error(answer: _Response) -> WarehouseApiError:
+        try:
+            envelope = json.loads(answer.body)
+        except ValueError:
+            envelope = {}
+        if not isinstance(envelope, dict):
+            envelope = {}
+        message = envelope.get("message")
+        if not isinstance(message, str):
+            message = f"HTTP {answer.status}"
+        errors = envelope.get("errors")
+        return WarehouseApiError(
+            status=answer.status,
+            code=answer.headers.get("x-error-code", f"HTTP_{answer.status}"),
+            message=message,
+            errors=[str(e) for e in errors] if isinstance(errors, list) else [message],
+            request_id=answer.headers.get("x-request-id"),
+            retry_after=_retry_after(answer.headers),
+        )
+
+    @staticmethod
+    def iterate(fetch_page: Callable[[int], Page]) -> Iterator[Dict[str, Any]]:
+        """Every item of a paged operation, fetching page after page until ``total_pages``."""
+        page = 1
+        while True:
+            result = fetch_page(page)
+            yield from result.items
+            if page >= result.total_pages:
+                return
+            page += 1

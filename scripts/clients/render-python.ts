@@ -1,0 +1,193 @@
+// Renders clients/python/warehouse_api/_operations.py: one class per resource group, one method per operation
+// with keyword arguments in snake_case (body fields and query parameters), returning the envelope's data.
+import {
+  assertDistinct,
+  csvName,
+  GENERATED_NOTICE,
+  groupsOf,
+  iteratorName,
+  pascalCase,
+  snakeCase,
+} from "./names.ts";
+import type { Field, Operation, OperationTable } from "./operation-table.ts";
+
+const KEYWORDS = new Set(
+  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
+    " ",
+  ),
+);
+
+/** `pageSize` -> `page_size`, `if-match` -> `if_match`, `from` -> `from_`, `import` -> `import_`. */
+export function pythonName(name: string): string {
+  const snake = snakeCase(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()));
+  return KEYWORDS.has(snake) ? `${snake}_` : snake;
+}
+
+const quote = JSON.stringify;
+const SCALARS: Record<Field["type"], string> = {
+  string: "str",
+  integer: "int",
+  number: "float",
+  boolean: "bool",
+  array: "List[Any]",
+  object: "Dict[str, Any]",
+  any: "Any",
+};
+
+/** A string parameter that only takes "true" or "false" is a bool in Python (sent as true/false). */
+const isFlag = (f: Field) => f.enum?.length === 2 && f.enum.includes("true") && f.enum.includes("false");
+
+function pythonType(f: Field): string {
+  const base = isFlag(f) ? "bool" : f.enum ? `Literal[${f.enum.map(quote).join(", ")}]` : SCALARS[f.type];
+  return f.nullable || !f.required ? `Optional[${base}]` : base;
+}
+
+const argument = (f: Field) => `${pythonName(f.name)}: ${pythonType(f)}${f.required ? "" : " = UNSET"}`;
+const mapping = (fields: Field[]) =>
+  `{${fields.map((f) => `${quote(f.name)}: ${pythonName(f.name)}`).join(", ")}}`;
+
+function bodyType(op: Operation): string {
+  const base =
+    op.body?.shape === "array" ? "List[Any]" : op.body?.shape === "object" ? "Dict[str, Any]" : "Any";
+  return op.body?.csv ? `Union[${base}, str]` : base;
+}
+
+/** A method definition: `def name(self, <positional>, *, <keywords>) -> returns:` plus its docstring. */
+function definition(
+  name: string,
+  positional: string[],
+  keywords: string[],
+  returns: string,
+  doc: string,
+): string[] {
+  const args = ["self", ...positional, ...(keywords.length > 0 ? ["*", ...keywords] : [])];
+  const head =
+    args.length <= 2
+      ? [`    def ${name}(${args.join(", ")}) -> ${returns}:`]
+      : [`    def ${name}(`, ...args.map((a) => `        ${a},`), `    ) -> ${returns}:`];
+  return ["", ...head, `        """${doc}"""`];
+}
+
+function renderOperation(op: Operation): string[] {
+  const objectBody = op.body?.shape === "object" && op.body.fields.length > 0;
+  const bodyFields = objectBody ? (op.body?.fields ?? []) : [];
+  const positional = op.pathParams.map((p) => `${pythonName(p)}: str`);
+  if (op.body && !objectBody)
+    positional.push(`body: ${op.body.required ? bodyType(op) : `Optional[${bodyType(op)}] = None`}`);
+  const extras = [
+    ...op.headers.map((h) => `${pythonName(h.name)}: Optional[str] = None`),
+    ...(op.retry === "idempotency-key" ? ["idempotency_key: Optional[str] = None"] : []),
+  ];
+  assertDistinct(op, [
+    ...op.pathParams.map(pythonName),
+    ...bodyFields.map((f) => pythonName(f.name)),
+    ...op.query.map((f) => pythonName(f.name)),
+    ...extras.map((e) => e.split(":")[0] ?? e),
+  ]);
+
+  const call = (query: Field[], extraQuery: string, options: string[]) => {
+    const parts = [`OPERATIONS[${quote(op.operationId)}]`];
+    if (op.pathParams.length > 0) parts.push(`path=(${op.pathParams.map(pythonName).join(", ")},)`);
+    if (query.length > 0 || extraQuery) {
+      const entries = [
+        ...query.map((f) => `${quote(f.name)}: ${pythonName(f.name)}`),
+        ...(extraQuery ? [extraQuery] : []),
+      ];
+      parts.push(`query={${entries.join(", ")}}`);
+    }
+    if (objectBody) parts.push(`body=${mapping(bodyFields)}`);
+    else if (op.body) parts.push("body=body");
+    if (op.headers.length > 0) {
+      parts.push(`headers={${op.headers.map((h) => `${quote(h.name)}: ${pythonName(h.name)}`).join(", ")}}`);
+    }
+    if (op.retry === "idempotency-key") parts.push("idempotency_key=idempotency_key");
+    parts.push(...options);
+    return [`        return self._t.call(`, ...parts.map((p) => `            ${p},`), "        )"];
+  };
+
+  const keywords = [...bodyFields.map(argument), ...op.query.map(argument), ...extras];
+  const doc = `\`\`${op.httpMethod} ${op.path}\`\` (${op.operationId}).`;
+  const lines = [
+    ...definition(pythonName(op.method), positional, keywords, op.paged ? "Page" : "Dict[str, Any]", doc),
+    ...call(op.query, "", op.paged ? ["paged=True"] : []),
+  ];
+  if (op.paged) {
+    const rest = op.query.filter((f) => f.name !== "page");
+    const forward = [
+      ...op.pathParams.map(pythonName),
+      ...(op.body && !objectBody ? ["body"] : []),
+      "page=page",
+      ...[...bodyFields, ...rest].map((f) => `${pythonName(f.name)}=${pythonName(f.name)}`),
+      ...extras.map((e) => {
+        const name = e.split(":")[0] ?? e;
+        return `${name}=${name}`;
+      }),
+    ];
+    lines.push(
+      ...definition(
+        pythonName(iteratorName(op.method, "iterate")),
+        positional,
+        [...bodyFields.map(argument), ...rest.map(argument), ...extras],
+        "Iterator[Dict[str, Any]]",
+        `Every item of \`\`${pythonName(op.method)}\`\`, page after page.`,
+      ),
+      `        return self._t.iterate(lambda page: self.${pythonName(op.method)}(${forward.join(", ")}))`,
+    );
+  }
+  if (op.csv) {
+    const rest = op.query.filter((f) => f.name !== "format");
+    lines.push(
+      ...definition(
+        pythonName(csvName(op.method)),
+        positional,
+        [...bodyFields.map(argument), ...rest.map(argument), ...extras],
+        "str",
+        `\`\`${op.httpMethod} ${op.path}?format=csv\`\`: the whole report as CSV text.`,
+      ),
+      ...call(rest, `"format": "csv"`, ["csv=True"]),
+    );
+  }
+  return lines;
+}
+
+function renderGroup(group: string, operations: Operation[]): string[] {
+  return [
+    "",
+    "",
+    `class ${pascalCase(group)}Resource:`,
+    `    """\`\`client.${pythonName(group)}\`\`: ${operations.map((op) => op.operationId).join(", ")}."""`,
+    "",
+    "    def __init__(self, transport: Transport) -> None:",
+    "        self._t = transport",
+    ...operations.flatMap(renderOperation),
+  ];
+}
+
+export function renderPython(table: OperationTable): string {
+  const groups = groupsOf(table.operations);
+  return [
+    `# ${GENERATED_NOTICE}`,
+    "# flake8: noqa",
+    "from typing import Any, Dict, Iterator, List, Literal, Optional, Union",
+    "",
+    "from ._transport import UNSET, Operation, Page, Transport",
+    "",
+    "OPERATIONS: Dict[str, Operation] = {",
+    ...table.operations.map(
+      (op) =>
+        `    ${quote(op.operationId)}: Operation(${[op.operationId, op.httpMethod, op.path, op.access, op.retry].map((v) => quote(v)).join(", ")}),`,
+    ),
+    "}",
+    ...[...groups].flatMap(([group, operations]) => renderGroup(group, operations)),
+    "",
+    "",
+    "class Resources:",
+    '    """The resource groups of the client, one attribute per group."""',
+    "",
+    "    def __init__(self, transport: Transport) -> None:",
+    ...[...groups.keys()].map(
+      (group) => `        self.${pythonName(group)} = ${pascalCase(group)}Resource(transport)`,
+    ),
+    "",
+  ].join("\n");
+}
