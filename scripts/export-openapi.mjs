@@ -2,9 +2,11 @@
 // Usage: node scripts/export-openapi.mjs <out-file>. Starts wrangler dev on a free port, fetches, stops.
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { ensureDevVars } from "./dev-vars.mjs";
 import { freePort } from "./free-port.mjs";
 
 const out = process.argv[2] ?? "openapi.json";
+ensureDevVars();
 const port = await freePort();
 const inspectorPort = await freePort();
 const server = spawn(

@@ -705,7 +705,7 @@ class ProductsResource:
         id: str,
         *,
         sku: Optional[str] = UNSET,
-        name: str,
+        name: Optional[str] = UNSET,
         barcode: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
         unit: Optional[str] = UNSET,
