@@ -1,13 +1,117 @@
-import { is, SQL } from "drizzle-orm";
+import { is, SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database, TenantDb } from "./client";
 
 // D1 has no interactive transactions: a multi-row change is one batch (one transaction), guarded
 // by conditional statements and CHECK constraints so that a request losing a race changes nothing.
 
-/** Rows changed by one statement of a batch (D1's meta.changes). */
+/** A drizzle query builder (select, insert, update, delete): its batch result is what awaiting it gives. */
+type DrizzleQuery = BatchItem<"sqlite"> & {
+  prepare(): {
+    getQuery(): { sql: string; params: unknown[] };
+    mapResult(result: unknown, fromBatch: true): unknown;
+  };
+};
+
+/**
+ * An outbox row (built by src/events/outbox.ts only): a batch that commits it records `eventIds` on the
+ * tenant handle, and the request's hand-off queues them once the response is a success.
+ */
+export interface EventStatement {
+  readonly kind: "event";
+  readonly eventIds: readonly string[];
+  readonly statement: SQL;
+  /** False for an event its writer delivers itself (webhook.test): never handed off. */
+  readonly handOff: boolean;
+}
+
+/** One statement of a batch: a drizzle builder, raw SQL (a write whose guard drizzle cannot express) or an event. */
+export type Statement = DrizzleQuery | SQL | EventStatement;
+
+/** A batch entry: one statement, a group of them (read back as an array), or nothing. */
+type Entry = Statement | readonly Statement[] | undefined;
+
+type ResultOf<S> = S extends DrizzleQuery
+  ? S["_"]["result"]
+  : S extends SQL | EventStatement
+    ? D1Result
+    : never;
+
+type ResultsOf<T extends readonly Statement[]> = { -readonly [I in keyof T]: ResultOf<T[I]> };
+
+export type BatchResults<B extends Record<string, Entry>> = {
+  [K in keyof B]: B[K] extends readonly Statement[]
+    ? ResultsOf<B[K]>
+    : B[K] extends Statement
+      ? ResultOf<B[K]>
+      : B[K] extends Statement | undefined
+        ? ResultOf<NonNullable<B[K]>> | undefined
+        : never;
+};
+
+const dialect = new SQLiteAsyncDialect();
+
+const isEvent = (statement: Statement): statement is EventStatement =>
+  (statement as EventStatement).kind === "event";
+
+function prepared(statement: Statement) {
+  if (isEvent(statement)) return { query: dialect.sqlToQuery(statement.statement), read: (r: D1Result) => r };
+  if (is(statement, SQL)) return { query: dialect.sqlToQuery(statement), read: (r: D1Result) => r };
+  const query = statement.prepare();
+  return { query: query.getQuery(), read: (r: D1Result) => query.mapResult(r, true) };
+}
+
+/**
+ * Runs statements as one atomic D1 batch, in the order of `batch`'s keys, and returns each result under
+ * its key: rows for a select (or a write with `returning`), the D1 result (`meta.changes`) for a write.
+ * Drizzle's own `db.batch` reads results by position and drops raw SQL with bound parameters, which
+ * guarded writes (`insert ... select ... where <guard>`) need.
+ */
+export async function runBatch<const B extends Record<string, Entry>>(
+  handle: TenantDb | Database,
+  batch: B,
+): Promise<BatchResults<B>> {
+  const tenant = "tenantId" in handle ? handle : undefined;
+  const client = (tenant?.db ?? (handle as Database)).$client;
+  const entries = Object.entries(batch);
+  const flat = entries.flatMap(([, entry]) =>
+    entry === undefined ? [] : Array.isArray(entry) ? entry : [entry as Statement],
+  );
+  const steps = flat.map(prepared);
+  const results = await client.batch(
+    steps.map(({ query }) => client.prepare(query.sql).bind(...query.params)),
+  );
+
+  flat.forEach((statement, i) => {
+    if (!isEvent(statement) || !statement.handOff || changesOf(results[i]) === 0) return;
+    if (!tenant) throw new Error("Events are written through a tenant's handle");
+    tenant.committedEvents.push(...statement.eventIds);
+  });
+
+  let next = 0;
+  const read = () => {
+    const i = next++;
+    return (steps[i] as (typeof steps)[number]).read(results[i] as D1Result);
+  };
+  return Object.fromEntries(
+    entries.map(([key, entry]) => [
+      key,
+      entry === undefined ? undefined : Array.isArray(entry) ? entry.map(read) : read(),
+    ]),
+  ) as BatchResults<B>;
+}
+
+/** Rows changed by one write of a batch (D1's meta.changes; triggers' writes included). */
 export function changesOf(result: D1Result | undefined): number {
   return result?.meta.changes ?? 0;
+}
+
+/** The one row a batch read back (what it has just written); its absence is a bug, not a 404. */
+export function onlyRow<T>(rows: readonly T[]): T {
+  const [row] = rows;
+  if (row === undefined) throw new Error("Expected the batch to read back one row");
+  return row;
 }
 
 /** Whether a failed batch was rolled back by the named CHECK/UNIQUE constraint (a lost race, not a bug). */
@@ -18,26 +122,13 @@ export function violated(error: unknown, constraint: string): boolean {
   return false;
 }
 
-const dialect = new SQLiteAsyncDialect();
+/** `column in (...)` with ONE bound parameter (a JSON array), whatever the number of values. */
+export const inJsonArray = (column: unknown, values: readonly string[]) =>
+  sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
 
-/** A write statement: raw SQL or a drizzle insert/update builder. */
-export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
-
-/**
- * Runs statements as one atomic D1 batch. Drizzle's own `db.batch` cannot carry raw SQL with bound
- * parameters (it drops the statement), and order batches need `insert ... select ... where <guard>`.
- */
-export function runBatch(tdb: TenantDb, statements: readonly Statement[]): Promise<D1Result[]> {
-  return runStatements(tdb.db, statements);
-}
-
-/** `runBatch` for platform-wide tables, which belong to no tenant. */
-export function runStatements(db: Database, statements: readonly Statement[]): Promise<D1Result[]> {
-  const client = (db as unknown as { $client: D1Database }).$client;
-  return client.batch(
-    statements.map((statement) => {
-      const query = is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL();
-      return client.prepare(query.sql).bind(...query.params);
-    }),
-  );
+/** `items` cut into runs of at most `size` (D1 binds at most 100 parameters per statement). */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }

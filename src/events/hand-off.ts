@@ -1,31 +1,47 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { platformDb } from "../db/client";
+import { and, eq } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
+import { chunks, inJsonArray } from "../db/batch";
+import { dbFor } from "../db/client";
 import { outboxEvents } from "../db/schema";
-import type { AppContext, Bindings } from "../env";
+import type { AppEnv, Bindings } from "../env";
+
+// A Queue sendBatch takes at most 100 messages.
+const MESSAGES_PER_SEND = 100;
 
 /**
- * Hands committed outbox events to the queue and marks them dispatched. Called with
- * `ctx.waitUntil` right after the write's batch; whatever fails here the cron sweep re-enqueues.
+ * Hands committed outbox events to the queue and marks them dispatched. Whatever fails here the cron
+ * sweep re-enqueues (an event is delivered at least once; deliveries are unique per subscription and event).
  */
-export async function handOffEvents(env: Bindings, tenantId: string, eventIds: string[]): Promise<void> {
+export async function handOffEvents(
+  env: Bindings,
+  tenantId: string,
+  eventIds: readonly string[],
+): Promise<void> {
   if (eventIds.length === 0) return;
-  await env.WEBHOOK_QUEUE.sendBatch(
-    eventIds.map((eventId) => ({ body: { kind: "event", tenantId, eventId } })),
+  // Its own handle: work in waitUntil is off the request's critical path and must not count in its stats.
+  const tdb = dbFor(env, tenantId);
+  await Promise.all(
+    chunks(eventIds, MESSAGES_PER_SEND).map((ids) =>
+      env.WEBHOOK_QUEUE.sendBatch(
+        ids.map((eventId) => ({ body: { kind: "event", tenantId: tdb.tenantId, eventId } })),
+      ),
+    ),
   );
-  await platformDb(env)
+  await tdb.db
     .update(outboxEvents)
     .set({ dispatchedAt: new Date().toISOString() })
-    .where(and(eq(outboxEvents.tenantId, tenantId), inArray(outboxEvents.id, eventIds)));
+    .where(and(eq(outboxEvents.tenantId, tdb.tenantId), inJsonArray(outboxEvents.id, eventIds)));
 }
 
-// A Queue sendBatch takes at most 100 messages, and marking events dispatched binds each id
-// (D1: at most 100 parameters per statement).
-const HAND_OFF_CHUNK = 50;
-
-/** Hands a committed write's events to the queue without delaying the response. */
-export function handOffAfterCommit(c: AppContext, eventIds: readonly string[]): void {
-  for (let i = 0; i < eventIds.length; i += HAND_OFF_CHUNK) {
-    const ids = eventIds.slice(i, i + HAND_OFF_CHUNK);
-    c.executionCtx.waitUntil(handOffEvents(c.env, c.var.tenantDb.tenantId, ids));
+/**
+ * The one place a request's events reach the queue: after the handler, if the response is a success,
+ * every event its batches committed is handed off without delaying the response. A failed response
+ * hands off nothing; an event committed before the failure is picked up by the cron sweep.
+ */
+export const handOffCommittedEvents = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const tdb = c.var.tenantDb;
+  if (c.res.ok && tdb.committedEvents.length > 0) {
+    c.executionCtx.waitUntil(handOffEvents(c.env, tdb.tenantId, tdb.committedEvents.splice(0)));
   }
-}
+});

@@ -1,18 +1,68 @@
+import { is, SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { chunks, type EventStatement } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { outboxEvents } from "../db/schema";
 import type { EventType } from "./catalog";
 
+// The one writer of outbox rows. An event row goes into the same batch as the change that causes it,
+// so an event exists exactly when its change committed; runBatch records the committed ids on the
+// tenant handle and the request's hand-off (hand-off.ts) queues them once the response is a success.
+
+/** A guard for an event that exists only if the statement just before it in the batch changed a row. */
+export const previousStatementChanged = sql`changes() = 1`;
+
+export interface EventOptions {
+  /** Written only when this holds (evaluated inside the batch, so it sees the committed figures). */
+  onlyIf?: SQL;
+  /** A `from ...` clause whose columns the payload and `onlyIf` read. */
+  from?: SQL;
+  /** The writer delivers the event itself (webhook.test): stored as already dispatched, never handed off. */
+  deliveredByWriter?: boolean;
+}
+
 /**
- * An outbox row to put into the same `db.batch` as the change that causes it, so an event exists
- * exactly when its change committed. `data` is the full resource after the change.
+ * An outbox row for one event. `payload` is the full resource after the change: a value (stored as JSON)
+ * or an SQL expression yielding JSON, for payloads only the batch itself knows (an order's number).
  */
-export function outboxInsert(tdb: TenantDb, type: EventType, data: unknown, now: string) {
+export function eventRow(
+  tdb: TenantDb,
+  type: EventType,
+  payload: unknown,
+  now: string,
+  options: EventOptions = {},
+): EventStatement {
   const id = uuidv7();
+  const json = is(payload, SQL) ? payload : sql`${JSON.stringify(payload)}`;
+  const dispatchedAt = options.deliveredByWriter ? now : null;
   return {
-    id,
-    query: tdb.db
-      .insert(outboxEvents)
-      .values({ id, tenantId: tdb.tenantId, type, payload: data, createdAt: now }),
+    kind: "event",
+    eventIds: [id],
+    handOff: !options.deliveredByWriter,
+    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at)
+      select ${id}, ${tdb.tenantId}, ${type}, ${json}, ${now}, ${dispatchedAt} ${options.from ?? sql``}
+      where ${options.onlyIf ?? sql`1`}`,
   };
+}
+
+// Events travel as one JSON parameter per statement (json_each): D1 binds at most 100 parameters.
+const EVENTS_PER_STATEMENT = 500;
+
+/** Outbox rows for many events (an import): a few statements whatever their number. */
+export function eventRows(
+  tdb: TenantDb,
+  events: readonly { type: EventType; payload: unknown }[],
+  now: string,
+): EventStatement[] {
+  return chunks(
+    events.map((event) => ({ id: uuidv7(), ...event })),
+    EVENTS_PER_STATEMENT,
+  ).map((chunk) => ({
+    kind: "event",
+    eventIds: chunk.map((event) => event.id),
+    handOff: true,
+    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
+      select json_extract(value, '$.id'), ${tdb.tenantId}, json_extract(value, '$.type'),
+        json(json_extract(value, '$.payload')), ${now}
+      from json_each(${JSON.stringify(chunk)})`,
+  }));
 }

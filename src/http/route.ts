@@ -6,6 +6,7 @@ import { requireScope } from "../auth/require-scope";
 import type { Scope } from "../auth/scopes";
 import { resolveTenant } from "../auth/tenant";
 import type { AppEnv } from "../env";
+import { handOffCommittedEvents } from "../events/hand-off";
 import { idempotency } from "../idempotency/middleware";
 import { documentedRateLimitHeaders } from "../rate-limit/headers";
 import { rateLimit } from "../rate-limit/middleware";
@@ -16,7 +17,8 @@ import { ErrorEnvelope } from "./envelope";
  * - `public`: anyone (health, docs, login);
  * - `credential`: any valid JWT or API key, no tenant needed (`GET /auth/me`);
  * - `platform`: the platform operator token;
- * - a scope: a credential, a resolved tenant, its rate limit, and that scope.
+ * - a scope: a credential, a resolved tenant, its rate limit, and that scope; the events the request
+ *   commits are handed to the queue after a successful response.
  */
 export type Access = "public" | "credential" | "platform" | { scope: Scope };
 
@@ -24,7 +26,13 @@ function middlewareFor(access: Access, idempotent: boolean): MiddlewareHandler<A
   if (access === "public") return [];
   if (access === "credential") return [authenticate];
   if (access === "platform") return [requirePlatformOperator];
-  const tenantRoute = [authenticate, resolveTenant, rateLimit, requireScope(access.scope)];
+  const tenantRoute = [
+    authenticate,
+    resolveTenant,
+    handOffCommittedEvents,
+    rateLimit,
+    requireScope(access.scope),
+  ];
   return idempotent ? [...tenantRoute, idempotency] : tenantRoute;
 }
 

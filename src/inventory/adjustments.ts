@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { runBatch } from "../db/batch";
+import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { eventRow } from "../events/outbox";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
 import { lowStockEvent } from "./low-stock-event";
-import type { AdjustmentBody, MovementRecord, StockLevelRecord } from "./schemas";
+import type { AdjustmentBody } from "./schemas";
 import {
   addStock,
   atLevel,
@@ -28,9 +29,7 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
   const level = { productId: input.productId, locationId: input.locationId };
   const now = new Date().toISOString();
   const movementId = uuidv7();
-  const eventId = uuidv7();
   const levelExists = sql`exists (select 1 from stock_levels where ${atLevel(tdb, level)})`;
-  const lowStock = lowStockEvent(tdb, input.productId, -input.quantity, now, levelExists);
   const change =
     input.quantity > 0
       ? addStock(tdb, { ...level, warehouseId: location.warehouseId }, input.quantity, now)
@@ -43,28 +42,21 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
     notes: input.notes ?? null,
     now,
   };
-  let results: D1Result[];
-  try {
-    results = await runBatch(tdb, [
-      change,
-      ledgerRow(tdb, movementId, level, input.quantity, ctx),
-      sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
-        select ${eventId}, ${tdb.tenantId}, 'inventory.adjusted',
-          json_object('movementId', ${movementId}, 'productId', ${input.productId}, 'delta', ${input.quantity},
-            'reason', ${input.reason}, 'stockLevel', json(${levelJson(tdb, level)})), ${now}
-        where ${levelExists}`,
-      ...(input.quantity < 0 ? [lowStock.query] : []),
-      levelSnapshot(tdb, level),
-      movementSnapshot(tdb, [movementId]),
-    ]);
-  } catch (error) {
+  const adjusted = sql`json_object('movementId', ${movementId}, 'productId', ${input.productId},
+    'delta', ${input.quantity}, 'reason', ${input.reason}, 'stockLevel', json(${levelJson(tdb, level)}))`;
+  const written = await runBatch(tdb, {
+    change,
+    ledger: ledgerRow(tdb, movementId, level, input.quantity, ctx),
+    adjusted: eventRow(tdb, "inventory.adjusted", adjusted, now, { onlyIf: levelExists }),
+    lowStock:
+      input.quantity < 0 ? lowStockEvent(tdb, input.productId, -input.quantity, now, levelExists) : undefined,
+    stockLevel: levelSnapshot(tdb, level),
+    movement: movementSnapshot(tdb, [movementId]),
+  }).catch(async (error) => {
     if (isStockShortage(error)) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
     throw error;
-  }
+  });
   // A removal from a level that does not exist changed nothing: there is no stock there at all.
-  if (results[0]?.meta.changes === 0) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
-  const lowStockRaised = input.quantity < 0 && results[3]?.meta.changes === 1;
-  const stockLevel = results.at(-2)?.results[0] as StockLevelRecord;
-  const movement = results.at(-1)?.results[0] as MovementRecord;
-  return { movement, stockLevel, eventIds: lowStockRaised ? [eventId, lowStock.id] : [eventId] };
+  if (changesOf(written.change) === 0) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
+  return { movement: onlyRow(written.movement), stockLevel: onlyRow(written.stockLevel) };
 }

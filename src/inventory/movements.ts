@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, lt, lte } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { stockMovements } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
+import { selectMovements } from "./projections";
 import type { MovementsQuery } from "./schemas";
 
 const DAY_MS = 86_400_000;
@@ -12,7 +13,6 @@ const iso = (value: string, plusMs = 0) => new Date(Date.parse(value) + plusMs).
 export async function listMovements(tdb: TenantDb, query: MovementsQuery) {
   const m = stockMovements;
   const where = and(
-    eq(m.tenantId, tdb.tenantId),
     query.productId ? eq(m.productId, query.productId) : undefined,
     query.locationId ? eq(m.locationId, query.locationId) : undefined,
     query.warehouseId ? eq(m.warehouseId, query.warehouseId) : undefined,
@@ -26,29 +26,14 @@ export async function listMovements(tdb: TenantDb, query: MovementsQuery) {
       : undefined,
   );
   const [rows, [total]] = await tdb.db.batch([
-    tdb.db
-      .select({
-        id: m.id,
-        productId: m.productId,
-        locationId: m.locationId,
-        warehouseId: m.warehouseId,
-        delta: m.delta,
-        onHandAfter: m.onHandAfter,
-        reason: m.reason,
-        referenceType: m.referenceType,
-        referenceId: m.referenceId,
-        notes: m.notes,
-        actorType: m.actorType,
-        actorId: m.actorId,
-        requestId: m.requestId,
-        createdAt: m.createdAt,
-      })
-      .from(m)
-      .where(where)
+    selectMovements(tdb, where)
       .orderBy(desc(m.createdAt), desc(m.id))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
-    tdb.db.select({ value: count() }).from(m).where(where),
+    tdb.db
+      .select({ value: count() })
+      .from(m)
+      .where(and(eq(m.tenantId, tdb.tenantId), where)),
   ]);
   return paged(rows, total?.value ?? 0, query);
 }

@@ -1,5 +1,4 @@
 import { actorOf } from "../auth/principal";
-import { handOffAfterCommit } from "../events/hand-off";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
@@ -102,13 +101,9 @@ export const inventoryRoutes = createRouter()
     ok(c, await listLocationStock(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
   )
   .openapi(movementsRoute, async (c) => ok(c, await listMovements(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(adjustRoute, async (c) => {
-    const { eventIds, ...result } = await adjustStock(c.var.tenantDb, actorOf(c), c.req.valid("json"));
-    handOffAfterCommit(c, eventIds);
-    return created(c, result);
-  })
-  .openapi(transferRoute, async (c) => {
-    const { eventIds, result } = await transferStock(c.var.tenantDb, actorOf(c), c.req.valid("json"));
-    handOffAfterCommit(c, eventIds);
-    return created(c, result);
-  });
+  .openapi(adjustRoute, async (c) =>
+    created(c, await adjustStock(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
+  )
+  .openapi(transferRoute, async (c) =>
+    created(c, await transferStock(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
+  );

@@ -3,36 +3,12 @@ import type { TenantDb } from "../db/client";
 import { locations, products, stockLevels } from "../db/schema";
 import { notFound } from "../http/errors";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
+import { selectStockLevels } from "./projections";
 import type { StockQuery } from "./schemas";
-
-const available = sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}`;
-
-const levelColumns = {
-  productId: stockLevels.productId,
-  sku: products.sku,
-  productName: products.name,
-  locationId: stockLevels.locationId,
-  locationCode: locations.code,
-  warehouseId: stockLevels.warehouseId,
-  onHand: stockLevels.onHand,
-  reserved: stockLevels.reserved,
-  available,
-  updatedAt: stockLevels.updatedAt,
-};
-
-/** Stock levels of the tenant with their product and location, filtered by `conditions`. */
-function levels(tdb: TenantDb, conditions: (SQL | undefined)[]) {
-  return tdb.db
-    .select(levelColumns)
-    .from(stockLevels)
-    .innerJoin(products, and(eq(products.tenantId, tdb.tenantId), eq(products.id, stockLevels.productId)))
-    .innerJoin(locations, and(eq(locations.tenantId, tdb.tenantId), eq(locations.id, stockLevels.locationId)))
-    .where(and(eq(stockLevels.tenantId, tdb.tenantId), ...conditions));
-}
 
 function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {
   return tdb.db.batch([
-    levels(tdb, conditions)
+    selectStockLevels(tdb, ...conditions)
       .orderBy(asc(products.sku), asc(locations.code))
       .limit(query.pageSize)
       .offset(offsetOf(query)),

@@ -1,5 +1,7 @@
-import { sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { stockLevels, stockMovements } from "../db/schema";
+import { selectMovements, selectStockLevels } from "./projections";
 
 // Raw statements shared by adjustments and transfers, run inside one D1 batch (see runBatch).
 // Removal is never guarded in SQL on purpose: the stock_levels CHECKs (on_hand >= 0 and
@@ -65,23 +67,9 @@ export const levelJson = (tdb: TenantDb, l: Level) =>
       'reserved', reserved, 'available', on_hand - reserved) from stock_levels where ${atLevel(tdb, l)})`;
 
 /** A level as the API shows it, read at the end of the write batch so it shows exactly what committed. */
-export function levelSnapshot(tdb: TenantDb, l: Level) {
-  return sql`select s.product_id as productId, p.sku as sku, p.name as productName, s.location_id as locationId,
-      c.code as locationCode, s.warehouse_id as warehouseId, s.on_hand as onHand, s.reserved as reserved,
-      s.on_hand - s.reserved as available, s.updated_at as updatedAt
-    from stock_levels s
-    join products p on p.tenant_id = s.tenant_id and p.id = s.product_id
-    join locations c on c.tenant_id = s.tenant_id and c.id = s.location_id
-    where s.tenant_id = ${tdb.tenantId} and s.product_id = ${l.productId} and s.location_id = ${l.locationId}`;
-}
+export const levelSnapshot = (tdb: TenantDb, l: Level) =>
+  selectStockLevels(tdb, eq(stockLevels.productId, l.productId), eq(stockLevels.locationId, l.locationId));
 
 /** Ledger rows by id, as the API shows them. */
-export function movementSnapshot(tdb: TenantDb, ids: readonly string[]) {
-  return sql`select id, product_id as productId, location_id as locationId, warehouse_id as warehouseId, delta,
-      on_hand_after as onHandAfter, reason, reference_type as referenceType, reference_id as referenceId, notes,
-      actor_type as actorType, actor_id as actorId, request_id as requestId, created_at as createdAt
-    from stock_movements where tenant_id = ${tdb.tenantId} and id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )}) order by id`;
-}
+export const movementSnapshot = (tdb: TenantDb, ids: readonly string[]) =>
+  selectMovements(tdb, inArray(stockMovements.id, [...ids])).orderBy(asc(stockMovements.id));

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { runBatch } from "../db/batch";
+import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { eventRow } from "../events/outbox";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
-import type { MovementRecord, StockLevelRecord, TransferBody } from "./schemas";
+import type { TransferBody } from "./schemas";
 import {
   addStock,
   atLevel,
@@ -29,7 +30,6 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
   const now = new Date().toISOString();
   const transferId = uuidv7();
   const movementIds = [uuidv7(), uuidv7()] as const;
-  const eventId = uuidv7();
   const ctx = {
     ...actor,
     reason: "transfer",
@@ -39,34 +39,32 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     now,
   };
   const sourceExists = sql`exists (select 1 from stock_levels where ${atLevel(tdb, from)})`;
-  let results: D1Result[];
-  try {
-    results = await runBatch(tdb, [
-      removeStock(tdb, from, input.quantity, now),
-      ledgerRow(tdb, movementIds[0], from, -input.quantity, ctx),
-      addStock(tdb, { ...to, warehouseId: destination.warehouseId }, input.quantity, now, sourceExists),
-      ledgerRow(tdb, movementIds[1], to, input.quantity, ctx, sourceExists),
-      sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
-        select ${eventId}, ${tdb.tenantId}, 'inventory.transferred',
-          json_object('transferId', ${transferId}, 'productId', ${input.productId}, 'quantity', ${input.quantity},
-            'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)})), ${now}
-        where ${sourceExists}`,
-      levelSnapshot(tdb, from),
-      levelSnapshot(tdb, to),
-      movementSnapshot(tdb, movementIds),
-    ]);
-  } catch (error) {
+  const transferred = sql`json_object('transferId', ${transferId}, 'productId', ${input.productId},
+    'quantity', ${input.quantity}, 'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
+  const written = await runBatch(tdb, {
+    removal: removeStock(tdb, from, input.quantity, now),
+    removalLedger: ledgerRow(tdb, movementIds[0], from, -input.quantity, ctx),
+    addition: addStock(
+      tdb,
+      { ...to, warehouseId: destination.warehouseId },
+      input.quantity,
+      now,
+      sourceExists,
+    ),
+    additionLedger: ledgerRow(tdb, movementIds[1], to, input.quantity, ctx, sourceExists),
+    transferred: eventRow(tdb, "inventory.transferred", transferred, now, { onlyIf: sourceExists }),
+    from: levelSnapshot(tdb, from),
+    to: levelSnapshot(tdb, to),
+    movements: movementSnapshot(tdb, movementIds),
+  }).catch(async (error) => {
     if (isStockShortage(error)) throw await insufficientStock(tdb, from, input.quantity, "quantity");
     throw error;
-  }
-  if (results[0]?.meta.changes === 0) throw await insufficientStock(tdb, from, input.quantity, "quantity");
+  });
+  if (changesOf(written.removal) === 0) throw await insufficientStock(tdb, from, input.quantity, "quantity");
   return {
-    result: {
-      transferId,
-      from: results[5]?.results[0] as StockLevelRecord,
-      to: results[6]?.results[0] as StockLevelRecord,
-      movements: (results[7]?.results ?? []) as MovementRecord[],
-    },
-    eventIds: [eventId],
+    transferId,
+    from: onlyRow(written.from),
+    to: onlyRow(written.to),
+    movements: written.movements,
   };
 }

@@ -3,10 +3,11 @@ import type { Actor } from "../auth/principal";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import type { EventType } from "../events/catalog";
+import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { byStockLevel } from "./allocation";
-import { historyInsert, orderEvent } from "./order-writes";
+import { historyInsert } from "./order-writes";
 import { type LoadedOrder, readOrder } from "./read-order";
 import { historyEntry, orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
@@ -65,24 +66,21 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
   };
   const history = [...order.history, historyEntry(row, row.status, to, actor, now)];
   const record = orderRecord({ ...after, version: row.version + 1 }, order.lines, history);
-  const events = eventsFor(row.status, to).map((type) => orderEvent(tdb, type, record, now, { guard }));
 
-  const results = await runBatch(tdb, [
-    historyInsert(tdb, orderId, row.status, to, actor, now, guard),
-    ...stockStatements,
-    ...(releasesReservations
-      ? [
-          sql`delete from order_reservations where tenant_id = ${tdb.tenantId} and order_id = ${orderId} and ${guard}`,
-        ]
-      : []),
-    ...events.map((e) => e.query),
+  const written = await runBatch(tdb, {
+    history: historyInsert(tdb, orderId, row.status, to, actor, now, guard),
+    stock: stockStatements,
+    reservations: releasesReservations
+      ? sql`delete from order_reservations where tenant_id = ${tdb.tenantId} and order_id = ${orderId} and ${guard}`
+      : undefined,
+    events: eventsFor(row.status, to).map((type) => eventRow(tdb, type, record, now, { onlyIf: guard })),
     // Last: bumping the version is what makes every statement above a no-op for a concurrent change.
-    sql`update orders set status = ${to}, tracking_number = ${after.trackingNumber}, updated_at = ${now},
+    version: sql`update orders set status = ${to}, tracking_number = ${after.trackingNumber}, updated_at = ${now},
             version = version + 1
           where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${row.version}`,
-  ]);
-  if (changesOf(results.at(-1)) === 0) {
+  });
+  if (changesOf(written.version) === 0) {
     throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);
   }
-  return { order: record, eventIds: events.map((e) => e.id) };
+  return record;
 }

@@ -1,9 +1,10 @@
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { runBatch } from "../db/batch";
+import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { eventRow } from "../events/outbox";
 import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
-import { insertOrder, numberFrom, orderEvent, selectNumber } from "./order-writes";
+import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
 import { newOrderRecord, type OrderRow } from "./records";
 import type { CreatePurchaseOrderBody } from "./schemas";
 
@@ -45,12 +46,10 @@ export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, input: Cr
     updatedAt: now,
   };
   const record = newOrderRecord(row, lines, actor);
-  const created = orderEvent(tdb, "order.created", record, now, { withNumberOf: orderId });
-  const results = await runBatch(tdb, [
-    ...insertOrder(tdb, row, lines, actor),
-    created.query,
-    selectNumber(tdb, orderId),
-  ]);
-  const number = numberFrom(results.at(-1));
-  return { order: { ...record, number }, eventIds: [created.id] };
+  const written = await runBatch(tdb, {
+    order: insertOrder(tdb, row, lines, actor),
+    created: eventRow(tdb, "order.created", withOrderNumber(tdb, orderId, record), now),
+    number: selectNumber(tdb, orderId),
+  });
+  return { ...record, number: onlyRow(written.number).number };
 }

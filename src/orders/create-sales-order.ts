@@ -1,21 +1,15 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, runBatch, violated } from "../db/batch";
+import { chunks, inJsonArray, onlyRow, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, orderReservations, stockLevels } from "../db/schema";
+import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { lowStockEvent } from "../inventory/low-stock-event";
 import { allocate, byStockLevel, type Reservation, type ShortLine } from "./allocation";
-import {
-  assertOrderable,
-  assertWarehouse,
-  inJsonArray,
-  lineRows,
-  productsQuery,
-  warehouseQuery,
-} from "./order-inputs";
-import { chunks, insertOrder, numberFrom, orderEvent, selectNumber } from "./order-writes";
+import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
+import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
 import { newOrderRecord, type OrderLineRow, type OrderRow } from "./records";
 import type { CreateSalesOrderBody } from "./schemas";
 import { reserveStock } from "./stock-effects";
@@ -116,13 +110,11 @@ async function writeSalesOrder(
   const record = newOrderRecord(row, lines, actor);
   const perProduct = new Map<string, number>();
   for (const r of reservations) perProduct.set(r.productId, (perProduct.get(r.productId) ?? 0) + r.quantity);
-  const created = orderEvent(tdb, "order.created", record, now, { withNumberOf: row.id });
-  const lowStock = [...perProduct].map(([productId, drop]) => lowStockEvent(tdb, productId, drop, now));
 
-  const results = await runBatch(tdb, [
-    ...insertOrder(tdb, row, lines, actor),
-    ...byStockLevel(reservations).map((s) => reserveStock(tdb, s, now)),
-    ...chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
+  const written = await runBatch(tdb, {
+    order: insertOrder(tdb, row, lines, actor),
+    reserve: byStockLevel(reservations).map((s) => reserveStock(tdb, s, now)),
+    reservations: chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
       tdb.db.insert(orderReservations).values(
         chunk.map((r) => ({
           tenantId: row.tenantId,
@@ -134,14 +126,9 @@ async function writeSalesOrder(
         })),
       ),
     ),
-    created.query,
-    ...lowStock.map((e) => e.query),
-    selectNumber(tdb, row.id),
-  ]);
-  const lowStockResults = results.slice(-1 - lowStock.length, -1);
-  const number = numberFrom(results.at(-1));
-  return {
-    order: { ...record, number },
-    eventIds: [created.id, ...lowStock.filter((_, i) => changesOf(lowStockResults[i]) > 0).map((e) => e.id)],
-  };
+    created: eventRow(tdb, "order.created", withOrderNumber(tdb, row.id, record), now),
+    lowStock: [...perProduct].map(([productId, drop]) => lowStockEvent(tdb, productId, drop, now)),
+    number: selectNumber(tdb, row.id),
+  });
+  return { ...record, number: onlyRow(written.number).number };
 }

@@ -1,5 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { products, warehouses } from "../db/schema";
 import { AppError, conflict, notFound } from "../http/errors";
@@ -7,10 +8,6 @@ import { validationError } from "../http/validation";
 import { toE4 } from "../money";
 import type { OrderLineRow } from "./records";
 import { totalE4Of } from "./records";
-
-/** `column in (...)` with ONE bound parameter (a JSON array), whatever the number of ids. */
-export const inJsonArray = (column: unknown, ids: readonly string[]) =>
-  sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
 
 export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
   return tdb.db

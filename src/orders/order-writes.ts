@@ -1,21 +1,15 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
+import { chunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema";
-import type { EventType } from "../events/catalog";
 import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;
 
 // 8 bound values per line, D1 allows 100 per statement.
 const LINES_PER_INSERT = 12;
-
-export function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * The statements that create an order: bump the tenant's counter and take the order's number from it
@@ -49,37 +43,18 @@ export function insertOrder(
   ] as const;
 }
 
-/** The number the creating batch gave the order, read as the batch's last statement. */
+/** The number the creating batch gave the order, read at the end of the batch. */
 export function selectNumber(tdb: TenantDb, orderId: string) {
-  return sql`select number from orders where tenant_id = ${tdb.tenantId} and id = ${orderId}`;
+  return tdb.db
+    .select({ number: orders.number })
+    .from(orders)
+    .where(and(eq(orders.tenantId, tdb.tenantId), eq(orders.id, orderId)));
 }
 
-export function numberFrom(result: unknown): string {
-  return (result as { results: { number: string }[] }).results[0]?.number ?? "";
-}
-
-/**
- * An outbox row in the batch of the change that causes it, written only when `guard` holds.
- * The payload is the order as JSON; `order.created` gets its number filled in by SQL, because the number
- * only exists inside the batch.
- */
-export function orderEvent(
-  tdb: TenantDb,
-  type: EventType,
-  data: unknown,
-  now: string,
-  options: { guard?: SQL; withNumberOf?: string } = {},
-) {
-  const id = uuidv7();
-  const json = JSON.stringify(data);
-  const payload = options.withNumberOf
-    ? sql`json_set(${json}, '$.number', (select number from orders where tenant_id = ${tdb.tenantId} and id = ${options.withNumberOf}))`
-    : sql`${json}`;
-  return {
-    id,
-    query: sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
-          select ${id}, ${tdb.tenantId}, ${type}, ${payload}, ${now} where ${options.guard ?? sql`1`}`,
-  };
+/** A new order as an event payload: its number only exists inside the creating batch, so SQL fills it in. */
+export function withOrderNumber(tdb: TenantDb, orderId: string, record: unknown): SQL {
+  return sql`json_set(${JSON.stringify(record)}, '$.number',
+    (select number from orders where tenant_id = ${tdb.tenantId} and id = ${orderId}))`;
 }
 
 /** A status history row, written only when `guard` holds. */

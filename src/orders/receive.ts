@@ -1,14 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
-import { changesOf, runBatch, violated } from "../db/batch";
+import { changesOf, inJsonArray, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations } from "../db/schema";
-import type { EventType } from "../events/catalog";
+import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { assertReceivable } from "../inventory/targets";
-import { inJsonArray } from "./order-inputs";
-import { historyInsert, orderEvent } from "./order-writes";
+import { historyInsert } from "./order-writes";
 import { readOrder } from "./read-order";
 import { historyEntry, orderRecord } from "./records";
 import type { ReceiveBody } from "./schemas";
@@ -97,31 +96,28 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
     history,
   );
   const receipt = input.lines.map((l) => ({ ...l, productId: lineById.get(l.lineId)?.productId ?? "" }));
-  const eventTypes: EventType[] = to === row.status ? [] : ["order.status_changed"];
-  const events = [
-    orderEvent(tdb, "purchase_order.received", { ...record, receipt }, now, { guard }),
-    ...eventTypes.map((type) => orderEvent(tdb, type, record, now, { guard })),
-  ];
+  const statusChanged = to !== row.status;
 
-  try {
-    const results = await runBatch(tdb, [
-      ...receipt.flatMap((l) => [
-        ...receiveStock(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, ctx, guard),
-        sql`update order_lines set received_quantity = received_quantity + ${l.quantity}
-              where tenant_id = ${tdb.tenantId} and id = ${l.lineId} and ${guard}`,
-      ]),
-      ...(to === row.status ? [] : [historyInsert(tdb, orderId, row.status, to, actor, now, guard)]),
-      ...events.map((e) => e.query),
-      // Last: the version bump that turns a concurrent receipt's batch into a no-op.
-      sql`update orders set status = ${to}, updated_at = ${now}, version = version + 1
-            where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${row.version}`,
-    ]);
-    if (changesOf(results.at(-1)) === 0) {
-      throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);
-    }
-  } catch (error) {
+  const written = await runBatch(tdb, {
+    receipt: receipt.flatMap((l) => [
+      ...receiveStock(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, ctx, guard),
+      sql`update order_lines set received_quantity = received_quantity + ${l.quantity}
+            where tenant_id = ${tdb.tenantId} and id = ${l.lineId} and ${guard}`,
+    ]),
+    history: statusChanged ? historyInsert(tdb, orderId, row.status, to, actor, now, guard) : undefined,
+    received: eventRow(tdb, "purchase_order.received", { ...record, receipt }, now, { onlyIf: guard }),
+    statusChanged: statusChanged
+      ? eventRow(tdb, "order.status_changed", record, now, { onlyIf: guard })
+      : undefined,
+    // Last: the version bump that turns a concurrent receipt's batch into a no-op.
+    version: sql`update orders set status = ${to}, updated_at = ${now}, version = version + 1
+          where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${row.version}`,
+  }).catch((error) => {
     if (violated(error, "order_lines_received_check")) throw conflict("Receiving more than was ordered");
     throw error;
+  });
+  if (changesOf(written.version) === 0) {
+    throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);
   }
-  return { order: record, eventIds: events.map((e) => e.id) };
+  return record;
 }

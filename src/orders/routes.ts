@@ -1,5 +1,4 @@
 import { actorOf } from "../auth/principal";
-import { handOffAfterCommit } from "../events/hand-off";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
@@ -122,32 +121,18 @@ export const orderRoutes = createRouter()
     return ok(c, orderRecord(row, lines, history));
   })
   .openapi(createSalesRoute, async (c) => {
-    const { order, eventIds } = await createSalesOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
-    handOffAfterCommit(c, eventIds);
+    const order = await createSalesOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
   .openapi(createPurchaseRoute, async (c) => {
-    const { order, eventIds } = await createPurchaseOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
-    handOffAfterCommit(c, eventIds);
+    const order = await createPurchaseOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
   .openapi(statusRoute, async (c) => {
-    const { order, eventIds } = await changeStatus(
-      c.var.tenantDb,
-      actorOf(c),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-    );
-    handOffAfterCommit(c, eventIds);
-    return ok(c, order);
+    const { id } = c.req.valid("param");
+    return ok(c, await changeStatus(c.var.tenantDb, actorOf(c), id, c.req.valid("json")));
   })
   .openapi(receiveRoute, async (c) => {
-    const { order, eventIds } = await receivePurchaseOrder(
-      c.var.tenantDb,
-      actorOf(c),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-    );
-    handOffAfterCommit(c, eventIds);
-    return ok(c, order);
+    const { id } = c.req.valid("param");
+    return ok(c, await receivePurchaseOrder(c.var.tenantDb, actorOf(c), id, c.req.valid("json")));
   });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { uuidv7 } from "uuidv7";
-import { runBatch } from "../db/batch";
+import { chunks, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
+import { eventRows } from "../events/outbox";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
 import { parseCsv } from "./csv-parse";
@@ -45,12 +45,6 @@ export function rowsOf(contentType: string, body: string): unknown[] {
   }
   if (!Array.isArray(parsed)) throw invalid(["body: must be a JSON array of products"]);
   return parsed;
-}
-
-function chunked<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) out.push(items.slice(i, i + ROWS_PER_STATEMENT));
-  return out;
 }
 
 /**
@@ -109,11 +103,8 @@ export async function importProducts(
     if (existing) toUpdate.push(changedProductRow(existing, input, now));
     else toCreate.push(newProductRow(tdb.tenantId, input, now));
   }
-  const eventIds = options.dryRun ? [] : await writeImport(tdb, toCreate, toUpdate, now);
-  return {
-    result: { dryRun: options.dryRun, rows: rows.length, created: toCreate.length, updated: toUpdate.length },
-    eventIds,
-  };
+  if (!options.dryRun) await writeImport(tdb, toCreate, toUpdate, now);
+  return { dryRun: options.dryRun, rows: rows.length, created: toCreate.length, updated: toUpdate.length };
 }
 
 /** `select *` through raw SQL gives snake_case columns. */
@@ -141,11 +132,11 @@ const column = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
 
 async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: ProductRow[], now: string) {
   const events = [
-    ...toCreate.map((row) => ({ id: uuidv7(), type: "product.created", payload: productRecord(row) })),
-    ...toUpdate.map((row) => ({ id: uuidv7(), type: "product.updated", payload: productRecord(row) })),
+    ...toCreate.map((row) => ({ type: "product.created" as const, payload: productRecord(row) })),
+    ...toUpdate.map((row) => ({ type: "product.updated" as const, payload: productRecord(row) })),
   ];
-  const statements = [
-    ...chunked(toCreate).map(
+  const statements = {
+    created: chunks(toCreate, ROWS_PER_STATEMENT).map(
       (
         chunk,
       ) => sql`insert into products (id, tenant_id, sku, name, barcode, category, unit, price_e4, cost_e4, status,
@@ -155,7 +146,7 @@ async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: Prod
           ${column("reorderPoint")}, ${column("description")}, 1, ${now}, ${now}
         from json_each(${JSON.stringify(chunk)})`,
     ),
-    ...chunked(toUpdate).map(
+    updated: chunks(toUpdate, ROWS_PER_STATEMENT).map(
       (
         chunk,
       ) => sql`update products set name = j.name, barcode = j.barcode, category = j.category, unit = j.unit,
@@ -168,13 +159,8 @@ async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: Prod
           from json_each(${JSON.stringify(chunk)})) j
         where products.tenant_id = ${tdb.tenantId} and products.id = j.id`,
     ),
-    ...chunked(events).map(
-      (chunk) => sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
-        select ${column("id")}, ${tdb.tenantId}, ${column("type")}, json(${column("payload")}), ${now}
-        from json_each(${JSON.stringify(chunk)})`,
-    ),
-  ];
+    events: eventRows(tdb, events, now),
+  };
   // One batch: D1 runs it as one transaction, so a failure (a racing insert of the same SKU) writes nothing.
   await runBatch(tdb, statements).catch((e) => asConflict(e, duplicateProduct));
-  return events.map((e) => e.id);
 }

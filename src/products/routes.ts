@@ -1,8 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppContext, AppEnv } from "../env";
-import { handOffAfterCommit } from "../events/hand-off";
+import type { AppEnv } from "../env";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
@@ -137,30 +136,25 @@ function withEtag(c: Context, row: ProductRow) {
   return productRecord(row);
 }
 
-function committed(c: AppContext, write: { row: ProductRow; eventIds: string[] }) {
-  handOffAfterCommit(c, write.eventIds);
-  return withEtag(c, write.row);
-}
-
 const updateHandler: RouteHandler<typeof putRoute | typeof patchRoute, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
-  const write = await updateProduct(c.var.tenantDb, id, c.req.valid("json"), c.req.header("if-match"));
-  return ok(c, committed(c, write));
+  return ok(
+    c,
+    withEtag(c, await updateProduct(c.var.tenantDb, id, c.req.valid("json"), c.req.header("if-match"))),
+  );
 };
 
 export const productRoutes = createRouter()
   .openapi(listRoute, async (c) => ok(c, await listProducts(c.var.tenantDb, c.req.valid("query"))))
   .openapi(importRoute, async (c) => {
     const rows = rowsOf(c.req.header("content-type") ?? "", await c.req.text());
-    const { result, eventIds } = await importProducts(c.var.tenantDb, rows, c.req.valid("query"));
-    handOffAfterCommit(c, eventIds);
-    return ok(c, result);
+    return ok(c, await importProducts(c.var.tenantDb, rows, c.req.valid("query")));
   })
   .openapi(getRoute, async (c) =>
     ok(c, withEtag(c, await findProduct(c.var.tenantDb, c.req.valid("param").id))),
   )
   .openapi(createRoute, async (c) => {
-    const product = committed(c, await createProduct(c.var.tenantDb, c.req.valid("json")));
+    const product = withEtag(c, await createProduct(c.var.tenantDb, c.req.valid("json")));
     return created(c, product, `/api/v1/products/${product.id}`);
   })
   .openapi(putRoute, updateHandler)
@@ -168,6 +162,6 @@ export const productRoutes = createRouter()
   .openapi(deleteRoute, async (c) =>
     ok(
       c,
-      committed(c, await deleteProduct(c.var.tenantDb, c.req.valid("param").id, c.req.header("if-match"))),
+      withEtag(c, await deleteProduct(c.var.tenantDb, c.req.valid("param").id, c.req.header("if-match"))),
     ),
   );

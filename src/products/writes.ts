@@ -1,11 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { runBatch } from "../db/batch";
+import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
 import { products } from "../db/schema";
-import type { EventType } from "../events/catalog";
-import { outboxInsert } from "../events/outbox";
+import { eventRow, previousStatementChanged } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { toE4 } from "../money";
 import { findProduct } from "./list";
@@ -55,23 +54,13 @@ export function changedProductRow(current: ProductRow, changes: ProductChanges, 
   };
 }
 
-/** An outbox row written only if the statement just before it changed a row (same batch). */
-function eventIfChanged(tdb: TenantDb, type: EventType, data: unknown, now: string) {
-  const id = uuidv7();
-  return {
-    id,
-    query: sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
-      select ${id}, ${tdb.tenantId}, ${type}, ${JSON.stringify(data)}, ${now} where changes() = 1`,
-  };
-}
-
 export async function createProduct(tdb: TenantDb, input: CreateProductBody) {
   const row = newProductRow(tdb.tenantId, input, new Date().toISOString());
-  const event = outboxInsert(tdb, "product.created", productRecord(row), row.createdAt);
-  await tdb.db
-    .batch([tdb.db.insert(products).values(row), event.query])
-    .catch((e) => asConflict(e, duplicateProduct));
-  return { row, eventIds: [event.id] };
+  await runBatch(tdb, {
+    product: tdb.db.insert(products).values(row),
+    created: eventRow(tdb, "product.created", productRecord(row), row.createdAt),
+  }).catch((e) => asConflict(e, duplicateProduct));
+  return row;
 }
 
 const ATTEMPTS = 3;
@@ -98,9 +87,8 @@ export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const next = changedProductRow(current, changes, new Date().toISOString());
     const { tenantId: _t, id: _id, createdAt: _c, ...values } = next;
-    const event = eventIfChanged(tdb, "product.updated", productRecord(next), next.updatedAt);
-    const [updated] = await runBatch(tdb, [
-      tdb.db
+    const written = await runBatch(tdb, {
+      product: tdb.db
         .update(products)
         .set(values)
         .where(
@@ -110,10 +98,12 @@ export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges
             eq(products.version, current.version),
           ),
         ),
-      event.query,
-    ]).catch((e) => asConflict(e, duplicateProduct));
+      updated: eventRow(tdb, "product.updated", productRecord(next), next.updatedAt, {
+        onlyIf: previousStatementChanged,
+      }),
+    }).catch((e) => asConflict(e, duplicateProduct));
     // meta.changes also counts the search index's trigger writes, so any change means the row was updated.
-    return (updated?.meta.changes ?? 0) > 0 ? { row: next, eventIds: [event.id] } : undefined;
+    return changesOf(written.product) > 0 ? next : undefined;
   });
 }
 
@@ -131,13 +121,14 @@ export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
     const current = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const blocked = sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
-    const event = eventIfChanged(tdb, "product.deleted", productRecord(current), new Date().toISOString());
-    const [, deleted] = await runBatch(tdb, [
-      sql`delete from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and not ${blocked}`,
-      sql`delete from products where tenant_id = ${tdb.tenantId} and id = ${id} and version = ${current.version} and not ${blocked}`,
-      event.query,
-    ]);
-    if ((deleted?.meta.changes ?? 0) > 0) return { row: current, eventIds: [event.id] };
+    const written = await runBatch(tdb, {
+      stock: sql`delete from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and not ${blocked}`,
+      product: sql`delete from products where tenant_id = ${tdb.tenantId} and id = ${id} and version = ${current.version} and not ${blocked}`,
+      deleted: eventRow(tdb, "product.deleted", productRecord(current), new Date().toISOString(), {
+        onlyIf: previousStatementChanged,
+      }),
+    });
+    if (changesOf(written.product) > 0) return current;
     const [[stock], [open]] = await Promise.all([
       tdb.db.all<{ v: number }>(sql`select ${heldStock(tdb, id)} as v`),
       tdb.db.all<{ v: number }>(sql`select ${openOrderLine(tdb, id)} as v`),

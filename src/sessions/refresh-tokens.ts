@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { randomToken, sha256Hex } from "../auth/hashing";
-import { runStatements } from "../db/batch";
+import { changesOf, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
 import { refreshTokens } from "../db/schema";
 import { AppError } from "../http/errors";
@@ -63,8 +63,8 @@ export async function rotateRefreshToken(db: Database, presented: string, now = 
   // The rotation is guarded: of two concurrent refreshes with one token, only the first marks it
   // rotated; the successor is inserted only if that update changed a row, so the loser inserts
   // nothing and is treated as reuse.
-  const [, inserted] = await runStatements(db, [
-    db
+  const written = await runBatch(db, {
+    rotated: db
       .update(refreshTokens)
       .set({ rotatedAt: now.toISOString() })
       .where(
@@ -74,12 +74,12 @@ export async function rotateRefreshToken(db: Database, presented: string, now = 
           isNull(refreshTokens.revokedAt),
         ),
       ),
-    sql`insert into refresh_tokens (id, token_hash, family_id, user_id, expires_at, created_at)
+    successor: sql`insert into refresh_tokens (id, token_hash, family_id, user_id, expires_at, created_at)
       select ${successor.row.id}, ${successor.row.tokenHash}, ${successor.row.familyId}, ${successor.row.userId},
              ${successor.row.expiresAt}, ${successor.row.createdAt}
       where changes() = 1`,
-  ]);
-  if (inserted?.meta.changes !== 1) {
+  });
+  if (changesOf(written.successor) !== 1) {
     await revokeFamily(db, stored.familyId, now);
     throw invalid();
   }

@@ -1,8 +1,10 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { outboxEvents, webhookAttempts, webhookDeliveries } from "../db/schema";
+import { webhookAttempts, webhookDeliveries } from "../db/schema";
 import type { Bindings } from "../env";
+import { eventRow } from "../events/outbox";
 import { notFound } from "../http/errors";
 import { offsetOf, paged } from "../http/pagination";
 import type { ListDeliveriesQuery } from "./schemas";
@@ -99,18 +101,13 @@ export async function retryDelivery(
 export async function sendTestEvent(env: Bindings, tdb: TenantDb, subscriptionId: string) {
   const subscription = await getSubscription(tdb, subscriptionId);
   const now = new Date().toISOString();
-  const eventId = uuidv7();
   const deliveryId = uuidv7();
-  await tdb.db.batch([
-    tdb.db.insert(outboxEvents).values({
-      id: eventId,
-      tenantId: tdb.tenantId,
-      type: "webhook.test",
-      payload: { webhookId: subscription.id, message: "This is a test event from the Warehouse API." },
-      createdAt: now,
-      dispatchedAt: now,
-    }),
-    tdb.db.insert(webhookDeliveries).values({
+  const payload = { webhookId: subscription.id, message: "This is a test event from the Warehouse API." };
+  const event = eventRow(tdb, "webhook.test", payload, now, { deliveredByWriter: true });
+  const [eventId] = event.eventIds as [string];
+  await runBatch(tdb, {
+    event,
+    delivery: tdb.db.insert(webhookDeliveries).values({
       id: deliveryId,
       tenantId: tdb.tenantId,
       subscriptionId,
@@ -120,7 +117,7 @@ export async function sendTestEvent(env: Bindings, tdb: TenantDb, subscriptionId
       createdAt: now,
       updatedAt: now,
     }),
-  ]);
+  });
   await enqueueDelivery(env, tdb.tenantId, deliveryId);
   return { deliveryId, eventId };
 }

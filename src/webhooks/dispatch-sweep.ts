@@ -7,7 +7,6 @@ import { handOffEvents } from "../events/hand-off";
 // An event younger than this is probably still being handed over by its request's waitUntil.
 const GRACE_MS = 10_000;
 const PER_RUN = 500;
-const CHUNK = 50;
 
 /**
  * The cron trigger's safety net for the outbox: any committed event that was not handed to the
@@ -27,8 +26,6 @@ export async function redispatchOutbox(env: Bindings, now = new Date()): Promise
     .limit(PER_RUN);
   const byTenant = new Map<string, string[]>();
   for (const { id, tenantId } of pending) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), id]);
-  for (const [tenantId, ids] of byTenant) {
-    for (let i = 0; i < ids.length; i += CHUNK) await handOffEvents(env, tenantId, ids.slice(i, i + CHUNK));
-  }
+  for (const [tenantId, ids] of byTenant) await handOffEvents(env, tenantId, ids);
   return pending.length;
 }
