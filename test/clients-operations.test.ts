@@ -1,14 +1,14 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import naming from "../clients/naming.json";
 import committed from "../clients/operations.json";
 import { buildOperationTable } from "../scripts/clients/operation-table.ts";
+import { fetchApi } from "./support/http";
 
 // The client libraries (clients/) are generated from the operation table; this keeps the table in step with
 // the API: an operation added, removed or changed without `npm run clients:generate` fails here.
 describe("client operation table", () => {
   it("matches the OpenAPI document the Worker serves", async () => {
-    const response = await exports.default.fetch(new Request("http://localhost/api/v1/openapi.json"));
+    const response = await fetchApi(new Request("http://localhost/api/v1/openapi.json"));
     const table = buildOperationTable(await response.json(), naming);
     const ids = (operations: { operationId: string }[]) =>
       operations.map((operation) => operation.operationId);

@@ -1,8 +1,8 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import wranglerToml from "../wrangler.toml?raw";
-import { BASE, call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
 import { PLATFORM } from "./support/tenants";
 
 describe("envelope and statuses", () => {
@@ -121,7 +121,9 @@ describe("production guard", () => {
 
   it("refuses to serve outside development while secrets hold development values", async () => {
     const app = createApp();
-    const response = await app.request(`${BASE}/health`, {}, { ...env, ENVIRONMENT: "production" });
+    const response = await fetchApi(new Request(`${BASE}/health`), (request) =>
+      app.fetch(request, { ...env, ENVIRONMENT: "production" }),
+    );
     const body = (await response.json()) as { success: boolean; message: string };
     expect(response.status).toBe(503);
     expect(body.success).toBe(false);
@@ -129,7 +131,9 @@ describe("production guard", () => {
 
   it("refuses development secrets on a deployed host even when a wrong deploy says ENVIRONMENT=development", async () => {
     const app = createApp();
-    const response = await app.request("https://warehouse.example.com/api/v1/health", {}, env);
+    const response = await fetchApi(new Request("https://warehouse.example.com/api/v1/health"), (request) =>
+      app.fetch(request, env),
+    );
     expect(env.ENVIRONMENT).toBe("development");
     expect(response.status).toBe(503);
   });
@@ -143,16 +147,14 @@ describe("production guard", () => {
 
   it("serves in production once real secrets are set", async () => {
     const app = createApp();
-    const response = await app.request(
-      "https://warehouse.example.com/api/v1/health",
-      {},
-      {
+    const response = await fetchApi(new Request("https://warehouse.example.com/api/v1/health"), (request) =>
+      app.fetch(request, {
         ...env,
         ENVIRONMENT: "production",
         JWT_SECRET: real,
         PLATFORM_ADMIN_TOKEN: real,
         WEBHOOK_SECRET_KEY: real,
-      },
+      }),
     );
     expect(response.status).toBe(200);
   });
@@ -183,7 +185,7 @@ describe("OpenAPI document and docs page", () => {
 
 describe("browser clients (CORS)", () => {
   it("answers a preflight for any origin with the API's headers, without credentials", async () => {
-    const res = await exports.default.fetch(
+    const res = await fetchApi(
       new Request(`${BASE}/products`, {
         method: "OPTIONS",
         headers: {

@@ -1,6 +1,5 @@
-import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE, bearer, call } from "./support/http";
+import { BASE, bearer, call, fetchApi } from "./support/http";
 import { createTenant, type TestTenant } from "./support/tenants";
 
 // The catalogue, the parameter rules and the response formats: none of this needs stock or orders.
@@ -114,7 +113,7 @@ describe("formats", () => {
   });
 
   it("answers CSV as a download with a header row, even when there are no rows", async () => {
-    const response = await exports.default.fetch(
+    const response = await fetchApi(
       new Request(`${BASE}/reports/stock-movements?${RANGE}&format=csv`, {
         headers: bearer(tenant.adminKey),
       }),

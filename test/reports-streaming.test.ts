@@ -1,6 +1,5 @@
-import { exports } from "cloudflare:workers";
 import { beforeAll, expect, it } from "vitest";
-import { BASE, call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
 import {
   seedLocation,
   seedManyMovements,
@@ -25,7 +24,7 @@ beforeAll(async () => {
 });
 
 it("streams a CSV of 10,000 movements, every row once and in order, in many chunks", async () => {
-  const response = await exports.default.fetch(
+  const response = await fetchApi(
     new Request(`${BASE}/reports/stock-movements?from=2026-11-01&to=2026-11-30&format=csv`, {
       headers: tenant.admin,
     }),

@@ -1,9 +1,9 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { fetchApi } from "./support/http";
 
 const ORIGIN = "http://localhost";
 const get = (path: string, headers: Record<string, string> = {}) =>
-  exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers, redirect: "manual" }));
+  fetchApi(new Request(`${ORIGIN}${path}`, { headers, redirect: "manual" }));
 
 function scriptSources(html: string): string[] {
   return [...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]!);

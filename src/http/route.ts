@@ -53,13 +53,22 @@ function errorResponsesFor(access: Access) {
   const common = {
     400: errorResponse("Validation failed, malformed JSON or a bad query parameter"),
     500: errorResponse("Unexpected failure; the message carries the request id"),
+    503: errorResponse(
+      "Service unavailable: the deployment is not configured, or the database is not answering",
+    ),
   };
   if (access === "public") return common;
   const authenticated = {
     ...common,
     401: errorResponse("Missing, malformed, expired or revoked credentials"),
   };
-  if (access === "platform" || access === "credential") return authenticated;
+  if (access === "platform") return authenticated;
+  if (access === "credential") {
+    return {
+      ...authenticated,
+      403: errorResponse("The API key's IP allow list does not include the caller"),
+    };
+  }
   return {
     ...authenticated,
     403: errorResponse("Insufficient scope, IP not allowed, or tenant not accessible"),
@@ -81,6 +90,12 @@ const idempotencyKeyParameter = {
 const idempotencyResponses = {
   409: errorResponse("Conflict; also: a request with this Idempotency-Key is still in progress"),
   422: errorResponse("The Idempotency-Key was already used with a different request"),
+};
+
+// Answered before validation (the body limit) or by it (the JSON validator), for every route that reads a body.
+const bodyResponses = {
+  413: errorResponse("The request body is larger than 1 MiB"),
+  415: errorResponse("Content-Type must be application/json"),
 };
 
 const tenantHeaderParameter = {
@@ -111,6 +126,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     responses: {
       ...errorResponsesFor(access),
       ...(idempotent ? idempotencyResponses : {}),
+      ...(config.request?.body ? bodyResponses : {}),
       ...config.responses,
     },
   }) as R & { middleware: MiddlewareHandler<AppEnv>[] };

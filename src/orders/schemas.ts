@@ -112,7 +112,8 @@ export const OrderLineRecord = z
   .openapi("OrderLine");
 
 export const StatusChange = z
-  .object({ from: OrderStatus.nullable(), to: OrderStatus, at: z.string(), by: Actor })
+  // A union, not `.nullable()`: zod-openapi renders a nullable reference as `allOf`, which refuses null.
+  .object({ from: z.union([OrderStatus, z.null()]), to: OrderStatus, at: z.string(), by: Actor })
   .openapi("OrderStatusChange");
 
 const orderFields = {

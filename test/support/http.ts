@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import { assertDocumented } from "./openapi";
 
 export const BASE = "http://localhost/api/v1";
 
@@ -17,6 +18,25 @@ export interface ApiResponse<T = any> {
 
 type Init = Omit<RequestInit, "body"> & { body?: unknown; headers?: Record<string, string> };
 
+const isJson = (response: Response) =>
+  /^application\/json\b/i.test(response.headers.get("content-type") ?? "");
+
+/**
+ * Sends a request to the Worker's real fetch handler, as an integrator would, and fails the calling test
+ * when the served OpenAPI document does not describe the answer. For responses whose body the test reads
+ * itself (streams, CSV downloads); `call` is the JSON shorthand. `through` replaces the handler, for an
+ * app on substituted bindings (a production configuration, an injected outage).
+ */
+export async function fetchApi(
+  request: Request,
+  through: (request: Request) => Response | Promise<Response> = (r) => exports.default.fetch(r),
+): Promise<Response> {
+  const response = await through(request);
+  const body = isJson(response) ? await response.clone().json() : undefined;
+  await assertDocumented(request, response, body);
+  return response;
+}
+
 /** Calls the Worker through its real fetch handler, as an integrator would. JSON bodies are encoded. */
 export async function call<T = any>(method: string, path: string, init: Init = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...init.headers };
@@ -27,9 +47,8 @@ export async function call<T = any>(method: string, path: string, init: Init = {
     body = JSON.stringify(init.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await exports.default.fetch(
-    new Request(`${BASE}${path}`, { ...init, method, headers, body }),
-  );
+  const request = new Request(`${BASE}${path}`, { ...init, method, headers, body });
+  const response = await exports.default.fetch(request);
   const text = await response.text();
   let parsed: Envelope<T>;
   try {
@@ -37,6 +56,7 @@ export async function call<T = any>(method: string, path: string, init: Init = {
   } catch {
     parsed = { success: false, data: text as T, message: "not JSON", errors: null };
   }
+  await assertDocumented(request, response, isJson(response) ? parsed : undefined);
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
