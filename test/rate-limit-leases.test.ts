@@ -137,11 +137,15 @@ describe("an isolate's lease holder (pure, explicit clock)", () => {
     expect(holder.take(T + 20, 300)).toMatchObject({ leaseId: `h${T}`, remaining: 99 });
     // 10 requests a second: asks ahead once about 10 slots (a second) are left, not earlier.
     let at = T + 20;
-    for (let i = 1; i < 89; i++) holder.take((at += 100), 300);
+    const takeNext = () => {
+      at += 100;
+      holder.take(at, 300);
+    };
+    for (let i = 1; i < 89; i++) takeNext();
     expect(holder.unused()).toBe(11);
     expect(holder.wantsMore(at, 300)).toBe(false);
-    holder.take((at += 100), 300);
-    holder.take((at += 100), 300);
+    takeNext();
+    takeNext();
     expect(holder.unused()).toBe(9);
     expect(holder.wantsMore(at, 300)).toBe(true);
   });

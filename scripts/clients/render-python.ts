@@ -38,7 +38,11 @@ const SCALARS: Record<Field["type"], string> = {
 const isFlag = (f: Field) => f.enum?.length === 2 && f.enum.includes("true") && f.enum.includes("false");
 
 function pythonType(f: Field): string {
-  const base = isFlag(f) ? "bool" : f.enum ? `Literal[${f.enum.map((v) => quote(v)).join(", ")}]` : SCALARS[f.type];
+  const base = isFlag(f)
+    ? "bool"
+    : f.enum
+      ? `Literal[${f.enum.map((v) => quote(v)).join(", ")}]`
+      : SCALARS[f.type];
   return f.nullable || !f.required ? `Optional[${base}]` : base;
 }
 
