@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { iteratorName, snakeCase } from "../scripts/clients/names.ts";
 import { buildOperationTable, type Naming } from "../scripts/clients/operation-table.ts";
+import { renderPhp } from "../scripts/clients/render-php.ts";
 import { pythonName, renderPython } from "../scripts/clients/render-python.ts";
 import { renderTypeScript } from "../scripts/clients/render-typescript.ts";
 
@@ -232,5 +233,44 @@ describe("Python rendering", () => {
     expect(source).toContain('query={"page": page, "from": from_, "format": "csv"},');
     expect(source).toContain('headers={"if-match": if_match},');
     expect(source).toContain("        body: Optional[Union[List[Any], str]] = None,\n");
+  });
+});
+
+describe("PHP rendering", () => {
+  const files = renderPhp(buildOperationTable(document, naming));
+  const things = files.get("clients/php/src/Resources/ThingsResource.php") ?? "";
+
+  it("writes one class per group, the operation metadata and the base class", () => {
+    expect([...files.keys()].sort()).toEqual([
+      "clients/php/src/Resources/AuthResource.php",
+      "clients/php/src/Resources/Operations.php",
+      "clients/php/src/Resources/Resources.php",
+      "clients/php/src/Resources/ThingsResource.php",
+    ]);
+    expect(files.get("clients/php/src/Resources/Operations.php")).toContain(
+      "'createThing' => ['POST', '/api/v1/things', 'tenant', 'idempotency-key'],",
+    );
+    expect(files.get("clients/php/src/Resources/Resources.php")).toContain(
+      "public readonly ThingsResource $things;",
+    );
+  });
+
+  it("documents the array shapes and passes the options", () => {
+    expect(things).toContain(
+      "@param array{name: string, size?: int|null, kind?: 'small'|'large', when?: string} $body",
+    );
+    expect(things).toContain("public function create(array $body, array $options = []): array");
+    expect(things).toContain("public function list(array $query, array $options = []): Page");
+    expect(things).toContain(
+      "public function patch(string $id, array|string $body = [], array $options = []): array",
+    );
+    expect(things).toContain("headers: ['if-match' => $options['if_match'] ?? null]");
+  });
+
+  it("adds the iterator and the CSV download", () => {
+    expect(things).toContain("public function iterate(array $query, array $options = []): \\Generator");
+    expect(things).toContain("$this->list(['page' => $page] + $query, $options)");
+    expect(things).toContain("public function listCsv(array $query, array $options = []): string");
+    expect(things).toContain("query: ['format' => 'csv'] + $query");
   });
 });

@@ -22,6 +22,8 @@ function pythonWithPytest() {
   return null;
 }
 
+const has = (command) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
+
 /** Each language: the tool it needs (with the Debian package) and the commands that build and test it. */
 const LANGUAGES = {
   typescript: {
@@ -37,6 +39,11 @@ const LANGUAGES = {
     commands: () => [
       [pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"],
     ],
+  },
+  php: {
+    missing: () =>
+      has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit",
+    commands: () => [["phpunit", "--bootstrap", "clients/php/tests/bootstrap.php", "clients/php/tests"]],
   },
 };
 

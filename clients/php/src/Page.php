@@ -1,0 +1,23 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Warehouse\Api;
+
+/** One page of a list: its items and position; `data` is the whole response (reports add totals). */
+final class Page
+{
+    /**
+     * @param list<array<string, mixed>> $items
+     * @param array<string, mixed> $data
+     */
+    public function __construct(
+        public readonly array $items,
+        public readonly int $totalCount,
+        public readonly int $page,
+        public readonly int $pageSize,
+        public readonly int $totalPages,
+        public readonly array $data,
+    ) {
+    }
+}

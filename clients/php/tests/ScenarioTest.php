@@ -1,0 +1,224 @@
+<?php
+
+declare(strict_types=1);
+
+use PHPUnit\Framework\TestCase;
+use Warehouse\Api\Page;
+use Warehouse\Api\WarehouseApiException;
+use Warehouse\Api\WarehouseClient;
+use Warehouse\Api\Webhook;
+use Warehouse\Api\WebhookVerificationException;
+
+/** The scenario every client runs against the live API (see clients/README.md), here for PHP. */
+final class ScenarioTest extends TestCase
+{
+    private static WarehouseClient $client;
+
+    public static function setUpBeforeClass(): void
+    {
+        self::$client = new WarehouseClient([
+            'base_url' => Harness::env('WAREHOUSE_BASE_URL'),
+            'api_key' => Harness::env('WAREHOUSE_API_KEY'),
+        ]);
+    }
+
+    private static function failure(callable $call): WarehouseApiException
+    {
+        try {
+            $call();
+        } catch (WarehouseApiException $error) {
+            return $error;
+        }
+        self::fail('the call succeeded');
+    }
+
+    public function testHasAMethodForEveryOperationOfTheApi(): void
+    {
+        $operations = json_decode((string) file_get_contents(Harness::env('WAREHOUSE_OPERATIONS')), true)['operations'];
+        $missing = [];
+        foreach ($operations as $op) {
+            $names = [$op['method']];
+            if ($op['paged']) {
+                $names[] = str_starts_with($op['method'], 'list') ? 'iterate' . substr($op['method'], 4) : 'iterate' . ucfirst($op['method']);
+            }
+            if ($op['csv']) {
+                $names[] = $op['method'] . 'Csv';
+            }
+            foreach ($names as $name) {
+                $group = self::$client->{$op['group']} ?? null;
+                if ($group === null || !method_exists($group, $name)) {
+                    $missing[] = "{$op['operationId']} -> {$op['group']}->{$name}";
+                }
+            }
+        }
+        $this->assertSame([], $missing);
+        $this->assertGreaterThan(50, count($operations));
+    }
+
+    public function testCreatesAProductStocksItSellsItAndShipsIt(): void
+    {
+        $client = self::$client;
+        $u = Harness::unique();
+        $warehouse = $client->warehouses->create(['code' => "WH-{$u}", 'name' => 'Main']);
+        $location = $client->locations->create(['warehouseId' => $warehouse['id'], 'code' => "A-{$u}", 'name' => 'Aisle A', 'type' => 'bin']);
+        $product = $client->products->create(['sku' => "PHP-{$u}", 'name' => 'Widget', 'price' => 19.99]);
+        $this->assertSame(["PHP-{$u}", 19.99, 'Active'], [$product['sku'], $product['price'], $product['status']]);
+
+        $adjusted = $client->inventory->adjust(['productId' => $product['id'], 'locationId' => $location['id'], 'quantity' => 10, 'reason' => 'received']);
+        $this->assertSame([10, 10], [$adjusted['stockLevel']['onHand'], $adjusted['stockLevel']['available']]);
+
+        $order = $client->orders->createSales([
+            'customerId' => '0193a2b0-0000-7000-8000-0000000000c1',
+            'lines' => [['productId' => $product['id'], 'quantity' => 3, 'price' => 19.99]],
+            'shippingAddress' => ['street' => '1 Main St', 'city' => 'Springfield', 'zip' => '12345'],
+        ]);
+        $this->assertSame('pending', $order['status']);
+        $reserved = $client->inventory->listStock(['productId' => $product['id']])->items[0];
+        $this->assertSame([10, 3, 7], [$reserved['onHand'], $reserved['reserved'], $reserved['available']]);
+
+        $shipped = $client->orders->updateStatus($order['id'], ['status' => 'shipped', 'trackingNumber' => '1Z999']);
+        $this->assertSame(['shipped', '1Z999'], [$shipped['status'], $shipped['trackingNumber']]);
+        $stock = $client->inventory->listStock(['productId' => $product['id']])->items[0];
+        $this->assertSame([7, 0, 7], [$stock['onHand'], $stock['reserved'], $stock['available']]);
+    }
+
+    public function testWalksAListAcrossThreePagesWithTheIterator(): void
+    {
+        $category = 'cat-' . Harness::unique();
+        for ($i = 0; $i < 5; $i++) {
+            self::$client->products->create(['sku' => "PG-{$category}-{$i}", 'name' => "Paged {$i}", 'category' => $category]);
+        }
+        Harness::proxy('DELETE', 'log');
+        $skus = [];
+        foreach (self::$client->products->iterate(['category' => $category, 'pageSize' => 2, 'sort' => 'sku']) as $product) {
+            $skus[] = $product['sku'];
+        }
+        $this->assertSame(array_map(fn ($i) => "PG-{$category}-{$i}", range(0, 4)), $skus);
+        $pages = [];
+        foreach (Harness::proxy('GET', 'log') as $entry) {
+            if (str_starts_with($entry['path'], '/api/v1/products?')) {
+                parse_str((string) parse_url($entry['path'], PHP_URL_QUERY), $query);
+                $pages[] = $query['page'];
+            }
+        }
+        $this->assertSame(['1', '2', '3'], $pages);
+    }
+
+    public function testThrowsA404AsWarehouseApiExceptionWithTheRequestId(): void
+    {
+        Harness::proxy('DELETE', 'log');
+        $error = self::failure(fn () => self::$client->products->get('0193a2b0-0000-7000-8000-00000000dead'));
+        $this->assertSame([404, 'NOT_FOUND', 'Product not found'], [$error->getStatus(), $error->getErrorCode(), $error->getMessage()]);
+        $this->assertNotEmpty($error->getRequestId());
+        $this->assertSame(Harness::proxy('GET', 'log')[0]['requestId'], $error->getRequestId());
+    }
+
+    public function testThrowsA400WithOneMessagePerInvalidField(): void
+    {
+        $error = self::failure(fn () => self::$client->products->create(['sku' => ' ', 'name' => '']));
+        $this->assertSame([400, 'VALIDATION_FAILED'], [$error->getStatus(), $error->getErrorCode()]);
+        $this->assertContains('sku: SKU is required', $error->getErrors());
+        $this->assertContains('name: Name is required', $error->getErrors());
+    }
+
+    public function testRetriesACreateAfterADroppedConnectionAndCreatesItExactlyOnce(): void
+    {
+        $sku = 'DROP-' . Harness::unique();
+        Harness::proxy('POST', 'drop', ['match' => $sku]);
+        $product = self::$client->products->create(['sku' => $sku, 'name' => 'Dropped once']);
+        $this->assertSame($sku, $product['sku']);
+
+        $requests = Harness::proxy('GET', 'drop?match=' . rawurlencode($sku))['requests'];
+        $this->assertSame([[true, false], [false, true]], array_map(fn ($r) => [$r['dropped'], $r['replayed']], $requests));
+        $this->assertNotEmpty($requests[0]['idempotencyKey']);
+        $this->assertSame($requests[0]['idempotencyKey'], $requests[1]['idempotencyKey']);
+        $this->assertSame(1, self::$client->products->list(['search' => $sku])->totalCount);
+    }
+
+    public function testLogsInRefreshesBeforeExpiryAndRotatesTheRefreshToken(): void
+    {
+        // Refreshing 3600 s before expiry makes every call after the login refresh first (tokens live 1 hour).
+        $user = new WarehouseClient([
+            'base_url' => Harness::env('WAREHOUSE_BASE_URL'),
+            'email' => Harness::env('WAREHOUSE_EMAIL'),
+            'password' => Harness::env('WAREHOUSE_PASSWORD'),
+            'tenant_id' => Harness::env('WAREHOUSE_TENANT_ID'),
+            'refresh_before_expiry' => 3600,
+        ]);
+        Harness::proxy('DELETE', 'log');
+        $this->assertSame('user', $user->auth->me()['type']);
+        $user->products->list(['pageSize' => 1]);
+        // A second refresh only succeeds with the rotated token: reusing the first would revoke the login.
+        $user->products->list(['pageSize' => 1]);
+        $calls = array_map(fn ($e) => "{$e['method']} " . explode('?', $e['path'])[0] . " {$e['status']}", Harness::proxy('GET', 'log'));
+        $this->assertSame([
+            'POST /api/v1/auth/login 200',
+            'GET /api/v1/auth/me 200',
+            'POST /api/v1/auth/refresh 200',
+            'GET /api/v1/products 200',
+            'POST /api/v1/auth/refresh 200',
+            'GET /api/v1/products 200',
+        ], $calls);
+    }
+
+    public function testCarriesTheConsistencyTokenOfTheLastResponseIntoTheNextRequest(): void
+    {
+        Harness::proxy('POST', 'consistency-token', ['value' => 'ct-from-harness']);
+        self::$client->products->list(['pageSize' => 1]);
+        Harness::proxy('DELETE', 'log');
+        self::$client->products->list(['pageSize' => 1]);
+        $this->assertSame('ct-from-harness', Harness::proxy('GET', 'log')[0]['consistencyToken']);
+    }
+
+    public function testVerifiesAWebhookSignatureAndRefusesATamperedOne(): void
+    {
+        $webhook = self::$client->webhooks->create(['url' => Harness::env('WAREHOUSE_WEBHOOK_URL'), 'events' => ['product.created']]);
+        self::$client->webhooks->test($webhook['id']);
+        $deliveries = Harness::proxy('GET', 'webhooks?type=webhook.test&wait=30');
+        $this->assertNotEmpty($deliveries, 'no webhook delivery arrived within 30 s');
+        ['body' => $body, 'headers' => $headers] = $deliveries[0];
+
+        $this->assertSame('webhook.test', Webhook::verify($webhook['secret'], $body, $headers)['type']);
+
+        $tampered = str_replace('webhook.test', 'webhook.fake', $body);
+        $this->assertRefused(fn () => Webhook::verify($webhook['secret'], $tampered, $headers));
+        $stale = ['webhook-timestamp' => (string) (time() - 600)] + $headers;
+        $this->assertRefused(fn () => Webhook::verify($webhook['secret'], $body, $stale));
+    }
+
+    private function assertRefused(callable $verify): void
+    {
+        try {
+            $verify();
+            $this->fail('the delivery was accepted');
+        } catch (WebhookVerificationException) {
+            $this->addToAssertionCount(1);
+        }
+    }
+
+    /** Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute. */
+    public function testWaitsOutAStarterTenants429ThroughRetryAfter(): void
+    {
+        $config = ['base_url' => Harness::env('WAREHOUSE_BASE_URL'), 'api_key' => Harness::env('WAREHOUSE_STARTER_API_KEY')];
+        $impatient = new WarehouseClient($config + ['max_retries' => 0]);
+        $refused = null;
+        for ($i = 0; $i < 200 && $refused === null; $i++) {
+            try {
+                $impatient->products->list(['pageSize' => 1]);
+            } catch (WarehouseApiException $error) {
+                $this->assertSame(429, $error->getStatus());
+                $refused = $error;
+            }
+        }
+        $this->assertNotNull($refused);
+        $this->assertSame('RATE_LIMITED', $refused->getErrorCode());
+        $this->assertGreaterThan(0, $refused->getRetryAfter());
+
+        $patient = new WarehouseClient($config);
+        $started = microtime(true);
+        $page = $patient->products->list(['pageSize' => 1]);
+        $this->assertInstanceOf(Page::class, $page);
+        $this->assertSame(1, $page->page);
+        $this->assertGreaterThanOrEqual($refused->getRetryAfter() - 1, microtime(true) - $started);
+    }
+}

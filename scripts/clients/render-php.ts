@@ -1,0 +1,209 @@
+// Renders clients/php/src/Resources/: one class per resource group (`$client->products->list([...])`), the
+// operation metadata (`Operations::ALL`) and the base class holding one property per group.
+import { assertDistinct, csvName, GENERATED_NOTICE, groupsOf, iteratorName, pascalCase } from "./names.ts";
+import type { Field, Operation, OperationTable } from "./operation-table.ts";
+
+export const PHP_RESOURCES_DIR = "clients/php/src/Resources";
+
+const quote = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+const optionName = (header: string) => header.toLowerCase().replace(/-/g, "_");
+
+const SCALARS: Record<Field["type"], string> = {
+  string: "string",
+  integer: "int",
+  number: "float",
+  boolean: "bool",
+  array: "list<mixed>",
+  object: "array<string, mixed>",
+  any: "mixed",
+};
+
+const isFlag = (f: Field) => f.enum?.length === 2 && f.enum.includes("true") && f.enum.includes("false");
+
+function phpType(f: Field): string {
+  const base = isFlag(f) ? "bool" : f.enum ? f.enum.map(quote).join("|") : SCALARS[f.type];
+  return f.nullable ? `${base}|null` : base;
+}
+
+/** A PHPStan/Psalm array shape: `array{sku: string, price?: float|null}`. */
+const shape = (fields: Field[]) =>
+  `array{${fields.map((f) => `${f.name}${f.required ? "" : "?"}: ${phpType(f)}`).join(", ")}}`;
+
+function optionsDoc(op: Operation): string {
+  const keys = [
+    ...(op.retry === "idempotency-key" ? ["idempotency_key?: string"] : []),
+    ...op.headers.map((h) => `${optionName(h.name)}?: string`),
+  ];
+  return `array{${keys.join(", ")}}`;
+}
+
+function docBlock(summary: string, params: string[], returns?: string): string[] {
+  return [
+    "    /**",
+    `     * ${summary}`,
+    ...(params.length > 0 || returns ? ["     *"] : []),
+    ...params.map((p) => `     * @param ${p}`),
+    ...(returns ? [`     * @return ${returns}`] : []),
+    "     */",
+  ];
+}
+
+function renderOperation(op: Operation): string[] {
+  const objectBody = op.body?.shape === "object" && op.body.fields.length > 0;
+  const queryRequired = op.query.some((q) => q.required);
+  const args = op.pathParams.map((p) => `string $${p}`);
+  const params: string[] = [];
+  if (op.body) {
+    args.push(`${op.body.csv ? "array|string" : "array"} $body${op.body.required ? "" : " = []"}`);
+    const type = objectBody ? shape(op.body.fields) : op.body.csv ? "list<mixed>|string" : "array<mixed>";
+    params.push(`${type} $body${op.body.csv ? " JSON rows, or CSV text with a header row" : ""}`);
+  }
+  if (op.query.length > 0) {
+    args.push(`array $query${queryRequired ? "" : " = []"}`);
+    params.push(`${shape(op.query)} $query`);
+  }
+  args.push("array $options = []");
+  params.push(`${optionsDoc(op)} $options`);
+  assertDistinct(
+    op,
+    args.map((a) => a.split(" ")[1] ?? a),
+  );
+
+  const call = (query: string | null, extra: string[]) => {
+    const named = [
+      quote(op.operationId),
+      ...(op.pathParams.length > 0 ? [`path: [${op.pathParams.map((p) => `$${p}`).join(", ")}]`] : []),
+      ...(query ? [`query: ${query}`] : []),
+      ...(op.body ? ["body: $body"] : []),
+      "options: $options",
+      ...(op.headers.length > 0
+        ? [
+            `headers: [${op.headers.map((h) => `${quote(h.name)} => $options[${quote(optionName(h.name))}] ?? null`).join(", ")}]`,
+          ]
+        : []),
+      ...extra,
+    ];
+    return [`        return $this->transport->call(${named.join(", ")});`];
+  };
+
+  const summary = `\`${op.httpMethod} ${op.path}\` (${op.operationId}).`;
+  const returns = op.paged ? "Page" : "array";
+  const lines = [
+    "",
+    ...docBlock(summary, params, op.paged ? undefined : "array<string, mixed>"),
+    `    public function ${op.method}(${args.join(", ")}): ${returns}`,
+    "    {",
+    ...call(op.query.length > 0 ? "$query" : null, op.paged ? ["paged: true"] : []),
+    "    }",
+  ];
+  if (op.paged) {
+    const forward = [
+      ...op.pathParams.map((p) => `$${p}`),
+      ...(op.body ? ["$body"] : []),
+      "['page' => $page] + $query",
+      "$options",
+    ];
+    lines.push(
+      "",
+      ...docBlock(
+        `Every item of \`${op.method}\`, page after page.`,
+        params,
+        "\\Generator<int, array<string, mixed>>",
+      ),
+      `    public function ${iteratorName(op.method, "iterate")}(${args.join(", ")}): \\Generator`,
+      "    {",
+      `        return $this->transport->iterate(fn (int $page): Page => $this->${op.method}(${forward.join(", ")}));`,
+      "    }",
+    );
+  }
+  if (op.csv) {
+    lines.push(
+      "",
+      ...docBlock(`\`${op.httpMethod} ${op.path}?format=csv\`: the whole report as CSV text.`, params),
+      `    public function ${csvName(op.method)}(${args.join(", ")}): string`,
+      "    {",
+      ...call("['format' => 'csv'] + $query", ["csv: true"]),
+      "    }",
+    );
+  }
+  return lines;
+}
+
+const header = [
+  "<?php",
+  "",
+  `// ${GENERATED_NOTICE}`,
+  "",
+  "declare(strict_types=1);",
+  "",
+  "namespace Warehouse\\Api\\Resources;",
+  "",
+];
+
+function renderGroup(group: string, operations: Operation[]): string {
+  const usesPage = operations.some((op) => op.paged);
+  return [
+    ...header,
+    ...(usesPage ? ["use Warehouse\\Api\\Page;"] : []),
+    "use Warehouse\\Api\\Transport;",
+    "",
+    `/** \`$client->${group}\`: ${operations.map((op) => op.operationId).join(", ")}. */`,
+    `final class ${pascalCase(group)}Resource`,
+    "{",
+    "    public function __construct(private readonly Transport $transport)",
+    "    {",
+    "    }",
+    ...operations.flatMap(renderOperation),
+    "}",
+    "",
+  ].join("\n");
+}
+
+function renderOperations(table: OperationTable): string {
+  return [
+    ...header,
+    "/** Each operation's verb, path, access rule and retry class, from the operation table. */",
+    "final class Operations",
+    "{",
+    "    /** @var array<string, array{string, string, string, string}> operationId => [verb, path, access, retry] */",
+    "    public const ALL = [",
+    ...table.operations.map(
+      (op) =>
+        `        ${quote(op.operationId)} => [${[op.httpMethod, op.path, op.access, op.retry].map(quote).join(", ")}],`,
+    ),
+    "    ];",
+    "}",
+    "",
+  ].join("\n");
+}
+
+function renderResources(groups: string[]): string {
+  return [
+    ...header,
+    "use Warehouse\\Api\\Transport;",
+    "",
+    "/** The resource groups of the client, one property per group. */",
+    "abstract class Resources",
+    "{",
+    ...groups.map((group) => `    public readonly ${pascalCase(group)}Resource $${group};`),
+    "",
+    "    protected function __construct(Transport $transport)",
+    "    {",
+    ...groups.map((group) => `        $this->${group} = new ${pascalCase(group)}Resource($transport);`),
+    "    }",
+    "}",
+    "",
+  ].join("\n");
+}
+
+export function renderPhp(table: OperationTable): Map<string, string> {
+  const groups = groupsOf(table.operations);
+  const files = new Map<string, string>([
+    [`${PHP_RESOURCES_DIR}/Operations.php`, renderOperations(table)],
+    [`${PHP_RESOURCES_DIR}/Resources.php`, renderResources([...groups.keys()])],
+  ]);
+  for (const [group, operations] of groups) {
+    files.set(`${PHP_RESOURCES_DIR}/${pascalCase(group)}Resource.php`, renderGroup(group, operations));
+  }
+  return files;
+}
