@@ -43,7 +43,15 @@ const LANGUAGES = {
   php: {
     missing: () =>
       has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit",
-    commands: () => [["phpunit", "--do-not-cache-result", "--bootstrap", "clients/php/tests/bootstrap.php", "clients/php/tests"]],
+    commands: () => [
+      [
+        "phpunit",
+        "--do-not-cache-result",
+        "--bootstrap",
+        "clients/php/tests/bootstrap.php",
+        "clients/php/tests",
+      ],
+    ],
   },
 };
 
