@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scopedKey } from "./support/credentials";
+import { scopedKey, userWithRole } from "./support/credentials";
 import { call } from "./support/http";
 import { createTenant, type TestTenant } from "./support/tenants";
 
@@ -128,5 +128,63 @@ describe("API keys", () => {
     const { id } = (await createKey({ scopes: ["read:orders"] })).body.data;
     expect((await call("DELETE", `/api-keys/${id}`, { headers: other.admin })).status).toBe(404);
     expect((await call("DELETE", "/api-keys/not-a-uuid", { headers: tenant.admin })).status).toBe(400);
+  });
+});
+
+describe("an API key's rights follow its creator's current role", () => {
+  async function adminWithKey(t: TestTenant) {
+    const jwt = await userWithRole(t, "admin");
+    const { id: userId, email } = (await call("GET", "/auth/me", { headers: jwt })).body.data.user;
+    const created = await call("POST", "/api-keys", {
+      headers: jwt,
+      body: { name: "ops", scopes: ["admin"] },
+    });
+    expect(created.status).toBe(201);
+    return { userId, email, jwt, key: { "x-api-key": created.body.data.key as string } };
+  }
+
+  it("attack: a removed admin's key neither works nor can re-add its creator as owner", async () => {
+    const t = await createTenant();
+    const { userId, email, key } = await adminWithKey(t);
+    expect((await call("DELETE", `/users/${userId}`, { headers: t.admin })).status).toBe(200);
+
+    const rejoin = await call("POST", "/users", { headers: key, body: { email, role: "owner" } });
+    expect(rejoin.status).toBe(401);
+    expect((await me(key)).status).toBe(401);
+    expect((await call("GET", "/products", { headers: key })).status).toBe(401);
+  });
+
+  it("a demoted creator's key keeps only what the new role grants", async () => {
+    const t = await createTenant();
+    const { userId, key } = await adminWithKey(t);
+    const demoted = await call("PUT", `/users/${userId}`, { headers: t.admin, body: { role: "viewer" } });
+    expect(demoted.status).toBe(200);
+
+    expect((await call("GET", "/api-keys", { headers: key })).status).toBe(403);
+    expect((await call("POST", "/products", { headers: key, body: { sku: "S", name: "N" } })).status).toBe(
+      403,
+    );
+    expect((await call("GET", "/products", { headers: key })).status).toBe(200);
+    expect((await me(key)).body.data.apiKey.scopes).toEqual([
+      "read:products",
+      "read:inventory",
+      "read:orders",
+    ]);
+
+    // Promoted again, the key has its own scopes back: the cap is the creator's role now, not a copy.
+    await call("PUT", `/users/${userId}`, { headers: t.admin, body: { role: "admin" } });
+    expect((await call("GET", "/api-keys", { headers: key })).status).toBe(200);
+  });
+
+  it("a write scope capped by a reading creator still reads", async () => {
+    const t = await createTenant();
+    const { userId, jwt } = await adminWithKey(t);
+    const writer = await call("POST", "/api-keys", {
+      headers: jwt,
+      body: { name: "writer", scopes: ["write:products", "read:orders"] },
+    });
+    await call("PUT", `/users/${userId}`, { headers: t.admin, body: { role: "operator" } });
+    const key = { "x-api-key": writer.body.data.key };
+    expect((await me(key)).body.data.apiKey.scopes).toEqual(["read:products", "read:orders"]);
   });
 });

@@ -1,3 +1,4 @@
+import { accountableUser } from "../auth/principal";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
@@ -46,7 +47,8 @@ const revokeRoute = defineRoute(admin, {
 export const apiKeyRoutes = createRouter()
   .openapi(listRoute, async (c) => ok(c, await listApiKeys(c.var.tenantDb, c.req.valid("query"))))
   .openapi(createRoute, async (c) => {
-    const creator = { id: c.var.principal.id, scopes: c.var.scopes };
+    // A key made with a key belongs to that key's creator, so its rights follow that person's role too.
+    const creator = { id: accountableUser(c.var.principal), scopes: c.var.scopes };
     const key = await createApiKey(c.var.tenantDb, c.env.ENVIRONMENT, creator, c.req.valid("json"));
     return created(c, key, `/api/v1/api-keys/${key.id}`);
   })

@@ -32,7 +32,14 @@ export const ApiKeyRecord = z
     expiresAt: z.string().nullable(),
     lastUsedAt: z.string().nullable().openapi({ description: "Updated at most once a minute." }),
     revokedAt: z.string().nullable(),
-    createdBy: z.string().nullable(),
+    createdBy: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The member accountable for the key (for a key made with a key, that key's creator). The key's " +
+          "scopes are capped by this member's current role, and it stops working when they leave the tenant.",
+      }),
     createdAt: z.string(),
   })
   .openapi("ApiKey");

@@ -1,8 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { apiKeys, tenants } from "../db/schema";
+import { apiKeys, memberships, tenants } from "../db/schema";
 import { randomToken, sha256Hex } from "./hashing";
-import type { Scope } from "./scopes";
+import { cappedBy, type Role, type Scope, scopesByRole } from "./scopes";
 
 export const API_KEY_PREFIXES = ["wms_live_", "wms_test_"] as const;
 
@@ -16,12 +16,18 @@ export async function generateApiKey(environment: string) {
   return { key, keyHash: await sha256Hex(key), prefix: key.slice(0, 13) };
 }
 
-/** The one indexed lookup an API-key request costs: the key and its tenant together. */
+/**
+ * The one indexed lookup an API-key request costs: the key, its tenant and its creator's current role
+ * together. `scopes` are the key's effective scopes, capped by that role; `creatorId` is undefined when
+ * the creator is no longer a member of the key's tenant (the key then no longer works).
+ */
 export async function findApiKey(db: Database, key: string) {
   const [row] = await db
     .select({
       id: apiKeys.id,
       scopes: apiKeys.scopes,
+      creatorId: memberships.userId,
+      creatorRole: memberships.role,
       allowedIps: apiKeys.allowedIps,
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
@@ -30,9 +36,20 @@ export async function findApiKey(db: Database, key: string) {
     })
     .from(apiKeys)
     .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
+    )
     .where(eq(apiKeys.keyHash, await sha256Hex(key)))
     .limit(1);
-  return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
+  if (!row) return undefined;
+  const { creatorRole, creatorId, ...rest } = row;
+  const creatorScopes = creatorRole ? scopesByRole[creatorRole as Role] : [];
+  return {
+    ...rest,
+    creatorId: creatorId ?? undefined,
+    scopes: cappedBy(row.scopes as Scope[], creatorScopes),
+  };
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -24,7 +24,8 @@ function credentialOf(headers: { apiKey?: string; authorization?: string }): str
 
 /**
  * Establishes who is calling: a JWT (verified with no D1 read) or an API key (one indexed lookup,
- * which also brings the key's tenant). Missing, malformed, expired or revoked -> 401.
+ * which also brings the key's tenant and its creator's role, which caps the key's scopes). Missing,
+ * malformed, expired or revoked, or a key whose creator left the tenant -> 401.
  */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const credential = credentialOf({
@@ -38,6 +39,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     const now = new Date();
     if (!key) throw unauthorized("Invalid API key");
     if (key.revokedAt) throw unauthorized("API key has been revoked");
+    if (!key.creatorId) throw unauthorized("API key no longer works: its creator left the tenant");
     if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime())
       throw unauthorized("API key has expired");
     if (key.allowedIps?.length && !ipAllowed(c.req.header("cf-connecting-ip"), key.allowedIps)) {
@@ -46,7 +48,13 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     // Off the critical path: its own handle, so the request's round-trip count does not include it.
     if (lastUsedIsStale(key.lastUsedAt, now))
       c.executionCtx.waitUntil(touchApiKey(platformDb(c.env), key.id, now));
-    principal = { type: "api_key", id: key.id, scopes: key.scopes, tenant: key.tenant };
+    principal = {
+      type: "api_key",
+      id: key.id,
+      creatorId: key.creatorId,
+      scopes: key.scopes,
+      tenant: key.tenant,
+    };
   } else {
     const { userId, tokenId } = await verifyAccessToken(c.env.JWT_SECRET, credential);
     principal = { type: "user", id: userId, tokenId };

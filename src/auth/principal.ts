@@ -5,7 +5,19 @@ import type { Tenant } from "./tenant";
 /** Who is calling, as established by authentication (before the tenant is resolved). */
 export type Principal =
   | { type: "user"; id: string; tokenId: string }
-  | { type: "api_key"; id: string; scopes: Scope[]; tenant: Tenant };
+  | {
+      type: "api_key";
+      id: string;
+      /** The member accountable for the key: its scopes are capped by this user's current role. */
+      creatorId: string;
+      scopes: Scope[];
+      tenant: Tenant;
+    };
+
+/** The user accountable for what a credential creates: the user, or the member who created the key. */
+export function accountableUser(principal: Principal): string {
+  return principal.type === "user" ? principal.id : principal.creatorId;
+}
 
 /** Who made a change and in which request: recorded on ledger rows and status histories. */
 export interface Actor {

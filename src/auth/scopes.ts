@@ -34,3 +34,18 @@ export function grants(held: readonly Scope[], needed: Scope): boolean {
 export function grantsAll(held: readonly Scope[], wanted: readonly Scope[]): boolean {
   return wanted.every((scope) => grants(held, scope));
 }
+
+/**
+ * What a key's scopes are worth while its creator holds `creator`: each scope the creator grants is kept,
+ * `admin` shrinks to the creator's own scopes and a `write:X` the creator lacks falls back to `read:X`
+ * if the creator can read it. So a key never does more than the person accountable for it could now.
+ */
+export function cappedBy(key: readonly Scope[], creator: readonly Scope[]): Scope[] {
+  const capped = key.flatMap((scope): readonly Scope[] => {
+    if (grants(creator, scope)) return [scope];
+    if (scope === "admin") return creator;
+    const read = scope.replace("write:", "read:") as Scope;
+    return read !== scope && grants(creator, read) ? [read] : [];
+  });
+  return [...new Set(capped)];
+}
