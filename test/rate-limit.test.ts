@@ -18,11 +18,14 @@ import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 const READ = "/orders";
 const read = (headers: Record<string, string>, path = READ) => call("GET", path, { headers });
 
-/** A key written straight into D1: creating it through POST /api-keys would spend the budget under test. */
-async function keyWith(tenant: { id: string }, scopes: string[]) {
+/**
+ * A key written straight into D1: creating it through POST /api-keys would spend the budget under test.
+ * Its creator is the owner, as a key's scopes are capped by its creator's role.
+ */
+async function keyWith(tenant: TestTenant, scopes: string[]) {
   const key = await generateApiKey(env.ENVIRONMENT);
   await env.DB.prepare(
-    "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_at) values (?, ?, ?, ?, ?, ?, ?)",
+    "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_by, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)",
   )
     .bind(
       crypto.randomUUID(),
@@ -31,6 +34,7 @@ async function keyWith(tenant: { id: string }, scopes: string[]) {
       key.prefix,
       key.keyHash,
       JSON.stringify(scopes),
+      tenant.owner.id,
       new Date().toISOString(),
     )
     .run();
