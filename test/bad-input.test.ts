@@ -134,6 +134,11 @@ const fieldName = (path: (string | number)[]) =>
 
 const CONTROL = "a\u0000b\u001b[2J\u007f";
 const HUGE = [1e308, 2 ** 53 + 1, -1e20];
+const INTERNAL_HOSTS = [
+  "https://localhost./",
+  "https://metadata.google.internal./",
+  "https://LOCALHOST.:8443/",
+];
 
 const urlOf = (path: string) => path.replace(/\{[^}]+\}/g, () => crypto.randomUUID());
 
@@ -241,6 +246,30 @@ describe("bad input never causes a 500", () => {
           const what = `${method} ${path} ${fieldName(leaf.path)}=${huge}`;
           expect(res.status, what).toBeLessThan(500);
           if (res.status >= 400) expect(res.body.success, what).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("internal hosts, trailing dot and all, in every URL field are a 400", async () => {
+    const withUrls = operations.flatMap((operation) => {
+      const leaves: Leaf[] = [];
+      const valid = operation.body ? sample(operation.body, [], leaves) : undefined;
+      const urls = leaves.filter((leaf) => leaf.schema.format === "uri");
+      return urls.length > 0 ? [{ ...operation, valid, urls }] : [];
+    });
+    expect(withUrls.map((o) => `${o.method} ${o.path}`)).toEqual(["POST /webhooks", "PUT /webhooks/{id}"]);
+    for (const { method, path, valid, urls } of withUrls) {
+      for (const leaf of urls) {
+        for (const host of INTERNAL_HOSTS) {
+          const res = await call(method, urlOf(path), {
+            headers: headersFor(path),
+            body: withLeaf(valid, leaf.path, host),
+          });
+          expect(res.status, `${method} ${path} ${host}`).toBe(400);
+          expect(res.body.errors, `${method} ${path} ${host}`).toEqual([
+            `${fieldName(leaf.path)}: must be a public host name`,
+          ]);
         }
       }
     }

@@ -203,6 +203,30 @@ describe("delivery", () => {
     });
   });
 
+  it("checks the URL again right before sending: one stored before a rule existed is never called", async () => {
+    const { id } = await subscribe();
+    // As a subscription saved before trailing dots were normalised would be stored.
+    await env.DB.prepare("update webhook_subscriptions set url = ? where id = ?")
+      .bind("https://metadata.google.internal./computeMetadata/v1/", id)
+      .run();
+    const { deliveryId } = await pendingDelivery(id);
+    const { received } = stubReceiver();
+    await consume(deliveryId);
+    expect(received).toEqual([]);
+    expect(await deliveryRow(deliveryId)).toMatchObject({
+      status: "failed",
+      last_error: "refused before sending: url: must be a public host name",
+    });
+  });
+
+  it("sends to the host name it checked: lower case, without the trailing dot", async () => {
+    const { id } = await subscribe(["*"], "https://Receiver.Example.com./hook?x=1");
+    const { deliveryId } = await pendingDelivery(id);
+    const { received } = stubReceiver();
+    await consume(deliveryId);
+    expect(received.map((r) => r.url)).toEqual(["https://receiver.example.com/hook?x=1"]);
+  });
+
   it("records messages from the dead-letter queue", async () => {
     const { id } = await subscribe();
     const { deliveryId } = await pendingDelivery(id);

@@ -69,4 +69,74 @@ describe("webhook URL guard with DNS resolution (as deployed)", () => {
       "8855",
     );
   });
+
+  it.each([
+    ["https://localhost./hook", "trailing dot"],
+    ["https://localhost../hook", "trailing dots"],
+    ["https://metadata.google.internal./computeMetadata/v1/", "trailing dot on an internal name"],
+    ["https://METADATA.Google.Internal./", "upper case and a trailing dot"],
+    ["https://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/hook", "fullwidth localhost"],
+    [
+      "https://\uff4d\uff45\uff54\uff41\uff44\uff41\uff54\uff41.google.internal./",
+      "fullwidth and a trailing dot",
+    ],
+    ["https://printer.local./hook", "trailing dot on .local"],
+    ["https://intranet./hook", "a single label with a trailing dot"],
+  ])("normalises before judging: refuses %s (%s)", async (url) => {
+    const asked: string[] = [];
+    await expect(
+      assertDeliverableUrl(url, {
+        allowLocal: false,
+        resolve: async (host) => {
+          asked.push(host);
+          return ["93.184.216.34"];
+        },
+      }),
+    ).rejects.toMatchObject({ errors: ["url: must be a public host name"] });
+    expect(asked).toEqual([]);
+  });
+
+  it("resolves and returns the normalised name: no trailing dot, lower case, punycode", async () => {
+    const asked: string[] = [];
+    const resolve = async (host: string) => {
+      asked.push(host);
+      return ["93.184.216.34"];
+    };
+    const plain = await assertDeliverableUrl("https://Hooks.Example.COM./x?y=1", {
+      allowLocal: false,
+      resolve,
+    });
+    expect(plain.href).toBe("https://hooks.example.com/x?y=1");
+    const unicode = await assertDeliverableUrl("https://b\u00fccher.example/hook", {
+      allowLocal: false,
+      resolve,
+    });
+    expect(unicode.href).toBe("https://xn--bcher-kva.example/hook");
+    expect(asked).toEqual(["hooks.example.com", "xn--bcher-kva.example"]);
+  });
+
+  it("allows only ports 443 and 8443", async () => {
+    const resolve = resolvingTo("93.184.216.34");
+    for (const port of ["6379", "22", "80", "8080", "65535"]) {
+      await expect(
+        assertDeliverableUrl(`https://hooks.example.com:${port}/x`, { allowLocal: false, resolve }),
+      ).rejects.toMatchObject({ errors: ["url: must use port 443 (the default) or 8443"] });
+    }
+    for (const port of ["", ":443", ":8443"]) {
+      const url = await assertDeliverableUrl(`https://hooks.example.com${port}/x`, {
+        allowLocal: false,
+        resolve,
+      });
+      expect(url.hostname).toBe("hooks.example.com");
+    }
+  });
+
+  it("keeps any port for http://localhost receivers in development, trailing dot or not", async () => {
+    expect((await assertDeliverableUrl("http://localhost:6379/hook", { allowLocal: true })).port).toBe(
+      "6379",
+    );
+    expect((await assertDeliverableUrl("http://localhost.:8855/hook", { allowLocal: true })).href).toBe(
+      "http://localhost:8855/hook",
+    );
+  });
 });

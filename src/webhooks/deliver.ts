@@ -124,8 +124,11 @@ export async function deliver(env: Bindings, tenantId: string, deliveryId: strin
     await finish({ statusCode: null, durationMs: 0, error: "subscription disabled or deleted" }, "failed");
     return "done";
   }
+  // Checked again now, DNS included when deployed: the subscription may predate a rule, or its name may resolve
+  // elsewhere since it was saved. The request goes to the normalised URL, the one that was checked.
+  let url: URL;
   try {
-    await assertDeliverableUrl(subscription.url, urlGuardOptions(env));
+    url = await assertDeliverableUrl(subscription.url, urlGuardOptions(env));
   } catch (error) {
     const reason =
       error instanceof Error && "errors" in error
@@ -146,7 +149,7 @@ export async function deliver(env: Bindings, tenantId: string, deliveryId: strin
   const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.payload });
   const timestamp = Math.floor(now.getTime() / 1000);
   const result = await post(
-    subscription.url,
+    url.href,
     {
       "content-type": "application/json",
       "user-agent": "WarehouseAPI-Webhooks/1",

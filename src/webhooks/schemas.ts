@@ -19,7 +19,14 @@ const subscriptionFields = {
     .trim()
     .min(1, "URL is required")
     .max(2048)
-    .openapi({ example: "https://erp.example.com/hooks/warehouse" }),
+    .openapi({
+      format: "uri",
+      description:
+        "`https://` on a public host name, port 443 or 8443, without credentials. Host names are normalised " +
+        "(lower case, punycode, no trailing dot) and refused when internal (`localhost`, `.local`, `.internal`...), " +
+        "an IP address, or resolving to a non-public address; checked when saved and again before each delivery.",
+      example: "https://erp.example.com/hooks/warehouse",
+    }),
   events: z
     .array(EventName)
     .min(1, "at least one event is required")

@@ -28,27 +28,50 @@ export function isPublicAddress(value: string): boolean {
 const refuse = (reason: string) =>
   new AppError("VALIDATION_FAILED", "Webhook URL is not allowed", { errors: [`url: ${reason}`] });
 
+// 443 is the https default (the URL parser writes it as no port); 8443 is the common alternative for TLS services.
+// Any other port would let a subscription probe services that are not web receivers (Redis on 6379, SSH on 22...).
+const ALLOWED_PORTS = new Set(["", "8443"]);
+
 /**
- * The SSRF guard, run when a subscription is saved and again before every delivery: https only,
- * no credentials in the URL, no IP literal or internal hostname, and every address the host
- * resolves to must be public. `allowLocal` (development only) admits http://localhost receivers.
+ * The URL as it will be called. The WHATWG parser already lower-cases the host, maps IDNA (fullwidth
+ * `ｌｏｃａｌｈｏｓｔ` is `localhost`; Unicode names become punycode), decodes percent-escapes and reads
+ * every IPv4 spelling (`0x7f.1`) as an address; trailing dots (`localhost.`, the same name to DNS) are removed here,
+ * so each rule below sees the name that is resolved and fetched.
  */
-export async function assertDeliverableUrl(
-  raw: string,
-  options: { allowLocal: boolean; resolve?: Resolver },
-): Promise<URL> {
+function normalised(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw refuse("must be an absolute URL");
   }
+  const host = url.hostname.replace(/\.+$/, "");
+  if (host !== url.hostname) {
+    url.hostname = host;
+    // The setter ignores a name it cannot take (nothing left but dots): refuse rather than judge the old one.
+    if (url.hostname !== host) throw refuse("must be a public host name");
+  }
+  return url;
+}
+
+/**
+ * The SSRF guard, run when a subscription is saved and again right before every delivery: https only, port 443
+ * or 8443, no credentials in the URL, no IP literal or internal hostname, and every address the host resolves to
+ * must be public. `allowLocal` (development only) admits http://localhost receivers on any port. Returns the
+ * normalised URL, the one to call.
+ */
+export async function assertDeliverableUrl(
+  raw: string,
+  options: { allowLocal: boolean; resolve?: Resolver },
+): Promise<URL> {
+  const url = normalised(raw);
   if (options.allowLocal && url.protocol === "http:" && LOCAL_DEVELOPMENT_HOSTS.has(url.hostname)) return url;
   if (url.protocol !== "https:") throw refuse("must use https://");
   if (url.username || url.password) throw refuse("must not contain credentials");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (ipaddr.isValid(host)) throw refuse("must name a host, not an IP address");
   if (!host.includes(".") || INTERNAL_NAMES.test(host)) throw refuse("must be a public host name");
+  if (!ALLOWED_PORTS.has(url.port)) throw refuse("must use port 443 (the default) or 8443");
   if (options.resolve) {
     let addresses: string[];
     try {

@@ -1641,14 +1641,22 @@ export interface components {
             secret: string;
         };
         CreateWebhookRequest: {
-            /** @example https://erp.example.com/hooks/warehouse */
+            /**
+             * Format: uri
+             * @description `https://` on a public host name, port 443 or 8443, without credentials. Host names are normalised (lower case, punycode, no trailing dot) and refused when internal (`localhost`, `.local`, `.internal`...), an IP address, or resolving to a non-public address; checked when saved and again before each delivery.
+             * @example https://erp.example.com/hooks/warehouse
+             */
             url: string;
             events: string[];
             description?: string;
             active?: boolean;
         };
         UpdateWebhookRequest: {
-            /** @example https://erp.example.com/hooks/warehouse */
+            /**
+             * Format: uri
+             * @description `https://` on a public host name, port 443 or 8443, without credentials. Host names are normalised (lower case, punycode, no trailing dot) and refused when internal (`localhost`, `.local`, `.internal`...), an IP address, or resolving to a non-public address; checked when saved and again before each delivery.
+             * @example https://erp.example.com/hooks/warehouse
+             */
             url: string;
             events: string[];
             description?: string;
