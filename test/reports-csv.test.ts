@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvField, csvRecord, csvStream } from "../src/reports/csv";
 
@@ -19,8 +20,42 @@ describe("csvField (RFC 4180)", () => {
     expect(csvField("+1+2")).toBe("'+1+2");
     expect(csvField("-2+3")).toBe("'-2+3");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvField("\tcmd")).toBe("'\tcmd");
+    expect(csvField("\tcmd")).toBe(`"'\tcmd"`);
     expect(csvField("a=b")).toBe("a=b");
+  });
+
+  it("quotes a cell holding the separator of any common locale: comma, semicolon or tab", () => {
+    expect(csvField("Mugs; large")).toBe('"Mugs; large"');
+    expect(csvField("Mugs\tlarge")).toBe('"Mugs\tlarge"');
+  });
+
+  it("neutralises a formula after each separator, as a spreadsheet splitting on ; or tab would see it", () => {
+    expect(csvField('Mug;=HYPERLINK("http://evil","x")')).toBe(`"Mug;'=HYPERLINK(""http://evil"",""x"")"`);
+    expect(csvField("a,+1;-2\t@3")).toBe(`"a,'+1;'-2\t'@3"`);
+    expect(csvField("=1;=2")).toBe(`"'=1;'=2"`);
+    expect(csvField("a\t\t=b")).toBe(`"a\t'\t'=b"`);
+    expect(csvField("Mug; =x")).toBe('"Mug; =x"'); // a space first: text to every spreadsheet
+  });
+
+  it("leaves no cell starting a formula, whichever of comma, semicolon or tab a spreadsheet splits on", () => {
+    const formulaStart = /^[=+\-@\r]/;
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom("=", "+", "-", "@", "\t", "\r", ",", ";", '"', "a", " ") }),
+        (text) => {
+          const field = csvField(text);
+          for (const separator of [",", ";", "\t"]) {
+            // A reader in another locale does not honour our quotes: it splits the raw text.
+            for (const cell of field.split(separator)) {
+              expect(formulaStart.test(cell.replace(/^"/, "")), JSON.stringify({ text, field, cell })).toBe(
+                false,
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it("writes negative numbers as numbers, not as neutralised text", () => {

@@ -7,16 +7,21 @@ export interface CsvColumn<Row> {
 // A spreadsheet treats a text cell that starts with one of these as a formula (CWE-1236), so an attacker's
 // product name like `=HYPERLINK(...)` would run on the reader's machine. Tab and CR start formulas too.
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+// A spreadsheet in a locale that splits on `;` (or a tab-separated import) does not honour our quotes around
+// `Mug;=HYPERLINK(...)`: it sees a cell `=HYPERLINK(...)`. So a formula start after any common separator is
+// neutralised too, and a cell holding any of them is quoted.
+const FORMULA_AFTER_SEPARATOR = /([,;\t])(?=[=+\-@\t\r])/g;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
 
 /**
- * One RFC 4180 field. Text that could be read as a formula is prefixed with `'`; numbers are written
- * as they are (a negative delta is a number, not a formula), and null is an empty field.
+ * One RFC 4180 field. Text that could be read as a formula, at its start or after a `,`, `;` or tab inside it, gets
+ * a `'` there; numbers are written as they are (a negative delta is a number, not a formula), and null is an empty
+ * field. Hand-written rather than csv-stringify: its `escape_formulas` covers only the start of a cell.
  */
 export function csvField(value: string | number | null): string {
   if (value === null) return "";
   if (typeof value === "number") return String(value);
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  const text = `${FORMULA_START.test(value) ? "'" : ""}${value.replace(FORMULA_AFTER_SEPARATOR, "$1'")}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
