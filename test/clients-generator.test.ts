@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { iteratorName, snakeCase } from "../scripts/clients/names.ts";
 import { buildOperationTable, type Naming } from "../scripts/clients/operation-table.ts";
+import { csharpName, renderDotnet } from "../scripts/clients/render-dotnet.ts";
 import { renderPhp } from "../scripts/clients/render-php.ts";
 import { pythonName, renderPython } from "../scripts/clients/render-python.ts";
 import { renderTypeScript } from "../scripts/clients/render-typescript.ts";
@@ -272,5 +273,43 @@ describe("PHP rendering", () => {
     expect(things).toContain("$this->list(['page' => $page] + $query, $options)");
     expect(things).toContain("public function listCsv(array $query, array $options = []): string");
     expect(things).toContain("query: ['format' => 'csv'] + $query");
+  });
+});
+
+describe("C# rendering", () => {
+  const source = renderDotnet(buildOperationTable(document, naming));
+
+  it("escapes keywords and spells header parameters in camelCase", () => {
+    expect(csharpName("pageSize")).toBe("pageSize");
+    expect(csharpName("if-match")).toBe("ifMatch");
+    expect(csharpName("params")).toBe("@params");
+  });
+
+  it("types the query, takes the body as an object and passes the operation's metadata", () => {
+    expect(source).toContain(
+      'internal static readonly Operation CreateThing = new Operation("createThing", "POST", "/api/v1/things", "tenant", "idempotency-key");',
+    );
+    expect(source).toContain(
+      "public Task<JsonObject> CreateAsync(object body, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))",
+    );
+    // Required query parameters come first, without a default.
+    expect(source).toContain(
+      "public Task<ResultPage> ListAsync(string from, int? page = null, string format = null, CancellationToken",
+    );
+    expect(source).toContain('new Dictionary<string, string> { { "if-match", ifMatch } }');
+  });
+
+  it("adds the iterator, the CSV download and the client's properties", () => {
+    expect(source).toContain(
+      "public PageIterator ListAllAsync(string from, string format = null, CancellationToken",
+    );
+    expect(source).toContain(
+      "return new PageIterator(nextPage => ListAsync(page: nextPage, from: from, format: format,",
+    );
+    expect(source).toContain(
+      "public Task<string> ListCsvAsync(string from, int? page = null, CancellationToken",
+    );
+    expect(source).toContain('{ "format", "csv" }');
+    expect(source).toContain("public ThingsResource Things { get; private set; }");
   });
 });

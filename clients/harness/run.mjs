@@ -40,6 +40,10 @@ const LANGUAGES = {
       [pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"],
     ],
   },
+  dotnet: {
+    missing: () => (has("mono") && has("mcs") ? null : "Mono: apt-get install mono-complete"),
+    commands: () => [["bash", "clients/dotnet/test-mono.sh"]],
+  },
   php: {
     missing: () =>
       has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit",

@@ -1,6 +1,7 @@
 // Every file rendered from the operation table, by path: what `npm run clients:generate` writes and what
 // the drift checks compare with the committed files.
 import type { OperationTable } from "./operation-table.ts";
+import { renderDotnet } from "./render-dotnet.ts";
 import { PHP_RESOURCES_DIR, renderPhp } from "./render-php.ts";
 import { renderPython } from "./render-python.ts";
 import { renderTypeScript } from "./render-typescript.ts";
@@ -20,5 +21,6 @@ export function renderAll(table: OperationTable): Map<string, string> {
     ["clients/typescript/src/generated/operations.ts", renderTypeScript(table)],
     ["clients/python/warehouse_api/_operations.py", renderPython(table)],
     ...renderPhp(table),
+    ["clients/dotnet/src/Generated/Resources.g.cs", renderDotnet(table)],
   ]);
 }

@@ -1,0 +1,176 @@
+// Renders clients/dotnet/src/Generated/Resources.g.cs: one class per resource group with one `...Async` method per
+// operation (typed query parameters, an anonymous object or dictionary as the body), the operation metadata, and
+// the WarehouseClient properties. C# 7.2: Debian's Mono compiler (mcs) builds it here.
+import { assertDistinct, csvName, GENERATED_NOTICE, groupsOf, iteratorName, pascalCase } from "./names.ts";
+import type { Field, Operation, OperationTable } from "./operation-table.ts";
+
+const KEYWORDS = new Set(
+  (
+    "abstract as base bool break byte case catch char checked class const continue decimal default delegate do double " +
+    "else enum event explicit extern false finally fixed float for foreach goto if implicit in int interface internal is " +
+    "lock long namespace new null object operator out override params private protected public readonly ref return " +
+    "sbyte sealed short sizeof stackalloc static string struct switch this throw true try typeof uint ulong unchecked " +
+    "unsafe ushort using virtual void volatile while"
+  ).split(" "),
+);
+
+/** `pageSize` -> `pageSize`, `if-match` -> `ifMatch`, `params` -> `@params`. */
+export function csharpName(name: string): string {
+  const camel = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return KEYWORDS.has(camel) ? `@${camel}` : camel;
+}
+
+const quote = JSON.stringify;
+const isFlag = (f: Field) => f.enum?.length === 2 && f.enum.includes("true") && f.enum.includes("false");
+
+function csharpType(f: Field): string {
+  if (isFlag(f) || f.type === "boolean") return f.required ? "bool" : "bool?";
+  if (f.type === "integer") return f.required ? "int" : "int?";
+  if (f.type === "number") return f.required ? "decimal" : "decimal?";
+  if (f.type === "string") return "string";
+  if (f.type === "array") return "System.Collections.Generic.IEnumerable<object>";
+  return "object";
+}
+
+const defaultOf = (f: Field) => (f.required ? "" : " = null");
+const operationField = (op: Operation) => pascalCase(op.operationId);
+
+function parameters(op: Operation, query: Field[]): string[] {
+  const args = op.pathParams.map((p) => `string ${csharpName(p)}`);
+  if (op.body) args.push(`object body${op.body.required ? "" : " = null"}`);
+  const ordered = [...query.filter((f) => f.required), ...query.filter((f) => !f.required)];
+  args.push(...ordered.map((f) => `${csharpType(f)} ${csharpName(f.name)}${defaultOf(f)}`));
+  args.push(...op.headers.map((h) => `string ${csharpName(h.name)} = null`));
+  if (op.retry === "idempotency-key") args.push("string idempotencyKey = null");
+  args.push("CancellationToken cancellationToken = default(CancellationToken)");
+  assertDistinct(
+    op,
+    args.map((a) => a.split(" ")[1] ?? a),
+  );
+  return args;
+}
+
+function call(
+  op: Operation,
+  kind: "ObjectAsync" | "PageAsync" | "TextAsync",
+  query: Field[],
+  extra: string[],
+): string {
+  const path = `new[] { ${op.pathParams.map(csharpName).join(", ")} }`;
+  const entries = [...query.map((f) => `{ ${quote(f.name)}, ${csharpName(f.name)} }`), ...extra];
+  const queryArg = entries.length > 0 ? `new Dictionary<string, object> { ${entries.join(", ")} }` : "null";
+  const headers =
+    op.headers.length > 0
+      ? `new Dictionary<string, string> { ${op.headers.map((h) => `{ ${quote(h.name)}, ${csharpName(h.name)} }`).join(", ")} }`
+      : "null";
+  const args = [
+    `Operations.${operationField(op)}`,
+    op.pathParams.length > 0 ? path : "new string[0]",
+    queryArg,
+    op.body ? "body" : "null",
+    headers,
+    op.retry === "idempotency-key" ? "idempotencyKey" : "null",
+    "cancellationToken",
+  ];
+  return `            return _transport.${kind}(${args.join(", ")});`;
+}
+
+function renderOperation(op: Operation): string[] {
+  const name = pascalCase(op.method);
+  const lines = [
+    "",
+    `        /// <summary><c>${op.httpMethod} ${op.path}</c> (${op.operationId}).</summary>`,
+    `        public Task<${op.paged ? "ResultPage" : "JsonObject"}> ${name}Async(${parameters(op, op.query).join(", ")})`,
+    "        {",
+    call(op, op.paged ? "PageAsync" : "ObjectAsync", op.query, []),
+    "        }",
+  ];
+  if (op.paged) {
+    const rest = op.query.filter((f) => f.name !== "page");
+    const forward = [
+      ...op.pathParams.map((p) => `${csharpName(p)}: ${csharpName(p)}`),
+      ...(op.body ? ["body: body"] : []),
+      "page: nextPage",
+      ...rest.map((f) => `${csharpName(f.name)}: ${csharpName(f.name)}`),
+      ...op.headers.map((h) => `${csharpName(h.name)}: ${csharpName(h.name)}`),
+      "cancellationToken: cancellationToken",
+    ];
+    lines.push(
+      "",
+      `        /// <summary>Every item of <c>${name}Async</c>, page after page.</summary>`,
+      `        public PageIterator ${pascalCase(iteratorName(op.method, "all"))}Async(${parameters(op, rest).join(", ")})`,
+      "        {",
+      `            return new PageIterator(nextPage => ${name}Async(${forward.join(", ")}));`,
+      "        }",
+    );
+  }
+  if (op.csv) {
+    const rest = op.query.filter((f) => f.name !== "format");
+    lines.push(
+      "",
+      `        /// <summary><c>${op.httpMethod} ${op.path}?format=csv</c>: the whole report as CSV text.</summary>`,
+      `        public Task<string> ${pascalCase(csvName(op.method))}Async(${parameters(op, rest).join(", ")})`,
+      "        {",
+      call(op, "TextAsync", rest, ['{ "format", "csv" }']),
+      "        }",
+    );
+  }
+  return lines;
+}
+
+function renderGroup(group: string, operations: Operation[]): string[] {
+  const name = `${pascalCase(group)}Resource`;
+  return [
+    "",
+    `    /// <summary><c>client.${pascalCase(group)}</c>: ${operations.map((op) => op.operationId).join(", ")}.</summary>`,
+    `    public sealed class ${name}`,
+    "    {",
+    "        private readonly Transport _transport;",
+    "",
+    `        internal ${name}(Transport transport)`,
+    "        {",
+    "            _transport = transport;",
+    "        }",
+    ...operations.flatMap(renderOperation),
+    "    }",
+  ];
+}
+
+export function renderDotnet(table: OperationTable): string {
+  const groups = groupsOf(table.operations);
+  return [
+    `// <auto-generated>${GENERATED_NOTICE}</auto-generated>`,
+    "using System.Collections.Generic;",
+    "using System.Threading;",
+    "using System.Threading.Tasks;",
+    "",
+    "namespace Warehouse.Api",
+    "{",
+    "    /// <summary>Each operation's verb, path, access rule and retry class, from the operation table.</summary>",
+    "    internal static class Operations",
+    "    {",
+    ...table.operations.map(
+      (op) =>
+        `        internal static readonly Operation ${operationField(op)} = new Operation(${[op.operationId, op.httpMethod, op.path, op.access, op.retry].map((v) => quote(v)).join(", ")});`,
+    ),
+    "    }",
+    "",
+    "    public sealed partial class WarehouseClient",
+    "    {",
+    ...[...groups].flatMap(([group, operations]) => [
+      `        /// <summary>${operations.map((op) => op.operationId).join(", ")}.</summary>`,
+      `        public ${pascalCase(group)}Resource ${pascalCase(group)} { get; private set; }`,
+      "",
+    ]),
+    "        private void InitializeResources(Transport transport)",
+    "        {",
+    ...[...groups.keys()].map(
+      (group) => `            ${pascalCase(group)} = new ${pascalCase(group)}Resource(transport);`,
+    ),
+    "        }",
+    "    }",
+    ...[...groups].flatMap(([group, operations]) => renderGroup(group, operations)),
+    "}",
+    "",
+  ].join("\n");
+}
