@@ -1090,6 +1090,7 @@ export interface components {
             /** @description Updated at most once a minute. */
             lastUsedAt: string | null;
             revokedAt: string | null;
+            /** @description The member accountable for the key (for a key made with a key, that key's creator). The key's scopes are capped by this member's current role, and it stops working when they leave the tenant. */
             createdBy: string | null;
             createdAt: string;
         };
