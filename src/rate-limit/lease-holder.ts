@@ -3,8 +3,12 @@
 // `leased-admission.ts` makes the calls.
 import { CLOCK_MARGIN_MS, LEASE_MS, type LeaseAsk, type LeaseReport, maxSpare } from "./ledger";
 
-/** The span over which an isolate judges its request rate. */
+/**
+ * An isolate judges its request rate by its admissions over the last `RATE_SPAN_MS`, divided by the time
+ * they took (at least `RATE_FLOOR_MS`, so a handful of requests at once is not taken for a flood).
+ */
 export const RATE_SPAN_MS = 10_000;
+const RATE_FLOOR_MS = 2_000;
 /** A lease is sized to last this long at that rate, within `USABLE_MS` even when asked for early. */
 const LEASE_TRAFFIC_MS = 20_000;
 /** The next lease is asked for when about this much traffic is left: far more than a call's round trip. */
@@ -62,8 +66,8 @@ export class LeaseHolder {
 
   /**
    * What to ask the object for at `now`: `need` slots for waiting requests and, for an isolate busy on this
-   * subject, spare ones for `LEASE_TRAFFIC_MS` of its rate over the last `RATE_SPAN_MS` (so the lease size
-   * follows the rate, doubling and more while a burst ramps up). Hands over the reports of finished leases.
+   * subject, spare ones for `LEASE_TRAFFIC_MS` of its recent rate (so the lease size follows the rate).
+   * Hands over the reports of finished leases.
    */
   ask(now: number, need: number): { ask: LeaseAsk; reports: LeaseReport[] } {
     return {
@@ -91,7 +95,7 @@ export class LeaseHolder {
    */
   wantsMore(now: number, limit: number): boolean {
     const spare = Math.min(this.#spareWanted(now), maxSpare(limit));
-    const oneSecond = Math.ceil((this.#admissions.length * ASK_AHEAD_MS) / RATE_SPAN_MS);
+    const oneSecond = Math.ceil(this.#rate(now) * ASK_AHEAD_MS);
     return spare > 0 && this.unused() <= Math.max(1, Math.min(oneSecond, Math.floor(spare / 4)));
   }
 
@@ -106,9 +110,15 @@ export class LeaseHolder {
   }
 
   #spareWanted(now: number): number {
+    return this.#admissions.length >= LEASING_FROM ? Math.ceil(this.#rate(now) * LEASE_TRAFFIC_MS) : 0;
+  }
+
+  /** Admissions per ms over the last `RATE_SPAN_MS`. */
+  #rate(now: number): number {
     this.#admissions = this.#admissions.filter((at) => at > now - RATE_SPAN_MS);
-    const recent = this.#admissions.length;
-    return recent >= LEASING_FROM ? Math.ceil((recent * LEASE_TRAFFIC_MS) / RATE_SPAN_MS) : 0;
+    const oldest = this.#admissions[0];
+    if (oldest === undefined) return 0;
+    return this.#admissions.length / Math.max(RATE_FLOOR_MS, now - oldest);
   }
 
   /** Moves used-up and expired leases, and those granted under another limit (a plan change), to the reports. */
