@@ -142,18 +142,14 @@ describe("an isolate's lease holder (pure, explicit clock)", () => {
     lease(holder, T + 10, 97, 300);
     expect(holder.take(T + 20, 300)).toMatchObject({ leaseId: `h${T}`, remaining: 99 });
     // 10 requests a second: asks ahead once about 10 slots (a second) are left, not earlier.
-    let at = T + 20;
-    const takeNext = () => {
-      at += 100;
-      holder.take(at, 300);
-    };
-    for (let i = 1; i < 87; i++) takeNext();
+    const at = (admission: number) => T + 20 + admission * 100;
+    for (let i = 1; i < 87; i++) holder.take(at(i), 300);
     expect(holder.unused()).toBe(13);
-    expect(holder.wantsMore(at, 300)).toBe(false);
-    takeNext();
-    takeNext();
+    expect(holder.wantsMore(at(86), 300)).toBe(false);
+    holder.take(at(87), 300);
+    holder.take(at(88), 300);
     expect(holder.unused()).toBe(11);
-    expect(holder.wantsMore(at, 300)).toBe(true);
+    expect(holder.wantsMore(at(88), 300)).toBe(true);
   });
 
   it("reports each use relative to when it asked, and hands a lease back only when it left slots unused", () => {
