@@ -11,7 +11,7 @@ import { renderTypeScript } from "../scripts/clients/render-typescript.ts";
 const errorResponse = { description: "error" };
 const tenant = (scope: string) => ({
   security: [{ BearerAuth: [scope] }, { ApiKeyAuth: [scope] }],
-  "x-required-scope": scope,
+  "x-required-scopes": [scope],
 });
 const envelope = (data: object) => ({
   content: { "application/json": { schema: { type: "object", properties: { data } } } },

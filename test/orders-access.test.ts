@@ -151,14 +151,14 @@ describe("GET /orders", () => {
 
   it("documents every order route with its scope", async () => {
     const doc = (await call("GET", "/openapi.json")).body as unknown as {
-      paths: Record<string, Record<string, { "x-required-scope"?: string }>>;
+      paths: Record<string, Record<string, { "x-required-scopes"?: string[] }>>;
     };
-    expect(doc.paths["/api/v1/orders"]?.get?.["x-required-scope"]).toBe("read:orders");
-    expect(doc.paths["/api/v1/orders/{id}"]?.get?.["x-required-scope"]).toBe("read:orders");
-    expect(doc.paths["/api/v1/orders/sales"]?.post?.["x-required-scope"]).toBe("write:orders");
-    expect(doc.paths["/api/v1/orders/purchase"]?.post?.["x-required-scope"]).toBe("write:orders");
-    expect(doc.paths["/api/v1/orders/{id}/status"]?.patch?.["x-required-scope"]).toBe("write:orders");
-    expect(doc.paths["/api/v1/orders/{id}/receive"]?.post?.["x-required-scope"]).toBe("write:orders");
+    expect(doc.paths["/api/v1/orders"]?.get?.["x-required-scopes"]).toEqual(["read:orders"]);
+    expect(doc.paths["/api/v1/orders/{id}"]?.get?.["x-required-scopes"]).toEqual(["read:orders"]);
+    expect(doc.paths["/api/v1/orders/sales"]?.post?.["x-required-scopes"]).toEqual(["write:orders"]);
+    expect(doc.paths["/api/v1/orders/purchase"]?.post?.["x-required-scopes"]).toEqual(["write:orders"]);
+    expect(doc.paths["/api/v1/orders/{id}/status"]?.patch?.["x-required-scopes"]).toEqual(["write:orders"]);
+    expect(doc.paths["/api/v1/orders/{id}/receive"]?.post?.["x-required-scopes"]).toEqual(["write:orders"]);
   });
 });
 

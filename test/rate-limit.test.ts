@@ -414,14 +414,17 @@ describe("object calls and round trips", () => {
 });
 
 describe("OpenAPI document", () => {
-  it("documents Retry-After and the limit headers on every tenant route's 429", async () => {
+  it("documents Retry-After and the limit headers on every authenticated route's 429", async () => {
     const res = await call("GET", "/openapi.json");
     const doc = res.body as unknown as {
-      paths: Record<string, Record<string, { "x-required-scope"?: string; responses: Record<string, any> }>>;
+      paths: Record<
+        string,
+        Record<string, { security?: Record<string, string[]>[]; responses: Record<string, any> }>
+      >;
     };
     const tenantOperations = Object.values(doc.paths)
       .flatMap((operations) => Object.values(operations))
-      .filter((operation) => operation["x-required-scope"]);
+      .filter((operation) => operation.security?.some((requirement) => "BearerAuth" in requirement));
     expect(tenantOperations.length).toBeGreaterThan(0);
     for (const operation of tenantOperations) {
       expect(Object.keys(operation.responses["429"].headers)).toEqual(

@@ -11,7 +11,7 @@ beforeAll(async () => {
 const RANGE = "from=2026-11-01&to=2026-11-30";
 
 describe("GET /reports", () => {
-  it("lists every report type with its scope, formats and parameters", async () => {
+  it("lists every report type with its scopes, formats and parameters", async () => {
     const res = await call("GET", "/reports", { headers: tenant.admin });
     expect(res.status).toBe(200);
     const byType = Object.fromEntries(res.body.data.items.map((item: { type: string }) => [item.type, item]));
@@ -21,22 +21,28 @@ describe("GET /reports", () => {
       "order-summary",
       "stock-movements",
     ]);
-    expect(byType["inventory-valuation"].scope).toBe("read:inventory");
-    expect(byType["low-stock"].scope).toBe("read:inventory");
-    expect(byType["stock-movements"].scope).toBe("read:inventory");
-    expect(byType["order-summary"].scope).toBe("read:orders");
+    expect(byType["inventory-valuation"].scopes).toEqual(["read:inventory", "read:products"]);
+    expect(byType["low-stock"].scopes).toEqual(["read:inventory"]);
+    expect(byType["stock-movements"].scopes).toEqual(["read:inventory"]);
+    expect(byType["order-summary"].scopes).toEqual(["read:orders"]);
     expect(byType["stock-movements"].path).toBe("/api/v1/reports/stock-movements");
     expect(byType["stock-movements"].formats).toEqual(["json", "csv"]);
     const required = byType["stock-movements"].parameters.filter((p: { required: boolean }) => p.required);
     expect(required.map((p: { name: string }) => p.name)).toEqual(["from", "to"]);
   });
 
-  it("names the same parameters as the OpenAPI document, with the same scope", async () => {
+  it("names the same parameters as the OpenAPI document, with the same scopes in its security", async () => {
     const catalogue = await call("GET", "/reports", { headers: tenant.admin });
     const doc = (await call("GET", "/openapi.json")).body as unknown as {
       paths: Record<
         string,
-        { get: { parameters: { name: string; in: string }[]; "x-required-scope": string } }
+        {
+          get: {
+            parameters: { name: string; in: string }[];
+            "x-required-scopes": string[];
+            security: Record<string, string[]>[];
+          };
+        }
       >;
     };
     for (const report of catalogue.body.data.items) {
@@ -46,7 +52,11 @@ describe("GET /reports", () => {
       expect(report.parameters.map((p: { name: string }) => p.name).sort(), report.type).toEqual(
         documented?.sort(),
       );
-      expect(operation?.["x-required-scope"]).toBe(report.scope);
+      expect(operation?.["x-required-scopes"], report.type).toEqual(report.scopes);
+      expect(operation?.security, report.type).toEqual([
+        { BearerAuth: report.scopes },
+        { ApiKeyAuth: report.scopes },
+      ]);
     }
   });
 

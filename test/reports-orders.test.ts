@@ -114,34 +114,48 @@ describe("scopes", () => {
   ];
   const orderReport = `/reports/order-summary?${TODAY}`;
 
-  it("inventory reports need read:inventory, the order summary read:orders, in both formats", async () => {
-    const ordersOnly = await scopedKey(tenant, ["read:orders"]);
-    const inventoryOnly = await scopedKey(tenant, ["read:inventory"]);
-    for (const format of ["json", "csv"]) {
-      const join = (path: string) => `${path}${path.includes("?") ? "&" : "?"}format=${format}`;
-      for (const path of inventoryReports) {
-        const denied = await call("GET", join(path), { headers: ordersOnly });
-        expect(denied.status, path).toBe(403);
-        expect(denied.body.errors, path).toEqual(["This request needs the read:inventory scope"]);
-        expect((await call("GET", join(path), { headers: inventoryOnly })).status, path).toBe(200);
+  it("each report with a key holding each scope alone: unit costs need read:products too, in both formats", async () => {
+    const valuation = "/reports/inventory-valuation";
+    const lowStock = "/reports/low-stock";
+    const movements = "/reports/stock-movements?from=2026-11-01&to=2026-11-30";
+    const readable: Record<string, string[]> = {
+      "read:products": [],
+      "write:products": [],
+      "read:inventory": [lowStock, movements],
+      "write:inventory": [lowStock, movements],
+      "read:orders": [orderReport],
+      "write:orders": [orderReport],
+      admin: [valuation, lowStock, movements, orderReport],
+    };
+    for (const [scope, allowed] of Object.entries(readable)) {
+      const key = await scopedKey(tenant, [scope]);
+      for (const path of [valuation, lowStock, movements, orderReport]) {
+        for (const format of ["json", "csv"]) {
+          const res = await call("GET", `${path}${path.includes("?") ? "&" : "?"}format=${format}`, {
+            headers: key,
+          });
+          expect(res.status, `${scope} ${path} ${format}`).toBe(allowed.includes(path) ? 200 : 403);
+        }
       }
-      const denied = await call("GET", join(orderReport), { headers: inventoryOnly });
-      expect(denied.status).toBe(403);
-      expect(denied.body.success).toBe(false);
-      expect((await call("GET", join(orderReport), { headers: ordersOnly })).status).toBe(200);
+      expect((await call("GET", "/reports", { headers: key })).status, scope).toBe(200);
     }
+    const inventoryOnly = await scopedKey(tenant, ["read:inventory"]);
+    const denied = await call("GET", valuation, { headers: inventoryOnly });
+    expect(denied.body.errors).toEqual(["This request needs the read:products scope"]);
+    const ordersOnly = await scopedKey(tenant, ["read:orders"]);
+    expect((await call("GET", valuation, { headers: ordersOnly })).body.errors).toEqual([
+      "This request needs the read:inventory and read:products scopes",
+    ]);
+    const both = await scopedKey(tenant, ["read:inventory", "read:products"]);
+    expect((await call("GET", valuation, { headers: both })).status).toBe(200);
+    expect((await call("GET", `${valuation}?format=csv`, { headers: both })).status).toBe(200);
   });
 
-  it("write scopes imply read; other scopes get nothing but the catalogue", async () => {
-    const writer = await scopedKey(tenant, ["write:inventory", "write:orders"]);
+  it("write scopes imply read", async () => {
+    const writer = await scopedKey(tenant, ["write:inventory", "write:orders", "write:products"]);
     for (const path of [...inventoryReports, orderReport]) {
       expect((await call("GET", path, { headers: writer })).status, path).toBe(200);
     }
-    const productsOnly = await scopedKey(tenant, ["read:products"]);
-    for (const path of [...inventoryReports, orderReport]) {
-      expect((await call("GET", path, { headers: productsOnly })).status, path).toBe(403);
-    }
-    expect((await call("GET", "/reports", { headers: productsOnly })).status).toBe(200);
   });
 
   it("a signed-in viewer reads every report; without X-Tenant-Id it is a 400", async () => {

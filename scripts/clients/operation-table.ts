@@ -147,7 +147,7 @@ function accessOf(operation: Schema): Access {
   const security = (operation.security as Record<string, string[]>[] | undefined) ?? [];
   if (security.length === 0) return "public";
   if (security.some((requirement) => "PlatformToken" in requirement)) return "platform";
-  return operation["x-required-scope"] ? "tenant" : "credential";
+  return operation["x-required-scopes"] ? "tenant" : "credential";
 }
 
 function parametersOf(doc: Document, operation: Schema, where: string): Field[] {

@@ -1,5 +1,6 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
 import { authenticate } from "../auth/authenticate";
 import { requirePlatformOperator } from "../auth/platform-operator";
 import { requireScope } from "../auth/require-scope";
@@ -15,23 +16,44 @@ import { ErrorEnvelope } from "./envelope";
 /**
  * Who may call a route:
  * - `public`: anyone (health, docs, login);
- * - `credential`: any valid JWT or API key, no tenant needed (`GET /auth/me`);
+ * - `credential`: any valid JWT or API key, no tenant needed (`GET /auth/me`); counted by a tenant's rate limit
+ *   when the call names one (an API key's own tenant, or X-Tenant-Id with a JWT); a bare JWT call is the user's,
+ *   not a tenant's, and is not counted;
  * - `platform`: the platform operator token;
- * - a scope: a credential, a resolved tenant, its rate limit, and that scope; the events the request
- *   commits are handed to the queue after a successful response.
+ * - `tenant`: a credential, a resolved tenant and its rate limit, no particular scope (`GET /reports`);
+ * - a scope, or several that are all needed: `tenant` plus those scopes; the events the request commits are
+ *   handed to the queue after a successful response.
  */
-export type Access = "public" | "credential" | "platform" | { scope: Scope };
+export type Access =
+  | "public"
+  | "credential"
+  | "platform"
+  | "tenant"
+  | { scope: Scope | readonly [Scope, ...Scope[]] };
 
-function middlewareFor(access: Access, idempotent: boolean): MiddlewareHandler<AppEnv>[] {
+const scopesOf = (access: Access): Scope[] => (typeof access === "object" ? [access.scope].flat() : []);
+const actsOnTenant = (access: Access) => access === "tenant" || typeof access === "object";
+
+// `resolveTenant` then `rateLimit`, run only when the call names a tenant.
+const countAgainstNamedTenant = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.principal.type !== "api_key" && !c.req.header("x-tenant-id")) return next();
+  await resolveTenant(c, async () => {
+    await rateLimit(c, next);
+  });
+});
+
+/** The middleware of an access rule, in order; also for the few routes declared outside `defineRoute`. */
+export function guardsFor(access: Access, idempotent = false): MiddlewareHandler<AppEnv>[] {
   if (access === "public") return [];
-  if (access === "credential") return [authenticate];
+  if (access === "credential") return [authenticate, countAgainstNamedTenant];
   if (access === "platform") return [requirePlatformOperator];
+  const needed = scopesOf(access);
   const tenantRoute = [
     authenticate,
     resolveTenant,
     handOffCommittedEvents,
     rateLimit,
-    requireScope(access.scope),
+    ...(needed.length > 0 ? [requireScope(...needed)] : []),
   ];
   return idempotent ? [...tenantRoute, idempotency] : tenantRoute;
 }
@@ -39,8 +61,17 @@ function middlewareFor(access: Access, idempotent: boolean): MiddlewareHandler<A
 function securityFor(access: Access): Record<string, string[]>[] {
   if (access === "public") return [];
   if (access === "platform") return [{ PlatformToken: [] }];
-  const scopes = access === "credential" ? [] : [access.scope];
+  const scopes = scopesOf(access);
   return [{ BearerAuth: scopes }, { ApiKeyAuth: scopes }];
+}
+
+/** "Requires scope `admin`." / "Requires scopes `read:inventory` and `read:products`." */
+function scopeSentence(access: Access): string | undefined {
+  if (access === "tenant") return "Any scope of the tenant; counted by its rate limit.";
+  const needed = scopesOf(access);
+  if (needed.length === 0) return undefined;
+  const names = needed.map((scope) => `\`${scope}\``).join(" and ");
+  return `Requires scope${needed.length > 1 ? "s" : ""} ${names}.`;
 }
 
 /** `{ content: { "application/json": { schema } } }`, the shape of every JSON body and response. */
@@ -63,16 +94,21 @@ function errorResponsesFor(access: Access) {
     401: errorResponse("Missing, malformed, expired or revoked credentials"),
   };
   if (access === "platform") return authenticated;
+  const counted = {
+    ...authenticated,
+    429: { ...errorResponse("Rate limit exceeded; see Retry-After"), headers: documentedRateLimitHeaders },
+  };
   if (access === "credential") {
     return {
-      ...authenticated,
-      403: errorResponse("The API key's IP allow list does not include the caller"),
+      ...counted,
+      403: errorResponse(
+        "The API key's IP allow list does not include the caller, or X-Tenant-Id names a tenant that is not accessible",
+      ),
     };
   }
   return {
-    ...authenticated,
+    ...counted,
     403: errorResponse("Insufficient scope, IP not allowed, or tenant not accessible"),
-    429: { ...errorResponse("Rate limit exceeded; see Retry-After"), headers: documentedRateLimitHeaders },
   };
 }
 
@@ -106,23 +142,30 @@ const tenantHeaderParameter = {
   schema: { type: "string" as const, format: "uuid" },
 };
 
+// On a credential route the header is optional and only says whose rate limit counts the call.
+const countingTenantHeaderParameter = {
+  ...tenantHeaderParameter,
+  description:
+    "Optional. With a JWT, the tenant whose rate limit counts this call (you must be a member); an API key's " +
+    "call counts against the key's tenant. Without either, the call is the user's and is not counted.",
+};
+
 /**
  * Declares a route once: its access rule becomes middleware, OpenAPI security (with the scope)
  * and the standard error responses, next to the schemas that validate it.
  */
 export function defineRoute<const R extends RouteConfig>(access: Access, config: R) {
-  const scoped = typeof access === "object";
+  const scoped = actsOnTenant(access);
   // Every POST of the tenant API honours Idempotency-Key (contract section 10).
   const idempotent = scoped && config.method === "post";
   const parameters = idempotent ? [tenantHeaderParameter, idempotencyKeyParameter] : [tenantHeaderParameter];
   return createRoute({
     ...config,
-    middleware: middlewareFor(access, idempotent),
+    middleware: guardsFor(access, idempotent),
     security: securityFor(access),
-    ...(scoped ? { "x-required-scope": access.scope, parameters } : {}),
-    description: [config.description, scoped ? `Requires scope \`${access.scope}\`.` : undefined]
-      .filter(Boolean)
-      .join("\n\n"),
+    ...(scoped ? { "x-required-scopes": scopesOf(access), parameters } : {}),
+    ...(access === "credential" ? { parameters: [countingTenantHeaderParameter] } : {}),
+    description: [config.description, scopeSentence(access)].filter(Boolean).join("\n\n"),
     responses: {
       ...errorResponsesFor(access),
       ...(idempotent ? idempotencyResponses : {}),

@@ -11,7 +11,8 @@ export interface ReportType {
   type: string;
   title: string;
   description: string;
-  scope: Scope;
+  /** Every one is needed: unit costs and values are product data, so the valuation also needs `read:products`. */
+  scopes: readonly [Scope, ...Scope[]];
   parameters: Parameter[];
 }
 
@@ -44,7 +45,7 @@ export const reportTypes = {
     title: "Inventory valuation",
     description:
       "On hand x unit cost for every product in every warehouse holding it, with totals (units on hand, reserved and available, value) per warehouse and overall.",
-    scope: "read:inventory",
+    scopes: ["read:inventory", "read:products"],
     parameters: [format, ...paging, ...stockFilters],
   },
   stockMovements: {
@@ -52,7 +53,7 @@ export const reportTypes = {
     title: "Stock movements",
     description:
       "The stock ledger between two dates, oldest first, with its count and net change, overall and per UTC day.",
-    scope: "read:inventory",
+    scopes: ["read:inventory"],
     parameters: [
       format,
       ...paging,
@@ -68,7 +69,7 @@ export const reportTypes = {
     title: "Low stock",
     description:
       "Active products whose available quantity in a warehouse is at or below their reorder point, with the shortfall.",
-    scope: "read:inventory",
+    scopes: ["read:inventory"],
     parameters: [format, ...paging, ...stockFilters],
   },
   orderSummary: {
@@ -76,7 +77,7 @@ export const reportTypes = {
     title: "Order summary",
     description:
       "Orders created between two dates: count and value per UTC day, type and current status, with totals per status.",
-    scope: "read:orders",
+    scopes: ["read:orders"],
     parameters: [
       format,
       ...paging,

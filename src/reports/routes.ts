@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { authenticate } from "../auth/authenticate";
+import { every } from "hono/combine";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
-import { defineRoute, jsonContent as json } from "../http/route";
+import { defineRoute, guardsFor, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
 import { csvDownload, downloadName } from "./download";
@@ -28,10 +28,10 @@ const csvContent = {
   },
 };
 
-/** One route per report: its scope comes from the catalogue, so the OpenAPI document shows it. */
+/** One route per report: its scopes come from the catalogue, so the OpenAPI document shows them. */
 function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportType, query: Q, result: R) {
   return defineRoute(
-    { scope: report.scope },
+    { scope: report.scopes },
     {
       method: "get",
       path: reportPath(report.type),
@@ -51,12 +51,12 @@ function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportT
   );
 }
 
-const catalogue = defineRoute("credential", {
+const catalogue = defineRoute("tenant", {
   method: "get",
   path: "/reports",
   operationId: "listReportTypes",
   tags: ["Reports"],
-  summary: "The report types, with their parameters and the scope each needs",
+  summary: "The report types, with their parameters and the scopes each needs",
   responses: { 200: { description: "The catalogue", ...json(envelopeOf(ReportCatalogue)) } },
 });
 
@@ -76,6 +76,7 @@ export const reportRoutes = createRouter()
     ok(c, {
       items: Object.values(reportTypes).map((report) => ({
         ...report,
+        scopes: [...report.scopes],
         formats: ["json" as const, "csv" as const],
         path: `/api/v1${reportPath(report.type)}`,
       })),
@@ -134,8 +135,8 @@ export const reportRoutes = createRouter()
     return ok(c, await orderSummary(tenantDb, query));
   });
 
-// Any other type is a bad parameter (400), not a missing page; the caller must still be authenticated.
-reportRoutes.get("/reports/:type", authenticate, (c) => {
+// Any other type is a bad parameter (400), not a missing page; it is a tenant's request like the catalogue.
+reportRoutes.get("/reports/:type", every(...guardsFor("tenant")), (c) => {
   throw new AppError("VALIDATION_FAILED", "Unknown report type", {
     errors: [`type: must be one of ${knownTypes.join(", ")} (got ${c.req.param("type").slice(0, 64)})`],
   });

@@ -191,7 +191,7 @@ export const ReportType = z
     type: z.string().openapi({ example: "stock-movements" }),
     title: z.string(),
     description: z.string(),
-    scope: z.enum(scopes),
+    scopes: z.array(z.enum(scopes)).openapi({ description: "Every one of these scopes is needed." }),
     formats: z.array(z.enum(["json", "csv"])),
     path: z.string().openapi({ example: "/api/v1/reports/stock-movements" }),
     parameters: z.array(z.object({ name: z.string(), required: z.boolean(), description: z.string() })),

@@ -21,7 +21,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listApiKeys": Operation("listApiKeys", "GET", "/api/v1/api-keys", "tenant", "safe"),
     "createApiKey": Operation("createApiKey", "POST", "/api/v1/api-keys", "tenant", "idempotency-key"),
     "revokeApiKey": Operation("revokeApiKey", "DELETE", "/api/v1/api-keys/{id}", "tenant", "safe"),
-    "listReportTypes": Operation("listReportTypes", "GET", "/api/v1/reports", "credential", "safe"),
+    "listReportTypes": Operation("listReportTypes", "GET", "/api/v1/reports", "tenant", "safe"),
     "getInventoryValuationReport": Operation("getInventoryValuationReport", "GET", "/api/v1/reports/inventory-valuation", "tenant", "safe"),
     "getStockMovementsReport": Operation("getStockMovementsReport", "GET", "/api/v1/reports/stock-movements", "tenant", "safe"),
     "getLowStockReport": Operation("getLowStockReport", "GET", "/api/v1/reports/low-stock", "tenant", "safe"),

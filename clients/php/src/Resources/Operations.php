@@ -27,7 +27,7 @@ final class Operations
         'listApiKeys' => ['GET', '/api/v1/api-keys', 'tenant', 'safe'],
         'createApiKey' => ['POST', '/api/v1/api-keys', 'tenant', 'idempotency-key'],
         'revokeApiKey' => ['DELETE', '/api/v1/api-keys/{id}', 'tenant', 'safe'],
-        'listReportTypes' => ['GET', '/api/v1/reports', 'credential', 'safe'],
+        'listReportTypes' => ['GET', '/api/v1/reports', 'tenant', 'safe'],
         'getInventoryValuationReport' => ['GET', '/api/v1/reports/inventory-valuation', 'tenant', 'safe'],
         'getStockMovementsReport' => ['GET', '/api/v1/reports/stock-movements', 'tenant', 'safe'],
         'getLowStockReport' => ['GET', '/api/v1/reports/low-stock', 'tenant', 'safe'],

@@ -20,7 +20,7 @@ export const OPERATIONS = {
   listApiKeys: { operationId: "listApiKeys", access: "tenant", retry: "safe" },
   createApiKey: { operationId: "createApiKey", access: "tenant", retry: "idempotency-key" },
   revokeApiKey: { operationId: "revokeApiKey", access: "tenant", retry: "safe" },
-  listReportTypes: { operationId: "listReportTypes", access: "credential", retry: "safe" },
+  listReportTypes: { operationId: "listReportTypes", access: "tenant", retry: "safe" },
   getInventoryValuationReport: { operationId: "getInventoryValuationReport", access: "tenant", retry: "safe" },
   getStockMovementsReport: { operationId: "getStockMovementsReport", access: "tenant", retry: "safe" },
   getLowStockReport: { operationId: "getLowStockReport", access: "tenant", retry: "safe" },

@@ -244,7 +244,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The report types, with their parameters and the scope each needs */
+        /**
+         * The report types, with their parameters and the scopes each needs
+         * @description Any scope of the tenant; counted by its rate limit.
+         */
         get: operations["listReportTypes"];
         put?: never;
         post?: never;
@@ -265,7 +268,7 @@ export interface paths {
          * Inventory valuation
          * @description On hand x unit cost for every product in every warehouse holding it, with totals (units on hand, reserved and available, value) per warehouse and overall.
          *
-         *     Requires scope `read:inventory`.
+         *     Requires scopes `read:inventory` and `read:products`.
          */
         get: operations["getInventoryValuationReport"];
         put?: never;
@@ -1119,8 +1122,8 @@ export interface components {
             type: string;
             title: string;
             description: string;
-            /** @enum {string} */
-            scope: "read:products" | "write:products" | "read:inventory" | "write:inventory" | "read:orders" | "write:orders" | "admin";
+            /** @description Every one of these scopes is needed. */
+            scopes: ("read:products" | "write:products" | "read:inventory" | "write:inventory" | "read:orders" | "write:orders" | "admin")[];
             formats: ("json" | "csv")[];
             /** @example /api/v1/reports/stock-movements */
             path: string;
@@ -2268,7 +2271,10 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. With a JWT, the tenant whose rate limit counts this call (you must be a member); an API key's call counts against the key's tenant. Without either, the call is the user's and is not counted. */
+                "X-Tenant-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2307,9 +2313,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The API key's IP allow list does not include the caller */
+            /** @description The API key's IP allow list does not include the caller, or X-Tenant-Id names a tenant that is not accessible */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,7 +3316,10 @@ export interface operations {
     listReportTypes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3328,9 +3358,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The API key's IP allow list does not include the caller */
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
