@@ -7,7 +7,7 @@ import type { Database, TenantDb } from "./client";
 // by conditional statements and CHECK constraints so that a request losing a race changes nothing.
 
 /** A drizzle query builder (select, insert, update, delete): its batch result is what awaiting it gives. */
-type DrizzleQuery = BatchItem<"sqlite"> & {
+export type DrizzleQuery = BatchItem<"sqlite"> & {
   prepare(): {
     getQuery(): { sql: string; params: unknown[] };
     mapResult(result: unknown, fromBatch: true): unknown;

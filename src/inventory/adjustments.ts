@@ -9,12 +9,12 @@ import { lowStockEvent } from "./low-stock-event";
 import type { AdjustmentBody } from "./schemas";
 import {
   addStock,
-  atLevel,
+  changeLevel,
   ledgerRow,
+  levelExists,
   levelJson,
   levelSnapshot,
   movementSnapshot,
-  removeStock,
 } from "./stock-statements";
 import { assertReceivable, loadTargets } from "./targets";
 
@@ -29,11 +29,11 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
   const level = { productId: input.productId, locationId: input.locationId };
   const now = new Date().toISOString();
   const movementId = uuidv7();
-  const levelExists = sql`exists (select 1 from stock_levels where ${atLevel(tdb, level)})`;
+  const exists = levelExists(tdb, level);
   const change =
     input.quantity > 0
       ? addStock(tdb, { ...level, warehouseId: location.warehouseId }, input.quantity, now)
-      : removeStock(tdb, level, -input.quantity, now);
+      : changeLevel(tdb, level, { onHand: input.quantity }, now);
   const ctx = {
     ...actor,
     reason: input.reason,
@@ -47,9 +47,9 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
   const written = await runBatch(tdb, {
     change,
     ledger: ledgerRow(tdb, movementId, level, input.quantity, ctx),
-    adjusted: eventRow(tdb, "inventory.adjusted", adjusted, now, { onlyIf: levelExists }),
+    adjusted: eventRow(tdb, "inventory.adjusted", adjusted, now, { onlyIf: exists }),
     lowStock:
-      input.quantity < 0 ? lowStockEvent(tdb, input.productId, -input.quantity, now, levelExists) : undefined,
+      input.quantity < 0 ? lowStockEvent(tdb, input.productId, -input.quantity, now, exists) : undefined,
     stockLevel: levelSnapshot(tdb, level),
     movement: movementSnapshot(tdb, [movementId]),
   }).catch(async (error) => {

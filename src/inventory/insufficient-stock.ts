@@ -1,9 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { stockLevels } from "../db/schema";
 import { AppError } from "../http/errors";
-import type { Level } from "./stock-statements";
+import { atLevel, type Level } from "./stock-statements";
 
 /** Whether a failed batch was rolled back by a stock CHECK: a removal larger than what was available. */
 export function isStockShortage(error: unknown): boolean {
@@ -15,13 +15,7 @@ export async function insufficientStock(tdb: TenantDb, level: Level, requested: 
   const [row] = await tdb.db
     .select({ available: sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}` })
     .from(stockLevels)
-    .where(
-      and(
-        eq(stockLevels.tenantId, tdb.tenantId),
-        eq(stockLevels.productId, level.productId),
-        eq(stockLevels.locationId, level.locationId),
-      ),
-    );
+    .where(atLevel(tdb, level));
   const available = row?.available ?? 0;
   const message = `Insufficient stock: requested ${requested}, available ${available}`;
   return new AppError("CONFLICT", message, { errors: [`${field}: ${message}`] });

@@ -1,5 +1,7 @@
-import { type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { products as p, stockLevels } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 
 /**
@@ -14,15 +16,15 @@ export function lowStockEvent(
   now: string,
   guard: SQL = sql`1`,
 ) {
-  const payload = sql`json_object('productId', p.id, 'sku', p.sku, 'name', p.name, 'reorderPoint', p.reorder_point,
-    'onHand', t.on_hand, 'reserved', t.reserved, 'available', t.on_hand - t.reserved)`;
+  const payload = sql`json_object('productId', ${p.id}, 'sku', ${p.sku}, 'name', ${p.name},
+    'reorderPoint', ${p.reorderPoint}, 'onHand', t.on_hand, 'reserved', t.reserved, 'available', t.on_hand - t.reserved)`;
   return eventRow(tdb, "inventory.low_stock", payload, now, {
-    from: sql`from products p,
-      (select coalesce(sum(on_hand), 0) as on_hand, coalesce(sum(reserved), 0) as reserved
-         from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${productId}) t`,
-    onlyIf: sql`p.tenant_id = ${tdb.tenantId} and p.id = ${productId}
-      and t.on_hand - t.reserved <= p.reorder_point
-      and t.on_hand - t.reserved + ${drop} > p.reorder_point
+    from: sql`from ${p},
+      (select coalesce(sum(${stockLevels.onHand}), 0) as on_hand, coalesce(sum(${stockLevels.reserved}), 0) as reserved
+         from ${stockLevels} where ${inTenant(tdb, stockLevels, eq(stockLevels.productId, productId))}) t`,
+    onlyIf: sql`${inTenant(tdb, p, eq(p.id, productId))}
+      and t.on_hand - t.reserved <= ${p.reorderPoint}
+      and t.on_hand - t.reserved + ${drop} > ${p.reorderPoint}
       and ${guard}`,
   });
 }

@@ -1,11 +1,17 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { locations, products, stockLevels, stockMovements } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 
 // The API's shapes of stock levels and ledger rows, defined once: lists read them, and writes read them
 // back at the end of their batch so a response shows exactly what committed.
 
-const available = sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}`;
+/** What a level can still give: on hand minus reserved. */
+export const available = sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}`;
+
+/** Stock levels with their product (the join the level lists filter and count on). */
+export const levelsWithProducts = (tdb: TenantDb) =>
+  inTenant(tdb, products, eq(products.id, stockLevels.productId));
 
 /** Stock levels (as the API shows them) with their product and location, filtered by `conditions`. */
 export function selectStockLevels(tdb: TenantDb, ...conditions: (SQL | undefined)[]) {
@@ -23,9 +29,9 @@ export function selectStockLevels(tdb: TenantDb, ...conditions: (SQL | undefined
       updatedAt: stockLevels.updatedAt,
     })
     .from(stockLevels)
-    .innerJoin(products, and(eq(products.tenantId, tdb.tenantId), eq(products.id, stockLevels.productId)))
-    .innerJoin(locations, and(eq(locations.tenantId, tdb.tenantId), eq(locations.id, stockLevels.locationId)))
-    .where(and(eq(stockLevels.tenantId, tdb.tenantId), ...conditions));
+    .innerJoin(products, levelsWithProducts(tdb))
+    .innerJoin(locations, inTenant(tdb, locations, eq(locations.id, stockLevels.locationId)))
+    .where(inTenant(tdb, stockLevels, ...conditions));
 }
 
 /** Ledger rows as the API shows them, filtered by `conditions`. */
@@ -49,5 +55,5 @@ export function selectMovements(tdb: TenantDb, ...conditions: (SQL | undefined)[
       createdAt: m.createdAt,
     })
     .from(m)
-    .where(and(eq(m.tenantId, tdb.tenantId), ...conditions));
+    .where(inTenant(tdb, m, ...conditions));
 }

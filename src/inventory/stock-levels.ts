@@ -1,42 +1,51 @@
-import { and, asc, count, eq, lte, type SQL, sql } from "drizzle-orm";
+import { asc, count, eq, lte, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
+import { readPage } from "../db/pages";
 import { locations, products, stockLevels } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
-import { offsetOf, type PageQuery, paged } from "../http/pagination";
-import { selectStockLevels } from "./projections";
+import { offsetOf, type PageQuery } from "../http/pagination";
+import { levelsWithProducts, selectStockLevels } from "./projections";
 import type { StockQuery } from "./schemas";
 
+const all = alias(stockLevels, "all_levels");
+
+/** The available stock of the outer query's product over all its locations. */
+const productAvailable = (tdb: TenantDb) =>
+  tdb.db
+    .select({ available: sql<number>`sum(${all.onHand} - ${all.reserved})` })
+    .from(all)
+    .where(inTenant(tdb, all, eq(all.productId, stockLevels.productId)));
+
 function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {
-  return tdb.db.batch([
-    selectStockLevels(tdb, ...conditions)
+  return readPage(tdb, query, {
+    rows: selectStockLevels(tdb, ...conditions)
       .orderBy(asc(products.sku), asc(locations.code))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
-    tdb.db
+    count: tdb.db
       .select({ value: count() })
       .from(stockLevels)
-      .innerJoin(products, and(eq(products.tenantId, tdb.tenantId), eq(products.id, stockLevels.productId)))
-      .where(and(eq(stockLevels.tenantId, tdb.tenantId), ...conditions)),
-  ]);
+      .innerJoin(products, levelsWithProducts(tdb))
+      .where(inTenant(tdb, stockLevels, ...conditions)),
+  });
 }
 
 /** `GET /inventory/stock`, ordered by SKU then location code. */
-export async function listStock(tdb: TenantDb, query: StockQuery) {
-  const conditions = [
-    query.productId ? eq(stockLevels.productId, query.productId) : undefined,
-    query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
-    query.warehouseId ? eq(stockLevels.warehouseId, query.warehouseId) : undefined,
-    query.sku ? eq(products.sku, query.sku) : undefined,
-    // The product's available stock over all its locations, compared with its reorder point.
-    query.belowReorderPoint
-      ? lte(
-          sql`(select sum(s.on_hand - s.reserved) from stock_levels s where s.tenant_id = ${tdb.tenantId} and s.product_id = ${stockLevels.productId})`,
-          products.reorderPoint,
-        )
-      : undefined,
-  ];
-  const [rows, [total]] = await pageOf(tdb, conditions, query);
-  return paged(rows, total?.value ?? 0, query);
+export function listStock(tdb: TenantDb, query: StockQuery) {
+  return pageOf(
+    tdb,
+    [
+      query.productId ? eq(stockLevels.productId, query.productId) : undefined,
+      query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
+      query.warehouseId ? eq(stockLevels.warehouseId, query.warehouseId) : undefined,
+      query.sku ? eq(products.sku, query.sku) : undefined,
+      // The product's available stock over all its locations, compared with its reorder point.
+      query.belowReorderPoint ? lte(productAvailable(tdb), products.reorderPoint) : undefined,
+    ],
+    query,
+  );
 }
 
 /** `GET /locations/{id}/inventory`: 404 for a location the tenant does not have. */
@@ -44,9 +53,8 @@ export async function listLocationStock(tdb: TenantDb, locationId: string, query
   const [location] = await tdb.db
     .select({ id: locations.id })
     .from(locations)
-    .where(and(eq(locations.tenantId, tdb.tenantId), eq(locations.id, locationId)))
+    .where(inTenant(tdb, locations, eq(locations.id, locationId)))
     .limit(1);
   if (!location) throw notFound("Location");
-  const [rows, [total]] = await pageOf(tdb, [eq(stockLevels.locationId, locationId)], query);
-  return paged(rows, total?.value ?? 0, query);
+  return pageOf(tdb, [eq(stockLevels.locationId, locationId)], query);
 }

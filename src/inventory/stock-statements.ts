@@ -1,10 +1,11 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, exists, gt, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { stockLevels, stockMovements } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { selectMovements, selectStockLevels } from "./projections";
 
-// Raw statements shared by adjustments and transfers, run inside one D1 batch (see runBatch).
-// Removal is never guarded in SQL on purpose: the stock_levels CHECKs (on_hand >= 0 and
+// The stock statements of adjustments, transfers and orders, run inside one D1 batch (see runBatch).
+// A removal is never guarded in SQL on purpose: the stock_levels CHECKs (on_hand >= 0 and
 // reserved <= on_hand) are the guard, and a violation rolls back the whole batch of the loser.
 
 export interface Level {
@@ -24,9 +25,30 @@ export interface LedgerContext {
 }
 
 export const atLevel = (tdb: TenantDb, l: Level) =>
-  sql`tenant_id = ${tdb.tenantId} and product_id = ${l.productId} and location_id = ${l.locationId}`;
+  inTenant(
+    tdb,
+    stockLevels,
+    eq(stockLevels.productId, l.productId),
+    eq(stockLevels.locationId, l.locationId),
+  );
 
-/** Adds stock, creating the level on first use. `onlyIf` lets a transfer add only when its source exists. */
+/** Whether any level matching `where` holds stock (on hand or reserved): what blocks a deletion. */
+export const holdsStock = (tdb: TenantDb, where: SQL) =>
+  exists(
+    tdb.db
+      .select({ one: sql`1` })
+      .from(stockLevels)
+      .where(inTenant(tdb, stockLevels, where, or(gt(stockLevels.onHand, 0), gt(stockLevels.reserved, 0)))),
+  );
+
+/** Whether the level exists (inside a batch: after the statements before it). */
+export const levelExists = (tdb: TenantDb, l: Level) =>
+  exists(tdb.db.select({ one: sql`1` }).from(stockLevels).where(atLevel(tdb, l)));
+
+/**
+ * Adds stock, creating the level on first use (raw: an upsert guarded by `onlyIf`, which lets a transfer
+ * add only when its source exists).
+ */
 export function addStock(
   tdb: TenantDb,
   l: Level & { warehouseId: string },
@@ -40,12 +62,28 @@ export function addStock(
     do update set on_hand = on_hand + excluded.on_hand, updated_at = excluded.updated_at`;
 }
 
-/** Removes stock from an existing level (0 rows changed when the level does not exist). */
-export function removeStock(tdb: TenantDb, l: Level, quantity: number, now: string) {
-  return sql`update stock_levels set on_hand = on_hand - ${quantity}, updated_at = ${now} where ${atLevel(tdb, l)}`;
+/** Moves an existing level's figures by the given amounts (0 rows changed when the level does not exist). */
+export function changeLevel(
+  tdb: TenantDb,
+  l: Level,
+  by: { onHand?: number; reserved?: number },
+  now: string,
+  onlyIf?: SQL,
+) {
+  return tdb.db
+    .update(stockLevels)
+    .set({
+      ...(by.onHand ? { onHand: sql`${stockLevels.onHand} + ${by.onHand}` } : {}),
+      ...(by.reserved ? { reserved: sql`${stockLevels.reserved} + ${by.reserved}` } : {}),
+      updatedAt: now,
+    })
+    .where(and(atLevel(tdb, l), onlyIf));
 }
 
-/** The ledger row of a change already applied: on_hand_after is read from the level in the same batch. */
+/**
+ * The ledger row of a change already applied: on_hand_after is read from the level in the same batch
+ * (raw: an insert from a select, guarded by `onlyIf`).
+ */
 export function ledgerRow(
   tdb: TenantDb,
   id: string,

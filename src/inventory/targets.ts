@@ -1,17 +1,19 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, products } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
 
 /** The product and locations a stock write names, each checked to belong to the tenant (404 names which). */
 export async function loadTargets(tdb: TenantDb, productId: string, locationIds: readonly string[]) {
-  const [[product], found] = await tdb.db.batch([
-    tdb.db
+  const read = await runBatch(tdb, {
+    product: tdb.db
       .select({ id: products.id, reorderPoint: products.reorderPoint })
       .from(products)
-      .where(and(eq(products.tenantId, tdb.tenantId), eq(products.id, productId)))
+      .where(inTenant(tdb, products, eq(products.id, productId)))
       .limit(1),
-    tdb.db
+    locations: tdb.db
       .select({
         id: locations.id,
         code: locations.code,
@@ -19,8 +21,10 @@ export async function loadTargets(tdb: TenantDb, productId: string, locationIds:
         active: locations.active,
       })
       .from(locations)
-      .where(and(eq(locations.tenantId, tdb.tenantId), inArray(locations.id, [...locationIds]))),
-  ]);
+      .where(inTenant(tdb, locations, inArray(locations.id, [...locationIds]))),
+  });
+  const [product] = read.product;
+  const found = read.locations;
   const missing = [
     ...(product ? [] : [`productId: product ${productId} not found`]),
     ...locationIds

@@ -8,12 +8,12 @@ import { insufficientStock, isStockShortage } from "./insufficient-stock";
 import type { TransferBody } from "./schemas";
 import {
   addStock,
-  atLevel,
+  changeLevel,
   ledgerRow,
+  levelExists,
   levelJson,
   levelSnapshot,
   movementSnapshot,
-  removeStock,
 } from "./stock-statements";
 import { assertReceivable, loadTargets } from "./targets";
 
@@ -38,11 +38,11 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     notes: input.notes ?? null,
     now,
   };
-  const sourceExists = sql`exists (select 1 from stock_levels where ${atLevel(tdb, from)})`;
+  const sourceExists = levelExists(tdb, from);
   const transferred = sql`json_object('transferId', ${transferId}, 'productId', ${input.productId},
     'quantity', ${input.quantity}, 'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
   const written = await runBatch(tdb, {
-    removal: removeStock(tdb, from, input.quantity, now),
+    removal: changeLevel(tdb, from, { onHand: -input.quantity }, now),
     removalLedger: ledgerRow(tdb, movementIds[0], from, -input.quantity, ctx),
     addition: addStock(
       tdb,

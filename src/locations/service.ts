@@ -1,10 +1,14 @@
-import { and, asc, count, desc, eq, like, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, like, not, or, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
+import { readPage } from "../db/pages";
 import { locations, stockLevels, warehouses } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
-import { offsetOf, paged } from "../http/pagination";
+import { offsetOf } from "../http/pagination";
+import { holdsStock } from "../inventory/stock-statements";
 import type { CreateLocationBody, ListLocationsQuery, UpdateLocationBody } from "./schemas";
 
 type LocationRow = typeof locations.$inferSelect;
@@ -17,8 +21,7 @@ const duplicateCode = {
   "locations.tenant_id, locations.warehouse_id, locations.code":
     "A location with this code already exists in the warehouse",
 };
-const ofLocation = (tdb: TenantDb, id: string) =>
-  and(eq(locations.tenantId, tdb.tenantId), eq(locations.id, id));
+const ofLocation = (tdb: TenantDb, id: string) => inTenant(tdb, locations, eq(locations.id, id));
 
 async function findLocation(tdb: TenantDb, id: string) {
   const [row] = await tdb.db.select().from(locations).where(ofLocation(tdb, id)).limit(1);
@@ -45,7 +48,7 @@ export async function createLocation(tdb: TenantDb, input: CreateLocationBody) {
   const [warehouse] = await tdb.db
     .select({ id: warehouses.id })
     .from(warehouses)
-    .where(and(eq(warehouses.tenantId, tdb.tenantId), eq(warehouses.id, input.warehouseId)))
+    .where(inTenant(tdb, warehouses, eq(warehouses.id, input.warehouseId)))
     .limit(1);
   if (!warehouse)
     throw new AppError("NOT_FOUND", "Warehouse not found", { errors: ["warehouseId: warehouse not found"] });
@@ -78,26 +81,31 @@ export async function getLocation(tdb: TenantDb, id: string) {
 
 const sortColumns = { code: locations.code, name: locations.name, createdAt: locations.createdAt };
 
-export async function listLocations(tdb: TenantDb, query: ListLocationsQuery) {
+export function listLocations(tdb: TenantDb, query: ListLocationsQuery) {
   const order = query.sort.direction === "asc" ? asc : desc;
   const pattern = query.search ? `%${query.search.replace(/[%_]/g, "")}%` : undefined;
-  const where = and(
-    eq(locations.tenantId, tdb.tenantId),
+  const where = inTenant(
+    tdb,
+    locations,
     query.warehouseId ? eq(locations.warehouseId, query.warehouseId) : undefined,
     query.type ? eq(locations.type, query.type) : undefined,
     pattern ? or(like(locations.code, pattern), like(locations.name, pattern)) : undefined,
   );
-  const [rows, [total]] = await tdb.db.batch([
-    tdb.db
-      .select()
-      .from(locations)
-      .where(where)
-      .orderBy(order(sortColumns[query.sort.field]), order(locations.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    tdb.db.select({ value: count() }).from(locations).where(where),
-  ]);
-  return paged(rows.map(locationRecord), total?.value ?? 0, query);
+  return readPage(
+    tdb,
+    query,
+    {
+      rows: tdb.db
+        .select()
+        .from(locations)
+        .where(where)
+        .orderBy(order(sortColumns[query.sort.field]), order(locations.id))
+        .limit(query.pageSize)
+        .offset(offsetOf(query)),
+      count: tdb.db.select({ value: count() }).from(locations).where(where),
+    },
+    locationRecord,
+  );
 }
 
 export async function updateLocation(tdb: TenantDb, id: string, input: UpdateLocationBody) {
@@ -123,16 +131,17 @@ export async function updateLocation(tdb: TenantDb, id: string, input: UpdateLoc
 /** Refused while it holds stock or has child locations; its empty stock rows go with it. */
 export async function deleteLocation(tdb: TenantDb, id: string) {
   const location = await getLocation(tdb, id);
-  const blocked = sql`(exists (select 1 from stock_levels where tenant_id = ${tdb.tenantId} and location_id = ${id} and (on_hand > 0 or reserved > 0))
-    or exists (select 1 from locations where tenant_id = ${tdb.tenantId} and parent_id = ${id}))`;
-  const [, removed] = await tdb.db.batch([
-    tdb.db
+  const children = tdb.db
+    .select({ one: sql`1` })
+    .from(locations)
+    .where(inTenant(tdb, locations, eq(locations.parentId, id)));
+  const blocked = sql`(${holdsStock(tdb, eq(stockLevels.locationId, id))} or ${exists(children)})`;
+  const { location: removed } = await runBatch(tdb, {
+    stock: tdb.db
       .delete(stockLevels)
-      .where(
-        and(eq(stockLevels.tenantId, tdb.tenantId), eq(stockLevels.locationId, id), sql`not ${blocked}`),
-      ),
-    tdb.db.delete(locations).where(and(ofLocation(tdb, id), sql`not ${blocked}`)),
-  ]);
+      .where(inTenant(tdb, stockLevels, eq(stockLevels.locationId, id), not(blocked))),
+    location: tdb.db.delete(locations).where(and(ofLocation(tdb, id), not(blocked))),
+  });
   if (removed.meta.changes === 0) throw conflict("The location holds stock or has child locations");
   return location;
 }

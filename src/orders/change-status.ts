@@ -1,7 +1,9 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { orderReservations } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import type { EventType } from "../events/catalog";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
@@ -13,7 +15,7 @@ import { historyEntry, orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
 import { allowedTransitions, canTransition, shipsStock } from "./state-machine";
 import { consumeStock, releaseStock } from "./stock-effects";
-import { atVersion } from "./version-guard";
+import { atVersion, bumpVersion } from "./version-guard";
 
 /** The events a move causes, besides order.status_changed. */
 function eventsFor(from: string, to: string): EventType[] {
@@ -71,13 +73,17 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
     history: historyInsert(tdb, orderId, row.status, to, actor, now, guard),
     stock: stockStatements,
     reservations: releasesReservations
-      ? sql`delete from order_reservations where tenant_id = ${tdb.tenantId} and order_id = ${orderId} and ${guard}`
+      ? tdb.db
+          .delete(orderReservations)
+          .where(inTenant(tdb, orderReservations, eq(orderReservations.orderId, orderId), guard))
       : undefined,
     events: eventsFor(row.status, to).map((type) => eventRow(tdb, type, record, now, { onlyIf: guard })),
     // Last: bumping the version is what makes every statement above a no-op for a concurrent change.
-    version: sql`update orders set status = ${to}, tracking_number = ${after.trackingNumber}, updated_at = ${now},
-            version = version + 1
-          where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${row.version}`,
+    version: bumpVersion(tdb, orderId, row.version, {
+      status: to,
+      trackingNumber: after.trackingNumber,
+      updatedAt: now,
+    }),
   });
   if (changesOf(written.version) === 0) {
     throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);

@@ -17,15 +17,15 @@ export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, input: Cr
     orderId,
     input.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, unitPrice: l.cost })),
   );
-  const [found, warehouse] = await tdb.db.batch([
-    productsQuery(
+  const read = await runBatch(tdb, {
+    products: productsQuery(
       tdb,
       input.lines.map((l) => l.productId),
     ),
-    warehouseQuery(tdb, input.warehouseId),
-  ]);
-  assertWarehouse(warehouse);
-  assertOrderable(input.lines, found);
+    warehouse: warehouseQuery(tdb, input.warehouseId),
+  });
+  assertWarehouse(read.warehouse);
+  assertOrderable(input.lines, read.products);
 
   const row: Omit<OrderRow, "number"> = {
     id: orderId,

@@ -1,12 +1,14 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { chunks, inJsonArray, onlyRow, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, orderReservations, stockLevels } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { lowStockEvent } from "../inventory/low-stock-event";
+import { available } from "../inventory/projections";
 import { allocate, byStockLevel, type Reservation, type ShortLine } from "./allocation";
 import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
 import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
@@ -20,7 +22,6 @@ const MAX_ATTEMPTS = 8;
 const RESERVATIONS_PER_INSERT = 16;
 
 function candidatesQuery(tdb: TenantDb, productIds: readonly string[], warehouseId: string | undefined) {
-  const available = sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}`;
   return tdb.db
     .select({
       productId: stockLevels.productId,
@@ -31,8 +32,9 @@ function candidatesQuery(tdb: TenantDb, productIds: readonly string[], warehouse
     .from(stockLevels)
     .innerJoin(locations, and(eq(locations.id, stockLevels.locationId), eq(locations.active, true)))
     .where(
-      and(
-        eq(stockLevels.tenantId, tdb.tenantId),
+      inTenant(
+        tdb,
+        stockLevels,
         inJsonArray(stockLevels.productId, [...new Set(productIds)]),
         warehouseId ? eq(stockLevels.warehouseId, warehouseId) : undefined,
         gt(stockLevels.onHand, stockLevels.reserved),
@@ -78,16 +80,16 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
   };
 
   for (let attempt = 1; ; attempt++) {
-    const [found, warehouse, candidates] = await tdb.db.batch([
-      productsQuery(tdb, productIds),
-      warehouseQuery(tdb, input.warehouseId),
-      candidatesQuery(tdb, productIds, input.warehouseId),
-    ]);
-    assertOrderable(input.lines, found);
-    if (input.warehouseId) assertWarehouse(warehouse);
+    const read = await runBatch(tdb, {
+      products: productsQuery(tdb, productIds),
+      warehouse: warehouseQuery(tdb, input.warehouseId),
+      candidates: candidatesQuery(tdb, productIds, input.warehouseId),
+    });
+    assertOrderable(input.lines, read.products);
+    if (input.warehouseId) assertWarehouse(read.warehouse);
     const plan = allocate(
       lines.map((l) => ({ lineId: l.id, productId: l.productId, quantity: l.quantity })),
-      candidates,
+      read.candidates,
     );
     if ("short" in plan) throw conflict("Insufficient stock", plan.short.map(shortMessage));
     try {

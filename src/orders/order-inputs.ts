@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { products, warehouses } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";
 import { toE4 } from "../money";
@@ -13,14 +14,14 @@ export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
   return tdb.db
     .select({ id: products.id, sku: products.sku, status: products.status })
     .from(products)
-    .where(and(eq(products.tenantId, tdb.tenantId), inJsonArray(products.id, [...new Set(productIds)])));
+    .where(inTenant(tdb, products, inJsonArray(products.id, [...new Set(productIds)])));
 }
 
 export function warehouseQuery(tdb: TenantDb, warehouseId: string | undefined) {
   return tdb.db
     .select({ id: warehouses.id })
     .from(warehouses)
-    .where(and(eq(warehouses.tenantId, tdb.tenantId), eq(warehouses.id, warehouseId ?? "")));
+    .where(inTenant(tdb, warehouses, eq(warehouses.id, warehouseId ?? "")));
 }
 
 /** Every line's product must exist in the tenant (404) and be Active (409), each problem named. */

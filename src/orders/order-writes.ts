@@ -1,9 +1,10 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { chunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;
@@ -33,8 +34,10 @@ export function insertOrder(
       }),
     db.insert(orders).values({
       ...row,
-      number: sql`(select ${numberPrefix[row.type]} || '-' || printf('%06d', value) from order_counters
-                    where tenant_id = ${tenantId} and type = ${row.type})`,
+      number: sql`${db
+        .select({ number: sql`${numberPrefix[row.type]} || '-' || printf('%06d', ${orderCounters.value})` })
+        .from(orderCounters)
+        .where(inTenant(tdb, orderCounters, eq(orderCounters.type, row.type)))}`,
     }),
     ...chunks(lines, LINES_PER_INSERT).map((chunk) => db.insert(orderLines).values(chunk)),
     db
@@ -48,16 +51,15 @@ export function selectNumber(tdb: TenantDb, orderId: string) {
   return tdb.db
     .select({ number: orders.number })
     .from(orders)
-    .where(and(eq(orders.tenantId, tdb.tenantId), eq(orders.id, orderId)));
+    .where(inTenant(tdb, orders, eq(orders.id, orderId)));
 }
 
 /** A new order as an event payload: its number only exists inside the creating batch, so SQL fills it in. */
 export function withOrderNumber(tdb: TenantDb, orderId: string, record: unknown): SQL {
-  return sql`json_set(${JSON.stringify(record)}, '$.number',
-    (select number from orders where tenant_id = ${tdb.tenantId} and id = ${orderId}))`;
+  return sql`json_set(${JSON.stringify(record)}, '$.number', ${selectNumber(tdb, orderId)})`;
 }
 
-/** A status history row, written only when `guard` holds. */
+/** A status history row, written only when `guard` holds (raw: an insert from a guarded select). */
 export function historyInsert(
   tdb: TenantDb,
   orderId: string,

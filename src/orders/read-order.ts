@@ -1,33 +1,36 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { orderLines, orderReservations, orderStatusHistory, orders } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 
 /** An order with its lines, history and open reservations, in one round trip; 404 outside the tenant. */
 export async function readOrder(tdb: TenantDb, orderId: string) {
-  const { db, tenantId } = tdb;
-  const [[row], lines, history, reservations] = await db.batch([
-    db
+  const { db } = tdb;
+  const read = await runBatch(tdb, {
+    order: db
       .select()
       .from(orders)
-      .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId))),
-    db
+      .where(inTenant(tdb, orders, eq(orders.id, orderId))),
+    lines: db
       .select()
       .from(orderLines)
-      .where(and(eq(orderLines.tenantId, tenantId), eq(orderLines.orderId, orderId)))
+      .where(inTenant(tdb, orderLines, eq(orderLines.orderId, orderId)))
       .orderBy(asc(orderLines.lineNo)),
-    db
+    history: db
       .select()
       .from(orderStatusHistory)
-      .where(and(eq(orderStatusHistory.tenantId, tenantId), eq(orderStatusHistory.orderId, orderId)))
+      .where(inTenant(tdb, orderStatusHistory, eq(orderStatusHistory.orderId, orderId)))
       .orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id)),
-    db
+    reservations: db
       .select()
       .from(orderReservations)
-      .where(and(eq(orderReservations.tenantId, tenantId), eq(orderReservations.orderId, orderId))),
-  ]);
+      .where(inTenant(tdb, orderReservations, eq(orderReservations.orderId, orderId))),
+  });
+  const [row] = read.order;
   if (!row) throw notFound("Order");
-  return { row, lines, history, reservations };
+  return { row, lines: read.lines, history: read.history, reservations: read.reservations };
 }
 
 export type LoadedOrder = Awaited<ReturnType<typeof readOrder>>;

@@ -1,8 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
 import { changesOf, inJsonArray, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations } from "../db/schema";
+import { locations, orderLines } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
@@ -13,7 +14,7 @@ import { historyEntry, orderRecord } from "./records";
 import type { ReceiveBody } from "./schemas";
 import { canReceive, statusAfterReceipt } from "./state-machine";
 import { receiveStock } from "./stock-effects";
-import { atVersion } from "./version-guard";
+import { atVersion, bumpVersion } from "./version-guard";
 
 function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
   return tdb.db
@@ -24,7 +25,7 @@ function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
       active: locations.active,
     })
     .from(locations)
-    .where(and(eq(locations.tenantId, tdb.tenantId), inJsonArray(locations.id, [...new Set(ids)])));
+    .where(inTenant(tdb, locations, inJsonArray(locations.id, [...new Set(ids)])));
 }
 
 /**
@@ -101,8 +102,10 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
   const written = await runBatch(tdb, {
     receipt: receipt.flatMap((l) => [
       ...receiveStock(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, ctx, guard),
-      sql`update order_lines set received_quantity = received_quantity + ${l.quantity}
-            where tenant_id = ${tdb.tenantId} and id = ${l.lineId} and ${guard}`,
+      tdb.db
+        .update(orderLines)
+        .set({ receivedQuantity: sql`${orderLines.receivedQuantity} + ${l.quantity}` })
+        .where(inTenant(tdb, orderLines, eq(orderLines.id, l.lineId), guard)),
     ]),
     history: statusChanged ? historyInsert(tdb, orderId, row.status, to, actor, now, guard) : undefined,
     received: eventRow(tdb, "purchase_order.received", { ...record, receipt }, now, { onlyIf: guard }),
@@ -110,8 +113,7 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
       ? eventRow(tdb, "order.status_changed", record, now, { onlyIf: guard })
       : undefined,
     // Last: the version bump that turns a concurrent receipt's batch into a no-op.
-    version: sql`update orders set status = ${to}, updated_at = ${now}, version = version + 1
-          where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${row.version}`,
+    version: bumpVersion(tdb, orderId, row.version, { status: to, updatedAt: now }),
   }).catch((error) => {
     if (violated(error, "order_lines_received_check")) throw conflict("Receiving more than was ordered");
     throw error;

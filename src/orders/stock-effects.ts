@@ -1,8 +1,8 @@
-import { type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
-import { addStock, atLevel, type LedgerContext, ledgerRow } from "../inventory/stock-statements";
+import { addStock, changeLevel, type LedgerContext, ledgerRow } from "../inventory/stock-statements";
 import type { Reservation } from "./allocation";
 
 // The stock side of order changes, as batch statements built on the inventory primitives. Oversell is
@@ -27,20 +27,18 @@ const ledgerContext = (ctx: MovementContext, reason: string): LedgerContext => (
 
 /** Holds stock for an order; unguarded on purpose: the reserved <= on_hand CHECK is the guard. */
 export function reserveStock(tdb: TenantDb, s: StockAmount, now: string) {
-  return sql`update stock_levels set reserved = reserved + ${s.quantity}, updated_at = ${now} where ${atLevel(tdb, s)}`;
+  return changeLevel(tdb, s, { reserved: s.quantity }, now);
 }
 
 /** Gives held stock back (cancellation). */
 export function releaseStock(tdb: TenantDb, s: StockAmount, now: string, guard: SQL) {
-  return sql`update stock_levels set reserved = reserved - ${s.quantity}, updated_at = ${now}
-        where ${atLevel(tdb, s)} and ${guard}`;
+  return changeLevel(tdb, s, { reserved: -s.quantity }, now, guard);
 }
 
 /** Ships held stock: on_hand and reserved both go down, with a `shipped` ledger row. */
 export function consumeStock(tdb: TenantDb, s: StockAmount, ctx: MovementContext, guard: SQL) {
   return [
-    sql`update stock_levels set on_hand = on_hand - ${s.quantity}, reserved = reserved - ${s.quantity},
-            updated_at = ${ctx.now} where ${atLevel(tdb, s)} and ${guard}`,
+    changeLevel(tdb, s, { onHand: -s.quantity, reserved: -s.quantity }, ctx.now, guard),
     ledgerRow(tdb, uuidv7(), s, -s.quantity, ledgerContext(ctx, "shipped"), guard),
   ] as const;
 }

@@ -1,5 +1,7 @@
-import { type SQL, sql } from "drizzle-orm";
+import { eq, exists, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { orders } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 
 /**
  * D1 has no interactive transactions, so an order change is one batch in which every statement is
@@ -8,4 +10,22 @@ import type { TenantDb } from "../db/client";
  * nothing at all; its final update's `changes = 0` tells the caller to answer 409.
  */
 export const atVersion = (tdb: TenantDb, orderId: string, version: number): SQL =>
-  sql`exists (select 1 from orders where tenant_id = ${tdb.tenantId} and id = ${orderId} and version = ${version})`;
+  exists(
+    tdb.db
+      .select({ one: sql`1` })
+      .from(orders)
+      .where(inTenant(tdb, orders, eq(orders.id, orderId), eq(orders.version, version))),
+  );
+
+/** The statement that moves an order to its next version (last in its batch; 0 changes: it lost a race). */
+export function bumpVersion(
+  tdb: TenantDb,
+  orderId: string,
+  version: number,
+  changes: { status: string; trackingNumber?: string | null; updatedAt: string },
+) {
+  return tdb.db
+    .update(orders)
+    .set({ ...changes, version: sql`${orders.version} + 1` })
+    .where(inTenant(tdb, orders, eq(orders.id, orderId), eq(orders.version, version)));
+}

@@ -1,7 +1,9 @@
-import { sql } from "drizzle-orm";
-import { chunks, runBatch } from "../db/batch";
+import { or, sql } from "drizzle-orm";
+import { chunks, inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
+import { products } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { eventRows } from "../events/outbox";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
@@ -78,11 +80,12 @@ export async function importProducts(
   }
   const skus = valid.map((v) => v.input.sku);
   const barcodes = valid.flatMap((v) => (v.input.barcode ? [v.input.barcode] : []));
-  const found = await tdb.db.all<Record<string, unknown>>(sql`select * from products
-    where tenant_id = ${tdb.tenantId}
-      and (sku in (select value from json_each(${JSON.stringify(skus)}))
-        or barcode in (select value from json_each(${JSON.stringify(barcodes)})))`);
-  const stored = found.map(rowFromSql);
+  const stored = await tdb.db
+    .select()
+    .from(products)
+    .where(
+      inTenant(tdb, products, or(inJsonArray(products.sku, skus), inJsonArray(products.barcode, barcodes))),
+    );
   const storedBySku = new Map(stored.map((p) => [p.sku, p]));
   const storedByBarcode = new Map(stored.flatMap((p) => (p.barcode ? [[p.barcode, p] as const] : [])));
   for (const { line, input } of valid) {
@@ -105,27 +108,6 @@ export async function importProducts(
   }
   if (!options.dryRun) await writeImport(tdb, toCreate, toUpdate, now);
   return { dryRun: options.dryRun, rows: rows.length, created: toCreate.length, updated: toUpdate.length };
-}
-
-/** `select *` through raw SQL gives snake_case columns. */
-function rowFromSql(raw: Record<string, unknown>): ProductRow {
-  return {
-    id: raw.id as string,
-    tenantId: raw.tenant_id as string,
-    sku: raw.sku as string,
-    name: raw.name as string,
-    barcode: raw.barcode as string | null,
-    category: raw.category as string | null,
-    unit: raw.unit as string | null,
-    priceE4: raw.price_e4 as number | null,
-    costE4: raw.cost_e4 as number | null,
-    status: raw.status as ProductRow["status"],
-    reorderPoint: raw.reorder_point as number,
-    description: raw.description as string | null,
-    version: raw.version as number,
-    createdAt: raw.created_at as string,
-    updatedAt: raw.updated_at as string,
-  };
 }
 
 const column = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
@@ -157,7 +139,7 @@ async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: Prod
             ${column("costE4")} as cost_e4, ${column("status")} as status, ${column("reorderPoint")} as reorder_point,
             ${column("description")} as description
           from json_each(${JSON.stringify(chunk)})) j
-        where products.tenant_id = ${tdb.tenantId} and products.id = j.id`,
+        where ${inTenant(tdb, products)} and products.id = j.id`,
     ),
     events: eventRows(tdb, events, now),
   };

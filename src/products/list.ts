@@ -1,8 +1,10 @@
-import { and, asc, count, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { readPage } from "../db/pages";
 import { productCounts, products } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
-import { offsetOf, paged } from "../http/pagination";
+import { offsetOf } from "../http/pagination";
 import { productRecord } from "./records";
 import { DEFAULT_PRODUCT_SORT, type ListProductsQuery, SYNC_SORT } from "./schemas";
 
@@ -43,7 +45,7 @@ function afterPrefix(prefix: string): string | undefined {
  * Terms shorter than 3 characters cannot use trigrams; they match as case-insensitive prefixes, read as
  * ranges of the tenant's sku, name and barcode indexes (one per spelling) so they never scan the table.
  */
-function searchCondition(tenantId: string, term: string): SQL {
+function searchCondition(tdb: TenantDb, term: string): SQL {
   if (term.length < 3) {
     const columns = /^\d+$/.test(term)
       ? [products.sku, products.name, products.barcode]
@@ -52,9 +54,13 @@ function searchCondition(tenantId: string, term: string): SQL {
     const ranges = caseVariants(term).flatMap((prefix) => {
       const after = afterPrefix(prefix);
       return columns.map((column) => {
-        const below = after === undefined ? sql`` : sql` and ${column} < ${after}`;
-        return sql`${products}.rowid in (select rowid from ${products}
-          where ${products.tenantId} = ${tenantId} and ${column} >= ${prefix}${below})`;
+        const range = inTenant(
+          tdb,
+          products,
+          gte(column, prefix),
+          after === undefined ? undefined : lt(column, after),
+        );
+        return sql`${products}.rowid in (select rowid from ${products} where ${range})`;
       });
     });
     return sql`(${sql.join(ranges, sql` or `)})`;
@@ -64,47 +70,49 @@ function searchCondition(tenantId: string, term: string): SQL {
   return sql`${products}.rowid in (select rowid from products_fts where products_fts match ${match})`;
 }
 
-export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
+export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
   const filters = [
     query.category ? eq(products.category, query.category) : undefined,
     query.status ? eq(products.status, query.status) : undefined,
     query.updatedSince ? gte(products.updatedAt, new Date(query.updatedSince).toISOString()) : undefined,
-    query.search ? searchCondition(tdb.tenantId, query.search) : undefined,
+    query.search ? searchCondition(tdb, query.search) : undefined,
   ].filter((f): f is SQL => f !== undefined);
   // A search yields its matches' rowids: unary + keeps SQLite from walking the tenant's index
   // (to avoid a sort) and testing every row against the match set; it looks the matches up instead.
-  const ofTenant = query.search
-    ? sql`+${products.tenantId} = ${tdb.tenantId}`
-    : eq(products.tenantId, tdb.tenantId);
-  const where = and(ofTenant, ...filters);
+  const where = query.search
+    ? and(sql`+${products.tenantId} = ${tdb.tenantId}`, ...filters)
+    : inTenant(tdb, products, ...filters);
   const sort = query.updatedSince && query.sort === DEFAULT_PRODUCT_SORT ? SYNC_SORT : query.sort;
   const order = sort.direction === "asc" ? asc : desc;
   // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
-  const total =
-    filters.length === 0
-      ? tdb.db
-          .select({ value: productCounts.count })
-          .from(productCounts)
-          .where(eq(productCounts.tenantId, tdb.tenantId))
-      : tdb.db.select({ value: count() }).from(products).where(where);
-  const [rows, [counted]] = await tdb.db.batch([
-    tdb.db
-      .select()
-      .from(products)
-      .where(where)
-      .orderBy(order(sortColumns[sort.field]), order(products.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    total,
-  ]);
-  return paged(rows.map(productRecord), counted?.value ?? 0, query);
+  return readPage(
+    tdb,
+    query,
+    {
+      rows: tdb.db
+        .select()
+        .from(products)
+        .where(where)
+        .orderBy(order(sortColumns[sort.field]), order(products.id))
+        .limit(query.pageSize)
+        .offset(offsetOf(query)),
+      count:
+        filters.length === 0
+          ? tdb.db
+              .select({ value: productCounts.count })
+              .from(productCounts)
+              .where(inTenant(tdb, productCounts))
+          : tdb.db.select({ value: count() }).from(products).where(where),
+    },
+    productRecord,
+  );
 }
 
 export async function findProduct(tdb: TenantDb, id: string) {
   const [row] = await tdb.db
     .select()
     .from(products)
-    .where(and(eq(products.tenantId, tdb.tenantId), eq(products.id, id)))
+    .where(inTenant(tdb, products, eq(products.id, id)))
     .limit(1);
   if (!row) throw notFound("Product");
   return row;

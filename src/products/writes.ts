@@ -1,11 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, exists, not, notInArray, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
-import { products } from "../db/schema";
+import { orderLines, orders, products, stockLevels } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { eventRow, previousStatementChanged } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
+import { holdsStock } from "../inventory/stock-statements";
 import { toE4 } from "../money";
 import { findProduct } from "./list";
 import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
@@ -91,13 +93,7 @@ export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges
       product: tdb.db
         .update(products)
         .set(values)
-        .where(
-          and(
-            eq(products.tenantId, tdb.tenantId),
-            eq(products.id, id),
-            eq(products.version, current.version),
-          ),
-        ),
+        .where(inTenant(tdb, products, eq(products.id, id), eq(products.version, current.version))),
       updated: eventRow(tdb, "product.updated", productRecord(next), next.updatedAt, {
         onlyIf: previousStatementChanged,
       }),
@@ -107,13 +103,25 @@ export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges
   });
 }
 
+const one = sql`1`;
+
 // Sales orders not yet shipped still hold or will take this product's stock.
 const openOrderLine = (tdb: TenantDb, id: string) =>
-  sql`exists (select 1 from order_lines l join orders o on o.tenant_id = l.tenant_id and o.id = l.order_id
-    where l.tenant_id = ${tdb.tenantId} and l.product_id = ${id}
-      and o.status not in ('shipped', 'delivered', 'cancelled', 'received'))`;
-const heldStock = (tdb: TenantDb, id: string) =>
-  sql`exists (select 1 from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and (on_hand > 0 or reserved > 0))`;
+  exists(
+    tdb.db
+      .select({ one })
+      .from(orderLines)
+      .innerJoin(orders, and(eq(orders.tenantId, orderLines.tenantId), eq(orders.id, orderLines.orderId)))
+      .where(
+        inTenant(
+          tdb,
+          orderLines,
+          eq(orderLines.productId, id),
+          notInArray(orders.status, ["shipped", "delivered", "cancelled", "received"]),
+        ),
+      ),
+  );
+const heldStock = (tdb: TenantDb, id: string) => holdsStock(tdb, eq(stockLevels.productId, id));
 
 /** Refused (409) while the product has stock or open order lines; its empty stock rows go with it. */
 export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
@@ -122,19 +130,24 @@ export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const blocked = sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
     const written = await runBatch(tdb, {
-      stock: sql`delete from stock_levels where tenant_id = ${tdb.tenantId} and product_id = ${id} and not ${blocked}`,
-      product: sql`delete from products where tenant_id = ${tdb.tenantId} and id = ${id} and version = ${current.version} and not ${blocked}`,
+      stock: tdb.db
+        .delete(stockLevels)
+        .where(inTenant(tdb, stockLevels, eq(stockLevels.productId, id), not(blocked))),
+      product: tdb.db
+        .delete(products)
+        .where(
+          inTenant(tdb, products, eq(products.id, id), eq(products.version, current.version), not(blocked)),
+        ),
       deleted: eventRow(tdb, "product.deleted", productRecord(current), new Date().toISOString(), {
         onlyIf: previousStatementChanged,
       }),
     });
     if (changesOf(written.product) > 0) return current;
-    const [[stock], [open]] = await Promise.all([
-      tdb.db.all<{ v: number }>(sql`select ${heldStock(tdb, id)} as v`),
-      tdb.db.all<{ v: number }>(sql`select ${openOrderLine(tdb, id)} as v`),
-    ]);
-    if (stock?.v) throw conflict("The product has stock; adjust it to zero first (or set it Inactive)");
-    if (open?.v) throw conflict("The product is on open orders (or set it Inactive)");
+    const [why] = await tdb.db.all<{ stock: number; open: number }>(
+      sql`select ${heldStock(tdb, id)} as stock, ${openOrderLine(tdb, id)} as open`,
+    );
+    if (why?.stock) throw conflict("The product has stock; adjust it to zero first (or set it Inactive)");
+    if (why?.open) throw conflict("The product is on open orders (or set it Inactive)");
     return undefined; // changed by another writer since it was read
   });
 }

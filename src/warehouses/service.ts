@@ -1,10 +1,14 @@
-import { and, asc, count, desc, eq, like, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, like, not, or } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
+import { readPage } from "../db/pages";
 import { locations, stockLevels, warehouses } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { conflict, notFound } from "../http/errors";
-import { offsetOf, paged } from "../http/pagination";
+import { offsetOf } from "../http/pagination";
+import { holdsStock } from "../inventory/stock-statements";
 import type { ListWarehousesQuery, WarehouseBody } from "./schemas";
 
 type WarehouseRow = typeof warehouses.$inferSelect;
@@ -16,8 +20,7 @@ export function warehouseRecord({ tenantId: _t, ...row }: WarehouseRow) {
 const duplicateCode = {
   "warehouses.tenant_id, warehouses.code": "A warehouse with this code already exists",
 };
-const ofWarehouse = (tdb: TenantDb, id: string) =>
-  and(eq(warehouses.tenantId, tdb.tenantId), eq(warehouses.id, id));
+const ofWarehouse = (tdb: TenantDb, id: string) => inTenant(tdb, warehouses, eq(warehouses.id, id));
 
 export async function createWarehouse(tdb: TenantDb, input: WarehouseBody) {
   const now = new Date().toISOString();
@@ -46,24 +49,29 @@ export async function getWarehouse(tdb: TenantDb, id: string) {
 
 const sortColumns = { code: warehouses.code, name: warehouses.name, createdAt: warehouses.createdAt };
 
-export async function listWarehouses(tdb: TenantDb, query: ListWarehousesQuery) {
+export function listWarehouses(tdb: TenantDb, query: ListWarehousesQuery) {
   const order = query.sort.direction === "asc" ? asc : desc;
   const pattern = query.search ? `%${query.search.replace(/[%_]/g, "")}%` : undefined;
-  const where = and(
-    eq(warehouses.tenantId, tdb.tenantId),
+  const where = inTenant(
+    tdb,
+    warehouses,
     pattern ? or(like(warehouses.code, pattern), like(warehouses.name, pattern)) : undefined,
   );
-  const [rows, [total]] = await tdb.db.batch([
-    tdb.db
-      .select()
-      .from(warehouses)
-      .where(where)
-      .orderBy(order(sortColumns[query.sort.field]), order(warehouses.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    tdb.db.select({ value: count() }).from(warehouses).where(where),
-  ]);
-  return paged(rows.map(warehouseRecord), total?.value ?? 0, query);
+  return readPage(
+    tdb,
+    query,
+    {
+      rows: tdb.db
+        .select()
+        .from(warehouses)
+        .where(where)
+        .orderBy(order(sortColumns[query.sort.field]), order(warehouses.id))
+        .limit(query.pageSize)
+        .offset(offsetOf(query)),
+      count: tdb.db.select({ value: count() }).from(warehouses).where(where),
+    },
+    warehouseRecord,
+  );
 }
 
 export async function updateWarehouse(tdb: TenantDb, id: string, input: WarehouseBody) {
@@ -86,20 +94,14 @@ export async function updateWarehouse(tdb: TenantDb, id: string, input: Warehous
 /** Refused while any of its locations holds stock; otherwise its empty locations go with it. */
 export async function deleteWarehouse(tdb: TenantDb, id: string) {
   const warehouse = await getWarehouse(tdb, id);
-  const holdsStock = sql`exists (select 1 from stock_levels where tenant_id = ${tdb.tenantId} and warehouse_id = ${id} and (on_hand > 0 or reserved > 0))`;
-  const [, , removed] = await tdb.db.batch([
-    tdb.db
+  const empty = not(holdsStock(tdb, eq(stockLevels.warehouseId, id)));
+  const { warehouse: removed } = await runBatch(tdb, {
+    stock: tdb.db
       .delete(stockLevels)
-      .where(
-        and(eq(stockLevels.tenantId, tdb.tenantId), eq(stockLevels.warehouseId, id), sql`not ${holdsStock}`),
-      ),
-    tdb.db
-      .delete(locations)
-      .where(
-        and(eq(locations.tenantId, tdb.tenantId), eq(locations.warehouseId, id), sql`not ${holdsStock}`),
-      ),
-    tdb.db.delete(warehouses).where(and(ofWarehouse(tdb, id), sql`not ${holdsStock}`)),
-  ]);
+      .where(inTenant(tdb, stockLevels, eq(stockLevels.warehouseId, id), empty)),
+    locations: tdb.db.delete(locations).where(inTenant(tdb, locations, eq(locations.warehouseId, id), empty)),
+    warehouse: tdb.db.delete(warehouses).where(and(ofWarehouse(tdb, id), empty)),
+  });
   if (removed.meta.changes === 0) throw conflict("The warehouse holds stock; move or adjust it out first");
   return warehouse;
 }

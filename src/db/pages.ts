@@ -1,0 +1,20 @@
+import { type PageQuery, paged } from "../http/pagination";
+import { type DrizzleQuery, runBatch } from "./batch";
+import type { Database, TenantDb } from "./client";
+
+type Rows<Q> = Q extends DrizzleQuery ? (Q["_"]["result"] extends readonly (infer R)[] ? R : never) : never;
+
+/**
+ * A page of a list and its total, read in one round trip: `rows` is the page's query (with its limit and
+ * offset), `count` selects `{ value: count() }` over the same filters.
+ */
+export async function readPage<Q extends DrizzleQuery, Item = Rows<Q>>(
+  handle: TenantDb | Database,
+  page: PageQuery,
+  statements: { rows: Q; count: DrizzleQuery & { _: { result: { value: number }[] } } },
+  toItem: (row: Rows<Q>) => Item = (row) => row as unknown as Item,
+) {
+  const read = await runBatch(handle, statements);
+  const rows = read.rows as Rows<Q>[];
+  return paged(rows.map(toItem), read.count[0]?.value ?? 0, page);
+}

@@ -1,0 +1,15 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { TenantDb } from "./client";
+
+/**
+ * `table.tenant_id = <the handle's tenant>` and every other condition: the one way a query of a tenant
+ * table is limited to its tenant (in `where` and in join conditions alike).
+ */
+export function inTenant(
+  tdb: TenantDb,
+  table: { tenantId: SQLiteColumn },
+  ...conditions: (SQL | undefined)[]
+): SQL {
+  return and(eq(table.tenantId, tdb.tenantId), ...conditions) as SQL;
+}
