@@ -1,15 +1,20 @@
-import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { asc, count, sql } from "drizzle-orm";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { products, stockLevels, warehouses } from "../db/schema";
 import { offsetOf, paged } from "../http/pagination";
 import { fromE4, fromE4OrNull } from "../money";
 import type { CsvColumn } from "./csv";
-import { skuRangePage } from "./product-range";
 import type { InventoryValuationQuery } from "./schemas";
+import {
+  positionSums,
+  positionsCsvPage,
+  positionsPage,
+  type StockFilters,
+  type StockPosition,
+  stockPositions,
+} from "./stock-position";
 
-type Filters = Pick<InventoryValuationQuery, "warehouseId" | "category">;
-
-export interface ValuationRow {
+export interface ValuationLine {
   productId: string;
   sku: string;
   productName: string;
@@ -21,65 +26,12 @@ export interface ValuationRow {
   value: number | null;
 }
 
-// Exact: integer units x integer ten-thousandths, summed by SQLite as 64-bit integers.
-const onHandSum = sql`sum(${stockLevels.onHand})`;
-const valueE4Sum = sql`sum(${stockLevels.onHand} * ${products.costE4})`;
-
-/**
- * Every (product, warehouse) holding stock, with its quantity and value: the report's lines.
- * The ids come from stock_levels (`product_id`, `warehouse_id`), never as two columns both named `id`:
- * drizzle's D1 batch maps result columns by name, so such a pair would collide.
- */
-function lines({ db, tenantId }: TenantDb, filters: Filters, skuRange?: SQL) {
-  return (
-    db
-      .select({
-        productId: stockLevels.productId,
-        sku: products.sku,
-        productName: products.name,
-        category: products.category,
-        warehouseId: stockLevels.warehouseId,
-        warehouseCode: warehouses.code,
-        onHand: sql<number>`${onHandSum}`.mapWith(Number).as("on_hand"),
-        reserved: sql<number>`sum(${stockLevels.reserved})`.mapWith(Number).as("reserved"),
-        costE4: products.costE4,
-        valueE4: sql<number | null>`${valueE4Sum}`.as("value_e4"),
-      })
-      // CROSS JOIN keeps products as SQLite's outer loop, so a SKU range is read through the SKU index
-      // (a CSV page then costs its own products, not the whole catalog).
-      .from(products)
-      .crossJoin(stockLevels)
-      .innerJoin(
-        warehouses,
-        and(eq(warehouses.id, stockLevels.warehouseId), eq(warehouses.tenantId, tenantId)),
-      )
-      .where(
-        and(
-          eq(products.tenantId, tenantId),
-          eq(stockLevels.tenantId, tenantId),
-          eq(stockLevels.productId, products.id),
-          filters.warehouseId ? eq(stockLevels.warehouseId, filters.warehouseId) : undefined,
-          filters.category ? eq(products.category, filters.category) : undefined,
-          skuRange,
-        ),
-      )
-      .groupBy(stockLevels.productId, stockLevels.warehouseId)
-      // A product with nothing on hand in a warehouse has no value there: it is not a line of the report.
-      .having(sql`${onHandSum} > 0`)
-  );
-}
-
-function linesQuery(tenantDb: TenantDb, filters: Filters, window: { offset: number; limit: number }) {
-  return lines(tenantDb, filters)
-    .orderBy(asc(products.sku), asc(warehouses.code))
-    .limit(window.limit)
-    .offset(window.offset);
-}
-
-type LineRecord = Awaited<ReturnType<typeof linesQuery>>[number];
+// A product with nothing on hand in a warehouse has no value there: it is not a line of the report.
+const valuation = { having: sql`${positionSums.onHand} > 0` };
 
 // `reserved` only feeds the totals: a line is about value, and its CSV columns stay as they are.
-function toRow({ costE4, valueE4, reserved: _reserved, ...line }: LineRecord): ValuationRow {
+function toLine(position: StockPosition): ValuationLine {
+  const { costE4, valueE4, reserved: _reserved, reorderPoint: _reorderPoint, ...line } = position;
   return {
     ...line,
     unitCost: fromE4OrNull(costE4),
@@ -88,8 +40,8 @@ function toRow({ costE4, valueE4, reserved: _reserved, ...line }: LineRecord): V
 }
 
 /** A page of the CSV download: the lines of the next range of products. */
-export function valuationPage(tenantDb: TenantDb, filters: Filters, afterSku: string | null) {
-  return skuRangePage(tenantDb, afterSku, (range) => lines(tenantDb, filters, range), toRow);
+export function valuationPage(tenantDb: TenantDb, filters: StockFilters, afterSku: string | null) {
+  return positionsCsvPage(tenantDb, filters, valuation, afterSku, toLine);
 }
 
 /**
@@ -98,11 +50,11 @@ export function valuationPage(tenantDb: TenantDb, filters: Filters, afterSku: st
  */
 export async function inventoryValuation(tenantDb: TenantDb, query: InventoryValuationQuery) {
   const { db } = tenantDb;
-  const all = lines(tenantDb, query).as("lines");
-  const [page, [counted], byWarehouse] = await db.batch([
-    linesQuery(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
-    db.select({ value: count() }).from(all),
-    db
+  const all = stockPositions(tenantDb, query, valuation).as("lines");
+  const read = await runBatch(tenantDb, {
+    page: positionsPage(tenantDb, query, valuation, { offset: offsetOf(query), limit: query.pageSize }),
+    count: db.select({ value: count() }).from(all),
+    byWarehouse: db
       .select({
         warehouseId: all.warehouseId,
         warehouseCode: all.warehouseCode,
@@ -113,11 +65,12 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
       .from(all)
       .groupBy(all.warehouseId)
       .orderBy(asc(all.warehouseCode)),
-  ]);
+  });
+  const byWarehouse = read.byWarehouse;
   const onHand = byWarehouse.reduce((sum, w) => sum + w.onHand, 0);
   const reserved = byWarehouse.reduce((sum, w) => sum + w.reserved, 0);
   return {
-    ...paged(page.map(toRow), counted?.value ?? 0, query),
+    ...paged(read.page.map(toLine), read.count[0]?.value ?? 0, query),
     totals: {
       onHand,
       reserved,
@@ -132,7 +85,7 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
   };
 }
 
-export const valuationColumns: CsvColumn<ValuationRow>[] = [
+export const valuationColumns: CsvColumn<ValuationLine>[] = [
   { header: "sku", cell: (r) => r.sku },
   { header: "productName", cell: (r) => r.productName },
   { header: "category", cell: (r) => r.category },

@@ -1,6 +1,8 @@
-import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { orders } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
 import { fromE4 } from "../money";
 import type { CsvColumn } from "./csv";
@@ -26,9 +28,9 @@ const orderValueE4 = sql.raw(
 );
 
 /** One row per order created in the range: its UTC day, type, current status and exact value in e4. */
-function perOrder({ db, tenantId }: TenantDb, filters: Filters) {
+function perOrder(tenantDb: TenantDb, filters: Filters) {
   const range = isoRange(filters);
-  return db
+  return tenantDb.db
     .select({
       day: sql<string>`substr(${orders.createdAt}, 1, 10)`.as("day"),
       type: orders.type,
@@ -37,8 +39,9 @@ function perOrder({ db, tenantId }: TenantDb, filters: Filters) {
     })
     .from(orders)
     .where(
-      and(
-        eq(orders.tenantId, tenantId),
+      inTenant(
+        tenantDb,
+        orders,
         gte(orders.createdAt, range.from),
         lt(orders.createdAt, range.to),
         filters.type ? eq(orders.type, filters.type) : undefined,
@@ -86,9 +89,9 @@ export async function orderSummaryRows(
 export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery) {
   const { db } = tenantDb;
   const source = perOrder(tenantDb, query);
-  const [page, [counted], byStatus] = await db.batch([
-    summaryQuery(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
-    db
+  const read = await runBatch(tenantDb, {
+    page: summaryQuery(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
+    count: db
       .select({
         value:
           sql<number>`count(distinct ${source.day} || '|' || ${source.type} || '|' || ${source.status})`.mapWith(
@@ -96,7 +99,7 @@ export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery)
           ),
       })
       .from(source),
-    db
+    byStatus: db
       .select({
         type: source.type,
         status: source.status,
@@ -106,9 +109,10 @@ export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery)
       .from(source)
       .groupBy(source.type, source.status)
       .orderBy(asc(source.type), asc(source.status)),
-  ]);
+  });
+  const byStatus = read.byStatus;
   return {
-    ...paged(page.map(toRow), counted?.value ?? 0, query),
+    ...paged(read.page.map(toRow), read.count[0]?.value ?? 0, query),
     totals: {
       orders: byStatus.reduce((sum, row) => sum + row.orders, 0),
       byStatus: byStatus.map(({ valueE4, ...row }) => ({ ...row, value: fromE4(valueE4) })),

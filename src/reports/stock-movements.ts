@@ -1,6 +1,8 @@
 import { and, asc, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, products, stockMovements, warehouses } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
@@ -12,10 +14,11 @@ type Filters = Pick<
   "from" | "to" | "productId" | "locationId" | "warehouseId" | "reason"
 >;
 
-function matching({ tenantId }: TenantDb, filters: Filters, keyset?: SQL): SQL | undefined {
+function matching(tenantDb: TenantDb, filters: Filters, keyset?: SQL): SQL {
   const range = isoRange(filters);
-  return and(
-    eq(stockMovements.tenantId, tenantId),
+  return inTenant(
+    tenantDb,
+    stockMovements,
     gte(stockMovements.createdAt, range.from),
     lt(stockMovements.createdAt, range.to),
     filters.productId ? eq(stockMovements.productId, filters.productId) : undefined,
@@ -32,7 +35,6 @@ export function movementRows(
   filters: Filters,
   window: RowWindow<{ createdAt: string; id: string }>,
 ) {
-  const { db, tenantId } = tenantDb;
   const after = afterOf(window);
   // The plain `>=` lets SQLite start the index range at the last row sent instead of at `from`.
   const keyset = after
@@ -41,7 +43,7 @@ export function movementRows(
         sql`(${stockMovements.createdAt}, ${stockMovements.id}) > (${after.createdAt}, ${after.id})`,
       )
     : undefined;
-  return db
+  return tenantDb.db
     .select({
       id: stockMovements.id,
       createdAt: stockMovements.createdAt,
@@ -63,12 +65,9 @@ export function movementRows(
       actorId: stockMovements.actorId,
     })
     .from(stockMovements)
-    .leftJoin(products, and(eq(products.id, stockMovements.productId), eq(products.tenantId, tenantId)))
-    .leftJoin(locations, and(eq(locations.id, stockMovements.locationId), eq(locations.tenantId, tenantId)))
-    .leftJoin(
-      warehouses,
-      and(eq(warehouses.id, stockMovements.warehouseId), eq(warehouses.tenantId, tenantId)),
-    )
+    .leftJoin(products, inTenant(tenantDb, products, eq(products.id, stockMovements.productId)))
+    .leftJoin(locations, inTenant(tenantDb, locations, eq(locations.id, stockMovements.locationId)))
+    .leftJoin(warehouses, inTenant(tenantDb, warehouses, eq(warehouses.id, stockMovements.warehouseId)))
     .where(matching(tenantDb, filters, keyset))
     .orderBy(asc(stockMovements.createdAt), asc(stockMovements.id))
     .limit(window.limit)
@@ -97,10 +96,10 @@ function perDay(tenantDb: TenantDb, filters: Filters) {
 
 /** A page of the ledger, oldest first, with the count and net change over the whole range and per day. */
 export async function stockMovementsReport(tenantDb: TenantDb, query: StockMovementsQuery) {
-  const [rows, byDay] = await tenantDb.db.batch([
-    movementRows(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
-    perDay(tenantDb, query),
-  ]);
+  const { rows, byDay } = await runBatch(tenantDb, {
+    rows: movementRows(tenantDb, query, { offset: offsetOf(query), limit: query.pageSize }),
+    byDay: perDay(tenantDb, query),
+  });
   const movements = byDay.reduce((sum, day) => sum + day.movements, 0);
   const netDelta = byDay.reduce((sum, day) => sum + day.netDelta, 0);
   return { ...paged(rows, movements, query), totals: { movements, netDelta, byDay } };

@@ -1,12 +1,14 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { count, desc, eq, inArray } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { readPage } from "../db/pages";
 import { webhookAttempts, webhookDeliveries } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { eventRow } from "../events/outbox";
 import { notFound } from "../http/errors";
-import { offsetOf, paged } from "../http/pagination";
+import { offsetOf } from "../http/pagination";
 import type { ListDeliveriesQuery } from "./schemas";
 import { getSubscription } from "./subscriptions";
 
@@ -15,37 +17,39 @@ const RECENT_ATTEMPTS = 10;
 /** `GET /webhooks/{id}/deliveries`: newest first, each with its recent attempts. */
 export async function listDeliveries(tdb: TenantDb, subscriptionId: string, query: ListDeliveriesQuery) {
   await getSubscription(tdb, subscriptionId);
-  const where = and(
-    eq(webhookDeliveries.tenantId, tdb.tenantId),
+  const where = inTenant(
+    tdb,
+    webhookDeliveries,
     eq(webhookDeliveries.subscriptionId, subscriptionId),
     query.status ? eq(webhookDeliveries.status, query.status) : undefined,
   );
-  const [rows, [total]] = await tdb.db.batch([
-    tdb.db
+  const page = await readPage(tdb, query, {
+    rows: tdb.db
       .select()
       .from(webhookDeliveries)
       .where(where)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
-    tdb.db.select({ value: count() }).from(webhookDeliveries).where(where),
-  ]);
-  const attempts = rows.length
+    count: tdb.db.select({ value: count() }).from(webhookDeliveries).where(where),
+  });
+  const attempts = page.items.length
     ? await tdb.db
         .select()
         .from(webhookAttempts)
         .where(
-          and(
-            eq(webhookAttempts.tenantId, tdb.tenantId),
+          inTenant(
+            tdb,
+            webhookAttempts,
             inArray(
               webhookAttempts.deliveryId,
-              rows.map((r) => r.id),
+              page.items.map((r) => r.id),
             ),
           ),
         )
         .orderBy(desc(webhookAttempts.attempt))
     : [];
-  const items = rows.map(({ tenantId: _t, subscriptionId: _s, ...delivery }) => ({
+  const items = page.items.map(({ tenantId: _t, subscriptionId: _s, ...delivery }) => ({
     ...delivery,
     attemptLog: attempts
       .filter((a) => a.deliveryId === delivery.id)
@@ -58,7 +62,7 @@ export async function listDeliveries(tdb: TenantDb, subscriptionId: string, quer
         at: a.createdAt,
       })),
   }));
-  return paged(items, total?.value ?? 0, query);
+  return { ...page, items };
 }
 
 function enqueueDelivery(env: Bindings, tenantId: string, deliveryId: string) {
@@ -82,8 +86,9 @@ export async function retryDelivery(
       updatedAt: new Date().toISOString(),
     })
     .where(
-      and(
-        eq(webhookDeliveries.tenantId, tdb.tenantId),
+      inTenant(
+        tdb,
+        webhookDeliveries,
         eq(webhookDeliveries.subscriptionId, subscriptionId),
         eq(webhookDeliveries.id, deliveryId),
       ),

@@ -1,7 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { platformDb } from "../db/client";
+import { chunks, runBatch } from "../db/batch";
+import { dbFor } from "../db/client";
 import { outboxEvents, webhookDeliveries, webhookSubscriptions } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 
 // 8 bound values per delivery row; D1 allows 100 per statement, and a Queue sendBatch 100 messages.
@@ -12,28 +14,29 @@ const ROWS_PER_INSERT = 12;
  * Running it twice for the same event creates no second delivery (unique subscription + event).
  */
 export async function fanOutEvent(env: Bindings, tenantId: string, eventId: string): Promise<number> {
-  const db = platformDb(env);
-  const [[event], subscriptions] = await db.batch([
-    db
+  const tdb = dbFor(env, tenantId);
+  const read = await runBatch(tdb, {
+    event: tdb.db
       .select({ type: outboxEvents.type })
       .from(outboxEvents)
-      .where(and(eq(outboxEvents.tenantId, tenantId), eq(outboxEvents.id, eventId)))
+      .where(inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId)))
       .limit(1),
-    db
+    subscriptions: tdb.db
       .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
       .from(webhookSubscriptions)
-      .where(and(eq(webhookSubscriptions.tenantId, tenantId), eq(webhookSubscriptions.active, true))),
-  ]);
+      .where(inTenant(tdb, webhookSubscriptions, eq(webhookSubscriptions.active, true))),
+  });
+  const [event] = read.event;
   // webhook.test goes only to the subscription it was sent to (written with its delivery).
   if (!event || event.type === "webhook.test") return 0;
-  const matching = subscriptions.filter((s) => s.events.includes("*") || s.events.includes(event.type));
+  const matching = read.subscriptions.filter((s) => s.events.includes("*") || s.events.includes(event.type));
   const now = new Date().toISOString();
   let queued = 0;
-  for (let i = 0; i < matching.length; i += ROWS_PER_INSERT) {
-    const inserted = await db
+  for (const chunk of chunks(matching, ROWS_PER_INSERT)) {
+    const inserted = await tdb.db
       .insert(webhookDeliveries)
       .values(
-        matching.slice(i, i + ROWS_PER_INSERT).map((s) => ({
+        chunk.map((s) => ({
           id: uuidv7(),
           tenantId,
           subscriptionId: s.id,

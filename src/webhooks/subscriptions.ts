@@ -1,9 +1,12 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { readPage } from "../db/pages";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
 import { AppError, notFound } from "../http/errors";
-import { offsetOf, type PageQuery, paged } from "../http/pagination";
+import { offsetOf, type PageQuery } from "../http/pagination";
 import { type CreateWebhookBody, MAX_SUBSCRIPTIONS_PER_TENANT, type UpdateWebhookBody } from "./schemas";
 import { encryptSecret, generateSigningSecret } from "./secrets";
 
@@ -25,7 +28,7 @@ export function webhookRecord(row: SubscriptionRow) {
 }
 
 const ofSubscription = (tdb: TenantDb, id: string) =>
-  and(eq(webhookSubscriptions.tenantId, tdb.tenantId), eq(webhookSubscriptions.id, id));
+  inTenant(tdb, webhookSubscriptions, eq(webhookSubscriptions.id, id));
 
 export async function getSubscription(tdb: TenantDb, id: string): Promise<SubscriptionRow> {
   const [row] = await tdb.db.select().from(webhookSubscriptions).where(ofSubscription(tdb, id)).limit(1);
@@ -56,7 +59,7 @@ export async function createSubscription(tdb: TenantDb, secretKey: string, input
       (id, tenant_id, url, description, events, active, secret_ciphertext, created_at, updated_at)
     select ${row.id}, ${row.tenantId}, ${row.url}, ${row.description}, ${JSON.stringify(row.events)}, ${row.active ? 1 : 0},
       ${row.secretCiphertext}, ${now}, ${now}
-    where (select count(*) from webhook_subscriptions where tenant_id = ${tdb.tenantId}) < ${MAX_SUBSCRIPTIONS_PER_TENANT}`);
+    where (${tdb.db.select({ n: count() }).from(webhookSubscriptions).where(inTenant(tdb, webhookSubscriptions))}) < ${MAX_SUBSCRIPTIONS_PER_TENANT}`);
   if (result.meta.changes === 0) {
     const message = `A tenant can have at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`;
     throw new AppError("VALIDATION_FAILED", message, { errors: [message] });
@@ -64,19 +67,23 @@ export async function createSubscription(tdb: TenantDb, secretKey: string, input
   return { ...webhookRecord(row), secret };
 }
 
-export async function listSubscriptions(tdb: TenantDb, query: PageQuery) {
-  const ofTenant = eq(webhookSubscriptions.tenantId, tdb.tenantId);
-  const [rows, [total]] = await tdb.db.batch([
-    tdb.db
-      .select()
-      .from(webhookSubscriptions)
-      .where(ofTenant)
-      .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    tdb.db.select({ value: count() }).from(webhookSubscriptions).where(ofTenant),
-  ]);
-  return paged(rows.map(webhookRecord), total?.value ?? 0, query);
+export function listSubscriptions(tdb: TenantDb, query: PageQuery) {
+  const ofTenant = inTenant(tdb, webhookSubscriptions);
+  return readPage(
+    tdb,
+    query,
+    {
+      rows: tdb.db
+        .select()
+        .from(webhookSubscriptions)
+        .where(ofTenant)
+        .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
+        .limit(query.pageSize)
+        .offset(offsetOf(query)),
+      count: tdb.db.select({ value: count() }).from(webhookSubscriptions).where(ofTenant),
+    },
+    webhookRecord,
+  );
 }
 
 /** Replaces url, events, description and active; re-activating clears the server's reason for disabling. */
@@ -99,14 +106,15 @@ export async function updateSubscription(tdb: TenantDb, id: string, input: Updat
 
 export async function deleteSubscription(tdb: TenantDb, id: string) {
   const row = await getSubscription(tdb, id);
-  const ofTenant = eq(webhookDeliveries.tenantId, tdb.tenantId);
-  await tdb.db.batch([
-    tdb.db
+  await runBatch(tdb, {
+    attempts: tdb.db
       .delete(webhookAttempts)
-      .where(and(eq(webhookAttempts.tenantId, tdb.tenantId), eq(webhookAttempts.subscriptionId, id))),
-    tdb.db.delete(webhookDeliveries).where(and(ofTenant, eq(webhookDeliveries.subscriptionId, id))),
-    tdb.db.delete(webhookSubscriptions).where(ofSubscription(tdb, id)),
-  ]);
+      .where(inTenant(tdb, webhookAttempts, eq(webhookAttempts.subscriptionId, id))),
+    deliveries: tdb.db
+      .delete(webhookDeliveries)
+      .where(inTenant(tdb, webhookDeliveries, eq(webhookDeliveries.subscriptionId, id))),
+    subscription: tdb.db.delete(webhookSubscriptions).where(ofSubscription(tdb, id)),
+  });
   return webhookRecord(row);
 }
 

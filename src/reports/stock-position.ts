@@ -1,0 +1,118 @@
+import { and, asc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { products, stockLevels, warehouses } from "../db/schema";
+import { inTenant } from "../db/tenant-scope";
+import type { CsvPage } from "./csv";
+
+/** The filters every per-product report takes. */
+export interface StockFilters {
+  warehouseId?: string;
+  category?: string;
+}
+
+const onHand = sql`sum(${stockLevels.onHand})`;
+const reserved = sql`sum(${stockLevels.reserved})`;
+
+/** Sums of the grouped (product, warehouse), for a report's `having`. */
+export const positionSums = { onHand, reserved };
+
+/**
+ * Each product's stock per warehouse holding it: units on hand and reserved summed over the warehouse's
+ * locations, and the value on hand (exact: integer units x integer ten-thousandths, summed by SQLite as
+ * 64-bit integers). The report's `having` keeps the lines it is about; `skuRange` limits a CSV page.
+ * The ids come from stock_levels, never as two columns both named `id`: drizzle's batch maps result
+ * columns by name, so such a pair would collide.
+ */
+export function stockPositions(
+  tdb: TenantDb,
+  filters: StockFilters,
+  report: { where?: SQL; having: SQL },
+  skuRange?: SQL,
+) {
+  return (
+    tdb.db
+      .select({
+        productId: stockLevels.productId,
+        sku: products.sku,
+        productName: products.name,
+        category: products.category,
+        warehouseId: stockLevels.warehouseId,
+        warehouseCode: warehouses.code,
+        onHand: sql<number>`${onHand}`.mapWith(Number).as("on_hand"),
+        reserved: sql<number>`${reserved}`.mapWith(Number).as("reserved"),
+        reorderPoint: products.reorderPoint,
+        costE4: products.costE4,
+        valueE4: sql<number | null>`sum(${stockLevels.onHand} * ${products.costE4})`.as("value_e4"),
+      })
+      // CROSS JOIN keeps products as SQLite's outer loop, so a SKU range is read through the SKU index
+      // (a CSV page then costs its own products, not the whole catalog).
+      .from(products)
+      .crossJoin(stockLevels)
+      .innerJoin(warehouses, inTenant(tdb, warehouses, eq(warehouses.id, stockLevels.warehouseId)))
+      .where(
+        inTenant(
+          tdb,
+          products,
+          inTenant(tdb, stockLevels, eq(stockLevels.productId, products.id)),
+          filters.warehouseId ? eq(stockLevels.warehouseId, filters.warehouseId) : undefined,
+          filters.category ? eq(products.category, filters.category) : undefined,
+          report.where,
+          skuRange,
+        ),
+      )
+      .groupBy(stockLevels.productId, stockLevels.warehouseId)
+      .having(report.having)
+  );
+}
+
+export type StockPosition = Awaited<ReturnType<typeof stockPositions>>[number];
+
+/** A JSON page of a per-product report's lines, by SKU then warehouse code. */
+export const positionsPage = (
+  tdb: TenantDb,
+  filters: StockFilters,
+  report: { where?: SQL; having: SQL },
+  window: { offset: number; limit: number },
+) =>
+  stockPositions(tdb, filters, report)
+    .orderBy(asc(products.sku), asc(warehouses.code))
+    .limit(window.limit)
+    .offset(window.offset);
+
+/** How many products a CSV page of a per-product report covers. */
+export const PRODUCTS_PER_PAGE = 500;
+
+/**
+ * The next PRODUCTS_PER_PAGE products by SKU after `afterSku`, as a condition on `products.sku`, and the
+ * cursor after them (null when this range reaches the end). One indexed read of at most 500 SKUs, so a
+ * CSV page of a report grouped per product costs its own size, not the whole catalog's.
+ */
+async function nextSkuRange(tdb: TenantDb, afterSku: string | null) {
+  const after = afterSku === null ? undefined : gt(products.sku, afterSku);
+  const [last] = await tdb.db
+    .select({ sku: products.sku })
+    .from(products)
+    .where(inTenant(tdb, products, after))
+    .orderBy(asc(products.sku))
+    .limit(1)
+    .offset(PRODUCTS_PER_PAGE - 1);
+  return last
+    ? { condition: and(after, lte(products.sku, last.sku)), next: last.sku }
+    : { condition: after, next: null };
+}
+
+/** A CSV page of a per-product report: the lines of the next SKU range, by SKU then warehouse code. */
+export async function positionsCsvPage<Row>(
+  tdb: TenantDb,
+  filters: StockFilters,
+  report: { where?: SQL; having: SQL },
+  afterSku: string | null,
+  toRow: (position: StockPosition) => Row,
+): Promise<CsvPage<Row, string>> {
+  const range = await nextSkuRange(tdb, afterSku);
+  const lines = await stockPositions(tdb, filters, report, range.condition).orderBy(
+    asc(products.sku),
+    asc(warehouses.code),
+  );
+  return { rows: lines.map(toRow), next: range.next };
+}
