@@ -89,4 +89,20 @@ describe("sign-in", () => {
     await expect.poll(() => bearers.size).toBe(2); // the dashboard's calls before and after carry different tokens
     expectWellBehaved(page);
   });
+
+  it("asks a deep link's visitor to sign in, then shows the page the link names; unknown pages say so", async () => {
+    const page = await openPage("/app/configuration/api-keys");
+    await signIn(page, DEMO.email, DEMO.password);
+    await page.getByRole("heading", { name: "API Keys", level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/app/configuration/api-keys");
+    await page.getByRole("link", { name: "Products" }).click();
+    await page.evaluate(() => {
+      history.pushState(null, "", "/app/no-such-page");
+      dispatchEvent(new PopStateEvent("popstate"));
+    });
+    await page.getByRole("heading", { name: "Page not found", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "Back to the dashboard" }).click();
+    await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+    expectWellBehaved(page);
+  });
 });

@@ -26,6 +26,7 @@ describe("Configuration, Webhooks", () => {
     expect(secret).toMatch(/^whsec_/);
     await screenshot(page, "webhooks-created");
     await created.getByRole("button", { name: "Done" }).click();
+    await screenshot(page, "webhooks");
 
     await page.getByRole("link", { name: receiver.url }).click();
     await page.getByRole("heading", { name: "Webhook", level: 1 }).waitFor();
