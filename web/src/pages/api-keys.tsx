@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { SCOPES_OF_ROLE, type Scope } from "../session/roles";
+import { SCOPES_OF_ROLE } from "../session/roles";
 import { currentRole, useSession } from "../session/session";
 import { ConfigNav } from "../ui/config-nav";
 import { ErrorMessage } from "../ui/error-message";
@@ -170,18 +170,16 @@ function GenerateKey({ onClose }: { onClose: () => void }) {
     <Modal title="Generate New Key" onClose={onClose}>
       <form
         onSubmit={(event) => {
-          const form = event.currentTarget as HTMLFormElement;
+          const checked = new FormData(event.currentTarget as HTMLFormElement).getAll("scope");
           const fields = fieldsOf(event);
-          const chosen = scopes.filter(
-            (scope) => form.querySelector<HTMLInputElement>(`[value="${scope}"]`)?.checked,
-          );
+          const chosen = scopes.filter((scope) => checked.includes(scope));
           const allowedIps = (fields.allowedIps ?? "")
             .split(/[\s,]+/)
             .map((ip) => ip.trim())
             .filter(Boolean);
           const body: Schemas["CreateApiKeyRequest"] = {
             name: (fields.name ?? "").trim(),
-            scopes: chosen as Scope[],
+            scopes: chosen,
           };
           if (allowedIps.length > 0) body.allowedIps = allowedIps;
           // A date input gives a day: the key works through the end of that day, in UTC.
