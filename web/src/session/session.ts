@@ -1,3 +1,4 @@
+import { decodeJwt } from "jose";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, type Schemas, setCredentials } from "../api/client";
 import type { PageSession, SessionReply, SessionRequest } from "./protocol";
@@ -76,9 +77,18 @@ function ask(request: SessionRequest): Promise<SessionReply> {
   });
 }
 
+// Only the token's lifetime is trusted, measured from now on this machine's clock: a browser whose clock runs
+// ahead of the server's would otherwise see every new token as nearly expired and renew in a loop.
+function lifetimeOf(session: PageSession): number {
+  const { iat, exp } = decodeJwt(session.token);
+  return iat !== undefined && exp !== undefined
+    ? (exp - iat) * 1000
+    : Date.parse(session.expiresAt) - Date.now();
+}
+
 function begin(session: PageSession) {
   accessToken = session.token;
-  expiresAt = Date.parse(session.expiresAt);
+  expiresAt = Date.now() + lifetimeOf(session);
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => void renew(), Math.max(0, expiresAt - Date.now() - RENEW_BEFORE_MS));
   const memberships = session.user.memberships;
