@@ -165,6 +165,19 @@ describe("plan rate limits (an exact sliding 60 s window, leased to isolates)", 
     expect(neverOverstates(responses, 60)).toBe(true);
   });
 
+  it("asks the object a handful of times for 70 concurrent requests, not 70 times: waiting requests share one call", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    const { counted, bindings } = countingLimiter();
+    const app = createApp();
+    const responses = await Promise.all(
+      Array.from({ length: 70 }, () =>
+        app.request(`${BASE}${READ}`, { headers: tenant.admin }, bindings, createExecutionContext()),
+      ),
+    );
+    expect(statuses(responses)).toEqual({ 200: 60, 429: 10 });
+    expect(counted.calls).toBeLessThanOrEqual(5);
+  });
+
   it("admits exactly 60 of 70 concurrent requests of a busy tenant whose isolate already holds a lease", async () => {
     const tenant = await createTenant({ plan: "starter" });
     const warmUp = await oneByOne(10, tenant.admin);
