@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createTenant, PLATFORM, type TestTenant } from "./support/builders";
 import { call } from "./support/http";
-import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
 // Every operation in the OpenAPI document, fed malformed ids, malformed query parameters, arbitrary JSON
 // bodies, control characters, huge numbers and internal hosts: whatever it is sent, the answer is a 4xx in

@@ -1,9 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createProduct } from "./support/catalog";
-import { scopedKey } from "./support/credentials";
+import { createProduct, createTenant, scopedKey, type TestTenant } from "./support/builders";
+import { outboxEvents } from "./support/database";
 import { call } from "./support/http";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -18,17 +16,8 @@ const importCsv = (csv: string, query = "", t = tenant) =>
     body: csv,
   });
 const countProducts = async (t: TestTenant) =>
-  (
-    await env.DB.prepare("select count(*) as n from products where tenant_id = ?")
-      .bind(t.id)
-      .first<{ n: number }>()
-  )?.n;
-const eventTypes = async (t: TestTenant) =>
-  (
-    await env.DB.prepare("select type from outbox_events where tenant_id = ? order by id")
-      .bind(t.id)
-      .all<{ type: string }>()
-  ).results.map((r) => r.type);
+  (await call("GET", "/products?pageSize=1", { headers: t.admin })).body.data.totalCount;
+const eventTypes = async (t: TestTenant) => (await outboxEvents(t)).map((event) => event.type);
 
 describe("product import", () => {
   it("imports a JSON array and a CSV (quoted fields), with one event per product", async () => {
@@ -59,12 +48,7 @@ describe("product import", () => {
       category: "boxes",
     });
     expect(list.items[1]).toMatchObject({ sku: "C-2", name: 'Say "hi"', category: null });
-    const events = await env.DB.prepare(
-      "select count(*) as n from outbox_events where tenant_id = ? and type = 'product.created'",
-    )
-      .bind(t.id)
-      .first<{ n: number }>();
-    expect(events?.n).toBe(4);
+    expect(await outboxEvents(t, /^product\.created$/)).toHaveLength(4);
     expect((await call("GET", "/products?search=large", { headers: t.admin })).body.data.totalCount).toBe(1);
   });
 

@@ -1,9 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
-import { scopedKey } from "./support/credentials";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  scopedKey,
+  type TestTenant,
+} from "./support/builders";
 import { call } from "./support/http";
-import { adjustStock } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 beforeAll(async () => {

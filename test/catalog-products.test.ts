@@ -1,10 +1,15 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
-import { scopedKey } from "./support/credentials";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  scopedKey,
+  type TestTenant,
+} from "./support/builders";
+import { outboxEvents, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
-import { adjustStock } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -40,7 +45,9 @@ describe("products", () => {
     const got = await call("GET", `/products/${res.body.data.id}`, { headers: tenant.admin });
     expect(got.body.data).toEqual(res.body.data);
     expect(got.headers.get("etag")).toBe('"v1"');
-    const row = await env.DB.prepare("select price_e4, cost_e4 from products where id = ?")
+    // Money is stored exactly, in ten-thousandths.
+    const row = await tenantDatabase(tenant.id)
+      .prepare("select price_e4, cost_e4 from products where id = ?")
       .bind(res.body.data.id)
       .first();
     expect(row).toEqual({ price_e4: 199900, cost_e4: 1 });
@@ -275,13 +282,13 @@ describe("products", () => {
     });
     await call("PATCH", `/products/${product.id}`, { headers: t.admin, body: { name: "Renamed" } });
     await call("DELETE", `/products/${product.id}`, { headers: t.admin });
-    const { results } = await env.DB.prepare(
-      "select type, payload from outbox_events where tenant_id = ? order by id",
-    )
-      .bind(t.id)
-      .all<{ type: string; payload: string }>();
-    expect(results.map((r) => r.type)).toEqual(["product.created", "product.updated", "product.deleted"]);
-    expect(JSON.parse(results[1]!.payload)).toMatchObject({ id: product.id, name: "Renamed", sku: "EVT-1" });
+    const events = await outboxEvents(t);
+    expect(events.map((event) => event.type)).toEqual([
+      "product.created",
+      "product.updated",
+      "product.deleted",
+    ]);
+    expect(events[1]!.payload).toMatchObject({ id: product.id, name: "Renamed", sku: "EVT-1" });
   });
 
   it("need read:products / write:products; another tenant's id is 404", async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { createTenant, type TestTenant } from "./support/builders";
 import { call } from "./support/http";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 // Control characters sent where text is expected: each is refused with a 400 naming its field, and nothing
 // carrying one is stored. Tab, line feed and carriage return stay allowed in body text (notes, descriptions).

@@ -9,7 +9,8 @@ import { dbFor } from "../src/db/client";
 import type { AppEnv } from "../src/env";
 import { handOffCommittedEvents } from "../src/events/hand-off";
 import { eventRow, eventRows } from "../src/events/outbox";
-import { createTenant, type TestTenant } from "./support/tenants";
+import { createTenant, type TestTenant } from "./support/builders";
+import { tenantDatabase } from "./support/database";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -17,9 +18,10 @@ beforeAll(async () => {
 });
 
 const stored = (ids: readonly string[]) =>
-  env.DB.prepare(
-    "select id, type, payload, dispatched_at from outbox_events where id in (select value from json_each(?)) order by id",
-  )
+  tenantDatabase(tenant.id)
+    .prepare(
+      "select id, type, payload, dispatched_at from outbox_events where id in (select value from json_each(?)) order by id",
+    )
     .bind(JSON.stringify(ids))
     .all<{ id: string; type: string; payload: string; dispatched_at: string | null }>()
     .then((r) => r.results);

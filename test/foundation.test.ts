@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import wranglerToml from "../wrangler.toml?raw";
+import { PLATFORM } from "./support/builders";
 import { BASE, call, fetchApi } from "./support/http";
-import { PLATFORM } from "./support/tenants";
 
 describe("envelope and statuses", () => {
   it("answers health in the envelope with a generated request id", async () => {

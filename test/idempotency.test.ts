@@ -1,10 +1,15 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSweeps } from "../src/scheduled";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
+import {
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  type TestTenant,
+} from "./support/builders";
+import { levelsWithLedger, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
-import { levelsWithLedger } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 let warehouseId: string;
@@ -82,10 +87,7 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(201);
     expect(second.body.data.id).toBe(first.body.data.id);
     expect(second.headers.get("location")).toBe(first.headers.get("location"));
-    const count = await env.DB.prepare("select count(*) as n from orders where tenant_id = ?")
-      .bind(tenant.id)
-      .first<{ n: number }>();
-    expect(count?.n).toBe(1);
+    expect((await call("GET", "/orders", { headers: tenant.admin })).body.data.totalCount).toBe(1);
   });
 
   it("is scoped to the tenant", async () => {
@@ -115,7 +117,9 @@ describe("Idempotency-Key", () => {
     const body = { ...(await target()), quantity: 1, reason: "received" };
     const key = crypto.randomUUID();
     await adjust(key, body);
-    await env.DB.prepare("update idempotency_keys set expires_at = ? where tenant_id = ? and key = ?")
+    // A day passes.
+    await tenantDatabase(tenant.id)
+      .prepare("update idempotency_keys set expires_at = ? where tenant_id = ? and key = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), tenant.id, key)
       .run();
     const again = await adjust(key, body);
@@ -124,11 +128,13 @@ describe("Idempotency-Key", () => {
 
     const stale = crypto.randomUUID();
     await adjust(stale, body);
-    await env.DB.prepare("update idempotency_keys set expires_at = ? where key = ?")
+    await tenantDatabase(tenant.id)
+      .prepare("update idempotency_keys set expires_at = ? where key = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), stale)
       .run();
     await runSweeps(env);
-    const left = await env.DB.prepare("select count(*) as n from idempotency_keys where key = ?")
+    const left = await tenantDatabase(tenant.id)
+      .prepare("select count(*) as n from idempotency_keys where key = ?")
       .bind(stale)
       .first<{ n: number }>();
     expect(left?.n).toBe(0);

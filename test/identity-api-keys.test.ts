@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scopedKey, userWithRole } from "./support/credentials";
+import { createTenant, scopedKey, type TestTenant, userWithRole } from "./support/builders";
+import { tenantDatabase } from "./support/database";
 import { call } from "./support/http";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -31,7 +30,7 @@ describe("API keys", () => {
     expect(JSON.stringify(list.body)).not.toContain(key);
     expect(list.body.data.items.every((k: object) => !("key" in k) && !("keyHash" in k))).toBe(true);
 
-    const rows = await env.DB.prepare("select * from api_keys").all();
+    const rows = await tenantDatabase(tenant.id).prepare("select * from api_keys").all();
     expect(JSON.stringify(rows.results)).not.toContain(key);
   });
 
@@ -70,7 +69,9 @@ describe("API keys", () => {
       await createKey({ scopes: ["read:orders"], expiresAt: new Date(Date.now() + 60_000).toISOString() })
     ).body.data;
     expect((await me({ "x-api-key": key })).status).toBe(200);
-    await env.DB.prepare("update api_keys set expires_at = ? where id = ?")
+    // The expiry passes.
+    await tenantDatabase(tenant.id)
+      .prepare("update api_keys set expires_at = ? where id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), id)
       .run();
     expect((await me({ "x-api-key": key })).status).toBe(401);
@@ -100,11 +101,9 @@ describe("API keys", () => {
     const { key, id } = (await createKey({ scopes: ["read:orders"] })).body.data;
     await me({ "x-api-key": key });
     const lastUsed = async () =>
-      (
-        await env.DB.prepare("select last_used_at from api_keys where id = ?").bind(id).first<{
-          last_used_at: string | null;
-        }>()
-      )?.last_used_at;
+      (await call("GET", "/api-keys?pageSize=100", { headers: tenant.admin })).body.data.items.find(
+        (listed: { id: string }) => listed.id === id,
+      )?.lastUsedAt;
     await expect.poll(lastUsed).toEqual(expect.any(String));
     const first = await lastUsed();
     await me({ "x-api-key": key });

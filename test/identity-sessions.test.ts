@@ -2,9 +2,9 @@ import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JWT_AUDIENCE, JWT_ISSUER } from "../src/auth/jwt";
-import { loginHeaders } from "./support/credentials";
+import { createTenant, loginHeaders, type TestTenant } from "./support/builders";
+import { platformDatabase } from "./support/database";
 import { bearer, call } from "./support/http";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -98,9 +98,12 @@ describe("refresh tokens", () => {
 
   it("are stored only as hashes, like passwords", async () => {
     const session = (await login(tenant.owner.email, tenant.owner.password)).body.data;
-    const tokens = await env.DB.prepare("select * from refresh_tokens").all();
+    const tokens = await platformDatabase().prepare("select * from refresh_tokens").all();
     expect(JSON.stringify(tokens.results)).not.toContain(session.refreshToken);
-    const user = await env.DB.prepare("select * from users where id = ?").bind(tenant.owner.id).first();
+    const user = await platformDatabase()
+      .prepare("select * from users where id = ?")
+      .bind(tenant.owner.id)
+      .first();
     expect(JSON.stringify(user)).not.toContain(tenant.owner.password);
     expect(user?.password_iterations).toBeLessThanOrEqual(100_000);
   });

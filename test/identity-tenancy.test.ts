@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loginHeaders, scopedKey, userWithRole } from "./support/credentials";
+import {
+  createTenant,
+  loginHeaders,
+  PLATFORM,
+  scopedKey,
+  type TestTenant,
+  userWithRole,
+} from "./support/builders";
 import { call } from "./support/http";
-import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 let ownerJwt: string;

@@ -1,10 +1,15 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
-import { scopedKey } from "./support/credentials";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  scopedKey,
+  type TestTenant,
+} from "./support/builders";
+import { levelsWithLedger, outboxEvents } from "./support/database";
 import { call } from "./support/http";
-import { adjustStock, levelsWithLedger } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 let warehouseId: string;
@@ -113,35 +118,29 @@ describe("adjustments", () => {
     await adjustStock(tenant, productId, locationId, -2); // 6: above the reorder point
     await adjustStock(tenant, productId, locationId, -1); // 5: crosses it
     await adjustStock(tenant, productId, locationId, -1); // 4: already below, no new event
-    const { results } = await env.DB.prepare(
-      "select type, payload from outbox_events where tenant_id = ? and type like 'inventory.%' and payload like ? order by id",
-    )
-      .bind(tenant.id, `%${productId}%`)
-      .all<{ type: string; payload: string }>();
-    expect(results.map((r) => r.type)).toEqual([
+    const events = (await outboxEvents(tenant, /^inventory\./)).filter(
+      (event) => event.payload.productId === productId,
+    );
+    expect(events.map((event) => event.type)).toEqual([
       "inventory.adjusted",
       "inventory.adjusted",
       "inventory.adjusted",
       "inventory.low_stock",
       "inventory.adjusted",
     ]);
-    expect(JSON.parse(results[0]!.payload)).toMatchObject({
+    expect(events[0]!.payload).toMatchObject({
       productId,
       delta: 8,
       stockLevel: { locationId, onHand: 8, available: 8 },
     });
-    expect(JSON.parse(results[3]!.payload)).toMatchObject({ productId, available: 5, reorderPoint: 5 });
+    expect(events[3]!.payload).toMatchObject({ productId, available: 5, reorderPoint: 5 });
   });
 
   it("a failed adjustment writes no event", async () => {
     const { productId, locationId } = await freshLevel();
     await adjust({ productId, locationId, quantity: -1, reason: "x" });
-    const events = await env.DB.prepare(
-      "select count(*) as n from outbox_events where type like 'inventory.%' and payload like ?",
-    )
-      .bind(`%${productId}%`)
-      .first<{ n: number }>();
-    expect(events?.n).toBe(0);
+    const events = await outboxEvents(tenant, /^inventory\./);
+    expect(events.filter((event) => event.payload.productId === productId)).toEqual([]);
   });
 
   it("need write:inventory (403) and a credential (401)", async () => {

@@ -1,11 +1,16 @@
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
-import { scopedKey } from "./support/credentials";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  scopedKey,
+  type TestTenant,
+} from "./support/builders";
+import { levelsWithLedger } from "./support/database";
 import { call } from "./support/http";
-import { adjustStock, levelsWithLedger } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 let warehouseId: string;
@@ -163,12 +168,9 @@ describe("stock invariants under random sequences (property)", () => {
 
 describe("stock and ledger reads", () => {
   it("filter stock by product, location, warehouse, sku and reorder point", async () => {
-    const productId = (await createProduct(tenant, { reorderPoint: 10 })).id;
+    const { id: productId, sku } = await createProduct(tenant, { reorderPoint: 10 });
     const location = (await createLocation(tenant, warehouseId)).id;
     await adjustStock(tenant, productId, location, 4);
-    const { sku } = (await env.DB.prepare("select sku from products where id = ?")
-      .bind(productId)
-      .first<{ sku: string }>())!;
     for (const query of [`productId=${productId}`, `sku=${sku}`, `locationId=${location}`]) {
       const res = await call("GET", `/inventory/stock?${query}`, { headers: tenant.admin });
       expect(res.status).toBe(200);

@@ -1,8 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { scopedKey, userWithRole } from "./support/credentials";
+import {
+  address,
+  createTenant,
+  salesOrder,
+  scopedKey,
+  stockedProduct,
+  type TestTenant,
+  userWithRole,
+} from "./support/builders";
 import { call } from "./support/http";
-import { address, salesOrder, stockedProduct } from "./support/order-fixtures";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 let other: TestTenant;

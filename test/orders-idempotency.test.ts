@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { address, createTenant, stockedProduct } from "./support/builders";
+import { openReservations } from "./support/database";
 import { call } from "./support/http";
-import { address, openReservations, stockedProduct } from "./support/order-fixtures";
-import { createTenant } from "./support/tenants";
 
 describe("Idempotency-Key on order creation", () => {
   it("a replayed sales order returns the original response and creates one order, reserving once", async () => {

@@ -1,22 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { createLocation } from "./support/catalog";
-import { call } from "./support/http";
 import {
-  outboxTypes,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
   salesOrder,
-  seedLocation,
-  seedProduct,
-  seedWarehouse,
   setStatus,
-  stockOf,
-} from "./support/order-fixtures";
-import { adjustStock } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
+  stockedProduct,
+  type TestTenant,
+} from "./support/builders";
+import { outboxTypes, stockOf } from "./support/database";
+import { call } from "./support/http";
 
 async function purchaseSetup(tenant: TestTenant) {
-  const warehouseId = await seedWarehouse(tenant);
-  const locationId = await seedLocation(tenant, warehouseId);
-  const [bolts, nuts] = [await seedProduct(tenant), await seedProduct(tenant)];
+  const warehouseId = (await createWarehouse(tenant)).id;
+  const locationId = (await createLocation(tenant, warehouseId)).id;
+  const [bolts, nuts] = [(await createProduct(tenant)).id, (await createProduct(tenant)).id];
   const res = await call("POST", "/orders/purchase", {
     headers: tenant.admin,
     body: {
@@ -142,8 +141,8 @@ describe("purchase orders", () => {
     const tenant = await createTenant();
     const { order, boltLine } = await purchaseSetup(tenant);
     await setStatus(tenant, order.id, { status: "ordered" });
-    const otherWarehouse = await seedWarehouse(tenant);
-    const elsewhere = await seedLocation(tenant, otherWarehouse);
+    const otherWarehouse = (await createWarehouse(tenant)).id;
+    const elsewhere = (await createLocation(tenant, otherWarehouse)).id;
     const wrong = await receive(tenant, order.id, [{ lineId: boltLine, quantity: 1, locationId: elsewhere }]);
     expect(wrong.status).toBe(400);
     const missing = await receive(tenant, order.id, [
@@ -178,10 +177,7 @@ describe("purchase orders", () => {
         `status: purchase order ${order.number} is draft; allowed next statuses: ordered, cancelled`,
       ]);
     }
-    const warehouseId = await seedWarehouse(tenant);
-    const bin = await seedLocation(tenant, warehouseId);
-    const productId = await seedProduct(tenant);
-    await adjustStock(tenant, productId, bin, 3);
+    const { productId } = await stockedProduct(tenant, 3);
     const sales = (await salesOrder(tenant, [{ productId, quantity: 1 }])).body.data;
     const res = await receive(tenant, sales.id, [{ lineId: boltLine, quantity: 1, locationId }]);
     expect(res.status).toBe(409);

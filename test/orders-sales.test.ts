@@ -1,19 +1,19 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call } from "./support/http";
 import {
-  openReservations,
-  outboxTypes,
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
   salesOrder,
   seedLocation,
-  seedProduct,
+  seedStockedProducts,
   seedWarehouse,
   setStatus,
   stockedProduct,
-  stockOf,
-} from "./support/order-fixtures";
-import { adjustStock } from "./support/stock";
-import { createTenant } from "./support/tenants";
+} from "./support/builders";
+import { openReservations, outboxEvents, outboxTypes, stockOf } from "./support/database";
+import { call } from "./support/http";
 
 describe("creating a sales order", () => {
   it("reserves stock, numbers the order and computes exact totals", async () => {
@@ -62,13 +62,13 @@ describe("creating a sales order", () => {
 
   it("splits a line over locations and takes only from the given warehouse", async () => {
     const tenant = await createTenant();
-    const productId = await seedProduct(tenant);
-    const near = await seedWarehouse(tenant);
-    const far = await seedWarehouse(tenant);
+    const productId = (await createProduct(tenant)).id;
+    const near = (await createWarehouse(tenant)).id;
+    const far = (await createWarehouse(tenant)).id;
     const [bin1, bin2, farBin] = [
-      await seedLocation(tenant, near),
-      await seedLocation(tenant, near),
-      await seedLocation(tenant, far),
+      (await createLocation(tenant, near)).id,
+      (await createLocation(tenant, near)).id,
+      (await createLocation(tenant, far)).id,
     ];
     await adjustStock(tenant, productId, bin1, 4);
     await adjustStock(tenant, productId, bin2, 3);
@@ -170,10 +170,9 @@ describe("creating a sales order", () => {
 
   it("takes the maximum of 500 lines in one order (each its own product) and refuses 501", async () => {
     const tenant = await createTenant();
-    const warehouseId = await seedWarehouse(tenant);
-    const locationId = await seedLocation(tenant, warehouseId);
-    const productIds = await Promise.all(Array.from({ length: 501 }, () => seedProduct(tenant)));
-    await Promise.all(productIds.map((productId) => adjustStock(tenant, productId, locationId, 2)));
+    // Bulk data: 501 products holding 2 units each, written under the API with their ledger rows.
+    const location = await seedLocation(tenant, await seedWarehouse(tenant));
+    const productIds = await seedStockedProducts(tenant, location, 501, () => 2);
     const lines = productIds.map((productId) => ({ productId, quantity: 2, price: 0.01 }));
     const tooMany = await salesOrder(tenant, lines);
     expect(tooMany.status).toBe(400);
@@ -250,13 +249,15 @@ describe("sales order lifecycle", () => {
     const { productId } = await stockedProduct(tenant, 10);
     const order = (await salesOrder(tenant, [{ productId, quantity: 4 }])).body.data;
     await setStatus(tenant, order.id, { status: "shipped" });
-    const { results } = await env.DB.prepare(
-      "select delta, on_hand_after, reason, reference_type, reference_id from stock_movements where tenant_id = ? and reason = 'shipped'",
-    )
-      .bind(tenant.id)
-      .all();
-    expect(results).toEqual([
-      { delta: -4, on_hand_after: 6, reason: "shipped", reference_type: "order", reference_id: order.id },
+    const shipped = await call("GET", "/inventory/movements?reason=shipped", { headers: tenant.admin });
+    expect(shipped.body.data.items).toEqual([
+      expect.objectContaining({
+        delta: -4,
+        onHandAfter: 6,
+        reason: "shipped",
+        referenceType: "order",
+        referenceId: order.id,
+      }),
     ]);
   });
 
@@ -329,11 +330,10 @@ describe("sales order lifecycle", () => {
 describe("sales orders under concurrency", () => {
   it("50 concurrent orders for 20 units: exactly 20 succeed, nothing oversold, reserved equals open reservations", async () => {
     const tenant = await createTenant();
-    const productId = await seedProduct(tenant);
-    const warehouseId = await seedWarehouse(tenant);
-    const bins = [await seedLocation(tenant, warehouseId), await seedLocation(tenant, warehouseId)];
-    await adjustStock(tenant, productId, bins[0] as string, 12);
-    await adjustStock(tenant, productId, bins[1] as string, 8);
+    const productId = (await createProduct(tenant)).id;
+    const warehouseId = (await createWarehouse(tenant)).id;
+    await adjustStock(tenant, productId, (await createLocation(tenant, warehouseId)).id, 12);
+    await adjustStock(tenant, productId, (await createLocation(tenant, warehouseId)).id, 8);
 
     const results = await Promise.all(
       Array.from({ length: 50 }, () => salesOrder(tenant, [{ productId, quantity: 1 }])),
@@ -377,12 +377,8 @@ describe("order events", () => {
     const tenant = await createTenant();
     const { productId } = await stockedProduct(tenant, 5);
     const order = (await salesOrder(tenant, [{ productId, quantity: 2, price: 3.5 }])).body.data;
-    const row = await env.DB.prepare(
-      "select payload from outbox_events where tenant_id = ? and type = 'order.created'",
-    )
-      .bind(tenant.id)
-      .first<{ payload: string }>();
-    expect(JSON.parse(row?.payload ?? "null")).toEqual(order);
+    const [event] = await outboxEvents(tenant, /^order\.created$/);
+    expect(event?.payload).toEqual(order);
   });
 
   it("emits inventory.low_stock once, when a reservation takes available to the reorder point", async () => {
@@ -394,12 +390,8 @@ describe("order events", () => {
     expect(await outboxTypes(tenant)).toEqual(["order.created", "order.created", "inventory.low_stock"]);
     await salesOrder(tenant, [{ productId, quantity: 1 }]);
     expect((await outboxTypes(tenant)).filter((t) => t === "inventory.low_stock")).toHaveLength(1);
-    const row = await env.DB.prepare(
-      "select payload from outbox_events where tenant_id = ? and type = 'inventory.low_stock'",
-    )
-      .bind(tenant.id)
-      .first<{ payload: string }>();
-    expect(JSON.parse(row?.payload ?? "null")).toMatchObject({
+    const [event] = await outboxEvents(tenant, /^inventory\.low_stock$/);
+    expect(event?.payload).toMatchObject({
       productId,
       reorderPoint: 5,
       onHand: 10,

@@ -1,8 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { createTenant, salesOrder, setStatus, stockedProduct } from "./support/builders";
 import { call } from "./support/http";
-import { salesOrder, setStatus, stockedProduct } from "./support/order-fixtures";
-import { createTenant } from "./support/tenants";
 import { stubReceiver } from "./support/webhook-receiver";
 
 // The outbox rows written in an order's batch reach a subscriber through the real queue and consumer.

@@ -5,8 +5,8 @@ import { createApp } from "../src/app";
 import { ok } from "../src/http/envelope";
 import { AppError } from "../src/http/errors";
 import { throttleLogin } from "../src/rate-limit/login-throttle";
+import { createTenant, unique } from "./support/builders";
 import { BASE, call } from "./support/http";
-import { createTenant } from "./support/tenants";
 
 const app = createApp();
 app.post("/api/v1/__login", async (c) => {
@@ -41,8 +41,7 @@ async function age(subject: string, ms: number) {
 }
 
 const FIFTEEN_MINUTES = 15 * 60_000;
-let counter = 0;
-const freshEmail = () => `victim-${Date.now()}-${counter++}@example.com`;
+const freshEmail = () => `victim-${unique()}@example.com`;
 
 describe("brute-force limits on login (per email and per client IP)", () => {
   it("refuses an email after 10 wrong passwords with 429 and Retry-After, even with the right one", async () => {

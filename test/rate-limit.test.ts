@@ -11,8 +11,9 @@ import { generateApiKey } from "../src/auth/api-keys";
 import { signAccessToken } from "../src/auth/jwt";
 import { LEASING_FROM } from "../src/rate-limit/lease-holder";
 import { LEASE_MS } from "../src/rate-limit/ledger";
+import { createTenant, PLATFORM, type TestTenant } from "./support/builders";
+import { tenantDatabase } from "./support/database";
 import { BASE, bearer, call } from "./support/http";
-import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
 // A cheap tenant read through the real Worker (authenticate -> tenant -> rate limit -> scope -> handler).
 const READ = "/orders";
@@ -24,9 +25,10 @@ const read = (headers: Record<string, string>, path = READ) => call("GET", path,
  */
 async function keyWith(tenant: TestTenant, scopes: string[]) {
   const key = await generateApiKey(env.ENVIRONMENT);
-  await env.DB.prepare(
-    "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_by, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)",
-  )
+  await tenantDatabase(tenant.id)
+    .prepare(
+      "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_by, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
     .bind(
       crypto.randomUUID(),
       tenant.id,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { createTenant, type TestTenant } from "./support/builders";
 import { BASE, bearer, call, fetchApi } from "./support/http";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 // The catalogue, the parameter rules and the response formats: none of this needs stock or orders.
 let tenant: TestTenant;

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "./support/http";
 import {
-  asCsvCells,
-  csvObjects,
+  createTenant,
   seedLevel,
   seedLocation,
   seedMovement,
   seedProduct,
   seedWarehouse,
-} from "./support/report-fixtures";
-import { createTenant, type TestTenant } from "./support/tenants";
+  type TestTenant,
+} from "./support/builders";
+import { asCsvCells, csvObjects } from "./support/csv";
+import { call } from "./support/http";
 
 // A small known data set whose figures are worked out by hand below.
 //   EAST (bins E1, E2), WEST (bin W1)

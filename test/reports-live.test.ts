@@ -1,9 +1,14 @@
 import { beforeAll, expect, it } from "vitest";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  salesOrder,
+  type TestTenant,
+} from "./support/builders";
 import { call } from "./support/http";
-import { salesOrder } from "./support/order-fixtures";
-import { adjustStock } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 // The reports read what the real write paths produce: catalog, adjustments and a sales order's
 // reservation all go through the API here (the other report tests seed D1 for dated ledgers and volume).

@@ -1,9 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { scopedKey, userWithRole } from "./support/credentials";
+import {
+  createTenant,
+  salesOrder,
+  scopedKey,
+  setStatus,
+  stockedProduct,
+  type TestTenant,
+  userWithRole,
+} from "./support/builders";
+import { asCsvCells, csvObjects } from "./support/csv";
 import { call } from "./support/http";
-import { salesOrder, setStatus, stockedProduct } from "./support/order-fixtures";
-import { asCsvCells, csvObjects } from "./support/report-fixtures";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 // Orders are placed through the orders API (catalog and stock rows come from the order fixtures), so
 // they are created today: the summary is asked for today's UTC date.

@@ -1,13 +1,14 @@
 import { beforeAll, expect, it } from "vitest";
-import { BASE, call, fetchApi } from "./support/http";
 import {
+  createTenant,
   seedLocation,
   seedManyMovements,
-  seedManyStockedProducts,
   seedProduct,
+  seedStockedProducts,
   seedWarehouse,
-} from "./support/report-fixtures";
-import { createTenant, type TestTenant } from "./support/tenants";
+  type TestTenant,
+} from "./support/builders";
+import { BASE, call, fetchApi } from "./support/http";
 
 // 10,000 ledger rows in one tenant: the CSV must contain every one, in order, and the response must start
 // before the report has been read (the worker reads D1 a page at a time as the body is consumed;
@@ -75,12 +76,7 @@ it("pages per-product reports by SKU range: every line once, and a range with no
   const bulk = await createTenant();
   const warehouseId = await seedWarehouse(bulk, "BULK");
   const location = await seedLocation(bulk, warehouseId, "B1");
-  await seedManyStockedProducts(bulk, location, 1_200, {
-    highFrom: 500,
-    highTo: 1_000,
-    lowUnits: 2,
-    highUnits: 100,
-  });
+  await seedStockedProducts(bulk, location, 1_200, (i) => (i >= 500 && i < 1_000 ? 100 : 2));
   const download = async (path: string) => {
     const res = await call("GET", `${path}?format=csv`, { headers: bulk.admin });
     expect(res.status).toBe(200);

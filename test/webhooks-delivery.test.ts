@@ -5,10 +5,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { redispatchOutbox } from "../src/webhooks/dispatch-sweep";
 import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  type TestTenant,
+} from "./support/builders";
+import { tenantDatabase } from "./support/database";
 import { call } from "./support/http";
-import { adjustStock } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 import { stubReceiver } from "./support/webhook-receiver";
 
 let tenant: TestTenant;
@@ -26,14 +32,19 @@ async function pendingDelivery(subscriptionId: string, attempts = 0) {
   const eventId = crypto.randomUUID();
   const deliveryId = crypto.randomUUID();
   const now = new Date().toISOString();
-  await env.DB.batch([
-    env.DB.prepare(
-      "insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at) values (?, ?, 'product.updated', ?, ?, ?)",
-    ).bind(eventId, tenant.id, JSON.stringify({ id: "p1", sku: "SKU-1" }), now, now),
-    env.DB.prepare(
-      `insert into webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempts, created_at, updated_at)
-       values (?, ?, ?, ?, 'product.updated', 'pending', ?, ?, ?)`,
-    ).bind(deliveryId, tenant.id, subscriptionId, eventId, attempts, now, now),
+  const db = tenantDatabase(tenant.id);
+  await db.batch([
+    db
+      .prepare(
+        "insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at) values (?, ?, 'product.updated', ?, ?, ?)",
+      )
+      .bind(eventId, tenant.id, JSON.stringify({ id: "p1", sku: "SKU-1" }), now, now),
+    db
+      .prepare(
+        `insert into webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, status, attempts, created_at, updated_at)
+         values (?, ?, ?, ?, 'product.updated', 'pending', ?, ?, ?)`,
+      )
+      .bind(deliveryId, tenant.id, subscriptionId, eventId, attempts, now, now),
   ]);
   return { eventId, deliveryId };
 }
@@ -52,10 +63,24 @@ async function consume(deliveryId: string, queue = "webhook-deliveries") {
   return getQueueResult(batch, ctx);
 }
 
-const deliveryRow = (id: string) =>
-  env.DB.prepare("select * from webhook_deliveries where id = ?").bind(id).first<Record<string, any>>();
-const subscriptionRow = (id: string) =>
-  env.DB.prepare("select * from webhook_subscriptions where id = ?").bind(id).first<Record<string, any>>();
+/** The delivery as GET /webhooks/{id}/deliveries shows it. */
+async function delivery(subscriptionId: string, deliveryId: string) {
+  const res = await call("GET", `/webhooks/${subscriptionId}/deliveries?pageSize=100`, {
+    headers: tenant.admin,
+  });
+  return res.body.data.items.find((item: { id: string }) => item.id === deliveryId);
+}
+
+/** The subscription as GET /webhooks/{id} shows it. */
+const subscription = async (id: string) =>
+  (await call("GET", `/webhooks/${id}`, { headers: tenant.admin })).body.data;
+
+/** Changes a subscription under the API, as time passing or an older release would have left it. */
+const alterSubscription = (id: string, column: "failing_since" | "url", value: string) =>
+  tenantDatabase(tenant.id)
+    .prepare(`update webhook_subscriptions set ${column} = ? where id = ?`)
+    .bind(value, id)
+    .run();
 
 describe("delivery", () => {
   it("signs per Standard Webhooks and records a 2xx as success", async () => {
@@ -70,10 +95,10 @@ describe("delivery", () => {
     expect(request!.headers["webhook-id"]).toBe(eventId);
     const payload = new Webhook(secret).verify(request!.body, request!.headers) as Record<string, unknown>;
     expect(payload).toMatchObject({ type: "product.updated", data: { id: "p1", sku: "SKU-1" } });
-    expect(await deliveryRow(deliveryId)).toMatchObject({
+    expect(await delivery(id, deliveryId)).toMatchObject({
       status: "succeeded",
       attempts: 1,
-      last_status_code: 200,
+      lastStatusCode: 200,
     });
   });
 
@@ -83,20 +108,18 @@ describe("delivery", () => {
     const { received } = stubReceiver(() => new Response("down", { status: 503 }));
     const first = await consume(deliveryId);
     expect(first.retryMessages).toHaveLength(1);
-    const row = await deliveryRow(deliveryId);
-    expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 503 });
+    const pending = await delivery(id, deliveryId);
+    expect(pending).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 503 });
     // The queue's retry delay is not observable here, so the delay is read back from the delivery.
-    const delayMs = Date.parse(row!.next_attempt_at) - Date.parse(row!.updated_at);
+    const delayMs = Date.parse(pending!.nextAttemptAt) - Date.parse(pending!.updatedAt);
     expect(delayMs).toBeGreaterThanOrEqual(5000);
     expect(delayMs).toBeLessThanOrEqual(6000);
-    expect((await subscriptionRow(id))?.failing_since).toEqual(expect.any(String));
+    expect((await subscription(id)).failingSince).toEqual(expect.any(String));
     const second = await consume(deliveryId);
     expect(second.retryMessages).toHaveLength(1);
-    const after = await deliveryRow(deliveryId);
+    const after = await delivery(id, deliveryId);
     expect(after).toMatchObject({ attempts: 2 });
-    expect(Date.parse(after!.next_attempt_at) - Date.parse(after!.updated_at)).toBeGreaterThanOrEqual(
-      300_000,
-    );
+    expect(Date.parse(after!.nextAttemptAt) - Date.parse(after!.updatedAt)).toBeGreaterThanOrEqual(300_000);
     expect(received[0]!.headers["webhook-id"]).toBe(received[1]!.headers["webhook-id"]);
   });
 
@@ -124,9 +147,9 @@ describe("delivery", () => {
     const result = await consume(deliveryId);
     expect(result.retryMessages).toHaveLength(1);
     expect(received).toHaveLength(1);
-    expect(await deliveryRow(deliveryId)).toMatchObject({
-      last_status_code: 302,
-      last_error: "receiver answered 302",
+    expect(await delivery(id, deliveryId)).toMatchObject({
+      lastStatusCode: 302,
+      lastError: "receiver answered 302",
     });
   });
 
@@ -138,9 +161,9 @@ describe("delivery", () => {
     });
     const result = await consume(deliveryId);
     expect(result.retryMessages).toHaveLength(1);
-    expect(await deliveryRow(deliveryId)).toMatchObject({
+    expect(await delivery(id, deliveryId)).toMatchObject({
       status: "pending",
-      last_error: "timed out after 10 s",
+      lastError: "timed out after 10 s",
     });
   });
 
@@ -150,12 +173,7 @@ describe("delivery", () => {
     stubReceiver(() => new Response("gone", { status: 410 }));
     const result = await consume(deliveryId);
     expect(result.explicitAcks).toEqual(["msg-1"]);
-    expect(await subscriptionRow(id)).toMatchObject({
-      active: 0,
-      disabled_reason: "The receiver answered 410 Gone",
-    });
-    const shown = await call("GET", `/webhooks/${id}`, { headers: tenant.admin });
-    expect(shown.body.data).toMatchObject({
+    expect(await subscription(id)).toMatchObject({
       active: false,
       disabledReason: "The receiver answered 410 Gone",
     });
@@ -167,7 +185,7 @@ describe("delivery", () => {
     stubReceiver(() => new Response("still down", { status: 500 }));
     const result = await consume(deliveryId);
     expect(result.explicitAcks).toEqual(["msg-1"]);
-    expect(await deliveryRow(deliveryId)).toMatchObject({ status: "failed", attempts: 8 });
+    expect(await delivery(id, deliveryId)).toMatchObject({ status: "failed", attempts: 8 });
 
     const list = await call("GET", `/webhooks/${id}/deliveries?status=failed`, { headers: tenant.admin });
     expect(list.body.data.items[0]).toMatchObject({
@@ -184,38 +202,34 @@ describe("delivery", () => {
     });
     expect(retry.status).toBe(202);
     await expect
-      .poll(async () => (await deliveryRow(deliveryId))?.status, { timeout: 5000 })
+      .poll(async () => (await delivery(id, deliveryId))?.status, { timeout: 5000 })
       .toBe("succeeded");
     expect(received).toHaveLength(1);
   });
 
   it("disables a subscription whose deliveries have failed for 5 days", async () => {
     const { id } = await subscribe();
-    await env.DB.prepare("update webhook_subscriptions set failing_since = ? where id = ?")
-      .bind(new Date(Date.now() - 6 * 86_400_000).toISOString(), id)
-      .run();
+    await alterSubscription(id, "failing_since", new Date(Date.now() - 6 * 86_400_000).toISOString());
     const { deliveryId } = await pendingDelivery(id);
     stubReceiver(() => new Response("down", { status: 500 }));
     await consume(deliveryId);
-    expect(await subscriptionRow(id)).toMatchObject({
-      active: 0,
-      disabled_reason: "Every delivery failed for 5 days",
+    expect(await subscription(id)).toMatchObject({
+      active: false,
+      disabledReason: "Every delivery failed for 5 days",
     });
   });
 
   it("checks the URL again right before sending: one stored before a rule existed is never called", async () => {
     const { id } = await subscribe();
     // As a subscription saved before trailing dots were normalised would be stored.
-    await env.DB.prepare("update webhook_subscriptions set url = ? where id = ?")
-      .bind("https://metadata.google.internal./computeMetadata/v1/", id)
-      .run();
+    await alterSubscription(id, "url", "https://metadata.google.internal./computeMetadata/v1/");
     const { deliveryId } = await pendingDelivery(id);
     const { received } = stubReceiver();
     await consume(deliveryId);
     expect(received).toEqual([]);
-    expect(await deliveryRow(deliveryId)).toMatchObject({
+    expect(await delivery(id, deliveryId)).toMatchObject({
       status: "failed",
-      last_error: "refused before sending: url: must be a public host name",
+      lastError: "refused before sending: url: must be a public host name",
     });
   });
 
@@ -232,9 +246,9 @@ describe("delivery", () => {
     const { deliveryId } = await pendingDelivery(id);
     const result = await consume(deliveryId, "webhook-deliveries-dlq");
     expect(result.explicitAcks).toEqual(["msg-1"]);
-    expect(await deliveryRow(deliveryId)).toMatchObject({
+    expect(await delivery(id, deliveryId)).toMatchObject({
       status: "failed",
-      last_error: "dead-lettered after repeated consumer errors",
+      lastError: "dead-lettered after repeated consumer errors",
     });
   });
 });
@@ -273,9 +287,11 @@ describe("dispatch", () => {
       body: { url: "https://erp.example.com/all", events: ["*"] },
     });
     const eventId = crypto.randomUUID();
-    await env.DB.prepare(
-      "insert into outbox_events (id, tenant_id, type, payload, created_at) values (?, ?, 'product.created', ?, ?)",
-    )
+    // An event committed a minute ago whose hand-off to the queue never happened.
+    await tenantDatabase(t.id)
+      .prepare(
+        "insert into outbox_events (id, tenant_id, type, payload, created_at) values (?, ?, 'product.created', ?, ?)",
+      )
       .bind(eventId, t.id, JSON.stringify({ id: "p9" }), new Date(Date.now() - 60_000).toISOString())
       .run();
     const { received } = stubReceiver();
@@ -283,7 +299,8 @@ describe("dispatch", () => {
     await expect
       .poll(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 })
       .toBe(true);
-    const event = await env.DB.prepare("select dispatched_at from outbox_events where id = ?")
+    const event = await tenantDatabase(t.id)
+      .prepare("select dispatched_at from outbox_events where id = ?")
       .bind(eventId)
       .first();
     expect(event?.dispatched_at).toEqual(expect.any(String));

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scopedKey } from "./support/credentials";
+import { createTenant, scopedKey, type TestTenant } from "./support/builders";
+import { tenantDatabase } from "./support/database";
 import { call } from "./support/http";
-import { createTenant, type TestTenant } from "./support/tenants";
 import { stubReceiver } from "./support/webhook-receiver";
 
 let tenant: TestTenant;
@@ -29,7 +29,10 @@ describe("webhook subscriptions", () => {
     expect(got.body.data).not.toHaveProperty("secret");
     const list = await call("GET", "/webhooks", { headers: tenant.admin });
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
-    const row = await env.DB.prepare("select * from webhook_subscriptions where id = ?").bind(id).first();
+    const row = await tenantDatabase(tenant.id)
+      .prepare("select * from webhook_subscriptions where id = ?")
+      .bind(id)
+      .first();
     expect(JSON.stringify(row)).not.toContain(secret.slice(6));
   });
 

@@ -1,0 +1,73 @@
+import { env } from "cloudflare:workers";
+import { dbFor, platformDb } from "../../src/db/client";
+
+// Looking under the API: what no endpoint shows (hashes and secrets at rest, ledger sums, outbox rows) or
+// what a test must change to stand in for time passing. Reached through the app's own database seam, so
+// these reads follow a tenant wherever src/db places it.
+
+/** The D1 database holding `tenantId`'s tables. */
+export const tenantDatabase = (tenantId: string): D1Database => dbFor(env, tenantId).db.$client;
+
+/** The D1 database holding the platform tables (tenants, users, memberships, API key index, refresh tokens). */
+export const platformDatabase = (): D1Database => platformDb(env).$client;
+
+export interface LevelCheck {
+  productId: string;
+  locationId: string;
+  onHand: number;
+  reserved: number;
+  ledger: number;
+}
+
+/** Every stock level of the tenant with the sum of its ledger rows. */
+export async function levelsWithLedger(tenant: { id: string }): Promise<LevelCheck[]> {
+  const { results } = await tenantDatabase(tenant.id)
+    .prepare(
+      `select s.product_id as productId, s.location_id as locationId, s.on_hand as onHand, s.reserved as reserved,
+          coalesce((select sum(m.delta) from stock_movements m where m.tenant_id = s.tenant_id
+            and m.product_id = s.product_id and m.location_id = s.location_id), 0) as ledger
+       from stock_levels s where s.tenant_id = ? order by s.product_id, s.location_id`,
+    )
+    .bind(tenant.id)
+    .all<LevelCheck>();
+  return results;
+}
+
+/** Every stock level of a product with the sum of its ledger. */
+export async function stockOf(tenant: { id: string }, productId: string): Promise<LevelCheck[]> {
+  return (await levelsWithLedger(tenant)).filter((level) => level.productId === productId);
+}
+
+/** Sum of the open reservations of a product (what `reserved` must equal). */
+export async function openReservations(tenant: { id: string }, productId: string): Promise<number> {
+  const row = await tenantDatabase(tenant.id)
+    .prepare(
+      "select coalesce(sum(quantity), 0) as total from order_reservations where tenant_id = ? and product_id = ?",
+    )
+    .bind(tenant.id, productId)
+    .first<{ total: number }>();
+  return row?.total ?? 0;
+}
+
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** The tenant's outbox events in the order they were written; `types` keeps those whose type it matches. */
+export async function outboxEvents(tenant: { id: string }, types?: RegExp): Promise<OutboxEvent[]> {
+  const { results } = await tenantDatabase(tenant.id)
+    .prepare("select id, type, payload from outbox_events where tenant_id = ? order by created_at, id")
+    .bind(tenant.id)
+    .all<{ id: string; type: string; payload: string }>();
+  return results
+    .filter((row) => !types || types.test(row.type))
+    .map((row) => ({ id: row.id, type: row.type, payload: JSON.parse(row.payload) }));
+}
+
+/** The tenant's order and low-stock event types in order (not the catalog and adjustment events of a set-up). */
+export async function outboxTypes(tenant: { id: string }): Promise<string[]> {
+  const events = await outboxEvents(tenant, /^(order\.|purchase_order\.|inventory\.low_stock$)/);
+  return events.map((event) => event.type);
+}
