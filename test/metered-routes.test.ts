@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loginHeaders } from "./support/credentials";
+import { createTenant, loginHeaders } from "./support/builders";
 import { call } from "./support/http";
-import { createTenant } from "./support/tenants";
 
 // Every authenticated request of a tenant spends its plan's budget, including the routes that need no scope:
 // a Starter tenant's 61st request within a minute is a 429 whichever of them it is.
