@@ -18,7 +18,7 @@ import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { buildOperationTable, type Naming } from "./clients/operation-table.ts";
 import { GENERATED_DIRECTORIES, renderAll } from "./clients/render.ts";
 
-const SCHEMA_PATH = "clients/typescript/src/generated/schema.d.ts";
+const SCHEMA_PATH = "clients/typescript/src/generated/schema.ts";
 
 function argument(name: string): string | undefined {
   const index = process.argv.indexOf(name);
