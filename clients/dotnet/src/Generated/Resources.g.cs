@@ -24,7 +24,7 @@ namespace Warehouse.Api
         internal static readonly Operation ListApiKeys = new Operation("listApiKeys", "GET", "/api/v1/api-keys", "tenant", "safe");
         internal static readonly Operation CreateApiKey = new Operation("createApiKey", "POST", "/api/v1/api-keys", "tenant", "idempotency-key");
         internal static readonly Operation RevokeApiKey = new Operation("revokeApiKey", "DELETE", "/api/v1/api-keys/{id}", "tenant", "safe");
-        internal static readonly Operation ListReportTypes = new Operation("listReportTypes", "GET", "/api/v1/reports", "credential", "safe");
+        internal static readonly Operation ListReportTypes = new Operation("listReportTypes", "GET", "/api/v1/reports", "tenant", "safe");
         internal static readonly Operation GetInventoryValuationReport = new Operation("getInventoryValuationReport", "GET", "/api/v1/reports/inventory-valuation", "tenant", "safe");
         internal static readonly Operation GetStockMovementsReport = new Operation("getStockMovementsReport", "GET", "/api/v1/reports/stock-movements", "tenant", "safe");
         internal static readonly Operation GetLowStockReport = new Operation("getLowStockReport", "GET", "/api/v1/reports/low-stock", "tenant", "safe");
