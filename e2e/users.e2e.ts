@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { createTenant, ok } from "./support/api";
+import { createTenant, invitedMember, ok } from "./support/api";
 import { expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
 
 describe("Configuration, Users", () => {
   it("changes a member's role, refuses to demote the last owner with the API's message, and removes a member", async () => {
     const tenant = await createTenant();
-    const member = await ok(
-      tenant.api.POST("/api/v1/users", {
-        body: {
-          email: `ada-${tenant.id}@e2e.example`,
-          name: "Ada",
-          password: "ada-password-1",
-          role: "viewer",
-        },
-      }),
-    );
+    const member = await invitedMember(tenant, {
+      email: `ada-${tenant.id}@e2e.example`,
+      name: "Ada",
+      password: "ada-password-1",
+      role: "viewer",
+    });
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
     await page.getByRole("link", { name: "Configuration" }).click();

@@ -12,6 +12,7 @@ import { notFoundOrMethodNotAllowed } from "./http/not-found";
 import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
 import { inventoryRoutes } from "./inventory/routes";
+import { invitationRoutes } from "./invitations/routes";
 import { locationRoutes } from "./locations/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
@@ -46,6 +47,7 @@ export function createApp() {
   api.route("/", healthRoutes);
   api.route("/", platformRoutes);
   api.route("/", sessionRoutes);
+  api.route("/", invitationRoutes); // before userRoutes: /users/{id} would claim /users/invitations
   api.route("/", userRoutes);
   api.route("/", apiKeyRoutes);
   api.route("/", reportRoutes);

@@ -18,6 +18,13 @@ export interface Bindings {
   PLATFORM_ADMIN_TOKEN: string;
   WEBHOOK_SECRET_KEY: string;
   ALLOW_LOCAL_WEBHOOK_URLS?: string;
+  /** Mail (src/mail): the sender address, and Cloudflare's send_email binding or an HTTP provider. */
+  MAIL_FROM?: string;
+  MAILER?: SendEmail;
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  /** The web app's origin for links in mail; the request's origin when unset. */
+  APP_ORIGIN?: string;
 }
 
 /** What the queue carries: one outbox event to fan out, or one delivery to attempt. */

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import createClient from "openapi-fetch";
 import { inject } from "vitest";
 import type { paths } from "../../web/src/api/openapi";
@@ -46,6 +47,45 @@ export async function createTenant(options: { name?: string; email?: string; pas
       body: { name, plan: "enterprise", owner: { email, password, name: "E2E Owner" } },
     }),
   );
+  if (!created.apiKey) throw new Error(`${email} already had an account: the tenant's owner is only invited`);
   const apiKey = created.apiKey.key;
   return { id: created.tenant.id, name, email, password, apiKey, api: apiClient({ "x-api-key": apiKey }) };
+}
+
+const serverLog = inject("serverLog");
+
+/** The link of the newest mail to `to`, from the `[dev-mail]` line wrangler dev printed (waits for it). */
+export async function mailedLink(to: string): Promise<string> {
+  const line = new RegExp(
+    `^\\[dev-mail\\] to=${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} subject=.* link=(\\S+)$`,
+    "gm",
+  );
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const links = [...readFileSync(serverLog, "utf8").matchAll(line)].map((match) => match[1] as string);
+    if (links.length > 0) return links.at(-1) as string;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} in ${serverLog}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A new member of `tenant`, as a person joins: invited by the admin key, the mailed link accepted with a password. */
+export async function invitedMember(
+  tenant: TestTenant,
+  member: {
+    email: string;
+    name: string;
+    password: string;
+    role: "viewer" | "operator" | "manager" | "admin" | "owner";
+  },
+) {
+  await ok(tenant.api.POST("/api/v1/users", { body: { email: member.email, role: member.role } }));
+  const token = new URL(await mailedLink(member.email)).searchParams.get("token") ?? "";
+  const accepted = await ok(
+    apiClient().POST("/api/v1/auth/invitations/accept", {
+      body: { token, password: member.password, name: member.name },
+    }),
+  );
+  if (!("user" in accepted)) throw new Error(`${member.email} already had an account`);
+  return accepted.user;
 }

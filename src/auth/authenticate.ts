@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { platformDb } from "../db/client";
-import type { AppEnv } from "../env";
+import type { AppContext, AppEnv } from "../env";
 import { AppError } from "../http/errors";
 import { findApiKey, lastUsedIsStale, looksLikeApiKey, touchApiKey } from "./api-keys";
 import { ipAllowed } from "./ip-allow-list";
@@ -62,3 +62,16 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   c.set("principal", principal);
   await next();
 });
+
+/**
+ * For public routes that a signed-in person may also call (accepting an invitation): the user of the
+ * request's access token, or undefined without one. An API key is no person (401), nor is a bad token.
+ */
+export async function signedInUserId(c: AppContext): Promise<string | undefined> {
+  const authorization = c.req.header("authorization");
+  if (!authorization) return undefined;
+  const credential = credentialOf({ authorization });
+  if (looksLikeApiKey(credential))
+    throw unauthorized("Send a user's access token: an API key is not a person");
+  return (await verifyAccessToken(c.env.JWT_SECRET, credential)).userId;
+}

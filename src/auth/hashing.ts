@@ -30,3 +30,12 @@ export function randomToken(length: number): string {
   }
   return out + randomToken(length - out.length);
 }
+
+/**
+ * A one-time secret for a link or a session: `prefix` and 48 base62 characters (about 285 bits, so it
+ * cannot be guessed and needs no throttling), with the SHA-256 that is all the database keeps.
+ */
+export async function oneTimeToken(prefix: string): Promise<{ token: string; tokenHash: string }> {
+  const token = `${prefix}${randomToken(48)}`;
+  return { token, tokenHash: await sha256Hex(token) };
+}

@@ -4,6 +4,9 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { invitationMail } from "../invitations/mail";
+import { appLink } from "../mail/links";
+import { mailSender, sendAfterResponse } from "../mail/send";
 import { CreatedTenant, CreateTenantBody, ListTenantsQuery, TenantRecord, UpdateTenantBody } from "./schemas";
 import { createTenant, listTenants, updateTenant } from "./service";
 
@@ -13,9 +16,15 @@ const create = defineRoute("platform", {
   operationId: "createTenant",
   tags: ["Platform"],
   summary: "Create a tenant with its owner and a first admin API key",
+  description:
+    "For an email without an account, the owner's account is created with the given password and name, " +
+    "and a first admin key is returned (shown only here). For an email that already has an account, the " +
+    "password and name are ignored: that person is invited as owner (`ownerInvitation`, mailed to them) and " +
+    "becomes owner only by accepting; `owner` and `apiKey` are then null.",
   request: { body: { required: true, ...json(CreateTenantBody) } },
   responses: {
     201: { description: "Created; the API key is shown only here", ...json(envelopeOf(CreatedTenant)) },
+    409: errorResponse("An account for the owner's email was created at the same moment; retry"),
   },
 });
 
@@ -45,11 +54,26 @@ const update = defineRoute("platform", {
 
 export const platformRoutes = createRouter()
   .openapi(create, async (c) => {
-    const tenant = await createTenant(
+    const sender = mailSender(c);
+    const { created: tenant, invitationToken } = await createTenant(
       platformDb(c.env, c.var.d1Stats),
       c.env.ENVIRONMENT,
       c.req.valid("json"),
     );
+    if (tenant.ownerInvitation && invitationToken) {
+      sendAfterResponse(
+        c,
+        sender,
+        invitationMail({
+          to: tenant.ownerInvitation.email,
+          tenantName: tenant.tenant.name,
+          role: "owner",
+          expiresAt: tenant.ownerInvitation.expiresAt,
+          accountExists: true,
+          link: appLink(c, "accept-invitation", invitationToken),
+        }),
+      );
+    }
     return created(c, tenant, `/api/v1/platform/tenants/${tenant.tenant.id}`);
   })
   .openapi(list, async (c) =>

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { Invitation } from "../invitations/schemas";
 import { NewUser, Role } from "../users/schemas";
 
 export const Plan = z.enum(["starter", "business", "enterprise"]).openapi({ example: "business" });
@@ -35,13 +36,27 @@ export const UpdateTenantBody = z
 export const CreatedTenant = z
   .object({
     tenant: TenantRecord,
-    owner: z.object({ id: z.uuid(), email: z.string(), name: z.string(), role: Role }),
-    apiKey: z.object({
-      id: z.uuid(),
-      key: z.string().openapi({ description: "The plain key: shown in this response only." }),
-      prefix: z.string(),
-      scopes: z.array(z.enum(scopes)),
+    owner: z.object({ id: z.uuid(), email: z.string(), name: z.string(), role: Role }).nullable().openapi({
+      description: "The new owner account; null when the email already had an account (see ownerInvitation).",
     }),
+    ownerInvitation: Invitation.nullable().openapi({
+      description:
+        "When the email already had an account: that person becomes owner only by accepting this invitation " +
+        "(mailed to them); their password and name are left alone. Until then the tenant has no member and no key.",
+    }),
+    apiKey: z
+      .object({
+        id: z.uuid(),
+        key: z.string().openapi({ description: "The plain key: shown in this response only." }),
+        prefix: z.string(),
+        scopes: z.array(z.enum(scopes)),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "A first admin key, created by the new owner; null when the owner is only invited (a key is worth " +
+          "at most its creator's role: the owner creates keys after accepting).",
+      }),
   })
   .openapi("CreatedTenant");
 

@@ -1,11 +1,14 @@
 import { asc, count, desc, eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
+import { runBatch, violated } from "../db/batch";
 import type { Database } from "../db/client";
-import { apiKeys, memberships, tenants, users } from "../db/schema";
-import { notFound } from "../http/errors";
+import { apiKeys, invitations, memberships, tenants, users } from "../db/schema";
+import { conflict, notFound } from "../http/errors";
 import { offsetOf, paged } from "../http/pagination";
-import { userForMembership } from "../users/accounts";
+import { newInvitation } from "../invitations/invite";
+import { invitationRecord } from "../invitations/records";
+import { findUserByEmail, newUser } from "../users/accounts";
 import type { ListTenantsQuery } from "./schemas";
 
 type TenantRow = typeof tenants.$inferSelect;
@@ -15,49 +18,80 @@ function tenantRecord(row: TenantRow) {
 }
 
 /**
- * Creates a tenant, its owner (new, or an existing user joined by email) and a first admin key,
- * in one atomic batch.
+ * Creates a tenant in one atomic batch. For an email without an account: the owner's account (with the
+ * password the operator chose for this new person), the membership and a first admin key. For an email
+ * that has an account: only an owner invitation, which that person accepts like any other; nothing of
+ * the account is touched, and no key exists yet, since a key is worth its creator's role and nobody
+ * holds one in the tenant until the invitation is accepted. `invitationToken` goes only into the mail.
  */
 export async function createTenant(
   db: Database,
   environment: string,
   input: { name: string; plan: TenantRow["plan"]; owner: { email: string; password: string; name: string } },
+  now = new Date(),
 ) {
-  const now = new Date().toISOString();
+  const at = now.toISOString();
   const tenant: TenantRow = {
     id: uuidv7(),
     name: input.name,
     plan: input.plan,
     status: "active",
-    createdAt: now,
-    updatedAt: now,
+    createdAt: at,
+    updatedAt: at,
   };
-  const { user, isNew } = await userForMembership(db, input.owner, now);
+  if (await findUserByEmail(db, input.owner.email)) {
+    const { row, token } = await newInvitation(
+      tenant.id,
+      { email: input.owner.email, role: "owner" },
+      { invitedByType: "platform", invitedById: null },
+      now,
+    );
+    await runBatch(db, {
+      tenant: db.insert(tenants).values(tenant),
+      invitation: db.insert(invitations).values(row),
+    });
+    const created = {
+      tenant: tenantRecord(tenant),
+      owner: null,
+      ownerInvitation: invitationRecord(row, now),
+      apiKey: null,
+    };
+    return { created, invitationToken: token };
+  }
+
+  const user = await newUser(input.owner, at);
   const key = await generateApiKey(environment);
   const keyId = uuidv7();
-  const writeUser = isNew ? [db.insert(users).values(user)] : [];
-  await db.batch([
-    db.insert(tenants).values(tenant),
-    ...writeUser,
-    db
-      .insert(memberships)
-      .values({ tenantId: tenant.id, userId: user.id, role: "owner", createdAt: now, updatedAt: now }),
-    db.insert(apiKeys).values({
-      id: keyId,
-      tenantId: tenant.id,
-      name: "Initial admin key",
-      prefix: key.prefix,
-      keyHash: key.keyHash,
-      scopes: ["admin"],
-      createdBy: user.id,
-      createdAt: now,
-    }),
-  ]);
-  return {
+  try {
+    await runBatch(db, {
+      tenant: db.insert(tenants).values(tenant),
+      owner: db.insert(users).values(user),
+      membership: db
+        .insert(memberships)
+        .values({ tenantId: tenant.id, userId: user.id, role: "owner", createdAt: at, updatedAt: at }),
+      apiKey: db.insert(apiKeys).values({
+        id: keyId,
+        tenantId: tenant.id,
+        name: "Initial admin key",
+        prefix: key.prefix,
+        keyHash: key.keyHash,
+        scopes: ["admin"],
+        createdBy: user.id,
+        createdAt: at,
+      }),
+    });
+  } catch (error) {
+    if (violated(error, "users.email"))
+      throw conflict("An account for this email was created meanwhile; retry");
+    throw error;
+  }
+  const created = {
     tenant: tenantRecord(tenant),
     owner: { id: user.id, email: user.email, name: user.name, role: "owner" as const },
+    ownerInvitation: null,
     apiKey: { id: keyId, key: key.key, prefix: key.prefix, scopes: ["admin" as const] },
   };
+  return { created, invitationToken: undefined };
 }
 
 const sortColumns = { createdAt: tenants.createdAt, name: tenants.name };

@@ -35,6 +35,11 @@ async function session(db: Database, secret: string, userId: string, refreshToke
   return { token: access.token, refreshToken, expiresAt: access.expiresAt, user };
 }
 
+/** A new session (one refresh-token family) for a user whose identity is already proven. */
+export async function signIn(db: Database, secret: string, userId: string) {
+  return session(db, secret, userId, await issueRefreshToken(db, userId));
+}
+
 export async function login(db: Database, secret: string, input: { email: string; password: string }) {
   const user = await findUserByEmail(db, input.email);
   // Without a user, a dummy hash is still verified, so both failures take the same time.
@@ -46,7 +51,7 @@ export async function login(db: Database, secret: string, input: { email: string
       })
     : await burnPasswordCheck(input.password);
   if (!user || !valid) throw badCredentials();
-  return session(db, secret, user.id, await issueRefreshToken(db, user.id));
+  return signIn(db, secret, user.id);
 }
 
 export async function refresh(db: Database, secret: string, refreshToken: string) {

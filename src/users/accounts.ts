@@ -11,26 +11,23 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
   return user;
 }
 
-/** The existing user with this email, or a new user row ready to insert (not yet written). */
-export async function userForMembership(
-  db: Database,
+/**
+ * A new account's row, ready to insert (not yet written). Only the person who controls the email sets
+ * its password: someone accepting an invitation, or the platform operator creating a tenant's owner.
+ */
+export async function newUser(
   input: { email: string; password: string; name: string },
   now: string,
-): Promise<{ user: UserRow; isNew: boolean }> {
-  const existing = await findUserByEmail(db, input.email);
-  if (existing) return { user: existing, isNew: false };
+): Promise<UserRow> {
   const password = await hashPassword(input.password);
   return {
-    isNew: true,
-    user: {
-      id: uuidv7(),
-      email: input.email.toLowerCase(),
-      name: input.name,
-      passwordHash: password.hash,
-      passwordSalt: password.salt,
-      passwordIterations: password.iterations,
-      createdAt: now,
-      updatedAt: now,
-    },
+    id: uuidv7(),
+    email: input.email.toLowerCase(),
+    name: input.name,
+    passwordHash: password.hash,
+    passwordSalt: password.salt,
+    passwordIterations: password.iterations,
+    createdAt: now,
+    updatedAt: now,
   };
 }

@@ -2,10 +2,8 @@ import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../auth/scopes";
 import type { TenantDb } from "../db/client";
 import { memberships, users } from "../db/schema";
-import { AppError, conflict, notFound } from "../http/errors";
+import { conflict, notFound } from "../http/errors";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
-import { userForMembership } from "./accounts";
-import type { AddUserBody } from "./schemas";
 
 const memberColumns = {
   id: users.id,
@@ -39,35 +37,6 @@ export async function getMember(tdb: TenantDb, userId: string) {
   const [member] = await membersOf(tdb, eq(memberships.userId, userId));
   if (!member) throw notFound("User");
   return member;
-}
-
-/** Adds a user to the tenant: a new account, or an existing one (by email) joining with a role. */
-export async function addMember(tdb: TenantDb, input: AddUserBody) {
-  const now = new Date().toISOString();
-  const existing = await tdb.db.select().from(users).where(eq(users.email, input.email)).limit(1);
-  if (!existing[0] && (!input.password || !input.name)) {
-    const missing = [
-      !input.name && "name: is required for a new user",
-      !input.password && "password: is required for a new user",
-    ];
-    throw new AppError("VALIDATION_FAILED", "Validation failed", {
-      errors: missing.filter((m) => m !== false),
-    });
-  }
-  const { user, isNew } = await userForMembership(
-    tdb.db,
-    { email: input.email, password: input.password ?? "", name: input.name ?? "" },
-    now,
-  );
-  const join = tdb.db
-    .insert(memberships)
-    .values({ tenantId: tdb.tenantId, userId: user.id, role: input.role, createdAt: now, updatedAt: now })
-    .onConflictDoNothing();
-  const [, joined] = isNew
-    ? await tdb.db.batch([tdb.db.insert(users).values(user), join])
-    : [undefined, await join];
-  if ((joined as D1Result).meta.changes === 0) throw conflict("This user is already a member of the tenant");
-  return getMember(tdb, user.id);
 }
 
 // The tenant's other owners, counted inside the same statement that changes a membership, so two

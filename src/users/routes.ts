@@ -1,10 +1,15 @@
-import { created, envelopeOf, ok } from "../http/envelope";
+import { accepted, envelopeOf, ok } from "../http/envelope";
 import { pagedOf, pageQuery, sortQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { addMember, changeRole, getMember, listMembers, removeMember } from "./members";
-import { AddUserBody, MemberRecord, UpdateUserBody } from "./schemas";
+import { inviteMember } from "../invitations/invite";
+import { invitationMail } from "../invitations/mail";
+import { Invitation, InviteUserBody } from "../invitations/schemas";
+import { appLink } from "../mail/links";
+import { mailSender, sendAfterResponse } from "../mail/send";
+import { changeRole, getMember, listMembers, removeMember } from "./members";
+import { MemberRecord, UpdateUserBody } from "./schemas";
 
 const admin = { scope: "admin" } as const;
 const tags = ["Users"];
@@ -27,11 +32,15 @@ const addRoute = defineRoute(admin, {
   path: "/users",
   operationId: "addUser",
   tags,
-  summary: "Add a user to the tenant with a role (creating the account, or joining an existing one by email)",
-  request: { body: { required: true, ...json(AddUserBody) } },
+  summary: "Invite an email into the tenant with a role",
+  description:
+    "Mails a one-time link (valid 7 days) to the email; the person joins by accepting it " +
+    "(`POST /auth/invitations/accept`). The answer is the same whether or not the email has an account. " +
+    "Inviting an email again replaces its pending invitation.",
+  request: { body: { required: true, ...json(InviteUserBody) } },
   responses: {
-    201: { description: "The new member", ...json(envelopeOf(MemberRecord)) },
-    409: errorResponse("Already a member"),
+    202: { description: "Invited: the mail is on its way", ...json(envelopeOf(Invitation)) },
+    409: errorResponse("Already a member of this tenant"),
   },
 });
 
@@ -82,8 +91,27 @@ const removeRoute = defineRoute(admin, {
 export const userRoutes = createRouter()
   .openapi(listRoute, async (c) => ok(c, await listMembers(c.var.tenantDb, c.req.valid("query"))))
   .openapi(addRoute, async (c) => {
-    const member = await addMember(c.var.tenantDb, c.req.valid("json"));
-    return created(c, member, `/api/v1/users/${member.id}`);
+    const sender = mailSender(c);
+    const { principal, tenant } = c.var;
+    const invitedBy = { invitedByType: principal.type, invitedById: principal.id };
+    const { invitation, token, accountExists } = await inviteMember(
+      c.var.tenantDb,
+      c.req.valid("json"),
+      invitedBy,
+    );
+    sendAfterResponse(
+      c,
+      sender,
+      invitationMail({
+        to: invitation.email,
+        tenantName: tenant.name,
+        role: invitation.role,
+        expiresAt: invitation.expiresAt,
+        accountExists,
+        link: appLink(c, "accept-invitation", token),
+      }),
+    );
+    return accepted(c, invitation);
   })
   .openapi(getRoute, async (c) => ok(c, await getMember(c.var.tenantDb, c.req.valid("param").id)))
   .openapi(updateRoute, async (c) =>

@@ -23,16 +23,6 @@ export const Role = z.enum(roles).openapi({ example: "operator" });
 
 export const NewUser = z.strictObject({ email: Email, password: Password, name: PersonName });
 
-export const AddUserBody = z
-  .strictObject({
-    email: Email,
-    name: PersonName.optional(),
-    password: Password.optional().openapi({ description: "Required when the email has no account yet." }),
-    role: Role,
-  })
-  .openapi("AddUserRequest");
-export type AddUserBody = z.infer<typeof AddUserBody>;
-
 export const UpdateUserBody = z.strictObject({ role: Role }).openapi("UpdateUserRequest");
 
 export const MemberRecord = z

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import type { DataAt } from "./api-types";
 import { tenantDatabase } from "./database";
 import { bearer, call } from "./http";
+import { mailTo, tokenIn } from "./mail";
 
 // Test data, built through the API as an integrator would (so events, validation and idempotency run),
 // except the `seed*` helpers at the end: event-free rows written under the API for suites that need bulk
@@ -56,6 +57,8 @@ export async function createTenant(
     plan: options.plan ?? "enterprise",
     owner: { email, password, name: "Owner" },
   });
+  // A new email gets its account and a first key; only an existing account is invited instead.
+  if (!owner || !apiKey) throw new Error(`createTenant: ${email} was invited, not created`);
   return {
     id: tenant.id,
     plan: tenant.plan,
@@ -85,12 +88,25 @@ export async function loginHeaders(tenant: TestTenant, email: string, password: 
   return { authorization: `Bearer ${token}`, "x-tenant-id": tenant.id };
 }
 
-/** Headers for a new user of `tenant` with `role` (added through POST /users, then logged in). */
-export async function userWithRole(tenant: TestTenant, role: string): Promise<Record<string, string>> {
+/**
+ * A new member of `tenant` with `role`, as a person joins: invited through POST /users, the mailed token
+ * accepted with their own password. Returns who they are and headers (their JWT + X-Tenant-Id).
+ */
+export async function newMember(tenant: TestTenant, role: string) {
   const email = `${role}-${unique()}@example.com`;
   const password = "member-password-1";
-  await created("/users", tenant.admin, { email, name: `A ${role}`, password, role });
-  return loginHeaders(tenant, email, password);
+  await created("/users", tenant.admin, { email, role }, 202);
+  const token = tokenIn(await mailTo(email));
+  const session = await created("/auth/invitations/accept", {}, { token, password, name: `A ${role}` }, 200);
+  if (!("user" in session))
+    throw new Error(`accept joined instead of signing in: ${JSON.stringify(session)}`);
+  const headers = { authorization: `Bearer ${session.token}`, "x-tenant-id": tenant.id };
+  return { id: session.user.id, email, password, headers };
+}
+
+/** Headers for a new member of `tenant` with `role` (invited, accepted, signed in). */
+export async function userWithRole(tenant: TestTenant, role: string): Promise<Record<string, string>> {
+  return (await newMember(tenant, role)).headers;
 }
 
 // ---- catalog and stock, through the API ----

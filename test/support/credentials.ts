@@ -1,2 +1,2 @@
 // Moved to ./builders; kept until every test imports from there.
-export { loginHeaders, scopedKey, userWithRole } from "./builders";
+export { loginHeaders, newMember, scopedKey, userWithRole } from "./builders";

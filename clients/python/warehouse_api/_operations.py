@@ -13,6 +13,10 @@ OPERATIONS: Dict[str, Operation] = {
     "refreshSession": Operation("refreshSession", "POST", "/api/v1/auth/refresh", "public", "refused-only"),
     "logout": Operation("logout", "POST", "/api/v1/auth/logout", "public", "refused-only"),
     "getMe": Operation("getMe", "GET", "/api/v1/auth/me", "credential", "safe"),
+    "listInvitations": Operation("listInvitations", "GET", "/api/v1/users/invitations", "tenant", "safe"),
+    "revokeInvitation": Operation("revokeInvitation", "DELETE", "/api/v1/users/invitations/{id}", "tenant", "safe"),
+    "inspectInvitation": Operation("inspectInvitation", "POST", "/api/v1/auth/invitations/inspect", "public", "refused-only"),
+    "acceptInvitation": Operation("acceptInvitation", "POST", "/api/v1/auth/invitations/accept", "public", "refused-only"),
     "listUsers": Operation("listUsers", "GET", "/api/v1/users", "tenant", "safe"),
     "addUser": Operation("addUser", "POST", "/api/v1/users", "tenant", "idempotency-key"),
     "getUser": Operation("getUser", "GET", "/api/v1/users/{id}", "tenant", "safe"),
@@ -184,6 +188,67 @@ class AuthResource:
         )
 
 
+class InvitationsResource:
+    """``client.invitations``: listInvitations, revokeInvitation, inspectInvitation, acceptInvitation."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
+    ) -> Page:
+        """``GET /api/v1/users/invitations`` (listInvitations)."""
+        return self._t.call(
+            OPERATIONS["listInvitations"],
+            query={"page": page, "pageSize": page_size, "status": status},
+            paged=True,
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
+    ) -> Iterator[Dict[str, Any]]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status))
+
+    def revoke(self, id: str) -> Dict[str, Any]:
+        """``DELETE /api/v1/users/invitations/{id}`` (revokeInvitation)."""
+        return self._t.call(
+            OPERATIONS["revokeInvitation"],
+            path=(id,),
+        )
+
+    def inspect(
+        self,
+        *,
+        token: str,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/auth/invitations/inspect`` (inspectInvitation)."""
+        return self._t.call(
+            OPERATIONS["inspectInvitation"],
+            body={"token": token},
+        )
+
+    def accept(
+        self,
+        *,
+        token: str,
+        password: Optional[str] = UNSET,
+        name: Optional[str] = UNSET,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/auth/invitations/accept`` (acceptInvitation)."""
+        return self._t.call(
+            OPERATIONS["acceptInvitation"],
+            body={"token": token, "password": password, "name": name},
+        )
+
+
 class UsersResource:
     """``client.users``: listUsers, addUser, getUser, updateUser, removeUser."""
 
@@ -217,15 +282,13 @@ class UsersResource:
         self,
         *,
         email: str,
-        name: Optional[str] = UNSET,
-        password: Optional[str] = UNSET,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/users`` (addUser)."""
         return self._t.call(
             OPERATIONS["addUser"],
-            body={"email": email, "name": name, "password": password, "role": role},
+            body={"email": email, "role": role},
             idempotency_key=idempotency_key,
         )
 
@@ -1203,6 +1266,7 @@ class Resources:
         self.health = HealthResource(transport)
         self.platform = PlatformResource(transport)
         self.auth = AuthResource(transport)
+        self.invitations = InvitationsResource(transport)
         self.users = UsersResource(transport)
         self.api_keys = ApiKeysResource(transport)
         self.reports = ReportsResource(transport)

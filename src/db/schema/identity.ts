@@ -102,3 +102,54 @@ export const refreshTokens = sqliteTable(
     index("refresh_tokens_family_idx").on(t.familyId),
   ],
 );
+
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    // Lower-cased, like users.email. Nothing about an account with this email is copied here.
+    email: text("email").notNull(),
+    role: text("role", { enum: ["owner", "admin", "manager", "operator", "viewer"] }).notNull(),
+    // SHA-256 of the one-time token that was mailed to `email`; the token itself is stored nowhere.
+    tokenHash: text("token_hash").notNull(),
+    invitedByType: text("invited_by_type", { enum: ["user", "api_key", "platform"] }).notNull(),
+    invitedById: text("invited_by_id"),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id),
+    revokedAt: text("revoked_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_unique").on(t.tokenHash),
+    // At most one open invitation per tenant and email: inviting again replaces (revokes) the open one.
+    uniqueIndex("invitations_open_unique")
+      .on(t.tenantId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+    index("invitations_tenant_created_idx").on(t.tenantId, t.createdAt),
+    check("invitations_role_check", sql`${t.role} in ('owner', 'admin', 'manager', 'operator', 'viewer')`),
+    check("invitations_invited_by_check", sql`${t.invitedByType} in ('user', 'api_key', 'platform')`),
+  ],
+);
+
+export const passwordResetTokens = sqliteTable(
+  "password_reset_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    // SHA-256 of the one-time token that was mailed; the token itself is stored nowhere.
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("password_reset_tokens_hash_unique").on(t.tokenHash),
+    index("password_reset_tokens_user_idx").on(t.userId),
+  ],
+);

@@ -16,6 +16,10 @@ namespace Warehouse.Api
         internal static readonly Operation RefreshSession = new Operation("refreshSession", "POST", "/api/v1/auth/refresh", "public", "refused-only");
         internal static readonly Operation Logout = new Operation("logout", "POST", "/api/v1/auth/logout", "public", "refused-only");
         internal static readonly Operation GetMe = new Operation("getMe", "GET", "/api/v1/auth/me", "credential", "safe");
+        internal static readonly Operation ListInvitations = new Operation("listInvitations", "GET", "/api/v1/users/invitations", "tenant", "safe");
+        internal static readonly Operation RevokeInvitation = new Operation("revokeInvitation", "DELETE", "/api/v1/users/invitations/{id}", "tenant", "safe");
+        internal static readonly Operation InspectInvitation = new Operation("inspectInvitation", "POST", "/api/v1/auth/invitations/inspect", "public", "refused-only");
+        internal static readonly Operation AcceptInvitation = new Operation("acceptInvitation", "POST", "/api/v1/auth/invitations/accept", "public", "refused-only");
         internal static readonly Operation ListUsers = new Operation("listUsers", "GET", "/api/v1/users", "tenant", "safe");
         internal static readonly Operation AddUser = new Operation("addUser", "POST", "/api/v1/users", "tenant", "idempotency-key");
         internal static readonly Operation GetUser = new Operation("getUser", "GET", "/api/v1/users/{id}", "tenant", "safe");
@@ -79,6 +83,9 @@ namespace Warehouse.Api
         /// <summary>login, refreshSession, logout, getMe.</summary>
         public AuthResource Auth { get; private set; }
 
+        /// <summary>listInvitations, revokeInvitation, inspectInvitation, acceptInvitation.</summary>
+        public InvitationsResource Invitations { get; private set; }
+
         /// <summary>listUsers, addUser, getUser, updateUser, removeUser.</summary>
         public UsersResource Users { get; private set; }
 
@@ -111,6 +118,7 @@ namespace Warehouse.Api
             Health = new HealthResource(transport);
             Platform = new PlatformResource(transport);
             Auth = new AuthResource(transport);
+            Invitations = new InvitationsResource(transport);
             Users = new UsersResource(transport);
             ApiKeys = new ApiKeysResource(transport);
             Reports = new ReportsResource(transport);
@@ -207,6 +215,47 @@ namespace Warehouse.Api
         public Task<JsonObject> MeAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.ObjectAsync(Operations.GetMe, new string[0], null, null, null, null, cancellationToken);
+        }
+    }
+
+    /// <summary><c>client.Invitations</c>: listInvitations, revokeInvitation, inspectInvitation, acceptInvitation.</summary>
+    public sealed class InvitationsResource
+    {
+        private readonly Transport _transport;
+
+        internal InvitationsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/users/invitations</c> (listInvitations).</summary>
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListInvitations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, null, null, cancellationToken);
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator ListAllAsync(int? pageSize = null, string status = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>DELETE /api/v1/users/invitations/{id}</c> (revokeInvitation).</summary>
+        public Task<JsonObject> RevokeAsync(string id, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.RevokeInvitation, new[] { id }, null, null, null, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/auth/invitations/inspect</c> (inspectInvitation).</summary>
+        public Task<JsonObject> InspectAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.InspectInvitation, new string[0], null, body, null, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/auth/invitations/accept</c> (acceptInvitation).</summary>
+        public Task<JsonObject> AcceptAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.AcceptInvitation, new string[0], null, body, null, null, cancellationToken);
         }
     }
 

@@ -14,6 +14,7 @@ abstract class Resources
     public readonly HealthResource $health;
     public readonly PlatformResource $platform;
     public readonly AuthResource $auth;
+    public readonly InvitationsResource $invitations;
     public readonly UsersResource $users;
     public readonly ApiKeysResource $apiKeys;
     public readonly ReportsResource $reports;
@@ -29,6 +30,7 @@ abstract class Resources
         $this->health = new HealthResource($transport);
         $this->platform = new PlatformResource($transport);
         $this->auth = new AuthResource($transport);
+        $this->invitations = new InvitationsResource($transport);
         $this->users = new UsersResource($transport);
         $this->apiKeys = new ApiKeysResource($transport);
         $this->reports = new ReportsResource($transport);

@@ -42,7 +42,7 @@ final class UsersResource
     /**
      * `POST /api/v1/users` (addUser).
      *
-     * @param array{email: string, name?: string, password?: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
+     * @param array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
      * @param array{idempotency_key?: string} $options
      * @return array<string, mixed>
      */

@@ -12,6 +12,10 @@ export const OPERATIONS = {
   refreshSession: { operationId: "refreshSession", access: "public", retry: "refused-only" },
   logout: { operationId: "logout", access: "public", retry: "refused-only" },
   getMe: { operationId: "getMe", access: "credential", retry: "safe" },
+  listInvitations: { operationId: "listInvitations", access: "tenant", retry: "safe" },
+  revokeInvitation: { operationId: "revokeInvitation", access: "tenant", retry: "safe" },
+  inspectInvitation: { operationId: "inspectInvitation", access: "public", retry: "refused-only" },
+  acceptInvitation: { operationId: "acceptInvitation", access: "public", retry: "refused-only" },
   listUsers: { operationId: "listUsers", access: "tenant", retry: "safe" },
   addUser: { operationId: "addUser", access: "tenant", retry: "idempotency-key" },
   getUser: { operationId: "getUser", access: "tenant", retry: "safe" },
@@ -117,6 +121,33 @@ export function authResource(t: Transport) {
       t.api.GET("/api/v1/auth/me", { ...init }),
     );
   return { login, refresh: refreshSession, logout, me: getMe };
+}
+
+export function invitationsResource(t: Transport) {
+  /** `GET /api/v1/users/invitations` (listInvitations) */
+  const listInvitations = (query?: QueryOf<"listInvitations">, options?: CallOptions): Promise<DataOf<"listInvitations">> =>
+    t.call(OPERATIONS.listInvitations, options, (init) =>
+      t.api.GET("/api/v1/users/invitations", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listInvitationsAll = (query?: Omit<QueryOf<"listInvitations">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listInvitations">, void, undefined> =>
+    t.paginate((page) => listInvitations({ ...query, page } as QueryOf<"listInvitations">, options));
+  /** `DELETE /api/v1/users/invitations/{id}` (revokeInvitation) */
+  const revokeInvitation = (id: string, options?: CallOptions): Promise<DataOf<"revokeInvitation">> =>
+    t.call(OPERATIONS.revokeInvitation, options, (init) =>
+      t.api.DELETE("/api/v1/users/invitations/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/auth/invitations/inspect` (inspectInvitation) */
+  const inspectInvitation = (body: BodyOf<"inspectInvitation">, options?: CallOptions): Promise<DataOf<"inspectInvitation">> =>
+    t.call(OPERATIONS.inspectInvitation, options, (init) =>
+      t.api.POST("/api/v1/auth/invitations/inspect", { ...init, body }),
+    );
+  /** `POST /api/v1/auth/invitations/accept` (acceptInvitation) */
+  const acceptInvitation = (body: BodyOf<"acceptInvitation">, options?: CallOptions): Promise<DataOf<"acceptInvitation">> =>
+    t.call(OPERATIONS.acceptInvitation, options, (init) =>
+      t.api.POST("/api/v1/auth/invitations/accept", { ...init, body }),
+    );
+  return { list: listInvitations, listAll: listInvitationsAll, revoke: revokeInvitation, inspect: inspectInvitation, accept: acceptInvitation };
 }
 
 export function usersResource(t: Transport) {
@@ -475,6 +506,7 @@ export class Resources {
   readonly health: ReturnType<typeof healthResource>;
   readonly platform: ReturnType<typeof platformResource>;
   readonly auth: ReturnType<typeof authResource>;
+  readonly invitations: ReturnType<typeof invitationsResource>;
   readonly users: ReturnType<typeof usersResource>;
   readonly apiKeys: ReturnType<typeof apiKeysResource>;
   readonly reports: ReturnType<typeof reportsResource>;
@@ -489,6 +521,7 @@ export class Resources {
     this.health = healthResource(t);
     this.platform = platformResource(t);
     this.auth = authResource(t);
+    this.invitations = invitationsResource(t);
     this.users = usersResource(t);
     this.apiKeys = apiKeysResource(t);
     this.reports = reportsResource(t);

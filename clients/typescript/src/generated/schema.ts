@@ -30,7 +30,10 @@ export interface paths {
         /** List tenants */
         get: operations["listTenants"];
         put?: never;
-        /** Create a tenant with its owner and a first admin API key */
+        /**
+         * Create a tenant with its owner and a first admin API key
+         * @description For an email without an account, the owner's account is created with the given password and name, and a first admin key is returned (shown only here). For an email that already has an account, the password and name are ignored: that person is invited as owner (`ownerInvitation`, mailed to them) and becomes owner only by accepting; `owner` and `apiKey` are then null.
+         */
         post: operations["createTenant"];
         delete?: never;
         options?: never;
@@ -135,6 +138,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's invitations, newest first
+         * @description Requires scope `admin`.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its link stops working
+         * @description Revoking a revoked or expired invitation returns it unchanged (revoked).
+         *
+         *     Requires scope `admin`.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/invitations/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation offers, for the page that accepts it
+         * @description Only the holder of the mailed token can ask. The token stays valid.
+         */
+        post: operations["inspectInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: a new account signs in, an existing one joins the tenant
+         * @description For an email without an account, send `{token, password, name}`: the account is created and signed in (the data is a Session, as from login). For an email that has an account, sign in first and send `Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. The token works once.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users": {
         parameters: {
             query?: never;
@@ -149,8 +234,10 @@ export interface paths {
         get: operations["listUsers"];
         put?: never;
         /**
-         * Add a user to the tenant with a role (creating the account, or joining an existing one by email)
-         * @description Requires scope `admin`.
+         * Invite an email into the tenant with a role
+         * @description Mails a one-time link (valid 7 days) to the email; the person joins by accepting it (`POST /auth/invitations/accept`). The answer is the same whether or not the email has an account. Inviting an email again replaces its pending invitation.
+         *
+         *     Requires scope `admin`.
          */
         post: operations["addUser"];
         delete?: never;
@@ -917,6 +1004,7 @@ export interface components {
         };
         CreatedTenant: {
             tenant: components["schemas"]["Tenant"];
+            /** @description The new owner account; null when the email already had an account (see ownerInvitation). */
             owner: {
                 /** Format: uuid */
                 id: string;
@@ -927,7 +1015,9 @@ export interface components {
                  * @enum {string}
                  */
                 role: "owner" | "admin" | "manager" | "operator" | "viewer";
-            };
+            } | null;
+            ownerInvitation: components["schemas"]["Invitation"];
+            /** @description A first admin key, created by the new owner; null when the owner is only invited (a key is worth at most its creator's role: the owner creates keys after accepting). */
             apiKey: {
                 /** Format: uuid */
                 id: string;
@@ -935,7 +1025,7 @@ export interface components {
                 key: string;
                 prefix: string;
                 scopes: ("read:products" | "write:products" | "read:inventory" | "write:inventory" | "read:orders" | "write:orders" | "admin")[];
-            };
+            } | null;
         };
         Tenant: {
             /** Format: uuid */
@@ -951,6 +1041,36 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description When the email already had an account: that person becomes owner only by accepting this invitation (mailed to them); their password and name are left alone. Until then the tenant has no member and no key. */
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /**
+             * @example operator
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            acceptedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was revoked, or replaced by a newer invitation of the same email.
+             */
+            revokedAt: string | null;
+            invitedBy: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "platform";
+                /** @description The user or API key; null for the platform operator. */
+                id: string | null;
+            };
+        } | null;
         CreateTenantRequest: {
             name: string;
             /**
@@ -1043,6 +1163,48 @@ export interface components {
                 status: string;
             };
         };
+        InvitationPreview: {
+            email: string;
+            tenantName: string;
+            /**
+             * @example operator
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Whether this email already has an account: then the person signs in and accepts with `{token}` only. */
+            accountExists: boolean;
+        };
+        InspectInvitationRequest: {
+            /** @description The token from the link in the invitation mail. */
+            token: string;
+        };
+        /** @description A new account is signed in (a Session, as login answers); an existing account gets the tenant it joined. */
+        AcceptedInvitation: components["schemas"]["Session"] | components["schemas"]["JoinedTenant"];
+        JoinedTenant: {
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @example operator
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "manager" | "operator" | "viewer";
+        };
+        AcceptInvitationRequest: {
+            /** @description The token from the link in the invitation mail. */
+            token: string;
+            /**
+             * @description Required for a new account; refused for an existing one.
+             * @example correct horse battery staple
+             */
+            password?: string;
+            /**
+             * @description Required for a new account; refused for an existing one.
+             * @example Ada Lovelace
+             */
+            name?: string;
+        };
         User: {
             /** Format: uuid */
             id: string;
@@ -1055,19 +1217,12 @@ export interface components {
             role: "owner" | "admin" | "manager" | "operator" | "viewer";
             joinedAt: string;
         };
-        AddUserRequest: {
+        InviteUserRequest: {
             /**
              * Format: email
              * @example owner@example.com
              */
             email: string;
-            /** @example Ada Lovelace */
-            name?: string;
-            /**
-             * @description Required when the email has no account yet.
-             * @example correct horse battery staple
-             */
-            password?: string;
             /**
              * @example operator
              * @enum {string}
@@ -1874,6 +2029,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description An account for the owner's email was created at the same moment; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
@@ -2363,6 +2527,421 @@ export interface operations {
             };
         };
     };
+    listInvitations: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "pending" | "accepted" | "revoked" | "expired";
+            };
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: (components["schemas"]["Invitation"] & unknown)[];
+                            totalCount: number;
+                            page: number;
+                            pageSize: number;
+                            totalPages: number;
+                        };
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Invitation"] & unknown;
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown invitation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The invitation was already accepted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    inspectInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InspectInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InvitationPreview"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is unknown, used, revoked or expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AcceptedInvitation"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The email has an account: sign in and send its access token; or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Signed in as another account than the invited email */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is unknown, used, revoked or expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Already a member, or the account was created meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -2483,12 +3062,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AddUserRequest"];
+                "application/json": components["schemas"]["InviteUserRequest"];
             };
         };
         responses: {
-            /** @description The new member */
-            201: {
+            /** @description Invited: the mail is on its way */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2496,7 +3075,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["User"];
+                        data: components["schemas"]["Invitation"] & unknown;
                         message: null;
                         errors: null;
                     };
@@ -2529,7 +3108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Already a member */
+            /** @description Already a member of this tenant */
             409: {
                 headers: {
                     [name: string]: unknown;

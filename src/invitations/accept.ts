@@ -1,0 +1,164 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { sha256Hex } from "../auth/hashing";
+import { changesOf, runBatch, violated } from "../db/batch";
+import type { Database } from "../db/client";
+import { invitations, tenants, users } from "../db/schema";
+import { AppError, conflict } from "../http/errors";
+import { signIn } from "../sessions/service";
+import { newUser } from "../users/accounts";
+import type { AcceptInvitationBody } from "./schemas";
+
+const invalid = () => new AppError("NOT_FOUND", "This invitation is unknown, used, revoked or expired");
+
+/** The open invitation a token names, with its tenant's name and the id of the email's account if any. */
+async function openInvitation(db: Database, token: string, now: Date) {
+  const [found] = await db
+    .select({
+      id: invitations.id,
+      tenantId: invitations.tenantId,
+      email: invitations.email,
+      role: invitations.role,
+      expiresAt: invitations.expiresAt,
+      tenantName: tenants.name,
+      accountId: users.id,
+    })
+    .from(invitations)
+    .innerJoin(tenants, eq(tenants.id, invitations.tenantId))
+    .leftJoin(users, eq(users.email, invitations.email))
+    .where(
+      and(
+        eq(invitations.tokenHash, await sha256Hex(token)),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, now.toISOString()),
+      ),
+    )
+    .limit(1);
+  if (!found) throw invalid();
+  return found;
+}
+
+type OpenInvitation = Awaited<ReturnType<typeof openInvitation>>;
+
+/** `POST /auth/invitations/inspect`: what the accept page shows; only the token's holder can ask. */
+export async function inspectInvitation(db: Database, token: string, now = new Date()) {
+  const found = await openInvitation(db, token, now);
+  return {
+    email: found.email,
+    tenantName: found.tenantName,
+    role: found.role,
+    expiresAt: found.expiresAt,
+    accountExists: found.accountId !== null,
+  };
+}
+
+// Marks the invitation accepted only while it is still open, so of two concurrent accepts one wins.
+const markAccepted = (db: Database, invitation: OpenInvitation, userId: string, now: Date) =>
+  db
+    .update(invitations)
+    .set({ acceptedAt: now.toISOString(), acceptedBy: userId })
+    .where(
+      and(
+        eq(invitations.id, invitation.id),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, now.toISOString()),
+      ),
+    );
+
+// Joins the tenant only if the statement before it changed a row (the invitation was still open).
+const joinIfAccepted = (invitation: OpenInvitation, userId: string, now: Date) =>
+  sql`insert into memberships (tenant_id, user_id, role, created_at, updated_at)
+      select ${invitation.tenantId}, ${userId}, ${invitation.role}, ${now.toISOString()}, ${now.toISOString()}
+      where changes() = 1
+      on conflict do nothing`;
+
+/**
+ * `POST /auth/invitations/accept`. A new person sets their own password and name and is signed in. An
+ * existing account is never given a password or a name: its owner signs in first and accepts with the
+ * token only, and must be signed in as the invited email.
+ */
+export async function acceptInvitation(
+  db: Database,
+  secret: string,
+  input: AcceptInvitationBody & { signedInUserId: string | undefined },
+  now = new Date(),
+) {
+  const invitation = await openInvitation(db, input.token, now);
+  if (invitation.accountId !== null) {
+    return joinExistingAccount(db, invitation, invitation.accountId, input, now);
+  }
+  return createAccount(db, secret, invitation, input, now);
+}
+
+async function joinExistingAccount(
+  db: Database,
+  invitation: OpenInvitation,
+  accountId: string,
+  input: AcceptInvitationBody & { signedInUserId: string | undefined },
+  now: Date,
+) {
+  if (!input.signedInUserId) {
+    throw new AppError(
+      "UNAUTHORIZED",
+      "This email already has an account: sign in and accept with your access token and the invitation token",
+      { headers: { "WWW-Authenticate": 'Bearer realm="warehouse-api"' } },
+    );
+  }
+  if (input.signedInUserId !== accountId) {
+    throw new AppError("FORBIDDEN", "This invitation was sent to another email address");
+  }
+  const refused = [
+    input.password !== undefined && "password: not accepted: the account already has one",
+    input.name !== undefined && "name: not accepted: the account already has one",
+  ].filter((message) => message !== false);
+  if (refused.length > 0) throw new AppError("VALIDATION_FAILED", "Validation failed", { errors: refused });
+
+  const written = await runBatch(db, {
+    accepted: markAccepted(db, invitation, accountId, now),
+    joined: joinIfAccepted(invitation, accountId, now),
+  });
+  if (changesOf(written.accepted) === 0) throw invalid();
+  if (changesOf(written.joined) === 0) throw conflict("You are already a member of this tenant");
+  return { tenantId: invitation.tenantId, role: invitation.role };
+}
+
+async function createAccount(
+  db: Database,
+  secret: string,
+  invitation: OpenInvitation,
+  input: AcceptInvitationBody,
+  now: Date,
+) {
+  const { password, name } = input;
+  if (password === undefined || name === undefined) {
+    const missing = [
+      name === undefined && "name: is required for a new account",
+      password === undefined && "password: is required for a new account",
+    ].filter((message) => message !== false);
+    throw new AppError("VALIDATION_FAILED", "Validation failed", { errors: missing });
+  }
+  const user = await newUser({ email: invitation.email, password, name }, now.toISOString());
+  let created: D1Result;
+  try {
+    // The account exists only if the invitation was still open (the insert is guarded by it), and the
+    // invitation is marked accepted only after the account, which its accepted_by column references.
+    const written = await runBatch(db, {
+      user: sql`insert into users (id, email, name, password_hash, password_salt, password_iterations, created_at, updated_at)
+          select ${user.id}, ${user.email}, ${user.name}, ${user.passwordHash}, ${user.passwordSalt},
+                 ${user.passwordIterations}, ${user.createdAt}, ${user.updatedAt}
+          where exists (select 1 from invitations where id = ${invitation.id} and accepted_at is null
+                        and revoked_at is null and expires_at > ${now.toISOString()})`,
+      accepted: markAccepted(db, invitation, user.id, now),
+      joined: joinIfAccepted(invitation, user.id, now),
+    });
+    created = written.user;
+  } catch (error) {
+    if (violated(error, "users.email")) {
+      throw conflict("An account for this email was just created: sign in and accept the invitation again");
+    }
+    throw error;
+  }
+  if (changesOf(created) === 0) throw invalid();
+  return signIn(db, secret, user.id);
+}

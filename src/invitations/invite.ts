@@ -1,0 +1,111 @@
+import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import { oneTimeToken } from "../auth/hashing";
+import type { Role } from "../auth/scopes";
+import { runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { invitations, memberships, users } from "../db/schema";
+import { conflict, notFound } from "../http/errors";
+import { offsetOf, paged } from "../http/pagination";
+import { hasStatus, INVITATION_TTL_MS, type InvitationRow, invitationRecord } from "./records";
+import type { ListInvitationsQuery } from "./schemas";
+
+export type InvitedBy = Pick<InvitationRow, "invitedByType" | "invitedById">;
+
+/** A new invitation row and the token that goes only into its mail. */
+export async function newInvitation(
+  tenantId: string,
+  input: { email: string; role: Role },
+  invitedBy: InvitedBy,
+  now: Date,
+): Promise<{ row: InvitationRow; token: string }> {
+  const { token, tokenHash } = await oneTimeToken("wms_inv_");
+  const row: InvitationRow = {
+    id: uuidv7(),
+    tenantId,
+    email: input.email.toLowerCase(),
+    role: input.role,
+    tokenHash,
+    ...invitedBy,
+    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
+    acceptedAt: null,
+    acceptedBy: null,
+    revokedAt: null,
+    createdAt: now.toISOString(),
+  };
+  return { row, token };
+}
+
+/**
+ * `POST /users`: invites an email into the tenant. The answer is the same whether or not the email has
+ * an account (only the mail's wording differs), so an admin learns nothing about other tenants' people.
+ * Inviting an email again replaces its open invitation: the older link stops working.
+ */
+export async function inviteMember(
+  tdb: TenantDb,
+  input: { email: string; role: Role },
+  invitedBy: InvitedBy,
+  now = new Date(),
+) {
+  const email = input.email.toLowerCase();
+  const [known] = await tdb.db
+    .select({ memberRole: memberships.role })
+    .from(users)
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.tenantId, tdb.tenantId)))
+    .where(eq(users.email, email))
+    .limit(1);
+  if (known?.memberRole) throw conflict("This email is already a member of the tenant");
+  const { row, token } = await newInvitation(tdb.tenantId, { email, role: input.role }, invitedBy, now);
+  await runBatch(tdb, {
+    replaced: tdb.db
+      .update(invitations)
+      .set({ revokedAt: now.toISOString() })
+      .where(
+        and(
+          eq(invitations.tenantId, tdb.tenantId),
+          eq(invitations.email, email),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+        ),
+      ),
+    invited: tdb.db.insert(invitations).values(row),
+  });
+  return { invitation: invitationRecord(row, now), token, accountExists: known !== undefined };
+}
+
+export async function listInvitations(tdb: TenantDb, query: ListInvitationsQuery, now = new Date()) {
+  const where = and(
+    eq(invitations.tenantId, tdb.tenantId),
+    query.status ? hasStatus(query.status, now) : undefined,
+  );
+  const { rows, total } = await runBatch(tdb, {
+    rows: tdb.db
+      .select()
+      .from(invitations)
+      .where(where)
+      .orderBy(desc(invitations.createdAt), desc(invitations.id))
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+    total: tdb.db.select({ value: count() }).from(invitations).where(where),
+  });
+  return paged(
+    rows.map((row) => invitationRecord(row, now)),
+    total[0]?.value ?? 0,
+    query,
+  );
+}
+
+/** Revokes an invitation that was not accepted (its link stops working); revoking it again changes nothing. */
+export async function revokeInvitation(tdb: TenantDb, id: string, now = new Date()) {
+  const ofInvitation = and(eq(invitations.tenantId, tdb.tenantId), eq(invitations.id, id));
+  const [revoked] = await tdb.db
+    .update(invitations)
+    .set({ revokedAt: now.toISOString() })
+    .where(and(ofInvitation, isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
+    .returning();
+  if (revoked) return invitationRecord(revoked, now);
+  const [row] = await tdb.db.select().from(invitations).where(ofInvitation).limit(1);
+  if (!row) throw notFound("Invitation");
+  if (row.acceptedAt) throw conflict("This invitation was already accepted; remove the member instead");
+  return invitationRecord(row, now);
+}

@@ -1,0 +1,97 @@
+import { signedInUserId } from "../auth/authenticate";
+import { platformDb } from "../db/client";
+import { envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { acceptInvitation, inspectInvitation } from "./accept";
+import { listInvitations, revokeInvitation } from "./invite";
+import {
+  AcceptedInvitation,
+  AcceptInvitationBody,
+  InspectInvitationBody,
+  Invitation,
+  InvitationPreview,
+  ListInvitationsQuery,
+} from "./schemas";
+
+const admin = { scope: "admin" } as const;
+const unknownToken = errorResponse("The token is unknown, used, revoked or expired");
+
+const listRoute = defineRoute(admin, {
+  method: "get",
+  path: "/users/invitations",
+  operationId: "listInvitations",
+  tags: ["Users"],
+  summary: "List the tenant's invitations, newest first",
+  request: { query: ListInvitationsQuery },
+  responses: { 200: { description: "A page of invitations", ...json(envelopeOf(pagedOf(Invitation))) } },
+});
+
+const revokeRoute = defineRoute(admin, {
+  method: "delete",
+  path: "/users/invitations/{id}",
+  operationId: "revokeInvitation",
+  tags: ["Users"],
+  summary: "Revoke an invitation: its link stops working",
+  description: "Revoking a revoked or expired invitation returns it unchanged (revoked).",
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The revoked invitation", ...json(envelopeOf(Invitation)) },
+    404: errorResponse("Unknown invitation"),
+    409: errorResponse("The invitation was already accepted"),
+  },
+});
+
+const inspectRoute = defineRoute("public", {
+  method: "post",
+  path: "/auth/invitations/inspect",
+  operationId: "inspectInvitation",
+  tags: ["Auth"],
+  summary: "What an invitation offers, for the page that accepts it",
+  description: "Only the holder of the mailed token can ask. The token stays valid.",
+  request: { body: { required: true, ...json(InspectInvitationBody) } },
+  responses: {
+    200: { description: "The invitation", ...json(envelopeOf(InvitationPreview)) },
+    404: unknownToken,
+  },
+});
+
+const acceptRoute = defineRoute("public", {
+  method: "post",
+  path: "/auth/invitations/accept",
+  operationId: "acceptInvitation",
+  tags: ["Auth"],
+  summary: "Accept an invitation: a new account signs in, an existing one joins the tenant",
+  description:
+    "For an email without an account, send `{token, password, name}`: the account is created and signed in " +
+    "(the data is a Session, as from login). For an email that has an account, sign in first and send " +
+    "`Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. " +
+    "The token works once.",
+  request: { body: { required: true, ...json(AcceptInvitationBody) } },
+  responses: {
+    200: { description: "Accepted", ...json(envelopeOf(AcceptedInvitation)) },
+    401: errorResponse(
+      "The email has an account: sign in and send its access token; or the token is invalid",
+    ),
+    403: errorResponse("Signed in as another account than the invited email"),
+    404: unknownToken,
+    409: errorResponse("Already a member, or the account was created meanwhile"),
+  },
+});
+
+/**
+ * Invitation management (admin) and the public accept pair. Mounted before `/users/{id}`, whose id
+ * pattern would otherwise claim `/users/invitations`.
+ */
+export const invitationRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listInvitations(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(revokeRoute, async (c) => ok(c, await revokeInvitation(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(inspectRoute, async (c) =>
+    ok(c, await inspectInvitation(platformDb(c.env, c.var.d1Stats), c.req.valid("json").token)),
+  )
+  .openapi(acceptRoute, async (c) => {
+    const input = { ...c.req.valid("json"), signedInUserId: await signedInUserId(c) };
+    return ok(c, await acceptInvitation(platformDb(c.env, c.var.d1Stats), c.env.JWT_SECRET, input));
+  });

@@ -1,0 +1,86 @@
+import { z } from "@hono/zod-openapi";
+import { pageQuery } from "../http/pagination";
+import { Session } from "../sessions/schemas";
+import { Email, Password, PersonName, Role } from "../users/schemas";
+
+export const invitationStatuses = ["pending", "accepted", "revoked", "expired"] as const;
+export type InvitationStatus = (typeof invitationStatuses)[number];
+
+export const Invitation = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    role: Role,
+    status: z.enum(invitationStatuses),
+    expiresAt: z.string().openapi({ format: "date-time" }),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    acceptedAt: z.string().nullable().openapi({ format: "date-time" }),
+    revokedAt: z.string().nullable().openapi({
+      format: "date-time",
+      description: "When it was revoked, or replaced by a newer invitation of the same email.",
+    }),
+    invitedBy: z.object({
+      type: z.enum(["user", "api_key", "platform"]),
+      id: z
+        .string()
+        .nullable()
+        .openapi({ description: "The user or API key; null for the platform operator." }),
+    }),
+  })
+  .openapi("Invitation", {
+    description:
+      "An invitation to join a tenant. Its one-time token went only to `email` and is in no API response.",
+  });
+
+export const InviteUserBody = z.strictObject({ email: Email, role: Role }).openapi("InviteUserRequest");
+export type InviteUserBody = z.infer<typeof InviteUserBody>;
+
+export const ListInvitationsQuery = pageQuery.extend({
+  status: z
+    .enum(invitationStatuses, { error: `must be one of ${invitationStatuses.join(", ")}` })
+    .optional()
+    .openapi({ param: { name: "status", in: "query" } }),
+});
+export type ListInvitationsQuery = z.infer<typeof ListInvitationsQuery>;
+
+const Token = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(200, "must be at most 200 characters")
+  .openapi({ description: "The token from the link in the invitation mail." });
+
+export const InspectInvitationBody = z.strictObject({ token: Token }).openapi("InspectInvitationRequest");
+
+export const InvitationPreview = z
+  .object({
+    email: z.string(),
+    tenantName: z.string(),
+    role: Role,
+    expiresAt: z.string().openapi({ format: "date-time" }),
+    accountExists: z.boolean().openapi({
+      description:
+        "Whether this email already has an account: then the person signs in and accepts with `{token}` only.",
+    }),
+  })
+  .openapi("InvitationPreview");
+
+export const AcceptInvitationBody = z
+  .strictObject({
+    token: Token,
+    password: Password.optional().openapi({
+      description: "Required for a new account; refused for an existing one.",
+    }),
+    name: PersonName.optional().openapi({
+      description: "Required for a new account; refused for an existing one.",
+    }),
+  })
+  .openapi("AcceptInvitationRequest");
+export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
+
+export const JoinedTenant = z.object({ tenantId: z.uuid(), role: Role }).openapi("JoinedTenant");
+
+export const AcceptedInvitation = z.union([Session, JoinedTenant]).openapi("AcceptedInvitation", {
+  description:
+    "A new account is signed in (a Session, as login answers); an existing account gets the tenant it joined.",
+});
