@@ -3,6 +3,10 @@ import { z } from "@hono/zod-openapi";
 // Money travels as a JSON number with at most 4 decimals and is stored as integer ten-thousandths,
 // so sums and products are exact integer arithmetic.
 const MAX_MONEY = 1_000_000_000;
+/** The largest order total, 2^53 - 1 ten-thousandths: every total is a safe integer in ten-thousandths. */
+export const MAX_ORDER_TOTAL = e4Text(BigInt(Number.MAX_SAFE_INTEGER));
+/** Bits of the largest amount in ten-thousandths (10^13 < 2^44), for sums cut into slices. */
+export const MONEY_E4_BITS = Math.ceil(Math.log2(MAX_MONEY * 10_000 + 1));
 const DECIMAL = /^(\d+)(?:\.(\d{1,4}))?$/;
 
 /** 19.99 -> 199900. Returns undefined when the number has more than 4 decimals or is not plain. */
@@ -18,6 +22,34 @@ export function fromE4(units: number): number {
   return units / 10_000;
 }
 
+declare global {
+  interface JSON {
+    // ES2025 (JSON.parse source text access); workerd and Node 22 have it, TypeScript's ES2023 lib does not.
+    rawJSON(text: string): ExactNumber;
+    isRawJSON(value: unknown): value is ExactNumber;
+  }
+}
+
+/** A number that JSON.stringify writes digit for digit (`rawJSON` is its text): only for responses and CSV. */
+export interface ExactNumber {
+  readonly rawJSON: string;
+}
+
+/** 29999999969997000000003n -> "2999999996999700000.0003" */
+export function e4Text(units: bigint): string {
+  const magnitude = units < 0n ? -units : units;
+  const decimals = String(magnitude % 10_000n)
+    .padStart(4, "0")
+    .replace(/0+$/, "");
+  return `${units < 0n ? "-" : ""}${magnitude / 10_000n}${decimals ? `.${decimals}` : ""}`;
+}
+
+/**
+ * A sum or product of amounts for a response, exact: a double rounds past 2^53 and already misprints the fourth
+ * decimal above about 2 * 10^11 (898999999999.9101 printed as 898999999999.9102), so the JSON carries the text.
+ */
+export const exactMoney = (units: bigint | number): ExactNumber => JSON.rawJSON(e4Text(BigInt(units)));
+
 export const fromE4OrNull = (units: number | null): number | null => (units === null ? null : fromE4(units));
 
 /** A non-negative amount with at most 4 decimals, up to 1,000,000,000. */
@@ -27,3 +59,8 @@ export const Money = z
   .max(MAX_MONEY, `must be at most ${MAX_MONEY}`)
   .refine((value) => toE4(value) !== undefined, "must have at most 4 decimals")
   .openapi({ example: 19.99 });
+
+/** A response amount from exactMoney: documented as the number it is in the JSON. */
+export const ExactMoney = z
+  .custom<ExactNumber>((value) => JSON.isRawJSON(value))
+  .openapi({ type: "number", description: "Exact, at most 4 decimals, however large.", example: 1234.5 });

@@ -5,6 +5,7 @@ import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
+import { isOverCeiling, overCeiling } from "./level-ceiling";
 import { lowStockEvent } from "./low-stock-event";
 import type { AdjustmentBody } from "./schemas";
 import {
@@ -54,6 +55,8 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
     movement: movementSnapshot(tdb, [movementId]),
   }).catch(async (error) => {
     if (isStockShortage(error)) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
+    if (isOverCeiling(error))
+      throw await overCeiling(tdb, [{ ...level, quantity: input.quantity, field: "quantity" }]);
     throw error;
   });
   // A removal from a level that does not exist changed nothing: there is no stock there at all.

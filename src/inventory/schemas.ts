@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_ON_HAND } from "../db/schema";
 import { pageQuery } from "../http/pagination";
 
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
@@ -13,7 +14,10 @@ export const AdjustmentBody = z
       .int("must be an integer")
       .refine((q) => q !== 0, "must not be zero")
       .refine((q) => Math.abs(q) <= 1_000_000_000, "must be between -1000000000 and 1000000000")
-      .openapi({ description: "Signed: positive adds stock, negative removes it.", example: -3 }),
+      .openapi({
+        description: `Signed: positive adds stock, negative removes it. A stock level holds at most ${MAX_ON_HAND} units; an addition past that is a 409.`,
+        example: -3,
+      }),
     reason: z
       .string()
       .trim()
@@ -34,7 +38,10 @@ export const TransferBody = z
       .number({ error: "must be an integer" })
       .int("must be an integer")
       .min(1, "must be greater than 0")
-      .max(1_000_000_000),
+      .max(1_000_000_000)
+      .openapi({
+        description: `A stock level holds at most ${MAX_ON_HAND} units; a transfer past that is a 409.`,
+      }),
     notes: Notes,
   })
   .refine((t) => t.fromLocationId !== t.toLocationId, {

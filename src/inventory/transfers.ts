@@ -5,6 +5,7 @@ import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
+import { isOverCeiling, overCeiling } from "./level-ceiling";
 import type { TransferBody } from "./schemas";
 import {
   addStock,
@@ -58,6 +59,8 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     movements: movementSnapshot(tdb, movementIds),
   }).catch(async (error) => {
     if (isStockShortage(error)) throw await insufficientStock(tdb, from, input.quantity, "quantity");
+    if (isOverCeiling(error))
+      throw await overCeiling(tdb, [{ ...to, quantity: input.quantity, field: "quantity" }]);
     throw error;
   });
   if (changesOf(written.removal) === 0) throw await insufficientStock(tdb, from, input.quantity, "quantity");

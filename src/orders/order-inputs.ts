@@ -6,7 +6,7 @@ import { products, warehouses } from "../db/schema";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";
-import { toE4 } from "../money";
+import { MAX_ORDER_TOTAL, toE4 } from "../money";
 import type { OrderLineRow } from "./records";
 import { totalE4Of } from "./records";
 
@@ -65,6 +65,7 @@ export function lineRows(
     receivedQuantity: 0,
   }));
   const totalE4 = totalE4Of(rows);
-  if (totalE4 === undefined) throw validationError(["lines: the order total is too large"]);
+  if (totalE4 === undefined)
+    throw validationError([`lines: the order total must be at most ${MAX_ORDER_TOTAL}`]);
   return { rows, totalE4 };
 }

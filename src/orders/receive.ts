@@ -7,6 +7,7 @@ import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
 import { assertReceivable } from "../inventory/targets";
 import { historyInsert } from "./order-writes";
 import { readOrder } from "./read-order";
@@ -114,8 +115,14 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
       : undefined,
     // Last: the version bump that turns a concurrent receipt's batch into a no-op.
     version: bumpVersion(tdb, orderId, row.version, { status: to, updatedAt: now }),
-  }).catch((error) => {
+  }).catch(async (error) => {
     if (violated(error, "order_lines_received_check")) throw conflict("Receiving more than was ordered");
+    if (isOverCeiling(error)) {
+      throw await overCeiling(
+        tdb,
+        receipt.map((l, i) => ({ ...l, field: `lines[${i}].quantity` })),
+      );
+    }
     throw error;
   });
   if (changesOf(written.version) === 0) {

@@ -1,5 +1,5 @@
 import type { orderLines, orderStatusHistory, orders } from "../db/schema";
-import { fromE4 } from "../money";
+import { exactMoney, fromE4 } from "../money";
 import { allowedTransitions, type OrderStatus } from "./state-machine";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -28,7 +28,7 @@ export function orderSummary(row: OrderRow, quantity: number) {
     trackingNumber: row.trackingNumber,
     notes: row.notes,
     expectedAt: row.expectedAt,
-    totals: { quantity, total: fromE4(row.totalE4) },
+    totals: { quantity, total: exactMoney(row.totalE4) },
     allowedTransitions: allowedTransitions(row.type, row.status),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -43,8 +43,8 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
     productId: line.productId,
     quantity: line.quantity,
     ...(type === "sales" ? { price: unit } : { cost: unit, receivedQuantity: line.receivedQuantity }),
-    // Exact: each line total fits (quantity and price are bounded so the order total is a safe integer).
-    lineTotal: fromE4(line.quantity * line.unitPriceE4),
+    // A safe integer (the order total is one), printed exactly.
+    lineTotal: exactMoney(line.quantity * line.unitPriceE4),
   };
 }
 

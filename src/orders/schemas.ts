@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_ON_HAND } from "../db/schema";
 import { pageQuery, sortQuery } from "../http/pagination";
-import { Money } from "../money";
+import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
 import { orderStatuses } from "./state-machine";
 
 const MAX_QUANTITY = 1_000_000_000;
@@ -21,6 +22,11 @@ const Lines = <T extends z.ZodType>(line: T) =>
     .array(line, { error: "must be an array of lines" })
     .min(1, "must have at least one line")
     .max(MAX_LINES, `must have at most ${MAX_LINES} lines`);
+// Bounded so that every total and report sum is exact (docs/decisions/security.md).
+const PricedLines = <T extends z.ZodType>(line: T) =>
+  Lines(line).openapi({
+    description: `The order total (sum of quantity x unit amount) is at most ${MAX_ORDER_TOTAL}; a larger one is a 400.`,
+  });
 
 export const OrderStatus = z.enum(orderStatuses).openapi("OrderStatus");
 export const OrderType = z.enum(["sales", "purchase"]).openapi("OrderType");
@@ -39,7 +45,7 @@ export const CreateSalesOrderBody = z
   .strictObject({
     customerId: Id,
     warehouseId: Id.optional().openapi({ description: "Reserve only from this warehouse's locations." }),
-    lines: Lines(z.strictObject({ productId: Id, quantity: Quantity, price: Money })),
+    lines: PricedLines(z.strictObject({ productId: Id, quantity: Quantity, price: Money })),
     shippingAddress: ShippingAddress,
     notes: Text(1000).optional(),
   })
@@ -50,7 +56,7 @@ export const CreatePurchaseOrderBody = z
   .strictObject({
     supplier: Text(200),
     warehouseId: Id,
-    lines: Lines(z.strictObject({ productId: Id, quantity: Quantity, cost: Money })),
+    lines: PricedLines(z.strictObject({ productId: Id, quantity: Quantity, cost: Money })),
     expectedAt: z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp" }).optional(),
     notes: Text(1000).optional(),
   })
@@ -67,7 +73,9 @@ export type UpdateStatusBody = z.infer<typeof UpdateStatusBody>;
 
 export const ReceiveBody = z
   .strictObject({
-    lines: Lines(z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id })),
+    lines: Lines(z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id })).openapi({
+      description: `A stock level holds at most ${MAX_ON_HAND} units; a receipt past that is a 409.`,
+    }),
   })
   .openapi("ReceivePurchaseOrderRequest");
 export type ReceiveBody = z.infer<typeof ReceiveBody>;
@@ -107,7 +115,7 @@ export const OrderLineRecord = z
     price: z.number().optional().openapi({ description: "Unit price (sales orders)" }),
     cost: z.number().optional().openapi({ description: "Unit cost (purchase orders)" }),
     receivedQuantity: z.number().int().optional().openapi({ description: "Purchase orders only" }),
-    lineTotal: z.number(),
+    lineTotal: ExactMoney,
   })
   .openapi("OrderLine");
 
@@ -128,7 +136,7 @@ const orderFields = {
   trackingNumber: z.string().nullable(),
   notes: z.string().nullable(),
   expectedAt: z.string().nullable(),
-  totals: z.object({ quantity: z.number().int(), total: z.number() }),
+  totals: z.object({ quantity: z.number().int(), total: ExactMoney }),
   allowedTransitions: z.array(OrderStatus),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -1,7 +1,11 @@
+import type { ExactNumber } from "../money";
+
+type CsvCell = string | number | ExactNumber | null;
+
 /** A CSV column: its header and how to read the cell from a report row. */
 export interface CsvColumn<Row> {
   header: string;
-  cell: (row: Row) => string | number | null;
+  cell: (row: Row) => CsvCell;
 }
 
 // A spreadsheet treats a text cell that starts with one of these as a formula (CWE-1236), so an attacker's
@@ -18,15 +22,16 @@ const NEEDS_QUOTES = /[",;\t\r\n]/;
  * a `'` there; numbers are written as they are (a negative delta is a number, not a formula), and null is an empty
  * field. Hand-written rather than csv-stringify: its `escape_formulas` covers only the start of a cell.
  */
-export function csvField(value: string | number | null): string {
+export function csvField(value: CsvCell): string {
   if (value === null) return "";
   if (typeof value === "number") return String(value);
+  if (JSON.isRawJSON(value)) return value.rawJSON;
   const text = `${FORMULA_START.test(value) ? "'" : ""}${value.replace(FORMULA_AFTER_SEPARATOR, "$1'")}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** One CSV record with its CRLF line break (RFC 4180). */
-export function csvRecord(fields: readonly (string | number | null)[]): string {
+export function csvRecord(fields: readonly CsvCell[]): string {
   return `${fields.map(csvField).join(",")}\r\n`;
 }
 

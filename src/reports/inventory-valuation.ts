@@ -2,8 +2,9 @@ import { asc, count, sql } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { offsetOf, paged } from "../http/pagination";
-import { fromE4, fromE4OrNull } from "../money";
+import { type ExactNumber, exactMoney, fromE4OrNull, MONEY_E4_BITS } from "../money";
 import type { CsvColumn } from "./csv";
+import { exactSumOfProducts } from "./exact-sum";
 import type { InventoryValuationQuery } from "./schemas";
 import {
   positionSums,
@@ -23,7 +24,7 @@ export interface ValuationLine {
   warehouseCode: string;
   onHand: number;
   unitCost: number | null;
-  value: number | null;
+  value: ExactNumber | null;
 }
 
 // A product with nothing on hand in a warehouse has no value there: it is not a line of the report.
@@ -31,11 +32,11 @@ const valuation = { having: sql`${positionSums.onHand} > 0` };
 
 // `reserved` only feeds the totals: a line is about value, and its CSV columns stay as they are.
 function toLine(position: StockPosition): ValuationLine {
-  const { costE4, valueE4, reserved: _reserved, reorderPoint: _reorderPoint, ...line } = position;
+  const { costE4, reserved: _reserved, reorderPoint: _reorderPoint, ...line } = position;
   return {
     ...line,
     unitCost: fromE4OrNull(costE4),
-    value: valueE4 === null ? null : fromE4(Number(valueE4)),
+    value: costE4 === null ? null : exactMoney(BigInt(line.onHand) * BigInt(costE4)),
   };
 }
 
@@ -46,7 +47,7 @@ export function valuationPage(tenantDb: TenantDb, filters: StockFilters, afterSk
 
 /**
  * A page of lines plus the totals per warehouse and overall: units on hand, reserved and available, and value
- * (products without a cost add no value).
+ * (products without a cost add no value), every value exact however large.
  */
 export async function inventoryValuation(tenantDb: TenantDb, query: InventoryValuationQuery) {
   const { db } = tenantDb;
@@ -60,7 +61,7 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
         warehouseCode: all.warehouseCode,
         onHand: sql<number>`sum(${all.onHand})`.mapWith(Number),
         reserved: sql<number>`sum(${all.reserved})`.mapWith(Number),
-        valueE4: sql<number>`coalesce(sum(${all.valueE4}), 0)`.mapWith(Number),
+        valueE4: exactSumOfProducts(all.onHand, all.costE4, MONEY_E4_BITS),
       })
       .from(all)
       .groupBy(all.warehouseId)
@@ -75,11 +76,11 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
       onHand,
       reserved,
       available: onHand - reserved,
-      value: fromE4(byWarehouse.reduce((sum, w) => sum + w.valueE4, 0)),
+      value: exactMoney(byWarehouse.reduce((sum, w) => sum + w.valueE4, 0n)),
       byWarehouse: byWarehouse.map(({ valueE4, ...w }) => ({
         ...w,
         available: w.onHand - w.reserved,
-        value: fromE4(valueE4),
+        value: exactMoney(valueE4),
       })),
     },
   };

@@ -38,7 +38,7 @@ export interface LowStockLine {
 }
 
 function toLine(position: StockPosition): LowStockLine {
-  const { costE4: _cost, valueE4: _value, ...line } = position;
+  const { costE4: _cost, ...line } = position;
   const available = line.onHand - line.reserved;
   return { ...line, available, shortfall: line.reorderPoint - available };
 }

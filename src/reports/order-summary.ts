@@ -4,9 +4,10 @@ import type { TenantDb } from "../db/client";
 import { orders } from "../db/schema";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
-import { fromE4 } from "../money";
+import { type ExactNumber, exactMoney } from "../money";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
+import { exactSumOfProducts } from "./exact-sum";
 import type { OrderSummaryQuery } from "./schemas";
 import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "./window";
 
@@ -17,7 +18,7 @@ export interface OrderSummaryRow {
   type: "sales" | "purchase";
   status: string;
   orders: number;
-  value: number;
+  value: ExactNumber;
 }
 
 // Spelled out: drizzle renders columns unqualified inside a subquery's select, which would make
@@ -27,7 +28,10 @@ const orderValueE4 = sql.raw(
     " where l.tenant_id = orders.tenant_id and l.order_id = orders.id), 0)",
 );
 
-/** One row per order created in the range: its UTC day, type, current status and exact value in e4. */
+/**
+ * One row per order created in the range: its UTC day, type, current status and exact value in e4 (an order's
+ * total is at most 2^53 - 1 ten-thousandths: orders with more are refused).
+ */
 function perOrder(tenantDb: TenantDb, filters: Filters) {
   const range = isoRange(filters);
   return tenantDb.db
@@ -50,6 +54,9 @@ function perOrder(tenantDb: TenantDb, filters: Filters) {
     .as("per_order");
 }
 
+/** The exact sum of order values: past 1,024 large orders it would overflow SQLite's 64 bits. */
+const orderValues = (valueE4: SQL.Aliased<number>) => exactSumOfProducts(sql`1`, valueE4, 53);
+
 function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<OrderSummaryRow>) {
   const source = perOrder(tenantDb, filters);
   const after = afterOf(window);
@@ -62,7 +69,7 @@ function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<Or
       type: source.type,
       status: source.status,
       orders: sql<number>`count(*)`.mapWith(Number),
-      valueE4: sql<number>`sum(${source.valueE4})`.mapWith(Number),
+      valueE4: orderValues(source.valueE4),
     })
     .from(source)
     .where(keyset)
@@ -73,7 +80,7 @@ function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<Or
 }
 
 function toRow({ valueE4, ...row }: Awaited<ReturnType<typeof summaryQuery>>[number]): OrderSummaryRow {
-  return { ...row, value: fromE4(valueE4) };
+  return { ...row, value: exactMoney(valueE4) };
 }
 
 /** Rows by day, type, then status. */
@@ -104,7 +111,7 @@ export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery)
         type: source.type,
         status: source.status,
         orders: sql<number>`count(*)`.mapWith(Number),
-        valueE4: sql<number>`sum(${source.valueE4})`.mapWith(Number),
+        valueE4: orderValues(source.valueE4),
       })
       .from(source)
       .groupBy(source.type, source.status)
@@ -115,7 +122,7 @@ export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery)
     ...paged(read.page.map(toRow), read.count[0]?.value ?? 0, query),
     totals: {
       orders: byStatus.reduce((sum, row) => sum + row.orders, 0),
-      byStatus: byStatus.map(({ valueE4, ...row }) => ({ ...row, value: fromE4(valueE4) })),
+      byStatus: byStatus.map(({ valueE4, ...row }) => ({ ...row, value: exactMoney(valueE4) })),
     },
   };
 }

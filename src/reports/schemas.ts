@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pagedOf, pageQuery } from "../http/pagination";
+import { ExactMoney } from "../money";
 import { checkRange, dateRangeQuery } from "./date-range";
 
 const format = z
@@ -60,9 +61,6 @@ export const OrderSummaryQuery = common
   .superRefine(checkRange);
 export type OrderSummaryQuery = z.infer<typeof OrderSummaryQuery>;
 
-const money = z.number().openapi({ description: "Exact, at most 4 decimals.", example: 1234.5 });
-const nullableMoney = money.nullable();
-
 export const ValuationRow = z
   .object({
     productId: z.uuid(),
@@ -72,10 +70,11 @@ export const ValuationRow = z
     warehouseId: z.uuid(),
     warehouseCode: z.string(),
     onHand: z.number().int(),
-    unitCost: nullableMoney.openapi({
+    unitCost: z.number().nullable().openapi({
       description: "Null when the product has no cost; its value is then null.",
+      example: 1234.5,
     }),
-    value: nullableMoney,
+    value: ExactMoney.nullable().openapi({ type: ["number", "null"] }),
   })
   .openapi("InventoryValuationRow");
 
@@ -85,7 +84,7 @@ export const InventoryValuationReport = pagedOf(ValuationRow)
       onHand: z.number().int(),
       reserved: z.number().int().openapi({ description: "Held by open sales orders." }),
       available: z.number().int().openapi({ description: "onHand - reserved." }),
-      value: money,
+      value: ExactMoney,
       byWarehouse: z.array(
         z.object({
           warehouseId: z.uuid(),
@@ -93,7 +92,7 @@ export const InventoryValuationReport = pagedOf(ValuationRow)
           onHand: z.number().int(),
           reserved: z.number().int(),
           available: z.number().int(),
-          value: money,
+          value: ExactMoney,
         }),
       ),
     }),
@@ -171,7 +170,7 @@ export const OrderSummaryRow = z
     type: OrderType,
     status: z.string().openapi({ description: "The orders' current status." }),
     orders: z.number().int(),
-    value: money.openapi({ description: "Sum of the lines' quantity x unit price." }),
+    value: ExactMoney.openapi({ description: "Sum of the lines' quantity x unit price." }),
   })
   .openapi("OrderSummaryRow");
 
@@ -180,7 +179,7 @@ export const OrderSummaryReport = pagedOf(OrderSummaryRow)
     totals: z.object({
       orders: z.number().int(),
       byStatus: z.array(
-        z.object({ type: OrderType, status: z.string(), orders: z.number().int(), value: money }),
+        z.object({ type: OrderType, status: z.string(), orders: z.number().int(), value: ExactMoney }),
       ),
     }),
   })

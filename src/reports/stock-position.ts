@@ -18,8 +18,8 @@ export const positionSums = { onHand, reserved };
 
 /**
  * Each product's stock per warehouse holding it: units on hand and reserved summed over the warehouse's
- * locations, and the value on hand (exact: integer units x integer ten-thousandths, summed by SQLite as
- * 64-bit integers). The report's `having` keeps the lines it is about; `skuRange` limits a CSV page.
+ * locations, and the product's cost (its value there is onHand x costE4, exact as a bigint).
+ * The report's `having` keeps the lines it is about; `skuRange` limits a CSV page.
  * The ids come from stock_levels, never as two columns both named `id`: drizzle's batch maps result
  * columns by name, so such a pair would collide.
  */
@@ -42,7 +42,6 @@ export function stockPositions(
         reserved: sql<number>`${reserved}`.mapWith(Number).as("reserved"),
         reorderPoint: products.reorderPoint,
         costE4: products.costE4,
-        valueE4: sql<number | null>`sum(${stockLevels.onHand} * ${products.costE4})`.as("value_e4"),
       })
       // CROSS JOIN keeps products as SQLite's outer loop, so a SKU range is read through the SKU index
       // (a CSV page then costs its own products, not the whole catalog).

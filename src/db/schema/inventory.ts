@@ -3,7 +3,13 @@ import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-or
 import { locations, products, warehouses } from "./catalog";
 import { tenants } from "./identity";
 
-// One row per (product, location). The CHECKs are the last line of defence against oversell:
+/**
+ * The most units one stock level may hold. With costs at most 10^13 ten-thousandths it keeps every value exact:
+ * a level's value fits 2^63, and report totals are summed in 8-bit slices of the cost (src/reports/exact-sum.ts).
+ */
+export const MAX_ON_HAND = 1_000_000_000;
+
+// One row per (product, location). The CHECKs are the last line of defence against oversell and overflow:
 // a guarded update that would break them fails, and with it the whole batch it belongs to.
 export const stockLevels = sqliteTable(
   "stock_levels",
@@ -29,6 +35,7 @@ export const stockLevels = sqliteTable(
     index("stock_levels_tenant_location_idx").on(t.tenantId, t.locationId),
     index("stock_levels_tenant_warehouse_idx").on(t.tenantId, t.warehouseId),
     check("stock_levels_on_hand_check", sql`${t.onHand} >= 0`),
+    check("stock_levels_on_hand_max_check", sql`${t.onHand} <= ${sql.raw(String(MAX_ON_HAND))}`),
     check("stock_levels_reserved_check", sql`${t.reserved} >= 0 and ${t.reserved} <= ${t.onHand}`),
   ],
 );
