@@ -1,15 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { createLocation, createProduct, createWarehouse } from "./support/catalog";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  type TestTenant,
+} from "./support/builders";
+import { levelsWithLedger } from "./support/database";
 import { BASE, bearer, call, fetchApi } from "./support/http";
-import { adjustStock, levelsWithLedger } from "./support/stock";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 // Money totals are sums of integer ten-thousandths. They must never overflow SQLite's 64-bit integers (a 500)
 // nor lose digits on the way out (a double holds 2^53 exactly): the JSON carries every digit as a number.
 
 const MAX_ON_HAND = 1_000_000_000;
 
-/** The raw JSON text of a report (a JSON parser would round what the test checks). */
+/** The raw JSON text of an answer (a JSON parser would round what the test checks). */
 async function rawReport(tenant: TestTenant, path: string) {
   const response = await fetchApi(new Request(`${BASE}${path}`, { headers: bearer(tenant.adminKey) }));
   expect(response.status, path).toBe(200);
@@ -60,6 +66,7 @@ describe("order summary totals", () => {
     const tenant = await createTenant();
     const warehouse = await createWarehouse(tenant);
     const product = await createProduct(tenant, { sku: "PO-MAX" });
+    const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       // 899 x 999,999,999.9999 = 898,999,999,999.9101: just under 2^53 ten-thousandths, the most one order may total.
       const res = await call("POST", "/orders/purchase", {
@@ -71,7 +78,12 @@ describe("order summary totals", () => {
         },
       });
       expect(res.status).toBe(201);
+      ids.push(res.body.data.id);
     }
+    // A double prints this total as 898999999999.9102.
+    const order = await rawReport(tenant, `/orders/${ids[0]}`);
+    expect(order).toContain('"lineTotal":898999999999.9101}');
+    expect(order).toContain('"total":898999999999.9101}');
     const today = new Date().toISOString().slice(0, 10);
     const text = await rawReport(tenant, `/reports/order-summary?from=${today}&to=${today}`);
     expect(text).toContain('"orders":3,"value":2696999999999.7303}');

@@ -1301,7 +1301,7 @@ export interface components {
                 /** @description onHand - reserved. */
                 available: number;
                 /**
-                 * @description Exact, at most 4 decimals.
+                 * @description Exact, at most 4 decimals, however large.
                  * @example 1234.5
                  */
                 value: number;
@@ -1313,7 +1313,7 @@ export interface components {
                     reserved: number;
                     available: number;
                     /**
-                     * @description Exact, at most 4 decimals.
+                     * @description Exact, at most 4 decimals, however large.
                      * @example 1234.5
                      */
                     value: number;
@@ -1336,7 +1336,7 @@ export interface components {
              */
             unitCost: number | null;
             /**
-             * @description Exact, at most 4 decimals.
+             * @description Exact, at most 4 decimals, however large.
              * @example 1234.5
              */
             value: number | null;
@@ -1424,7 +1424,7 @@ export interface components {
                     status: string;
                     orders: number;
                     /**
-                     * @description Exact, at most 4 decimals.
+                     * @description Exact, at most 4 decimals, however large.
                      * @example 1234.5
                      */
                     value: number;
@@ -1466,6 +1466,10 @@ export interface components {
             expectedAt: string | null;
             totals: {
                 quantity: number;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
                 total: number;
             };
             allowedTransitions: components["schemas"]["OrderStatus"][];
@@ -1501,6 +1505,10 @@ export interface components {
             expectedAt: string | null;
             totals: {
                 quantity: number;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
                 total: number;
             };
             allowedTransitions: components["schemas"]["OrderStatus"][];
@@ -1522,6 +1530,10 @@ export interface components {
             cost?: number;
             /** @description Purchase orders only */
             receivedQuantity?: number;
+            /**
+             * @description Exact, at most 4 decimals, however large.
+             * @example 1234.5
+             */
             lineTotal: number;
         };
         OrderStatusChange: {
@@ -1542,6 +1554,7 @@ export interface components {
              * @description Reserve only from this warehouse's locations.
              */
             warehouseId?: string;
+            /** @description The order total (sum of quantity x unit amount) is at most 900719925474.0991; a larger one is a 400. */
             lines: {
                 /** Format: uuid */
                 productId: string;
@@ -1557,6 +1570,7 @@ export interface components {
             supplier: string;
             /** Format: uuid */
             warehouseId: string;
+            /** @description The order total (sum of quantity x unit amount) is at most 900719925474.0991; a larger one is a 400. */
             lines: {
                 /** Format: uuid */
                 productId: string;
@@ -1575,6 +1589,7 @@ export interface components {
             trackingNumber?: string;
         };
         ReceivePurchaseOrderRequest: {
+            /** @description A stock level holds at most 1000000000 units; a receipt past that is a 409. */
             lines: {
                 /** Format: uuid */
                 lineId: string;
@@ -1757,7 +1772,7 @@ export interface components {
             /** Format: uuid */
             locationId: string;
             /**
-             * @description Signed: positive adds stock, negative removes it.
+             * @description Signed: positive adds stock, negative removes it. A stock level holds at most 1000000000 units; an addition past that is a 409.
              * @example -3
              */
             quantity: number;
@@ -1779,6 +1794,7 @@ export interface components {
             fromLocationId: string;
             /** Format: uuid */
             toLocationId: string;
+            /** @description A stock level holds at most 1000000000 units; a transfer past that is a 409. */
             quantity: number;
             notes?: string;
         };
