@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";
 import { trackD1Stats } from "./db/d1-stats-header";
+import { injectFaults } from "./dev/fault-injection";
 import type { AppEnv } from "./env";
 import { healthRoutes } from "./health/routes";
 import { limitBodySize } from "./http/body-limit";
@@ -27,7 +28,7 @@ import { webhookRoutes } from "./webhooks/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
- * request id -> CORS -> D1 stats -> production guard -> body limit -> control characters -> (per route: authenticate -> tenant ->
+ * request id -> CORS -> D1 stats -> production guard -> (soak only: fault injection) -> body limit -> control characters -> (per route: authenticate -> tenant ->
  * rate limit -> scope -> validation) -> handler; errors become envelopes in one handler.
  */
 export function createApp() {
@@ -40,6 +41,7 @@ export function createApp() {
     allowBrowserClients,
     trackD1Stats,
     refuseDevelopmentSecrets,
+    injectFaults,
     limitBodySize,
     refuseControlCharacters,
   );

@@ -25,6 +25,8 @@ export interface Bindings {
   MAIL_API_KEY?: string;
   /** The web app's origin for links in mail; the request's origin when unset. */
   APP_ORIGIN?: string;
+  /** "on" only when the soak starts `wrangler dev` (src/dev/fault-injection.ts); never set anywhere else. */
+  FAULT_INJECTION?: string;
 }
 
 /** What the queue carries: one outbox event to fan out, or one delivery to attempt. */
