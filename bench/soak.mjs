@@ -1,0 +1,232 @@
+// `npm run soak -- --minutes N --tenants T [--clients C] [--port P] [--no-faults]`: the Worker under
+// `wrangler dev`, T tenants of mixed plans driven by C concurrent clients (the official TypeScript client and
+// its retry policy) for N minutes while faults are switched on and off, every attempt recorded
+// (bench/results/soak-*/history.jsonl), and the invariants checked after each fault and at the end.
+// Exits non-zero on any violation; the last line is `soak: R requests, F faults injected, V invariant
+// violations, L events lost`. Never part of `npm test`.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { PLATFORM_TOKEN } from "./lib.mjs";
+import { checkInvariants } from "./soak/checker.mjs";
+import { History } from "./soak/history.mjs";
+import { OPERATIONS } from "./soak/ops/index.mjs";
+import { weighted } from "./soak/random.mjs";
+import { HEALTHY, startReceivers } from "./soak/receivers.mjs";
+import { figures, markdown } from "./soak/report.mjs";
+import { startServer } from "./soak/server.mjs";
+import { readSnapshot } from "./soak/snapshot.mjs";
+import { createTenant, LIMITS } from "./soak/tenants.mjs";
+
+const root = resolve(import.meta.dirname, "..");
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: "string", default: "10" },
+    tenants: { type: "string", default: "50" },
+    clients: { type: "string" },
+    port: { type: "string", default: "8790" },
+    "no-faults": { type: "boolean", default: false },
+  },
+});
+const minutes = Number(args.minutes);
+const tenantCount = Number(args.tenants);
+const clientCount = Number(args.clients ?? tenantCount);
+const port = Number(args.port);
+const faultsOn = !args["no-faults"];
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const log = (line) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+const outDir = join(root, "bench", "results", `soak-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+mkdirSync(outDir, { recursive: true });
+const stateDir = join(root, ".wrangler", `soak-state-${port}`);
+
+// The official TypeScript client, compiled where Node resolves its dependencies from the repository.
+const clientDir = join(root, ".wrangler", "soak", "client");
+const built = spawnSync("npx", ["tsc", "-p", "clients/typescript", "--outDir", clientDir], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (built.status !== 0) throw new Error("could not build the TypeScript client");
+const { WarehouseClient } = await import(join(clientDir, "index.js"));
+
+const history = new History(join(outDir, "history.jsonl"));
+const { receivers, received, close: closeReceivers } = await startReceivers(port + 1);
+log(`starting wrangler dev on ${port} (state ${stateDir})`);
+const server = await startServer({
+  port,
+  inspectorPort: port + 9,
+  stateDir,
+  logFile: join(outDir, "wrangler.log"),
+  faults: faultsOn,
+});
+const cronTimer = setInterval(() => server.cron(), 60_000);
+
+log(`creating ${tenantCount} tenants`);
+const tenants = [];
+for (let i = 0; i < tenantCount; i += 10) {
+  const batch = Array.from({ length: Math.min(10, tenantCount - i) }, (_, k) =>
+    createTenant({
+      i: i + k,
+      api: server.url,
+      history,
+      WarehouseClient,
+      platformToken: PLATFORM_TOKEN,
+      receivers,
+    }),
+  );
+  tenants.push(...(await Promise.all(batch)));
+}
+const limits = Object.fromEntries(tenants.filter((t) => LIMITS[t.plan]).map((t) => [t.id, LIMITS[t.plan]]));
+const healthyUrls = tenants.flatMap((t) =>
+  t.subscriptions.filter((s) => HEALTHY.includes(s.name)).map((s) => s.url),
+);
+
+// The workload: each client works for one tenant, one operation after another, from start to stop; the
+// faults are switched on and off underneath it.
+const outcomes = new Map();
+let running = true;
+async function client(t) {
+  while (running) {
+    const op = weighted(OPERATIONS);
+    let outcome = "ok";
+    try {
+      await op.run(t);
+    } catch (error) {
+      outcome = error.code ?? error.name ?? "error";
+    }
+    if (!running) break;
+    const key = `${op.name} ${outcome}`;
+    outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+    await sleep(50 + Math.random() * 150);
+  }
+}
+
+// Faults not visible in a response header, counted here.
+const extraFaults = {};
+const checks = [];
+/**
+ * The invariant check as of `cutoff` (now): run while the load goes on. Deliveries of the events committed
+ * before the cutoff are waited for while they still arrive (the cron sweep re-dispatches what was never handed
+ * over, retries come due, the local queue works off its backlog); one still missing after a minute without
+ * progress, or at the deadline, is lost.
+ */
+async function checkpoint(name, deadlineMs) {
+  const cutoff = new Date().toISOString();
+  const after = `${history.entries.length} requests`;
+  const deadline = Date.now() + deadlineMs;
+  let result;
+  let progressAt = Date.now();
+  let lost = Number.POSITIVE_INFINITY;
+  for (;;) {
+    await server.cron();
+    await sleep(5_000);
+    const snapshot = readSnapshot(stateDir);
+    result = checkInvariants({ history: history.entries, snapshot, received, healthyUrls, limits, cutoff });
+    if (result.eventsLost < lost) [lost, progressAt] = [result.eventsLost, Date.now()];
+    if (result.eventsLost === 0 || Date.now() - progressAt > 60_000 || Date.now() > deadline) break;
+  }
+  const check = {
+    name,
+    after,
+    violations: result.violations.length,
+    eventsLost: result.eventsLost,
+    duplicates: result.duplicates,
+  };
+  checks.push(check);
+  log(
+    `check after ${name}: ${check.violations} violations, ${check.eventsLost} events lost, ${check.duplicates} duplicates`,
+  );
+  for (const v of result.violations.slice(0, 10)) log(`  ${v.invariant}: ${v.detail}`);
+  return result;
+}
+
+// The schedule: slices of the run, each with its fault switched on, then the check.
+const slice = (minutes * 60_000) / (faultsOn ? 7 : 1);
+const PHASES = faultsOn
+  ? [
+      { name: "no faults", start() {} },
+      {
+        name: "D1 failing 5% of batches and 2% of statements",
+        start: () => (history.faultHeader = "d1-batch=0.05, d1-statement=0.02"),
+      },
+      { name: "rate-limit object unreachable", start: () => (history.faultHeader = "limiter") },
+      { name: "queue messages twice and out of order", start: () => (history.faultHeader = "queue") },
+      {
+        name: "wrangler dev restarted",
+        async start() {
+          await sleep(slice / 3);
+          log("restarting wrangler dev");
+          extraFaults.restart = (extraFaults.restart ?? 0) + 1;
+          await server.restart();
+          log("wrangler dev is back");
+        },
+      },
+      { name: "receiver accepts, then times out", start: () => (receivers.stalling.stall = true) },
+      { name: "no faults (tail)", start() {} },
+    ]
+  : [{ name: "no faults", start() {} }];
+
+const clients = Array.from({ length: clientCount }, (_, n) => client(tenants[n % tenants.length]));
+for (const phase of PHASES) {
+  log(`phase: ${phase.name}`);
+  const before = history.entries.length;
+  const started = Date.now();
+  await phase.start();
+  await sleep(Math.max(0, slice - (Date.now() - started)));
+  if (history.faultHeader === "queue") {
+    // A duplicated, reordered hand-off happens after the response: count the acknowledged writes it carried.
+    extraFaults.queue = history.entries
+      .slice(before)
+      .filter((e) => e.fault === "queue" && e.method !== "GET" && e.status >= 200 && e.status < 300).length;
+  }
+  history.faultHeader = null;
+  receivers.stalling.stall = false;
+  // The check runs under clean load; the next fault waits for it, so each check sees one fault's aftermath.
+  if (phase.name !== PHASES.at(-1).name) await checkpoint(phase.name, 240_000);
+}
+log("stopping the load");
+running = false;
+history.stopped = true;
+await Promise.all(clients);
+extraFaults["receiver timeout"] = receivers.stalling.stalls;
+const final = await checkpoint("end", 600_000);
+clearInterval(cronTimer);
+await server.stop();
+await closeReceivers();
+await history.close();
+
+const f = figures(history.entries, extraFaults);
+const settings = `${minutes} min of load, ${tenantCount} tenants (${Object.entries(
+  Object.groupBy(tenants, (t) => t.plan),
+)
+  .map(([plan, ts]) => `${ts.length} ${plan}`)
+  .join(", ")}), ${clientCount} concurrent clients, faults ${faultsOn ? "on" : "off"}`;
+const summary = markdown({
+  figures: f,
+  checks,
+  settings,
+  violations: final.violations.length,
+  eventsLost: final.eventsLost,
+  duplicates: final.duplicates,
+});
+writeFileSync(
+  join(outDir, "summary.md"),
+  `${summary}\n\nOutcomes by operation:\n${[...outcomes]
+    .sort()
+    .map(([k, n]) => `- ${k}: ${n}`)
+    .join("\n")}\n`,
+);
+writeFileSync(join(outDir, "violations.json"), JSON.stringify(final.violations, null, 2));
+console.log(summary);
+console.log(
+  `\nOutcomes by operation: ${[...outcomes]
+    .sort()
+    .map(([k, n]) => `${k} ${n}`)
+    .join("; ")}`,
+);
+console.log(`History, summary and violations: ${outDir}`);
+console.log(
+  `soak: ${f.requests} requests, ${f.faultCount} faults injected, ${final.violations.length} invariant violations, ${final.eventsLost} events lost`,
+);
+process.exit(final.violations.length > 0 ? 1 : 0);

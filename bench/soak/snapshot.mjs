@@ -1,0 +1,107 @@
+// The final state, read straight from the local D1 files `wrangler dev` keeps (every database file there, so a
+// tenant placed on any shard is read), in the shape checker.mjs takes.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+
+function databaseFiles(stateDir) {
+  const d1 = join(stateDir, "v3", "d1");
+  return readdirSync(d1, { recursive: true })
+    .filter((file) => String(file).endsWith(".sqlite"))
+    .map((file) => join(d1, String(file)));
+}
+
+const columnsOf = (db, table) =>
+  db
+    .prepare(`pragma table_info(${table})`)
+    .all()
+    .map((c) => c.name);
+
+/** Reads one database's part of the snapshot; a table it lacks contributes nothing. */
+function read(db) {
+  const tables = new Set(
+    db
+      .prepare("select name from sqlite_master where type = 'table'")
+      .all()
+      .map((t) => t.name),
+  );
+  const all = (table, sql) => (tables.has(table) ? db.prepare(sql).all() : []);
+  // Per-lot stock, when the schema has lots: the lot is part of each level's key.
+  const lot = (table) => (tables.has(table) && columnsOf(db, table).includes("lot_id") ? "lot_id" : "null");
+  const levelLot = lot("stock_levels");
+  const ledgerLot = lot("stock_movements");
+  const owners = {};
+  for (const table of tables) {
+    const columns = columnsOf(db, table);
+    if (columns.includes("id") && columns.includes("tenant_id")) {
+      for (const row of db.prepare(`select id, tenant_id from ${table}`).all())
+        owners[row.id] = row.tenant_id;
+    }
+  }
+  for (const { id } of all("tenants", "select id from tenants")) owners[id] = id;
+  return {
+    stockLevels: all(
+      "stock_levels",
+      `select tenant_id tenantId, product_id productId, location_id locationId, ${levelLot} lotId,
+        on_hand onHand, reserved from stock_levels`,
+    ),
+    ledgerSums: all(
+      "stock_movements",
+      `select tenant_id tenantId, product_id productId, location_id locationId, ${ledgerLot} lotId,
+        sum(delta) total from stock_movements group by 1, 2, 3, 4`,
+    ),
+    reservedSums: all(
+      "order_reservations",
+      `select tenant_id tenantId, product_id productId, location_id locationId, null lotId, sum(quantity) total
+        from order_reservations group by 1, 2, 3`,
+    ),
+    events: all(
+      "outbox_events",
+      "select id, tenant_id tenantId, type, payload, created_at createdAt from outbox_events",
+    ).map((event) => ({ ...event, payload: JSON.parse(event.payload) })),
+    owners,
+    subscriptions: all(
+      "webhook_subscriptions",
+      "select id, tenant_id tenantId, url, events, active, created_at createdAt from webhook_subscriptions",
+    ).map((s) => ({ ...s, events: JSON.parse(s.events), active: Boolean(s.active) })),
+    pendingDeliveries: all(
+      "webhook_deliveries",
+      "select count(*) n from webhook_deliveries where status = 'pending'",
+    )[0]?.n,
+    undispatchedEvents: all(
+      "outbox_events",
+      "select count(*) n from outbox_events where dispatched_at is null",
+    )[0]?.n,
+  };
+}
+
+export function readSnapshot(stateDir) {
+  const snapshot = {
+    stockLevels: [],
+    ledgerSums: [],
+    reservedSums: [],
+    events: [],
+    owners: {},
+    subscriptions: [],
+    pendingDeliveries: 0,
+    undispatchedEvents: 0,
+  };
+  for (const file of databaseFiles(stateDir)) {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      // One read transaction: the tables as one commit left them, while the Worker keeps writing.
+      db.exec("begin");
+      const part = read(db);
+      db.exec("commit");
+      for (const key of ["stockLevels", "ledgerSums", "reservedSums", "events", "subscriptions"]) {
+        snapshot[key].push(...part[key]);
+      }
+      Object.assign(snapshot.owners, part.owners);
+      snapshot.pendingDeliveries += part.pendingDeliveries ?? 0;
+      snapshot.undispatchedEvents += part.undispatchedEvents ?? 0;
+    } finally {
+      db.close();
+    }
+  }
+  return snapshot;
+}
