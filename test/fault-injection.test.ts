@@ -4,9 +4,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import devVarsExample from "../.dev.vars.example?raw";
 import { createApp } from "../src/app";
 import wranglerToml from "../wrangler.toml?raw";
-import { createProduct } from "./support/catalog";
+import { createProduct, createTenant, type TestTenant } from "./support/builders";
 import { BASE, call } from "./support/http";
-import { createTenant, type TestTenant } from "./support/tenants";
 
 // The soak's fault injection (src/dev/fault-injection.ts) must be inert everywhere but a local
 // `wrangler dev` started with FAULT_INJECTION=on: these tests hold it to that.
