@@ -7,7 +7,7 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 /**
  * healthy: 200 at once. slow: 200 after 1-3 s (inside the 10 s delivery timeout). flaky: 500 half the time.
  * gone: 410 (the subscription should be disabled). stalling: healthy, except while `stall` is on: then it
- * takes in each new webhook-id and never answers (the delivery times out) and answers its redelivery.
+ * takes in one new webhook-id in four and never answers (the delivery times out), and answers its redelivery.
  */
 const BEHAVIOURS = {
   healthy: async () => 200,
@@ -18,8 +18,11 @@ const BEHAVIOURS = {
   flaky: async () => (Math.random() < 0.5 ? 500 : 200),
   gone: async () => 410,
   stalling: async (receiver, webhookId) => {
-    if (!receiver.stall || receiver.stalled.has(webhookId)) return 200;
+    if (receiver.stalled.has(webhookId)) return 200;
     receiver.stalled.add(webhookId);
+    // One new delivery in four: locally a single consumer delivers one batch at a time, and every stall holds
+    // its batch for the whole 10 s timeout.
+    if (!receiver.stall || receiver.stalled.size % 4 !== 0) return 200;
     receiver.stalls++;
     return null; // never answer
   },
