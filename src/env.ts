@@ -2,13 +2,13 @@ import type { Context } from "hono";
 import type { Principal } from "./auth/principal";
 import type { Scope } from "./auth/scopes";
 import type { Tenant } from "./auth/tenant";
-import type { TenantDb } from "./db/client";
+import type { DatabaseBindings } from "./db/bindings";
+import type { PlatformScope, TenantDb } from "./db/client";
 import type { D1Stats } from "./db/d1-stats";
 import type { RateLimiter } from "./rate-limit/rate-limiter";
 
-/** The Worker's bindings, as wrangler.toml declares them. */
-export interface Bindings {
-  DB: D1Database;
+/** The Worker's bindings, as wrangler.toml declares them (the databases' in src/db, their only reader). */
+export interface Bindings extends DatabaseBindings {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   WEBHOOK_QUEUE: Queue<WebhookQueueMessage>;
   /** The built web application and docs page (wrangler.toml [assets]). */
@@ -43,6 +43,8 @@ export interface Variables {
   /** The scopes the caller holds in the resolved tenant (a key's own, or its role's). */
   scopes: readonly Scope[];
   tenantDb: TenantDb;
+  /** The resolved tenant's rows in platform tables (its members, its API keys). */
+  platformScope: PlatformScope;
 }
 
 export interface AppEnv {

@@ -28,7 +28,7 @@ const stored = (ids: readonly string[]) =>
 
 describe("the outbox writer", () => {
   it("writes a guarded event only when its guard holds, and records only what committed", async () => {
-    const tdb = dbFor(env, tenant.id);
+    const tdb = await dbFor(env, tenant.id);
     const now = new Date().toISOString();
     const kept = eventRow(tdb, "product.updated", { id: "p-1" }, now, { onlyIf: sql`1 = 1` });
     const skipped = eventRow(tdb, "product.updated", { id: "p-2" }, now, { onlyIf: sql`1 = 0` });
@@ -40,14 +40,14 @@ describe("the outbox writer", () => {
   });
 
   it("takes an SQL payload evaluated inside the batch", async () => {
-    const tdb = dbFor(env, tenant.id);
+    const tdb = await dbFor(env, tenant.id);
     const event = eventRow(tdb, "inventory.adjusted", sql`json_object('n', 1 + 1)`, new Date().toISOString());
     await runBatch(tdb, { event });
     expect((await stored(event.eventIds))[0]?.payload).toBe('{"n":2}');
   });
 
   it("writes a bulk of events in a few statements, all recorded, in order", async () => {
-    const tdb = dbFor(env, tenant.id);
+    const tdb = await dbFor(env, tenant.id);
     const events = Array.from({ length: 1_201 }, (_, i) => ({
       type: "product.created" as const,
       payload: { i },
@@ -62,7 +62,7 @@ describe("the outbox writer", () => {
   });
 
   it("writes an event its writer delivers itself as dispatched, and never records it for hand-off", async () => {
-    const tdb = dbFor(env, tenant.id);
+    const tdb = await dbFor(env, tenant.id);
     const now = new Date().toISOString();
     const event = eventRow(tdb, "webhook.test", { ok: true }, now, { deliveredByWriter: true });
     await runBatch(tdb, { event });
@@ -71,7 +71,7 @@ describe("the outbox writer", () => {
   });
 
   it("records nothing when the batch fails", async () => {
-    const tdb = dbFor(env, tenant.id);
+    const tdb = await dbFor(env, tenant.id);
     const event = eventRow(tdb, "product.created", {}, new Date().toISOString());
     await expect(
       runBatch(tdb, { event, broken: sql`insert into no_such_table values (1)` }),
@@ -85,7 +85,7 @@ describe("the automatic hand-off", () => {
   // A route as the app builds one: the tenant's handle, then the hand-off around the handler.
   const app = new Hono<AppEnv>()
     .use(async (c, next) => {
-      c.set("tenantDb", dbFor(c.env, tenant.id));
+      c.set("tenantDb", await dbFor(c.env, tenant.id));
       await next();
     })
     .use(handOffCommittedEvents)

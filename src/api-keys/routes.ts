@@ -45,11 +45,11 @@ const revokeRoute = defineRoute(admin, {
 });
 
 export const apiKeyRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listApiKeys(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(listRoute, async (c) => ok(c, await listApiKeys(c.var.platformScope, c.req.valid("query"))))
   .openapi(createRoute, async (c) => {
     // A key made with a key belongs to that key's creator, so its rights follow that person's role too.
     const creator = { id: accountableUser(c.var.principal), scopes: c.var.scopes };
-    const key = await createApiKey(c.var.tenantDb, c.env.ENVIRONMENT, creator, c.req.valid("json"));
+    const key = await createApiKey(c.var.platformScope, c.env.ENVIRONMENT, creator, c.req.valid("json"));
     return created(c, key, `/api/v1/api-keys/${key.id}`);
   })
-  .openapi(revokeRoute, async (c) => ok(c, await revokeApiKey(c.var.tenantDb, c.req.valid("param").id)));
+  .openapi(revokeRoute, async (c) => ok(c, await revokeApiKey(c.var.platformScope, c.req.valid("param").id)));

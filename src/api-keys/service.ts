@@ -2,8 +2,8 @@ import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
 import { grantsAll, type Scope } from "../auth/scopes";
-import type { TenantDb } from "../db/client";
-import { apiKeys } from "../db/schema";
+import type { PlatformScope } from "../db/client";
+import { apiKeys } from "../db/schema/platform";
 import { AppError, notFound } from "../http/errors";
 import { offsetOf, paged } from "../http/pagination";
 import type { CreateApiKeyBody, ListApiKeysQuery } from "./schemas";
@@ -16,7 +16,7 @@ function apiKeyRecord({ keyHash: _hash, tenantId: _tenant, ...row }: ApiKeyRow) 
 }
 
 export async function createApiKey(
-  tdb: TenantDb,
+  scope: PlatformScope,
   environment: string,
   creator: { id: string; scopes: readonly Scope[] },
   input: CreateApiKeyBody,
@@ -27,7 +27,7 @@ export async function createApiKey(
   const key = await generateApiKey(environment);
   const row: ApiKeyRow = {
     id: uuidv7(),
-    tenantId: tdb.tenantId,
+    tenantId: scope.tenantId,
     name: input.name,
     prefix: key.prefix,
     keyHash: key.keyHash,
@@ -39,36 +39,36 @@ export async function createApiKey(
     createdBy: creator.id,
     createdAt: new Date().toISOString(),
   };
-  await tdb.db.insert(apiKeys).values(row);
+  await scope.db.insert(apiKeys).values(row);
   return { ...apiKeyRecord(row), key: key.key };
 }
 
 const sortColumns = { createdAt: apiKeys.createdAt, name: apiKeys.name };
 
-export async function listApiKeys(tdb: TenantDb, query: ListApiKeysQuery) {
+export async function listApiKeys(scope: PlatformScope, query: ListApiKeysQuery) {
   const order = query.sort.direction === "asc" ? asc : desc;
-  const ofTenant = eq(apiKeys.tenantId, tdb.tenantId);
-  const [rows, [total]] = await tdb.db.batch([
-    tdb.db
+  const ofTenant = eq(apiKeys.tenantId, scope.tenantId);
+  const [rows, [total]] = await scope.db.batch([
+    scope.db
       .select()
       .from(apiKeys)
       .where(ofTenant)
       .orderBy(order(sortColumns[query.sort.field]), order(apiKeys.id))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
-    tdb.db.select({ value: count() }).from(apiKeys).where(ofTenant),
+    scope.db.select({ value: count() }).from(apiKeys).where(ofTenant),
   ]);
   return paged(rows.map(apiKeyRecord), total?.value ?? 0, query);
 }
 
 /** Revokes a key, effective on its very next request; revoking a revoked key changes nothing. */
-export async function revokeApiKey(tdb: TenantDb, id: string) {
-  const ofKey = and(eq(apiKeys.tenantId, tdb.tenantId), eq(apiKeys.id, id));
-  await tdb.db
+export async function revokeApiKey(scope: PlatformScope, id: string) {
+  const ofKey = and(eq(apiKeys.tenantId, scope.tenantId), eq(apiKeys.id, id));
+  await scope.db
     .update(apiKeys)
     .set({ revokedAt: new Date().toISOString() })
     .where(and(ofKey, isNull(apiKeys.revokedAt)));
-  const [row] = await tdb.db.select().from(apiKeys).where(ofKey).limit(1);
+  const [row] = await scope.db.select().from(apiKeys).where(ofKey).limit(1);
   if (!row) throw notFound("API key");
   return apiKeyRecord(row);
 }

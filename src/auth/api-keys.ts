@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
-import { apiKeys, memberships, tenants } from "../db/schema";
+import type { PlatformDb } from "../db/client";
+import { apiKeys, memberships, tenants } from "../db/schema/platform";
 import { randomToken, sha256Hex } from "./hashing";
 import { cappedBy, type Role, type Scope, scopesByRole } from "./scopes";
 
@@ -21,7 +21,7 @@ export async function generateApiKey(environment: string) {
  * together. `scopes` are the key's effective scopes, capped by that role; `creatorId` is undefined when
  * the creator is no longer a member of the key's tenant (the key then no longer works).
  */
-export async function findApiKey(db: Database, key: string) {
+export async function findApiKey(db: PlatformDb, key: string) {
   const [row] = await db
     .select({
       id: apiKeys.id,
@@ -59,7 +59,7 @@ export function lastUsedIsStale(lastUsedAt: string | null, now: Date): boolean {
   return !lastUsedAt || now.getTime() - Date.parse(lastUsedAt) >= LAST_USED_RESOLUTION_MS;
 }
 
-export async function touchApiKey(db: Database, keyId: string, now: Date): Promise<void> {
+export async function touchApiKey(db: PlatformDb, keyId: string, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
   await db
     .update(apiKeys)

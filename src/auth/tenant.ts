@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { dbFor, platformDb } from "../db/client";
-import { memberships, tenants } from "../db/schema";
+import { memberships, tenants } from "../db/schema/platform";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
 import { type Role, type Scope, scopesByRole } from "./scopes";
@@ -64,6 +64,7 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
   if (tenant.status !== "active") throw new AppError("FORBIDDEN", "This tenant is suspended");
   c.set("tenant", tenant);
   c.set("scopes", scopes);
-  c.set("tenantDb", dbFor(c.env, tenant.id, c.var.d1Stats));
+  c.set("tenantDb", await dbFor(c.env, tenant.id, c.var.d1Stats));
+  c.set("platformScope", { db: platformDb(c.env, c.var.d1Stats), tenantId: tenant.id });
   await next();
 });

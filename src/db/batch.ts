@@ -1,7 +1,7 @@
 import { is, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { Database, TenantDb } from "./client";
+import type { PlatformDb, TenantDatabase, TenantDb } from "./client";
 
 // D1 has no interactive transactions: a multi-row change is one batch (one transaction), guarded
 // by conditional statements and CHECK constraints so that a request losing a race changes nothing.
@@ -69,11 +69,11 @@ function prepared(statement: Statement) {
  * guarded writes (`insert ... select ... where <guard>`) need.
  */
 export async function runBatch<const B extends Record<string, Entry>>(
-  handle: TenantDb | Database,
+  handle: TenantDb | TenantDatabase | PlatformDb,
   batch: B,
 ): Promise<BatchResults<B>> {
   const tenant = "tenantId" in handle ? handle : undefined;
-  const client = (tenant?.db ?? (handle as Database)).$client;
+  const client = (tenant?.db ?? (handle as TenantDatabase | PlatformDb)).$client;
   const entries = Object.entries(batch);
   const flat = entries.flatMap(([, entry]) =>
     entry === undefined ? [] : Array.isArray(entry) ? entry : [entry as Statement],

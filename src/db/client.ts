@@ -1,31 +1,57 @@
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
-import type { Bindings } from "../env";
+import type { DatabaseBindings } from "./bindings";
 import { D1Stats, instrumentD1 } from "./d1-stats";
-import * as schema from "./schema";
+import * as platformSchema from "./schema/platform";
+import * as tenantSchema from "./schema/tenant";
 
-export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
+// The seam between platform data and tenant data (src/db/README.md): `platformDb` is the only way to
+// platform tables, `dbFor` the only way to a tenant's tables, and where a tenant lives is decided here
+// alone. Today the platform and every tenant share the `DB` binding.
 
-/** A database handle already bound to one tenant: repositories filter every query by `tenantId`. */
+/** The platform tables' database (tenants, users, memberships, refresh tokens, the API key index). */
+export type PlatformDb = DrizzleD1Database<typeof platformSchema> & { $client: D1Database };
+
+/** A database holding tenant tables; every query through it is limited to one tenant (`inTenant`). */
+export type TenantDatabase = DrizzleD1Database<typeof tenantSchema> & { $client: D1Database };
+
+/** A tenant's database handle, bound to that tenant: repositories filter every query by `tenantId`. */
 export interface TenantDb {
-  readonly db: Database;
+  readonly db: TenantDatabase;
   readonly tenantId: string;
   /** Outbox events committed through this handle (recorded by runBatch), handed to the queue after the response. */
   readonly committedEvents: string[];
 }
 
-function open(env: Bindings, stats: D1Stats): Database {
-  return drizzle(instrumentD1(env.DB, stats), { schema });
+/** Platform tables seen from one tenant (its members, its API keys): rows filtered by `tenantId`. */
+export interface PlatformScope {
+  readonly db: PlatformDb;
+  readonly tenantId: string;
+}
+
+/** The handle for platform tables. */
+export function platformDb(env: DatabaseBindings, stats = new D1Stats()): PlatformDb {
+  return drizzle(instrumentD1(env.DB, stats), { schema: platformSchema });
+}
+
+/** The handle for one tenant's tables, wherever that tenant is placed. */
+export async function dbFor(
+  env: DatabaseBindings,
+  tenantId: string,
+  stats = new D1Stats(),
+): Promise<TenantDb> {
+  const db = drizzle(instrumentD1(env.DB, stats), { schema: tenantSchema });
+  return { db, tenantId, committedEvents: [] };
 }
 
 /**
- * The seam for tenant placement: today every tenant lives in the `DB` binding; a tenant could move
- * to its own D1 database (sharding by tenant) by changing only this function.
+ * Every database holding tenant tables, for maintenance that spans tenants (the cron sweeps) and
+ * nothing else: a request's work goes through `dbFor`.
  */
-export function dbFor(env: Bindings, tenantId: string, stats = new D1Stats()): TenantDb {
-  return { db: open(env, stats), tenantId, committedEvents: [] };
+export function tenantDatabases(env: DatabaseBindings): TenantDatabase[] {
+  return [drizzle(env.DB, { schema: tenantSchema })];
 }
 
-/** The handle for platform-wide tables (tenants, users, API key lookup). */
-export function platformDb(env: Bindings, stats = new D1Stats()): Database {
-  return open(env, stats);
+/** Throws unless the platform database and every tenant database answer (GET /health). */
+export async function pingDatabases(env: DatabaseBindings): Promise<void> {
+  await Promise.all([env.DB].map((database) => database.prepare("select 1").first()));
 }

@@ -1,13 +1,12 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { TenantDb } from "./client";
 
 /**
  * `table.tenant_id = <the handle's tenant>` and every other condition: the one way a query of a tenant
  * table is limited to its tenant (in `where` and in join conditions alike).
  */
 export function inTenant(
-  tdb: TenantDb,
+  tdb: { readonly tenantId: string },
   table: { tenantId: SQLiteColumn },
   ...conditions: (SQL | undefined)[]
 ): SQL {

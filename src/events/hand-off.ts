@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { chunks, inJsonArray } from "../db/batch";
 import { dbFor } from "../db/client";
-import { outboxEvents } from "../db/schema";
+import { outboxEvents } from "../db/schema/tenant";
 import type { AppEnv, Bindings } from "../env";
 
 // A Queue sendBatch takes at most 100 messages.
@@ -19,7 +19,7 @@ export async function handOffEvents(
 ): Promise<void> {
   if (eventIds.length === 0) return;
   // Its own handle: work in waitUntil is off the request's critical path and must not count in its stats.
-  const tdb = dbFor(env, tenantId);
+  const tdb = await dbFor(env, tenantId);
   await Promise.all(
     chunks(eventIds, MESSAGES_PER_SEND).map((ids) =>
       env.WEBHOOK_QUEUE.sendBatch(

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pingDatabases } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { defineRoute } from "../http/route";
@@ -28,7 +29,7 @@ const getHealth = defineRoute("public", {
 
 export const healthRoutes = createRouter().openapi(getHealth, async (c) => {
   try {
-    await c.env.DB.prepare("select 1").first();
+    await pingDatabases(c.env);
   } catch {
     throw new AppError("SERVICE_UNAVAILABLE", "Database is not answering");
   }

@@ -1,7 +1,7 @@
 import { and, eq, lte } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { sha256Hex } from "../auth/hashing";
-import { idempotencyKeys } from "../db/schema";
+import { idempotencyKeys } from "../db/schema/tenant";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { stockLevels } from "../db/schema";
+import { stockLevels } from "../db/schema/tenant";
 import { AppError } from "../http/errors";
 import { atLevel, type Level } from "./stock-statements";
 

@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { products as p, stockLevels } from "../db/schema";
+import { products as p, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 

@@ -1,7 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
-import { stockMovements as m } from "../db/schema";
+import { stockMovements as m } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { between } from "../db/time-range";
 import { offsetOf } from "../http/pagination";

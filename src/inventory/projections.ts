@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { locations, products, stockLevels, stockMovements } from "../db/schema";
+import { locations, products, stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 
 // The API's shapes of stock levels and ledger rows, defined once: lists read them, and writes read them

@@ -2,7 +2,7 @@ import { asc, count, eq, lte, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
-import { locations, products, stockLevels } from "../db/schema";
+import { locations, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf, type PageQuery } from "../http/pagination";

@@ -1,6 +1,6 @@
 import { and, asc, eq, exists, gt, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { stockLevels, stockMovements } from "../db/schema";
+import { stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { selectMovements, selectStockLevels } from "./projections";
 

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, products } from "../db/schema";
+import { locations, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
 

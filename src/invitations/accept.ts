@@ -1,8 +1,8 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { sha256Hex } from "../auth/hashing";
 import { changesOf, runBatch, violated } from "../db/batch";
-import type { Database } from "../db/client";
-import { invitations, tenants, users } from "../db/schema";
+import type { PlatformDb } from "../db/client";
+import { invitations, tenants, users } from "../db/schema/platform";
 import { AppError, conflict } from "../http/errors";
 import { signIn } from "../sessions/service";
 import { newUser } from "../users/accounts";
@@ -11,7 +11,7 @@ import type { AcceptInvitationBody } from "./schemas";
 const invalid = () => new AppError("NOT_FOUND", "This invitation is unknown, used, revoked or expired");
 
 /** The open invitation a token names, with its tenant's name and the id of the email's account if any. */
-async function openInvitation(db: Database, token: string, now: Date) {
+async function openInvitation(db: PlatformDb, token: string, now: Date) {
   const [found] = await db
     .select({
       id: invitations.id,
@@ -41,7 +41,7 @@ async function openInvitation(db: Database, token: string, now: Date) {
 type OpenInvitation = Awaited<ReturnType<typeof openInvitation>>;
 
 /** `POST /auth/invitations/inspect`: what the accept page shows; only the token's holder can ask. */
-export async function inspectInvitation(db: Database, token: string, now = new Date()) {
+export async function inspectInvitation(db: PlatformDb, token: string, now = new Date()) {
   const found = await openInvitation(db, token, now);
   return {
     email: found.email,
@@ -53,7 +53,7 @@ export async function inspectInvitation(db: Database, token: string, now = new D
 }
 
 // Marks the invitation accepted only while it is still open, so of two concurrent accepts one wins.
-const markAccepted = (db: Database, invitation: OpenInvitation, userId: string, now: Date) =>
+const markAccepted = (db: PlatformDb, invitation: OpenInvitation, userId: string, now: Date) =>
   db
     .update(invitations)
     .set({ acceptedAt: now.toISOString(), acceptedBy: userId })
@@ -79,7 +79,7 @@ const joinIfAccepted = (invitation: OpenInvitation, userId: string, now: Date) =
  * token only, and must be signed in as the invited email.
  */
 export async function acceptInvitation(
-  db: Database,
+  db: PlatformDb,
   secret: string,
   input: AcceptInvitationBody & { signedInUserId: string | undefined },
   now = new Date(),
@@ -92,7 +92,7 @@ export async function acceptInvitation(
 }
 
 async function joinExistingAccount(
-  db: Database,
+  db: PlatformDb,
   invitation: OpenInvitation,
   accountId: string,
   input: AcceptInvitationBody & { signedInUserId: string | undefined },
@@ -124,7 +124,7 @@ async function joinExistingAccount(
 }
 
 async function createAccount(
-  db: Database,
+  db: PlatformDb,
   secret: string,
   invitation: OpenInvitation,
   input: AcceptInvitationBody,

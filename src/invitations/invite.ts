@@ -3,8 +3,8 @@ import { uuidv7 } from "uuidv7";
 import { oneTimeToken } from "../auth/hashing";
 import type { Role } from "../auth/scopes";
 import { runBatch } from "../db/batch";
-import type { TenantDb } from "../db/client";
-import { invitations, memberships, users } from "../db/schema";
+import type { PlatformScope } from "../db/client";
+import { invitations, memberships, users } from "../db/schema/platform";
 import { conflict, notFound } from "../http/errors";
 import { offsetOf, paged } from "../http/pagination";
 import { hasStatus, INVITATION_TTL_MS, type InvitationRow, invitationRecord } from "./records";
@@ -42,51 +42,51 @@ export async function newInvitation(
  * Inviting an email again replaces its open invitation: the older link stops working.
  */
 export async function inviteMember(
-  tdb: TenantDb,
+  scope: PlatformScope,
   input: { email: string; role: Role },
   invitedBy: InvitedBy,
   now = new Date(),
 ) {
   const email = input.email.toLowerCase();
-  const [known] = await tdb.db
+  const [known] = await scope.db
     .select({ memberRole: memberships.role })
     .from(users)
-    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.tenantId, tdb.tenantId)))
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.tenantId, scope.tenantId)))
     .where(eq(users.email, email))
     .limit(1);
   if (known?.memberRole) throw conflict("This email is already a member of the tenant");
-  const { row, token } = await newInvitation(tdb.tenantId, { email, role: input.role }, invitedBy, now);
-  await runBatch(tdb, {
-    replaced: tdb.db
+  const { row, token } = await newInvitation(scope.tenantId, { email, role: input.role }, invitedBy, now);
+  await runBatch(scope, {
+    replaced: scope.db
       .update(invitations)
       .set({ revokedAt: now.toISOString() })
       .where(
         and(
-          eq(invitations.tenantId, tdb.tenantId),
+          eq(invitations.tenantId, scope.tenantId),
           eq(invitations.email, email),
           isNull(invitations.acceptedAt),
           isNull(invitations.revokedAt),
         ),
       ),
-    invited: tdb.db.insert(invitations).values(row),
+    invited: scope.db.insert(invitations).values(row),
   });
   return { invitation: invitationRecord(row, now), token, accountExists: known !== undefined };
 }
 
-export async function listInvitations(tdb: TenantDb, query: ListInvitationsQuery, now = new Date()) {
+export async function listInvitations(scope: PlatformScope, query: ListInvitationsQuery, now = new Date()) {
   const where = and(
-    eq(invitations.tenantId, tdb.tenantId),
+    eq(invitations.tenantId, scope.tenantId),
     query.status ? hasStatus(query.status, now) : undefined,
   );
-  const { rows, total } = await runBatch(tdb, {
-    rows: tdb.db
+  const { rows, total } = await runBatch(scope, {
+    rows: scope.db
       .select()
       .from(invitations)
       .where(where)
       .orderBy(desc(invitations.createdAt), desc(invitations.id))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
-    total: tdb.db.select({ value: count() }).from(invitations).where(where),
+    total: scope.db.select({ value: count() }).from(invitations).where(where),
   });
   return paged(
     rows.map((row) => invitationRecord(row, now)),
@@ -96,15 +96,15 @@ export async function listInvitations(tdb: TenantDb, query: ListInvitationsQuery
 }
 
 /** Revokes an invitation that was not accepted (its link stops working); revoking it again changes nothing. */
-export async function revokeInvitation(tdb: TenantDb, id: string, now = new Date()) {
-  const ofInvitation = and(eq(invitations.tenantId, tdb.tenantId), eq(invitations.id, id));
-  const [revoked] = await tdb.db
+export async function revokeInvitation(scope: PlatformScope, id: string, now = new Date()) {
+  const ofInvitation = and(eq(invitations.tenantId, scope.tenantId), eq(invitations.id, id));
+  const [revoked] = await scope.db
     .update(invitations)
     .set({ revokedAt: now.toISOString() })
     .where(and(ofInvitation, isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
     .returning();
   if (revoked) return invitationRecord(revoked, now);
-  const [row] = await tdb.db.select().from(invitations).where(ofInvitation).limit(1);
+  const [row] = await scope.db.select().from(invitations).where(ofInvitation).limit(1);
   if (!row) throw notFound("Invitation");
   if (row.acceptedAt) throw conflict("This invitation was already accepted; remove the member instead");
   return invitationRecord(row, now);

@@ -1,5 +1,5 @@
 import { and, gt, isNotNull, isNull, lte, type SQL } from "drizzle-orm";
-import { invitations } from "../db/schema";
+import { invitations } from "../db/schema/platform";
 import type { InvitationStatus } from "./schemas";
 
 export type InvitationRow = typeof invitations.$inferSelect;

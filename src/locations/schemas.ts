@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { locationTypes } from "../db/schema";
+import { locationTypes } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
 
 const locationFields = {

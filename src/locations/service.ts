@@ -4,7 +4,7 @@ import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
 import { readPage } from "../db/pages";
-import { locations, stockLevels, warehouses } from "../db/schema";
+import { locations, stockLevels, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { orderReservations } from "../db/schema";
+import { orderReservations } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { EventType } from "../events/catalog";
 import { eventRow } from "../events/outbox";

@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { chunks, inJsonArray, onlyRow, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, orderReservations, stockLevels } from "../db/schema";
+import { locations, orderReservations, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";

@@ -1,7 +1,7 @@
 import { asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
-import { orders } from "../db/schema";
+import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { between } from "../db/time-range";
 import { offsetOf } from "../http/pagination";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { products, warehouses } from "../db/schema";
+import { products, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";

@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { chunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema";
+import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 

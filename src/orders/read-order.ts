@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { orderLines, orderReservations, orderStatusHistory, orders } from "../db/schema";
+import { orderLines, orderReservations, orderStatusHistory, orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
 import { changesOf, inJsonArray, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, orderLines } from "../db/schema";
+import { locations, orderLines } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";

@@ -1,4 +1,4 @@
-import type { orderLines, orderStatusHistory, orders } from "../db/schema";
+import type { orderLines, orderStatusHistory, orders } from "../db/schema/tenant";
 import { exactMoney, fromE4 } from "../money";
 import { allowedTransitions, type OrderStatus } from "./state-machine";
 

@@ -1,6 +1,6 @@
 import { eq, exists, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { orders } from "../db/schema";
+import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 
 /**

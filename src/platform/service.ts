@@ -2,8 +2,8 @@ import { asc, count, desc, eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
 import { runBatch, violated } from "../db/batch";
-import type { Database } from "../db/client";
-import { apiKeys, invitations, memberships, tenants, users } from "../db/schema";
+import type { PlatformDb } from "../db/client";
+import { apiKeys, invitations, memberships, tenants, users } from "../db/schema/platform";
 import { conflict, notFound } from "../http/errors";
 import { offsetOf, paged } from "../http/pagination";
 import { newInvitation } from "../invitations/invite";
@@ -25,7 +25,7 @@ function tenantRecord(row: TenantRow) {
  * holds one in the tenant until the invitation is accepted. `invitationToken` goes only into the mail.
  */
 export async function createTenant(
-  db: Database,
+  db: PlatformDb,
   environment: string,
   input: { name: string; plan: TenantRow["plan"]; owner: { email: string; password: string; name: string } },
   now = new Date(),
@@ -96,7 +96,7 @@ export async function createTenant(
 
 const sortColumns = { createdAt: tenants.createdAt, name: tenants.name };
 
-export async function listTenants(db: Database, query: ListTenantsQuery) {
+export async function listTenants(db: PlatformDb, query: ListTenantsQuery) {
   const order = query.sort.direction === "asc" ? asc : desc;
   const [rows, [total]] = await db.batch([
     db
@@ -111,7 +111,7 @@ export async function listTenants(db: Database, query: ListTenantsQuery) {
 }
 
 export async function updateTenant(
-  db: Database,
+  db: PlatformDb,
   id: string,
   changes: Partial<Pick<TenantRow, "name" | "plan" | "status">>,
 ) {

@@ -2,7 +2,7 @@ import { or, sql } from "drizzle-orm";
 import { chunks, inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
-import { products } from "../db/schema";
+import { products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRows } from "../events/outbox";
 import { AppError } from "../http/errors";

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
-import { productCounts, products } from "../db/schema";
+import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";

@@ -1,4 +1,4 @@
-import type { products } from "../db/schema";
+import type { products } from "../db/schema/tenant";
 import { fromE4OrNull } from "../money";
 import type { ProductRecord } from "./schemas";
 

@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
-import { orderLines, orders, products, stockLevels } from "../db/schema";
+import { orderLines, orders, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow, previousStatementChanged } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";

@@ -1,7 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { products } from "../db/schema";
+import { products } from "../db/schema/tenant";
 import { offsetOf, paged } from "../http/pagination";
 import type { CsvColumn } from "./csv";
 import type { LowStockQuery } from "./schemas";

@@ -1,7 +1,7 @@
 import { asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { orders } from "../db/schema";
+import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
 import { type ExactNumber, exactMoney } from "../money";

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, products, stockMovements, warehouses } from "../db/schema";
+import { locations, products, stockMovements, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
 import type { CsvColumn } from "./csv";

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { products, stockLevels, warehouses } from "../db/schema";
+import { products, stockLevels, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { CsvPage } from "./csv";
 

@@ -2,8 +2,8 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { randomToken, sha256Hex } from "../auth/hashing";
 import { changesOf, runBatch } from "../db/batch";
-import type { Database } from "../db/client";
-import { refreshTokens } from "../db/schema";
+import type { PlatformDb } from "../db/client";
+import { refreshTokens } from "../db/schema/platform";
 import { AppError } from "../http/errors";
 
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -30,13 +30,13 @@ async function newToken(userId: string, familyId: string, now: Date) {
 }
 
 /** A refresh token opening a new family (one login = one family). Only its hash is stored. */
-export async function issueRefreshToken(db: Database, userId: string, now = new Date()): Promise<string> {
+export async function issueRefreshToken(db: PlatformDb, userId: string, now = new Date()): Promise<string> {
   const { token, row } = await newToken(userId, uuidv7(), now);
   await db.insert(refreshTokens).values(row);
   return token;
 }
 
-function revokeFamily(db: Database, familyId: string, now: Date) {
+function revokeFamily(db: PlatformDb, familyId: string, now: Date) {
   return db
     .update(refreshTokens)
     .set({ revokedAt: now.toISOString() })
@@ -48,7 +48,7 @@ function revokeFamily(db: Database, familyId: string, now: Date) {
  * issued. Presenting a token that was already rotated is reuse (RFC 9700): the family is revoked, so
  * a stolen token and its thief's successors all stop working.
  */
-export async function rotateRefreshToken(db: Database, presented: string, now = new Date()) {
+export async function rotateRefreshToken(db: PlatformDb, presented: string, now = new Date()) {
   const [stored] = await db
     .select()
     .from(refreshTokens)
@@ -88,7 +88,7 @@ export async function rotateRefreshToken(db: Database, presented: string, now = 
 
 /** Logout: revokes the token's whole family (that login's session). Unknown tokens are ignored. */
 export async function revokeRefreshToken(
-  db: Database,
+  db: PlatformDb,
   presented: string,
   now = new Date(),
 ): Promise<boolean> {

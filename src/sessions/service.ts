@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { signAccessToken } from "../auth/jwt";
 import { burnPasswordCheck, verifyPassword } from "../auth/passwords";
 import type { Principal } from "../auth/principal";
-import type { Database } from "../db/client";
-import { memberships, tenants, users } from "../db/schema";
+import type { PlatformDb } from "../db/client";
+import { memberships, tenants, users } from "../db/schema/platform";
 import { AppError } from "../http/errors";
 import { findUserByEmail } from "../users/accounts";
 import { issueRefreshToken, rotateRefreshToken } from "./refresh-tokens";
@@ -14,7 +14,7 @@ const badCredentials = () =>
     headers: { "WWW-Authenticate": 'Bearer realm="warehouse-api"' },
   });
 
-async function sessionUser(db: Database, userId: string) {
+async function sessionUser(db: PlatformDb, userId: string) {
   const [user] = await db
     .select({ id: users.id, email: users.email, name: users.name })
     .from(users)
@@ -30,17 +30,17 @@ async function sessionUser(db: Database, userId: string) {
   return { ...user, memberships: rows };
 }
 
-async function session(db: Database, secret: string, userId: string, refreshToken: string) {
+async function session(db: PlatformDb, secret: string, userId: string, refreshToken: string) {
   const [access, user] = await Promise.all([signAccessToken(secret, userId), sessionUser(db, userId)]);
   return { token: access.token, refreshToken, expiresAt: access.expiresAt, user };
 }
 
 /** A new session (one refresh-token family) for a user whose identity is already proven. */
-export async function signIn(db: Database, secret: string, userId: string) {
+export async function signIn(db: PlatformDb, secret: string, userId: string) {
   return session(db, secret, userId, await issueRefreshToken(db, userId));
 }
 
-export async function login(db: Database, secret: string, input: { email: string; password: string }) {
+export async function login(db: PlatformDb, secret: string, input: { email: string; password: string }) {
   const user = await findUserByEmail(db, input.email);
   // Without a user, a dummy hash is still verified, so both failures take the same time.
   const valid = user
@@ -54,13 +54,13 @@ export async function login(db: Database, secret: string, input: { email: string
   return signIn(db, secret, user.id);
 }
 
-export async function refresh(db: Database, secret: string, refreshToken: string) {
+export async function refresh(db: PlatformDb, secret: string, refreshToken: string) {
   const rotated = await rotateRefreshToken(db, refreshToken);
   return session(db, secret, rotated.userId, rotated.token);
 }
 
 /** `GET /auth/me`: the user and their memberships, or the key's tenant and scopes. */
-export async function describePrincipal(db: Database, principal: Principal) {
+export async function describePrincipal(db: PlatformDb, principal: Principal) {
   if (principal.type === "api_key") {
     return {
       type: "api_key" as const,

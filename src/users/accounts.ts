@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { hashPassword } from "../auth/passwords";
-import type { Database } from "../db/client";
-import { users } from "../db/schema";
+import type { PlatformDb } from "../db/client";
+import { users } from "../db/schema/platform";
 
 export type UserRow = typeof users.$inferSelect;
 
-export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
+export async function findUserByEmail(db: PlatformDb, email: string): Promise<UserRow | undefined> {
   const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
   return user;
 }

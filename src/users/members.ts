@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../auth/scopes";
-import type { TenantDb } from "../db/client";
-import { memberships, users } from "../db/schema";
+import type { PlatformScope } from "../db/client";
+import { memberships, users } from "../db/schema/platform";
 import { conflict, notFound } from "../http/errors";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
 
@@ -13,62 +13,62 @@ const memberColumns = {
   joinedAt: memberships.createdAt,
 };
 
-function membersOf(tdb: TenantDb, ...conditions: SQL[]) {
-  return tdb.db
+function membersOf(scope: PlatformScope, ...conditions: SQL[]) {
+  return scope.db
     .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.tenantId, tdb.tenantId), ...conditions));
+    .where(and(eq(memberships.tenantId, scope.tenantId), ...conditions));
 }
 
-export async function listMembers(tdb: TenantDb, query: PageQuery & { sort: { direction: "asc" | "desc" } }) {
+export async function listMembers(scope: PlatformScope, query: PageQuery & { sort: { direction: "asc" | "desc" } }) {
   const order = query.sort.direction === "asc" ? asc : desc;
-  const [rows, [total]] = await tdb.db.batch([
-    membersOf(tdb)
+  const [rows, [total]] = await scope.db.batch([
+    membersOf(scope)
       .orderBy(order(memberships.createdAt), order(users.id))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
-    tdb.db.select({ value: count() }).from(memberships).where(eq(memberships.tenantId, tdb.tenantId)),
+    scope.db.select({ value: count() }).from(memberships).where(eq(memberships.tenantId, scope.tenantId)),
   ]);
   return paged(rows, total?.value ?? 0, query);
 }
 
-export async function getMember(tdb: TenantDb, userId: string) {
-  const [member] = await membersOf(tdb, eq(memberships.userId, userId));
+export async function getMember(scope: PlatformScope, userId: string) {
+  const [member] = await membersOf(scope, eq(memberships.userId, userId));
   if (!member) throw notFound("User");
   return member;
 }
 
 // The tenant's other owners, counted inside the same statement that changes a membership, so two
 // concurrent demotions of the last two owners cannot both succeed.
-const anotherOwnerRemains = (tdb: TenantDb, userId: string) =>
-  sql`(${memberships.role} <> 'owner' or exists (select 1 from memberships m where m.tenant_id = ${tdb.tenantId} and m.role = 'owner' and m.user_id <> ${userId}))`;
+const anotherOwnerRemains = (scope: PlatformScope, userId: string) =>
+  sql`(${memberships.role} <> 'owner' or exists (select 1 from memberships m where m.tenant_id = ${scope.tenantId} and m.role = 'owner' and m.user_id <> ${userId}))`;
 
 const lastOwner = () => conflict("The tenant's last owner cannot be removed or demoted");
 
-export async function changeRole(tdb: TenantDb, userId: string, role: Role) {
-  const ofMember = and(eq(memberships.tenantId, tdb.tenantId), eq(memberships.userId, userId));
-  const guard = role === "owner" ? ofMember : and(ofMember, anotherOwnerRemains(tdb, userId));
-  const result = await tdb.db
+export async function changeRole(scope: PlatformScope, userId: string, role: Role) {
+  const ofMember = and(eq(memberships.tenantId, scope.tenantId), eq(memberships.userId, userId));
+  const guard = role === "owner" ? ofMember : and(ofMember, anotherOwnerRemains(scope, userId));
+  const result = await scope.db
     .update(memberships)
     .set({ role, updatedAt: new Date().toISOString() })
     .where(guard);
   if (result.meta.changes === 0) {
-    await getMember(tdb, userId); // 404 when there is no such member
+    await getMember(scope, userId); // 404 when there is no such member
     throw lastOwner();
   }
-  return getMember(tdb, userId);
+  return getMember(scope, userId);
 }
 
-export async function removeMember(tdb: TenantDb, userId: string) {
-  const member = await getMember(tdb, userId);
-  const result = await tdb.db
+export async function removeMember(scope: PlatformScope, userId: string) {
+  const member = await getMember(scope, userId);
+  const result = await scope.db
     .delete(memberships)
     .where(
       and(
-        eq(memberships.tenantId, tdb.tenantId),
+        eq(memberships.tenantId, scope.tenantId),
         eq(memberships.userId, userId),
-        anotherOwnerRemains(tdb, userId),
+        anotherOwnerRemains(scope, userId),
       ),
     );
   if (result.meta.changes === 0) throw lastOwner();

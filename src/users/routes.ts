@@ -89,13 +89,13 @@ const removeRoute = defineRoute(admin, {
 });
 
 export const userRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listMembers(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(listRoute, async (c) => ok(c, await listMembers(c.var.platformScope, c.req.valid("query"))))
   .openapi(addRoute, async (c) => {
     const sender = mailSender(c);
     const { principal, tenant } = c.var;
     const invitedBy = { invitedByType: principal.type, invitedById: principal.id };
     const { invitation, token, accountExists } = await inviteMember(
-      c.var.tenantDb,
+      c.var.platformScope,
       c.req.valid("json"),
       invitedBy,
     );
@@ -113,8 +113,8 @@ export const userRoutes = createRouter()
     );
     return accepted(c, invitation);
   })
-  .openapi(getRoute, async (c) => ok(c, await getMember(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(getRoute, async (c) => ok(c, await getMember(c.var.platformScope, c.req.valid("param").id)))
   .openapi(updateRoute, async (c) =>
-    ok(c, await changeRole(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json").role)),
+    ok(c, await changeRole(c.var.platformScope, c.req.valid("param").id, c.req.valid("json").role)),
   )
-  .openapi(removeRoute, async (c) => ok(c, await removeMember(c.var.tenantDb, c.req.valid("param").id)));
+  .openapi(removeRoute, async (c) => ok(c, await removeMember(c.var.platformScope, c.req.valid("param").id)));

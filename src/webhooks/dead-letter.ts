@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
-import { platformDb } from "../db/client";
-import { webhookDeliveries } from "../db/schema";
+import { eq } from "drizzle-orm";
+import { dbFor } from "../db/client";
+import { webhookDeliveries } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
 import type { Bindings, WebhookQueueMessage } from "../env";
 
 /**
@@ -13,14 +14,13 @@ export async function recordDeadLetter(env: Bindings, message: WebhookQueueMessa
     console.error(JSON.stringify({ level: "error", msg: "event dead-lettered before fan-out", ...message }));
     return;
   }
-  await platformDb(env)
+  const tdb = await dbFor(env, message.tenantId);
+  await tdb.db
     .update(webhookDeliveries)
     .set({
       status: "failed",
       lastError: "dead-lettered after repeated consumer errors",
       updatedAt: new Date().toISOString(),
     })
-    .where(
-      and(eq(webhookDeliveries.tenantId, message.tenantId), eq(webhookDeliveries.id, message.deliveryId)),
-    );
+    .where(inTenant(tdb, webhookDeliveries, eq(webhookDeliveries.id, message.deliveryId)));
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { runBatch } from "../db/batch";
 import { dbFor, type TenantDb } from "../db/client";
-import { outboxEvents, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema";
+import { outboxEvents, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { urlGuardOptions } from "./dns";
@@ -90,7 +90,7 @@ async function record(tdb: TenantDb, delivery: DeliveryRow, result: SendResult, 
 
 /** Attempts one delivery (Standard Webhooks), records the attempt and what `nextStep` decides. */
 export async function deliver(env: Bindings, tenantId: string, deliveryId: string): Promise<DeliveryOutcome> {
-  const tdb = dbFor(env, tenantId);
+  const tdb = await dbFor(env, tenantId);
   const [delivery] = await tdb.db
     .select()
     .from(webhookDeliveries)

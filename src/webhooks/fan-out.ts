@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { chunks, runBatch } from "../db/batch";
 import { dbFor } from "../db/client";
-import { outboxEvents, webhookDeliveries, webhookSubscriptions } from "../db/schema";
+import { outboxEvents, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 
@@ -14,7 +14,7 @@ const ROWS_PER_INSERT = 12;
  * Running it twice for the same event creates no second delivery (unique subscription + event).
  */
 export async function fanOutEvent(env: Bindings, tenantId: string, eventId: string): Promise<number> {
-  const tdb = dbFor(env, tenantId);
+  const tdb = await dbFor(env, tenantId);
   const read = await runBatch(tdb, {
     event: tdb.db
       .select({ type: outboxEvents.type })

@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
-import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema";
+import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, notFound } from "../http/errors";
 import { offsetOf, type PageQuery } from "../http/pagination";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { tenants } from "../platform/identity";
 import { locations, products, warehouses } from "./catalog";
-import { tenants } from "./identity";
 
 /**
  * The most units one stock level may hold. With costs at most 10^13 ten-thousandths it keeps every value exact:

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants } from "./identity";
+import { tenants } from "../platform/identity";
 
 export const orders = sqliteTable(
   "orders",

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants } from "./identity";
+import { tenants } from "../platform/identity";
 
 export const products = sqliteTable(
   "products",

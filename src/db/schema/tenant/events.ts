@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants } from "./identity";
+import { tenants } from "../platform/identity";
 
 // Transactional outbox: written in the same batch as the change that causes the event.
 export const outboxEvents = sqliteTable(

@@ -1,5 +1,0 @@
-export * from "./catalog";
-export * from "./events";
-export * from "./identity";
-export * from "./inventory";
-export * from "./orders";
