@@ -46,7 +46,7 @@ describe("products", () => {
     expect(got.body.data).toEqual(res.body.data);
     expect(got.headers.get("etag")).toBe('"v1"');
     // Money is stored exactly, in ten-thousandths.
-    const row = await tenantDatabase(tenant.id)
+    const row = await (await tenantDatabase(tenant.id))
       .prepare("select price_e4, cost_e4 from products where id = ?")
       .bind(res.body.data.id)
       .first();

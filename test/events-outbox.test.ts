@@ -17,8 +17,8 @@ beforeAll(async () => {
   tenant = await createTenant();
 });
 
-const stored = (ids: readonly string[]) =>
-  tenantDatabase(tenant.id)
+const stored = async (ids: readonly string[]) =>
+  (await tenantDatabase(tenant.id))
     .prepare(
       "select id, type, payload, dispatched_at from outbox_events where id in (select value from json_each(?)) order by id",
     )

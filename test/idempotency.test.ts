@@ -118,7 +118,7 @@ describe("Idempotency-Key", () => {
     const key = crypto.randomUUID();
     await adjust(key, body);
     // A day passes.
-    await tenantDatabase(tenant.id)
+    await (await tenantDatabase(tenant.id))
       .prepare("update idempotency_keys set expires_at = ? where tenant_id = ? and key = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), tenant.id, key)
       .run();
@@ -128,12 +128,12 @@ describe("Idempotency-Key", () => {
 
     const stale = crypto.randomUUID();
     await adjust(stale, body);
-    await tenantDatabase(tenant.id)
+    await (await tenantDatabase(tenant.id))
       .prepare("update idempotency_keys set expires_at = ? where key = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), stale)
       .run();
     await runSweeps(env);
-    const left = await tenantDatabase(tenant.id)
+    const left = await (await tenantDatabase(tenant.id))
       .prepare("select count(*) as n from idempotency_keys where key = ?")
       .bind(stale)
       .first<{ n: number }>();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, scopedKey, type TestTenant, userWithRole } from "./support/builders";
-import { tenantDatabase } from "./support/database";
+import { platformDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
@@ -30,7 +30,7 @@ describe("API keys", () => {
     expect(JSON.stringify(list.body)).not.toContain(key);
     expect(list.body.data.items.every((k: object) => !("key" in k) && !("keyHash" in k))).toBe(true);
 
-    const rows = await tenantDatabase(tenant.id).prepare("select * from api_keys").all();
+    const rows = await platformDatabase().prepare("select * from api_keys").all();
     expect(JSON.stringify(rows.results)).not.toContain(key);
   });
 
@@ -70,7 +70,7 @@ describe("API keys", () => {
     ).body.data;
     expect((await me({ "x-api-key": key })).status).toBe(200);
     // The expiry passes.
-    await tenantDatabase(tenant.id)
+    await platformDatabase()
       .prepare("update api_keys set expires_at = ? where id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), id)
       .run();

@@ -12,7 +12,7 @@ import { signAccessToken } from "../src/auth/jwt";
 import { LEASING_FROM } from "../src/rate-limit/lease-holder";
 import { LEASE_MS } from "../src/rate-limit/ledger";
 import { createTenant, PLATFORM, type TestTenant } from "./support/builders";
-import { tenantDatabase } from "./support/database";
+import { platformDatabase } from "./support/database";
 import { BASE, bearer, call } from "./support/http";
 
 // A cheap tenant read through the real Worker (authenticate -> tenant -> rate limit -> scope -> handler).
@@ -25,7 +25,7 @@ const read = (headers: Record<string, string>, path = READ) => call("GET", path,
  */
 async function keyWith(tenant: TestTenant, scopes: string[]) {
   const key = await generateApiKey(env.ENVIRONMENT);
-  await tenantDatabase(tenant.id)
+  await platformDatabase()
     .prepare(
       "insert into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_by, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)",
     )

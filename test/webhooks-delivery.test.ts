@@ -32,7 +32,7 @@ async function pendingDelivery(subscriptionId: string, attempts = 0) {
   const eventId = crypto.randomUUID();
   const deliveryId = crypto.randomUUID();
   const now = new Date().toISOString();
-  const db = tenantDatabase(tenant.id);
+  const db = await tenantDatabase(tenant.id);
   await db.batch([
     db
       .prepare(
@@ -76,8 +76,8 @@ const subscription = async (id: string) =>
   (await call("GET", `/webhooks/${id}`, { headers: tenant.admin })).body.data;
 
 /** Changes a subscription under the API, as time passing or an older release would have left it. */
-const alterSubscription = (id: string, column: "failing_since" | "url", value: string) =>
-  tenantDatabase(tenant.id)
+const alterSubscription = async (id: string, column: "failing_since" | "url", value: string) =>
+  (await tenantDatabase(tenant.id))
     .prepare(`update webhook_subscriptions set ${column} = ? where id = ?`)
     .bind(value, id)
     .run();
@@ -288,7 +288,7 @@ describe("dispatch", () => {
     });
     const eventId = crypto.randomUUID();
     // An event committed a minute ago whose hand-off to the queue never happened.
-    await tenantDatabase(t.id)
+    await (await tenantDatabase(t.id))
       .prepare(
         "insert into outbox_events (id, tenant_id, type, payload, created_at) values (?, ?, 'product.created', ?, ?)",
       )
@@ -299,7 +299,7 @@ describe("dispatch", () => {
     await expect
       .poll(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 })
       .toBe(true);
-    const event = await tenantDatabase(t.id)
+    const event = await (await tenantDatabase(t.id))
       .prepare("select dispatched_at from outbox_events where id = ?")
       .bind(eventId)
       .first();

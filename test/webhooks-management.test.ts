@@ -29,7 +29,7 @@ describe("webhook subscriptions", () => {
     expect(got.body.data).not.toHaveProperty("secret");
     const list = await call("GET", "/webhooks", { headers: tenant.admin });
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
-    const row = await tenantDatabase(tenant.id)
+    const row = await (await tenantDatabase(tenant.id))
       .prepare("select * from webhook_subscriptions where id = ?")
       .bind(id)
       .first();

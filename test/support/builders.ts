@@ -217,7 +217,7 @@ export async function seedWarehouse(
   code = `WH-${unique().toUpperCase()}`,
 ): Promise<string> {
   const id = crypto.randomUUID();
-  await tenantDatabase(tenant.id)
+  await (await tenantDatabase(tenant.id))
     .prepare(
       "insert into warehouses (id, tenant_id, code, name, created_at, updated_at) values (?, ?, ?, ?, ?, ?)",
     )
@@ -232,7 +232,7 @@ export async function seedLocation(
   code = `BIN-${unique().toUpperCase()}`,
 ): Promise<SeededLocation> {
   const id = crypto.randomUUID();
-  await tenantDatabase(tenant.id)
+  await (await tenantDatabase(tenant.id))
     .prepare(
       `insert into locations (id, tenant_id, warehouse_id, code, name, type, created_at, updated_at)
        values (?, ?, ?, ?, ?, 'bin', ?, ?)`,
@@ -244,7 +244,7 @@ export async function seedLocation(
 
 export async function seedProduct(tenant: TestTenant, product: ProductSeed = {}): Promise<string> {
   const id = crypto.randomUUID();
-  await tenantDatabase(tenant.id)
+  await (await tenantDatabase(tenant.id))
     .prepare(
       `insert into products (id, tenant_id, sku, name, category, cost_e4, reorder_point, status, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -272,7 +272,7 @@ export async function seedLevel(
   onHand: number,
   reserved = 0,
 ) {
-  await tenantDatabase(tenant.id)
+  await (await tenantDatabase(tenant.id))
     .prepare(
       `insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at)
        values (?, ?, ?, ?, ?, ?, ?)`,
@@ -293,7 +293,7 @@ export interface MovementSeed {
 /** One ledger row at `createdAt` (the API can only write the present). */
 export async function seedMovement(tenant: TestTenant, movement: MovementSeed) {
   const id = crypto.randomUUID();
-  await tenantDatabase(tenant.id)
+  await (await tenantDatabase(tenant.id))
     .prepare(
       `insert into stock_movements (id, tenant_id, product_id, location_id, warehouse_id, delta, on_hand_after,
          reason, notes, actor_type, created_at)
@@ -325,7 +325,7 @@ export async function seedManyMovements(
   location: SeededLocation,
   count: number,
 ) {
-  await tenantDatabase(tenant.id)
+  await (await tenantDatabase(tenant.id))
     .prepare(
       `with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ?)
        insert into stock_movements (id, tenant_id, product_id, location_id, warehouse_id, delta, on_hand_after,
@@ -357,7 +357,7 @@ export async function seedStockedProducts(
   }));
   const json = JSON.stringify(rows);
   const at = now();
-  const db = tenantDatabase(tenant.id);
+  const db = await tenantDatabase(tenant.id);
   await db.batch([
     db
       .prepare(

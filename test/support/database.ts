@@ -6,7 +6,8 @@ import { dbFor, platformDb } from "../../src/db/client";
 // these reads follow a tenant wherever src/db places it.
 
 /** The D1 database holding `tenantId`'s tables. */
-export const tenantDatabase = (tenantId: string): D1Database => dbFor(env, tenantId).db.$client;
+export const tenantDatabase = async (tenantId: string): Promise<D1Database> =>
+  (await dbFor(env, tenantId)).db.$client;
 
 /** The D1 database holding the platform tables (tenants, users, memberships, API key index, refresh tokens). */
 export const platformDatabase = (): D1Database => platformDb(env).$client;
@@ -21,7 +22,7 @@ export interface LevelCheck {
 
 /** Every stock level of the tenant with the sum of its ledger rows. */
 export async function levelsWithLedger(tenant: { id: string }): Promise<LevelCheck[]> {
-  const { results } = await tenantDatabase(tenant.id)
+  const { results } = await (await tenantDatabase(tenant.id))
     .prepare(
       `select s.product_id as productId, s.location_id as locationId, s.on_hand as onHand, s.reserved as reserved,
           coalesce((select sum(m.delta) from stock_movements m where m.tenant_id = s.tenant_id
@@ -40,7 +41,7 @@ export async function stockOf(tenant: { id: string }, productId: string): Promis
 
 /** Sum of the open reservations of a product (what `reserved` must equal). */
 export async function openReservations(tenant: { id: string }, productId: string): Promise<number> {
-  const row = await tenantDatabase(tenant.id)
+  const row = await (await tenantDatabase(tenant.id))
     .prepare(
       "select coalesce(sum(quantity), 0) as total from order_reservations where tenant_id = ? and product_id = ?",
     )
@@ -57,7 +58,7 @@ export interface OutboxEvent {
 
 /** The tenant's outbox events in the order they were written; `types` keeps those whose type it matches. */
 export async function outboxEvents(tenant: { id: string }, types?: RegExp): Promise<OutboxEvent[]> {
-  const { results } = await tenantDatabase(tenant.id)
+  const { results } = await (await tenantDatabase(tenant.id))
     .prepare("select id, type, payload from outbox_events where tenant_id = ? order by created_at, id")
     .bind(tenant.id)
     .all<{ id: string; type: string; payload: string }>();
