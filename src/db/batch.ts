@@ -1,7 +1,7 @@
 import { is, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { PlatformDb, TenantDatabase, TenantDb } from "./client";
+import type { PlatformDb, PlatformScope, TenantDatabase, TenantDb } from "./client";
 
 // D1 has no interactive transactions: a multi-row change is one batch (one transaction), guarded
 // by conditional statements and CHECK constraints so that a request losing a race changes nothing.
@@ -50,6 +50,9 @@ export type BatchResults<B extends Record<string, Entry>> = {
         : never;
 };
 
+/** What statements run through: a tenant's or the platform's handle, or a database the sweeps span. */
+export type Handle = TenantDb | PlatformScope | TenantDatabase | PlatformDb;
+
 const dialect = new SQLiteAsyncDialect();
 
 const isEvent = (statement: Statement): statement is EventStatement =>
@@ -69,11 +72,11 @@ function prepared(statement: Statement) {
  * guarded writes (`insert ... select ... where <guard>`) need.
  */
 export async function runBatch<const B extends Record<string, Entry>>(
-  handle: TenantDb | TenantDatabase | PlatformDb,
+  handle: Handle,
   batch: B,
 ): Promise<BatchResults<B>> {
-  const tenant = "tenantId" in handle ? handle : undefined;
-  const client = (tenant?.db ?? (handle as TenantDatabase | PlatformDb)).$client;
+  const tenant = "committedEvents" in handle ? handle : undefined;
+  const client = ("db" in handle ? handle.db : handle).$client;
   const entries = Object.entries(batch);
   const flat = entries.flatMap(([, entry]) =>
     entry === undefined ? [] : Array.isArray(entry) ? entry : [entry as Statement],

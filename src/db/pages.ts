@@ -1,6 +1,5 @@
 import { type PageQuery, paged } from "../http/pagination";
-import { type DrizzleQuery, runBatch } from "./batch";
-import type { PlatformDb, TenantDatabase, TenantDb } from "./client";
+import { type DrizzleQuery, type Handle, runBatch } from "./batch";
 
 type Rows<Q> = Q extends DrizzleQuery ? (Q["_"]["result"] extends readonly (infer R)[] ? R : never) : never;
 
@@ -9,7 +8,7 @@ type Rows<Q> = Q extends DrizzleQuery ? (Q["_"]["result"] extends readonly (infe
  * offset), `count` selects `{ value: count() }` over the same filters.
  */
 export async function readPage<Q extends DrizzleQuery, Item = Rows<Q>>(
-  handle: TenantDb | TenantDatabase | PlatformDb,
+  handle: Handle,
   page: PageQuery,
   statements: { rows: Q; count: DrizzleQuery & { _: { result: { value: number }[] } } },
   toItem: (row: Rows<Q>) => Item = (row) => row as unknown as Item,

@@ -87,7 +87,9 @@ const acceptRoute = defineRoute("public", {
  */
 export const invitationRoutes = createRouter()
   .openapi(listRoute, async (c) => ok(c, await listInvitations(c.var.platformScope, c.req.valid("query"))))
-  .openapi(revokeRoute, async (c) => ok(c, await revokeInvitation(c.var.platformScope, c.req.valid("param").id)))
+  .openapi(revokeRoute, async (c) =>
+    ok(c, await revokeInvitation(c.var.platformScope, c.req.valid("param").id)),
+  )
   .openapi(inspectRoute, async (c) =>
     ok(c, await inspectInvitation(platformDb(c.env, c.var.d1Stats), c.req.valid("json").token)),
   )

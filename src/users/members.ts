@@ -21,7 +21,10 @@ function membersOf(scope: PlatformScope, ...conditions: SQL[]) {
     .where(and(eq(memberships.tenantId, scope.tenantId), ...conditions));
 }
 
-export async function listMembers(scope: PlatformScope, query: PageQuery & { sort: { direction: "asc" | "desc" } }) {
+export async function listMembers(
+  scope: PlatformScope,
+  query: PageQuery & { sort: { direction: "asc" | "desc" } },
+) {
   const order = query.sort.direction === "asc" ? asc : desc;
   const [rows, [total]] = await scope.db.batch([
     membersOf(scope)
