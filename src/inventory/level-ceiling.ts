@@ -1,7 +1,7 @@
 import { and } from "drizzle-orm";
 import { inJsonArray, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { MAX_ON_HAND, stockLevels } from "../db/schema";
+import { MAX_ON_HAND, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
 import type { Level } from "./stock-statements";

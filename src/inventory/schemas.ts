@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_ON_HAND } from "../db/schema";
+import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
 
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_ON_HAND } from "../db/schema";
+import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
 import { orderStatuses } from "./state-machine";
