@@ -29,6 +29,14 @@ describe("GET /reports", () => {
     expect(byType["stock-movements"].formats).toEqual(["json", "csv"]);
     const required = byType["stock-movements"].parameters.filter((p: { required: boolean }) => p.required);
     expect(required.map((p: { name: string }) => p.name)).toEqual(["from", "to"]);
+    const pageSize = byType["low-stock"].parameters.find((p: { name: string }) => p.name === "pageSize");
+    expect(pageSize).toEqual({
+      name: "pageSize",
+      required: false,
+      description: "integer 1..100, default 20",
+    });
+    for (const item of res.body.data.items)
+      for (const parameter of item.parameters) expect(parameter.description, parameter.name).not.toBe("");
   });
 
   it("names the same parameters as the OpenAPI document, with the same scopes in its security", async () => {

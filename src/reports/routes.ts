@@ -4,6 +4,7 @@ import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { defineRoute, guardsFor, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { API_VERSION } from "../openapi/document";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
 import { csvDownload, downloadName } from "./download";
 import { inventoryValuation, valuationColumns, valuationPage } from "./inventory-valuation";
@@ -51,7 +52,7 @@ function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportT
   );
 }
 
-const catalogue = defineRoute("tenant", {
+const listReportTypesRoute = defineRoute("tenant", {
   method: "get",
   path: "/reports",
   operationId: "listReportTypes",
@@ -60,29 +61,79 @@ const catalogue = defineRoute("tenant", {
   responses: { 200: { description: "The catalogue", ...json(envelopeOf(ReportCatalogue)) } },
 });
 
-const valuation = reportRoute(
+const getInventoryValuationReportRoute = reportRoute(
   reportTypes.inventoryValuation,
   InventoryValuationQuery,
   InventoryValuationReport,
 );
-const movements = reportRoute(reportTypes.stockMovements, StockMovementsQuery, StockMovementsReport);
-const lowStock = reportRoute(reportTypes.lowStock, LowStockQuery, LowStockReport);
-const orders = reportRoute(reportTypes.orderSummary, OrderSummaryQuery, OrderSummaryReport);
+const getStockMovementsReportRoute = reportRoute(
+  reportTypes.stockMovements,
+  StockMovementsQuery,
+  StockMovementsReport,
+);
+const getLowStockReportRoute = reportRoute(reportTypes.lowStock, LowStockQuery, LowStockReport);
+const getOrderSummaryReportRoute = reportRoute(
+  reportTypes.orderSummary,
+  OrderSummaryQuery,
+  OrderSummaryReport,
+);
 
 const knownTypes = Object.values(reportTypes).map((report) => report.type);
 
+interface Parameter {
+  name: string;
+  required: boolean;
+  description: string;
+}
+
+interface QueryParameter extends Partial<Parameter> {
+  name: string;
+  in: string;
+  schema?: { type?: string; minimum?: number; maximum?: number; default?: unknown; enum?: unknown[] };
+}
+
+/** A parameter's own description, or what its schema says (`page`: "integer >= 1, default 1"). */
+function describe({ description, schema = {} }: QueryParameter): string {
+  if (description) return description;
+  const bounds =
+    schema.maximum === undefined ? `>= ${schema.minimum}` : `${schema.minimum}..${schema.maximum}`;
+  return (
+    [schema.type, schema.minimum === undefined ? undefined : bounds].filter(Boolean).join(" ") +
+    (schema.default === undefined ? "" : `, default ${schema.default}`)
+  );
+}
+
+let catalogue: z.infer<typeof ReportCatalogue>["items"] | undefined;
+
+/** The catalogue, generated once per isolate from the report routes' own OpenAPI description. */
+function reportCatalogue(): z.infer<typeof ReportCatalogue>["items"] {
+  if (catalogue) return catalogue;
+  const { paths = {} } = reportRoutes.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: { title: "Reports", version: API_VERSION },
+  });
+  catalogue = Object.values(reportTypes).map((report) => {
+    const parameters = (paths[reportPath(report.type)]?.get?.parameters ?? []) as QueryParameter[];
+    return {
+      ...report,
+      scopes: [...report.scopes],
+      formats: ["json" as const, "csv" as const],
+      path: `/api/v1${reportPath(report.type)}`,
+      parameters: parameters
+        .filter((parameter) => parameter.in === "query")
+        .map((parameter) => ({
+          name: parameter.name,
+          required: parameter.required ?? false,
+          description: describe(parameter),
+        })),
+    };
+  });
+  return catalogue;
+}
+
 export const reportRoutes = createRouter()
-  .openapi(catalogue, (c) =>
-    ok(c, {
-      items: Object.values(reportTypes).map((report) => ({
-        ...report,
-        scopes: [...report.scopes],
-        formats: ["json" as const, "csv" as const],
-        path: `/api/v1${reportPath(report.type)}`,
-      })),
-    }),
-  )
-  .openapi(valuation, async (c) => {
+  .openapi(listReportTypesRoute, (c) => ok(c, { items: reportCatalogue() }))
+  .openapi(getInventoryValuationReportRoute, async (c) => {
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
@@ -95,7 +146,7 @@ export const reportRoutes = createRouter()
     }
     return ok(c, await inventoryValuation(tenantDb, query));
   })
-  .openapi(movements, async (c) => {
+  .openapi(getStockMovementsReportRoute, async (c) => {
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
@@ -108,7 +159,7 @@ export const reportRoutes = createRouter()
     }
     return ok(c, await stockMovementsReport(tenantDb, query));
   })
-  .openapi(lowStock, async (c) => {
+  .openapi(getLowStockReportRoute, async (c) => {
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
@@ -121,7 +172,7 @@ export const reportRoutes = createRouter()
     }
     return ok(c, await lowStockReport(tenantDb, query));
   })
-  .openapi(orders, async (c) => {
+  .openapi(getOrderSummaryReportRoute, async (c) => {
     const query = c.req.valid("query");
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
