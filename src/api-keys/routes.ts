@@ -10,7 +10,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "./service";
 const admin = { scope: "admin" } as const;
 const tags = ["API keys"];
 
-const listRoute = defineRoute(admin, {
+const listApiKeysRoute = defineRoute(admin, {
   method: "get",
   path: "/api-keys",
   operationId: "listApiKeys",
@@ -20,7 +20,7 @@ const listRoute = defineRoute(admin, {
   responses: { 200: { description: "A page of keys", ...json(envelopeOf(pagedOf(ApiKeyRecord))) } },
 });
 
-const createRoute = defineRoute(admin, {
+const createApiKeyRoute = defineRoute(admin, {
   method: "post",
   path: "/api-keys",
   operationId: "createApiKey",
@@ -31,7 +31,7 @@ const createRoute = defineRoute(admin, {
   responses: { 201: { description: "The new key, shown once", ...json(envelopeOf(CreatedApiKey)) } },
 });
 
-const revokeRoute = defineRoute(admin, {
+const revokeApiKeyRoute = defineRoute(admin, {
   method: "delete",
   path: "/api-keys/{id}",
   operationId: "revokeApiKey",
@@ -45,11 +45,13 @@ const revokeRoute = defineRoute(admin, {
 });
 
 export const apiKeyRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listApiKeys(c.var.platformScope, c.req.valid("query"))))
-  .openapi(createRoute, async (c) => {
+  .openapi(listApiKeysRoute, async (c) => ok(c, await listApiKeys(c.var.platformScope, c.req.valid("query"))))
+  .openapi(createApiKeyRoute, async (c) => {
     // A key made with a key belongs to that key's creator, so its rights follow that person's role too.
     const creator = { id: accountableUser(c.var.principal), scopes: c.var.scopes };
     const key = await createApiKey(c.var.platformScope, c.env.ENVIRONMENT, creator, c.req.valid("json"));
     return created(c, key, `/api/v1/api-keys/${key.id}`);
   })
-  .openapi(revokeRoute, async (c) => ok(c, await revokeApiKey(c.var.platformScope, c.req.valid("param").id)));
+  .openapi(revokeApiKeyRoute, async (c) =>
+    ok(c, await revokeApiKey(c.var.platformScope, c.req.valid("param").id)),
+  );

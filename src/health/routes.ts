@@ -15,7 +15,7 @@ const Health = z
   })
   .openapi("Health");
 
-const getHealth = defineRoute("public", {
+const getHealthRoute = defineRoute("public", {
   method: "get",
   path: "/health",
   operationId: "getHealth",
@@ -27,7 +27,7 @@ const getHealth = defineRoute("public", {
   },
 });
 
-export const healthRoutes = createRouter().openapi(getHealth, async (c) => {
+export const healthRoutes = createRouter().openapi(getHealthRoute, async (c) => {
   try {
     await pingDatabases(c.env);
   } catch {

@@ -24,7 +24,7 @@ const read = { scope: "read:inventory" } as const;
 const write = { scope: "write:inventory" } as const;
 const tags = ["Inventory"];
 
-const stockRoute = defineRoute(read, {
+const listStockRoute = defineRoute(read, {
   method: "get",
   path: "/inventory/stock",
   operationId: "listStock",
@@ -36,7 +36,7 @@ const stockRoute = defineRoute(read, {
   },
 });
 
-const locationStockRoute = defineRoute(read, {
+const listLocationStockRoute = defineRoute(read, {
   method: "get",
   path: "/locations/{id}/inventory",
   operationId: "listLocationStock",
@@ -49,7 +49,7 @@ const locationStockRoute = defineRoute(read, {
   },
 });
 
-const movementsRoute = defineRoute(read, {
+const listMovementsRoute = defineRoute(read, {
   method: "get",
   path: "/inventory/movements",
   operationId: "listMovements",
@@ -59,7 +59,7 @@ const movementsRoute = defineRoute(read, {
   responses: { 200: { description: "A page of movements", ...json(envelopeOf(pagedOf(MovementRecord))) } },
 });
 
-const adjustRoute = defineRoute(write, {
+const adjustStockRoute = defineRoute(write, {
   method: "post",
   path: "/inventory/adjustments",
   operationId: "adjustStock",
@@ -78,7 +78,7 @@ const adjustRoute = defineRoute(write, {
   },
 });
 
-const transferRoute = defineRoute(write, {
+const transferStockRoute = defineRoute(write, {
   method: "post",
   path: "/inventory/transfers",
   operationId: "transferStock",
@@ -96,14 +96,14 @@ const transferRoute = defineRoute(write, {
 });
 
 export const inventoryRoutes = createRouter()
-  .openapi(stockRoute, async (c) => ok(c, await listStock(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(locationStockRoute, async (c) =>
+  .openapi(listStockRoute, async (c) => ok(c, await listStock(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(listLocationStockRoute, async (c) =>
     ok(c, await listLocationStock(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
   )
-  .openapi(movementsRoute, async (c) => ok(c, await listMovements(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(adjustRoute, async (c) =>
+  .openapi(listMovementsRoute, async (c) => ok(c, await listMovements(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(adjustStockRoute, async (c) =>
     created(c, await adjustStock(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
   )
-  .openapi(transferRoute, async (c) =>
+  .openapi(transferStockRoute, async (c) =>
     created(c, await transferStock(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
   );

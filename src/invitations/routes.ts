@@ -19,7 +19,7 @@ import {
 const admin = { scope: "admin" } as const;
 const unknownToken = errorResponse("The token is unknown, used, revoked or expired");
 
-const listRoute = defineRoute(admin, {
+const listInvitationsRoute = defineRoute(admin, {
   method: "get",
   path: "/users/invitations",
   operationId: "listInvitations",
@@ -29,7 +29,7 @@ const listRoute = defineRoute(admin, {
   responses: { 200: { description: "A page of invitations", ...json(envelopeOf(pagedOf(Invitation))) } },
 });
 
-const revokeRoute = defineRoute(admin, {
+const revokeInvitationRoute = defineRoute(admin, {
   method: "delete",
   path: "/users/invitations/{id}",
   operationId: "revokeInvitation",
@@ -44,7 +44,7 @@ const revokeRoute = defineRoute(admin, {
   },
 });
 
-const inspectRoute = defineRoute("public", {
+const inspectInvitationRoute = defineRoute("public", {
   method: "post",
   path: "/auth/invitations/inspect",
   operationId: "inspectInvitation",
@@ -58,7 +58,7 @@ const inspectRoute = defineRoute("public", {
   },
 });
 
-const acceptRoute = defineRoute("public", {
+const acceptInvitationRoute = defineRoute("public", {
   method: "post",
   path: "/auth/invitations/accept",
   operationId: "acceptInvitation",
@@ -86,14 +86,16 @@ const acceptRoute = defineRoute("public", {
  * pattern would otherwise claim `/users/invitations`.
  */
 export const invitationRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listInvitations(c.var.platformScope, c.req.valid("query"))))
-  .openapi(revokeRoute, async (c) =>
+  .openapi(listInvitationsRoute, async (c) =>
+    ok(c, await listInvitations(c.var.platformScope, c.req.valid("query"))),
+  )
+  .openapi(revokeInvitationRoute, async (c) =>
     ok(c, await revokeInvitation(c.var.platformScope, c.req.valid("param").id)),
   )
-  .openapi(inspectRoute, async (c) =>
+  .openapi(inspectInvitationRoute, async (c) =>
     ok(c, await inspectInvitation(platformDb(c.env, c.var.d1Stats), c.req.valid("json").token)),
   )
-  .openapi(acceptRoute, async (c) => {
+  .openapi(acceptInvitationRoute, async (c) => {
     const input = { ...c.req.valid("json"), signedInUserId: await signedInUserId(c) };
     return ok(c, await acceptInvitation(platformDb(c.env, c.var.d1Stats), c.env.JWT_SECRET, input));
   });

@@ -13,7 +13,7 @@ const tags = ["Locations"];
 const one = (description: string) => ({ description, ...json(envelopeOf(LocationRecord)) });
 const unknown = { 404: errorResponse("Unknown location") };
 
-const listRoute = defineRoute(read, {
+const listLocationsRoute = defineRoute(read, {
   method: "get",
   path: "/locations",
   operationId: "listLocations",
@@ -22,7 +22,7 @@ const listRoute = defineRoute(read, {
   request: { query: ListLocationsQuery },
   responses: { 200: { description: "A page of locations", ...json(envelopeOf(pagedOf(LocationRecord))) } },
 });
-const createRoute = defineRoute(write, {
+const createLocationRoute = defineRoute(write, {
   method: "post",
   path: "/locations",
   operationId: "createLocation",
@@ -35,7 +35,7 @@ const createRoute = defineRoute(write, {
     409: errorResponse("Code already used in the warehouse"),
   },
 });
-const getRoute = defineRoute(read, {
+const getLocationRoute = defineRoute(read, {
   method: "get",
   path: "/locations/{id}",
   operationId: "getLocation",
@@ -44,7 +44,7 @@ const getRoute = defineRoute(read, {
   request: { params: IdParam },
   responses: { 200: one("The location"), ...unknown },
 });
-const updateRoute = defineRoute(write, {
+const updateLocationRoute = defineRoute(write, {
   method: "put",
   path: "/locations/{id}",
   operationId: "updateLocation",
@@ -57,7 +57,7 @@ const updateRoute = defineRoute(write, {
     409: errorResponse("Code already used in the warehouse"),
   },
 });
-const deleteRoute = defineRoute(write, {
+const deleteLocationRoute = defineRoute(write, {
   method: "delete",
   path: "/locations/{id}",
   operationId: "deleteLocation",
@@ -72,13 +72,15 @@ const deleteRoute = defineRoute(write, {
 });
 
 export const locationRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listLocations(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(createRoute, async (c) => {
+  .openapi(listLocationsRoute, async (c) => ok(c, await listLocations(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(createLocationRoute, async (c) => {
     const location = await createLocation(c.var.tenantDb, c.req.valid("json"));
     return created(c, location, `/api/v1/locations/${location.id}`);
   })
-  .openapi(getRoute, async (c) => ok(c, await getLocation(c.var.tenantDb, c.req.valid("param").id)))
-  .openapi(updateRoute, async (c) =>
+  .openapi(getLocationRoute, async (c) => ok(c, await getLocation(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(updateLocationRoute, async (c) =>
     ok(c, await updateLocation(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
   )
-  .openapi(deleteRoute, async (c) => ok(c, await deleteLocation(c.var.tenantDb, c.req.valid("param").id)));
+  .openapi(deleteLocationRoute, async (c) =>
+    ok(c, await deleteLocation(c.var.tenantDb, c.req.valid("param").id)),
+  );

@@ -25,7 +25,7 @@ const read = { scope: "read:orders" } as const;
 const write = { scope: "write:orders" } as const;
 const tags = ["Orders"];
 
-const listRoute = defineRoute(read, {
+const listOrdersRoute = defineRoute(read, {
   method: "get",
   path: "/orders",
   operationId: "listOrders",
@@ -37,7 +37,7 @@ const listRoute = defineRoute(read, {
   },
 });
 
-const getRoute = defineRoute(read, {
+const getOrderRoute = defineRoute(read, {
   method: "get",
   path: "/orders/{id}",
   operationId: "getOrder",
@@ -50,7 +50,7 @@ const getRoute = defineRoute(read, {
   },
 });
 
-const createSalesRoute = defineRoute(write, {
+const createSalesOrderRoute = defineRoute(write, {
   method: "post",
   path: "/orders/sales",
   operationId: "createSalesOrder",
@@ -67,7 +67,7 @@ const createSalesRoute = defineRoute(write, {
   },
 });
 
-const createPurchaseRoute = defineRoute(write, {
+const createPurchaseOrderRoute = defineRoute(write, {
   method: "post",
   path: "/orders/purchase",
   operationId: "createPurchaseOrder",
@@ -81,7 +81,7 @@ const createPurchaseRoute = defineRoute(write, {
   },
 });
 
-const statusRoute = defineRoute(write, {
+const updateOrderStatusRoute = defineRoute(write, {
   method: "patch",
   path: "/orders/{id}/status",
   operationId: "updateOrderStatus",
@@ -99,7 +99,7 @@ const statusRoute = defineRoute(write, {
   },
 });
 
-const receiveRoute = defineRoute(write, {
+const receivePurchaseOrderRoute = defineRoute(write, {
   method: "post",
   path: "/orders/{id}/receive",
   operationId: "receivePurchaseOrder",
@@ -115,24 +115,24 @@ const receiveRoute = defineRoute(write, {
 });
 
 export const orderRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listOrders(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(getRoute, async (c) => {
+  .openapi(listOrdersRoute, async (c) => ok(c, await listOrders(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(getOrderRoute, async (c) => {
     const { row, lines, history } = await readOrder(c.var.tenantDb, c.req.valid("param").id);
     return ok(c, orderRecord(row, lines, history));
   })
-  .openapi(createSalesRoute, async (c) => {
+  .openapi(createSalesOrderRoute, async (c) => {
     const order = await createSalesOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
-  .openapi(createPurchaseRoute, async (c) => {
+  .openapi(createPurchaseOrderRoute, async (c) => {
     const order = await createPurchaseOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
-  .openapi(statusRoute, async (c) => {
+  .openapi(updateOrderStatusRoute, async (c) => {
     const { id } = c.req.valid("param");
     return ok(c, await changeStatus(c.var.tenantDb, actorOf(c), id, c.req.valid("json")));
   })
-  .openapi(receiveRoute, async (c) => {
+  .openapi(receivePurchaseOrderRoute, async (c) => {
     const { id } = c.req.valid("param");
     return ok(c, await receivePurchaseOrder(c.var.tenantDb, actorOf(c), id, c.req.valid("json")));
   });

@@ -10,7 +10,7 @@ import { mailSender, sendAfterResponse } from "../mail/send";
 import { CreatedTenant, CreateTenantBody, ListTenantsQuery, TenantRecord, UpdateTenantBody } from "./schemas";
 import { createTenant, listTenants, updateTenant } from "./service";
 
-const create = defineRoute("platform", {
+const createTenantRoute = defineRoute("platform", {
   method: "post",
   path: "/platform/tenants",
   operationId: "createTenant",
@@ -28,7 +28,7 @@ const create = defineRoute("platform", {
   },
 });
 
-const list = defineRoute("platform", {
+const listTenantsRoute = defineRoute("platform", {
   method: "get",
   path: "/platform/tenants",
   operationId: "listTenants",
@@ -38,7 +38,7 @@ const list = defineRoute("platform", {
   responses: { 200: { description: "A page of tenants", ...json(envelopeOf(pagedOf(TenantRecord))) } },
 });
 
-const update = defineRoute("platform", {
+const updateTenantRoute = defineRoute("platform", {
   method: "patch",
   path: "/platform/tenants/{id}",
   operationId: "updateTenant",
@@ -53,7 +53,7 @@ const update = defineRoute("platform", {
 });
 
 export const platformRoutes = createRouter()
-  .openapi(create, async (c) => {
+  .openapi(createTenantRoute, async (c) => {
     const sender = mailSender(c);
     const { created: tenant, invitationToken } = await createTenant(
       platformDb(c.env, c.var.d1Stats),
@@ -76,9 +76,9 @@ export const platformRoutes = createRouter()
     }
     return created(c, tenant, `/api/v1/platform/tenants/${tenant.tenant.id}`);
   })
-  .openapi(list, async (c) =>
+  .openapi(listTenantsRoute, async (c) =>
     ok(c, await listTenants(platformDb(c.env, c.var.d1Stats), c.req.valid("query"))),
   )
-  .openapi(update, async (c) =>
+  .openapi(updateTenantRoute, async (c) =>
     ok(c, await updateTenant(platformDb(c.env, c.var.d1Stats), c.req.valid("param").id, c.req.valid("json"))),
   );

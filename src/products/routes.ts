@@ -41,7 +41,7 @@ const ifMatch = z.object({
 });
 const stale = { 412: errorResponse("If-Match does not match the product's current ETag") };
 
-const listRoute = defineRoute(read, {
+const listProductsRoute = defineRoute(read, {
   method: "get",
   path: "/products",
   operationId: "listProducts",
@@ -50,7 +50,7 @@ const listRoute = defineRoute(read, {
   request: { query: ListProductsQuery },
   responses: { 200: { description: "A page of products", ...json(envelopeOf(pagedOf(ProductRecord))) } },
 });
-const getRoute = defineRoute(read, {
+const getProductRoute = defineRoute(read, {
   method: "get",
   path: "/products/{id}",
   operationId: "getProduct",
@@ -59,7 +59,7 @@ const getRoute = defineRoute(read, {
   request: { params: IdParam },
   responses: { 200: one("The product"), ...unknown },
 });
-const createRoute = defineRoute(write, {
+const createProductRoute = defineRoute(write, {
   method: "post",
   path: "/products",
   operationId: "createProduct",
@@ -69,7 +69,7 @@ const createRoute = defineRoute(write, {
   responses: { 201: one("The new product"), 409: errorResponse("SKU or barcode already used") },
 });
 /** PUT and PATCH are the same operation: any subset of fields, the omitted ones unchanged. */
-const updateRoute = <const M extends "put" | "patch">(method: M, operationId: string) =>
+const productUpdateRoute = <const M extends "put" | "patch">(method: M, operationId: string) =>
   defineRoute(write, {
     method,
     path: "/products/{id}",
@@ -84,9 +84,9 @@ const updateRoute = <const M extends "put" | "patch">(method: M, operationId: st
       ...stale,
     },
   });
-const putRoute = updateRoute("put", "updateProduct");
-const patchRoute = updateRoute("patch", "patchProduct");
-const deleteRoute = defineRoute(write, {
+const updateProductRoute = productUpdateRoute("put", "updateProduct");
+const patchProductRoute = productUpdateRoute("patch", "patchProduct");
+const deleteProductRoute = defineRoute(write, {
   method: "delete",
   path: "/products/{id}",
   operationId: "deleteProduct",
@@ -100,7 +100,7 @@ const deleteRoute = defineRoute(write, {
     ...stale,
   },
 });
-const importRoute = defineRoute(write, {
+const importProductsRoute = defineRoute(write, {
   method: "post",
   path: "/products/import",
   operationId: "importProducts",
@@ -136,7 +136,9 @@ function withEtag(c: Context, row: ProductRow) {
   return productRecord(row);
 }
 
-const updateHandler: RouteHandler<typeof putRoute | typeof patchRoute, AppEnv> = async (c) => {
+const updateHandler: RouteHandler<typeof updateProductRoute | typeof patchProductRoute, AppEnv> = async (
+  c,
+) => {
   const { id } = c.req.valid("param");
   return ok(
     c,
@@ -145,21 +147,21 @@ const updateHandler: RouteHandler<typeof putRoute | typeof patchRoute, AppEnv> =
 };
 
 export const productRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listProducts(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(importRoute, async (c) => {
+  .openapi(listProductsRoute, async (c) => ok(c, await listProducts(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(importProductsRoute, async (c) => {
     const rows = rowsOf(c.req.header("content-type") ?? "", await c.req.text());
     return ok(c, await importProducts(c.var.tenantDb, rows, c.req.valid("query")));
   })
-  .openapi(getRoute, async (c) =>
+  .openapi(getProductRoute, async (c) =>
     ok(c, withEtag(c, await findProduct(c.var.tenantDb, c.req.valid("param").id))),
   )
-  .openapi(createRoute, async (c) => {
+  .openapi(createProductRoute, async (c) => {
     const product = withEtag(c, await createProduct(c.var.tenantDb, c.req.valid("json")));
     return created(c, product, `/api/v1/products/${product.id}`);
   })
-  .openapi(putRoute, updateHandler)
-  .openapi(patchRoute, updateHandler)
-  .openapi(deleteRoute, async (c) =>
+  .openapi(updateProductRoute, updateHandler)
+  .openapi(patchProductRoute, updateHandler)
+  .openapi(deleteProductRoute, async (c) =>
     ok(
       c,
       withEtag(c, await deleteProduct(c.var.tenantDb, c.req.valid("param").id, c.req.header("if-match"))),

@@ -28,7 +28,7 @@ const loginRoute = defineRoute("public", {
   },
 });
 
-const refreshRoute = defineRoute("public", {
+const refreshSessionRoute = defineRoute("public", {
   method: "post",
   path: "/auth/refresh",
   operationId: "refreshSession",
@@ -55,7 +55,7 @@ const logoutRoute = defineRoute("public", {
   responses: { 200: { description: "Whether a session was revoked", ...json(envelopeOf(LoggedOut)) } },
 });
 
-const meRoute = defineRoute("credential", {
+const getMeRoute = defineRoute("credential", {
   method: "get",
   path: "/auth/me",
   operationId: "getMe",
@@ -70,7 +70,7 @@ export const sessionRoutes = createRouter()
     const db = platformDb(c.env, c.var.d1Stats);
     return ok(c, await throttleLogin(c, body.email, () => login(db, c.env.JWT_SECRET, body)));
   })
-  .openapi(refreshRoute, async (c) => {
+  .openapi(refreshSessionRoute, async (c) => {
     const { refreshToken } = c.req.valid("json");
     const db = platformDb(c.env, c.var.d1Stats);
     return ok(c, await throttleRefresh(c, () => refresh(db, c.env.JWT_SECRET, refreshToken)));
@@ -79,6 +79,6 @@ export const sessionRoutes = createRouter()
     const { refreshToken } = c.req.valid("json");
     return ok(c, { revoked: await revokeRefreshToken(platformDb(c.env, c.var.d1Stats), refreshToken) });
   })
-  .openapi(meRoute, async (c) =>
+  .openapi(getMeRoute, async (c) =>
     ok(c, await describePrincipal(platformDb(c.env, c.var.d1Stats), c.var.principal)),
   );

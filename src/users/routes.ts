@@ -17,7 +17,7 @@ const ListUsersQuery = pageQuery.extend({
   sort: sortQuery(["joinedAt"], { field: "joinedAt", direction: "desc" }),
 });
 
-const listRoute = defineRoute(admin, {
+const listUsersRoute = defineRoute(admin, {
   method: "get",
   path: "/users",
   operationId: "listUsers",
@@ -27,7 +27,7 @@ const listRoute = defineRoute(admin, {
   responses: { 200: { description: "A page of users", ...json(envelopeOf(pagedOf(MemberRecord))) } },
 });
 
-const addRoute = defineRoute(admin, {
+const addUserRoute = defineRoute(admin, {
   method: "post",
   path: "/users",
   operationId: "addUser",
@@ -44,7 +44,7 @@ const addRoute = defineRoute(admin, {
   },
 });
 
-const getRoute = defineRoute(admin, {
+const getUserRoute = defineRoute(admin, {
   method: "get",
   path: "/users/{id}",
   operationId: "getUser",
@@ -57,7 +57,7 @@ const getRoute = defineRoute(admin, {
   },
 });
 
-const updateRoute = defineRoute(admin, {
+const updateUserRoute = defineRoute(admin, {
   method: "put",
   path: "/users/{id}",
   operationId: "updateUser",
@@ -72,7 +72,7 @@ const updateRoute = defineRoute(admin, {
   },
 });
 
-const removeRoute = defineRoute(admin, {
+const removeUserRoute = defineRoute(admin, {
   method: "delete",
   path: "/users/{id}",
   operationId: "removeUser",
@@ -89,8 +89,8 @@ const removeRoute = defineRoute(admin, {
 });
 
 export const userRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listMembers(c.var.platformScope, c.req.valid("query"))))
-  .openapi(addRoute, async (c) => {
+  .openapi(listUsersRoute, async (c) => ok(c, await listMembers(c.var.platformScope, c.req.valid("query"))))
+  .openapi(addUserRoute, async (c) => {
     const sender = mailSender(c);
     const { principal, tenant } = c.var;
     const invitedBy = { invitedByType: principal.type, invitedById: principal.id };
@@ -113,8 +113,10 @@ export const userRoutes = createRouter()
     );
     return accepted(c, invitation);
   })
-  .openapi(getRoute, async (c) => ok(c, await getMember(c.var.platformScope, c.req.valid("param").id)))
-  .openapi(updateRoute, async (c) =>
+  .openapi(getUserRoute, async (c) => ok(c, await getMember(c.var.platformScope, c.req.valid("param").id)))
+  .openapi(updateUserRoute, async (c) =>
     ok(c, await changeRole(c.var.platformScope, c.req.valid("param").id, c.req.valid("json").role)),
   )
-  .openapi(removeRoute, async (c) => ok(c, await removeMember(c.var.platformScope, c.req.valid("param").id)));
+  .openapi(removeUserRoute, async (c) =>
+    ok(c, await removeMember(c.var.platformScope, c.req.valid("param").id)),
+  );

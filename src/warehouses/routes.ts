@@ -12,7 +12,7 @@ const tags = ["Warehouses"];
 const one = (description: string) => ({ description, ...json(envelopeOf(WarehouseRecord)) });
 const unknown = { 404: errorResponse("Unknown warehouse") };
 
-const listRoute = defineRoute(read, {
+const listWarehousesRoute = defineRoute(read, {
   method: "get",
   path: "/warehouses",
   operationId: "listWarehouses",
@@ -21,7 +21,7 @@ const listRoute = defineRoute(read, {
   request: { query: ListWarehousesQuery },
   responses: { 200: { description: "A page of warehouses", ...json(envelopeOf(pagedOf(WarehouseRecord))) } },
 });
-const createRoute = defineRoute(write, {
+const createWarehouseRoute = defineRoute(write, {
   method: "post",
   path: "/warehouses",
   operationId: "createWarehouse",
@@ -30,7 +30,7 @@ const createRoute = defineRoute(write, {
   request: { body: { required: true, ...json(WarehouseBody) } },
   responses: { 201: one("The new warehouse"), 409: errorResponse("Code already used") },
 });
-const getRoute = defineRoute(read, {
+const getWarehouseRoute = defineRoute(read, {
   method: "get",
   path: "/warehouses/{id}",
   operationId: "getWarehouse",
@@ -39,7 +39,7 @@ const getRoute = defineRoute(read, {
   request: { params: IdParam },
   responses: { 200: one("The warehouse"), ...unknown },
 });
-const updateRoute = defineRoute(write, {
+const updateWarehouseRoute = defineRoute(write, {
   method: "put",
   path: "/warehouses/{id}",
   operationId: "updateWarehouse",
@@ -48,7 +48,7 @@ const updateRoute = defineRoute(write, {
   request: { params: IdParam, body: { required: true, ...json(WarehouseBody) } },
   responses: { 200: one("The warehouse"), ...unknown, 409: errorResponse("Code already used") },
 });
-const deleteRoute = defineRoute(write, {
+const deleteWarehouseRoute = defineRoute(write, {
   method: "delete",
   path: "/warehouses/{id}",
   operationId: "deleteWarehouse",
@@ -59,13 +59,17 @@ const deleteRoute = defineRoute(write, {
 });
 
 export const warehouseRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listWarehouses(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(createRoute, async (c) => {
+  .openapi(listWarehousesRoute, async (c) =>
+    ok(c, await listWarehouses(c.var.tenantDb, c.req.valid("query"))),
+  )
+  .openapi(createWarehouseRoute, async (c) => {
     const warehouse = await createWarehouse(c.var.tenantDb, c.req.valid("json"));
     return created(c, warehouse, `/api/v1/warehouses/${warehouse.id}`);
   })
-  .openapi(getRoute, async (c) => ok(c, await getWarehouse(c.var.tenantDb, c.req.valid("param").id)))
-  .openapi(updateRoute, async (c) =>
+  .openapi(getWarehouseRoute, async (c) => ok(c, await getWarehouse(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(updateWarehouseRoute, async (c) =>
     ok(c, await updateWarehouse(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
   )
-  .openapi(deleteRoute, async (c) => ok(c, await deleteWarehouse(c.var.tenantDb, c.req.valid("param").id)));
+  .openapi(deleteWarehouseRoute, async (c) =>
+    ok(c, await deleteWarehouse(c.var.tenantDb, c.req.valid("param").id)),
+  );

@@ -32,7 +32,7 @@ const admin = { scope: "admin" } as const;
 const tags = ["Webhooks"];
 const unknown = { 404: errorResponse("Unknown webhook") };
 
-const listRoute = defineRoute(admin, {
+const listWebhooksRoute = defineRoute(admin, {
   method: "get",
   path: "/webhooks",
   operationId: "listWebhooks",
@@ -42,7 +42,7 @@ const listRoute = defineRoute(admin, {
   responses: { 200: { description: "A page of subscriptions", ...json(envelopeOf(pagedOf(WebhookRecord))) } },
 });
 
-const createRoute = defineRoute(admin, {
+const createWebhookRoute = defineRoute(admin, {
   method: "post",
   path: "/webhooks",
   operationId: "createWebhook",
@@ -57,7 +57,7 @@ const createRoute = defineRoute(admin, {
   },
 });
 
-const getRoute = defineRoute(admin, {
+const getWebhookRoute = defineRoute(admin, {
   method: "get",
   path: "/webhooks/{id}",
   operationId: "getWebhook",
@@ -67,7 +67,7 @@ const getRoute = defineRoute(admin, {
   responses: { 200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) }, ...unknown },
 });
 
-const updateRoute = defineRoute(admin, {
+const updateWebhookRoute = defineRoute(admin, {
   method: "put",
   path: "/webhooks/{id}",
   operationId: "updateWebhook",
@@ -78,7 +78,7 @@ const updateRoute = defineRoute(admin, {
   responses: { 200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) }, ...unknown },
 });
 
-const deleteRoute = defineRoute(admin, {
+const deleteWebhookRoute = defineRoute(admin, {
   method: "delete",
   path: "/webhooks/{id}",
   operationId: "deleteWebhook",
@@ -91,7 +91,7 @@ const deleteRoute = defineRoute(admin, {
   },
 });
 
-const testRoute = defineRoute(admin, {
+const testWebhookRoute = defineRoute(admin, {
   method: "post",
   path: "/webhooks/{id}/test",
   operationId: "testWebhook",
@@ -101,7 +101,7 @@ const testRoute = defineRoute(admin, {
   responses: { 202: { description: "Queued", ...json(envelopeOf(QueuedDelivery)) }, ...unknown },
 });
 
-const deliveriesRoute = defineRoute(admin, {
+const listWebhookDeliveriesRoute = defineRoute(admin, {
   method: "get",
   path: "/webhooks/{id}/deliveries",
   operationId: "listWebhookDeliveries",
@@ -114,7 +114,7 @@ const deliveriesRoute = defineRoute(admin, {
   },
 });
 
-const retryRoute = defineRoute(admin, {
+const retryWebhookDeliveryRoute = defineRoute(admin, {
   method: "post",
   path: "/webhooks/{id}/deliveries/{deliveryId}/retry",
   operationId: "retryWebhookDelivery",
@@ -127,7 +127,7 @@ const retryRoute = defineRoute(admin, {
   },
 });
 
-const rotateRoute = defineRoute(admin, {
+const rotateWebhookSecretRoute = defineRoute(admin, {
   method: "post",
   path: "/webhooks/{id}/rotate-secret",
   operationId: "rotateWebhookSecret",
@@ -144,32 +144,36 @@ const secretKey = (c: AppContext) => c.env.WEBHOOK_SECRET_KEY;
 const guardUrl = (c: AppContext, url: string) => assertDeliverableUrl(url, urlGuardOptions(c.env));
 
 export const webhookRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listSubscriptions(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(createRoute, async (c) => {
+  .openapi(listWebhooksRoute, async (c) =>
+    ok(c, await listSubscriptions(c.var.tenantDb, c.req.valid("query"))),
+  )
+  .openapi(createWebhookRoute, async (c) => {
     const body = c.req.valid("json");
     await guardUrl(c, body.url);
     const subscription = await createSubscription(c.var.tenantDb, secretKey(c), body);
     return created(c, subscription, `/api/v1/webhooks/${subscription.id}`);
   })
-  .openapi(getRoute, async (c) =>
+  .openapi(getWebhookRoute, async (c) =>
     ok(c, webhookRecord(await getSubscription(c.var.tenantDb, c.req.valid("param").id))),
   )
-  .openapi(updateRoute, async (c) => {
+  .openapi(updateWebhookRoute, async (c) => {
     const body = c.req.valid("json");
     await guardUrl(c, body.url);
     return ok(c, await updateSubscription(c.var.tenantDb, c.req.valid("param").id, body));
   })
-  .openapi(deleteRoute, async (c) => ok(c, await deleteSubscription(c.var.tenantDb, c.req.valid("param").id)))
-  .openapi(testRoute, async (c) =>
+  .openapi(deleteWebhookRoute, async (c) =>
+    ok(c, await deleteSubscription(c.var.tenantDb, c.req.valid("param").id)),
+  )
+  .openapi(testWebhookRoute, async (c) =>
     accepted(c, await sendTestEvent(c.env, c.var.tenantDb, c.req.valid("param").id)),
   )
-  .openapi(deliveriesRoute, async (c) =>
+  .openapi(listWebhookDeliveriesRoute, async (c) =>
     ok(c, await listDeliveries(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
   )
-  .openapi(retryRoute, async (c) => {
+  .openapi(retryWebhookDeliveryRoute, async (c) => {
     const { id, deliveryId } = c.req.valid("param");
     return accepted(c, await retryDelivery(c.env, c.var.tenantDb, id, deliveryId));
   })
-  .openapi(rotateRoute, async (c) =>
+  .openapi(rotateWebhookSecretRoute, async (c) =>
     ok(c, await rotateSecret(c.var.tenantDb, secretKey(c), c.req.valid("param").id)),
   );
