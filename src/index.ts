@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { servingAgainWhenStale } from "./auth/key-views";
 import type { Bindings, WebhookQueueMessage } from "./env";
 import { consumeQueue } from "./queue";
 import { runSweeps } from "./scheduled";
@@ -8,7 +9,7 @@ export { RateLimiter } from "./rate-limit/rate-limiter";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  fetch: servingAgainWhenStale(app.fetch),
   queue: (batch, env) => consumeQueue(batch, env),
   scheduled: (_controller, env, ctx) => ctx.waitUntil(runSweeps(env)),
 } satisfies ExportedHandler<Bindings, WebhookQueueMessage>;

@@ -232,7 +232,11 @@ describe("plan rate limits (an exact sliding 60 s window, leased to isolates)", 
     await changePlan(tenant, "business");
     const upgraded = await read(tenant.admin);
     expect(upgraded.status).toBe(200);
-    expect(upgraded.headers.get("X-RateLimit-Remaining")).toBe(String(300 - 101));
+    // The first request after each change ran once on the plan its key's last lookup showed, then again on
+    // the new one (docs/decisions/scale-out.md): it may have counted twice, never more, and never overstates.
+    const remaining = Number(upgraded.headers.get("X-RateLimit-Remaining"));
+    expect(remaining).toBeLessThanOrEqual(300 - 101);
+    expect(remaining).toBeGreaterThanOrEqual(300 - 103);
     await changePlan(tenant, "enterprise");
     const unlimited = await read(tenant.admin);
     expect(unlimited.status).toBe(200);
@@ -418,9 +422,11 @@ describe("object calls and round trips", () => {
   it("adds no round trip to a request admitted against a lease, and one to a request that asks the object", async () => {
     const enterprise = await createTenant({ plan: "enterprise" });
     const business = await createTenant({ plan: "business" });
+    // A key's first read waits for its lookup; later reads run alongside it (docs/decisions/scale-out.md).
+    await read(enterprise.admin);
     const unlimited = hopsOf(await read(enterprise.admin));
-    expect(unlimited).toBeGreaterThanOrEqual(2);
-    expect(hopsOf(await read(business.admin))).toBe(unlimited + 1);
+    expect(unlimited).toBe(1);
+    expect(hopsOf(await read(business.admin))).toBe(3);
     await oneByOne(20, business.admin);
     // Let the ask ahead of time (in waitUntil) land, then read against the lease.
     await new Promise((resolve) => setTimeout(resolve, 50));

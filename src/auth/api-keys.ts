@@ -17,11 +17,12 @@ export async function generateApiKey(environment: string) {
 }
 
 /**
- * The one indexed lookup an API-key request costs: the key, its tenant and its creator's current role
- * together. `scopes` are the key's effective scopes, capped by that role; `creatorId` is undefined when
- * the creator is no longer a member of the key's tenant (the key then no longer works).
+ * The one indexed lookup an API-key request costs (by the key's SHA-256): the key, its tenant and its
+ * creator's current role together. `scopes` are the key's effective scopes, capped by that role;
+ * `creatorId` is undefined when the creator is no longer a member of the key's tenant (the key then no
+ * longer works).
  */
-export async function findApiKey(db: PlatformDb, key: string) {
+export async function findApiKey(db: PlatformDb, keyHash: string) {
   const [row] = await db
     .select({
       id: apiKeys.id,
@@ -40,7 +41,7 @@ export async function findApiKey(db: PlatformDb, key: string) {
       memberships,
       and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
     )
-    .where(eq(apiKeys.keyHash, await sha256Hex(key)))
+    .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
   if (!row) return undefined;
   const { creatorRole, creatorId, ...rest } = row;

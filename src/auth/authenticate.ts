@@ -1,11 +1,17 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { platformDb } from "../db/client";
+import { D1Stats } from "../db/d1-stats";
 import type { AppContext, AppEnv } from "../env";
 import { AppError } from "../http/errors";
 import { findApiKey, lastUsedIsStale, looksLikeApiKey, touchApiKey } from "./api-keys";
+import { sha256Hex } from "./hashing";
 import { ipAllowed } from "./ip-allow-list";
 import { verifyAccessToken } from "./jwt";
+import { forgetKey, isSecondRun, rememberedKey, rememberKey, sameView, serveAgain } from "./key-views";
 import type { Principal } from "./principal";
+
+type KeyPrincipal = Extract<Principal, { type: "api_key" }>;
 
 function unauthorized(message: string): AppError {
   return new AppError("UNAUTHORIZED", message, {
@@ -22,45 +28,85 @@ function credentialOf(headers: { apiKey?: string; authorization?: string }): str
   return match[1];
 }
 
+/** The key's principal if its lookup allows this request; 401/403 otherwise (and the isolate forgets the key). */
+async function principalOfKey(
+  c: Context<AppEnv>,
+  keyHash: string,
+  lookup: ReturnType<typeof findApiKey>,
+): Promise<KeyPrincipal> {
+  const key = await lookup;
+  const now = new Date();
+  const refusal = !key
+    ? unauthorized("Invalid API key")
+    : key.revokedAt
+      ? unauthorized("API key has been revoked")
+      : !key.creatorId
+        ? unauthorized("API key no longer works: its creator left the tenant")
+        : key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()
+          ? unauthorized("API key has expired")
+          : key.allowedIps?.length && !ipAllowed(c.req.header("cf-connecting-ip"), key.allowedIps)
+            ? new AppError("FORBIDDEN", "Client IP address is not in this API key's allow list")
+            : undefined;
+  if (refusal || !key?.creatorId) {
+    forgetKey(keyHash);
+    throw refusal;
+  }
+  // Off the critical path: its own handle, so the request's round-trip count does not include it.
+  if (lastUsedIsStale(key.lastUsedAt, now))
+    c.executionCtx.waitUntil(touchApiKey(platformDb(c.env), key.id, now));
+  const principal: KeyPrincipal = {
+    type: "api_key",
+    id: key.id,
+    creatorId: key.creatorId,
+    scopes: key.scopes,
+    tenant: key.tenant,
+  };
+  rememberKey(keyHash, principal);
+  return principal;
+}
+
+const reads = new Set(["GET", "HEAD"]);
+
 /**
- * Establishes who is calling: a JWT (verified with no D1 read) or an API key (one indexed lookup,
- * which also brings the key's tenant and its creator's role, which caps the key's scopes). Missing,
+ * Establishes who is calling: a JWT (verified with no D1 read) or an API key (one indexed lookup, which
+ * also brings the key's tenant, its shard and its creator's role, which caps the key's scopes). Missing,
  * malformed, expired or revoked, or a key whose creator left the tenant -> 401.
+ *
+ * A read with a key this isolate has seen does not wait for the lookup: it runs on what the key's last
+ * lookup said while this request's lookup runs alongside (one round trip for both), and its response is
+ * used only if the lookup allows the request and agrees with that view (docs/decisions/scale-out.md).
  */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const credential = credentialOf({
     apiKey: c.req.header("x-api-key"),
     authorization: c.req.header("authorization"),
   });
-  let principal: Principal;
-  if (looksLikeApiKey(credential)) {
-    const db = platformDb(c.env, c.var.d1Stats);
-    const key = await findApiKey(db, credential);
-    const now = new Date();
-    if (!key) throw unauthorized("Invalid API key");
-    if (key.revokedAt) throw unauthorized("API key has been revoked");
-    if (!key.creatorId) throw unauthorized("API key no longer works: its creator left the tenant");
-    if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime())
-      throw unauthorized("API key has expired");
-    if (key.allowedIps?.length && !ipAllowed(c.req.header("cf-connecting-ip"), key.allowedIps)) {
-      throw new AppError("FORBIDDEN", "Client IP address is not in this API key's allow list");
-    }
-    // Off the critical path: its own handle, so the request's round-trip count does not include it.
-    if (lastUsedIsStale(key.lastUsedAt, now))
-      c.executionCtx.waitUntil(touchApiKey(platformDb(c.env), key.id, now));
-    principal = {
-      type: "api_key",
-      id: key.id,
-      creatorId: key.creatorId,
-      scopes: key.scopes,
-      tenant: key.tenant,
-    };
-  } else {
+  if (!looksLikeApiKey(credential)) {
     const { userId, tokenId } = await verifyAccessToken(c.env.JWT_SECRET, credential);
-    principal = { type: "user", id: userId, tokenId };
+    c.set("principal", { type: "user", id: userId, tokenId });
+    return next();
   }
-  c.set("principal", principal);
-  await next();
+  const keyHash = await sha256Hex(credential);
+  const remembered = reads.has(c.req.method) && !isSecondRun(c.req.raw) ? rememberedKey(keyHash) : undefined;
+  if (!remembered) {
+    c.set(
+      "principal",
+      await principalOfKey(c, keyHash, findApiKey(platformDb(c.env, c.var.d1Stats), keyHash)),
+    );
+    return next();
+  }
+  // The lookup runs alongside the whole chain: counted as one round trip, never before the read.
+  const lookupStats = new D1Stats();
+  const lookup = findApiKey(platformDb(c.env, lookupStats), keyHash);
+  c.set("principal", remembered);
+  try {
+    await next();
+  } finally {
+    const principal = await principalOfKey(c, keyHash, lookup).finally(() =>
+      c.var.d1Stats.includeAlongside(lookupStats),
+    );
+    if (!sameView(principal, remembered)) serveAgain(c.req.raw);
+  }
 });
 
 /**

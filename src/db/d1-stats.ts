@@ -15,6 +15,14 @@ export class D1Stats {
     this.rowsWritten += meta?.rows_written ?? 0;
   }
 
+  /** Adds the work of calls that ran alongside this request's chain, from its start: one round trip at most. */
+  includeAlongside(other: D1Stats): void {
+    this.calls += other.calls;
+    this.rowsRead += other.rowsRead;
+    this.rowsWritten += other.rowsWritten;
+    this.roundTrips.hops = Math.max(this.roundTrips.hops, other.roundTrips.hops);
+  }
+
   toHeader(): string {
     return `calls=${this.calls}; rows-read=${this.rowsRead}; rows-written=${this.rowsWritten}; hops=${this.roundTrips.hops}`;
   }

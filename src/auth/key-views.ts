@@ -1,0 +1,55 @@
+import type { Principal } from "./principal";
+
+type KeyPrincipal = Extract<Principal, { type: "api_key" }>;
+
+/**
+ * What each API key's last successful lookup in this isolate said (tenant, plan, status, shard, effective
+ * scopes), by key hash. A read starts on it while this request's own lookup runs alongside
+ * (docs/decisions/scale-out.md): it is a guess about where and as whom to read, never an access decision.
+ */
+const lastSeen = new Map<string, KeyPrincipal>();
+const MAX_KEYS = 10_000;
+
+export function rememberedKey(keyHash: string): KeyPrincipal | undefined {
+  return lastSeen.get(keyHash);
+}
+
+export function rememberKey(keyHash: string, principal: KeyPrincipal): void {
+  lastSeen.delete(keyHash);
+  lastSeen.set(keyHash, principal);
+  // A Map iterates in insertion order: the first key is the one used longest ago.
+  if (lastSeen.size > MAX_KEYS) lastSeen.delete(lastSeen.keys().next().value as string);
+}
+
+export function forgetKey(keyHash: string): void {
+  lastSeen.delete(keyHash);
+}
+
+/** Whether the request's lookup found what the read assumed (any difference: serve the request again). */
+export function sameView(a: KeyPrincipal, b: KeyPrincipal): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// Requests whose first run read on a view the lookup then contradicted: the fetch handler serves them
+// again, and that second run waits for its lookup before reading.
+const servedAgain = new WeakSet<Request>();
+
+export function serveAgain(request: Request): void {
+  servedAgain.add(request);
+}
+
+export function isSecondRun(request: Request): boolean {
+  return servedAgain.has(request);
+}
+
+/** Wraps the app's fetch: a response built on a stale view is discarded and the request served once more. */
+export function servingAgainWhenStale<E, C>(
+  fetch: (request: Request, env: E, ctx: C) => Response | Promise<Response>,
+) {
+  return async (request: Request, env: E, ctx: C): Promise<Response> => {
+    const response = await fetch(request, env, ctx);
+    if (!servedAgain.has(request)) return response;
+    await response.body?.cancel();
+    return fetch(request, env, ctx);
+  };
+}
