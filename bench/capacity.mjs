@@ -102,14 +102,17 @@ for (const file of existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith("
   const hasProducts = db.prepare("select 1 from sqlite_schema where name = 'products'").get();
   if (!hasProducts || db.prepare("select count(*) n from products").get().n === 0) continue;
   db.exec("VACUUM");
-  const bytes = new Map(
-    db
-      .prepare(
-        "select s.tbl_name t, sum(d.pgsize) b from dbstat d join sqlite_schema s on s.name = d.name group by s.tbl_name",
-      )
-      .all()
-      .map((r) => [r.t, r.b]),
-  );
+  const bytes = new Map();
+  const pages = db
+    .prepare(
+      "select s.tbl_name t, sum(d.pgsize) b from dbstat d join sqlite_schema s on s.name = d.name group by s.tbl_name",
+    )
+    .all();
+  for (const { t, b } of pages) {
+    // The product search index (products_fts and its shadow tables) is part of a product's cost.
+    const table = t.startsWith("products_fts") ? "products" : t;
+    bytes.set(table, (bytes.get(table) ?? 0) + b);
+  }
   for (const [table, label] of Object.entries(TABLES)) {
     const rows = db.prepare(`select count(*) n from ${table}`).get().n;
     const size = bytes.get(table) ?? 0;
