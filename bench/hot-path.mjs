@@ -18,7 +18,11 @@ try {
     await seedProducts(api.api, tenant.key, 20, `H${i}`);
     tenants.push(tenant);
   }
-  const requests = tenants.map((t) => ({ method: "GET", path: `/api/v1${READ}`, headers: { "x-api-key": t.key } }));
+  const requests = tenants.map((t) => ({
+    method: "GET",
+    path: `/api/v1${READ}`,
+    headers: { "x-api-key": t.key },
+  }));
   const url = `${api.api}${READ}`;
   await load({ url: hello.url, duration: 2 });
   await load({ url, requests, duration: 3 }); // warm-up
