@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loginHeaders, scopedKey } from "./support/credentials";
+import { createTenant, newMember, PLATFORM, scopedKey, type TestTenant } from "./support/builders";
 import { call } from "./support/http";
-import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
 // An API-key read runs on what the key's last lookup in this isolate said while this request's own lookup
 // runs alongside (docs/decisions/scale-out.md). These tests warm that memory first, then change the key,
@@ -18,16 +17,13 @@ async function warm(headers: Record<string, string>, path = "/products?pageSize=
 
 /** A member with `role` and an API key they created (so the key is capped by their role). */
 async function memberWithKey(tenant: TestTenant, role: string, scopes: string[]) {
-  const email = `member-${crypto.randomUUID()}@example.com`;
-  const added = await call("POST", "/users", {
-    headers: tenant.admin,
-    body: { email, name: "Member", password: "member-password-1", role },
+  const member = await newMember(tenant, role);
+  const key = await call("POST", "/api-keys", {
+    headers: member.headers,
+    body: { name: "member key", scopes },
   });
-  expect(added.status).toBe(201);
-  const login = await loginHeaders(tenant, email, "member-password-1");
-  const key = await call("POST", "/api-keys", { headers: login, body: { name: "member key", scopes } });
   expect(key.status).toBe(201);
-  return { userId: added.body.data.id as string, key: { "x-api-key": key.body.data.key as string } };
+  return { userId: member.id, key: { "x-api-key": key.body.data.key as string } };
 }
 
 describe("an API-key read", () => {
