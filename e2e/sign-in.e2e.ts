@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiClient, createTenant } from "./support/api";
+import { apiClient, createTenant, joinedBy } from "./support/api";
 import { DEMO, expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
 
 describe("sign-in", () => {
@@ -24,7 +24,8 @@ describe("sign-in", () => {
 
   it("lets a member of several tenants choose one, and switch", async () => {
     const first = await createTenant({ name: "Alpha Depot" });
-    const second = await createTenant({ name: "Beta Depot", email: first.email });
+    const second = await createTenant({ name: "Beta Depot" });
+    await joinedBy(second, first, "admin");
     const page = await openPage("/app/");
     await signIn(page, first.email, first.password);
     await page.getByRole("heading", { name: "Choose a tenant" }).waitFor();

@@ -89,3 +89,21 @@ export async function invitedMember(
   if (!("user" in accepted)) throw new Error(`${member.email} already had an account`);
   return accepted.user;
 }
+
+/** An existing account joins `tenant` as a person would: invited by the admin key, accepted signed in. */
+export async function joinedBy(
+  tenant: TestTenant,
+  person: { email: string; password: string },
+  role: "viewer" | "operator" | "manager" | "admin" | "owner",
+) {
+  await ok(tenant.api.POST("/api/v1/users", { body: { email: person.email, role } }));
+  const token = new URL(await mailedLink(person.email)).searchParams.get("token") ?? "";
+  const session = await ok(
+    apiClient().POST("/api/v1/auth/login", { body: { email: person.email, password: person.password } }),
+  );
+  await ok(
+    apiClient({ authorization: `Bearer ${session.token}` }).POST("/api/v1/auth/invitations/accept", {
+      body: { token },
+    }),
+  );
+}

@@ -39,7 +39,9 @@ export const CreatedTenant = z
     owner: z.object({ id: z.uuid(), email: z.string(), name: z.string(), role: Role }).nullable().openapi({
       description: "The new owner account; null when the email already had an account (see ownerInvitation).",
     }),
-    ownerInvitation: Invitation.nullable().openapi({
+    // A union, not Invitation.nullable(): that would carry the shared component's name and make every
+    // Invitation in the document nullable.
+    ownerInvitation: z.union([Invitation, z.null()]).openapi({
       description:
         "When the email already had an account: that person becomes owner only by accepting this invitation " +
         "(mailed to them); their password and name are left alone. Until then the tenant has no member and no key.",

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
+import { AcceptInvitation } from "./pages/accept-invitation";
 import { ApiKeys } from "./pages/api-keys";
 import { Configuration } from "./pages/configuration";
 import { Dashboard } from "./pages/dashboard";
@@ -21,15 +22,18 @@ export function App() {
       <a class="skip-link" href="#main">
         Skip to content
       </a>
-      {!session.user ? (
-        <SignIn notice={session.notice} />
-      ) : !session.tenantId ? (
-        <TenantPicker session={session} />
-      ) : (
-        <SignedIn session={session} />
-      )}
+      <Screen session={session} />
     </LocationProvider>
   );
+}
+
+// Pages a mail links to work signed in or not; every other page needs a session and a chosen tenant.
+function Screen({ session }: { session: SessionState }) {
+  const { path } = useLocation();
+  if (path === "/app/accept-invitation") return <AcceptInvitation session={session} />;
+  if (!session.user) return <SignIn notice={session.notice} />;
+  if (!session.tenantId) return <TenantPicker session={session} />;
+  return <SignedIn session={session} />;
 }
 
 function SignedIn({ session }: { session: SessionState }) {

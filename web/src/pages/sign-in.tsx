@@ -5,7 +5,6 @@ import { useDocumentTitle } from "../ui/title";
 
 export function SignIn({ notice }: { notice: string | null }) {
   useDocumentTitle("Sign in");
-  const submit = useSubmit((email: string, password: string) => signIn(email, password));
   return (
     <main id="main" class="card narrow">
       <h1>Sign in</h1>
@@ -14,25 +13,47 @@ export function SignIn({ notice }: { notice: string | null }) {
           {notice}
         </p>
       )}
-      <form
-        onSubmit={(event) => {
-          const { email = "", password = "" } = fieldsOf(event);
-          void submit.run(email.trim(), password);
-        }}
-      >
-        <label class="field">
-          <span>Email</span>
-          <input name="email" type="email" autocomplete="username" required autofocus />
-        </label>
-        <label class="field">
-          <span>Password</span>
-          <input name="password" type="password" autocomplete="current-password" required />
-        </label>
-        <ErrorMessage error={submit.error} />
-        <button type="submit" class="button button-primary" disabled={submit.busy}>
-          Sign in
-        </button>
-      </form>
+      <SignInForm />
     </main>
+  );
+}
+
+/** Email and password; also on the invitation page, where an existing account signs in to accept. */
+export function SignInForm({ email: knownEmail }: { email?: string }) {
+  const submit = useSubmit((email: string, password: string) => signIn(email, password));
+  return (
+    <form
+      onSubmit={(event) => {
+        const { email = "", password = "" } = fieldsOf(event);
+        void submit.run(email.trim(), password);
+      }}
+    >
+      <label class="field">
+        <span>Email</span>
+        <input
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          autofocus={!knownEmail}
+          value={knownEmail}
+          readOnly={knownEmail !== undefined}
+        />
+      </label>
+      <label class="field">
+        <span>Password</span>
+        <input
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          autofocus={knownEmail !== undefined}
+        />
+      </label>
+      <ErrorMessage error={submit.error} />
+      <button type="submit" class="button button-primary" disabled={submit.busy}>
+        Sign in
+      </button>
+    </form>
   );
 }

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "../ui/modal";
 import { Pager } from "../ui/pager";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
+import { Invitations } from "./invitations";
 
 type User = Schemas["User"];
 
@@ -26,6 +27,7 @@ export function Users() {
     <>
       <ConfigNav />
       <h1 tabIndex={-1}>Users</h1>
+      <Invitations />
       <section aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
         <Loaded load={users}>

@@ -5,6 +5,7 @@ export type PageSession = Omit<Schemas["Session"], "refreshToken">;
 
 export type SessionRequest =
   | { op: "signIn"; email: string; password: string }
+  | { op: "acceptInvitation"; token: string; name: string; password: string }
   | { op: "refresh" }
   | { op: "signOut" };
 

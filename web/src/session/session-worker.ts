@@ -1,4 +1,5 @@
-// The session worker: the only code that ever holds the refresh token. It signs in, refreshes and signs out,
+// The session worker: the only code that ever holds the refresh token. It signs in (also by accepting an
+// invitation as a new person), refreshes and signs out,
 // and gives the page access tokens only. A script injected into the page could read anything the page keeps
 // (memory, storage) or wrap its fetch, but not this worker's memory or its requests. See docs/decisions/web-app.md.
 import createClient from "openapi-fetch";
@@ -42,6 +43,17 @@ async function settle(call: Promise<{ data?: { data: Session }; error?: unknown;
   return data ? keep(data.data) : failure(error, response);
 }
 
+/** A new person's acceptance answers a Session, as a login does (an existing account's is the page's call). */
+async function accept(token: string, name: string, password: string): Promise<SessionReply> {
+  const { data, error, response } = await api.POST("/api/v1/auth/invitations/accept", {
+    body: { token, name, password },
+  });
+  if (!data) return failure(error, response);
+  return "refreshToken" in data.data
+    ? keep(data.data)
+    : failure({ message: "No session was started" }, response);
+}
+
 async function refresh(): Promise<SessionReply> {
   if (!refreshToken) return { ok: true, session: null };
   const reply = await settle(api.POST("/api/v1/auth/refresh", { body: { refreshToken } }));
@@ -58,6 +70,8 @@ async function handle(request: SessionRequest): Promise<SessionReply> {
       return settle(
         api.POST("/api/v1/auth/login", { body: { email: request.email, password: request.password } }),
       );
+    case "acceptInvitation":
+      return accept(request.token, request.name, request.password);
     case "refresh":
       refreshing ??= refresh().finally(() => {
         refreshing = null;

@@ -118,6 +118,18 @@ export async function signIn(email: string, password: string) {
   if (session) begin(session);
 }
 
+/** A new person accepts an invitation with their own name and password, and is signed in. */
+export async function acceptInvitation(token: string, name: string, password: string) {
+  const session = sessionOf(await ask({ op: "acceptInvitation", token, name, password }));
+  if (session) begin(session);
+}
+
+/** After joining a tenant with an existing account: a fresh session lists the new membership. */
+export async function rejoin(tenantId: string) {
+  await renew();
+  chooseTenant(tenantId);
+}
+
 export async function signOut() {
   await ask({ op: "signOut" });
   end(null);

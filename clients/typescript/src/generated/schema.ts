@@ -1016,7 +1016,8 @@ export interface components {
                  */
                 role: "owner" | "admin" | "manager" | "operator" | "viewer";
             } | null;
-            ownerInvitation: components["schemas"]["Invitation"];
+            /** @description When the email already had an account: that person becomes owner only by accepting this invitation (mailed to them); their password and name are left alone. Until then the tenant has no member and no key. */
+            ownerInvitation: components["schemas"]["Invitation"] | null;
             /** @description A first admin key, created by the new owner; null when the owner is only invited (a key is worth at most its creator's role: the owner creates keys after accepting). */
             apiKey: {
                 /** Format: uuid */
@@ -1041,7 +1042,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /** @description When the email already had an account: that person becomes owner only by accepting this invitation (mailed to them); their password and name are left alone. Until then the tenant has no member and no key. */
+        /** @description An invitation to join a tenant. Its one-time token went only to `email` and is in no API response. */
         Invitation: {
             /** Format: uuid */
             id: string;
@@ -1070,7 +1071,7 @@ export interface components {
                 /** @description The user or API key; null for the platform operator. */
                 id: string | null;
             };
-        } | null;
+        };
         CreateTenantRequest: {
             name: string;
             /**
@@ -2569,7 +2570,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: (components["schemas"]["Invitation"] & unknown)[];
+                            items: components["schemas"]["Invitation"][];
                             totalCount: number;
                             page: number;
                             pageSize: number;
@@ -2671,7 +2672,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Invitation"] & unknown;
+                        data: components["schemas"]["Invitation"];
                         message: null;
                         errors: null;
                     };
@@ -3091,7 +3092,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Invitation"] & unknown;
+                        data: components["schemas"]["Invitation"];
                         message: null;
                         errors: null;
                     };
