@@ -1,7 +1,6 @@
 import { actorOf } from "../auth/principal";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
-import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { adjustStock } from "./adjustments";
@@ -9,7 +8,6 @@ import { listMovements } from "./movements";
 import {
   AdjustmentBody,
   AdjustmentResult,
-  LocationStockQuery,
   MovementRecord,
   MovementsQuery,
   StockLevelRecord,
@@ -17,7 +15,7 @@ import {
   TransferBody,
   TransferResult,
 } from "./schemas";
-import { listLocationStock, listStock } from "./stock-levels";
+import { listStock } from "./stock-levels";
 import { transferStock } from "./transfers";
 
 const read = { scope: "read:inventory" } as const;
@@ -33,19 +31,6 @@ const listStockRoute = defineRoute(read, {
   request: { query: StockQuery },
   responses: {
     200: { description: "A page of stock levels", ...json(envelopeOf(pagedOf(StockLevelRecord))) },
-  },
-});
-
-const listLocationStockRoute = defineRoute(read, {
-  method: "get",
-  path: "/locations/{id}/inventory",
-  operationId: "listLocationStock",
-  tags: ["Locations", ...tags],
-  summary: "Stock levels at one location",
-  request: { params: IdParam, query: LocationStockQuery },
-  responses: {
-    200: { description: "A page of stock levels", ...json(envelopeOf(pagedOf(StockLevelRecord))) },
-    404: errorResponse("Unknown location"),
   },
 });
 
@@ -97,9 +82,6 @@ const transferStockRoute = defineRoute(write, {
 
 export const inventoryRoutes = createRouter()
   .openapi(listStockRoute, async (c) => ok(c, await listStock(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(listLocationStockRoute, async (c) =>
-    ok(c, await listLocationStock(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
-  )
   .openapi(listMovementsRoute, async (c) => ok(c, await listMovements(c.var.tenantDb, c.req.valid("query"))))
   .openapi(adjustStockRoute, async (c) =>
     created(c, await adjustStock(c.var.tenantDb, actorOf(c), c.req.valid("json"))),

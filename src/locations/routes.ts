@@ -3,6 +3,8 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { LocationStockQuery, StockLevelRecord } from "../inventory/schemas";
+import { listLocationStock } from "../inventory/stock-levels";
 
 import { CreateLocationBody, ListLocationsQuery, LocationRecord, UpdateLocationBody } from "./schemas";
 import { createLocation, deleteLocation, getLocation, listLocations, updateLocation } from "./service";
@@ -71,6 +73,19 @@ const deleteLocationRoute = defineRoute(write, {
   },
 });
 
+const listLocationStockRoute = defineRoute(read, {
+  method: "get",
+  path: "/locations/{id}/inventory",
+  operationId: "listLocationStock",
+  tags: [...tags, "Inventory"],
+  summary: "Stock levels at one location",
+  request: { params: IdParam, query: LocationStockQuery },
+  responses: {
+    200: { description: "A page of stock levels", ...json(envelopeOf(pagedOf(StockLevelRecord))) },
+    404: errorResponse("Unknown location"),
+  },
+});
+
 export const locationRoutes = createRouter()
   .openapi(listLocationsRoute, async (c) => ok(c, await listLocations(c.var.tenantDb, c.req.valid("query"))))
   .openapi(createLocationRoute, async (c) => {
@@ -83,4 +98,7 @@ export const locationRoutes = createRouter()
   )
   .openapi(deleteLocationRoute, async (c) =>
     ok(c, await deleteLocation(c.var.tenantDb, c.req.valid("param").id)),
+  )
+  .openapi(listLocationStockRoute, async (c) =>
+    ok(c, await listLocationStock(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
   );

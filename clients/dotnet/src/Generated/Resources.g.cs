@@ -56,8 +56,8 @@ namespace Warehouse.Api
         internal static readonly Operation GetLocation = new Operation("getLocation", "GET", "/api/v1/locations/{id}", "tenant", "safe");
         internal static readonly Operation UpdateLocation = new Operation("updateLocation", "PUT", "/api/v1/locations/{id}", "tenant", "safe");
         internal static readonly Operation DeleteLocation = new Operation("deleteLocation", "DELETE", "/api/v1/locations/{id}", "tenant", "safe");
-        internal static readonly Operation ListStock = new Operation("listStock", "GET", "/api/v1/inventory/stock", "tenant", "safe");
         internal static readonly Operation ListLocationStock = new Operation("listLocationStock", "GET", "/api/v1/locations/{id}/inventory", "tenant", "safe");
+        internal static readonly Operation ListStock = new Operation("listStock", "GET", "/api/v1/inventory/stock", "tenant", "safe");
         internal static readonly Operation ListMovements = new Operation("listMovements", "GET", "/api/v1/inventory/movements", "tenant", "safe");
         internal static readonly Operation AdjustStock = new Operation("adjustStock", "POST", "/api/v1/inventory/adjustments", "tenant", "idempotency-key");
         internal static readonly Operation TransferStock = new Operation("transferStock", "POST", "/api/v1/inventory/transfers", "tenant", "idempotency-key");

@@ -740,26 +740,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/inventory/stock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Stock levels (onHand, reserved, available) per product and location
-         * @description Requires scope `read:inventory`.
-         */
-        get: operations["listStock"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/locations/{id}/inventory": {
         parameters: {
             query?: never;
@@ -772,6 +752,26 @@ export interface paths {
          * @description Requires scope `read:inventory`.
          */
         get: operations["listLocationStock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inventory/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock levels (onHand, reserved, available) per product and location
+         * @description Requires scope `read:inventory`.
+         */
+        get: operations["listStock"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7373,116 +7373,6 @@ export interface operations {
             };
         };
     };
-    listStock: {
-        parameters: {
-            query?: {
-                page?: number;
-                pageSize?: number;
-                productId?: string;
-                locationId?: string;
-                warehouseId?: string;
-                sku?: string;
-                /** @description Only levels of products at or below their reorder point. */
-                belowReorderPoint?: "true" | "false";
-            };
-            header?: {
-                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
-                "X-Tenant-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of stock levels */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            items: components["schemas"]["StockLevel"][];
-                            totalCount: number;
-                            page: number;
-                            pageSize: number;
-                            totalPages: number;
-                        };
-                        message: null;
-                        errors: null;
-                    };
-                };
-            };
-            /** @description Validation failed, malformed JSON or a bad query parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, malformed, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Whole seconds until a request will be admitted again */
-                    "Retry-After"?: number;
-                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests still allowed now */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix epoch seconds at which the next slot frees */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unexpected failure; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     listLocationStock: {
         parameters: {
             query?: {
@@ -7550,6 +7440,116 @@ export interface operations {
             };
             /** @description Unknown location */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listStock: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                productId?: string;
+                locationId?: string;
+                warehouseId?: string;
+                sku?: string;
+                /** @description Only levels of products at or below their reorder point. */
+                belowReorderPoint?: "true" | "false";
+            };
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stock levels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["StockLevel"][];
+                            totalCount: number;
+                            page: number;
+                            pageSize: number;
+                            totalPages: number;
+                        };
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import readme from "../README.md?raw";
+
+// README's "URL prefix -> folder" table is the map of the code: every route lives in the folder its URL names.
+const routeFiles = import.meta.glob<string>("../src/**/routes.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+
+const table = [...readme.matchAll(/^\| (`\/api\/v1[^|]*|`\/app`) \| `src\/([\w-]+)` \|$/gm)].flatMap(
+  ([, prefixes, folder]) =>
+    [...(prefixes as string).matchAll(/`\/api\/v1([^`]*)`/g)].map(([, prefix]) => ({
+      prefix: prefix as string,
+      folder,
+    })),
+);
+
+/** The folder of the longest prefix of `path` in the table. */
+const folderOf = (path: string) =>
+  table
+    .filter(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))
+    .sort((a, b) => b.prefix.length - a.prefix.length)[0]?.folder;
+
+describe("the README's URL prefix -> folder table", () => {
+  it("places every documented route in the folder its URL names", () => {
+    const routes = Object.entries(routeFiles).flatMap(([file, text]) =>
+      [...text.matchAll(/^\s+path: "([^"]+)"/gm)].map(([, path]) => ({ path, folder: file.split("/")[2] })),
+    );
+    expect(table.length).toBeGreaterThan(10);
+    expect(routes.length).toBeGreaterThan(30);
+    for (const route of routes) expect({ ...route, folder: folderOf(route.path as string) }).toEqual(route);
+  });
+});
