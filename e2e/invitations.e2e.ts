@@ -64,7 +64,10 @@ describe("Configuration, Users: invitations", () => {
     await admin.getByText("No pending invitations.").waitFor();
 
     const visitor = await openPage(pathOf(await mailedLink(email)));
-    await visitor.getByRole("alert").getByText("This invitation is unknown, used, revoked or expired").waitFor();
+    await visitor
+      .getByRole("alert")
+      .getByText("This invitation is unknown, used, revoked or expired")
+      .waitFor();
     expect(await visitor.getByLabel("Password").count()).toBe(0);
     expectWellBehaved(admin);
   });

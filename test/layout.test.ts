@@ -8,7 +8,7 @@ const routeFiles = import.meta.glob<string>("../src/**/routes.ts", {
   eager: true,
 });
 
-const table = [...readme.matchAll(/^\| (`\/api\/v1[^|]*|`\/app`) \| `src\/([\w-]+)` \|$/gm)].flatMap(
+const table = [...readme.matchAll(/^\| (`\/api\/v1[^|]*?|`\/app`) *\| `src\/([\w-]+)` *\|$/gm)].flatMap(
   ([, prefixes, folder]) =>
     [...(prefixes as string).matchAll(/`\/api\/v1([^`]*)`/g)].map(([, prefix]) => ({
       prefix: prefix as string,
