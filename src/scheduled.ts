@@ -1,12 +1,13 @@
 import type { Bindings } from "./env";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
-import { redispatchOutbox } from "./webhooks/dispatch-sweep";
+import { redispatchOutbox, redispatchOverdueDeliveries } from "./webhooks/dispatch-sweep";
 
 /** The cron trigger's sweeps; each is independent, so one failing does not stop the others. */
 export async function runSweeps(env: Bindings): Promise<void> {
   const sweeps: Array<() => Promise<unknown>> = [
     () => sweepIdempotencyKeys(env),
     () => redispatchOutbox(env),
+    () => redispatchOverdueDeliveries(env),
   ];
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {

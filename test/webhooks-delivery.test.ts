@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { redispatchOutbox } from "../src/webhooks/dispatch-sweep";
+import { redispatchOutbox, redispatchOverdueDeliveries } from "../src/webhooks/dispatch-sweep";
 import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
 import {
   adjustStock,
@@ -304,5 +304,31 @@ describe("dispatch", () => {
       .bind(eventId)
       .first();
     expect(event?.dispatched_at).toEqual(expect.any(String));
+  });
+
+  it("the cron sweep re-queues a pending delivery whose queue message was lost, once", async () => {
+    const { id: subscriptionId } = await subscribe(["*"], "https://erp.example.com/stranded");
+    const { eventId, deliveryId } = await pendingDelivery(subscriptionId);
+    // Fanned out ten minutes ago; its message died with the isolate before the queue delivered it.
+    await tenantDatabase(tenant.id)
+      .prepare("update webhook_deliveries set next_attempt_at = ? where id = ?")
+      .bind(new Date(Date.now() - 10 * 60_000).toISOString(), deliveryId)
+      .run();
+    const { received } = stubReceiver();
+    expect(await redispatchOverdueDeliveries(env)).toBeGreaterThanOrEqual(1);
+    // Queued again with its attempt time moved to now: the next run leaves it to the queue.
+    const requeued = await tenantDatabase(tenant.id)
+      .prepare("select next_attempt_at from webhook_deliveries where id = ?")
+      .bind(deliveryId)
+      .first<{ next_attempt_at: string }>();
+    expect(Date.parse(requeued!.next_attempt_at)).toBeGreaterThan(Date.now() - 60_000);
+    await expect
+      .poll(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 })
+      .toBe(true);
+    const delivery = await tenantDatabase(tenant.id)
+      .prepare("select status from webhook_deliveries where id = ?")
+      .bind(deliveryId)
+      .first<{ status: string }>();
+    expect(delivery?.status).toBe("succeeded");
   });
 });

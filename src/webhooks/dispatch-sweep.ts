@@ -1,6 +1,7 @@
-import { and, asc, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { inJsonArray } from "../db/batch";
 import { tenantDatabases } from "../db/client";
-import { outboxEvents } from "../db/schema/tenant";
+import { outboxEvents, webhookDeliveries } from "../db/schema/tenant";
 import type { Bindings } from "../env";
 import { handOffEvents } from "../events/hand-off";
 
@@ -32,4 +33,48 @@ export async function redispatchOutbox(env: Bindings, now = new Date()): Promise
     handedOff += pending.length;
   }
   return handedOff;
+}
+
+// A pending delivery this long past its attempt time has lost its queue message: fan-out inserted it, but the
+// message never reached the queue (the isolate died in between, sendBatch failed) or the queue lost it. Retrying
+// the event cannot help (the delivery exists, so fan-out queues nothing), so the sweep queues the delivery again.
+const OVERDUE_MS = 2 * 60_000;
+// One Queue sendBatch (at most 100 messages) per database and run.
+const DELIVERIES_PER_RUN = 100;
+
+/**
+ * The cron trigger's safety net for deliveries (found by the soak: a `wrangler dev` restart stranded every
+ * delivery still queued). Its attempt time moves to now first, so a message merely waiting in a long backlog is
+ * not queued again by every run; at worst a receiver gets one delivery twice, under one webhook-id.
+ */
+export async function redispatchOverdueDeliveries(env: Bindings, now = new Date()): Promise<number> {
+  let requeued = 0;
+  for (const db of tenantDatabases(env)) {
+    const overdue = await db
+      .select({ id: webhookDeliveries.id, tenantId: webhookDeliveries.tenantId })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - OVERDUE_MS).toISOString()),
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(DELIVERIES_PER_RUN);
+    if (overdue.length === 0) continue;
+    await db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: now.toISOString() })
+      .where(
+        inJsonArray(
+          webhookDeliveries.id,
+          overdue.map((delivery) => delivery.id),
+        ),
+      );
+    await env.WEBHOOK_QUEUE.sendBatch(
+      overdue.map(({ id, tenantId }) => ({ body: { kind: "delivery", tenantId, deliveryId: id } })),
+    );
+    requeued += overdue.length;
+  }
+  return requeued;
 }
