@@ -309,15 +309,16 @@ describe("dispatch", () => {
   it("the cron sweep re-queues a pending delivery whose queue message was lost, once", async () => {
     const { id: subscriptionId } = await subscribe(["*"], "https://erp.example.com/stranded");
     const { eventId, deliveryId } = await pendingDelivery(subscriptionId);
+    const db = await tenantDatabase(tenant.id);
     // Fanned out ten minutes ago; its message died with the isolate before the queue delivered it.
-    await tenantDatabase(tenant.id)
+    await db
       .prepare("update webhook_deliveries set next_attempt_at = ? where id = ?")
       .bind(new Date(Date.now() - 10 * 60_000).toISOString(), deliveryId)
       .run();
     const { received } = stubReceiver();
     expect(await redispatchOverdueDeliveries(env)).toBeGreaterThanOrEqual(1);
     // Queued again with its attempt time moved to now: the next run leaves it to the queue.
-    const requeued = await tenantDatabase(tenant.id)
+    const requeued = await db
       .prepare("select next_attempt_at from webhook_deliveries where id = ?")
       .bind(deliveryId)
       .first<{ next_attempt_at: string }>();
@@ -325,7 +326,7 @@ describe("dispatch", () => {
     await expect
       .poll(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 })
       .toBe(true);
-    const delivery = await tenantDatabase(tenant.id)
+    const delivery = await db
       .prepare("select status from webhook_deliveries where id = ?")
       .bind(deliveryId)
       .first<{ status: string }>();
