@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";
+import { countRoutes } from "./counts/routes";
 import { trackD1Stats } from "./db/d1-stats-header";
 import { injectFaults } from "./dev/fault-injection";
 import type { AppEnv } from "./env";
@@ -15,6 +16,7 @@ import { validationHook } from "./http/validation";
 import { inventoryRoutes } from "./inventory/routes";
 import { invitationRoutes } from "./invitations/routes";
 import { locationRoutes } from "./locations/routes";
+import { lotRoutes } from "./lots/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { platformRoutes } from "./platform/routes";
@@ -57,7 +59,9 @@ export function createApp() {
   api.route("/", productRoutes);
   api.route("/", warehouseRoutes);
   api.route("/", locationRoutes);
+  api.route("/", countRoutes);
   api.route("/", inventoryRoutes);
+  api.route("/", lotRoutes);
   api.route("/", webhookRoutes);
 
   publishOpenApi(api);

@@ -5,8 +5,13 @@ const stock = (productId: string, locationId: string, available: number) => ({
   productId,
   locationId,
   warehouseId: "w",
+  lotId: "",
+  lotNumber: null,
+  expiresAt: null,
   available,
 });
+
+const noLot = { lotId: "", lotNumber: null, expiresAt: null };
 
 describe("allocating an order's lines to stock", () => {
   it("fills a line from the candidates in order, splitting only when it must", () => {
@@ -16,8 +21,8 @@ describe("allocating an order's lines to stock", () => {
     );
     expect(plan).toEqual({
       reservations: [
-        { lineId: "l1", productId: "p", locationId: "a", warehouseId: "w", quantity: 3 },
-        { lineId: "l1", productId: "p", locationId: "b", warehouseId: "w", quantity: 2 },
+        { lineId: "l1", productId: "p", locationId: "a", warehouseId: "w", ...noLot, quantity: 3 },
+        { lineId: "l1", productId: "p", locationId: "b", warehouseId: "w", ...noLot, quantity: 2 },
       ],
     });
   });
@@ -30,7 +35,9 @@ describe("allocating an order's lines to stock", () => {
       ],
       [stock("p", "a", 5)],
     );
-    expect(plan).toEqual({ short: [{ index: 1, productId: "p", requested: 3, available: 2 }] });
+    expect(plan).toEqual({
+      short: [{ index: 1, productId: "p", requested: 3, lotNumber: null, available: 2 }],
+    });
   });
 
   it("reports every short line, and a short line does not use up stock for later lines", () => {
@@ -45,8 +52,8 @@ describe("allocating an order's lines to stock", () => {
     );
     expect(plan).toEqual({
       short: [
-        { index: 0, productId: "p", requested: 9, available: 4 },
-        { index: 3, productId: "r", requested: 1, available: 0 },
+        { index: 0, productId: "p", requested: 9, lotNumber: null, available: 4 },
+        { index: 3, productId: "r", requested: 1, lotNumber: null, available: 0 },
       ],
     });
   });

@@ -216,7 +216,7 @@ describe("sales order lifecycle", () => {
       allowedTransitions: ["delivered"],
     });
     expect(await stockOf(tenant, productId)).toEqual([
-      { productId, locationId, onHand: 6, reserved: 0, ledger: 6 },
+      { productId, locationId, lotId: "", onHand: 6, reserved: 0, ledger: 6 },
     ]);
     expect(await openReservations(tenant, productId)).toBe(0);
     const movements = await call("GET", `/orders/${order.id}`, { headers: tenant.admin });

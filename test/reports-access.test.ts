@@ -126,7 +126,7 @@ describe("formats", () => {
       page: 1,
       pageSize: 20,
       totalPages: 0,
-      totals: { onHand: 0, reserved: 0, available: 0, value: 0, byWarehouse: [] },
+      totals: { onHand: 0, reserved: 0, expired: 0, available: 0, value: 0, byWarehouse: [] },
     });
   });
 

@@ -173,6 +173,7 @@ describe("inventory-valuation", () => {
     expect(res.body.data.totals).toEqual({
       onHand: 39,
       reserved: 8, // MUG-1 1 in E1 and 5 in W1, BOX-1 2 in W1
+      expired: 0,
       available: 31,
       value: 71.4997, // 17.5 + 1 + 2.9997 + 50, summed as integer ten-thousandths
       byWarehouse: [
@@ -181,10 +182,19 @@ describe("inventory-valuation", () => {
           warehouseCode: "EAST",
           onHand: 17,
           reserved: 1,
+          expired: 0,
           available: 16,
           value: 21.4997,
         },
-        { warehouseId: ids.west, warehouseCode: "WEST", onHand: 22, reserved: 7, available: 15, value: 50 },
+        {
+          warehouseId: ids.west,
+          warehouseCode: "WEST",
+          onHand: 22,
+          reserved: 7,
+          expired: 0,
+          available: 15,
+          value: 50,
+        },
       ],
     });
   });
@@ -206,11 +216,11 @@ describe("inventory-valuation", () => {
   it("escapes and neutralises text in the CSV", async () => {
     const text = await csv("/reports/inventory-valuation");
     expect(text.split("\r\n")[0]).toBe(
-      "sku,productName,category,warehouseCode,onHand,unitCost,value,productId,warehouseId",
+      "sku,productName,category,warehouseCode,onHand,expired,unitCost,value,productId,warehouseId",
     );
-    expect(text).toContain(`MUG-1,"Mug, ""large""",kitchen,EAST,7,2.5,17.5,${ids.mug},${ids.east}\r\n`);
-    expect(text).toContain(`PEN-1,"'=HYPERLINK(""http://x"")",office,EAST,9,0.3333,2.9997,`);
-    expect(text).toContain(`BOX-1,Box,kitchen,WEST,2,,,${ids.box},${ids.west}\r\n`);
+    expect(text).toContain(`MUG-1,"Mug, ""large""",kitchen,EAST,7,0,2.5,17.5,${ids.mug},${ids.east}\r\n`);
+    expect(text).toContain(`PEN-1,"'=HYPERLINK(""http://x"")",office,EAST,9,0,0.3333,2.9997,`);
+    expect(text).toContain(`BOX-1,Box,kitchen,WEST,2,0,,,${ids.box},${ids.west}\r\n`);
   });
 });
 

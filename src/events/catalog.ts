@@ -9,6 +9,7 @@ export const eventTypes = [
   "inventory.adjusted",
   "inventory.transferred",
   "inventory.low_stock",
+  "inventory.count_approved",
   "product.created",
   "product.updated",
   "product.deleted",

@@ -4,6 +4,16 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
+import {
+  assertSerials,
+  assertTracking,
+  isSerialClash,
+  receiveSerials,
+  resolveLots,
+  serialClash,
+  takeSerials,
+  trackingProblems,
+} from "../lots/tracked-stock";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
 import { isOverCeiling, overCeiling } from "./level-ceiling";
 import { lowStockEvent } from "./low-stock-event";
@@ -22,41 +32,65 @@ import { assertReceivable, loadTargets } from "./targets";
 /**
  * `POST /inventory/adjustments`: one batch holding the stock change, its ledger row, its
  * `inventory.adjusted` event and, when available drops to the reorder point, `inventory.low_stock`.
+ * A tracked product's change names its lot (a new lot is created on an addition) or its serial numbers.
  */
 export async function adjustStock(tdb: TenantDb, actor: Actor, input: AdjustmentBody) {
   const targets = await loadTargets(tdb, input.productId, [input.locationId]);
+  const { product } = targets;
   const location = targets.location(input.locationId);
-  if (input.quantity > 0) assertReceivable(location);
-  const level = { productId: input.productId, locationId: input.locationId };
+  const adds = input.quantity > 0;
+  if (adds) assertReceivable(location);
+  assertTracking(trackingProblems(product, input, input.quantity));
+  const { lotNumber } = input;
+  const lotOf = await resolveLots(
+    tdb,
+    lotNumber === undefined ? [] : [{ ...input, productId: product.id, sku: product.sku, lotNumber }],
+    adds ? "add" : "take",
+  );
+  const serials = input.serialNumbers ?? null;
+  const at = { locationId: location.id, locationCode: location.code, warehouseId: location.warehouseId };
+  const expect = adds ? { mode: "add" as const } : { mode: "take" as const, ...at };
+  if (serials) await assertSerials(tdb, product.id, serials, expect);
+  const level = {
+    productId: input.productId,
+    locationId: input.locationId,
+    lotId: lotNumber === undefined ? undefined : lotOf(product.id, lotNumber),
+  };
   const now = new Date().toISOString();
   const movementId = uuidv7();
   const exists = levelExists(tdb, level);
-  const change =
-    input.quantity > 0
-      ? addStock(tdb, { ...level, warehouseId: location.warehouseId }, input.quantity, now)
-      : changeLevel(tdb, level, { onHand: input.quantity }, now);
+  const change = adds
+    ? addStock(tdb, { ...level, warehouseId: location.warehouseId }, input.quantity, now)
+    : changeLevel(tdb, level, { onHand: input.quantity }, now);
   const ctx = {
     ...actor,
     reason: input.reason,
     referenceType: null,
     referenceId: null,
     notes: input.notes ?? null,
+    serialNumbers: serials,
     now,
   };
   const adjusted = sql`json_object('movementId', ${movementId}, 'productId', ${input.productId},
-    'delta', ${input.quantity}, 'reason', ${input.reason}, 'stockLevel', json(${levelJson(tdb, level)}))`;
+    'delta', ${input.quantity}, 'reason', ${input.reason}, 'lotNumber', ${input.lotNumber ?? null},
+    'serialNumbers', json(${serials ? JSON.stringify(serials) : null}), 'stockLevel', json(${levelJson(tdb, level)}))`;
   const written = await runBatch(tdb, {
     change,
+    serials: serials
+      ? adds
+        ? receiveSerials(tdb, product.id, at, serials, now)
+        : takeSerials(tdb, product.id, location.id, serials, now, undefined, exists)
+      : undefined,
     ledger: ledgerRow(tdb, movementId, level, input.quantity, ctx),
     adjusted: eventRow(tdb, "inventory.adjusted", adjusted, now, { onlyIf: exists }),
-    lowStock:
-      input.quantity < 0 ? lowStockEvent(tdb, input.productId, -input.quantity, now, exists) : undefined,
+    lowStock: adds ? undefined : lowStockEvent(tdb, input.productId, -input.quantity, now, exists),
     stockLevel: levelSnapshot(tdb, level),
     movement: movementSnapshot(tdb, [movementId]),
   }).catch(async (error) => {
     if (isStockShortage(error)) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
     if (isOverCeiling(error))
       throw await overCeiling(tdb, [{ ...level, quantity: input.quantity, field: "quantity" }]);
+    if (serials && isSerialClash(error)) throw await serialClash(tdb, product.id, serials, expect);
     throw error;
   });
   // A removal from a level that does not exist changed nothing: there is no stock there at all.

@@ -14,6 +14,7 @@ export function listMovements(tdb: TenantDb, query: MovementsQuery) {
     query.productId ? eq(m.productId, query.productId) : undefined,
     query.locationId ? eq(m.locationId, query.locationId) : undefined,
     query.warehouseId ? eq(m.warehouseId, query.warehouseId) : undefined,
+    query.lotId ? eq(m.lotId, query.lotId) : undefined,
     query.reason ? eq(m.reason, query.reason) : undefined,
     query.reference ? eq(m.referenceId, query.reference) : undefined,
     ...between(m.createdAt, query.from, query.to),

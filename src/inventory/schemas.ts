@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { LotNumber, movedFields, trackedFields } from "../lots/schemas";
 
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
 const Notes = z.string().trim().max(1000).optional();
@@ -25,6 +26,7 @@ export const AdjustmentBody = z
       .max(64, "must be at most 64 characters")
       .openapi({ example: "cycle_count" }),
     notes: Notes,
+    ...trackedFields,
   })
   .openapi("AdjustmentRequest");
 export type AdjustmentBody = z.infer<typeof AdjustmentBody>;
@@ -43,6 +45,7 @@ export const TransferBody = z
         description: `A stock level holds at most ${MAX_ON_HAND} units; a transfer past that is a 409.`,
       }),
     notes: Notes,
+    ...movedFields,
   })
   .refine((t) => t.fromLocationId !== t.toLocationId, {
     message: "must differ from fromLocationId",
@@ -59,6 +62,9 @@ export const StockLevelRecord = z
     locationId: z.uuid(),
     locationCode: z.string(),
     warehouseId: z.uuid(),
+    lotId: z.uuid().nullable(),
+    lotNumber: z.string().nullable(),
+    expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
     onHand: z.number().int(),
     reserved: z.number().int(),
     available: z.number().int(),
@@ -73,6 +79,9 @@ export const MovementRecord = z
     productId: z.uuid(),
     locationId: z.uuid(),
     warehouseId: z.uuid(),
+    lotId: z.uuid().nullable(),
+    lotNumber: z.string().nullable(),
+    serialNumbers: z.array(z.string()).nullable(),
     delta: z.number().int(),
     onHandAfter: z.number().int(),
     reason: z.string(),
@@ -115,18 +124,22 @@ export const StockQuery = pageQuery.extend({
   locationId: optionalId,
   warehouseId: optionalId,
   sku: z.string().trim().min(1).max(100).optional(),
+  lotId: optionalId,
+  lotNumber: LotNumber.optional(),
   belowReorderPoint: booleanFlag.openapi({
     description: "Only levels of products at or below their reorder point.",
   }),
 });
 export type StockQuery = z.infer<typeof StockQuery>;
 
-export const LocationStockQuery = pageQuery;
+export const LocationStockQuery = pageQuery.extend({ lotId: optionalId });
+export type LocationStockQuery = z.infer<typeof LocationStockQuery>;
 
 export const MovementsQuery = pageQuery.extend({
   productId: optionalId,
   locationId: optionalId,
   warehouseId: optionalId,
+  lotId: optionalId,
   reason: z.string().trim().min(1).max(64).optional(),
   reference: z.string().trim().min(1).max(100).optional().openapi({ description: "A transfer or order id." }),
   from: timestamp,

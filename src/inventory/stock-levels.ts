@@ -1,13 +1,13 @@
-import { asc, count, eq, lte, type SQL, sql } from "drizzle-orm";
+import { asc, count, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
-import { locations, products, stockLevels } from "../db/schema/tenant";
+import { locations, lots, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf, type PageQuery } from "../http/pagination";
 import { levelsWithProducts, selectStockLevels } from "./projections";
-import type { StockQuery } from "./schemas";
+import type { LocationStockQuery, StockQuery } from "./schemas";
 
 const all = alias(stockLevels, "all_levels");
 
@@ -21,7 +21,13 @@ const productAvailable = (tdb: TenantDb) =>
 function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {
   return readPage(tdb, query, {
     rows: selectStockLevels(tdb, ...conditions)
-      .orderBy(asc(products.sku), asc(locations.code))
+      .orderBy(
+        asc(products.sku),
+        asc(locations.code),
+        sql`${lots.expiresAt} is null`,
+        asc(lots.expiresAt),
+        asc(lots.number),
+      )
       .limit(query.pageSize)
       .offset(offsetOf(query)),
     count: tdb.db
@@ -32,7 +38,23 @@ function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery
   });
 }
 
-/** `GET /inventory/stock`, ordered by SKU then location code. */
+/** Levels of one lot, by id or by number (a number is unique per product, so it may name several lots). */
+function lotFilters(tdb: TenantDb, query: { lotId?: string; lotNumber?: string }) {
+  return [
+    query.lotId ? eq(stockLevels.lotId, query.lotId) : undefined,
+    query.lotNumber
+      ? inArray(
+          stockLevels.lotId,
+          tdb.db
+            .select({ id: lots.id })
+            .from(lots)
+            .where(inTenant(tdb, lots, eq(lots.number, query.lotNumber))),
+        )
+      : undefined,
+  ];
+}
+
+/** `GET /inventory/stock`, ordered by SKU, location code, then lot expiry. */
 export function listStock(tdb: TenantDb, query: StockQuery) {
   return pageOf(
     tdb,
@@ -41,6 +63,7 @@ export function listStock(tdb: TenantDb, query: StockQuery) {
       query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
       query.warehouseId ? eq(stockLevels.warehouseId, query.warehouseId) : undefined,
       query.sku ? eq(products.sku, query.sku) : undefined,
+      ...lotFilters(tdb, query),
       // The product's available stock over all its locations, compared with its reorder point.
       query.belowReorderPoint ? lte(productAvailable(tdb), products.reorderPoint) : undefined,
     ],
@@ -49,12 +72,12 @@ export function listStock(tdb: TenantDb, query: StockQuery) {
 }
 
 /** `GET /locations/{id}/inventory`: 404 for a location the tenant does not have. */
-export async function listLocationStock(tdb: TenantDb, locationId: string, query: PageQuery) {
+export async function listLocationStock(tdb: TenantDb, locationId: string, query: LocationStockQuery) {
   const [location] = await tdb.db
     .select({ id: locations.id })
     .from(locations)
     .where(inTenant(tdb, locations, eq(locations.id, locationId)))
     .limit(1);
   if (!location) throw notFound("Location");
-  return pageOf(tdb, [eq(stockLevels.locationId, locationId)], query);
+  return pageOf(tdb, [eq(stockLevels.locationId, locationId), ...lotFilters(tdb, query)], query);
 }

@@ -11,7 +11,12 @@ import { selectMovements, selectStockLevels } from "./projections";
 export interface Level {
   productId: string;
   locationId: string;
+  /** The lot's id; absent (stored as '') for stock that is not lot-tracked. */
+  lotId?: string;
 }
+
+/** The stored lot key of a level: '' for stock without a lot. */
+export const lotKey = (l: Level) => l.lotId ?? "";
 
 export interface LedgerContext {
   reason: string;
@@ -22,6 +27,8 @@ export interface LedgerContext {
   actorId: string;
   requestId: string;
   now: string;
+  /** The serial numbers the movement moved (serial-tracked products). */
+  serialNumbers?: readonly string[] | null;
 }
 
 export const atLevel = (tdb: TenantDb, l: Level) =>
@@ -30,6 +37,7 @@ export const atLevel = (tdb: TenantDb, l: Level) =>
     stockLevels,
     eq(stockLevels.productId, l.productId),
     eq(stockLevels.locationId, l.locationId),
+    eq(stockLevels.lotId, lotKey(l)),
   );
 
 /** Whether any level matching `where` holds stock (on hand or reserved): what blocks a deletion. */
@@ -56,9 +64,9 @@ export function addStock(
   now: string,
   onlyIf = sql`1`,
 ) {
-  return sql`insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at)
-    select ${tdb.tenantId}, ${l.productId}, ${l.locationId}, ${l.warehouseId}, ${quantity}, 0, ${now} where ${onlyIf}
-    on conflict (tenant_id, product_id, location_id)
+  return sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at)
+    select ${tdb.tenantId}, ${l.productId}, ${l.locationId}, ${lotKey(l)}, ${l.warehouseId}, ${quantity}, 0, ${now} where ${onlyIf}
+    on conflict (tenant_id, product_id, location_id, lot_id)
     do update set on_hand = on_hand + excluded.on_hand, updated_at = excluded.updated_at`;
 }
 
@@ -92,21 +100,29 @@ export function ledgerRow(
   ctx: LedgerContext,
   onlyIf = sql`1`,
 ) {
-  return sql`insert into stock_movements (id, tenant_id, product_id, location_id, warehouse_id, delta, on_hand_after,
-      reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
-    select ${id}, tenant_id, product_id, location_id, warehouse_id, ${delta}, on_hand, ${ctx.reason},
+  const serials = ctx.serialNumbers?.length ? JSON.stringify(ctx.serialNumbers) : null;
+  return sql`insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, serial_numbers, warehouse_id,
+      delta, on_hand_after, reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
+    select ${id}, tenant_id, product_id, location_id, lot_id, ${serials}, warehouse_id, ${delta}, on_hand, ${ctx.reason},
       ${ctx.referenceType}, ${ctx.referenceId}, ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId}, ${ctx.now}
     from stock_levels where ${atLevel(tdb, l)} and ${onlyIf}`;
 }
 
 /** A level's figures as a JSON object, for event payloads built inside the batch. */
 export const levelJson = (tdb: TenantDb, l: Level) =>
-  sql`(select json_object('locationId', location_id, 'warehouseId', warehouse_id, 'onHand', on_hand,
-      'reserved', reserved, 'available', on_hand - reserved) from stock_levels where ${atLevel(tdb, l)})`;
+  sql`(select json_object('locationId', location_id, 'warehouseId', warehouse_id,
+      'lotId', nullif(lot_id, ''), 'lotNumber', (select number from lots where lots.id = stock_levels.lot_id),
+      'onHand', on_hand, 'reserved', reserved, 'available', on_hand - reserved)
+    from stock_levels where ${atLevel(tdb, l)})`;
 
 /** A level as the API shows it, read at the end of the write batch so it shows exactly what committed. */
 export const levelSnapshot = (tdb: TenantDb, l: Level) =>
-  selectStockLevels(tdb, eq(stockLevels.productId, l.productId), eq(stockLevels.locationId, l.locationId));
+  selectStockLevels(
+    tdb,
+    eq(stockLevels.productId, l.productId),
+    eq(stockLevels.locationId, l.locationId),
+    eq(stockLevels.lotId, lotKey(l)),
+  );
 
 /** Ledger rows by id, as the API shows them. */
 export const movementSnapshot = (tdb: TenantDb, ids: readonly string[]) =>

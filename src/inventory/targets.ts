@@ -9,7 +9,12 @@ import { AppError } from "../http/errors";
 export async function loadTargets(tdb: TenantDb, productId: string, locationIds: readonly string[]) {
   const read = await runBatch(tdb, {
     product: tdb.db
-      .select({ id: products.id, reorderPoint: products.reorderPoint })
+      .select({
+        id: products.id,
+        sku: products.sku,
+        reorderPoint: products.reorderPoint,
+        tracking: products.tracking,
+      })
       .from(products)
       .where(inTenant(tdb, products, eq(products.id, productId)))
       .limit(1),
@@ -37,7 +42,10 @@ export async function loadTargets(tdb: TenantDb, productId: string, locationIds:
     });
   }
   const byId = new Map(found.map((l) => [l.id, l]));
-  return { location: (id: string) => byId.get(id) as (typeof found)[number] };
+  return {
+    product: product as NonNullable<typeof product>,
+    location: (id: string) => byId.get(id) as (typeof found)[number],
+  };
 }
 
 /** Stock is never put into a deactivated location. */

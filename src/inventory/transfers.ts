@@ -4,6 +4,15 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
+import {
+  assertSerials,
+  assertTracking,
+  isSerialClash,
+  resolveLots,
+  serialClash,
+  takeSerials,
+  trackingProblems,
+} from "../lots/tracked-stock";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
 import { isOverCeiling, overCeiling } from "./level-ceiling";
 import type { TransferBody } from "./schemas";
@@ -21,13 +30,27 @@ import { assertReceivable, loadTargets } from "./targets";
 /**
  * `POST /inventory/transfers`: both sides in one batch, or neither. The source's CHECKs refuse a
  * transfer of more than is available; the destination is only credited if the source level exists.
+ * A lot moves as itself (the destination's level of the same lot); serials move with their units.
  */
 export async function transferStock(tdb: TenantDb, actor: Actor, input: TransferBody) {
   const targets = await loadTargets(tdb, input.productId, [input.fromLocationId, input.toLocationId]);
+  const { product } = targets;
+  const source = targets.location(input.fromLocationId);
   const destination = targets.location(input.toLocationId);
   assertReceivable(destination);
-  const from = { productId: input.productId, locationId: input.fromLocationId };
-  const to = { productId: input.productId, locationId: input.toLocationId };
+  assertTracking(trackingProblems(product, input, input.quantity));
+  const { lotNumber } = input;
+  const lotOf = await resolveLots(
+    tdb,
+    lotNumber === undefined ? [] : [{ productId: product.id, sku: product.sku, lotNumber }],
+    "take",
+  );
+  const lotId = lotNumber === undefined ? undefined : lotOf(product.id, lotNumber);
+  const serials = input.serialNumbers ?? null;
+  const expect = { mode: "take" as const, locationId: source.id, locationCode: source.code };
+  if (serials) await assertSerials(tdb, product.id, serials, expect);
+  const from = { productId: input.productId, locationId: input.fromLocationId, lotId };
+  const to = { productId: input.productId, locationId: input.toLocationId, lotId };
   const now = new Date().toISOString();
   const transferId = uuidv7();
   const movementIds = [uuidv7(), uuidv7()] as const;
@@ -37,11 +60,14 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     referenceType: "transfer",
     referenceId: transferId,
     notes: input.notes ?? null,
+    serialNumbers: serials,
     now,
   };
   const sourceExists = levelExists(tdb, from);
   const transferred = sql`json_object('transferId', ${transferId}, 'productId', ${input.productId},
-    'quantity', ${input.quantity}, 'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
+    'quantity', ${input.quantity}, 'lotNumber', ${lotNumber ?? null},
+    'serialNumbers', json(${serials ? JSON.stringify(serials) : null}),
+    'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
   const written = await runBatch(tdb, {
     removal: changeLevel(tdb, from, { onHand: -input.quantity }, now),
     removalLedger: ledgerRow(tdb, movementIds[0], from, -input.quantity, ctx),
@@ -53,6 +79,12 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
       sourceExists,
     ),
     additionLedger: ledgerRow(tdb, movementIds[1], to, input.quantity, ctx, sourceExists),
+    serials: serials
+      ? takeSerials(tdb, product.id, source.id, serials, now, {
+          locationId: destination.id,
+          warehouseId: destination.warehouseId,
+        })
+      : undefined,
     transferred: eventRow(tdb, "inventory.transferred", transferred, now, { onlyIf: sourceExists }),
     from: levelSnapshot(tdb, from),
     to: levelSnapshot(tdb, to),
@@ -61,6 +93,7 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     if (isStockShortage(error)) throw await insufficientStock(tdb, from, input.quantity, "quantity");
     if (isOverCeiling(error))
       throw await overCeiling(tdb, [{ ...to, quantity: input.quantity, field: "quantity" }]);
+    if (serials && isSerialClash(error)) throw await serialClash(tdb, product.id, serials, expect);
     throw error;
   });
   if (changesOf(written.removal) === 0) throw await insufficientStock(tdb, from, input.quantity, "quantity");

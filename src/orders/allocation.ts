@@ -1,8 +1,14 @@
-/** Stock that could serve an order: one (product, location) with what is available there now. */
+import type { LineLot } from "../db/schema/tenant";
+
+/** Stock that could serve an order: one (product, location, lot) with what is available there now. */
 export interface StockCandidate {
   productId: string;
   locationId: string;
   warehouseId: string;
+  /** '' for stock without a lot. */
+  lotId: string;
+  lotNumber: string | null;
+  expiresAt: string | null;
   available: number;
 }
 
@@ -10,6 +16,8 @@ export interface LineDemand {
   lineId: string;
   productId: string;
   quantity: number;
+  /** A lot the line is pinned to: only that lot's stock serves it. */
+  lotNumber?: string | null;
 }
 
 export interface Reservation {
@@ -17,6 +25,9 @@ export interface Reservation {
   productId: string;
   locationId: string;
   warehouseId: string;
+  lotId: string;
+  lotNumber: string | null;
+  expiresAt: string | null;
   quantity: number;
 }
 
@@ -24,14 +35,16 @@ export interface ShortLine {
   index: number;
   productId: string;
   requested: number;
+  lotNumber: string | null;
   /** What is still available for this line after the order's earlier lines of the same product. */
   available: number;
 }
 
 /**
  * Decides where each line's quantity is reserved: from the candidates in the order given (the caller
- * sorts them, most available first, so a line is split over as few locations as possible).
- * Lines of the same product draw from the same pool. All lines or none: any short line -> `short`.
+ * sorts them: first-expiring lot first, then most available, so a line is split over as few locations
+ * as possible). Lines of the same product draw from the same pool; a pinned line only from its lot.
+ * All lines or none: any short line -> `short`.
  */
 export function allocate(
   lines: readonly LineDemand[],
@@ -41,10 +54,16 @@ export function allocate(
   const reservations: Reservation[] = [];
   const short: ShortLine[] = [];
   lines.forEach((line, index) => {
-    const pool = remaining.filter((c) => c.productId === line.productId && c.available > 0);
+    const lotNumber = line.lotNumber ?? null;
+    const pool = remaining.filter(
+      (c) =>
+        c.productId === line.productId &&
+        c.available > 0 &&
+        (lotNumber === null || c.lotNumber === lotNumber),
+    );
     const available = pool.reduce((sum, c) => sum + c.available, 0);
     if (available < line.quantity) {
-      short.push({ index, productId: line.productId, requested: line.quantity, available });
+      short.push({ index, productId: line.productId, requested: line.quantity, lotNumber, available });
       return;
     }
     let needed = line.quantity;
@@ -58,6 +77,9 @@ export function allocate(
         productId: line.productId,
         locationId: c.locationId,
         warehouseId: c.warehouseId,
+        lotId: c.lotId,
+        lotNumber: c.lotNumber,
+        expiresAt: c.expiresAt,
         quantity: take,
       });
     }
@@ -65,16 +87,34 @@ export function allocate(
   return short.length ? { short } : { reservations };
 }
 
-/** Sums reservations per (product, location): one guarded stock update each. */
-export function byStockLevel<T extends { productId: string; locationId: string; quantity: number }>(
-  reservations: readonly T[],
-): T[] {
+/** Sums reservations per (product, location, lot): one guarded stock update each. */
+export function byStockLevel<
+  T extends { productId: string; locationId: string; lotId?: string; quantity: number },
+>(reservations: readonly T[]): T[] {
   const merged = new Map<string, T>();
   for (const r of reservations) {
-    const key = `${r.productId}|${r.locationId}`;
+    const key = `${r.productId}|${r.locationId}|${r.lotId ?? ""}`;
     const existing = merged.get(key);
     if (existing) existing.quantity += r.quantity;
     else merged.set(key, { ...r });
   }
   return [...merged.values()];
+}
+
+/** The lots a line was allocated, summed per lot (stored on the line; empty for stock without lots). */
+export function lotsOfLine(reservations: readonly Reservation[], lineId: string): LineLot[] | null {
+  const lots = new Map<string, LineLot>();
+  for (const r of reservations) {
+    if (r.lineId !== lineId || r.lotId === "" || r.lotNumber === null) continue;
+    const lot = lots.get(r.lotId);
+    if (lot) lot.quantity += r.quantity;
+    else
+      lots.set(r.lotId, {
+        lotId: r.lotId,
+        lotNumber: r.lotNumber,
+        expiresAt: r.expiresAt,
+        quantity: r.quantity,
+      });
+  }
+  return lots.size ? [...lots.values()] : null;
 }

@@ -2,14 +2,16 @@ import { eq } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { orderReservations } from "../db/schema/tenant";
+import { orderLines, orderReservations } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { EventType } from "../events/catalog";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { isSerialClash, serialsChanged, takeSerials } from "../lots/tracked-stock";
 import { byStockLevel } from "./allocation";
 import { historyInsert } from "./order-writes";
+import { levelKey, pickedSerials } from "./picked-serials";
 import { type LoadedOrder, readOrder } from "./read-order";
 import { historyEntry, orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
@@ -48,13 +50,23 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
   if (input.trackingNumber && !ships && to !== "shipped") {
     throw validationError(["trackingNumber: only accepted when the order is shipped"]);
   }
+  if (input.lines && !ships) throw validationError(["lines: serial numbers are only accepted when shipping"]);
+  const picked = ships ? await pickedSerials(tdb, order, input.lines) : undefined;
 
   const now = new Date().toISOString();
   const guard = atVersion(tdb, orderId, row.version);
   const ctx = { orderId, ...actor, now };
   const held = byStockLevel(order.reservations);
   const stockStatements = ships
-    ? held.flatMap((s) => consumeStock(tdb, s, ctx, guard))
+    ? held.flatMap((s) => {
+        const serials = picked?.atLevel.get(levelKey(s)) ?? [];
+        return [
+          ...consumeStock(tdb, s, ctx, guard, serials.length ? serials : null),
+          ...(serials.length
+            ? [takeSerials(tdb, s.productId, s.locationId, serials, now, undefined, guard)]
+            : []),
+        ];
+      })
     : to === "cancelled"
       ? held.map((s) => releaseStock(tdb, s, now, guard))
       : [];
@@ -67,11 +79,21 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
     updatedAt: now,
   };
   const history = [...order.history, historyEntry(row, row.status, to, actor, now)];
-  const record = orderRecord({ ...after, version: row.version + 1 }, order.lines, history);
+  const lines = order.lines.map((l) => ({
+    ...l,
+    serialNumbers: picked?.byLine.get(l.id) ?? l.serialNumbers,
+  }));
+  const record = orderRecord({ ...after, version: row.version + 1 }, lines, history);
 
   const written = await runBatch(tdb, {
     history: historyInsert(tdb, orderId, row.status, to, actor, now, guard),
     stock: stockStatements,
+    serialNumbers: [...(picked?.byLine ?? [])].map(([lineId, serials]) =>
+      tdb.db
+        .update(orderLines)
+        .set({ serialNumbers: serials })
+        .where(inTenant(tdb, orderLines, eq(orderLines.id, lineId), guard)),
+    ),
     reservations: releasesReservations
       ? tdb.db
           .delete(orderReservations)
@@ -84,6 +106,9 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
       trackingNumber: after.trackingNumber,
       updatedAt: now,
     }),
+  }).catch((error) => {
+    if (isSerialClash(error)) throw serialsChanged();
+    throw error;
   });
   if (changesOf(written.version) === 0) {
     throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);

@@ -1,16 +1,25 @@
-import { and, asc, desc, eq, gt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { chunks, inJsonArray, onlyRow, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, orderReservations, stockLevels } from "../db/schema/tenant";
+import { locations, lots, orderReservations, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { lowStockEvent } from "../inventory/low-stock-event";
-import { available } from "../inventory/projections";
-import { allocate, byStockLevel, type Reservation, type ShortLine } from "./allocation";
-import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
+import { available, lotIdOf, withLot } from "../inventory/projections";
+import { today, unexpired } from "../lots/expiry";
+import { resolveLots } from "../lots/tracked-stock";
+import { allocate, byStockLevel, lotsOfLine, type Reservation, type ShortLine } from "./allocation";
+import {
+  assertOrderable,
+  assertPinnedLots,
+  assertWarehouse,
+  lineRows,
+  productsQuery,
+  warehouseQuery,
+} from "./order-inputs";
 import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
 import { newOrderRecord, type OrderLineRow, type OrderRow } from "./records";
 import type { CreateSalesOrderBody } from "./schemas";
@@ -18,19 +27,32 @@ import { reserveStock } from "./stock-effects";
 
 // A racer that loses stock between reading and writing re-reads and re-allocates; this bounds the retries.
 const MAX_ATTEMPTS = 8;
-// 6 bound values per reservation row.
-const RESERVATIONS_PER_INSERT = 16;
+// 7 bound values per reservation row.
+const RESERVATIONS_PER_INSERT = 14;
 
-function candidatesQuery(tdb: TenantDb, productIds: readonly string[], warehouseId: string | undefined) {
+/**
+ * The stock an order may reserve, in the order it is taken: first-expiring-first-out (lots without expiry
+ * after those with, then oldest receipt first), then most available. Expired lots are never offered.
+ * Stock without a lot has no expiry and no receipt date, so untracked products keep "most available first".
+ */
+export function candidatesQuery(
+  tdb: TenantDb,
+  productIds: readonly string[],
+  warehouseId: string | undefined,
+) {
   return tdb.db
     .select({
       productId: stockLevels.productId,
       locationId: stockLevels.locationId,
       warehouseId: stockLevels.warehouseId,
+      lotId: stockLevels.lotId,
+      lotNumber: lots.number,
+      expiresAt: lots.expiresAt,
       available,
     })
     .from(stockLevels)
     .innerJoin(locations, and(eq(locations.id, stockLevels.locationId), eq(locations.active, true)))
+    .leftJoin(lots, withLot(tdb, stockLevels.lotId))
     .where(
       inTenant(
         tdb,
@@ -38,13 +60,20 @@ function candidatesQuery(tdb: TenantDb, productIds: readonly string[], warehouse
         inJsonArray(stockLevels.productId, [...new Set(productIds)]),
         warehouseId ? eq(stockLevels.warehouseId, warehouseId) : undefined,
         gt(stockLevels.onHand, stockLevels.reserved),
+        unexpired(lots.expiresAt, today()),
       ),
     )
-    .orderBy(desc(available), asc(stockLevels.locationId));
+    .orderBy(
+      sql`${lots.expiresAt} is null`,
+      asc(lots.expiresAt),
+      asc(lots.createdAt),
+      desc(available),
+      asc(stockLevels.locationId),
+    );
 }
 
 const shortMessage = (s: ShortLine) =>
-  `lines[${s.index}]: product ${s.productId} requested ${s.requested}, available ${s.available}`;
+  `lines[${s.index}]: product ${s.productId}${s.lotNumber === null ? "" : ` lot ${s.lotNumber}`} requested ${s.requested}, available ${s.available}${s.lotNumber === null ? "" : " (expired lots are never allocated)"}`;
 
 /**
  * Creates a sales order and reserves stock for every line in ONE batch: all lines or none.
@@ -57,7 +86,12 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
   const { rows: lines, totalE4 } = lineRows(
     tdb.tenantId,
     orderId,
-    input.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, unitPrice: l.price })),
+    input.lines.map((l) => ({
+      productId: l.productId,
+      quantity: l.quantity,
+      unitPrice: l.price,
+      lotNumber: l.lotNumber,
+    })),
   );
   const productIds = input.lines.map((l) => l.productId);
   const row: Omit<OrderRow, "number"> = {
@@ -87,8 +121,14 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
     });
     assertOrderable(input.lines, read.products);
     if (input.warehouseId) assertWarehouse(read.warehouse);
+    if (attempt === 1) await resolveLots(tdb, assertPinnedLots(input.lines, read.products), "take");
     const plan = allocate(
-      lines.map((l) => ({ lineId: l.id, productId: l.productId, quantity: l.quantity })),
+      lines.map((l) => ({
+        lineId: l.id,
+        productId: l.productId,
+        quantity: l.quantity,
+        lotNumber: l.lotNumber,
+      })),
       read.candidates,
     );
     if ("short" in plan) throw conflict("Insufficient stock", plan.short.map(shortMessage));
@@ -109,12 +149,13 @@ async function writeSalesOrder(
   reservations: Reservation[],
 ) {
   const now = row.createdAt;
-  const record = newOrderRecord(row, lines, actor);
+  const allocated = lines.map((line) => ({ ...line, lots: lotsOfLine(reservations, line.id) }));
+  const record = newOrderRecord(row, allocated, actor);
   const perProduct = new Map<string, number>();
   for (const r of reservations) perProduct.set(r.productId, (perProduct.get(r.productId) ?? 0) + r.quantity);
 
   const written = await runBatch(tdb, {
-    order: insertOrder(tdb, row, lines, actor),
+    order: insertOrder(tdb, row, allocated, actor),
     reserve: byStockLevel(reservations).map((s) => reserveStock(tdb, s, now)),
     reservations: chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
       tdb.db.insert(orderReservations).values(
@@ -124,6 +165,7 @@ async function writeSalesOrder(
           lineId: r.lineId,
           productId: r.productId,
           locationId: r.locationId,
+          lotId: r.lotId,
           quantity: r.quantity,
         })),
       ),

@@ -6,13 +6,14 @@ import { products, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";
+import type { LotWanted, TrackedProduct } from "../lots/tracked-stock";
 import { MAX_ORDER_TOTAL, toE4 } from "../money";
 import type { OrderLineRow } from "./records";
 import { totalE4Of } from "./records";
 
 export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
   return tdb.db
-    .select({ id: products.id, sku: products.sku, status: products.status })
+    .select({ id: products.id, sku: products.sku, status: products.status, tracking: products.tracking })
     .from(products)
     .where(inTenant(tdb, products, inJsonArray(products.id, [...new Set(productIds)])));
 }
@@ -43,6 +44,31 @@ export function assertOrderable(
   if (inactive.length) throw conflict("Inactive products cannot be ordered", inactive);
 }
 
+/**
+ * The lots sales lines are pinned to (a 400 for a pin on a product that is not lot-tracked), for
+ * checking that they exist.
+ */
+export function assertPinnedLots(
+  lines: readonly { productId: string; lotNumber?: string }[],
+  found: readonly TrackedProduct[],
+): LotWanted[] {
+  const byId = new Map(found.map((p) => [p.id, p]));
+  const pinned = lines.flatMap((line, i) => {
+    const product = byId.get(line.productId);
+    return product && line.lotNumber !== undefined ? [{ i, product, lotNumber: line.lotNumber }] : [];
+  });
+  const wrong = pinned.flatMap(({ i, product }) =>
+    product.tracking === "lot" ? [] : [`lines[${i}].lotNumber: product ${product.sku} is not lot-tracked`],
+  );
+  if (wrong.length) throw validationError(wrong);
+  return pinned.map(({ i, product, lotNumber }) => ({
+    productId: product.id,
+    sku: product.sku,
+    lotNumber,
+    field: `lines[${i}].`,
+  }));
+}
+
 export function assertWarehouse(found: readonly unknown[]): void {
   if (found.length === 0) throw notFound("Warehouse");
 }
@@ -51,7 +77,7 @@ export function assertWarehouse(found: readonly unknown[]): void {
 export function lineRows(
   tenantId: string,
   orderId: string,
-  lines: readonly { productId: string; quantity: number; unitPrice: number }[],
+  lines: readonly { productId: string; quantity: number; unitPrice: number; lotNumber?: string }[],
 ): { rows: OrderLineRow[]; totalE4: number } {
   const rows = lines.map((line, i) => ({
     id: uuidv7(),
@@ -63,6 +89,9 @@ export function lineRows(
     // The schema admits only amounts with at most 4 decimals, so this is defined.
     unitPriceE4: toE4(line.unitPrice) ?? 0,
     receivedQuantity: 0,
+    lotNumber: line.lotNumber ?? null,
+    lots: null,
+    serialNumbers: null,
   }));
   const totalE4 = totalE4Of(rows);
   if (totalE4 === undefined)

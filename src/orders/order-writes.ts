@@ -9,8 +9,8 @@ import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;
 
-// 8 bound values per line, D1 allows 100 per statement.
-const LINES_PER_INSERT = 12;
+// 11 bound values per line, D1 allows 100 per statement.
+const LINES_PER_INSERT = 9;
 
 /**
  * The statements that create an order: bump the tenant's counter and take the order's number from it

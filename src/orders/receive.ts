@@ -9,6 +9,16 @@ import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
 import { assertReceivable } from "../inventory/targets";
+import {
+  assertTracking,
+  isSerialClash,
+  receiveSerials,
+  resolveLots,
+  serialProblems,
+  serialsChanged,
+  trackingProblems,
+} from "../lots/tracked-stock";
+import { productsQuery } from "./order-inputs";
 import { historyInsert } from "./order-writes";
 import { readOrder } from "./read-order";
 import { historyEntry, orderRecord } from "./records";
@@ -29,6 +39,21 @@ function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
     .where(inTenant(tdb, locations, inJsonArray(locations.id, [...new Set(ids)])));
 }
 
+/** A serial number named on two lines of one receipt (of the same product) is one unit received twice. */
+function serialsOnTwoLines(lines: readonly { productId: string; serialNumbers?: readonly string[] }[]) {
+  const firstLine = new Map<string, number>();
+  return lines.flatMap((l, i) =>
+    (l.serialNumbers ?? []).flatMap((serial) => {
+      const key = `${l.productId}|${serial}`;
+      const first = firstLine.get(key);
+      if (first === undefined) firstLine.set(key, i);
+      return first !== undefined && first !== i
+        ? [`lines[${i}].serialNumbers: ${serial} is also received on lines[${first}]`]
+        : [];
+    }),
+  );
+}
+
 /**
  * Receives stock against a purchase order's lines in ONE batch guarded by the version read: stock is
  * added (ledger rows, reason `received`), the lines' received quantities grow, and the order moves to
@@ -43,6 +68,10 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
       input.lines.map((l) => l.locationId),
     ),
   ]);
+  const tracked = await productsQuery(
+    tdb,
+    order.lines.map((l) => l.productId),
+  );
   const { row } = order;
   if (row.type !== "purchase")
     throw conflict(`Order ${row.number} is a sales order; only purchase orders are received`);
@@ -85,6 +114,36 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
   });
   if (over.length) throw conflict("Receiving more than was ordered", over);
 
+  // Lots and serials: each line names what its product's tracking needs; new lots are created.
+  const productById = new Map(tracked.map((p) => [p.id, p]));
+  const productOf = (lineId: string) => productById.get(lineById.get(lineId)?.productId ?? "");
+  const problems = input.lines.flatMap((l, i) => {
+    const product = productOf(l.lineId);
+    return product ? trackingProblems(product, l, l.quantity, `lines[${i}].`) : [];
+  });
+  const serialsTwice = serialsOnTwoLines(
+    input.lines.map((l) => ({ ...l, productId: productOf(l.lineId)?.id ?? "" })),
+  );
+  assertTracking([...problems, ...serialsTwice]);
+  const lotOf = await resolveLots(
+    tdb,
+    input.lines.flatMap((l, i) => {
+      const product = productOf(l.lineId);
+      return product && l.lotNumber !== undefined
+        ? [{ ...l, productId: product.id, sku: product.sku, lotNumber: l.lotNumber, field: `lines[${i}].` }]
+        : [];
+    }),
+    "add",
+  );
+  const serialIssues = await Promise.all(
+    input.lines.map((l, i) =>
+      l.serialNumbers
+        ? serialProblems(tdb, productOf(l.lineId)?.id ?? "", l.serialNumbers, { mode: "add" }, `lines[${i}].`)
+        : [],
+    ),
+  );
+  if (serialIssues.flat().length) throw conflict(serialIssues.flat()[0] as string, serialIssues.flat());
+
   const now = new Date().toISOString();
   const after = [...lineById.values()];
   const to = statusAfterReceipt(after);
@@ -97,12 +156,27 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
     after,
     history,
   );
-  const receipt = input.lines.map((l) => ({ ...l, productId: lineById.get(l.lineId)?.productId ?? "" }));
+  const receipt = input.lines.map((l) => {
+    const productId = lineById.get(l.lineId)?.productId ?? "";
+    return { ...l, productId, lotId: l.lotNumber === undefined ? undefined : lotOf(productId, l.lotNumber) };
+  });
   const statusChanged = to !== row.status;
 
   const written = await runBatch(tdb, {
     receipt: receipt.flatMap((l) => [
-      ...receiveStock(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, ctx, guard),
+      ...receiveStock(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, ctx, guard, l.serialNumbers),
+      ...(l.serialNumbers
+        ? [
+            receiveSerials(
+              tdb,
+              l.productId,
+              { locationId: l.locationId, warehouseId: row.warehouseId ?? "" },
+              l.serialNumbers,
+              now,
+              guard,
+            ),
+          ]
+        : []),
       tdb.db
         .update(orderLines)
         .set({ receivedQuantity: sql`${orderLines.receivedQuantity} + ${l.quantity}` })
@@ -123,6 +197,7 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
         receipt.map((l, i) => ({ ...l, field: `lines[${i}].quantity` })),
       );
     }
+    if (isSerialClash(error)) throw serialsChanged();
     throw error;
   });
   if (changesOf(written.version) === 0) {

@@ -42,7 +42,9 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
     lineNo: line.lineNo,
     productId: line.productId,
     quantity: line.quantity,
-    ...(type === "sales" ? { price: unit } : { cost: unit, receivedQuantity: line.receivedQuantity }),
+    ...(type === "sales"
+      ? { price: unit, lotNumber: line.lotNumber, lots: line.lots, serialNumbers: line.serialNumbers }
+      : { cost: unit, receivedQuantity: line.receivedQuantity }),
     // A safe integer (the order total is one), printed exactly.
     lineTotal: exactMoney(line.quantity * line.unitPriceE4),
   };

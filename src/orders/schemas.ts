@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { LotNumber, SerialNumbers, trackedFields } from "../lots/schemas";
 import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
 import { orderStatuses } from "./state-machine";
 
@@ -45,7 +46,17 @@ export const CreateSalesOrderBody = z
   .strictObject({
     customerId: Id,
     warehouseId: Id.optional().openapi({ description: "Reserve only from this warehouse's locations." }),
-    lines: PricedLines(z.strictObject({ productId: Id, quantity: Quantity, price: Money })),
+    lines: PricedLines(
+      z.strictObject({
+        productId: Id,
+        quantity: Quantity,
+        price: Money,
+        lotNumber: LotNumber.optional().openapi({
+          description:
+            "Reserve only from this lot (lot-tracked products); otherwise lots are allocated first-expiring-first-out.",
+        }),
+      }),
+    ),
     shippingAddress: ShippingAddress,
     notes: Text(1000).optional(),
   })
@@ -67,13 +78,22 @@ export const UpdateStatusBody = z
   .strictObject({
     status: OrderStatus,
     trackingNumber: Text(100).optional().openapi({ description: "Stored when sent with `shipped`." }),
+    lines: z
+      .array(z.strictObject({ lineId: Id, serialNumbers: SerialNumbers }))
+      .max(MAX_LINES)
+      .optional()
+      .openapi({
+        description: "With `shipped`: the serial numbers picked for each line of a serial-tracked product.",
+      }),
   })
   .openapi("UpdateOrderStatusRequest");
 export type UpdateStatusBody = z.infer<typeof UpdateStatusBody>;
 
 export const ReceiveBody = z
   .strictObject({
-    lines: Lines(z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id })).openapi({
+    lines: Lines(
+      z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id, ...trackedFields }),
+    ).openapi({
       description: `A stock level holds at most ${MAX_ON_HAND} units; a receipt past that is a 409.`,
     }),
   })
@@ -115,6 +135,24 @@ export const OrderLineRecord = z
     price: z.number().optional().openapi({ description: "Unit price (sales orders)" }),
     cost: z.number().optional().openapi({ description: "Unit cost (purchase orders)" }),
     receivedQuantity: z.number().int().optional().openapi({ description: "Purchase orders only" }),
+    lotNumber: z.string().nullable().optional().openapi({ description: "The lot a sales line is pinned to" }),
+    lots: z
+      .array(
+        z.object({
+          lotId: z.uuid(),
+          lotNumber: z.string(),
+          expiresAt: z.string().nullable(),
+          quantity: z.number().int(),
+        }),
+      )
+      .nullable()
+      .optional()
+      .openapi({ description: "Sales orders: the lots the line was allocated (first-expiring-first-out)" }),
+    serialNumbers: z
+      .array(z.string())
+      .nullable()
+      .optional()
+      .openapi({ description: "Sales orders: the serial numbers shipped (chosen at shipping)" }),
     lineTotal: ExactMoney,
   })
   .openapi("OrderLine");

@@ -12,9 +12,13 @@ import type { Reservation } from "./allocation";
 /** The order a change belongs to, who made it, and when. */
 export type MovementContext = Actor & { orderId: string; now: string };
 
-type StockAmount = Pick<Reservation, "productId" | "locationId" | "quantity">;
+type StockAmount = Pick<Reservation, "productId" | "locationId" | "quantity"> & { lotId?: string };
 
-const ledgerContext = (ctx: MovementContext, reason: string): LedgerContext => ({
+const ledgerContext = (
+  ctx: MovementContext,
+  reason: string,
+  serialNumbers: readonly string[] | null = null,
+): LedgerContext => ({
   reason,
   referenceType: "order",
   referenceId: ctx.orderId,
@@ -23,6 +27,7 @@ const ledgerContext = (ctx: MovementContext, reason: string): LedgerContext => (
   actorId: ctx.actorId,
   requestId: ctx.requestId,
   now: ctx.now,
+  serialNumbers,
 });
 
 /** Holds stock for an order; unguarded on purpose: the reserved <= on_hand CHECK is the guard. */
@@ -35,11 +40,17 @@ export function releaseStock(tdb: TenantDb, s: StockAmount, now: string, guard: 
   return changeLevel(tdb, s, { reserved: -s.quantity }, now, guard);
 }
 
-/** Ships held stock: on_hand and reserved both go down, with a `shipped` ledger row. */
-export function consumeStock(tdb: TenantDb, s: StockAmount, ctx: MovementContext, guard: SQL) {
+/** Ships held stock: on_hand and reserved both go down, with a `shipped` ledger row (naming the serials shipped). */
+export function consumeStock(
+  tdb: TenantDb,
+  s: StockAmount,
+  ctx: MovementContext,
+  guard: SQL,
+  serialNumbers: readonly string[] | null = null,
+) {
   return [
     changeLevel(tdb, s, { onHand: -s.quantity, reserved: -s.quantity }, ctx.now, guard),
-    ledgerRow(tdb, uuidv7(), s, -s.quantity, ledgerContext(ctx, "shipped"), guard),
+    ledgerRow(tdb, uuidv7(), s, -s.quantity, ledgerContext(ctx, "shipped", serialNumbers), guard),
   ] as const;
 }
 
@@ -49,9 +60,10 @@ export function receiveStock(
   s: StockAmount & { warehouseId: string },
   ctx: MovementContext,
   guard: SQL,
+  serialNumbers: readonly string[] | null = null,
 ) {
   return [
     addStock(tdb, s, s.quantity, ctx.now, guard),
-    ledgerRow(tdb, uuidv7(), s, s.quantity, ledgerContext(ctx, "received"), guard),
+    ledgerRow(tdb, uuidv7(), s, s.quantity, ledgerContext(ctx, "received", serialNumbers), guard),
   ] as const;
 }

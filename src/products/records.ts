@@ -16,6 +16,7 @@ export function productRecord(row: ProductRow): ProductRecord {
     cost: fromE4OrNull(row.costE4),
     status: row.status,
     reorderPoint: row.reorderPoint,
+    tracking: row.tracking,
     description: row.description,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

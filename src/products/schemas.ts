@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { productTrackings } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { Money } from "../money";
 
@@ -36,6 +37,10 @@ const fields = {
     .optional(),
   description: z.string().trim().max(2000).nullable().optional(),
   status: z.enum(productStatuses, { error: "must be Active or Inactive" }).optional(),
+  tracking: z.enum(productTrackings, { error: "must be none, lot or serial" }).optional().openapi({
+    description:
+      "How units are told apart: by lot (with expiry) or by serial number. Fixed while the product has stock.",
+  }),
 };
 
 export const CreateProductBody = z.strictObject(fields).openapi("CreateProductRequest");
@@ -59,6 +64,7 @@ export const ProductRecord = z
     cost: z.number().nullable(),
     status: z.enum(productStatuses),
     reorderPoint: z.number().int(),
+    tracking: z.enum(productTrackings),
     description: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
-import { orderLines, orders, products, stockLevels } from "../db/schema/tenant";
+import { lots, orderLines, orders, products, serialNumbers, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow, previousStatementChanged } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
@@ -35,6 +35,7 @@ export function newProductRow(tenantId: string, input: CreateProductBody, now: s
     costE4: e4(input.cost) ?? null,
     status: input.status ?? "Active",
     reorderPoint: input.reorderPoint ?? 0,
+    tracking: input.tracking ?? "none",
     description: input.description ?? null,
     version: 1,
     createdAt: now,
@@ -89,11 +90,22 @@ export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const next = changedProductRow(current, changes, new Date().toISOString());
     const { tenantId: _t, id: _id, createdAt: _c, ...values } = next;
+    // Tracking says how the product's stock is keyed (lot, serials): it changes only while there is none.
+    const retracks = next.tracking !== current.tracking;
+    if (retracks) await assertNoStock(tdb, id);
     const written = await runBatch(tdb, {
       product: tdb.db
         .update(products)
         .set(values)
-        .where(inTenant(tdb, products, eq(products.id, id), eq(products.version, current.version))),
+        .where(
+          inTenant(
+            tdb,
+            products,
+            eq(products.id, id),
+            eq(products.version, current.version),
+            retracks ? not(heldStock(tdb, id)) : undefined,
+          ),
+        ),
       updated: eventRow(tdb, "product.updated", productRecord(next), next.updatedAt, {
         onlyIf: previousStatementChanged,
       }),
@@ -123,6 +135,12 @@ const openOrderLine = (tdb: TenantDb, id: string) =>
   );
 const heldStock = (tdb: TenantDb, id: string) => holdsStock(tdb, eq(stockLevels.productId, id));
 
+async function assertNoStock(tdb: TenantDb, id: string) {
+  const [row] = await tdb.db.all<{ stock: number }>(sql`select ${heldStock(tdb, id)} as stock`);
+  if (row?.stock)
+    throw conflict("tracking: the product has stock; its tracking changes only while it has none");
+}
+
 /** Refused (409) while the product has stock or open order lines; its empty stock rows go with it. */
 export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
   return untilCommitted(ifMatch, async () => {
@@ -133,6 +151,11 @@ export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
       stock: tdb.db
         .delete(stockLevels)
         .where(inTenant(tdb, stockLevels, eq(stockLevels.productId, id), not(blocked))),
+      // Its lots and serial numbers (none in stock) go with it; the ledger keeps their ids.
+      serials: tdb.db
+        .delete(serialNumbers)
+        .where(inTenant(tdb, serialNumbers, eq(serialNumbers.productId, id), not(blocked))),
+      lots: tdb.db.delete(lots).where(inTenant(tdb, lots, eq(lots.productId, id), not(blocked))),
       product: tdb.db
         .delete(products)
         .where(

@@ -23,6 +23,7 @@ export interface ValuationLine {
   warehouseId: string;
   warehouseCode: string;
   onHand: number;
+  expired: number;
   unitCost: number | null;
   value: ExactNumber | null;
 }
@@ -46,8 +47,9 @@ export function valuationPage(tenantDb: TenantDb, filters: StockFilters, afterSk
 }
 
 /**
- * A page of lines plus the totals per warehouse and overall: units on hand, reserved and available, and value
- * (products without a cost add no value), every value exact however large.
+ * A page of lines plus the totals per warehouse and overall: units on hand, reserved, expired and available
+ * (only unexpired stock is available), and value of everything on hand (products without a cost add no value),
+ * every value exact however large.
  */
 export async function inventoryValuation(tenantDb: TenantDb, query: InventoryValuationQuery) {
   const { db } = tenantDb;
@@ -61,6 +63,7 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
         warehouseCode: all.warehouseCode,
         onHand: sql<number>`sum(${all.onHand})`.mapWith(Number),
         reserved: sql<number>`sum(${all.reserved})`.mapWith(Number),
+        expired: sql<number>`sum(${all.expired})`.mapWith(Number),
         valueE4: exactSumOfProducts(all.onHand, all.costE4, MONEY_E4_BITS),
       })
       .from(all)
@@ -70,16 +73,18 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
   const byWarehouse = read.byWarehouse;
   const onHand = byWarehouse.reduce((sum, w) => sum + w.onHand, 0);
   const reserved = byWarehouse.reduce((sum, w) => sum + w.reserved, 0);
+  const expired = byWarehouse.reduce((sum, w) => sum + w.expired, 0);
   return {
     ...paged(read.page.map(toLine), read.count[0]?.value ?? 0, query),
     totals: {
       onHand,
       reserved,
-      available: onHand - reserved,
+      expired,
+      available: onHand - reserved - expired,
       value: exactMoney(byWarehouse.reduce((sum, w) => sum + w.valueE4, 0n)),
       byWarehouse: byWarehouse.map(({ valueE4, ...w }) => ({
         ...w,
-        available: w.onHand - w.reserved,
+        available: w.onHand - w.reserved - w.expired,
         value: exactMoney(valueE4),
       })),
     },
@@ -92,6 +97,7 @@ export const valuationColumns: CsvColumn<ValuationLine>[] = [
   { header: "category", cell: (r) => r.category },
   { header: "warehouseCode", cell: (r) => r.warehouseCode },
   { header: "onHand", cell: (r) => r.onHand },
+  { header: "expired", cell: (r) => r.expired },
   { header: "unitCost", cell: (r) => r.unitCost },
   { header: "value", cell: (r) => r.value },
   { header: "productId", cell: (r) => r.productId },

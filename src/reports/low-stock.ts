@@ -17,11 +17,12 @@ import {
 /**
  * Every active product whose available quantity in a warehouse where it is stocked is at or below its
  * reorder point (the `inventory.low_stock` rule). Inactive products are not reordered, so not listed.
+ * Only unexpired stock is available: expired lots' units count as on hand but not as available.
  */
-const lowStock = {
+const lowStock = () => ({
   where: eq(products.status, "Active"),
-  having: sql`${positionSums.onHand} - ${positionSums.reserved} <= ${products.reorderPoint}`,
-};
+  having: sql`${positionSums.onHand} - ${positionSums.reserved} - ${positionSums.expired()} <= ${products.reorderPoint}`,
+});
 
 export interface LowStockLine {
   productId: string;
@@ -32,6 +33,7 @@ export interface LowStockLine {
   warehouseCode: string;
   onHand: number;
   reserved: number;
+  expired: number;
   available: number;
   reorderPoint: number;
   shortfall: number;
@@ -39,19 +41,19 @@ export interface LowStockLine {
 
 function toLine(position: StockPosition): LowStockLine {
   const { costE4: _cost, ...line } = position;
-  const available = line.onHand - line.reserved;
+  const available = line.onHand - line.reserved - line.expired;
   return { ...line, available, shortfall: line.reorderPoint - available };
 }
 
 /** A page of the CSV download: the lines of the next range of products. */
 export function lowStockPage(tenantDb: TenantDb, filters: StockFilters, afterSku: string | null) {
-  return positionsCsvPage(tenantDb, filters, lowStock, afterSku, toLine);
+  return positionsCsvPage(tenantDb, filters, lowStock(), afterSku, toLine);
 }
 
 export async function lowStockReport(tenantDb: TenantDb, query: LowStockQuery) {
   const read = await runBatch(tenantDb, {
-    page: positionsPage(tenantDb, query, lowStock, { offset: offsetOf(query), limit: query.pageSize }),
-    count: tenantDb.db.select({ value: count() }).from(stockPositions(tenantDb, query, lowStock).as("low")),
+    page: positionsPage(tenantDb, query, lowStock(), { offset: offsetOf(query), limit: query.pageSize }),
+    count: tenantDb.db.select({ value: count() }).from(stockPositions(tenantDb, query, lowStock()).as("low")),
   });
   return paged(read.page.map(toLine), read.count[0]?.value ?? 0, query);
 }
@@ -63,6 +65,7 @@ export const lowStockColumns: CsvColumn<LowStockLine>[] = [
   { header: "warehouseCode", cell: (r) => r.warehouseCode },
   { header: "onHand", cell: (r) => r.onHand },
   { header: "reserved", cell: (r) => r.reserved },
+  { header: "expired", cell: (r) => r.expired },
   { header: "available", cell: (r) => r.available },
   { header: "reorderPoint", cell: (r) => r.reorderPoint },
   { header: "shortfall", cell: (r) => r.shortfall },

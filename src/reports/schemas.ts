@@ -70,6 +70,10 @@ export const ValuationRow = z
     warehouseId: z.uuid(),
     warehouseCode: z.string(),
     onHand: z.number().int(),
+    expired: z
+      .number()
+      .int()
+      .openapi({ description: "Units of expired lots not held by an order: on hand, but never available." }),
     unitCost: z.number().nullable().openapi({
       description: "Null when the product has no cost; its value is then null.",
       example: 1234.5,
@@ -83,7 +87,11 @@ export const InventoryValuationReport = pagedOf(ValuationRow)
     totals: z.object({
       onHand: z.number().int(),
       reserved: z.number().int().openapi({ description: "Held by open sales orders." }),
-      available: z.number().int().openapi({ description: "onHand - reserved." }),
+      expired: z.number().int().openapi({ description: "Units of expired lots not held by an order." }),
+      available: z
+        .number()
+        .int()
+        .openapi({ description: "onHand - reserved - expired: only unexpired stock is available." }),
       value: ExactMoney,
       byWarehouse: z.array(
         z.object({
@@ -91,6 +99,7 @@ export const InventoryValuationReport = pagedOf(ValuationRow)
           warehouseCode: z.string(),
           onHand: z.number().int(),
           reserved: z.number().int(),
+          expired: z.number().int(),
           available: z.number().int(),
           value: ExactMoney,
         }),
@@ -109,7 +118,14 @@ export const LowStockRow = z
     warehouseCode: z.string(),
     onHand: z.number().int(),
     reserved: z.number().int(),
-    available: z.number().int(),
+    expired: z
+      .number()
+      .int()
+      .openapi({ description: "Units of expired lots not held by an order: on hand, but never available." }),
+    available: z
+      .number()
+      .int()
+      .openapi({ description: "onHand - reserved - expired: only unexpired stock counts as available." }),
     reorderPoint: z.number().int(),
     shortfall: z.number().int().openapi({ description: "reorderPoint - available (0 when exactly at it)." }),
   })

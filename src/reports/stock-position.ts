@@ -1,7 +1,9 @@
 import { and, asc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { products, stockLevels, warehouses } from "../db/schema/tenant";
+import { lots, products, stockLevels, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { withLot } from "../inventory/projections";
+import { today } from "../lots/expiry";
 import type { CsvPage } from "./csv";
 
 /** The filters every per-product report takes. */
@@ -12,9 +14,12 @@ export interface StockFilters {
 
 const onHand = sql`sum(${stockLevels.onHand})`;
 const reserved = sql`sum(${stockLevels.reserved})`;
+/** Units of expired lots that no order holds: on hand, but never available (expiry: src/lots/expiry.ts). */
+const expired = () => sql`coalesce(sum(case when ${lots.expiresAt} <= ${today()}
+  then ${stockLevels.onHand} - ${stockLevels.reserved} else 0 end), 0)`;
 
 /** Sums of the grouped (product, warehouse), for a report's `having`. */
-export const positionSums = { onHand, reserved };
+export const positionSums = { onHand, reserved, expired };
 
 /**
  * Each product's stock per warehouse holding it: units on hand and reserved summed over the warehouse's
@@ -40,6 +45,7 @@ export function stockPositions(
         warehouseCode: warehouses.code,
         onHand: sql<number>`${onHand}`.mapWith(Number).as("on_hand"),
         reserved: sql<number>`${reserved}`.mapWith(Number).as("reserved"),
+        expired: sql<number>`${expired()}`.mapWith(Number).as("expired"),
         reorderPoint: products.reorderPoint,
         costE4: products.costE4,
       })
@@ -48,6 +54,7 @@ export function stockPositions(
       .from(products)
       .crossJoin(stockLevels)
       .innerJoin(warehouses, inTenant(tdb, warehouses, eq(warehouses.id, stockLevels.warehouseId)))
+      .leftJoin(lots, withLot(tdb, stockLevels.lotId))
       .where(
         inTenant(
           tdb,

@@ -18,16 +18,19 @@ export interface LevelCheck {
   onHand: number;
   reserved: number;
   ledger: number;
+  /** '' for stock without a lot. */
+  lotId: string;
 }
 
-/** Every stock level of the tenant with the sum of its ledger rows. */
+/** Every stock level (product, location, lot) of the tenant with the sum of its ledger rows. */
 export async function levelsWithLedger(tenant: { id: string }): Promise<LevelCheck[]> {
   const { results } = await (await tenantDatabase(tenant.id))
     .prepare(
-      `select s.product_id as productId, s.location_id as locationId, s.on_hand as onHand, s.reserved as reserved,
+      `select s.product_id as productId, s.location_id as locationId, s.lot_id as lotId, s.on_hand as onHand,
+          s.reserved as reserved,
           coalesce((select sum(m.delta) from stock_movements m where m.tenant_id = s.tenant_id
-            and m.product_id = s.product_id and m.location_id = s.location_id), 0) as ledger
-       from stock_levels s where s.tenant_id = ? order by s.product_id, s.location_id`,
+            and m.product_id = s.product_id and m.location_id = s.location_id and m.lot_id = s.lot_id), 0) as ledger
+       from stock_levels s where s.tenant_id = ? order by s.product_id, s.location_id, s.lot_id`,
     )
     .bind(tenant.id)
     .all<LevelCheck>();

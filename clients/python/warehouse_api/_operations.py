@@ -54,10 +54,20 @@ OPERATIONS: Dict[str, Operation] = {
     "updateLocation": Operation("updateLocation", "PUT", "/api/v1/locations/{id}", "tenant", "safe"),
     "deleteLocation": Operation("deleteLocation", "DELETE", "/api/v1/locations/{id}", "tenant", "safe"),
     "listLocationStock": Operation("listLocationStock", "GET", "/api/v1/locations/{id}/inventory", "tenant", "safe"),
+    "listInventoryCounts": Operation("listInventoryCounts", "GET", "/api/v1/inventory/counts", "tenant", "safe"),
+    "createInventoryCount": Operation("createInventoryCount", "POST", "/api/v1/inventory/counts", "tenant", "idempotency-key"),
+    "getInventoryCount": Operation("getInventoryCount", "GET", "/api/v1/inventory/counts/{id}", "tenant", "safe"),
+    "recordInventoryCountLines": Operation("recordInventoryCountLines", "PUT", "/api/v1/inventory/counts/{id}/lines", "tenant", "safe"),
+    "submitInventoryCount": Operation("submitInventoryCount", "POST", "/api/v1/inventory/counts/{id}/submit", "tenant", "idempotency-key"),
+    "approveInventoryCount": Operation("approveInventoryCount", "POST", "/api/v1/inventory/counts/{id}/approve", "tenant", "idempotency-key"),
+    "cancelInventoryCount": Operation("cancelInventoryCount", "POST", "/api/v1/inventory/counts/{id}/cancel", "tenant", "idempotency-key"),
     "listStock": Operation("listStock", "GET", "/api/v1/inventory/stock", "tenant", "safe"),
     "listMovements": Operation("listMovements", "GET", "/api/v1/inventory/movements", "tenant", "safe"),
     "adjustStock": Operation("adjustStock", "POST", "/api/v1/inventory/adjustments", "tenant", "idempotency-key"),
     "transferStock": Operation("transferStock", "POST", "/api/v1/inventory/transfers", "tenant", "idempotency-key"),
+    "listLots": Operation("listLots", "GET", "/api/v1/lots", "tenant", "safe"),
+    "getLot": Operation("getLot", "GET", "/api/v1/lots/{id}", "tenant", "safe"),
+    "traceLot": Operation("traceLot", "GET", "/api/v1/lots/{id}/trace", "tenant", "safe"),
     "listWebhooks": Operation("listWebhooks", "GET", "/api/v1/webhooks", "tenant", "safe"),
     "createWebhook": Operation("createWebhook", "POST", "/api/v1/webhooks", "tenant", "idempotency-key"),
     "getWebhook": Operation("getWebhook", "GET", "/api/v1/webhooks/{id}", "tenant", "safe"),
@@ -657,12 +667,13 @@ class OrdersResource:
         *,
         status: Literal["pending", "confirmed", "picking", "packed", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"],
         tracking_number: Optional[str] = UNSET,
+        lines: Optional[List[Any]] = UNSET,
     ) -> Dict[str, Any]:
         """``PATCH /api/v1/orders/{id}/status`` (updateOrderStatus)."""
         return self._t.call(
             OPERATIONS["updateOrderStatus"],
             path=(id,),
-            body={"status": status, "trackingNumber": tracking_number},
+            body={"status": status, "trackingNumber": tracking_number, "lines": lines},
         )
 
     def receive(
@@ -731,12 +742,13 @@ class ProductsResource:
         reorder_point: Optional[int] = UNSET,
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
+        tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/products`` (createProduct)."""
         return self._t.call(
             OPERATIONS["createProduct"],
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
             idempotency_key=idempotency_key,
         )
 
@@ -777,13 +789,14 @@ class ProductsResource:
         reorder_point: Optional[int] = UNSET,
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
+        tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/products/{id}`` (updateProduct)."""
         return self._t.call(
             OPERATIONS["updateProduct"],
             path=(id,),
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
             headers={"if-match": if_match},
         )
 
@@ -801,13 +814,14 @@ class ProductsResource:
         reorder_point: Optional[int] = UNSET,
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
+        tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PATCH /api/v1/products/{id}`` (patchProduct)."""
         return self._t.call(
             OPERATIONS["patchProduct"],
             path=(id,),
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
             headers={"if-match": if_match},
         )
 
@@ -993,12 +1007,13 @@ class LocationsResource:
         *,
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
+        lot_id: Optional[str] = UNSET,
     ) -> Page:
         """``GET /api/v1/locations/{id}/inventory`` (listLocationStock)."""
         return self._t.call(
             OPERATIONS["listLocationStock"],
             path=(id,),
-            query={"page": page, "pageSize": page_size},
+            query={"page": page, "pageSize": page_size, "lotId": lot_id},
             paged=True,
         )
 
@@ -1007,9 +1022,116 @@ class LocationsResource:
         id: str,
         *,
         page_size: Optional[int] = UNSET,
+        lot_id: Optional[str] = UNSET,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_inventory``, page after page."""
-        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size))
+        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size, lot_id=lot_id))
+
+
+class CountsResource:
+    """``client.counts``: listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
+        warehouse_id: Optional[str] = UNSET,
+    ) -> Page:
+        """``GET /api/v1/inventory/counts`` (listInventoryCounts)."""
+        return self._t.call(
+            OPERATIONS["listInventoryCounts"],
+            query={"page": page, "pageSize": page_size, "status": status, "warehouseId": warehouse_id},
+            paged=True,
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
+        warehouse_id: Optional[str] = UNSET,
+    ) -> Iterator[Dict[str, Any]]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id))
+
+    def create(
+        self,
+        *,
+        warehouse_id: Optional[str] = UNSET,
+        location_ids: Optional[List[Any]] = UNSET,
+        product_ids: Optional[List[Any]] = UNSET,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/inventory/counts`` (createInventoryCount)."""
+        return self._t.call(
+            OPERATIONS["createInventoryCount"],
+            body={"warehouseId": warehouse_id, "locationIds": location_ids, "productIds": product_ids},
+            idempotency_key=idempotency_key,
+        )
+
+    def get(self, id: str) -> Dict[str, Any]:
+        """``GET /api/v1/inventory/counts/{id}`` (getInventoryCount)."""
+        return self._t.call(
+            OPERATIONS["getInventoryCount"],
+            path=(id,),
+        )
+
+    def record_lines(
+        self,
+        id: str,
+        *,
+        lines: List[Any],
+    ) -> Dict[str, Any]:
+        """``PUT /api/v1/inventory/counts/{id}/lines`` (recordInventoryCountLines)."""
+        return self._t.call(
+            OPERATIONS["recordInventoryCountLines"],
+            path=(id,),
+            body={"lines": lines},
+        )
+
+    def submit(
+        self,
+        id: str,
+        *,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/inventory/counts/{id}/submit`` (submitInventoryCount)."""
+        return self._t.call(
+            OPERATIONS["submitInventoryCount"],
+            path=(id,),
+            idempotency_key=idempotency_key,
+        )
+
+    def approve(
+        self,
+        id: str,
+        *,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/inventory/counts/{id}/approve`` (approveInventoryCount)."""
+        return self._t.call(
+            OPERATIONS["approveInventoryCount"],
+            path=(id,),
+            idempotency_key=idempotency_key,
+        )
+
+    def cancel(
+        self,
+        id: str,
+        *,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/inventory/counts/{id}/cancel`` (cancelInventoryCount)."""
+        return self._t.call(
+            OPERATIONS["cancelInventoryCount"],
+            path=(id,),
+            idempotency_key=idempotency_key,
+        )
 
 
 class InventoryResource:
@@ -1027,12 +1149,14 @@ class InventoryResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         sku: Optional[str] = UNSET,
+        lot_id: Optional[str] = UNSET,
+        lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
     ) -> Page:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
-            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "belowReorderPoint": below_reorder_point},
+            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "belowReorderPoint": below_reorder_point},
             paged=True,
         )
 
@@ -1044,10 +1168,12 @@ class InventoryResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         sku: Optional[str] = UNSET,
+        lot_id: Optional[str] = UNSET,
+        lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, below_reorder_point=below_reorder_point))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point))
 
     def list_movements(
         self,
@@ -1057,6 +1183,7 @@ class InventoryResource:
         product_id: Optional[str] = UNSET,
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
+        lot_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
         reference: Optional[str] = UNSET,
         from_: Optional[str] = UNSET,
@@ -1065,7 +1192,7 @@ class InventoryResource:
         """``GET /api/v1/inventory/movements`` (listMovements)."""
         return self._t.call(
             OPERATIONS["listMovements"],
-            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "reason": reason, "reference": reference, "from": from_, "to": to},
+            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "lotId": lot_id, "reason": reason, "reference": reference, "from": from_, "to": to},
             paged=True,
         )
 
@@ -1076,13 +1203,14 @@ class InventoryResource:
         product_id: Optional[str] = UNSET,
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
+        lot_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
         reference: Optional[str] = UNSET,
         from_: Optional[str] = UNSET,
         to: Optional[str] = UNSET,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_movements``, page after page."""
-        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, reason=reason, reference=reference, from_=from_, to=to))
+        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, lot_id=lot_id, reason=reason, reference=reference, from_=from_, to=to))
 
     def adjust(
         self,
@@ -1092,12 +1220,16 @@ class InventoryResource:
         quantity: int,
         reason: str,
         notes: Optional[str] = UNSET,
+        lot_number: Optional[str] = UNSET,
+        expires_at: Optional[str] = UNSET,
+        manufactured_at: Optional[str] = UNSET,
+        serial_numbers: Optional[List[Any]] = UNSET,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/adjustments`` (adjustStock)."""
         return self._t.call(
             OPERATIONS["adjustStock"],
-            body={"productId": product_id, "locationId": location_id, "quantity": quantity, "reason": reason, "notes": notes},
+            body={"productId": product_id, "locationId": location_id, "quantity": quantity, "reason": reason, "notes": notes, "lotNumber": lot_number, "expiresAt": expires_at, "manufacturedAt": manufactured_at, "serialNumbers": serial_numbers},
             idempotency_key=idempotency_key,
         )
 
@@ -1109,13 +1241,65 @@ class InventoryResource:
         to_location_id: str,
         quantity: int,
         notes: Optional[str] = UNSET,
+        lot_number: Optional[str] = UNSET,
+        serial_numbers: Optional[List[Any]] = UNSET,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/transfers`` (transferStock)."""
         return self._t.call(
             OPERATIONS["transferStock"],
-            body={"productId": product_id, "fromLocationId": from_location_id, "toLocationId": to_location_id, "quantity": quantity, "notes": notes},
+            body={"productId": product_id, "fromLocationId": from_location_id, "toLocationId": to_location_id, "quantity": quantity, "notes": notes, "lotNumber": lot_number, "serialNumbers": serial_numbers},
             idempotency_key=idempotency_key,
+        )
+
+
+class LotsResource:
+    """``client.lots``: listLots, getLot, traceLot."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        product_id: Optional[str] = UNSET,
+        number: Optional[str] = UNSET,
+        expiring_before: Optional[str] = UNSET,
+        expired: Optional[bool] = UNSET,
+    ) -> Page:
+        """``GET /api/v1/lots`` (listLots)."""
+        return self._t.call(
+            OPERATIONS["listLots"],
+            query={"page": page, "pageSize": page_size, "productId": product_id, "number": number, "expiringBefore": expiring_before, "expired": expired},
+            paged=True,
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        product_id: Optional[str] = UNSET,
+        number: Optional[str] = UNSET,
+        expiring_before: Optional[str] = UNSET,
+        expired: Optional[bool] = UNSET,
+    ) -> Iterator[Dict[str, Any]]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, product_id=product_id, number=number, expiring_before=expiring_before, expired=expired))
+
+    def get(self, id: str) -> Dict[str, Any]:
+        """``GET /api/v1/lots/{id}`` (getLot)."""
+        return self._t.call(
+            OPERATIONS["getLot"],
+            path=(id,),
+        )
+
+    def trace(self, id: str) -> Dict[str, Any]:
+        """``GET /api/v1/lots/{id}/trace`` (traceLot)."""
+        return self._t.call(
+            OPERATIONS["traceLot"],
+            path=(id,),
         )
 
 
@@ -1274,5 +1458,7 @@ class Resources:
         self.products = ProductsResource(transport)
         self.warehouses = WarehousesResource(transport)
         self.locations = LocationsResource(transport)
+        self.counts = CountsResource(transport)
         self.inventory = InventoryResource(transport)
+        self.lots = LotsResource(transport)
         self.webhooks = WebhooksResource(transport)

@@ -64,8 +64,10 @@ export function Product() {
       <section aria-labelledby="stock-heading">
         <h2 id="stock-heading">Stock per location</h2>
         <Loaded load={stock}>
-          {(levels) =>
-            levels.items.length === 0 ? (
+          {(levels) => {
+            // Lot and expiry columns only for stock that has lots (lot-tracked products).
+            const lotted = levels.items.some((level) => level.lotNumber !== null);
+            return levels.items.length === 0 ? (
               <p>Not stocked anywhere.</p>
             ) : (
               <section class="table-scroll" aria-label="Stock per location">
@@ -74,6 +76,8 @@ export function Product() {
                     <tr>
                       <th scope="col">Warehouse</th>
                       <th scope="col">Location</th>
+                      {lotted && <th scope="col">Lot</th>}
+                      {lotted && <th scope="col">Expires</th>}
                       <th scope="col" class="number">
                         On hand
                       </th>
@@ -87,9 +91,11 @@ export function Product() {
                   </thead>
                   <tbody>
                     {levels.items.map((level) => (
-                      <tr key={level.locationId}>
+                      <tr key={`${level.locationId}:${level.lotId ?? ""}`}>
                         <td>{warehouseCode(level.warehouseId)}</td>
                         <td>{level.locationCode}</td>
+                        {lotted && <td>{level.lotNumber ?? "—"}</td>}
+                        {lotted && <td>{level.expiresAt ?? "—"}</td>}
                         <td class="number">{level.onHand}</td>
                         <td class="number">{level.reserved}</td>
                         <td class="number">{level.available}</td>
@@ -98,8 +104,8 @@ export function Product() {
                   </tbody>
                 </table>
               </section>
-            )
-          }
+            );
+          }}
         </Loaded>
       </section>
       <section aria-labelledby="movements-heading">

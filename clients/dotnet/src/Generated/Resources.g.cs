@@ -57,10 +57,20 @@ namespace Warehouse.Api
         internal static readonly Operation UpdateLocation = new Operation("updateLocation", "PUT", "/api/v1/locations/{id}", "tenant", "safe");
         internal static readonly Operation DeleteLocation = new Operation("deleteLocation", "DELETE", "/api/v1/locations/{id}", "tenant", "safe");
         internal static readonly Operation ListLocationStock = new Operation("listLocationStock", "GET", "/api/v1/locations/{id}/inventory", "tenant", "safe");
+        internal static readonly Operation ListInventoryCounts = new Operation("listInventoryCounts", "GET", "/api/v1/inventory/counts", "tenant", "safe");
+        internal static readonly Operation CreateInventoryCount = new Operation("createInventoryCount", "POST", "/api/v1/inventory/counts", "tenant", "idempotency-key");
+        internal static readonly Operation GetInventoryCount = new Operation("getInventoryCount", "GET", "/api/v1/inventory/counts/{id}", "tenant", "safe");
+        internal static readonly Operation RecordInventoryCountLines = new Operation("recordInventoryCountLines", "PUT", "/api/v1/inventory/counts/{id}/lines", "tenant", "safe");
+        internal static readonly Operation SubmitInventoryCount = new Operation("submitInventoryCount", "POST", "/api/v1/inventory/counts/{id}/submit", "tenant", "idempotency-key");
+        internal static readonly Operation ApproveInventoryCount = new Operation("approveInventoryCount", "POST", "/api/v1/inventory/counts/{id}/approve", "tenant", "idempotency-key");
+        internal static readonly Operation CancelInventoryCount = new Operation("cancelInventoryCount", "POST", "/api/v1/inventory/counts/{id}/cancel", "tenant", "idempotency-key");
         internal static readonly Operation ListStock = new Operation("listStock", "GET", "/api/v1/inventory/stock", "tenant", "safe");
         internal static readonly Operation ListMovements = new Operation("listMovements", "GET", "/api/v1/inventory/movements", "tenant", "safe");
         internal static readonly Operation AdjustStock = new Operation("adjustStock", "POST", "/api/v1/inventory/adjustments", "tenant", "idempotency-key");
         internal static readonly Operation TransferStock = new Operation("transferStock", "POST", "/api/v1/inventory/transfers", "tenant", "idempotency-key");
+        internal static readonly Operation ListLots = new Operation("listLots", "GET", "/api/v1/lots", "tenant", "safe");
+        internal static readonly Operation GetLot = new Operation("getLot", "GET", "/api/v1/lots/{id}", "tenant", "safe");
+        internal static readonly Operation TraceLot = new Operation("traceLot", "GET", "/api/v1/lots/{id}/trace", "tenant", "safe");
         internal static readonly Operation ListWebhooks = new Operation("listWebhooks", "GET", "/api/v1/webhooks", "tenant", "safe");
         internal static readonly Operation CreateWebhook = new Operation("createWebhook", "POST", "/api/v1/webhooks", "tenant", "idempotency-key");
         internal static readonly Operation GetWebhook = new Operation("getWebhook", "GET", "/api/v1/webhooks/{id}", "tenant", "safe");
@@ -107,8 +117,14 @@ namespace Warehouse.Api
         /// <summary>listLocations, createLocation, getLocation, updateLocation, deleteLocation, listLocationStock.</summary>
         public LocationsResource Locations { get; private set; }
 
+        /// <summary>listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount.</summary>
+        public CountsResource Counts { get; private set; }
+
         /// <summary>listStock, listMovements, adjustStock, transferStock.</summary>
         public InventoryResource Inventory { get; private set; }
+
+        /// <summary>listLots, getLot, traceLot.</summary>
+        public LotsResource Lots { get; private set; }
 
         /// <summary>listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, rotateWebhookSecret.</summary>
         public WebhooksResource Webhooks { get; private set; }
@@ -126,7 +142,9 @@ namespace Warehouse.Api
             Products = new ProductsResource(transport);
             Warehouses = new WarehousesResource(transport);
             Locations = new LocationsResource(transport);
+            Counts = new CountsResource(transport);
             Inventory = new InventoryResource(transport);
+            Lots = new LotsResource(transport);
             Webhooks = new WebhooksResource(transport);
         }
     }
@@ -636,15 +654,74 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/locations/{id}/inventory</c> (listLocationStock).</summary>
-        public Task<ResultPage> ListInventoryAsync(string id, int? page = null, int? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListInventoryAsync(string id, int? page = null, int? pageSize = null, string lotId = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListLocationStock, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize } }, null, null, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListLocationStock, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "lotId", lotId } }, null, null, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListInventoryAsync</c>, page after page.</summary>
-        public PageIterator ListInventoryAllAsync(string id, int? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListInventoryAllAsync(string id, int? pageSize = null, string lotId = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListInventoryAsync(id: id, page: nextPage, pageSize: pageSize, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListInventoryAsync(id: id, page: nextPage, pageSize: pageSize, lotId: lotId, cancellationToken: cancellationToken));
+        }
+    }
+
+    /// <summary><c>client.Counts</c>: listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount.</summary>
+    public sealed class CountsResource
+    {
+        private readonly Transport _transport;
+
+        internal CountsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/inventory/counts</c> (listInventoryCounts).</summary>
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string warehouseId = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListInventoryCounts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "warehouseId", warehouseId } }, null, null, null, cancellationToken);
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string warehouseId = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, warehouseId: warehouseId, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>POST /api/v1/inventory/counts</c> (createInventoryCount).</summary>
+        public Task<JsonObject> CreateAsync(object body, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.CreateInventoryCount, new string[0], null, body, null, idempotencyKey, cancellationToken);
+        }
+
+        /// <summary><c>GET /api/v1/inventory/counts/{id}</c> (getInventoryCount).</summary>
+        public Task<JsonObject> GetAsync(string id, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.GetInventoryCount, new[] { id }, null, null, null, null, cancellationToken);
+        }
+
+        /// <summary><c>PUT /api/v1/inventory/counts/{id}/lines</c> (recordInventoryCountLines).</summary>
+        public Task<JsonObject> RecordLinesAsync(string id, object body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.RecordInventoryCountLines, new[] { id }, null, body, null, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/inventory/counts/{id}/submit</c> (submitInventoryCount).</summary>
+        public Task<JsonObject> SubmitAsync(string id, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.SubmitInventoryCount, new[] { id }, null, null, null, idempotencyKey, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/inventory/counts/{id}/approve</c> (approveInventoryCount).</summary>
+        public Task<JsonObject> ApproveAsync(string id, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.ApproveInventoryCount, new[] { id }, null, null, null, idempotencyKey, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/inventory/counts/{id}/cancel</c> (cancelInventoryCount).</summary>
+        public Task<JsonObject> CancelAsync(string id, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.CancelInventoryCount, new[] { id }, null, null, null, idempotencyKey, cancellationToken);
         }
     }
 
@@ -659,27 +736,27 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/inventory/stock</c> (listStock).</summary>
-        public Task<ResultPage> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, bool? belowReorderPoint = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "belowReorderPoint", belowReorderPoint } }, null, null, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint } }, null, null, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListStockAsync</c>, page after page.</summary>
-        public PageIterator ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, bool? belowReorderPoint = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, belowReorderPoint: belowReorderPoint, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/inventory/movements</c> (listMovements).</summary>
-        public Task<ResultPage> ListMovementsAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string reference = null, string from = null, string to = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListMovementsAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListMovements, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "reason", reason }, { "reference", reference }, { "from", from }, { "to", to } }, null, null, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListMovements, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "lotId", lotId }, { "reason", reason }, { "reference", reference }, { "from", from }, { "to", to } }, null, null, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListMovementsAsync</c>, page after page.</summary>
-        public PageIterator ListMovementsAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string reference = null, string from = null, string to = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListMovementsAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListMovementsAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, reason: reason, reference: reference, from: from, to: to, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListMovementsAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, lotId: lotId, reason: reason, reference: reference, from: from, to: to, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/inventory/adjustments</c> (adjustStock).</summary>
@@ -692,6 +769,41 @@ namespace Warehouse.Api
         public Task<JsonObject> TransferAsync(object body, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.ObjectAsync(Operations.TransferStock, new string[0], null, body, null, idempotencyKey, cancellationToken);
+        }
+    }
+
+    /// <summary><c>client.Lots</c>: listLots, getLot, traceLot.</summary>
+    public sealed class LotsResource
+    {
+        private readonly Transport _transport;
+
+        internal LotsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/lots</c> (listLots).</summary>
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListLots, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "number", number }, { "expiringBefore", expiringBefore }, { "expired", expired } }, null, null, null, cancellationToken);
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator ListAllAsync(int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, productId: productId, number: number, expiringBefore: expiringBefore, expired: expired, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>GET /api/v1/lots/{id}</c> (getLot).</summary>
+        public Task<JsonObject> GetAsync(string id, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.GetLot, new[] { id }, null, null, null, null, cancellationToken);
+        }
+
+        /// <summary><c>GET /api/v1/lots/{id}/trace</c> (traceLot).</summary>
+        public Task<JsonObject> TraceAsync(string id, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.TraceLot, new[] { id }, null, null, null, null, cancellationToken);
         }
     }
 

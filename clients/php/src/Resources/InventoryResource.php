@@ -19,7 +19,7 @@ final class InventoryResource
     /**
      * `GET /api/v1/inventory/stock` (listStock).
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, belowReorderPoint?: bool} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool} $query
      * @param array{} $options
      */
     public function listStock(array $query = [], array $options = []): Page
@@ -30,7 +30,7 @@ final class InventoryResource
     /**
      * Every item of `listStock`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, belowReorderPoint?: bool} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool} $query
      * @param array{} $options
      * @return \Generator<int, array<string, mixed>>
      */
@@ -42,7 +42,7 @@ final class InventoryResource
     /**
      * `GET /api/v1/inventory/movements` (listMovements).
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, lotId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
      * @param array{} $options
      */
     public function listMovements(array $query = [], array $options = []): Page
@@ -53,7 +53,7 @@ final class InventoryResource
     /**
      * Every item of `listMovements`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, lotId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
      * @param array{} $options
      * @return \Generator<int, array<string, mixed>>
      */
@@ -65,7 +65,7 @@ final class InventoryResource
     /**
      * `POST /api/v1/inventory/adjustments` (adjustStock).
      *
-     * @param array{productId: string, locationId: string, quantity: int, reason: string, notes?: string} $body
+     * @param array{productId: string, locationId: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<mixed>} $body
      * @param array{idempotency_key?: string} $options
      * @return array<string, mixed>
      */
@@ -77,7 +77,7 @@ final class InventoryResource
     /**
      * `POST /api/v1/inventory/transfers` (transferStock).
      *
-     * @param array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string} $body
+     * @param array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string, lotNumber?: string, serialNumbers?: list<mixed>} $body
      * @param array{idempotency_key?: string} $options
      * @return array<string, mixed>
      */

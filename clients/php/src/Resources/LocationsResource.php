@@ -88,7 +88,7 @@ final class LocationsResource
     /**
      * `GET /api/v1/locations/{id}/inventory` (listLocationStock).
      *
-     * @param array{page?: int, pageSize?: int} $query
+     * @param array{page?: int, pageSize?: int, lotId?: string} $query
      * @param array{} $options
      */
     public function listInventory(string $id, array $query = [], array $options = []): Page
@@ -99,7 +99,7 @@ final class LocationsResource
     /**
      * Every item of `listInventory`, page after page.
      *
-     * @param array{page?: int, pageSize?: int} $query
+     * @param array{page?: int, pageSize?: int, lotId?: string} $query
      * @param array{} $options
      * @return \Generator<int, array<string, mixed>>
      */

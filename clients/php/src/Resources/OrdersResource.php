@@ -77,7 +77,7 @@ final class OrdersResource
     /**
      * `PATCH /api/v1/orders/{id}/status` (updateOrderStatus).
      *
-     * @param array{status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string} $body
+     * @param array{status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<mixed>} $body
      * @param array{} $options
      * @return array<string, mixed>
      */

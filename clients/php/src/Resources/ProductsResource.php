@@ -42,7 +42,7 @@ final class ProductsResource
     /**
      * `POST /api/v1/products` (createProduct).
      *
-     * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive'} $body
+     * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
      * @param array{idempotency_key?: string} $options
      * @return array<string, mixed>
      */
@@ -78,7 +78,7 @@ final class ProductsResource
     /**
      * `PUT /api/v1/products/{id}` (updateProduct).
      *
-     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive'} $body
+     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
      * @param array{if_match?: string} $options
      * @return array<string, mixed>
      */
@@ -90,7 +90,7 @@ final class ProductsResource
     /**
      * `PATCH /api/v1/products/{id}` (patchProduct).
      *
-     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive'} $body
+     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
      * @param array{if_match?: string} $options
      * @return array<string, mixed>
      */

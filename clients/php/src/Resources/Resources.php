@@ -22,7 +22,9 @@ abstract class Resources
     public readonly ProductsResource $products;
     public readonly WarehousesResource $warehouses;
     public readonly LocationsResource $locations;
+    public readonly CountsResource $counts;
     public readonly InventoryResource $inventory;
+    public readonly LotsResource $lots;
     public readonly WebhooksResource $webhooks;
 
     protected function __construct(Transport $transport)
@@ -38,7 +40,9 @@ abstract class Resources
         $this->products = new ProductsResource($transport);
         $this->warehouses = new WarehousesResource($transport);
         $this->locations = new LocationsResource($transport);
+        $this->counts = new CountsResource($transport);
         $this->inventory = new InventoryResource($transport);
+        $this->lots = new LotsResource($transport);
         $this->webhooks = new WebhooksResource($transport);
     }
 }

@@ -53,10 +53,20 @@ export const OPERATIONS = {
   updateLocation: { operationId: "updateLocation", access: "tenant", retry: "safe" },
   deleteLocation: { operationId: "deleteLocation", access: "tenant", retry: "safe" },
   listLocationStock: { operationId: "listLocationStock", access: "tenant", retry: "safe" },
+  listInventoryCounts: { operationId: "listInventoryCounts", access: "tenant", retry: "safe" },
+  createInventoryCount: { operationId: "createInventoryCount", access: "tenant", retry: "idempotency-key" },
+  getInventoryCount: { operationId: "getInventoryCount", access: "tenant", retry: "safe" },
+  recordInventoryCountLines: { operationId: "recordInventoryCountLines", access: "tenant", retry: "safe" },
+  submitInventoryCount: { operationId: "submitInventoryCount", access: "tenant", retry: "idempotency-key" },
+  approveInventoryCount: { operationId: "approveInventoryCount", access: "tenant", retry: "idempotency-key" },
+  cancelInventoryCount: { operationId: "cancelInventoryCount", access: "tenant", retry: "idempotency-key" },
   listStock: { operationId: "listStock", access: "tenant", retry: "safe" },
   listMovements: { operationId: "listMovements", access: "tenant", retry: "safe" },
   adjustStock: { operationId: "adjustStock", access: "tenant", retry: "idempotency-key" },
   transferStock: { operationId: "transferStock", access: "tenant", retry: "idempotency-key" },
+  listLots: { operationId: "listLots", access: "tenant", retry: "safe" },
+  getLot: { operationId: "getLot", access: "tenant", retry: "safe" },
+  traceLot: { operationId: "traceLot", access: "tenant", retry: "safe" },
   listWebhooks: { operationId: "listWebhooks", access: "tenant", retry: "safe" },
   createWebhook: { operationId: "createWebhook", access: "tenant", retry: "idempotency-key" },
   getWebhook: { operationId: "getWebhook", access: "tenant", retry: "safe" },
@@ -416,6 +426,48 @@ export function locationsResource(t: Transport) {
   return { list: listLocations, listAll: listLocationsAll, create: createLocation, get: getLocation, update: updateLocation, delete: deleteLocation, listInventory: listLocationStock, listInventoryAll: listLocationStockAll };
 }
 
+export function countsResource(t: Transport) {
+  /** `GET /api/v1/inventory/counts` (listInventoryCounts) */
+  const listInventoryCounts = (query?: QueryOf<"listInventoryCounts">, options?: CallOptions): Promise<DataOf<"listInventoryCounts">> =>
+    t.call(OPERATIONS.listInventoryCounts, options, (init) =>
+      t.api.GET("/api/v1/inventory/counts", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listInventoryCountsAll = (query?: Omit<QueryOf<"listInventoryCounts">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listInventoryCounts">, void, undefined> =>
+    t.paginate((page) => listInventoryCounts({ ...query, page } as QueryOf<"listInventoryCounts">, options));
+  /** `POST /api/v1/inventory/counts` (createInventoryCount) */
+  const createInventoryCount = (body: BodyOf<"createInventoryCount">, options?: CallOptions): Promise<DataOf<"createInventoryCount">> =>
+    t.call(OPERATIONS.createInventoryCount, options, (init) =>
+      t.api.POST("/api/v1/inventory/counts", { ...init, body }),
+    );
+  /** `GET /api/v1/inventory/counts/{id}` (getInventoryCount) */
+  const getInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"getInventoryCount">> =>
+    t.call(OPERATIONS.getInventoryCount, options, (init) =>
+      t.api.GET("/api/v1/inventory/counts/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `PUT /api/v1/inventory/counts/{id}/lines` (recordInventoryCountLines) */
+  const recordInventoryCountLines = (id: string, body: BodyOf<"recordInventoryCountLines">, options?: CallOptions): Promise<DataOf<"recordInventoryCountLines">> =>
+    t.call(OPERATIONS.recordInventoryCountLines, options, (init) =>
+      t.api.PUT("/api/v1/inventory/counts/{id}/lines", { ...init, params: { path: { id } }, body }),
+    );
+  /** `POST /api/v1/inventory/counts/{id}/submit` (submitInventoryCount) */
+  const submitInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"submitInventoryCount">> =>
+    t.call(OPERATIONS.submitInventoryCount, options, (init) =>
+      t.api.POST("/api/v1/inventory/counts/{id}/submit", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/inventory/counts/{id}/approve` (approveInventoryCount) */
+  const approveInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"approveInventoryCount">> =>
+    t.call(OPERATIONS.approveInventoryCount, options, (init) =>
+      t.api.POST("/api/v1/inventory/counts/{id}/approve", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/inventory/counts/{id}/cancel` (cancelInventoryCount) */
+  const cancelInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"cancelInventoryCount">> =>
+    t.call(OPERATIONS.cancelInventoryCount, options, (init) =>
+      t.api.POST("/api/v1/inventory/counts/{id}/cancel", { ...init, params: { path: { id } } }),
+    );
+  return { list: listInventoryCounts, listAll: listInventoryCountsAll, create: createInventoryCount, get: getInventoryCount, recordLines: recordInventoryCountLines, submit: submitInventoryCount, approve: approveInventoryCount, cancel: cancelInventoryCount };
+}
+
 export function inventoryResource(t: Transport) {
   /** `GET /api/v1/inventory/stock` (listStock) */
   const listStock = (query?: QueryOf<"listStock">, options?: CallOptions): Promise<DataOf<"listStock">> =>
@@ -444,6 +496,28 @@ export function inventoryResource(t: Transport) {
       t.api.POST("/api/v1/inventory/transfers", { ...init, body }),
     );
   return { listStock, listStockAll, listMovements, listMovementsAll, adjust: adjustStock, transfer: transferStock };
+}
+
+export function lotsResource(t: Transport) {
+  /** `GET /api/v1/lots` (listLots) */
+  const listLots = (query?: QueryOf<"listLots">, options?: CallOptions): Promise<DataOf<"listLots">> =>
+    t.call(OPERATIONS.listLots, options, (init) =>
+      t.api.GET("/api/v1/lots", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listLotsAll = (query?: Omit<QueryOf<"listLots">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listLots">, void, undefined> =>
+    t.paginate((page) => listLots({ ...query, page } as QueryOf<"listLots">, options));
+  /** `GET /api/v1/lots/{id}` (getLot) */
+  const getLot = (id: string, options?: CallOptions): Promise<DataOf<"getLot">> =>
+    t.call(OPERATIONS.getLot, options, (init) =>
+      t.api.GET("/api/v1/lots/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `GET /api/v1/lots/{id}/trace` (traceLot) */
+  const traceLot = (id: string, options?: CallOptions): Promise<DataOf<"traceLot">> =>
+    t.call(OPERATIONS.traceLot, options, (init) =>
+      t.api.GET("/api/v1/lots/{id}/trace", { ...init, params: { path: { id } } }),
+    );
+  return { list: listLots, listAll: listLotsAll, get: getLot, trace: traceLot };
 }
 
 export function webhooksResource(t: Transport) {
@@ -514,7 +588,9 @@ export class Resources {
   readonly products: ReturnType<typeof productsResource>;
   readonly warehouses: ReturnType<typeof warehousesResource>;
   readonly locations: ReturnType<typeof locationsResource>;
+  readonly counts: ReturnType<typeof countsResource>;
   readonly inventory: ReturnType<typeof inventoryResource>;
+  readonly lots: ReturnType<typeof lotsResource>;
   readonly webhooks: ReturnType<typeof webhooksResource>;
 
   constructor(t: Transport) {
@@ -529,7 +605,9 @@ export class Resources {
     this.products = productsResource(t);
     this.warehouses = warehousesResource(t);
     this.locations = locationsResource(t);
+    this.counts = countsResource(t);
     this.inventory = inventoryResource(t);
+    this.lots = lotsResource(t);
     this.webhooks = webhooksResource(t);
   }
 }

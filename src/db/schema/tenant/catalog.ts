@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { tenants } from "../platform/identity";
 
+export const productTrackings = ["none", "lot", "serial"] as const;
+
 export const products = sqliteTable(
   "products",
   {
@@ -21,6 +23,8 @@ export const products = sqliteTable(
       .notNull()
       .default("Active"),
     reorderPoint: integer("reorder_point").notNull().default(0),
+    // How units are told apart: not at all, by lot (with expiry), or one by one by serial number.
+    tracking: text("tracking", { enum: productTrackings }).notNull().default("none"),
     description: text("description"),
     // Bumped on every write; the ETag is derived from it.
     version: integer("version").notNull().default(1),
@@ -40,6 +44,7 @@ export const products = sqliteTable(
     index("products_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
     check("products_status_check", sql`${t.status} in ('Active', 'Inactive')`),
     check("products_reorder_point_check", sql`${t.reorderPoint} >= 0`),
+    check("products_tracking_check", sql`${t.tracking} in ('none', 'lot', 'serial')`),
   ],
 );
 

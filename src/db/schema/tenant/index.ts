@@ -4,4 +4,5 @@
 export * from "./catalog";
 export * from "./events";
 export * from "./inventory";
+export * from "./lots";
 export * from "./orders";

@@ -9,7 +9,9 @@ import { locations, products, warehouses } from "./catalog";
  */
 export const MAX_ON_HAND = 1_000_000_000;
 
-// One row per (product, location). The CHECKs are the last line of defence against oversell and overflow:
+// One row per (product, location, lot). `lot_id` is '' for stock that is not lot-tracked: SQLite treats NULLs
+// as distinct in a key, so a sentinel keeps (tenant, product, location, lot) unique. The CHECKs are the last line
+// of defence against oversell and overflow:
 // a guarded update that would break them fails, and with it the whole batch it belongs to.
 export const stockLevels = sqliteTable(
   "stock_levels",
@@ -26,12 +28,13 @@ export const stockLevels = sqliteTable(
     warehouseId: text("warehouse_id")
       .notNull()
       .references(() => warehouses.id),
+    lotId: text("lot_id").notNull().default(""),
     onHand: integer("on_hand").notNull().default(0),
     reserved: integer("reserved").notNull().default(0),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.productId, t.locationId] }),
+    primaryKey({ columns: [t.tenantId, t.productId, t.locationId, t.lotId] }),
     index("stock_levels_tenant_location_idx").on(t.tenantId, t.locationId),
     index("stock_levels_tenant_warehouse_idx").on(t.tenantId, t.warehouseId),
     check("stock_levels_on_hand_check", sql`${t.onHand} >= 0`),
@@ -40,7 +43,7 @@ export const stockLevels = sqliteTable(
   ],
 );
 
-// The append-only ledger: for every (product, location) the deltas sum to onHand.
+// The append-only ledger: for every (product, location, lot) the deltas sum to onHand.
 export const stockMovements = sqliteTable(
   "stock_movements",
   {
@@ -51,6 +54,9 @@ export const stockMovements = sqliteTable(
     productId: text("product_id").notNull(),
     locationId: text("location_id").notNull(),
     warehouseId: text("warehouse_id").notNull(),
+    lotId: text("lot_id").notNull().default(""),
+    // The serial numbers a movement of a serial-tracked product moved (JSON array).
+    serialNumbers: text("serial_numbers", { mode: "json" }).$type<string[] | null>(),
     delta: integer("delta").notNull(),
     onHandAfter: integer("on_hand_after").notNull(),
     reason: text("reason").notNull(),
@@ -67,6 +73,7 @@ export const stockMovements = sqliteTable(
     index("stock_movements_tenant_product_idx").on(t.tenantId, t.productId, t.createdAt),
     index("stock_movements_tenant_location_idx").on(t.tenantId, t.locationId, t.createdAt),
     index("stock_movements_tenant_reference_idx").on(t.tenantId, t.referenceId),
+    index("stock_movements_tenant_lot_idx").on(t.tenantId, t.lotId, t.createdAt).where(sql`${t.lotId} <> ''`),
     check("stock_movements_delta_check", sql`${t.delta} <> 0`),
   ],
 );

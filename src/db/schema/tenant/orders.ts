@@ -53,6 +53,11 @@ export const orderLines = sqliteTable(
     // Unit price (sales) or unit cost (purchase), in ten-thousandths.
     unitPriceE4: integer("unit_price_e4").notNull(),
     receivedQuantity: integer("received_quantity").notNull().default(0),
+    // Sales lines of lot-tracked products: the lot the line was pinned to, if any.
+    lotNumber: text("lot_number"),
+    // What the line was allocated (lots, at creation) and shipped (serial numbers, at shipping).
+    lots: text("lots", { mode: "json" }).$type<LineLot[] | null>(),
+    serialNumbers: text("serial_numbers", { mode: "json" }).$type<string[] | null>(),
   },
   (t) => [
     index("order_lines_tenant_order_idx").on(t.tenantId, t.orderId, t.lineNo),
@@ -65,7 +70,15 @@ export const orderLines = sqliteTable(
   ],
 );
 
-// Where a sales order line's stock is held: one row per (line, location) it reserved from.
+/** A lot a sales line was allocated from (stored on the line, so it outlives the reservation). */
+export interface LineLot {
+  lotId: string;
+  lotNumber: string;
+  expiresAt: string | null;
+  quantity: number;
+}
+
+// Where a sales order line's stock is held: one row per (line, location, lot) it reserved from.
 export const orderReservations = sqliteTable(
   "order_reservations",
   {
@@ -76,10 +89,11 @@ export const orderReservations = sqliteTable(
     lineId: text("line_id").notNull(),
     productId: text("product_id").notNull(),
     locationId: text("location_id").notNull(),
+    lotId: text("lot_id").notNull().default(""),
     quantity: integer("quantity").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.orderId, t.lineId, t.locationId] }),
+    primaryKey({ columns: [t.tenantId, t.orderId, t.lineId, t.locationId, t.lotId] }),
     index("order_reservations_tenant_product_idx").on(t.tenantId, t.productId),
     check("order_reservations_quantity_check", sql`${t.quantity} > 0`),
   ],

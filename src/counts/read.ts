@@ -1,0 +1,100 @@
+import { asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { readPage } from "../db/pages";
+import { inventoryCountLines as cl, inventoryCounts, locations, lots, products } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { notFound } from "../http/errors";
+import { offsetOf } from "../http/pagination";
+import { lotIdOf, withLot } from "../inventory/projections";
+import type { CountRecord, CountsQuery } from "./schemas";
+
+export type CountRow = typeof inventoryCounts.$inferSelect;
+
+export function countSummary({ tenantId: _t, ...row }: CountRow) {
+  return row;
+}
+
+/** A count's lines as the API shows them, by SKU, location code and lot. */
+export const countLinesQuery = (tdb: TenantDb, countId: string) =>
+  tdb.db
+    .select({
+      productId: cl.productId,
+      sku: products.sku,
+      locationId: cl.locationId,
+      locationCode: locations.code,
+      warehouseId: cl.warehouseId,
+      lotId: lotIdOf(cl.lotId),
+      lotNumber: lots.number,
+      expected: cl.expected,
+      counted: cl.counted,
+      onHandAtCount: cl.onHandAtCount,
+      countedAt: cl.countedAt,
+    })
+    .from(cl)
+    .innerJoin(products, inTenant(tdb, products, eq(products.id, cl.productId)))
+    .innerJoin(locations, inTenant(tdb, locations, eq(locations.id, cl.locationId)))
+    .leftJoin(lots, withLot(tdb, cl.lotId))
+    .where(inTenant(tdb, cl, eq(cl.countId, countId)))
+    .orderBy(asc(products.sku), asc(locations.code), asc(lots.number));
+
+export type CountLineRow = Awaited<ReturnType<typeof countLinesQuery>>[number];
+
+/** A line's variance: what was counted against what was on hand when it was counted. */
+export const varianceOf = (line: Pick<CountLineRow, "counted" | "onHandAtCount">) =>
+  line.counted === null ? null : line.counted - (line.onHandAtCount ?? 0);
+
+export function countRecord(row: CountRow, lineRows: readonly CountLineRow[]): CountRecord {
+  const lines = lineRows.map((line) => ({ ...line, variance: varianceOf(line) }));
+  const counted = lines.filter((l) => l.variance !== null);
+  return {
+    ...countSummary(row),
+    lines,
+    totals: {
+      lines: lines.length,
+      counted: counted.length,
+      withVariance: counted.filter((l) => l.variance !== 0).length,
+      variance: counted.reduce((sum, l) => sum + (l.variance ?? 0), 0),
+    },
+  };
+}
+
+const countQuery = (tdb: TenantDb, id: string) =>
+  tdb.db
+    .select()
+    .from(inventoryCounts)
+    .where(inTenant(tdb, inventoryCounts, eq(inventoryCounts.id, id)));
+
+/** `GET /inventory/counts/{id}`: the count with its lines and variances (404 outside the tenant). */
+export async function readCount(tdb: TenantDb, id: string) {
+  const read = await runBatch(tdb, { count: countQuery(tdb, id), lines: countLinesQuery(tdb, id) });
+  const [row] = read.count;
+  if (!row) throw notFound("Inventory count");
+  return countRecord(row, read.lines);
+}
+
+/** `GET /inventory/counts`, newest first. */
+export function listCounts(tdb: TenantDb, query: CountsQuery) {
+  const filters: (SQL | undefined)[] = [
+    query.status ? eq(inventoryCounts.status, query.status) : undefined,
+    query.warehouseId ? eq(inventoryCounts.warehouseId, query.warehouseId) : undefined,
+  ];
+  return readPage(
+    tdb,
+    query,
+    {
+      rows: tdb.db
+        .select()
+        .from(inventoryCounts)
+        .where(inTenant(tdb, inventoryCounts, ...filters))
+        .orderBy(desc(inventoryCounts.createdAt), desc(inventoryCounts.id))
+        .limit(query.pageSize)
+        .offset(offsetOf(query)),
+      count: tdb.db
+        .select({ value: count() })
+        .from(inventoryCounts)
+        .where(inTenant(tdb, inventoryCounts, ...filters)),
+    },
+    countSummary,
+  );
+}

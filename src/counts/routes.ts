@@ -1,0 +1,105 @@
+import { actorOf } from "../auth/principal";
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { approveCount, assertMayApprove } from "./approve";
+import { listCounts, readCount } from "./read";
+import { CountLinesBody, CountRecord, CountSummary, CountsQuery, CreateCountBody } from "./schemas";
+import { createCount, moveCount, recordLines } from "./writes";
+
+const read = { scope: "read:inventory" } as const;
+const write = { scope: "write:inventory" } as const;
+const tags = ["Cycle counts"];
+const countResponse = (description: string) => ({ description, ...json(envelopeOf(CountRecord)) });
+
+const listRoute = defineRoute(read, {
+  method: "get",
+  path: "/inventory/counts",
+  operationId: "listInventoryCounts",
+  tags,
+  summary: "Cycle counts, newest first",
+  request: { query: CountsQuery },
+  responses: { 200: { description: "A page of counts", ...json(envelopeOf(pagedOf(CountSummary))) } },
+});
+
+const getRoute = defineRoute(read, {
+  method: "get",
+  path: "/inventory/counts/{id}",
+  operationId: "getInventoryCount",
+  tags,
+  summary: "A cycle count with its lines and variances",
+  request: { params: IdParam },
+  responses: { 200: countResponse("The count"), 404: errorResponse("Unknown count") },
+});
+
+const createRoute = defineRoute(write, {
+  method: "post",
+  path: "/inventory/counts",
+  operationId: "createInventoryCount",
+  tags,
+  summary: "Start a cycle count: snapshot on hand per product, location and lot in scope",
+  request: { body: { required: true, ...json(CreateCountBody) } },
+  responses: {
+    201: countResponse("The open count with its snapshot"),
+    404: errorResponse("Unknown warehouse, location or product (the message names which)"),
+  },
+});
+
+const linesRoute = defineRoute(write, {
+  method: "put",
+  path: "/inventory/counts/{id}/lines",
+  operationId: "recordInventoryCountLines",
+  tags,
+  summary: "Record counted quantities (partial batches; the last value of a line wins)",
+  request: { params: IdParam, body: { required: true, ...json(CountLinesBody) } },
+  responses: {
+    200: countResponse("The count with its lines"),
+    404: errorResponse("Unknown count"),
+    409: errorResponse("The count is no longer open, or an unknown lot"),
+  },
+});
+
+const action = (path: string, operationId: string, summary: string, access: typeof write = write) =>
+  defineRoute(access, {
+    method: "post",
+    path: `/inventory/counts/{id}/${path}`,
+    operationId,
+    tags,
+    summary,
+    request: { params: IdParam },
+    responses: {
+      200: countResponse("The count"),
+      404: errorResponse("Unknown count"),
+      409: errorResponse("The count's status does not allow it"),
+    },
+  });
+
+const submitRoute = action("submit", "submitInventoryCount", "Freeze the counted lines and their variances");
+const approveRoute = action(
+  "approve",
+  "approveInventoryCount",
+  "Write the variances as cycle_count adjustments in one atomic batch (admin scope or a manager's role; idempotent)",
+);
+const cancelRoute = action("cancel", "cancelInventoryCount", "Cancel an open or submitted count");
+
+export const countRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listCounts(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(createRoute, async (c) =>
+    created(c, await createCount(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
+  )
+  .openapi(getRoute, async (c) => ok(c, await readCount(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(linesRoute, async (c) =>
+    ok(c, await recordLines(c.var.tenantDb, actorOf(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .openapi(submitRoute, async (c) =>
+    ok(c, await moveCount(c.var.tenantDb, c.req.valid("param").id, ["open"], "submitted")),
+  )
+  .openapi(approveRoute, async (c) => {
+    assertMayApprove(c.var.scopes);
+    return ok(c, await approveCount(c.var.tenantDb, actorOf(c), c.req.valid("param").id));
+  })
+  .openapi(cancelRoute, async (c) =>
+    ok(c, await moveCount(c.var.tenantDb, c.req.valid("param").id, ["open", "submitted"], "cancelled")),
+  );

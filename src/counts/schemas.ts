@@ -1,0 +1,108 @@
+import { z } from "@hono/zod-openapi";
+import { countStatuses } from "../db/schema/tenant";
+import { pageQuery } from "../http/pagination";
+import { LotNumber } from "../lots/schemas";
+
+const Id = z.uuid("must be a UUID");
+const MAX_IDS = 100;
+
+export const CreateCountBody = z
+  .strictObject({
+    warehouseId: Id.optional().openapi({ description: "Count every location of this warehouse." }),
+    locationIds: z
+      .array(Id)
+      .min(1)
+      .max(MAX_IDS)
+      .optional()
+      .openapi({ description: "Or count these locations." }),
+    productIds: z.array(Id).min(1).max(MAX_IDS).optional().openapi({ description: "Only these products." }),
+  })
+  .refine((b) => (b.warehouseId === undefined) !== (b.locationIds === undefined), {
+    message: "name either warehouseId or locationIds",
+    path: ["warehouseId"],
+  })
+  .openapi("CreateInventoryCountRequest");
+export type CreateCountBody = z.infer<typeof CreateCountBody>;
+
+export const CountLinesBody = z
+  .strictObject({
+    lines: z
+      .array(
+        z.strictObject({
+          productId: Id,
+          locationId: Id,
+          lotNumber: LotNumber.optional().openapi({ description: "Required for lot-tracked products." }),
+          counted: z
+            .number({ error: "must be an integer" })
+            .int("must be an integer")
+            .min(0, "must not be negative")
+            .max(1_000_000_000),
+        }),
+      )
+      .min(1, "must have at least one line")
+      .max(500, "must have at most 500 lines"),
+  })
+  .openapi("InventoryCountLinesRequest");
+export type CountLinesBody = z.infer<typeof CountLinesBody>;
+
+export const CountLine = z
+  .object({
+    productId: z.uuid(),
+    sku: z.string(),
+    locationId: z.uuid(),
+    locationCode: z.string(),
+    warehouseId: z.uuid(),
+    lotId: z.uuid().nullable(),
+    lotNumber: z.string().nullable(),
+    expected: z.number().int().openapi({ description: "On hand when the count was created (the snapshot)." }),
+    counted: z.number().int().nullable(),
+    onHandAtCount: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "On hand when the line was counted: the snapshot plus every movement since." }),
+    variance: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "counted - onHandAtCount (null until counted)." }),
+    countedAt: z.string().nullable(),
+  })
+  .openapi("InventoryCountLine");
+
+const countFields = {
+  id: z.uuid(),
+  status: z.enum(countStatuses),
+  warehouseId: z.uuid().nullable(),
+  locationIds: z.array(z.uuid()).nullable(),
+  productIds: z.array(z.uuid()).nullable(),
+  createdBy: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  createdAt: z.string(),
+  submittedAt: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  updatedAt: z.string(),
+};
+
+export const CountSummary = z.object(countFields).openapi("InventoryCountSummary");
+
+export const CountRecord = z
+  .object({
+    ...countFields,
+    lines: z.array(CountLine),
+    totals: z.object({
+      lines: z.number().int(),
+      counted: z.number().int(),
+      withVariance: z.number().int(),
+      variance: z.number().int().openapi({ description: "Sum of the variances (units)." }),
+    }),
+  })
+  .openapi("InventoryCount");
+export type CountRecord = z.infer<typeof CountRecord>;
+
+export const CountsQuery = pageQuery.extend({
+  status: z.enum(countStatuses, { error: `must be one of ${countStatuses.join(", ")}` }).optional(),
+  warehouseId: Id.optional(),
+});
+export type CountsQuery = z.infer<typeof CountsQuery>;

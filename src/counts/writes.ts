@@ -1,0 +1,233 @@
+import { eq, sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import type { Actor } from "../auth/principal";
+import { changesOf, inJsonArray, runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { inventoryCounts, locations, products, warehouses } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { AppError, conflict } from "../http/errors";
+import { validationError } from "../http/validation";
+import { resolveLots } from "../lots/tracked-stock";
+import { type CountRow, countLinesQuery, countRecord, readCount } from "./read";
+import type { CountLinesBody, CreateCountBody } from "./schemas";
+
+// A cycle count's life: open (snapshot taken, lines being counted) -> submitted (variances frozen) ->
+// approved (variances written as adjustments, approve.ts) | cancelled. Every change is one batch guarded
+// by the status it expects, so a late scanner batch never lands on a submitted count.
+
+/** The count is still in `status` (inside a batch: as of the statement). */
+export const inStatus = (tdb: TenantDb, countId: string, status: CountRow["status"]) =>
+  sql`exists (select 1 from inventory_counts where tenant_id = ${tdb.tenantId} and id = ${countId} and status = ${status})`;
+
+const refuse = (row: CountRow, action: string) =>
+  conflict(`Inventory count ${row.id} is ${row.status}; it cannot be ${action}`);
+
+/** 404 naming every warehouse, location or product of the scope the tenant does not have. */
+async function assertScope(tdb: TenantDb, input: CreateCountBody) {
+  const locationIds = input.locationIds ?? [];
+  const productIds = input.productIds ?? [];
+  const read = await runBatch(tdb, {
+    warehouse: tdb.db
+      .select({ id: warehouses.id })
+      .from(warehouses)
+      .where(inTenant(tdb, warehouses, eq(warehouses.id, input.warehouseId ?? ""))),
+    locations: tdb.db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(inTenant(tdb, locations, inJsonArray(locations.id, locationIds))),
+    products: tdb.db
+      .select({ id: products.id })
+      .from(products)
+      .where(inTenant(tdb, products, inJsonArray(products.id, productIds))),
+  });
+  const missing = [
+    ...(input.warehouseId && read.warehouse.length === 0
+      ? [`warehouseId: warehouse ${input.warehouseId} not found`]
+      : []),
+    ...locationIds
+      .filter((id) => !read.locations.some((l) => l.id === id))
+      .map((id) => `locationIds: location ${id} not found`),
+    ...productIds
+      .filter((id) => !read.products.some((p) => p.id === id))
+      .map((id) => `productIds: product ${id} not found`),
+  ];
+  if (missing.length) {
+    throw new AppError("NOT_FOUND", missing.length === 1 ? (missing[0] as string) : "Not found", {
+      errors: missing,
+    });
+  }
+}
+
+/**
+ * `POST /inventory/counts`: the count and its snapshot (on hand per product, location and lot in scope) in
+ * one batch, so the snapshot is one consistent moment. Serial-tracked products are counted by serial, not
+ * here, and levels with nothing on hand have nothing to count (a counter reports found stock as a new line).
+ */
+export async function createCount(tdb: TenantDb, actor: Actor, input: CreateCountBody) {
+  await assertScope(tdb, input);
+  const id = uuidv7();
+  const now = new Date().toISOString();
+  const inScope = input.warehouseId
+    ? sql`s.warehouse_id = ${input.warehouseId}`
+    : sql`s.location_id in (select value from json_each(${JSON.stringify(input.locationIds ?? [])}))`;
+  const ofProducts = input.productIds
+    ? sql`and s.product_id in (select value from json_each(${JSON.stringify(input.productIds)}))`
+    : sql``;
+  const row: CountRow = {
+    id,
+    tenantId: tdb.tenantId,
+    status: "open",
+    warehouseId: input.warehouseId ?? null,
+    locationIds: input.locationIds ?? null,
+    productIds: input.productIds ?? null,
+    createdBy: actor.actorId,
+    approvedBy: null,
+    createdAt: now,
+    submittedAt: null,
+    approvedAt: null,
+    cancelledAt: null,
+    updatedAt: now,
+  };
+  const written = await runBatch(tdb, {
+    count: tdb.db.insert(inventoryCounts).values(row),
+    snapshot: sql`insert into inventory_count_lines (tenant_id, count_id, product_id, location_id, lot_id, warehouse_id, expected)
+      select s.tenant_id, ${id}, s.product_id, s.location_id, s.lot_id, s.warehouse_id, s.on_hand
+      from stock_levels s join products p on p.tenant_id = s.tenant_id and p.id = s.product_id
+      where s.tenant_id = ${tdb.tenantId} and ${inScope} ${ofProducts} and s.on_hand > 0 and p.tracking <> 'serial'`,
+    lines: countLinesQuery(tdb, id),
+  });
+  return countRecord(row, written.lines);
+}
+
+async function loadCount(tdb: TenantDb, id: string) {
+  const [row] = await tdb.db
+    .select()
+    .from(inventoryCounts)
+    .where(inTenant(tdb, inventoryCounts, eq(inventoryCounts.id, id)));
+  if (!row) throw new AppError("NOT_FOUND", "Inventory count not found");
+  return row;
+}
+
+/**
+ * `PUT /inventory/counts/{id}/lines`: records counted quantities (partial batches; the last value of a line
+ * wins). Each line also records on hand at that moment, read in the same statement: the snapshot plus every
+ * movement since, so a pick between the snapshot and the count is not a variance. A line outside the
+ * snapshot (stock found where none was expected) must lie in the count's scope.
+ */
+export async function recordLines(tdb: TenantDb, actor: Actor, id: string, input: CountLinesBody) {
+  const row = await loadCount(tdb, id);
+  if (row.status !== "open") throw refuse(row, "counted");
+  const productIds = [...new Set(input.lines.map((l) => l.productId))];
+  const locationIds = [...new Set(input.lines.map((l) => l.locationId))];
+  const read = await runBatch(tdb, {
+    products: tdb.db
+      .select({ id: products.id, sku: products.sku, tracking: products.tracking })
+      .from(products)
+      .where(inTenant(tdb, products, inJsonArray(products.id, productIds))),
+    locations: tdb.db
+      .select({ id: locations.id, warehouseId: locations.warehouseId })
+      .from(locations)
+      .where(inTenant(tdb, locations, inJsonArray(locations.id, locationIds))),
+  });
+  const productOf = new Map(read.products.map((p) => [p.id, p]));
+  const locationOf = new Map(read.locations.map((l) => [l.id, l]));
+  const problems = input.lines.flatMap((line, i) => {
+    const at = `lines[${i}]`;
+    const product = productOf.get(line.productId);
+    const location = locationOf.get(line.locationId);
+    const issues: string[] = [];
+    if (!product) issues.push(`${at}.productId: product ${line.productId} not found`);
+    if (!location) issues.push(`${at}.locationId: location ${line.locationId} not found`);
+    if (!product || !location) return issues;
+    const inLocations = row.warehouseId
+      ? location.warehouseId === row.warehouseId
+      : (row.locationIds ?? []).includes(location.id);
+    if (!inLocations) issues.push(`${at}.locationId: location ${location.id} is not in this count`);
+    if (row.productIds && !row.productIds.includes(product.id)) {
+      issues.push(`${at}.productId: product ${product.sku} is not in this count`);
+    }
+    if (product.tracking === "serial")
+      issues.push(`${at}.productId: product ${product.sku} is serial-tracked`);
+    if (product.tracking === "lot" && line.lotNumber === undefined) {
+      issues.push(`${at}.lotNumber: product ${product.sku} is lot-tracked: name the lot`);
+    }
+    if (product.tracking === "none" && line.lotNumber !== undefined) {
+      issues.push(`${at}.lotNumber: product ${product.sku} is not lot-tracked`);
+    }
+    return issues;
+  });
+  if (problems.length) throw validationError(problems);
+  const lotOf = await resolveLots(
+    tdb,
+    input.lines.flatMap((line, i) =>
+      line.lotNumber === undefined
+        ? []
+        : [
+            {
+              productId: line.productId,
+              sku: productOf.get(line.productId)?.sku ?? "",
+              lotNumber: line.lotNumber,
+              field: `lines[${i}].`,
+            },
+          ],
+    ),
+    "take",
+  );
+  const now = new Date().toISOString();
+  const lines = JSON.stringify(
+    input.lines.map((line) => ({
+      p: line.productId,
+      l: line.locationId,
+      lot: line.lotNumber === undefined ? "" : lotOf(line.productId, line.lotNumber),
+      w: locationOf.get(line.locationId)?.warehouseId,
+      c: line.counted,
+    })),
+  );
+  const open = inStatus(tdb, id, "open");
+  const written = await runBatch(tdb, {
+    lines: sql`insert into inventory_count_lines (tenant_id, count_id, product_id, location_id, lot_id, warehouse_id,
+        expected, counted, on_hand_at_count, counted_at, counted_by)
+      select ${tdb.tenantId}, ${id}, json_extract(j.value, '$.p'), json_extract(j.value, '$.l'),
+        json_extract(j.value, '$.lot'), json_extract(j.value, '$.w'), 0, json_extract(j.value, '$.c'),
+        coalesce((select s.on_hand from stock_levels s where s.tenant_id = ${tdb.tenantId}
+          and s.product_id = json_extract(j.value, '$.p') and s.location_id = json_extract(j.value, '$.l')
+          and s.lot_id = json_extract(j.value, '$.lot')), 0),
+        ${now}, ${actor.actorId}
+      from json_each(${lines}) j where ${open}
+      on conflict (tenant_id, count_id, product_id, location_id, lot_id) do update set counted = excluded.counted,
+        on_hand_at_count = excluded.on_hand_at_count, counted_at = excluded.counted_at, counted_by = excluded.counted_by`,
+    touched: tdb.db
+      .update(inventoryCounts)
+      .set({ updatedAt: now })
+      .where(inTenant(tdb, inventoryCounts, eq(inventoryCounts.id, id), eq(inventoryCounts.status, "open"))),
+  });
+  if (changesOf(written.touched) === 0) throw refuse(await loadCount(tdb, id), "counted");
+  return readCount(tdb, id);
+}
+
+/**
+ * Moves a count from one of `from` to `to` (submit, cancel), guarded by its status; asking again once it is
+ * there answers the count as it is (idempotent), any other status is 409.
+ */
+export async function moveCount(
+  tdb: TenantDb,
+  id: string,
+  from: readonly CountRow["status"][],
+  to: "submitted" | "cancelled",
+) {
+  const row = await loadCount(tdb, id);
+  if (row.status === to) return readCount(tdb, id);
+  if (!from.includes(row.status)) throw refuse(row, to);
+  const now = new Date().toISOString();
+  const stamp = to === "submitted" ? { submittedAt: now } : { cancelledAt: now };
+  const written = await runBatch(tdb, {
+    moved: tdb.db
+      .update(inventoryCounts)
+      .set({ status: to, updatedAt: now, ...stamp })
+      .where(
+        inTenant(tdb, inventoryCounts, eq(inventoryCounts.id, id), eq(inventoryCounts.status, row.status)),
+      ),
+  });
+  if (changesOf(written.moved) === 0) return moveCount(tdb, id, from, to);
+  return readCount(tdb, id);
+}

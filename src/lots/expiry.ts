@@ -1,0 +1,15 @@
+import { gt, isNull, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+
+// Expiry is a calendar date (UTC): a lot expiring on 2026-12-01 is expired from that day on, so it is
+// never allocated on its expiry date, and low stock and valuation stop counting it as available then.
+
+/** Today's date in UTC (YYYY-MM-DD), the day expiry is judged against. */
+export const today = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/** Whether a lot's expiry date makes it expired on `day`. */
+export const isExpired = (expiresAt: string | null, day = today()) => expiresAt !== null && expiresAt <= day;
+
+/** A lot (or no lot: a null expiry) usable on `day`. */
+export const unexpired = (expiresAt: SQLiteColumn, day: string): SQL =>
+  or(isNull(expiresAt), gt(expiresAt, day)) as SQL;

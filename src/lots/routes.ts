@@ -1,0 +1,51 @@
+import { envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
+import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
+import { createRouter } from "../http/router";
+import { listLots, readLot, traceLot } from "./read";
+import { LotDetail, LotRecord, LotsQuery, LotTrace } from "./schemas";
+
+const read = { scope: "read:inventory" } as const;
+const tags = ["Lots"];
+
+const listRoute = defineRoute(read, {
+  method: "get",
+  path: "/lots",
+  operationId: "listLots",
+  tags,
+  summary: "Lots, soonest expiry first (filter by product, expiry, expired)",
+  request: { query: LotsQuery },
+  responses: { 200: { description: "A page of lots", ...json(envelopeOf(pagedOf(LotRecord))) } },
+});
+
+const getRoute = defineRoute(read, {
+  method: "get",
+  path: "/lots/{id}",
+  operationId: "getLot",
+  tags,
+  summary: "A lot with its stock per location",
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The lot", ...json(envelopeOf(LotDetail)) },
+    404: errorResponse("Unknown lot"),
+  },
+});
+
+const traceRoute = defineRoute(read, {
+  method: "get",
+  path: "/lots/{id}/trace",
+  operationId: "traceLot",
+  tags,
+  summary: "Where a lot came from and where it went: every movement and order that touched it (recalls)",
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The lot's movements and open orders", ...json(envelopeOf(LotTrace)) },
+    404: errorResponse("Unknown lot"),
+  },
+});
+
+export const lotRoutes = createRouter()
+  .openapi(listRoute, async (c) => ok(c, await listLots(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(getRoute, async (c) => ok(c, await readLot(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(traceRoute, async (c) => ok(c, await traceLot(c.var.tenantDb, c.req.valid("param").id)));

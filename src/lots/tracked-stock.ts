@@ -1,0 +1,239 @@
+import { sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import { runBatch, violated } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import type { productTrackings } from "../db/schema/tenant";
+import { AppError, conflict } from "../http/errors";
+import { validationError } from "../http/validation";
+
+// How a stock write of a tracked product names its units: lot-tracked stock by lot number (a new number
+// on an addition creates the lot), serial-tracked stock by serial numbers (one per unit). Checked
+// before the write's batch, which the serial_numbers CHECK then backs up under any concurrency.
+
+export type Tracking = (typeof productTrackings)[number];
+
+export interface TrackedProduct {
+  id: string;
+  sku: string;
+  tracking: Tracking;
+}
+
+export interface TrackedInput {
+  lotNumber?: string;
+  expiresAt?: string;
+  manufacturedAt?: string;
+  serialNumbers?: readonly string[];
+}
+
+/** Every problem of a write's tracking fields for its product (a 400, one message per problem). */
+export function trackingProblems(
+  product: TrackedProduct,
+  input: TrackedInput,
+  quantity: number,
+  field = "",
+): string[] {
+  const problems: string[] = [];
+  const say = (name: string, message: string) => problems.push(`${field}${name}: ${message}`);
+  const { tracking, sku } = product;
+  if (tracking === "lot" && input.lotNumber === undefined) {
+    say("lotNumber", `product ${sku} is lot-tracked: name the lot`);
+  }
+  if (tracking !== "lot") {
+    for (const name of ["lotNumber", "expiresAt", "manufacturedAt"] as const) {
+      if (input[name] !== undefined) say(name, `product ${sku} is not lot-tracked`);
+    }
+  }
+  if (tracking === "serial") {
+    const serials = input.serialNumbers;
+    if (serials === undefined) {
+      say("serialNumbers", `product ${sku} is serial-tracked: name one serial number per unit`);
+    } else {
+      if (serials.length !== Math.abs(quantity)) {
+        say("serialNumbers", `${serials.length} serial numbers for a quantity of ${Math.abs(quantity)}`);
+      }
+      for (const serial of duplicates(serials)) say("serialNumbers", `${serial} is given more than once`);
+    }
+  } else if (input.serialNumbers !== undefined) {
+    say("serialNumbers", `product ${sku} is not serial-tracked`);
+  }
+  return problems;
+}
+
+const duplicates = (values: readonly string[]) => [
+  ...new Set(values.filter((v, i) => values.indexOf(v) !== i)),
+];
+
+/** Throws the 400 of every problem, when there are any. */
+export function assertTracking(problems: readonly string[]): void {
+  if (problems.length) throw validationError([...problems]);
+}
+
+export interface LotWanted {
+  productId: string;
+  sku: string;
+  lotNumber: string;
+  expiresAt?: string;
+  manufacturedAt?: string;
+  /** Where the lot is named in the request (`lines[2].`), for messages. */
+  field?: string;
+}
+
+interface LotRow {
+  id: string;
+  product_id: string;
+  number: string;
+  expires_at: string | null;
+}
+
+const lotKey = (productId: string, number: string) => `${productId}|${number}`;
+
+/**
+ * The ids of the lots a write names, by (product, number). An addition creates the lots it does not
+ * find (their own round trip: a lot without stock is harmless if the stock write then fails) and
+ * refuses an expiry that contradicts a known lot's; a removal or a move needs lots that exist (409).
+ */
+export async function resolveLots(
+  tdb: TenantDb,
+  wanted: readonly LotWanted[],
+  mode: "add" | "take",
+): Promise<(productId: string, lotNumber: string) => string> {
+  if (wanted.length === 0) return () => "";
+  const now = new Date().toISOString();
+  const names = JSON.stringify(wanted.map((w) => ({ p: w.productId, n: w.lotNumber })));
+  const fresh = JSON.stringify(
+    wanted.map((w) => ({
+      id: uuidv7(),
+      p: w.productId,
+      n: w.lotNumber,
+      e: w.expiresAt ?? null,
+      m: w.manufacturedAt ?? null,
+    })),
+  );
+  const read = await runBatch(tdb, {
+    created:
+      mode === "add"
+        ? sql`insert into lots (id, tenant_id, product_id, number, expires_at, manufactured_at, created_at)
+            select json_extract(value, '$.id'), ${tdb.tenantId}, json_extract(value, '$.p'), json_extract(value, '$.n'),
+              json_extract(value, '$.e'), json_extract(value, '$.m'), ${now}
+            from json_each(${fresh}) where true
+            on conflict (tenant_id, product_id, number) do nothing`
+        : undefined,
+    lots: sql`select lots.id, lots.product_id, lots.number, lots.expires_at from json_each(${names}) j
+      join lots on lots.tenant_id = ${tdb.tenantId} and lots.product_id = json_extract(j.value, '$.p')
+        and lots.number = json_extract(j.value, '$.n')`,
+  });
+  const found = new Map(
+    (read.lots.results as unknown as LotRow[]).map((lot) => [lotKey(lot.product_id, lot.number), lot]),
+  );
+  const problems = wanted.flatMap((w) => {
+    const lot = found.get(lotKey(w.productId, w.lotNumber));
+    const at = `${w.field ?? ""}lotNumber`;
+    if (!lot) return [`${at}: product ${w.sku} has no lot ${w.lotNumber}`];
+    if (mode === "add" && w.expiresAt !== undefined && w.expiresAt !== lot.expires_at) {
+      return [
+        `${w.field ?? ""}expiresAt: lot ${w.lotNumber} expires ${lot.expires_at ?? "never"}, not ${w.expiresAt}`,
+      ];
+    }
+    return [];
+  });
+  if (problems.length) throw conflict(problems[0] as string, problems);
+  return (productId, lotNumber) => found.get(lotKey(productId, lotNumber))?.id ?? "";
+}
+
+interface SerialRow {
+  serial: string;
+  location_id: string | null;
+  on_hand: number;
+}
+
+/** Where each of `serials` is now: its location while on hand (absent: never received). */
+export async function serialsWhere(tdb: TenantDb, productId: string, serials: readonly string[]) {
+  const read = await runBatch(tdb, {
+    serials: sql`select serial, location_id, on_hand from serial_numbers
+      where tenant_id = ${tdb.tenantId} and product_id = ${productId}
+        and serial in (select value from json_each(${serialList(serials)}))`,
+  });
+  const rows = read.serials.results as unknown as SerialRow[];
+  return new Map(rows.map((row) => [row.serial, row.on_hand === 1 ? row.location_id : null]));
+}
+
+/** The 409 of every serial that cannot do what the write asks (read now, so it names the present state). */
+export async function serialProblems(
+  tdb: TenantDb,
+  productId: string,
+  serials: readonly string[],
+  expect: { mode: "add" } | { mode: "take"; locationId: string; locationCode?: string },
+  field = "",
+): Promise<string[]> {
+  const where = await serialsWhere(tdb, productId, serials);
+  return serials.flatMap((serial) => {
+    const at = where.get(serial) ?? null;
+    if (expect.mode === "add") return at ? [`${field}serialNumbers: ${serial} is already in stock`] : [];
+    const place = expect.locationCode ?? expect.locationId;
+    return at === expect.locationId
+      ? []
+      : [`${field}serialNumbers: ${serial} is not in stock at location ${place}`];
+  });
+}
+
+/** Checks serials before a write; 409 naming each one that is not where the write needs it. */
+export async function assertSerials(...args: Parameters<typeof serialProblems>): Promise<void> {
+  const problems = await serialProblems(...args);
+  if (problems.length) throw conflict(problems[0] as string, problems);
+}
+
+/** The 409 of a write whose serials a concurrent write changed (its CHECK failed): read again to say which. */
+export async function serialClash(...args: Parameters<typeof serialProblems>): Promise<AppError> {
+  const problems = await serialProblems(...args);
+  return problems.length ? conflict(problems[0] as string, problems) : serialsChanged();
+}
+
+/** Whether a failed batch was rolled back by a serial's CHECK: a serial received twice or taken where it is not. */
+export const isSerialClash = (error: unknown) => violated(error, "serial_numbers_on_hand_check");
+
+/** A serial that changed between the check and the write: 409, never a 500. */
+export const serialsChanged = () =>
+  new AppError("CONFLICT", "Serial numbers changed while writing; reload them and retry");
+
+const serialList = (serials: readonly string[]) => JSON.stringify(serials);
+
+/**
+ * Puts serials in stock at a location. One already on hand becomes on_hand 2, which the CHECK refuses
+ * (failing the whole batch): a unit is never in stock twice.
+ */
+export function receiveSerials(
+  tdb: TenantDb,
+  productId: string,
+  at: { locationId: string; warehouseId: string },
+  serials: readonly string[],
+  now: string,
+  onlyIf = sql`1`,
+) {
+  return sql`insert into serial_numbers (tenant_id, product_id, serial, location_id, warehouse_id, on_hand, created_at, updated_at)
+    select ${tdb.tenantId}, ${productId}, value, ${at.locationId}, ${at.warehouseId}, 1, ${now}, ${now}
+    from json_each(${serialList(serials)}) where ${onlyIf}
+    on conflict (tenant_id, product_id, serial) do update set on_hand = on_hand + 1,
+      location_id = excluded.location_id, warehouse_id = excluded.warehouse_id, updated_at = excluded.updated_at`;
+}
+
+/**
+ * Takes serials out of stock at a location (removal, shipping) or moves them to another (`to`). A serial
+ * not in stock at `from` is set to -1, which the CHECK refuses (failing the whole batch).
+ */
+export function takeSerials(
+  tdb: TenantDb,
+  productId: string,
+  from: string,
+  serials: readonly string[],
+  now: string,
+  to?: { locationId: string; warehouseId: string },
+  onlyIf = sql`1`,
+) {
+  const after = to ? 1 : 0;
+  return sql`update serial_numbers
+    set on_hand = case when on_hand = 1 and location_id = ${from} then ${after} else -1 end,
+      location_id = ${to?.locationId ?? from}, warehouse_id = coalesce(${to?.warehouseId ?? null}, warehouse_id),
+      updated_at = ${now}
+    where tenant_id = ${tdb.tenantId} and product_id = ${productId}
+      and serial in (select value from json_each(${serialList(serials)})) and ${onlyIf}`;
+}

@@ -1,0 +1,220 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  salesOrder,
+  scopedKey,
+  setStatus,
+  type TestTenant,
+  userWithRole,
+} from "./support/builders";
+import { levelsWithLedger, outboxEvents } from "./support/database";
+import { call } from "./support/http";
+
+let tenant: TestTenant;
+let warehouseId: string;
+
+beforeAll(async () => {
+  tenant = await createTenant();
+  warehouseId = (await createWarehouse(tenant)).id;
+});
+
+const adjust = (body: Record<string, unknown>) =>
+  call("POST", "/inventory/adjustments", { headers: tenant.admin, body: { reason: "test", ...body } });
+
+/** A new warehouse with `locations` bins and a product stocked at each with `quantity`. */
+async function stockedSite(quantity: number, locations = 1, product: Record<string, unknown> = {}) {
+  const site = (await createWarehouse(tenant)).id;
+  const bins = [];
+  for (let i = 0; i < locations; i++) bins.push((await createLocation(tenant, site)).id);
+  const productId = (await createProduct(tenant, product)).id;
+  for (const locationId of bins) {
+    const res = await adjust({
+      productId,
+      locationId,
+      quantity,
+      ...(product.tracking === "lot" ? { lotNumber: "C-LOT" } : {}),
+    });
+    expect(res.status).toBe(201);
+  }
+  return { site, bins, productId };
+}
+
+async function startCount(body: Record<string, unknown>) {
+  const res = await call("POST", "/inventory/counts", { headers: tenant.admin, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data;
+}
+
+const record = (id: string, lines: unknown[], headers = tenant.admin) =>
+  call("PUT", `/inventory/counts/${id}/lines`, { headers, body: { lines } });
+const act = (id: string, action: "submit" | "approve" | "cancel", headers = tenant.admin) =>
+  call("POST", `/inventory/counts/${id}/${action}`, { headers });
+
+async function onHandOf(productId: string) {
+  const levels = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
+  for (const level of levels) expect(level.ledger).toBe(level.onHand);
+  return levels;
+}
+
+describe("cycle counts", () => {
+  it("snapshot, count with a pick in the middle, approve: only the real difference becomes an adjustment", async () => {
+    const { site, bins, productId } = await stockedSite(10, 2);
+    const started = await startCount({ warehouseId: site });
+    expect(started.status).toBe("open");
+    expect(started.lines.map((l: any) => l.expected)).toEqual([10, 10]);
+    // A pick of 3 from the first bin while counting: the counter finds 7 there, which is no variance.
+    const order = await salesOrder(tenant, [{ productId, quantity: 3 }], { warehouseId: site });
+    expect(order.status).toBe(201);
+    for (const status of ["confirmed", "picking", "shipped"])
+      await setStatus(tenant, order.body.data.id, { status });
+    const levels = await onHandOf(productId);
+    const picked = levels.find((l) => l.onHand === 7)?.locationId as string;
+    const untouched = bins.find((b) => b !== picked) as string;
+    const counted = await record(started.id, [
+      { productId, locationId: picked, counted: 7 },
+      { productId, locationId: untouched, counted: 12 },
+      { productId, locationId: untouched, counted: 9 }, // the last value of a line wins
+    ]);
+    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    const byLocation = (data: any, id: string) => data.lines.find((l: any) => l.locationId === id);
+    expect(byLocation(counted.body.data, picked)).toMatchObject({
+      expected: 10,
+      onHandAtCount: 7,
+      counted: 7,
+      variance: 0,
+    });
+    expect(byLocation(counted.body.data, untouched)).toMatchObject({
+      expected: 10,
+      onHandAtCount: 10,
+      counted: 9,
+      variance: -1,
+    });
+
+    expect((await act(started.id, "submit")).body.data.status).toBe("submitted");
+    const late = await record(started.id, [{ productId, locationId: picked, counted: 1 }]);
+    expect(late.status).toBe(409);
+    const approved = await act(started.id, "approve");
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.data).toMatchObject({
+      status: "approved",
+      totals: { lines: 2, counted: 2, withVariance: 1, variance: -1 },
+    });
+    const after = await onHandOf(productId);
+    expect(after.map((l) => l.onHand).sort()).toEqual([7, 9]);
+    const ledger = await call("GET", `/inventory/movements?reference=${started.id}`, {
+      headers: tenant.admin,
+    });
+    expect(ledger.body.data.items).toEqual([
+      expect.objectContaining({
+        locationId: untouched,
+        delta: -1,
+        reason: "cycle_count",
+        referenceType: "inventory_count",
+      }),
+    ]);
+  });
+
+  it("approval is idempotent under concurrency: one set of adjustments and one event", async () => {
+    const { site, bins, productId } = await stockedSite(5, 1);
+    const started = await startCount({ warehouseId: site, productIds: [productId] });
+    await record(started.id, [{ productId, locationId: bins[0], counted: 8 }]);
+    await act(started.id, "submit");
+    const results = await Promise.all([1, 2, 3, 4].map(() => act(started.id, "approve")));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    for (const r of results) expect(r.body.data.status).toBe("approved");
+    expect((await onHandOf(productId)).map((l) => l.onHand)).toEqual([8]);
+    const ledger = await call("GET", `/inventory/movements?reference=${started.id}`, {
+      headers: tenant.admin,
+    });
+    expect(ledger.body.data.items.map((m: any) => m.delta)).toEqual([3]);
+    const events = await outboxEvents(tenant, /^inventory\.count_approved$/);
+    expect(events.filter((e) => e.payload.id === started.id)).toHaveLength(1);
+  });
+
+  it("is atomic: a variance the stock cannot give (reserved meanwhile) fails the whole approval, changing nothing", async () => {
+    const { site, bins, productId } = await stockedSite(4, 2);
+    const started = await startCount({ locationIds: bins });
+    await record(started.id, [
+      { productId, locationId: bins[0], counted: 6 },
+      { productId, locationId: bins[1], counted: 0 },
+    ]);
+    await act(started.id, "submit");
+    // After counting, an order reserves what the second bin has: removing 4 there is no longer possible.
+    const order = await salesOrder(tenant, [{ productId, quantity: 8 }], { warehouseId: site });
+    expect(order.status).toBe(201);
+    const refused = await act(started.id, "approve");
+    expect(refused.status).toBe(409);
+    expect((await onHandOf(productId)).map((l) => l.onHand)).toEqual([4, 4]);
+    expect(
+      (await call("GET", `/inventory/counts/${started.id}`, { headers: tenant.admin })).body.data.status,
+    ).toBe("submitted");
+    expect((await act(started.id, "cancel")).body.data.status).toBe("cancelled");
+    expect((await act(started.id, "approve")).status).toBe(409);
+  });
+
+  it("counts lots, refuses lines outside the count, and lists counts", async () => {
+    const { site, bins, productId } = await stockedSite(3, 1, { tracking: "lot" });
+    const started = await startCount({ warehouseId: site });
+    expect(started.lines).toEqual([expect.objectContaining({ lotNumber: "C-LOT", expected: 3 })]);
+    const elsewhere = (await createLocation(tenant, warehouseId)).id;
+    const bad = await record(started.id, [
+      { productId, locationId: bins[0], counted: 1 },
+      { productId, locationId: elsewhere, lotNumber: "C-LOT", counted: 1 },
+    ]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      expect.stringMatching(/^lines\[0\]\.lotNumber: .* lot-tracked: name the lot$/),
+      expect.stringMatching(/^lines\[1\]\.locationId: .* is not in this count$/),
+    ]);
+    const ok = await record(started.id, [{ productId, locationId: bins[0], lotNumber: "C-LOT", counted: 2 }]);
+    expect(ok.body.data.lines[0]).toMatchObject({ variance: -1 });
+    const list = await call("GET", `/inventory/counts?warehouseId=${site}&status=open`, {
+      headers: tenant.admin,
+    });
+    expect(list.body.data.items.map((c: any) => c.id)).toEqual([started.id]);
+  });
+});
+
+describe("cycle count access", () => {
+  it("401 without a credential, 403 without the scope, 404 for another tenant's count; approving needs admin or a manager", async () => {
+    const { site, bins, productId } = await stockedSite(2, 1);
+    const started = await startCount({ warehouseId: site });
+    await record(started.id, [{ productId, locationId: bins[0], counted: 2 }]);
+    const reader = await scopedKey(tenant, ["read:inventory"]);
+    const other = await createTenant();
+    const routes: [string, string, unknown?][] = [
+      ["GET", "/inventory/counts"],
+      ["GET", `/inventory/counts/${started.id}`],
+      ["POST", "/inventory/counts", { warehouseId: site }],
+      [
+        "PUT",
+        `/inventory/counts/${started.id}/lines`,
+        { lines: [{ productId, locationId: bins[0], counted: 2 }] },
+      ],
+      ["POST", `/inventory/counts/${started.id}/submit`],
+      ["POST", `/inventory/counts/${started.id}/approve`],
+      ["POST", `/inventory/counts/${started.id}/cancel`],
+    ];
+    for (const [method, path, body] of routes) {
+      expect((await call(method, path, { body })).status, `${method} ${path}`).toBe(401);
+      if (method !== "GET")
+        expect((await call(method, path, { headers: reader, body })).status, `${method} ${path}`).toBe(403);
+      if (path.includes(started.id)) {
+        expect((await call(method, path, { headers: other.admin, body })).status, `${method} ${path}`).toBe(
+          404,
+        );
+      }
+    }
+    expect(
+      (await call("GET", "/inventory/counts", { headers: await scopedKey(tenant, ["read:orders"]) })).status,
+    ).toBe(403);
+    await act(started.id, "submit");
+    const operator = await userWithRole(tenant, "operator");
+    expect((await act(started.id, "approve", operator)).status).toBe(403);
+    const manager = await userWithRole(tenant, "manager");
+    expect((await act(started.id, "approve", manager)).status).toBe(200);
+  });
+});
