@@ -14,7 +14,7 @@ const write = { scope: "write:inventory" } as const;
 const tags = ["Cycle counts"];
 const countResponse = (description: string) => ({ description, ...json(envelopeOf(CountRecord)) });
 
-const listRoute = defineRoute(read, {
+const listInventoryCountsRoute = defineRoute(read, {
   method: "get",
   path: "/inventory/counts",
   operationId: "listInventoryCounts",
@@ -24,7 +24,7 @@ const listRoute = defineRoute(read, {
   responses: { 200: { description: "A page of counts", ...json(envelopeOf(pagedOf(CountSummary))) } },
 });
 
-const getRoute = defineRoute(read, {
+const getInventoryCountRoute = defineRoute(read, {
   method: "get",
   path: "/inventory/counts/{id}",
   operationId: "getInventoryCount",
@@ -34,7 +34,7 @@ const getRoute = defineRoute(read, {
   responses: { 200: countResponse("The count"), 404: errorResponse("Unknown count") },
 });
 
-const createRoute = defineRoute(write, {
+const createInventoryCountRoute = defineRoute(write, {
   method: "post",
   path: "/inventory/counts",
   operationId: "createInventoryCount",
@@ -47,7 +47,7 @@ const createRoute = defineRoute(write, {
   },
 });
 
-const linesRoute = defineRoute(write, {
+const recordInventoryCountLinesRoute = defineRoute(write, {
   method: "put",
   path: "/inventory/counts/{id}/lines",
   operationId: "recordInventoryCountLines",
@@ -76,30 +76,42 @@ const action = (path: string, operationId: string, summary: string, access: type
     },
   });
 
-const submitRoute = action("submit", "submitInventoryCount", "Freeze the counted lines and their variances");
-const approveRoute = action(
+const submitInventoryCountRoute = action(
+  "submit",
+  "submitInventoryCount",
+  "Freeze the counted lines and their variances",
+);
+const approveInventoryCountRoute = action(
   "approve",
   "approveInventoryCount",
   "Write the variances as cycle_count adjustments in one atomic batch (admin scope or a manager's role; idempotent)",
 );
-const cancelRoute = action("cancel", "cancelInventoryCount", "Cancel an open or submitted count");
+const cancelInventoryCountRoute = action(
+  "cancel",
+  "cancelInventoryCount",
+  "Cancel an open or submitted count",
+);
 
 export const countRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listCounts(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(createRoute, async (c) =>
+  .openapi(listInventoryCountsRoute, async (c) =>
+    ok(c, await listCounts(c.var.tenantDb, c.req.valid("query"))),
+  )
+  .openapi(createInventoryCountRoute, async (c) =>
     created(c, await createCount(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
   )
-  .openapi(getRoute, async (c) => ok(c, await readCount(c.var.tenantDb, c.req.valid("param").id)))
-  .openapi(linesRoute, async (c) =>
+  .openapi(getInventoryCountRoute, async (c) =>
+    ok(c, await readCount(c.var.tenantDb, c.req.valid("param").id)),
+  )
+  .openapi(recordInventoryCountLinesRoute, async (c) =>
     ok(c, await recordLines(c.var.tenantDb, actorOf(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .openapi(submitRoute, async (c) =>
+  .openapi(submitInventoryCountRoute, async (c) =>
     ok(c, await moveCount(c.var.tenantDb, c.req.valid("param").id, ["open"], "submitted")),
   )
-  .openapi(approveRoute, async (c) => {
+  .openapi(approveInventoryCountRoute, async (c) => {
     assertMayApprove(c.var.scopes);
     return ok(c, await approveCount(c.var.tenantDb, actorOf(c), c.req.valid("param").id));
   })
-  .openapi(cancelRoute, async (c) =>
+  .openapi(cancelInventoryCountRoute, async (c) =>
     ok(c, await moveCount(c.var.tenantDb, c.req.valid("param").id, ["open", "submitted"], "cancelled")),
   );

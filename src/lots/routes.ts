@@ -9,7 +9,7 @@ import { LotDetail, LotRecord, LotsQuery, LotTrace } from "./schemas";
 const read = { scope: "read:inventory" } as const;
 const tags = ["Lots"];
 
-const listRoute = defineRoute(read, {
+const listLotsRoute = defineRoute(read, {
   method: "get",
   path: "/lots",
   operationId: "listLots",
@@ -19,7 +19,7 @@ const listRoute = defineRoute(read, {
   responses: { 200: { description: "A page of lots", ...json(envelopeOf(pagedOf(LotRecord))) } },
 });
 
-const getRoute = defineRoute(read, {
+const getLotRoute = defineRoute(read, {
   method: "get",
   path: "/lots/{id}",
   operationId: "getLot",
@@ -32,7 +32,7 @@ const getRoute = defineRoute(read, {
   },
 });
 
-const traceRoute = defineRoute(read, {
+const traceLotRoute = defineRoute(read, {
   method: "get",
   path: "/lots/{id}/trace",
   operationId: "traceLot",
@@ -46,6 +46,6 @@ const traceRoute = defineRoute(read, {
 });
 
 export const lotRoutes = createRouter()
-  .openapi(listRoute, async (c) => ok(c, await listLots(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(getRoute, async (c) => ok(c, await readLot(c.var.tenantDb, c.req.valid("param").id)))
-  .openapi(traceRoute, async (c) => ok(c, await traceLot(c.var.tenantDb, c.req.valid("param").id)));
+  .openapi(listLotsRoute, async (c) => ok(c, await listLots(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(getLotRoute, async (c) => ok(c, await readLot(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(traceLotRoute, async (c) => ok(c, await traceLot(c.var.tenantDb, c.req.valid("param").id)));
