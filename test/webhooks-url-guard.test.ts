@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { urlGuardOptions } from "../src/webhooks/dns";
 import { assertDeliverableUrl, isPublicAddress } from "../src/webhooks/url-guard";
 
 const resolvingTo =
@@ -82,6 +84,10 @@ describe("webhook URL guard with DNS resolution (as deployed)", () => {
     ],
     ["https://printer.local./hook", "trailing dot on .local"],
     ["https://intranet./hook", "a single label with a trailing dot"],
+    ["https://router.home/hook", "a home-network name"],
+    ["https://nas.localdomain./hook", ".localdomain"],
+    ["https://api.default.svc/hook", "a Kubernetes service"],
+    ["https://1.0.168.192.in-addr.arpa/hook", "a reverse-lookup name"],
   ])("normalises before judging: refuses %s (%s)", async (url) => {
     const asked: string[] = [];
     await expect(
@@ -138,5 +144,26 @@ describe("webhook URL guard with DNS resolution (as deployed)", () => {
     expect((await assertDeliverableUrl("http://localhost.:8855/hook", { allowLocal: true })).href).toBe(
       "http://localhost:8855/hook",
     );
+  });
+});
+
+describe("which guard a deployment runs", () => {
+  it("skips DNS and admits localhost receivers only on the development secrets, not on ENVIRONMENT alone", async () => {
+    const development = urlGuardOptions(env);
+    expect(development.resolve).toBeUndefined();
+    expect((await assertDeliverableUrl("http://localhost:6379/hook", development)).port).toBe("6379");
+
+    // A deploy that carries ENVIRONMENT=development (and the local-receiver switch) with real secrets.
+    const misconfigured = urlGuardOptions({
+      ...env,
+      JWT_SECRET: "a-real-jwt-secret-of-at-least-thirty-two-chars",
+      PLATFORM_ADMIN_TOKEN: "a-real-platform-token-of-at-least-thirty-two",
+      WEBHOOK_SECRET_KEY: "a-real-webhook-key-of-at-least-thirty-two-chars",
+    });
+    expect(env.ENVIRONMENT).toBe("development");
+    expect(typeof misconfigured.resolve).toBe("function");
+    await expect(assertDeliverableUrl("http://localhost:6379/hook", misconfigured)).rejects.toMatchObject({
+      errors: ["url: must use https://"],
+    });
   });
 });

@@ -16,6 +16,17 @@ export function isLocalDevelopment(env: Pick<Bindings, "ENVIRONMENT">, requestUr
   return env.ENVIRONMENT === "development" && LOOPBACK_HOSTS.has(new URL(requestUrl).hostname);
 }
 
+/**
+ * For work outside a request (queue consumers): local development, judged by the secrets themselves. A deploy
+ * carrying ENVIRONMENT=development with real secrets is not development; with the development ones it serves no
+ * request (so makes no work), see refuseDevelopmentSecrets.
+ */
+export function runsOnDevelopmentSecrets(env: Bindings): boolean {
+  return (
+    env.ENVIRONMENT === "development" && SECRETS.every((name) => env[name]?.startsWith(DEVELOPMENT_MARKER))
+  );
+}
+
 /** The secrets that are missing, too short or still development values, unless this is local development. */
 export function unsafeSecrets(env: Bindings, requestUrl: string): string[] {
   if (isLocalDevelopment(env, requestUrl)) return [];

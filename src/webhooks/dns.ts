@@ -1,3 +1,4 @@
+import { runsOnDevelopmentSecrets } from "../config/production-guard";
 import type { Bindings } from "../env";
 import type { Resolver } from "./url-guard";
 
@@ -25,10 +26,10 @@ const resolveOverHttps: Resolver = async (hostname) => {
 /**
  * The guard's options for this deployment. In development (wrangler dev, tests: no network) host
  * names are checked by their form only and localhost receivers are allowed; deployed, every host
- * is resolved and each of its addresses must be public.
+ * is resolved and each of its addresses must be public, even if ENVIRONMENT says development by mistake.
  */
 export function urlGuardOptions(env: Bindings) {
-  const development = env.ENVIRONMENT === "development";
+  const development = runsOnDevelopmentSecrets(env);
   return {
     allowLocal: development && env.ALLOW_LOCAL_WEBHOOK_URLS === "true",
     resolve: development ? undefined : resolveOverHttps,

@@ -4,8 +4,9 @@ import { AppError } from "../http/errors";
 /** Resolves a hostname to its addresses (A and AAAA). Injected, so tests need no network. */
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-// Hostnames that name the inside of a network, whatever DNS says about them.
-const INTERNAL_NAMES = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|corp)$/i;
+// Hostnames that name the inside of a network, whatever DNS says about them (no public name ends so: `.home`,
+// `.corp` and `.lan` are not delegated; `.arpa` holds reverse-lookup and home-network names, `.svc` Kubernetes').
+const INTERNAL_NAMES = /(^|\.)(localhost|localdomain|local|internal|intranet|lan|home|corp|arpa|svc)$/i;
 const LOCAL_DEVELOPMENT_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function normalise(address: ipaddr.IPv4 | ipaddr.IPv6) {
