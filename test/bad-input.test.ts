@@ -19,6 +19,9 @@ interface Schema {
   format?: string;
   example?: unknown;
   minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  pattern?: string;
   minLength?: number;
   minItems?: number;
 }
@@ -249,6 +252,35 @@ describe("bad input never causes a 500", () => {
         }
       }
     }
+  });
+
+  it("a value just past a documented maximum is a 400 that states the bound", async () => {
+    const unclear: string[] = [];
+    for (const { method, path, body } of operations.filter((o) => o.body)) {
+      const leaves: Leaf[] = [];
+      const valid = sample(body as Schema, [], leaves);
+      for (const { path: at, schema } of leaves) {
+        const type = typeOf(schema);
+        const free = !schema.format && !schema.enum && !schema.pattern;
+        const past =
+          type === "string" && free && schema.maxLength !== undefined
+            ? { value: "x".repeat(schema.maxLength + 1), bound: schema.maxLength }
+            : (type === "integer" || type === "number") && schema.maximum !== undefined
+              ? { value: schema.maximum + 1, bound: schema.maximum }
+              : undefined;
+        if (!past) continue;
+        const res = await call(method, urlOf(path), {
+          headers: headersFor(path),
+          body: withLeaf(valid, at, past.value),
+        });
+        // An import names the row and the column (`row 1: sku: ...`); elsewhere the field is the whole path.
+        const error = (res.body.errors ?? []).find((e: string) => e.includes(`${String(at.at(-1))}: `));
+        if (res.status !== 400 || !new RegExp(`\\b${past.bound}\\b`).test(error ?? "")) {
+          unclear.push(`${method} ${path} ${res.status} ${error ?? JSON.stringify(res.body.errors)}`);
+        }
+      }
+    }
+    expect(unclear).toEqual([]);
   });
 
   it("internal hosts, trailing dot and all, in every URL field are a 400", async () => {

@@ -85,6 +85,26 @@ describe("product import", () => {
     expect(await eventTypes(t)).toEqual(["product.created"]); // the stored product's own, none from the import
   });
 
+  it("reads CSV numbers only as decimals: a hex, binary or infinite cost is a 400, not 16, 3 or a bound", async () => {
+    const t = await createTenant();
+    const res = await importCsv(
+      "sku,name,cost,price,reorderPoint\nN-1,a,0x10,1,1\nN-2,b,1,0b11,1\nN-3,c,Infinity,1,1\nN-4,d,12.5,1e3,+7\n",
+      "",
+      t,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      "row 1: cost: must be a number",
+      "row 2: price: must be a number",
+      "row 3: cost: must be a number",
+    ]);
+    expect(await countProducts(t)).toBe(0);
+    const ok = await importCsv("sku,name,cost,price,reorderPoint\nN-4,d,12.5,1e3,+7\n", "", t);
+    expect(ok.status).toBe(200);
+    const [product] = (await call("GET", "/products?search=N-4", { headers: t.admin })).body.data.items;
+    expect(product).toMatchObject({ cost: 12.5, price: 1000, reorderPoint: 7 });
+  });
+
   it("upsert updates by sku and creates the rest", async () => {
     const t = await createTenant();
     const existing = await createProduct(t, { sku: "U-1", name: "Before", price: 1 });

@@ -40,7 +40,7 @@ export const TransferBody = z
       .number({ error: "must be an integer" })
       .int("must be an integer")
       .min(1, "must be greater than 0")
-      .max(1_000_000_000)
+      .max(1_000_000_000, "must be at most 1000000000")
       .openapi({
         description: `A stock level holds at most ${MAX_ON_HAND} units; a transfer past that is a 409.`,
       }),

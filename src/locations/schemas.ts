@@ -9,7 +9,11 @@ const locationFields = {
     .min(1, "Code is required")
     .max(64, "must be at most 64 characters")
     .openapi({ example: "A-01-03" }),
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200),
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(200, "must be at most 200 characters"),
   type: z.enum(locationTypes, { error: `must be one of ${locationTypes.join(", ")}` }),
   parentId: z
     .uuid("must be a UUID")

@@ -17,6 +17,9 @@ export const MAX_IMPORT_ROWS = 5000;
 // statements and stays far below D1's 100 bound parameters; chunks keep each parameter small.
 const ROWS_PER_STATEMENT = 500;
 const NUMERIC = new Set(["price", "cost", "reorderPoint"]);
+// A number as spreadsheets write it. Not Number(): it reads `0x10` as 16, `0b11` as 3 and `Infinity`; such a cell
+// stays text and is refused as not a number.
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 const invalid = (errors: string[]) =>
   new AppError("VALIDATION_FAILED", `Import rejected: ${errors.length} problem(s); nothing was written`, {
@@ -34,7 +37,7 @@ export function rowsOf(contentType: string, body: string): unknown[] {
         columns.flatMap((column, i) => {
           const cell = cells[i]?.trim() ?? "";
           if (cell === "") return [];
-          return [[column, NUMERIC.has(column) && !Number.isNaN(Number(cell)) ? Number(cell) : cell]];
+          return [[column, NUMERIC.has(column) && DECIMAL.test(cell) ? Number(cell) : cell]];
         }),
       ),
     );

@@ -33,7 +33,7 @@ const fields = {
     .number({ error: "must be an integer" })
     .int("must be an integer")
     .min(0, "must not be negative")
-    .max(1_000_000_000)
+    .max(1_000_000_000, "must be at most 1000000000")
     .optional(),
   description: z.string().trim().max(2000).nullable().optional(),
   status: z.enum(productStatuses, { error: "must be Active or Inactive" }).optional(),

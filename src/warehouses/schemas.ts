@@ -19,7 +19,11 @@ export const WarehouseBody = z
       .min(1, "Code is required")
       .max(32, "must be at most 32 characters")
       .openapi({ example: "WH-MAIN" }),
-    name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200),
+    name: z
+      .string({ error: "Name is required" })
+      .trim()
+      .min(1, "Name is required")
+      .max(200, "must be at most 200 characters"),
     address: Address.optional(),
     active: z.boolean().optional(),
   })
