@@ -1,9 +1,22 @@
-import { eq, inArray } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { eq } from "drizzle-orm";
+import { inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
+
+/** The tenant's locations among `ids`, with what a stock write checks (active, warehouse). */
+export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
+  return tdb.db
+    .select({
+      id: locations.id,
+      code: locations.code,
+      warehouseId: locations.warehouseId,
+      active: locations.active,
+    })
+    .from(locations)
+    .where(inTenant(tdb, locations, inJsonArray(locations.id, [...new Set(ids)])));
+}
 
 /** The product and locations a stock write names, each checked to belong to the tenant (404 names which). */
 export async function loadTargets(tdb: TenantDb, productId: string, locationIds: readonly string[]) {
@@ -18,15 +31,7 @@ export async function loadTargets(tdb: TenantDb, productId: string, locationIds:
       .from(products)
       .where(inTenant(tdb, products, eq(products.id, productId)))
       .limit(1),
-    locations: tdb.db
-      .select({
-        id: locations.id,
-        code: locations.code,
-        warehouseId: locations.warehouseId,
-        active: locations.active,
-      })
-      .from(locations)
-      .where(inTenant(tdb, locations, inArray(locations.id, [...locationIds]))),
+    locations: targetLocations(tdb, locationIds),
   });
   const [product] = read.product;
   const found = read.locations;

@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
-import { changesOf, inJsonArray, runBatch, violated } from "../db/batch";
+import { changesOf, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, orderLines } from "../db/schema/tenant";
+import { orderLines } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
-import { assertReceivable } from "../inventory/targets";
+import { assertReceivable, targetLocations } from "../inventory/targets";
 import {
   assertTracking,
   isSerialClash,
@@ -26,18 +26,6 @@ import type { ReceiveBody } from "./schemas";
 import { canReceive, statusAfterReceipt } from "./state-machine";
 import { receiveStock } from "./stock-effects";
 import { atVersion, bumpVersion } from "./version-guard";
-
-function locationsQuery(tdb: TenantDb, ids: readonly string[]) {
-  return tdb.db
-    .select({
-      id: locations.id,
-      code: locations.code,
-      warehouseId: locations.warehouseId,
-      active: locations.active,
-    })
-    .from(locations)
-    .where(inTenant(tdb, locations, inJsonArray(locations.id, [...new Set(ids)])));
-}
 
 /** A serial number named on two lines of one receipt (of the same product) is one unit received twice. */
 function serialsOnTwoLines(lines: readonly { productId: string; serialNumbers?: readonly string[] }[]) {
@@ -63,7 +51,7 @@ function serialsOnTwoLines(lines: readonly { productId: string; serialNumbers?: 
 export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId: string, input: ReceiveBody) {
   const [order, found] = await Promise.all([
     readOrder(tdb, orderId),
-    locationsQuery(
+    targetLocations(
       tdb,
       input.lines.map((l) => l.locationId),
     ),

@@ -1,28 +1,11 @@
 // The order lifecycles (contract section 8) as pure data and functions: no database, no HTTP.
 
-export const salesStatuses = [
-  "pending",
-  "confirmed",
-  "picking",
-  "packed",
-  "shipped",
-  "delivered",
-  "cancelled",
-] as const;
-export const purchaseStatuses = ["draft", "ordered", "partially_received", "received", "cancelled"] as const;
-export const orderStatuses = [
-  "pending",
-  "confirmed",
-  "picking",
-  "packed",
-  "shipped",
-  "delivered",
-  "draft",
-  "ordered",
-  "partially_received",
-  "received",
-  "cancelled",
-] as const;
+// Each lifecycle's own steps, then `cancelled`, which both share.
+const salesSteps = ["pending", "confirmed", "picking", "packed", "shipped", "delivered"] as const;
+const purchaseSteps = ["draft", "ordered", "partially_received", "received"] as const;
+export const salesStatuses = [...salesSteps, "cancelled"] as const;
+export const purchaseStatuses = [...purchaseSteps, "cancelled"] as const;
+export const orderStatuses = [...salesSteps, ...purchaseSteps, "cancelled"] as const;
 
 export type SalesStatus = (typeof salesStatuses)[number];
 export type PurchaseStatus = (typeof purchaseStatuses)[number];
