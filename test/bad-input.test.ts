@@ -274,7 +274,9 @@ describe("bad input never causes a 500", () => {
           body: withLeaf(valid, at, past.value),
         });
         // An import names the row and the column (`row 1: sku: ...`); elsewhere the field is the whole path.
-        const error = (res.body.errors ?? []).find((e: string) => e.includes(`${String(at.at(-1))}: `));
+        const last = at.at(-1);
+        const field = typeof last === "string" ? last : fieldName(at);
+        const error = (res.body.errors ?? []).find((e: string) => e.includes(`${field}: `));
         if (res.status !== 400 || !new RegExp(`\\b${past.bound}\\b`).test(error ?? "")) {
           unclear.push(`${method} ${path} ${res.status} ${error ?? JSON.stringify(res.body.errors)}`);
         }

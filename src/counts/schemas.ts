@@ -36,7 +36,7 @@ export const CountLinesBody = z
             .number({ error: "must be an integer" })
             .int("must be an integer")
             .min(0, "must not be negative")
-            .max(1_000_000_000),
+            .max(1_000_000_000, "must be at most 1000000000"),
         }),
       )
       .min(1, "must have at least one line")
