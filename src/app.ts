@@ -19,6 +19,7 @@ import { locationRoutes } from "./locations/routes";
 import { lotRoutes } from "./lots/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
+import { passwordRoutes } from "./passwords/routes";
 import { platformRoutes } from "./platform/routes";
 import { productRoutes } from "./products/routes";
 import { reportRoutes } from "./reports/routes";
@@ -51,6 +52,7 @@ export function createApp() {
   api.route("/", healthRoutes);
   api.route("/", platformRoutes);
   api.route("/", sessionRoutes);
+  api.route("/", passwordRoutes);
   api.route("/", invitationRoutes); // before userRoutes: /users/{id} would claim /users/invitations
   api.route("/", userRoutes);
   api.route("/", apiKeyRoutes);

@@ -1,5 +1,6 @@
 import type { Bindings } from "./env";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
+import { sweepSignInClients } from "./sessions/known-clients";
 import { redispatchOutbox, redispatchOverdueDeliveries } from "./webhooks/dispatch-sweep";
 
 /** The cron trigger's sweeps; each is independent, so one failing does not stop the others. */
@@ -8,6 +9,7 @@ export async function runSweeps(env: Bindings): Promise<void> {
     () => sweepIdempotencyKeys(env),
     () => redispatchOutbox(env),
     () => redispatchOverdueDeliveries(env),
+    () => sweepSignInClients(env),
   ];
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {

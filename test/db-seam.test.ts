@@ -6,7 +6,16 @@ import bindingsSource from "../src/db/bindings.ts?raw";
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
 /** Modules whose data is the platform's: who may act on which tenant. */
-const PLATFORM_MODULES = ["auth", "sessions", "users", "api-keys", "platform", "invitations", "mail"];
+const PLATFORM_MODULES = [
+  "auth",
+  "sessions",
+  "users",
+  "api-keys",
+  "platform",
+  "invitations",
+  "passwords",
+  "mail",
+];
 /** The request pipeline's step that resolves the tenant and opens both of its handles, and their types. */
 const OPENS_HANDLES = ["../src/auth/tenant.ts", "../src/env.ts"];
 

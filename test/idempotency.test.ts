@@ -6,7 +6,9 @@ import {
   createProduct,
   createTenant,
   createWarehouse,
+  scopedKey,
   type TestTenant,
+  userWithRole,
 } from "./support/builders";
 import { levelsWithLedger, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
@@ -138,5 +140,64 @@ describe("Idempotency-Key", () => {
       .bind(stale)
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
+  });
+});
+
+describe("attack: a stored response hands a secret to another caller", () => {
+  it("another key of the tenant replaying POST /api-keys gets 422, not the first caller's new key", async () => {
+    const other = await scopedKey(tenant, ["admin"]);
+    const key = crypto.randomUUID();
+    const body = { name: "ci", scopes: ["read:orders"] };
+    const first = await call("POST", "/api-keys", {
+      headers: { ...tenant.admin, "idempotency-key": key },
+      body,
+    });
+    expect(first.status).toBe(201);
+    const secret = first.body.data.key as string;
+
+    const stolen = await call("POST", "/api-keys", { headers: { ...other, "idempotency-key": key }, body });
+    expect(JSON.stringify(stolen.body)).not.toContain(secret);
+    expect(stolen.status).toBe(422);
+    expect(stolen.body.errors).toEqual(["Idempotency-Key: already used by another API key or user"]);
+
+    const mine = await call("POST", "/api-keys", {
+      headers: { ...tenant.admin, "idempotency-key": key },
+      body,
+    });
+    expect(mine.headers.get("idempotent-replayed")).toBe("true");
+    expect(mine.body).toEqual(first.body);
+  });
+
+  it("stores no secret in plain: neither an API key nor a webhook signing secret", async () => {
+    const key = crypto.randomUUID();
+    const created = await call("POST", "/api-keys", {
+      headers: { ...tenant.admin, "idempotency-key": key },
+      body: { name: "stored", scopes: ["read:orders"] },
+    });
+    const hook = crypto.randomUUID();
+    const webhook = await call("POST", "/webhooks", {
+      headers: { ...tenant.admin, "idempotency-key": hook },
+      body: { url: "https://hooks.example.com/wms", events: ["order.created"] },
+    });
+    expect(webhook.status).toBe(201);
+    const rows = await (await tenantDatabase(tenant.id))
+      .prepare("select * from idempotency_keys where key in (?, ?)")
+      .bind(key, hook)
+      .all();
+    expect(rows.results).toHaveLength(2);
+    const stored = JSON.stringify(rows.results);
+    expect(stored).not.toContain(created.body.data.key);
+    expect(stored).not.toContain(webhook.body.data.secret);
+    expect(stored).not.toContain("whsec_");
+  });
+
+  it("a user's key is theirs alone: another member of the tenant replaying it gets 422", async () => {
+    const [alice, bob] = [await userWithRole(tenant, "operator"), await userWithRole(tenant, "operator")];
+    const body = { ...(await target()), quantity: 1, reason: "received" };
+    const key = crypto.randomUUID();
+    expect((await adjust(key, body, alice)).status).toBe(201);
+    expect((await adjust(key, body, bob)).status).toBe(422);
+    expect((await adjust(key, body, alice)).headers.get("idempotent-replayed")).toBe("true");
+    expect(await onHandOf(body.productId)).toBe(1);
   });
 });

@@ -82,8 +82,8 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     authorization: c.req.header("authorization"),
   });
   if (!looksLikeApiKey(credential)) {
-    const { userId, tokenId } = await verifyAccessToken(c.env.JWT_SECRET, credential);
-    c.set("principal", { type: "user", id: userId, tokenId });
+    const { userId, tokenId, sessionId } = await verifyAccessToken(c.env.JWT_SECRET, credential);
+    c.set("principal", { type: "user", id: userId, tokenId, sessionId });
     return next();
   }
   const keyHash = await sha256Hex(credential);

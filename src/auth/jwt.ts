@@ -15,11 +15,15 @@ function keyFor(secret: string): Uint8Array {
   return key;
 }
 
-export async function signAccessToken(secret: string, userId: string, now = new Date()) {
+/**
+ * An access token for `userId`. `sessionId` (the `sid` claim) names the login it belongs to (its
+ * refresh-token family), so a password change can keep this session and end the others.
+ */
+export async function signAccessToken(secret: string, userId: string, sessionId?: string, now = new Date()) {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = issuedAt + ACCESS_TOKEN_TTL_SECONDS;
   const tokenId = crypto.randomUUID();
-  const token = await new SignJWT({})
+  const token = await new SignJWT(sessionId ? { sid: sessionId } : {})
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuer(JWT_ISSUER)
     .setAudience(JWT_AUDIENCE)
@@ -40,7 +44,8 @@ export async function verifyAccessToken(secret: string, token: string) {
       audience: JWT_AUDIENCE,
       requiredClaims: ["sub", "jti", "exp", "iat"],
     });
-    return { userId: payload.sub as string, tokenId: payload.jti as string };
+    const sessionId = typeof payload.sid === "string" ? payload.sid : undefined;
+    return { userId: payload.sub as string, tokenId: payload.jti as string, sessionId };
   } catch {
     throw new AppError("UNAUTHORIZED", "Invalid or expired access token", {
       headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' },

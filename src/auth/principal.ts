@@ -4,7 +4,7 @@ import type { Tenant } from "./tenant";
 
 /** Who is calling, as established by authentication (before the tenant is resolved). */
 export type Principal =
-  | { type: "user"; id: string; tokenId: string }
+  | { type: "user"; id: string; tokenId: string; sessionId: string | undefined }
   | {
       type: "api_key";
       id: string;

@@ -119,13 +119,17 @@ const idempotencyKeyParameter = {
   description:
     "Makes a retry safe: within 24 hours the same key with the same body returns the original response " +
     "(with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first " +
-    "request runs it is 409. Keys are per tenant.",
+    "request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: " +
+    "anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a " +
+    "new API key or webhook secret) are encrypted at rest.",
   schema: { type: "string" as const, minLength: 1, maxLength: 255 },
 };
 
 const idempotencyResponses = {
   409: errorResponse("Conflict; also: a request with this Idempotency-Key is still in progress"),
-  422: errorResponse("The Idempotency-Key was already used with a different request"),
+  422: errorResponse(
+    "The Idempotency-Key was already used with a different request, or by another credential",
+  ),
 };
 
 // Answered before validation (the body limit) or by it (the JSON validator), for every route that reads a body.

@@ -5,6 +5,7 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { rememberClientAfterResponse } from "../sessions/known-clients";
 import { acceptInvitation, inspectInvitation } from "./accept";
 import { listInvitations, revokeInvitation } from "./invite";
 import {
@@ -97,5 +98,7 @@ export const invitationRoutes = createRouter()
   )
   .openapi(acceptInvitationRoute, async (c) => {
     const input = { ...c.req.valid("json"), signedInUserId: await signedInUserId(c) };
-    return ok(c, await acceptInvitation(platformDb(c.env, c.var.d1Stats), c.env.JWT_SECRET, input));
+    const accepted = await acceptInvitation(platformDb(c.env, c.var.d1Stats), c.env.JWT_SECRET, input);
+    if ("user" in accepted) rememberClientAfterResponse(c, accepted.user.id);
+    return ok(c, accepted);
   });

@@ -28,18 +28,26 @@ export function mailSender(c: AppContext): MailSender {
 
 /**
  * Sends after the response (the request waits for no mail provider, and its timing does not depend on
- * whether a mail went out). A failure is logged with the request id, never the link: the person asks
- * again (a new invitation, a new reset).
+ * whether a mail went out). `mail` may be work that decides what to send, run after the response too
+ * (nothing when it answers undefined). A failure is logged with the request id, never the link: the
+ * person asks again (a new invitation, a new reset).
  */
-export function sendAfterResponse(c: AppContext, sender: MailSender, mail: Mail): void {
+export function sendAfterResponse(
+  c: AppContext,
+  sender: MailSender,
+  mail: Mail | (() => Promise<Mail | undefined>),
+): void {
+  const send = async () => {
+    const message = typeof mail === "function" ? await mail() : mail;
+    if (message) await sender.send({ ...message, subject: headerSafe(message.subject) });
+  };
   c.executionCtx.waitUntil(
-    sender.send({ ...mail, subject: headerSafe(mail.subject) }).catch((error: unknown) => {
+    send().catch((error: unknown) => {
       console.error(
         JSON.stringify({
           level: "error",
           msg: "mail not sent",
           requestId: c.var.requestId,
-          subject: mail.subject,
           error: error instanceof Error ? error.message : String(error),
         }),
       );

@@ -30,10 +30,10 @@ async function newToken(userId: string, familyId: string, now: Date) {
 }
 
 /** A refresh token opening a new family (one login = one family). Only its hash is stored. */
-export async function issueRefreshToken(db: PlatformDb, userId: string, now = new Date()): Promise<string> {
+export async function issueRefreshToken(db: PlatformDb, userId: string, now = new Date()) {
   const { token, row } = await newToken(userId, uuidv7(), now);
   await db.insert(refreshTokens).values(row);
-  return token;
+  return { token, familyId: row.familyId };
 }
 
 function revokeFamily(db: PlatformDb, familyId: string, now: Date) {
@@ -83,7 +83,7 @@ export async function rotateRefreshToken(db: PlatformDb, presented: string, now 
     await revokeFamily(db, stored.familyId, now);
     throw invalid();
   }
-  return { userId: stored.userId, token: successor.token };
+  return { userId: stored.userId, token: successor.token, familyId: stored.familyId };
 }
 
 /** Logout: revokes the token's whole family (that login's session). Unknown tokens are ignored. */

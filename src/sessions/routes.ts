@@ -2,7 +2,8 @@ import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { throttleLogin, throttleRefresh } from "../rate-limit/login-throttle";
+import { signInClient, throttleLogin, throttleRefresh } from "../rate-limit/login-throttle";
+import { isKnownClient, rememberClientAfterResponse } from "./known-clients";
 import { revokeRefreshToken } from "./refresh-tokens";
 import { LoggedOut, LoginBody, Me, RefreshBody, Session } from "./schemas";
 import { describePrincipal, login, refresh } from "./service";
@@ -19,7 +20,10 @@ const loginRoute = defineRoute("public", {
   tags,
   summary: "Exchange email and password for an access token and a refresh token",
   description:
-    "Wrong email and wrong password give the same 401. At most 10 failed attempts per email and 100 per client IP in 15 minutes (then 429).",
+    "Wrong email and wrong password give the same 401. Failed attempts are limited (then 429 with Retry-After): " +
+    "per email and client with a growing delay (5 in a minute, 10 in 15 minutes, 20 in a day), 30 an hour per email " +
+    "from clients it has not signed in from in the last 90 days, and 100 in 15 minutes per client (IPv4 address or " +
+    "IPv6 /64).",
   request: { body: { required: true, ...json(LoginBody) } },
   responses: {
     200: { description: "A new session", ...json(envelopeOf(Session)) },
@@ -68,7 +72,11 @@ export const sessionRoutes = createRouter()
   .openapi(loginRoute, async (c) => {
     const body = c.req.valid("json");
     const db = platformDb(c.env, c.var.d1Stats);
-    return ok(c, await throttleLogin(c, body.email, () => login(db, c.env.JWT_SECRET, body)));
+    // Read alongside the limiter calls, not after them: the known-client check costs no extra round trip.
+    const known = isKnownClient(db, body.email, signInClient(c));
+    const session = await throttleLogin(c, body.email, known, () => login(db, c.env.JWT_SECRET, body));
+    rememberClientAfterResponse(c, session.user.id);
+    return ok(c, session);
   })
   .openapi(refreshSessionRoute, async (c) => {
     const { refreshToken } = c.req.valid("json");

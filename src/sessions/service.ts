@@ -30,9 +30,17 @@ async function sessionUser(db: PlatformDb, userId: string) {
   return { ...user, memberships: rows };
 }
 
-async function session(db: PlatformDb, secret: string, userId: string, refreshToken: string) {
-  const [access, user] = await Promise.all([signAccessToken(secret, userId), sessionUser(db, userId)]);
-  return { token: access.token, refreshToken, expiresAt: access.expiresAt, user };
+async function session(
+  db: PlatformDb,
+  secret: string,
+  userId: string,
+  refresh: { token: string; familyId: string },
+) {
+  const [access, user] = await Promise.all([
+    signAccessToken(secret, userId, refresh.familyId),
+    sessionUser(db, userId),
+  ]);
+  return { token: access.token, refreshToken: refresh.token, expiresAt: access.expiresAt, user };
 }
 
 /** A new session (one refresh-token family) for a user whose identity is already proven. */
@@ -56,7 +64,7 @@ export async function login(db: PlatformDb, secret: string, input: { email: stri
 
 export async function refresh(db: PlatformDb, secret: string, refreshToken: string) {
   const rotated = await rotateRefreshToken(db, refreshToken);
-  return session(db, secret, rotated.userId, rotated.token);
+  return session(db, secret, rotated.userId, rotated);
 }
 
 /** `GET /auth/me`: the user and their memberships, or the key's tenant and scopes. */

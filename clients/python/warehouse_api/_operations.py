@@ -13,6 +13,9 @@ OPERATIONS: Dict[str, Operation] = {
     "refreshSession": Operation("refreshSession", "POST", "/api/v1/auth/refresh", "public", "refused-only"),
     "logout": Operation("logout", "POST", "/api/v1/auth/logout", "public", "refused-only"),
     "getMe": Operation("getMe", "GET", "/api/v1/auth/me", "credential", "safe"),
+    "changePassword": Operation("changePassword", "POST", "/api/v1/auth/password", "credential", "refused-only"),
+    "requestPasswordReset": Operation("requestPasswordReset", "POST", "/api/v1/auth/password-reset", "public", "refused-only"),
+    "confirmPasswordReset": Operation("confirmPasswordReset", "POST", "/api/v1/auth/password-reset/confirm", "public", "refused-only"),
     "listInvitations": Operation("listInvitations", "GET", "/api/v1/users/invitations", "tenant", "safe"),
     "revokeInvitation": Operation("revokeInvitation", "DELETE", "/api/v1/users/invitations/{id}", "tenant", "safe"),
     "inspectInvitation": Operation("inspectInvitation", "POST", "/api/v1/auth/invitations/inspect", "public", "refused-only"),
@@ -152,7 +155,7 @@ class PlatformResource:
 
 
 class AuthResource:
-    """``client.auth``: login, refreshSession, logout, getMe."""
+    """``client.auth``: login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -195,6 +198,41 @@ class AuthResource:
         """``GET /api/v1/auth/me`` (getMe)."""
         return self._t.call(
             OPERATIONS["getMe"],
+        )
+
+    def change_password(
+        self,
+        *,
+        current_password: str,
+        new_password: str,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/auth/password`` (changePassword)."""
+        return self._t.call(
+            OPERATIONS["changePassword"],
+            body={"currentPassword": current_password, "newPassword": new_password},
+        )
+
+    def request_password_reset(
+        self,
+        *,
+        email: str,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/auth/password-reset`` (requestPasswordReset)."""
+        return self._t.call(
+            OPERATIONS["requestPasswordReset"],
+            body={"email": email},
+        )
+
+    def confirm_password_reset(
+        self,
+        *,
+        token: str,
+        password: str,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/auth/password-reset/confirm`` (confirmPasswordReset)."""
+        return self._t.call(
+            OPERATIONS["confirmPasswordReset"],
+            body={"token": token, "password": password},
         )
 
 

@@ -16,6 +16,9 @@ namespace Warehouse.Api
         internal static readonly Operation RefreshSession = new Operation("refreshSession", "POST", "/api/v1/auth/refresh", "public", "refused-only");
         internal static readonly Operation Logout = new Operation("logout", "POST", "/api/v1/auth/logout", "public", "refused-only");
         internal static readonly Operation GetMe = new Operation("getMe", "GET", "/api/v1/auth/me", "credential", "safe");
+        internal static readonly Operation ChangePassword = new Operation("changePassword", "POST", "/api/v1/auth/password", "credential", "refused-only");
+        internal static readonly Operation RequestPasswordReset = new Operation("requestPasswordReset", "POST", "/api/v1/auth/password-reset", "public", "refused-only");
+        internal static readonly Operation ConfirmPasswordReset = new Operation("confirmPasswordReset", "POST", "/api/v1/auth/password-reset/confirm", "public", "refused-only");
         internal static readonly Operation ListInvitations = new Operation("listInvitations", "GET", "/api/v1/users/invitations", "tenant", "safe");
         internal static readonly Operation RevokeInvitation = new Operation("revokeInvitation", "DELETE", "/api/v1/users/invitations/{id}", "tenant", "safe");
         internal static readonly Operation InspectInvitation = new Operation("inspectInvitation", "POST", "/api/v1/auth/invitations/inspect", "public", "refused-only");
@@ -90,7 +93,7 @@ namespace Warehouse.Api
         /// <summary>createTenant, listTenants, updateTenant.</summary>
         public PlatformResource Platform { get; private set; }
 
-        /// <summary>login, refreshSession, logout, getMe.</summary>
+        /// <summary>login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset.</summary>
         public AuthResource Auth { get; private set; }
 
         /// <summary>listInvitations, revokeInvitation, inspectInvitation, acceptInvitation.</summary>
@@ -201,7 +204,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Auth</c>: login, refreshSession, logout, getMe.</summary>
+    /// <summary><c>client.Auth</c>: login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset.</summary>
     public sealed class AuthResource
     {
         private readonly Transport _transport;
@@ -233,6 +236,24 @@ namespace Warehouse.Api
         public Task<JsonObject> MeAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.ObjectAsync(Operations.GetMe, new string[0], null, null, null, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/auth/password</c> (changePassword).</summary>
+        public Task<JsonObject> ChangePasswordAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.ChangePassword, new string[0], null, body, null, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/auth/password-reset</c> (requestPasswordReset).</summary>
+        public Task<JsonObject> RequestPasswordResetAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.RequestPasswordReset, new string[0], null, body, null, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/auth/password-reset/confirm</c> (confirmPasswordReset).</summary>
+        public Task<JsonObject> ConfirmPasswordResetAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.ConfirmPasswordReset, new string[0], null, body, null, null, cancellationToken);
         }
     }
 

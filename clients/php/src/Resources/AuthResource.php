@@ -8,7 +8,7 @@ namespace Warehouse\Api\Resources;
 
 use Warehouse\Api\Transport;
 
-/** `$client->auth`: login, refreshSession, logout, getMe. */
+/** `$client->auth`: login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset. */
 final class AuthResource
 {
     public function __construct(private readonly Transport $transport)
@@ -60,5 +60,41 @@ final class AuthResource
     public function me(array $options = []): array
     {
         return $this->transport->call('getMe', options: $options);
+    }
+
+    /**
+     * `POST /api/v1/auth/password` (changePassword).
+     *
+     * @param array{currentPassword: string, newPassword: string} $body
+     * @param array{} $options
+     * @return array<string, mixed>
+     */
+    public function changePassword(array $body, array $options = []): array
+    {
+        return $this->transport->call('changePassword', body: $body, options: $options);
+    }
+
+    /**
+     * `POST /api/v1/auth/password-reset` (requestPasswordReset).
+     *
+     * @param array{email: string} $body
+     * @param array{} $options
+     * @return array<string, mixed>
+     */
+    public function requestPasswordReset(array $body, array $options = []): array
+    {
+        return $this->transport->call('requestPasswordReset', body: $body, options: $options);
+    }
+
+    /**
+     * `POST /api/v1/auth/password-reset/confirm` (confirmPasswordReset).
+     *
+     * @param array{token: string, password: string} $body
+     * @param array{} $options
+     * @return array<string, mixed>
+     */
+    public function confirmPasswordReset(array $body, array $options = []): array
+    {
+        return $this->transport->call('confirmPasswordReset', body: $body, options: $options);
     }
 }

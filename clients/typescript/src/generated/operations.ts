@@ -12,6 +12,9 @@ export const OPERATIONS = {
   refreshSession: { operationId: "refreshSession", access: "public", retry: "refused-only" },
   logout: { operationId: "logout", access: "public", retry: "refused-only" },
   getMe: { operationId: "getMe", access: "credential", retry: "safe" },
+  changePassword: { operationId: "changePassword", access: "credential", retry: "refused-only" },
+  requestPasswordReset: { operationId: "requestPasswordReset", access: "public", retry: "refused-only" },
+  confirmPasswordReset: { operationId: "confirmPasswordReset", access: "public", retry: "refused-only" },
   listInvitations: { operationId: "listInvitations", access: "tenant", retry: "safe" },
   revokeInvitation: { operationId: "revokeInvitation", access: "tenant", retry: "safe" },
   inspectInvitation: { operationId: "inspectInvitation", access: "public", retry: "refused-only" },
@@ -130,7 +133,22 @@ export function authResource(t: Transport) {
     t.call(OPERATIONS.getMe, options, (init) =>
       t.api.GET("/api/v1/auth/me", { ...init }),
     );
-  return { login, refresh: refreshSession, logout, me: getMe };
+  /** `POST /api/v1/auth/password` (changePassword) */
+  const changePassword = (body: BodyOf<"changePassword">, options?: CallOptions): Promise<DataOf<"changePassword">> =>
+    t.call(OPERATIONS.changePassword, options, (init) =>
+      t.api.POST("/api/v1/auth/password", { ...init, body }),
+    );
+  /** `POST /api/v1/auth/password-reset` (requestPasswordReset) */
+  const requestPasswordReset = (body: BodyOf<"requestPasswordReset">, options?: CallOptions): Promise<DataOf<"requestPasswordReset">> =>
+    t.call(OPERATIONS.requestPasswordReset, options, (init) =>
+      t.api.POST("/api/v1/auth/password-reset", { ...init, body }),
+    );
+  /** `POST /api/v1/auth/password-reset/confirm` (confirmPasswordReset) */
+  const confirmPasswordReset = (body: BodyOf<"confirmPasswordReset">, options?: CallOptions): Promise<DataOf<"confirmPasswordReset">> =>
+    t.call(OPERATIONS.confirmPasswordReset, options, (init) =>
+      t.api.POST("/api/v1/auth/password-reset/confirm", { ...init, body }),
+    );
+  return { login, refresh: refreshSession, logout, me: getMe, changePassword, requestPasswordReset, confirmPasswordReset };
 }
 
 export function invitationsResource(t: Transport) {

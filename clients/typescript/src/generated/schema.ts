@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange email and password for an access token and a refresh token
-         * @description Wrong email and wrong password give the same 401. At most 10 failed attempts per email and 100 per client IP in 15 minutes (then 429).
+         * @description Wrong email and wrong password give the same 401. Failed attempts are limited (then 429 with Retry-After): per email and client with a growing delay (5 in a minute, 10 in 15 minutes, 20 in a day), 30 an hour per email from clients it has not signed in from in the last 90 days, and 100 in 15 minutes per client (IPv4 address or IPv6 /64).
          */
         post: operations["login"];
         delete?: never;
@@ -132,6 +132,66 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password (with the current one); your other logins are signed out
+         * @description Needs a user's access token (an API key has no password: 403). Every other login of the user (its refresh tokens) is revoked, and unused reset links stop working; this login stays signed in. A wrong current password is a 400 and counts as a failed attempt (at most 10 in 15 minutes, then 429).
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password-reset link to an account's email
+         * @description Always 202, whether or not the email has an account. If it has one, a one-time link (`<origin>/app/reset-password?token=...`, valid 1 hour) is mailed to it; at most 5 mails per email and 30 per client IP in an hour are sent (further requests are answered the same and send nothing).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the token from a reset mail
+         * @description The token works once. Every login of the account is signed out and its other reset links stop working; sign in with the new password.
+         */
+        post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1347,6 +1407,38 @@ export interface components {
                 plan: string;
                 status: string;
             };
+        };
+        PasswordChanged: {
+            /** Format: date-time */
+            changedAt: string;
+            /** @description How many other logins (refresh-token families) were ended; this one stays signed in. */
+            otherSessionsRevoked: number;
+        };
+        ChangePasswordRequest: {
+            currentPassword: string;
+            /** @example correct horse battery staple */
+            newPassword: string;
+        };
+        /** @description The same answer whether or not the email has an account: if it has one, a link is on its way. */
+        PasswordResetRequested: {
+            email: string;
+        };
+        PasswordResetRequest: {
+            /**
+             * Format: email
+             * @example owner@example.com
+             */
+            email: string;
+        };
+        PasswordReset: {
+            /** @description The account whose password was set; sign in with it. */
+            email: string;
+        };
+        ConfirmPasswordResetRequest: {
+            /** @description The token from the link in the reset mail. */
+            token: string;
+            /** @example correct horse battery staple */
+            password: string;
         };
         InvitationPreview: {
             email: string;
@@ -2993,6 +3085,282 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. With a JWT, the tenant whose rate limit counts this call (you must be a member); an API key's call counts against the key's tenant. Without either, the call is the user's and is not counted. */
+                "X-Tenant-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PasswordChanged"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Called with an API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PasswordResetRequested"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmPasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PasswordReset"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is unknown, used or expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listInvitations: {
         parameters: {
             query?: {
@@ -3520,7 +3888,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3601,7 +3969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4121,7 +4489,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4202,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5108,7 +5476,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5198,7 +5566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5254,7 +5622,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5344,7 +5712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5537,7 +5905,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5629,7 +5997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5797,7 +6165,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5880,7 +6248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5939,7 +6307,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6021,7 +6389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6720,7 +7088,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6801,7 +7169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7324,7 +7692,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7414,7 +7782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8050,7 +8418,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8140,7 +8508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8439,7 +8807,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8509,7 +8877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8565,7 +8933,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8635,7 +9003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8691,7 +9059,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8761,7 +9129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9042,7 +9410,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9132,7 +9500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9188,7 +9556,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9278,7 +9646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9760,7 +10128,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9841,7 +10209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10237,7 +10605,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10307,7 +10675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10479,7 +10847,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10550,7 +10918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10606,7 +10974,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10676,7 +11044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request */
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
                     [name: string]: unknown;

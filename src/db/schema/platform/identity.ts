@@ -100,6 +100,8 @@ export const refreshTokens = sqliteTable(
   (t) => [
     uniqueIndex("refresh_tokens_hash_unique").on(t.tokenHash),
     index("refresh_tokens_family_idx").on(t.familyId),
+    // A password change or reset revokes every family of the user.
+    index("refresh_tokens_user_idx").on(t.userId),
   ],
 );
 
@@ -151,5 +153,21 @@ export const passwordResetTokens = sqliteTable(
   (t) => [
     uniqueIndex("password_reset_tokens_hash_unique").on(t.tokenHash),
     index("password_reset_tokens_user_idx").on(t.userId),
+  ],
+);
+
+export const signInClients = sqliteTable(
+  "sign_in_clients",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    // SHA-256 of the client as the login limits count it (an IPv4 address or an IPv6 /64).
+    clientHash: text("client_hash").notNull(),
+    lastSignInAt: text("last_sign_in_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.clientHash] }),
+    index("sign_in_clients_last_idx").on(t.lastSignInAt),
   ],
 );

@@ -99,10 +99,13 @@ export const idempotencyKeys = sqliteTable(
       .notNull()
       .references(() => tenants.id),
     key: text("key").notNull(),
+    // Who claimed the key (`user:<id>` or `api_key:<id>`): only they can replay it.
+    credential: text("credential").notNull().default(""),
     requestHash: text("request_hash").notNull(),
     status: text("status", { enum: ["in_flight", "completed"] }).notNull(),
     responseStatus: integer("response_status"),
-    responseBody: text("response_body"),
+    // The response body sealed with AES-GCM (src/crypto/sealed-box.ts): it may hold a new key or secret.
+    sealedResponseBody: text("sealed_response_body"),
     responseHeaders: text("response_headers", { mode: "json" }).$type<Record<string, string> | null>(),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),

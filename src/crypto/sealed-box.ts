@@ -1,0 +1,55 @@
+// Data the server must read back but nobody else may (webhook signing secrets, stored idempotent
+// responses that carry secrets) is sealed at rest: AES-GCM with a key derived from a secret binding
+// and the data's purpose, so one purpose's ciphertext never opens as another's.
+
+const encoder = new TextEncoder();
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  // In slices: spreading a large response into one call would overflow the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+export const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+
+export type SealPurpose = "webhook-secrets" | "idempotent-responses";
+
+const keyCache = new Map<string, Promise<CryptoKey>>();
+function sealingKey(material: string, purpose: SealPurpose): Promise<CryptoKey> {
+  const name = `${purpose}:${material}`;
+  let key = keyCache.get(name);
+  if (!key) {
+    key = crypto.subtle
+      .digest("SHA-256", encoder.encode(name))
+      .then((digest) => crypto.subtle.importKey("raw", digest, "AES-GCM", false, ["encrypt", "decrypt"]));
+    keyCache.set(name, key);
+  }
+  return key;
+}
+
+/** `base64(iv || ciphertext)` of `text`. */
+export async function seal(material: string, purpose: SealPurpose, text: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    await sealingKey(material, purpose),
+    encoder.encode(text),
+  );
+  const out = new Uint8Array(12 + sealed.byteLength);
+  out.set(iv);
+  out.set(new Uint8Array(sealed), 12);
+  return toBase64(out);
+}
+
+export async function unseal(material: string, purpose: SealPurpose, sealed: string): Promise<string> {
+  const bytes = fromBase64(sealed);
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: bytes.subarray(0, 12) },
+    await sealingKey(material, purpose),
+    bytes.subarray(12),
+  );
+  return new TextDecoder().decode(plain);
+}
