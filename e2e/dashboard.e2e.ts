@@ -128,7 +128,7 @@ describe("products", () => {
     await table.getByRole("link", { name: "MUG-1" }).click();
     await page.getByRole("heading", { name: "MUG-1 Mug", level: 1 }).waitFor();
     const stock = page.getByRole("region", { name: "Stock per location" });
-    await stock.getByText("A2").waitFor();
+    await stock.getByText("A2", { exact: true }).waitFor();
     const rows = await stock
       .locator("tbody tr")
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));

@@ -41,7 +41,7 @@ describe("Configuration, Users: invitations", () => {
     await invited.getByLabel("Password").fill("grace-password-1");
     await invited.getByRole("button", { name: "Accept invitation" }).click();
     await invited.getByText("On hand").waitFor(); // the dashboard: signed in as the new member
-    await invited.getByText("Grace", { exact: true }).waitFor();
+    await invited.getByRole("link", { name: "Grace (your account)" }).waitFor();
     expect(await invited.getByRole("link", { name: "Configuration" }).count()).toBe(0); // an operator
 
     // The session lives in memory only (a reload signs out): leave the page and come back instead.

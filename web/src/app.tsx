@@ -1,12 +1,15 @@
 import { useEffect, useState } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
 import { AcceptInvitation } from "./pages/accept-invitation";
+import { Account } from "./pages/account";
 import { ApiKeys } from "./pages/api-keys";
 import { Configuration } from "./pages/configuration";
 import { Dashboard } from "./pages/dashboard";
+import { ForgotPassword } from "./pages/forgot-password";
 import { NotFound } from "./pages/not-found";
 import { Product } from "./pages/product";
 import { Products } from "./pages/products";
+import { ResetPassword } from "./pages/reset-password";
 import { SignIn } from "./pages/sign-in";
 import { TenantPicker } from "./pages/tenant-picker";
 import { Users } from "./pages/users";
@@ -31,6 +34,8 @@ export function App() {
 function Screen({ session }: { session: SessionState }) {
   const { path } = useLocation();
   if (path === "/app/accept-invitation") return <AcceptInvitation session={session} />;
+  if (path === "/app/reset-password") return <ResetPassword session={session} />;
+  if (path === "/app/forgot-password") return <ForgotPassword />;
   if (!session.user) return <SignIn notice={session.notice} />;
   if (!session.tenantId) return <TenantPicker session={session} />;
   return <SignedIn session={session} />;
@@ -99,7 +104,10 @@ function SignedIn({ session }: { session: SessionState }) {
             ) : (
               <span class="tenant-name">{memberships[0]?.tenantName}</span>
             )}
-            <span class="muted">{session.user?.name}</span>
+            <a href="/app/account">
+              {session.user?.name}
+              <span class="visually-hidden"> (your account)</span>
+            </a>
             <a href="/api/v1/docs">API reference</a>
             <button type="button" class="button" onClick={() => void signOut()}>
               Sign out
@@ -110,6 +118,7 @@ function SignedIn({ session }: { session: SessionState }) {
       <main id="main" class="content">
         <Router key={session.tenantId}>
           <Route path="/app/" component={Dashboard} />
+          <Route path="/app/account" component={Account} />
           <Route path="/app/products" component={Products} />
           <Route path="/app/products/:id" component={Product} />
           <Route path="/app/configuration" component={admin ? Configuration : NotFound} />

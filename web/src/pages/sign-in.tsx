@@ -14,6 +14,9 @@ export function SignIn({ notice }: { notice: string | null }) {
         </p>
       )}
       <SignInForm />
+      <p>
+        <a href="/app/forgot-password">Forgot your password?</a>
+      </p>
     </main>
   );
 }
