@@ -8,7 +8,7 @@ import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { lowStockEvent } from "../inventory/low-stock-event";
-import { available, lotIdOf, withLot } from "../inventory/projections";
+import { available, withLot } from "../inventory/projections";
 import { today, unexpired } from "../lots/expiry";
 import { resolveLots } from "../lots/tracked-stock";
 import { allocate, byStockLevel, lotsOfLine, type Reservation, type ShortLine } from "./allocation";
