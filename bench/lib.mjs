@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { ensureDevVars } from "../scripts/dev-vars.mjs";
+import { waitFor } from "./wait-for.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // Several checkouts may benchmark on one machine at once: BENCH_PORT_OFFSET shifts every port and
@@ -13,18 +14,6 @@ const PORT_OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
 const shifted = (port) => port + PORT_OFFSET;
 const stateDir = (dir) => (PORT_OFFSET ? `${dir}-${PORT_OFFSET}` : dir);
 export const PLATFORM_TOKEN = "dev-only-platform-admin-token";
-
-async function waitFor(url, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.status < 500) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
 
 const running = new Set();
 function stopAll() {
@@ -53,7 +42,7 @@ function serve(args, readyUrl, env = {}) {
       process.kill(-child.pid, "SIGTERM");
     } catch {}
   };
-  return waitFor(readyUrl).then(() => stop);
+  return waitFor(readyUrl, 90_000).then(() => stop);
 }
 
 /**

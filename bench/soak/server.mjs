@@ -4,20 +4,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join, resolve } from "node:path";
 import { ensureDevVars } from "../../scripts/dev-vars.mjs";
+import { waitFor } from "../wait-for.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
-
-async function waitFor(url, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.status < 500) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((done) => setTimeout(done, 300));
-  }
-}
 
 /** Starts the API on `port` with state in `stateDir` (wiped first); `restart()` kills and starts it again. */
 export async function startServer({ port, inspectorPort, stateDir, logFile, faults }) {
@@ -44,7 +33,7 @@ export async function startServer({ port, inspectorPort, stateDir, logFile, faul
     });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
-    await waitFor(`${url}/api/v1/health`);
+    await waitFor(`${url}/api/v1/health`, 120_000);
   };
   const stop = () =>
     new Promise((done) => {
