@@ -15,18 +15,11 @@ import {
   stockPositions,
 } from "./stock-position";
 
-export interface ValuationLine {
-  productId: string;
-  sku: string;
-  productName: string;
-  category: string | null;
-  warehouseId: string;
-  warehouseCode: string;
-  onHand: number;
-  expired: number;
+// A stock position as a value line shows it, priced.
+export type ValuationLine = Omit<StockPosition, "costE4" | "reserved" | "reorderPoint"> & {
   unitCost: number | null;
   value: ExactNumber | null;
-}
+};
 
 // A product with nothing on hand in a warehouse has no value there: it is not a line of the report.
 const valuation = { having: sql`${positionSums.onHand} > 0` };

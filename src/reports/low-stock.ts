@@ -24,20 +24,7 @@ const lowStock = () => ({
   having: sql`${positionSums.onHand} - ${positionSums.reserved} - ${positionSums.expired()} <= ${products.reorderPoint}`,
 });
 
-export interface LowStockLine {
-  productId: string;
-  sku: string;
-  productName: string;
-  category: string | null;
-  warehouseId: string;
-  warehouseCode: string;
-  onHand: number;
-  reserved: number;
-  expired: number;
-  available: number;
-  reorderPoint: number;
-  shortfall: number;
-}
+export type LowStockLine = Omit<StockPosition, "costE4"> & { available: number; shortfall: number };
 
 function toLine(position: StockPosition): LowStockLine {
   const { costE4: _cost, ...line } = position;
