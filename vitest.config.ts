@@ -7,12 +7,16 @@ export default defineConfig(async () => {
   ensureDevVars();
   // wrangler.toml's [assets] directory (the web app and docs page) must exist; a no-op when it is up to date.
   execFileSync(process.execPath, ["scripts/build-web.mjs"], { stdio: "inherit" });
-  const migrations = await readD1Migrations("./migrations");
+  // The platform's migrations go to PLATFORM, the shard migrations to every SHARD_<n> (apply-migrations.ts).
+  const platformMigrations = await readD1Migrations("./migrations/platform");
+  const shardMigrations = await readD1Migrations("./migrations/shard");
   return {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        miniflare: {
+          bindings: { TEST_PLATFORM_MIGRATIONS: platformMigrations, TEST_SHARD_MIGRATIONS: shardMigrations },
+        },
       }),
     ],
     test: {

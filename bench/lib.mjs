@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { ensureDevVars } from "../scripts/dev-vars.mjs";
+import { applyMigrations } from "../scripts/migrate.mjs";
 import { waitFor } from "./wait-for.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -58,12 +59,7 @@ export async function startApi({
   const persistTo = stateDir(baseDir);
   // resolve, not join: an absolute state dir (/tmp/...) must be wiped where wrangler keeps it.
   if (fresh) spawnSync("rm", ["-rf", resolve(root, persistTo)]);
-  const migrate = spawnSync(
-    "npx",
-    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo],
-    { cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
-  );
-  if (migrate.status !== 0) throw new Error("could not apply migrations for the benchmark");
+  applyMigrations(["--local", "--persist-to", persistTo]);
   const url = `http://127.0.0.1:${port}`;
   const stop = await serve(
     ["--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo, "--log-level", "error"],

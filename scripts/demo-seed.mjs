@@ -1,4 +1,4 @@
-// The demo tenant that `npm run dev` seeds into the local D1 database. These are development values,
+// The demo tenant that `npm run dev` seeds into the local platform database (placed on SHARD_0). These are development values,
 // committed on purpose; they exist only in local state (never in a deployed database).
 import { createHash, pbkdf2Sync } from "node:crypto";
 
@@ -25,7 +25,7 @@ export function demoSeedSql(now = new Date().toISOString()) {
   );
   const keyHash = createHash("sha256").update(DEMO.apiKey).digest("hex");
   const rows = [
-    `insert or ignore into tenants (id, name, plan, status, created_at, updated_at) values (${quote(DEMO.tenantId)}, ${quote(DEMO.tenantName)}, 'business', 'active', ${quote(now)}, ${quote(now)});`,
+    `insert or ignore into tenants (id, name, plan, status, shard, created_at, updated_at) values (${quote(DEMO.tenantId)}, ${quote(DEMO.tenantName)}, 'business', 'active', 'SHARD_0', ${quote(now)}, ${quote(now)});`,
     `insert or ignore into users (id, email, name, password_hash, password_salt, password_iterations, created_at, updated_at) values (${quote(DEMO.userId)}, ${quote(DEMO.email)}, 'Demo Owner', ${quote(passwordHash)}, ${quote(SALT)}, ${ITERATIONS}, ${quote(now)}, ${quote(now)});`,
     `insert or ignore into memberships (tenant_id, user_id, role, created_at, updated_at) values (${quote(DEMO.tenantId)}, ${quote(DEMO.userId)}, 'owner', ${quote(now)}, ${quote(now)});`,
     `insert or ignore into api_keys (id, tenant_id, name, prefix, key_hash, scopes, created_by, created_at) values (${quote(DEMO.apiKeyId)}, ${quote(DEMO.tenantId)}, 'Demo admin key', ${quote(DEMO.apiKey.slice(0, 13))}, ${quote(keyHash)}, '["admin"]', ${quote(DEMO.userId)}, ${quote(now)});`,

@@ -1,4 +1,5 @@
-// `npm run dev`: apply local D1 migrations, seed the demo tenant, then serve with wrangler dev.
+// `npm run dev`: apply local D1 migrations (the platform and every shard), seed the demo tenant, then serve
+// with wrangler dev.
 // Extra arguments (`npm run dev -- --port 8788`) are passed to wrangler.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -6,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO, demoSeedSql } from "./demo-seed.mjs";
 import { ensureDevVars } from "./dev-vars.mjs";
+import { applyMigrations } from "./migrate.mjs";
 
 function run(args, options = {}) {
   const result = spawnSync("npx", ["wrangler", ...args], { stdio: "inherit", ...options });
@@ -17,11 +19,12 @@ const quiet = { env: { ...process.env, CI: "true" }, stdio: ["ignore", "ignore",
 const persist = process.argv.slice(2).includes("--persist-to")
   ? ["--persist-to", process.argv[process.argv.indexOf("--persist-to") + 1]]
   : [];
-run(["d1", "migrations", "apply", "DB", "--local", ...persist], quiet);
+applyMigrations(["--local", ...persist]);
 
 const seedFile = join(mkdtempSync(join(tmpdir(), "wms-seed-")), "demo.sql");
 writeFileSync(seedFile, demoSeedSql());
-run(["d1", "execute", "DB", "--local", ...persist, "--file", seedFile], quiet);
+// The demo tenant's directory row, owner and key live on the platform; its tables on SHARD_0.
+run(["d1", "execute", "PLATFORM", "--local", ...persist, "--file", seedFile], quiet);
 
 const portIndex = process.argv.indexOf("--port");
 const port = portIndex > 0 ? process.argv[portIndex + 1] : "8787";

@@ -4,7 +4,8 @@ import type { Bindings } from "../src/env";
 declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
-      TEST_MIGRATIONS: D1Migration[];
+      TEST_PLATFORM_MIGRATIONS: D1Migration[];
+      TEST_SHARD_MIGRATIONS: D1Migration[];
     }
     interface GlobalProps {
       mainModule: typeof import("../src/index");

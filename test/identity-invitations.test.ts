@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loginHeaders, newMember, scopedKey } from "./support/credentials";
+import { platformDatabase } from "./support/database";
 import { bearer, call } from "./support/http";
 import { mailCount, mailTo, tokenIn } from "./support/mail";
 import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
@@ -205,7 +205,8 @@ describe("invitations", () => {
       ["first-password-1", "second-password-2"].map((password) => accept({ token, password, name: "Twin" })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
-    const users = await env.DB.prepare("select count(*) as n from users where email = ?")
+    const users = await platformDatabase()
+      .prepare("select count(*) as n from users where email = ?")
       .bind(address)
       .first();
     expect(users?.n).toBe(1);
@@ -236,7 +237,8 @@ describe("invitations", () => {
     expect(twice.body.data.revokedAt).toBe(revoked.body.data.revokedAt);
 
     const third = await invited(address);
-    await env.DB.prepare("update invitations set expires_at = ? where id = ?")
+    await platformDatabase()
+      .prepare("update invitations set expires_at = ? where id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), third.res.body.data.id)
       .run();
     expect((await inspect(third.token)).status).toBe(404);
@@ -268,7 +270,10 @@ describe("invitations", () => {
       expect(JSON.stringify(body)).not.toContain(token);
       expect(JSON.stringify(body)).not.toMatch(/token/i);
     }
-    const rows = await env.DB.prepare("select * from invitations where email = ?").bind(address).all();
+    const rows = await platformDatabase()
+      .prepare("select * from invitations where email = ?")
+      .bind(address)
+      .all();
     expect(JSON.stringify(rows.results)).not.toContain(token);
   });
 

@@ -33,7 +33,13 @@ export async function findApiKey(db: PlatformDb, keyHash: string) {
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
-      tenant: { id: tenants.id, name: tenants.name, plan: tenants.plan, status: tenants.status },
+      tenant: {
+        id: tenants.id,
+        name: tenants.name,
+        plan: tenants.plan,
+        status: tenants.status,
+        shard: tenants.shard,
+      },
     })
     .from(apiKeys)
     .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))

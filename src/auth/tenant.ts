@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { dbFor, platformDb } from "../db/client";
+import { decodeConsistencyToken } from "../db/consistency-token";
 import { memberships, tenants } from "../db/schema/platform";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
@@ -12,6 +13,8 @@ export interface Tenant {
   name: string;
   plan: Plan;
   status: "active" | "suspended";
+  /** The shard holding its tables, as the directory said in this request's lookup. */
+  shard: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,6 +53,7 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
         name: tenants.name,
         plan: tenants.plan,
         status: tenants.status,
+        shard: tenants.shard,
         role: memberships.role,
       })
       .from(memberships)
@@ -62,9 +66,14 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
     scopes = scopesByRole[role as Role];
   }
   if (tenant.status !== "active") throw new AppError("FORBIDDEN", "This tenant is suspended");
+  const after = decodeConsistencyToken(c.req.header("consistency-token"));
+  const tenantDb = await dbFor(c.env, tenant, c.var.d1Stats, after);
   c.set("tenant", tenant);
   c.set("scopes", scopes);
-  c.set("tenantDb", await dbFor(c.env, tenant.id, c.var.d1Stats));
+  c.set("tenantDb", tenantDb);
   c.set("platformScope", { db: platformDb(c.env, c.var.d1Stats), tenantId: tenant.id });
   await next();
+  // Set after the chain ran, so that error responses carry it too.
+  const token = tenantDb.consistencyToken();
+  if (token) c.header("Consistency-Token", token);
 });

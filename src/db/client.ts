@@ -1,12 +1,15 @@
+import { eq } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import type { DatabaseBindings } from "./bindings";
+import { type ConsistencyToken, encodeConsistencyToken } from "./consistency-token";
 import { D1Stats, instrumentD1 } from "./d1-stats";
 import * as platformSchema from "./schema/platform";
 import * as tenantSchema from "./schema/tenant";
+import { shardDatabase, shardNames } from "./shards";
 
 // The seam between platform data and tenant data (src/db/README.md): `platformDb` is the only way to
-// platform tables, `dbFor` the only way to a tenant's tables, and where a tenant lives is decided here
-// alone. Today the platform and every tenant share the `DB` binding.
+// platform tables, `dbFor` the only way to a tenant's tables. The platform lives in the PLATFORM binding,
+// each tenant on the shard the directory (`tenants.shard`) names (docs/decisions/scale-out.md).
 
 /** The platform tables' database (tenants, users, memberships, refresh tokens, the API key index). */
 export type PlatformDb = DrizzleD1Database<typeof platformSchema> & { $client: D1Database };
@@ -14,12 +17,21 @@ export type PlatformDb = DrizzleD1Database<typeof platformSchema> & { $client: D
 /** A database holding tenant tables; every query through it is limited to one tenant (`inTenant`). */
 export type TenantDatabase = DrizzleD1Database<typeof tenantSchema> & { $client: D1Database };
 
+/** Where a tenant's tables live, as the directory says. */
+export interface Placement {
+  readonly id: string;
+  readonly shard: string;
+}
+
 /** A tenant's database handle, bound to that tenant: repositories filter every query by `tenantId`. */
 export interface TenantDb {
   readonly db: TenantDatabase;
   readonly tenantId: string;
+  readonly shard: string;
   /** Outbox events committed through this handle (recorded by runBatch), handed to the queue after the response. */
   readonly committedEvents: string[];
+  /** The Consistency-Token of what this handle has read or written (undefined before its first query). */
+  consistencyToken(): string | undefined;
 }
 
 /** Platform tables seen from one tenant (its members, its API keys): rows filtered by `tenantId`. */
@@ -28,30 +40,60 @@ export interface PlatformScope {
   readonly tenantId: string;
 }
 
-/** The handle for platform tables. */
+/** The handle for platform tables: always the primary (a replica could still show a revoked key). */
 export function platformDb(env: DatabaseBindings, stats = new D1Stats()): PlatformDb {
-  return drizzle(instrumentD1(env.DB, stats), { schema: platformSchema });
+  return drizzle(instrumentD1(env.PLATFORM, stats), { schema: platformSchema });
 }
 
-/** The handle for one tenant's tables, wherever that tenant is placed. */
-export async function dbFor(
-  env: DatabaseBindings,
-  tenantId: string,
-  stats = new D1Stats(),
-): Promise<TenantDb> {
-  const db = drizzle(instrumentD1(env.DB, stats), { schema: tenantSchema });
-  return { db, tenantId, committedEvents: [] };
+async function placementOf(env: DatabaseBindings, tenantId: string): Promise<Placement> {
+  const [row] = await platformDb(env)
+    .select({ id: platformSchema.tenants.id, shard: platformSchema.tenants.shard })
+    .from(platformSchema.tenants)
+    .where(eq(platformSchema.tenants.id, tenantId));
+  if (!row) throw new Error(`Tenant ${tenantId} is not in the directory`);
+  return row;
 }
 
 /**
- * Every database holding tenant tables, for maintenance that spans tenants (the cron sweeps) and
- * nothing else: a request's work goes through `dbFor`.
+ * The handle for one tenant's tables, on its shard. A request passes the placement its authentication
+ * lookup read with the tenant (no extra round trip); background work passes the id and the directory is
+ * read. All its queries run in one D1 session: from `after` (a Consistency-Token of this shard) any
+ * replica at least that fresh may answer, otherwise the first query goes to the primary; writes always do.
  */
-export function tenantDatabases(env: DatabaseBindings): TenantDatabase[] {
-  return [drizzle(env.DB, { schema: tenantSchema })];
+export async function dbFor(
+  env: DatabaseBindings,
+  tenant: string | Placement,
+  stats = new D1Stats(),
+  after?: ConsistencyToken,
+): Promise<TenantDb> {
+  const { id, shard } = typeof tenant === "string" ? await placementOf(env, tenant) : tenant;
+  const session = shardDatabase(env, shard).withSession(
+    after?.shard === shard ? after.bookmark : "first-primary",
+  );
+  // Drizzle's D1 driver only prepares statements and runs batches, which a session does as the database does.
+  const db = drizzle(instrumentD1(session as unknown as D1Database, stats), { schema: tenantSchema });
+  return {
+    db,
+    tenantId: id,
+    shard,
+    committedEvents: [],
+    consistencyToken: () => {
+      const bookmark = session.getBookmark();
+      return bookmark ? encodeConsistencyToken({ shard, bookmark }) : undefined;
+    },
+  };
 }
 
-/** Throws unless the platform database and every tenant database answer (GET /health). */
+/**
+ * Every shard, for maintenance that spans tenants (the cron sweeps) and nothing else: a request's work
+ * goes through `dbFor`.
+ */
+export function tenantDatabases(env: DatabaseBindings): TenantDatabase[] {
+  return shardNames(env).map((shard) => drizzle(shardDatabase(env, shard), { schema: tenantSchema }));
+}
+
+/** Throws unless the platform database and every shard answer (GET /health). */
 export async function pingDatabases(env: DatabaseBindings): Promise<void> {
-  await Promise.all([env.DB].map((database) => database.prepare("select 1").first()));
+  const databases = [env.PLATFORM, ...shardNames(env).map((shard) => shardDatabase(env, shard))];
+  await Promise.all(databases.map((database) => database.prepare("select 1").first()));
 }

@@ -16,6 +16,7 @@ export const allowBrowserClients = cors({
     "Idempotency-Key",
     "If-Match",
     "X-Request-Id",
+    "Consistency-Token",
   ],
   exposeHeaders: [
     "X-Request-Id",
@@ -30,6 +31,7 @@ export const allowBrowserClients = cors({
     "RateLimit",
     "RateLimit-Policy",
     "Content-Disposition",
+    "Consistency-Token",
   ],
   maxAge: 86_400,
 });

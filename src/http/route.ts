@@ -138,6 +138,36 @@ const bodyResponses = {
   415: errorResponse("Content-Type must be application/json"),
 };
 
+const consistencyTokenParameter = {
+  name: "Consistency-Token",
+  in: "header" as const,
+  required: false,
+  description:
+    "A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh " +
+    "as that response (read-your-writes across requests and regions). Without it the request reads the latest " +
+    "data. A malformed token is 400.",
+  schema: { type: "string" as const },
+};
+
+const consistencyTokenHeader = {
+  "Consistency-Token": {
+    description:
+      "Opaque: the point in the tenant's data this response was read or written at. Send it back as " +
+      "`Consistency-Token` to read at least this fresh from any replica.",
+    schema: { type: "string" as const },
+  },
+};
+
+/** Every response of a tenant operation carries `Consistency-Token`, besides the headers it documents. */
+function withConsistencyToken<T extends Record<string, unknown>>(responses: T): T {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const documented = response as { headers?: Record<string, unknown> };
+      return [status, { ...documented, headers: { ...documented.headers, ...consistencyTokenHeader } }];
+    }),
+  ) as T;
+}
+
 const tenantHeaderParameter = {
   name: "X-Tenant-Id",
   in: "header" as const,
@@ -162,7 +192,11 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
   const scoped = actsOnTenant(access);
   // Every POST of the tenant API honours Idempotency-Key (contract section 10).
   const idempotent = scoped && config.method === "post";
-  const parameters = idempotent ? [tenantHeaderParameter, idempotencyKeyParameter] : [tenantHeaderParameter];
+  const parameters = [
+    tenantHeaderParameter,
+    consistencyTokenParameter,
+    ...(idempotent ? [idempotencyKeyParameter] : []),
+  ];
   return createRoute({
     ...config,
     middleware: guardsFor(access, idempotent),
@@ -170,11 +204,11 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     ...(scoped ? { "x-required-scopes": scopesOf(access), parameters } : {}),
     ...(access === "credential" ? { parameters: [countingTenantHeaderParameter] } : {}),
     description: [config.description, scopeSentence(access)].filter(Boolean).join("\n\n"),
-    responses: {
+    responses: (scoped ? withConsistencyToken : <T>(responses: T) => responses)({
       ...errorResponsesFor(access),
       ...(idempotent ? idempotencyResponses : {}),
       ...(config.request?.body ? bodyResponses : {}),
       ...config.responses,
-    },
+    }),
   }) as R & { middleware: MiddlewareHandler<AppEnv>[] };
 }

@@ -1,4 +1,6 @@
+import { z } from "@hono/zod-openapi";
 import { platformDb } from "../db/client";
+import { chooseShard, describeShards } from "../db/placement";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
@@ -7,7 +9,14 @@ import { createRouter } from "../http/router";
 import { invitationMail } from "../invitations/mail";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
-import { CreatedTenant, CreateTenantBody, ListTenantsQuery, TenantRecord, UpdateTenantBody } from "./schemas";
+import {
+  CreatedTenant,
+  CreateTenantBody,
+  ListTenantsQuery,
+  ShardRecord,
+  TenantRecord,
+  UpdateTenantBody,
+} from "./schemas";
 import { createTenant, listTenants, updateTenant } from "./service";
 
 const createTenantRoute = defineRoute("platform", {
@@ -52,13 +61,27 @@ const updateTenantRoute = defineRoute("platform", {
   },
 });
 
+const listShardsRoute = defineRoute("platform", {
+  method: "get",
+  path: "/platform/shards",
+  operationId: "listShards",
+  tags: ["Platform"],
+  summary: "List the shards with their tenants, size and big tables' row counts",
+  description:
+    "A new tenant goes to the shard holding the least data unless `POST /platform/tenants` names one. " +
+    "Counting rows reads whole tables: an operator's call, not a monitoring probe.",
+  responses: { 200: { description: "Every shard", ...json(envelopeOf(z.array(ShardRecord))) } },
+});
+
 export const platformRoutes = createRouter()
   .openapi(createTenantRoute, async (c) => {
     const sender = mailSender(c);
+    const body = c.req.valid("json");
     const { created: tenant, invitationToken } = await createTenant(
       platformDb(c.env, c.var.d1Stats),
       c.env.ENVIRONMENT,
-      c.req.valid("json"),
+      await chooseShard(c.env, body.shard),
+      body,
     );
     if (tenant.ownerInvitation && invitationToken) {
       sendAfterResponse(
@@ -79,6 +102,7 @@ export const platformRoutes = createRouter()
   .openapi(listTenantsRoute, async (c) =>
     ok(c, await listTenants(platformDb(c.env, c.var.d1Stats), c.req.valid("query"))),
   )
+  .openapi(listShardsRoute, async (c) => ok(c, await describeShards(c.env)))
   .openapi(updateTenantRoute, async (c) =>
     ok(c, await updateTenant(platformDb(c.env, c.var.d1Stats), c.req.valid("param").id, c.req.valid("json"))),
   );

@@ -13,6 +13,9 @@ export const TenantRecord = z
     name: z.string(),
     plan: Plan,
     status: TenantStatus,
+    shard: z
+      .string()
+      .openapi({ description: "The database (shard) holding the tenant's data", example: "SHARD_0" }),
     createdAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Tenant");
@@ -22,6 +25,10 @@ export const CreateTenantBody = z
     name: z.string().trim().min(1, "Name is required").max(200),
     plan: Plan,
     owner: NewUser,
+    shard: z.string().optional().openapi({
+      description: "The shard to place the tenant on; by default the one holding the least data",
+      example: "SHARD_1",
+    }),
   })
   .openapi("CreateTenantRequest");
 
@@ -66,3 +73,15 @@ export const ListTenantsQuery = pageQuery.extend({
   sort: sortQuery(["createdAt", "name"], { field: "createdAt", direction: "desc" }),
 });
 export type ListTenantsQuery = z.infer<typeof ListTenantsQuery>;
+
+export const ShardRecord = z
+  .object({
+    name: z.string().openapi({ example: "SHARD_0" }),
+    tenants: z.number().int(),
+    sizeBytes: z.number().int().openapi({ description: "The database's size as D1 reports it" }),
+    rows: z.record(z.string(), z.number().int()).openapi({
+      description: "Row counts of the tables that grow with activity",
+      example: { products: 5000 },
+    }),
+  })
+  .openapi("Shard");

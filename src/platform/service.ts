@@ -14,11 +14,18 @@ import type { ListTenantsQuery } from "./schemas";
 type TenantRow = typeof tenants.$inferSelect;
 
 function tenantRecord(row: TenantRow) {
-  return { id: row.id, name: row.name, plan: row.plan, status: row.status, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    status: row.status,
+    shard: row.shard,
+    createdAt: row.createdAt,
+  };
 }
 
 /**
- * Creates a tenant in one atomic batch. For an email without an account: the owner's account (with the
+ * Creates a tenant on `shard` (its directory entry) in one atomic batch. For an email without an account: the owner's account (with the
  * password the operator chose for this new person), the membership and a first admin key. For an email
  * that has an account: only an owner invitation, which that person accepts like any other; nothing of
  * the account is touched, and no key exists yet, since a key is worth its creator's role and nobody
@@ -27,6 +34,7 @@ function tenantRecord(row: TenantRow) {
 export async function createTenant(
   db: PlatformDb,
   environment: string,
+  shard: string,
   input: { name: string; plan: TenantRow["plan"]; owner: { email: string; password: string; name: string } },
   now = new Date(),
 ) {
@@ -36,6 +44,7 @@ export async function createTenant(
     name: input.name,
     plan: input.plan,
     status: "active",
+    shard,
     createdAt: at,
     updatedAt: at,
   };

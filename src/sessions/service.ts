@@ -73,7 +73,7 @@ export async function describePrincipal(db: PlatformDb, principal: Principal) {
     return {
       type: "api_key" as const,
       apiKey: { id: principal.id, scopes: [...principal.scopes] },
-      tenant: principal.tenant,
+      tenant: (({ id, name, plan, status }) => ({ id, name, plan, status }))(principal.tenant),
     };
   }
   return { type: "user" as const, user: await sessionUser(db, principal.id) };

@@ -48,7 +48,7 @@ async function created<P extends string>(
 
 /** Creates a tenant through the platform endpoint, as an operator would, and returns its credentials. */
 export async function createTenant(
-  options: { plan?: "starter" | "business" | "enterprise"; name?: string } = {},
+  options: { plan?: "starter" | "business" | "enterprise"; name?: string; shard?: string } = {},
 ): Promise<TestTenant> {
   const email = `owner-${unique()}@example.com`;
   const password = "owner-password-1";
@@ -56,6 +56,7 @@ export async function createTenant(
     name: options.name ?? `Tenant ${unique()}`,
     plan: options.plan ?? "enterprise",
     owner: { email, password, name: "Owner" },
+    ...(options.shard ? { shard: options.shard } : {}),
   });
   // A new email gets its account and a first key; only an existing account is invited instead.
   if (!owner || !apiKey) throw new Error(`createTenant: ${email} was invited, not created`);

@@ -10,10 +10,13 @@ export const tenants = sqliteTable(
     status: text("status", { enum: ["active", "suspended"] })
       .notNull()
       .default("active"),
+    // The directory: the shard binding (SHARD_<n>) holding the tenant's tables.
+    shard: text("shard").notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
+    index("tenants_shard_idx").on(t.shard),
     check("tenants_plan_check", sql`${t.plan} in ('starter', 'business', 'enterprise')`),
     check("tenants_status_check", sql`${t.status} in ('active', 'suspended')`),
     index("tenants_created_idx").on(t.createdAt, t.id),

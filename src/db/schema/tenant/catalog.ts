@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants } from "../platform/identity";
 
 export const productTrackings = ["none", "lot", "serial"] as const;
 
@@ -8,9 +7,7 @@ export const products = sqliteTable(
   "products",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     sku: text("sku").notNull(),
     name: text("name").notNull(),
     barcode: text("barcode"),
@@ -52,9 +49,7 @@ export const warehouses = sqliteTable(
   "warehouses",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     address: text("address", { mode: "json" }).$type<Record<string, string> | null>(),
@@ -74,9 +69,7 @@ export const locations = sqliteTable(
   "locations",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     warehouseId: text("warehouse_id")
       .notNull()
       .references(() => warehouses.id),
@@ -102,8 +95,6 @@ export const locations = sqliteTable(
 // How many products each tenant has, kept exact by triggers on products (migration 0002), so an
 // unfiltered product list reports its total without counting every row.
 export const productCounts = sqliteTable("product_counts", {
-  tenantId: text("tenant_id")
-    .primaryKey()
-    .references(() => tenants.id),
+  tenantId: text("tenant_id").primaryKey(),
   count: integer("count").notNull().default(0),
 });

@@ -1,15 +1,12 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants } from "../platform/identity";
 
 // Transactional outbox: written in the same batch as the change that causes the event.
 export const outboxEvents = sqliteTable(
   "outbox_events",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     type: text("type").notNull(),
     payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
     createdAt: text("created_at").notNull(),
@@ -26,9 +23,7 @@ export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     url: text("url").notNull(),
     description: text("description"),
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
@@ -50,9 +45,7 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     subscriptionId: text("subscription_id").notNull(),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
@@ -77,9 +70,7 @@ export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     deliveryId: text("delivery_id").notNull(),
     subscriptionId: text("subscription_id").notNull(),
     attempt: integer("attempt").notNull(),
@@ -95,9 +86,7 @@ export const webhookAttempts = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     key: text("key").notNull(),
     // Who claimed the key (`user:<id>` or `api_key:<id>`): only they can replay it.
     credential: text("credential").notNull().default(""),

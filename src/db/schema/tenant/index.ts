@@ -1,6 +1,6 @@
 // Tenant tables: every row belongs to one tenant (tenant_id) and moves with it. Reached only through
-// `dbFor` (see src/db/README.md). Their `references(() => tenants.id)` hold while tenants share one
-// database with the platform; a tenant database of its own carries no such foreign key.
+// `dbFor` (see src/db/README.md). They live on the shards, `tenants` on the platform database: no foreign
+// key can cross databases, the directory (`tenants.shard`) is the reference.
 export * from "./catalog";
 export * from "./events";
 export * from "./inventory";

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { tenants } from "../platform/identity";
 import { locations, products, warehouses } from "./catalog";
 
 /**
@@ -16,9 +15,7 @@ export const MAX_ON_HAND = 1_000_000_000;
 export const stockLevels = sqliteTable(
   "stock_levels",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     productId: text("product_id")
       .notNull()
       .references(() => products.id),
@@ -48,9 +45,7 @@ export const stockMovements = sqliteTable(
   "stock_movements",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     productId: text("product_id").notNull(),
     locationId: text("location_id").notNull(),
     warehouseId: text("warehouse_id").notNull(),

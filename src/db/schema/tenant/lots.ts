@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants } from "../platform/identity";
 import { products } from "./catalog";
 
 // A lot (batch) of a lot-tracked product: `number` is unique per product; stock levels and ledger rows
@@ -9,9 +8,7 @@ export const lots = sqliteTable(
   "lots",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     productId: text("product_id")
       .notNull()
       .references(() => products.id),
@@ -34,9 +31,7 @@ export const lots = sqliteTable(
 export const serialNumbers = sqliteTable(
   "serial_numbers",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     productId: text("product_id")
       .notNull()
       .references(() => products.id),
@@ -61,9 +56,7 @@ export const inventoryCounts = sqliteTable(
   "inventory_counts",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     status: text("status", { enum: countStatuses }).notNull().default("open"),
     warehouseId: text("warehouse_id"),
     locationIds: text("location_ids", { mode: "json" }).$type<string[] | null>(),
@@ -92,9 +85,7 @@ export const inventoryCounts = sqliteTable(
 export const inventoryCountLines = sqliteTable(
   "inventory_count_lines",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     countId: text("count_id").notNull(),
     productId: text("product_id").notNull(),
     locationId: text("location_id").notNull(),

@@ -1,14 +1,11 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants } from "../platform/identity";
 
 export const orders = sqliteTable(
   "orders",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     // SO-000001 / PO-000001, numbered per tenant from order_counters inside the creating batch.
     number: text("number").notNull(),
     type: text("type", { enum: ["sales", "purchase"] }).notNull(),
@@ -41,9 +38,7 @@ export const orderLines = sqliteTable(
   "order_lines",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     orderId: text("order_id")
       .notNull()
       .references(() => orders.id),
@@ -82,9 +77,7 @@ export interface LineLot {
 export const orderReservations = sqliteTable(
   "order_reservations",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     orderId: text("order_id").notNull(),
     lineId: text("line_id").notNull(),
     productId: text("product_id").notNull(),
@@ -103,9 +96,7 @@ export const orderStatusHistory = sqliteTable(
   "order_status_history",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     orderId: text("order_id").notNull(),
     fromStatus: text("from_status"),
     toStatus: text("to_status").notNull(),
@@ -119,9 +110,7 @@ export const orderStatusHistory = sqliteTable(
 export const orderCounters = sqliteTable(
   "order_counters",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id),
+    tenantId: text("tenant_id").notNull(),
     type: text("type", { enum: ["sales", "purchase"] }).notNull(),
     value: integer("value").notNull().default(0),
   },

@@ -9,7 +9,6 @@ CREATE TABLE `locations` (
 	`active` integer DEFAULT true NOT NULL,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`warehouse_id`) REFERENCES `warehouses`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "locations_type_check" CHECK("locations"."type" in ('zone', 'aisle', 'rack', 'shelf', 'bin', 'dock', 'staging'))
 );
@@ -17,6 +16,11 @@ CREATE TABLE `locations` (
 CREATE UNIQUE INDEX `locations_tenant_warehouse_code_unique` ON `locations` (`tenant_id`,`warehouse_id`,`code`);--> statement-breakpoint
 CREATE INDEX `locations_tenant_created_idx` ON `locations` (`tenant_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `locations_tenant_type_idx` ON `locations` (`tenant_id`,`type`,`created_at`);--> statement-breakpoint
+CREATE TABLE `product_counts` (
+	`tenant_id` text PRIMARY KEY NOT NULL,
+	`count` integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `products` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,
@@ -29,13 +33,14 @@ CREATE TABLE `products` (
 	`cost_e4` integer,
 	`status` text DEFAULT 'Active' NOT NULL,
 	`reorder_point` integer DEFAULT 0 NOT NULL,
+	`tracking` text DEFAULT 'none' NOT NULL,
 	`description` text,
 	`version` integer DEFAULT 1 NOT NULL,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "products_status_check" CHECK("products"."status" in ('Active', 'Inactive')),
-	CONSTRAINT "products_reorder_point_check" CHECK("products"."reorder_point" >= 0)
+	CONSTRAINT "products_reorder_point_check" CHECK("products"."reorder_point" >= 0),
+	CONSTRAINT "products_tracking_check" CHECK("products"."tracking" in ('none', 'lot', 'serial'))
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `products_tenant_sku_unique` ON `products` (`tenant_id`,`sku`);--> statement-breakpoint
@@ -54,8 +59,7 @@ CREATE TABLE `warehouses` (
 	`address` text,
 	`active` integer DEFAULT true NOT NULL,
 	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
+	`updated_at` text NOT NULL
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `warehouses_tenant_code_unique` ON `warehouses` (`tenant_id`,`code`);--> statement-breakpoint
@@ -70,8 +74,7 @@ CREATE TABLE `idempotency_keys` (
 	`response_headers` text,
 	`created_at` text NOT NULL,
 	`expires_at` text NOT NULL,
-	PRIMARY KEY(`tenant_id`, `key`),
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
+	PRIMARY KEY(`tenant_id`, `key`)
 );
 --> statement-breakpoint
 CREATE INDEX `idempotency_keys_expires_idx` ON `idempotency_keys` (`expires_at`);--> statement-breakpoint
@@ -81,8 +84,7 @@ CREATE TABLE `outbox_events` (
 	`type` text NOT NULL,
 	`payload` text NOT NULL,
 	`created_at` text NOT NULL,
-	`dispatched_at` text,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
+	`dispatched_at` text
 );
 --> statement-breakpoint
 CREATE INDEX `outbox_events_tenant_created_idx` ON `outbox_events` (`tenant_id`,`created_at`);--> statement-breakpoint
@@ -96,8 +98,7 @@ CREATE TABLE `webhook_attempts` (
 	`status_code` integer,
 	`duration_ms` integer NOT NULL,
 	`error` text,
-	`created_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
+	`created_at` text NOT NULL
 );
 --> statement-breakpoint
 CREATE INDEX `webhook_attempts_tenant_subscription_idx` ON `webhook_attempts` (`tenant_id`,`subscription_id`,`created_at`);--> statement-breakpoint
@@ -114,8 +115,7 @@ CREATE TABLE `webhook_deliveries` (
 	`last_duration_ms` integer,
 	`next_attempt_at` text,
 	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
+	`updated_at` text NOT NULL
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `webhook_deliveries_subscription_event_unique` ON `webhook_deliveries` (`subscription_id`,`event_id`);--> statement-breakpoint
@@ -133,94 +133,25 @@ CREATE TABLE `webhook_subscriptions` (
 	`disabled_reason` text,
 	`failing_since` text,
 	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
-);
---> statement-breakpoint
-CREATE INDEX `webhook_subscriptions_tenant_created_idx` ON `webhook_subscriptions` (`tenant_id`,`created_at`);--> statement-breakpoint
-CREATE TABLE `api_keys` (
-	`id` text PRIMARY KEY NOT NULL,
-	`tenant_id` text NOT NULL,
-	`name` text NOT NULL,
-	`prefix` text NOT NULL,
-	`key_hash` text NOT NULL,
-	`scopes` text NOT NULL,
-	`allowed_ips` text,
-	`expires_at` text,
-	`last_used_at` text,
-	`revoked_at` text,
-	`created_by` text,
-	`created_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
-);
---> statement-breakpoint
-CREATE UNIQUE INDEX `api_keys_hash_unique` ON `api_keys` (`key_hash`);--> statement-breakpoint
-CREATE INDEX `api_keys_tenant_created_idx` ON `api_keys` (`tenant_id`,`created_at`);--> statement-breakpoint
-CREATE TABLE `memberships` (
-	`tenant_id` text NOT NULL,
-	`user_id` text NOT NULL,
-	`role` text NOT NULL,
-	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL,
-	PRIMARY KEY(`tenant_id`, `user_id`),
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
-	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "memberships_role_check" CHECK("memberships"."role" in ('owner', 'admin', 'manager', 'operator', 'viewer'))
-);
---> statement-breakpoint
-CREATE INDEX `memberships_user_idx` ON `memberships` (`user_id`);--> statement-breakpoint
-CREATE TABLE `refresh_tokens` (
-	`id` text PRIMARY KEY NOT NULL,
-	`token_hash` text NOT NULL,
-	`family_id` text NOT NULL,
-	`user_id` text NOT NULL,
-	`expires_at` text NOT NULL,
-	`rotated_at` text,
-	`revoked_at` text,
-	`created_at` text NOT NULL,
-	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
-);
---> statement-breakpoint
-CREATE UNIQUE INDEX `refresh_tokens_hash_unique` ON `refresh_tokens` (`token_hash`);--> statement-breakpoint
-CREATE INDEX `refresh_tokens_family_idx` ON `refresh_tokens` (`family_id`);--> statement-breakpoint
-CREATE TABLE `tenants` (
-	`id` text PRIMARY KEY NOT NULL,
-	`name` text NOT NULL,
-	`plan` text NOT NULL,
-	`status` text DEFAULT 'active' NOT NULL,
-	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL,
-	CONSTRAINT "tenants_plan_check" CHECK("tenants"."plan" in ('starter', 'business', 'enterprise')),
-	CONSTRAINT "tenants_status_check" CHECK("tenants"."status" in ('active', 'suspended'))
-);
---> statement-breakpoint
-CREATE INDEX `tenants_created_idx` ON `tenants` (`created_at`,`id`);--> statement-breakpoint
-CREATE TABLE `users` (
-	`id` text PRIMARY KEY NOT NULL,
-	`email` text NOT NULL,
-	`name` text NOT NULL,
-	`password_hash` text NOT NULL,
-	`password_salt` text NOT NULL,
-	`password_iterations` integer NOT NULL,
-	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `users_email_unique` ON `users` (`email`);--> statement-breakpoint
+CREATE INDEX `webhook_subscriptions_tenant_created_idx` ON `webhook_subscriptions` (`tenant_id`,`created_at`);--> statement-breakpoint
 CREATE TABLE `stock_levels` (
 	`tenant_id` text NOT NULL,
 	`product_id` text NOT NULL,
 	`location_id` text NOT NULL,
 	`warehouse_id` text NOT NULL,
+	`lot_id` text DEFAULT '' NOT NULL,
 	`on_hand` integer DEFAULT 0 NOT NULL,
 	`reserved` integer DEFAULT 0 NOT NULL,
 	`updated_at` text NOT NULL,
-	PRIMARY KEY(`tenant_id`, `product_id`, `location_id`),
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
+	PRIMARY KEY(`tenant_id`, `product_id`, `location_id`, `lot_id`),
 	FOREIGN KEY (`product_id`) REFERENCES `products`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`location_id`) REFERENCES `locations`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`warehouse_id`) REFERENCES `warehouses`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "stock_levels_on_hand_check" CHECK("stock_levels"."on_hand" >= 0),
+	CONSTRAINT "stock_levels_on_hand_max_check" CHECK("stock_levels"."on_hand" <= 1000000000),
 	CONSTRAINT "stock_levels_reserved_check" CHECK("stock_levels"."reserved" >= 0 and "stock_levels"."reserved" <= "stock_levels"."on_hand")
 );
 --> statement-breakpoint
@@ -232,6 +163,8 @@ CREATE TABLE `stock_movements` (
 	`product_id` text NOT NULL,
 	`location_id` text NOT NULL,
 	`warehouse_id` text NOT NULL,
+	`lot_id` text DEFAULT '' NOT NULL,
+	`serial_numbers` text,
 	`delta` integer NOT NULL,
 	`on_hand_after` integer NOT NULL,
 	`reason` text NOT NULL,
@@ -242,7 +175,6 @@ CREATE TABLE `stock_movements` (
 	`actor_id` text,
 	`request_id` text,
 	`created_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "stock_movements_delta_check" CHECK("stock_movements"."delta" <> 0)
 );
 --> statement-breakpoint
@@ -250,12 +182,76 @@ CREATE INDEX `stock_movements_tenant_created_idx` ON `stock_movements` (`tenant_
 CREATE INDEX `stock_movements_tenant_product_idx` ON `stock_movements` (`tenant_id`,`product_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `stock_movements_tenant_location_idx` ON `stock_movements` (`tenant_id`,`location_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `stock_movements_tenant_reference_idx` ON `stock_movements` (`tenant_id`,`reference_id`);--> statement-breakpoint
+CREATE INDEX `stock_movements_tenant_lot_idx` ON `stock_movements` (`tenant_id`,`lot_id`,`created_at`) WHERE "stock_movements"."lot_id" <> '';--> statement-breakpoint
+CREATE TABLE `inventory_count_lines` (
+	`tenant_id` text NOT NULL,
+	`count_id` text NOT NULL,
+	`product_id` text NOT NULL,
+	`location_id` text NOT NULL,
+	`lot_id` text DEFAULT '' NOT NULL,
+	`warehouse_id` text NOT NULL,
+	`expected` integer NOT NULL,
+	`counted` integer,
+	`on_hand_at_count` integer,
+	`counted_at` text,
+	`counted_by` text,
+	PRIMARY KEY(`tenant_id`, `count_id`, `product_id`, `location_id`, `lot_id`),
+	CONSTRAINT "inventory_count_lines_counted_check" CHECK("inventory_count_lines"."counted" is null or "inventory_count_lines"."counted" >= 0)
+);
+--> statement-breakpoint
+CREATE TABLE `inventory_counts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text NOT NULL,
+	`status` text DEFAULT 'open' NOT NULL,
+	`warehouse_id` text,
+	`location_ids` text,
+	`product_ids` text,
+	`created_by` text,
+	`approved_by` text,
+	`created_at` text NOT NULL,
+	`submitted_at` text,
+	`approved_at` text,
+	`cancelled_at` text,
+	`updated_at` text NOT NULL,
+	CONSTRAINT "inventory_counts_status_check" CHECK("inventory_counts"."status" in ('open', 'submitted', 'approved', 'cancelled'))
+);
+--> statement-breakpoint
+CREATE INDEX `inventory_counts_tenant_created_idx` ON `inventory_counts` (`tenant_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `inventory_counts_tenant_status_idx` ON `inventory_counts` (`tenant_id`,`status`,`created_at`);--> statement-breakpoint
+CREATE TABLE `lots` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text NOT NULL,
+	`product_id` text NOT NULL,
+	`number` text NOT NULL,
+	`expires_at` text,
+	`manufactured_at` text,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`product_id`) REFERENCES `products`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `lots_tenant_product_number_unique` ON `lots` (`tenant_id`,`product_id`,`number`);--> statement-breakpoint
+CREATE INDEX `lots_tenant_expires_idx` ON `lots` (`tenant_id`,`expires_at`);--> statement-breakpoint
+CREATE INDEX `lots_tenant_created_idx` ON `lots` (`tenant_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `serial_numbers` (
+	`tenant_id` text NOT NULL,
+	`product_id` text NOT NULL,
+	`serial` text NOT NULL,
+	`location_id` text,
+	`warehouse_id` text,
+	`on_hand` integer DEFAULT 0 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	PRIMARY KEY(`tenant_id`, `product_id`, `serial`),
+	FOREIGN KEY (`product_id`) REFERENCES `products`(`id`) ON UPDATE no action ON DELETE no action,
+	CONSTRAINT "serial_numbers_on_hand_check" CHECK("serial_numbers"."on_hand" in (0, 1))
+);
+--> statement-breakpoint
+CREATE INDEX `serial_numbers_tenant_location_idx` ON `serial_numbers` (`tenant_id`,`location_id`,`product_id`);--> statement-breakpoint
 CREATE TABLE `order_counters` (
 	`tenant_id` text NOT NULL,
 	`type` text NOT NULL,
 	`value` integer DEFAULT 0 NOT NULL,
-	PRIMARY KEY(`tenant_id`, `type`),
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
+	PRIMARY KEY(`tenant_id`, `type`)
 );
 --> statement-breakpoint
 CREATE TABLE `order_lines` (
@@ -267,7 +263,9 @@ CREATE TABLE `order_lines` (
 	`quantity` integer NOT NULL,
 	`unit_price_e4` integer NOT NULL,
 	`received_quantity` integer DEFAULT 0 NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
+	`lot_number` text,
+	`lots` text,
+	`serial_numbers` text,
 	FOREIGN KEY (`order_id`) REFERENCES `orders`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "order_lines_quantity_check" CHECK("order_lines"."quantity" > 0),
 	CONSTRAINT "order_lines_received_check" CHECK("order_lines"."received_quantity" >= 0 and "order_lines"."received_quantity" <= "order_lines"."quantity")
@@ -281,9 +279,9 @@ CREATE TABLE `order_reservations` (
 	`line_id` text NOT NULL,
 	`product_id` text NOT NULL,
 	`location_id` text NOT NULL,
+	`lot_id` text DEFAULT '' NOT NULL,
 	`quantity` integer NOT NULL,
-	PRIMARY KEY(`tenant_id`, `order_id`, `line_id`, `location_id`),
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
+	PRIMARY KEY(`tenant_id`, `order_id`, `line_id`, `location_id`, `lot_id`),
 	CONSTRAINT "order_reservations_quantity_check" CHECK("order_reservations"."quantity" > 0)
 );
 --> statement-breakpoint
@@ -296,8 +294,7 @@ CREATE TABLE `order_status_history` (
 	`to_status` text NOT NULL,
 	`actor_type` text NOT NULL,
 	`actor_id` text,
-	`created_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action
+	`created_at` text NOT NULL
 );
 --> statement-breakpoint
 CREATE INDEX `order_status_history_tenant_order_idx` ON `order_status_history` (`tenant_id`,`order_id`,`created_at`);--> statement-breakpoint
@@ -319,7 +316,6 @@ CREATE TABLE `orders` (
 	`created_by` text,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL,
-	FOREIGN KEY (`tenant_id`) REFERENCES `tenants`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "orders_type_check" CHECK("orders"."type" in ('sales', 'purchase'))
 );
 --> statement-breakpoint

@@ -29,9 +29,3 @@ END;
 CREATE TRIGGER `product_counts_delete` AFTER DELETE ON `products` BEGIN
 	UPDATE product_counts SET count = count - 1 WHERE tenant_id = old.tenant_id;
 END;
---> statement-breakpoint
--- Products created before this migration.
-INSERT INTO products_fts(rowid, sku, name, barcode) SELECT rowid, sku, name, coalesce(barcode, '') FROM products;
---> statement-breakpoint
-INSERT INTO product_counts(tenant_id, count) SELECT tenant_id, count(*) FROM products WHERE true GROUP BY tenant_id
-	ON CONFLICT(tenant_id) DO UPDATE SET count = excluded.count;
