@@ -8,6 +8,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getHealth": Operation("getHealth", "GET", "/api/v1/health", "public", "safe"),
     "createTenant": Operation("createTenant", "POST", "/api/v1/platform/tenants", "platform", "refused-only"),
     "listTenants": Operation("listTenants", "GET", "/api/v1/platform/tenants", "platform", "safe"),
+    "listShards": Operation("listShards", "GET", "/api/v1/platform/shards", "platform", "safe"),
     "updateTenant": Operation("updateTenant", "PATCH", "/api/v1/platform/tenants/{id}", "platform", "refused-only"),
     "login": Operation("login", "POST", "/api/v1/auth/login", "public", "refused-only"),
     "refreshSession": Operation("refreshSession", "POST", "/api/v1/auth/refresh", "public", "refused-only"),
@@ -97,7 +98,7 @@ class HealthResource:
 
 
 class PlatformResource:
-    """``client.platform``: createTenant, listTenants, updateTenant."""
+    """``client.platform``: createTenant, listTenants, listShards, updateTenant."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -108,11 +109,12 @@ class PlatformResource:
         name: str,
         plan: Literal["starter", "business", "enterprise"],
         owner: Dict[str, Any],
+        shard: Optional[str] = UNSET,
     ) -> Dict[str, Any]:
         """``POST /api/v1/platform/tenants`` (createTenant)."""
         return self._t.call(
             OPERATIONS["createTenant"],
-            body={"name": name, "plan": plan, "owner": owner},
+            body={"name": name, "plan": plan, "owner": owner, "shard": shard},
         )
 
     def list_tenants(
@@ -137,6 +139,12 @@ class PlatformResource:
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_tenants``, page after page."""
         return self._t.iterate(lambda page: self.list_tenants(page=page, page_size=page_size, sort=sort))
+
+    def list_shards(self) -> Dict[str, Any]:
+        """``GET /api/v1/platform/shards`` (listShards)."""
+        return self._t.call(
+            OPERATIONS["listShards"],
+        )
 
     def update_tenant(
         self,
@@ -248,11 +256,13 @@ class InvitationsResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/users/invitations`` (listInvitations)."""
         return self._t.call(
             OPERATIONS["listInvitations"],
             query={"page": page, "pageSize": page_size, "status": status},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -261,15 +271,22 @@ class InvitationsResource:
         *,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, consistency-token=consistency-token))
 
-    def revoke(self, id: str) -> Dict[str, Any]:
+    def revoke(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``DELETE /api/v1/users/invitations/{id}`` (revokeInvitation)."""
         return self._t.call(
             OPERATIONS["revokeInvitation"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def inspect(
@@ -309,11 +326,13 @@ class UsersResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/users`` (listUsers)."""
         return self._t.call(
             OPERATIONS["listUsers"],
             query={"page": page, "pageSize": page_size, "sort": sort},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -322,29 +341,38 @@ class UsersResource:
         *,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency-token=consistency-token))
 
     def add(
         self,
         *,
         email: str,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/users`` (addUser)."""
         return self._t.call(
             OPERATIONS["addUser"],
             body={"email": email, "role": role},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/users/{id}`` (getUser)."""
         return self._t.call(
             OPERATIONS["getUser"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def update(
@@ -352,19 +380,27 @@ class UsersResource:
         id: str,
         *,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
+        consistency-token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/users/{id}`` (updateUser)."""
         return self._t.call(
             OPERATIONS["updateUser"],
             path=(id,),
             body={"role": role},
+            headers={"Consistency-Token": consistency-token},
         )
 
-    def remove(self, id: str) -> Dict[str, Any]:
+    def remove(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``DELETE /api/v1/users/{id}`` (removeUser)."""
         return self._t.call(
             OPERATIONS["removeUser"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
 
@@ -380,11 +416,13 @@ class ApiKeysResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/api-keys`` (listApiKeys)."""
         return self._t.call(
             OPERATIONS["listApiKeys"],
             query={"page": page, "pageSize": page_size, "sort": sort},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -393,9 +431,10 @@ class ApiKeysResource:
         *,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency-token=consistency-token))
 
     def create(
         self,
@@ -404,20 +443,28 @@ class ApiKeysResource:
         scopes: List[Any],
         allowed_ips: Optional[List[Any]] = UNSET,
         expires_at: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/api-keys`` (createApiKey)."""
         return self._t.call(
             OPERATIONS["createApiKey"],
             body={"name": name, "scopes": scopes, "allowedIps": allowed_ips, "expiresAt": expires_at},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
-    def revoke(self, id: str) -> Dict[str, Any]:
+    def revoke(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``DELETE /api/v1/api-keys/{id}`` (revokeApiKey)."""
         return self._t.call(
             OPERATIONS["revokeApiKey"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
 
@@ -427,10 +474,15 @@ class ReportsResource:
     def __init__(self, transport: Transport) -> None:
         self._t = transport
 
-    def list(self) -> Dict[str, Any]:
+    def list(
+        self,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/reports`` (listReportTypes)."""
         return self._t.call(
             OPERATIONS["listReportTypes"],
+            headers={"Consistency-Token": consistency-token},
         )
 
     def inventory_valuation(
@@ -441,11 +493,13 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/inventory-valuation`` (getInventoryValuationReport)."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
             query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -456,9 +510,10 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``inventory_valuation``, page after page."""
-        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category))
+        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency-token=consistency-token))
 
     def inventory_valuation_csv(
         self,
@@ -467,11 +522,13 @@ class ReportsResource:
         page_size: Optional[int] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/inventory-valuation?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "format": "csv"},
+            headers={"Consistency-Token": consistency-token},
             csv=True,
         )
 
@@ -487,11 +544,13 @@ class ReportsResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/stock-movements`` (getStockMovementsReport)."""
         return self._t.call(
             OPERATIONS["getStockMovementsReport"],
             query={"page": page, "pageSize": page_size, "format": format, "from": from_, "to": to, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "reason": reason},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -506,9 +565,10 @@ class ReportsResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``stock_movements``, page after page."""
-        return self._t.iterate(lambda page: self.stock_movements(page=page, page_size=page_size, format=format, from_=from_, to=to, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, reason=reason))
+        return self._t.iterate(lambda page: self.stock_movements(page=page, page_size=page_size, format=format, from_=from_, to=to, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, reason=reason, consistency-token=consistency-token))
 
     def stock_movements_csv(
         self,
@@ -521,11 +581,13 @@ class ReportsResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/stock-movements?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getStockMovementsReport"],
             query={"page": page, "pageSize": page_size, "from": from_, "to": to, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "reason": reason, "format": "csv"},
+            headers={"Consistency-Token": consistency-token},
             csv=True,
         )
 
@@ -537,11 +599,13 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/low-stock`` (getLowStockReport)."""
         return self._t.call(
             OPERATIONS["getLowStockReport"],
             query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -552,9 +616,10 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``low_stock``, page after page."""
-        return self._t.iterate(lambda page: self.low_stock(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category))
+        return self._t.iterate(lambda page: self.low_stock(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency-token=consistency-token))
 
     def low_stock_csv(
         self,
@@ -563,11 +628,13 @@ class ReportsResource:
         page_size: Optional[int] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/low-stock?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getLowStockReport"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "format": "csv"},
+            headers={"Consistency-Token": consistency-token},
             csv=True,
         )
 
@@ -580,11 +647,13 @@ class ReportsResource:
         from_: str,
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/order-summary`` (getOrderSummaryReport)."""
         return self._t.call(
             OPERATIONS["getOrderSummaryReport"],
             query={"page": page, "pageSize": page_size, "format": format, "from": from_, "to": to, "type": type},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -596,9 +665,10 @@ class ReportsResource:
         from_: str,
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``order_summary``, page after page."""
-        return self._t.iterate(lambda page: self.order_summary(page=page, page_size=page_size, format=format, from_=from_, to=to, type=type))
+        return self._t.iterate(lambda page: self.order_summary(page=page, page_size=page_size, format=format, from_=from_, to=to, type=type, consistency-token=consistency-token))
 
     def order_summary_csv(
         self,
@@ -608,11 +678,13 @@ class ReportsResource:
         from_: str,
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/order-summary?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getOrderSummaryReport"],
             query={"page": page, "pageSize": page_size, "from": from_, "to": to, "type": type, "format": "csv"},
+            headers={"Consistency-Token": consistency-token},
             csv=True,
         )
 
@@ -635,11 +707,13 @@ class OrdersResource:
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/orders`` (listOrders)."""
         return self._t.call(
             OPERATIONS["listOrders"],
             query={"page": page, "pageSize": page_size, "status": status, "type": type, "customerId": customer_id, "createdFrom": created_from, "createdTo": created_to, "search": search, "sort": sort},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -654,15 +728,22 @@ class OrdersResource:
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, created_from=created_from, created_to=created_to, search=search, sort=sort))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency-token=consistency-token))
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/orders/{id}`` (getOrder)."""
         return self._t.call(
             OPERATIONS["getOrder"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def create_sales(
@@ -673,12 +754,14 @@ class OrdersResource:
         lines: List[Any],
         shipping_address: Optional[Dict[str, Any]],
         notes: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/orders/sales`` (createSalesOrder)."""
         return self._t.call(
             OPERATIONS["createSalesOrder"],
             body={"customerId": customer_id, "warehouseId": warehouse_id, "lines": lines, "shippingAddress": shipping_address, "notes": notes},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -690,12 +773,14 @@ class OrdersResource:
         lines: List[Any],
         expected_at: Optional[str] = UNSET,
         notes: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/orders/purchase`` (createPurchaseOrder)."""
         return self._t.call(
             OPERATIONS["createPurchaseOrder"],
             body={"supplier": supplier, "warehouseId": warehouse_id, "lines": lines, "expectedAt": expected_at, "notes": notes},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -706,12 +791,14 @@ class OrdersResource:
         status: Literal["pending", "confirmed", "picking", "packed", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"],
         tracking_number: Optional[str] = UNSET,
         lines: Optional[List[Any]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PATCH /api/v1/orders/{id}/status`` (updateOrderStatus)."""
         return self._t.call(
             OPERATIONS["updateOrderStatus"],
             path=(id,),
             body={"status": status, "trackingNumber": tracking_number, "lines": lines},
+            headers={"Consistency-Token": consistency-token},
         )
 
     def receive(
@@ -719,6 +806,7 @@ class OrdersResource:
         id: str,
         *,
         lines: List[Any],
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/orders/{id}/receive`` (receivePurchaseOrder)."""
@@ -726,6 +814,7 @@ class OrdersResource:
             OPERATIONS["receivePurchaseOrder"],
             path=(id,),
             body={"lines": lines},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -746,11 +835,13 @@ class ProductsResource:
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/products`` (listProducts)."""
         return self._t.call(
             OPERATIONS["listProducts"],
             query={"page": page, "pageSize": page_size, "search": search, "category": category, "status": status, "updatedSince": updated_since, "sort": sort},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -763,9 +854,10 @@ class ProductsResource:
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, updated_since=updated_since, sort=sort))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, updated_since=updated_since, sort=sort, consistency-token=consistency-token))
 
     def create(
         self,
@@ -781,12 +873,14 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/products`` (createProduct)."""
         return self._t.call(
             OPERATIONS["createProduct"],
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -796,6 +890,7 @@ class ProductsResource:
         *,
         mode: Optional[Literal["create", "upsert"]] = UNSET,
         dry_run: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/products/import`` (importProducts)."""
@@ -803,14 +898,21 @@ class ProductsResource:
             OPERATIONS["importProducts"],
             query={"mode": mode, "dryRun": dry_run},
             body=body,
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/products/{id}`` (getProduct)."""
         return self._t.call(
             OPERATIONS["getProduct"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def update(
@@ -828,6 +930,7 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
+        consistency-token: Optional[str] = None,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/products/{id}`` (updateProduct)."""
@@ -835,7 +938,7 @@ class ProductsResource:
             OPERATIONS["updateProduct"],
             path=(id,),
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
-            headers={"if-match": if_match},
+            headers={"Consistency-Token": consistency-token, "if-match": if_match},
         )
 
     def patch(
@@ -853,6 +956,7 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
+        consistency-token: Optional[str] = None,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PATCH /api/v1/products/{id}`` (patchProduct)."""
@@ -860,20 +964,21 @@ class ProductsResource:
             OPERATIONS["patchProduct"],
             path=(id,),
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
-            headers={"if-match": if_match},
+            headers={"Consistency-Token": consistency-token, "if-match": if_match},
         )
 
     def delete(
         self,
         id: str,
         *,
+        consistency-token: Optional[str] = None,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/products/{id}`` (deleteProduct)."""
         return self._t.call(
             OPERATIONS["deleteProduct"],
             path=(id,),
-            headers={"if-match": if_match},
+            headers={"Consistency-Token": consistency-token, "if-match": if_match},
         )
 
 
@@ -890,11 +995,13 @@ class WarehousesResource:
         page_size: Optional[int] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/warehouses`` (listWarehouses)."""
         return self._t.call(
             OPERATIONS["listWarehouses"],
             query={"page": page, "pageSize": page_size, "search": search, "sort": sort},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -904,9 +1011,10 @@ class WarehousesResource:
         page_size: Optional[int] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, sort=sort))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, sort=sort, consistency-token=consistency-token))
 
     def create(
         self,
@@ -915,20 +1023,28 @@ class WarehousesResource:
         name: str,
         address: Optional[Dict[str, Any]] = UNSET,
         active: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/warehouses`` (createWarehouse)."""
         return self._t.call(
             OPERATIONS["createWarehouse"],
             body={"code": code, "name": name, "address": address, "active": active},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/warehouses/{id}`` (getWarehouse)."""
         return self._t.call(
             OPERATIONS["getWarehouse"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def update(
@@ -939,19 +1055,27 @@ class WarehousesResource:
         name: str,
         address: Optional[Dict[str, Any]] = UNSET,
         active: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/warehouses/{id}`` (updateWarehouse)."""
         return self._t.call(
             OPERATIONS["updateWarehouse"],
             path=(id,),
             body={"code": code, "name": name, "address": address, "active": active},
+            headers={"Consistency-Token": consistency-token},
         )
 
-    def delete(self, id: str) -> Dict[str, Any]:
+    def delete(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``DELETE /api/v1/warehouses/{id}`` (deleteWarehouse)."""
         return self._t.call(
             OPERATIONS["deleteWarehouse"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
 
@@ -970,11 +1094,13 @@ class LocationsResource:
         type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"]] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/locations`` (listLocations)."""
         return self._t.call(
             OPERATIONS["listLocations"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "type": type, "search": search, "sort": sort},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -986,9 +1112,10 @@ class LocationsResource:
         type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"]] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, warehouse_id=warehouse_id, type=type, search=search, sort=sort))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, warehouse_id=warehouse_id, type=type, search=search, sort=sort, consistency-token=consistency-token))
 
     def create(
         self,
@@ -999,20 +1126,28 @@ class LocationsResource:
         type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"],
         parent_id: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/locations`` (createLocation)."""
         return self._t.call(
             OPERATIONS["createLocation"],
             body={"warehouseId": warehouse_id, "code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/locations/{id}`` (getLocation)."""
         return self._t.call(
             OPERATIONS["getLocation"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def update(
@@ -1024,19 +1159,27 @@ class LocationsResource:
         type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"],
         parent_id: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/locations/{id}`` (updateLocation)."""
         return self._t.call(
             OPERATIONS["updateLocation"],
             path=(id,),
             body={"code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
+            headers={"Consistency-Token": consistency-token},
         )
 
-    def delete(self, id: str) -> Dict[str, Any]:
+    def delete(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``DELETE /api/v1/locations/{id}`` (deleteLocation)."""
         return self._t.call(
             OPERATIONS["deleteLocation"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def list_inventory(
@@ -1046,12 +1189,14 @@ class LocationsResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         lot_id: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/locations/{id}/inventory`` (listLocationStock)."""
         return self._t.call(
             OPERATIONS["listLocationStock"],
             path=(id,),
             query={"page": page, "pageSize": page_size, "lotId": lot_id},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -1061,9 +1206,10 @@ class LocationsResource:
         *,
         page_size: Optional[int] = UNSET,
         lot_id: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_inventory``, page after page."""
-        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size, lot_id=lot_id))
+        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size, lot_id=lot_id, consistency-token=consistency-token))
 
 
 class CountsResource:
@@ -1079,11 +1225,13 @@ class CountsResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/inventory/counts`` (listInventoryCounts)."""
         return self._t.call(
             OPERATIONS["listInventoryCounts"],
             query={"page": page, "pageSize": page_size, "status": status, "warehouseId": warehouse_id},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -1093,9 +1241,10 @@ class CountsResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id, consistency-token=consistency-token))
 
     def create(
         self,
@@ -1103,20 +1252,28 @@ class CountsResource:
         warehouse_id: Optional[str] = UNSET,
         location_ids: Optional[List[Any]] = UNSET,
         product_ids: Optional[List[Any]] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts`` (createInventoryCount)."""
         return self._t.call(
             OPERATIONS["createInventoryCount"],
             body={"warehouseId": warehouse_id, "locationIds": location_ids, "productIds": product_ids},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/inventory/counts/{id}`` (getInventoryCount)."""
         return self._t.call(
             OPERATIONS["getInventoryCount"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def record_lines(
@@ -1124,24 +1281,28 @@ class CountsResource:
         id: str,
         *,
         lines: List[Any],
+        consistency-token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/inventory/counts/{id}/lines`` (recordInventoryCountLines)."""
         return self._t.call(
             OPERATIONS["recordInventoryCountLines"],
             path=(id,),
             body={"lines": lines},
+            headers={"Consistency-Token": consistency-token},
         )
 
     def submit(
         self,
         id: str,
         *,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts/{id}/submit`` (submitInventoryCount)."""
         return self._t.call(
             OPERATIONS["submitInventoryCount"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -1149,12 +1310,14 @@ class CountsResource:
         self,
         id: str,
         *,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts/{id}/approve`` (approveInventoryCount)."""
         return self._t.call(
             OPERATIONS["approveInventoryCount"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -1162,12 +1325,14 @@ class CountsResource:
         self,
         id: str,
         *,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts/{id}/cancel`` (cancelInventoryCount)."""
         return self._t.call(
             OPERATIONS["cancelInventoryCount"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -1190,11 +1355,13 @@ class InventoryResource:
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "belowReorderPoint": below_reorder_point},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -1209,9 +1376,10 @@ class InventoryResource:
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, consistency-token=consistency-token))
 
     def list_movements(
         self,
@@ -1226,11 +1394,13 @@ class InventoryResource:
         reference: Optional[str] = UNSET,
         from_: Optional[str] = UNSET,
         to: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/inventory/movements`` (listMovements)."""
         return self._t.call(
             OPERATIONS["listMovements"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "lotId": lot_id, "reason": reason, "reference": reference, "from": from_, "to": to},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -1246,9 +1416,10 @@ class InventoryResource:
         reference: Optional[str] = UNSET,
         from_: Optional[str] = UNSET,
         to: Optional[str] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_movements``, page after page."""
-        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, lot_id=lot_id, reason=reason, reference=reference, from_=from_, to=to))
+        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, lot_id=lot_id, reason=reason, reference=reference, from_=from_, to=to, consistency-token=consistency-token))
 
     def adjust(
         self,
@@ -1262,12 +1433,14 @@ class InventoryResource:
         expires_at: Optional[str] = UNSET,
         manufactured_at: Optional[str] = UNSET,
         serial_numbers: Optional[List[Any]] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/adjustments`` (adjustStock)."""
         return self._t.call(
             OPERATIONS["adjustStock"],
             body={"productId": product_id, "locationId": location_id, "quantity": quantity, "reason": reason, "notes": notes, "lotNumber": lot_number, "expiresAt": expires_at, "manufacturedAt": manufactured_at, "serialNumbers": serial_numbers},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -1281,12 +1454,14 @@ class InventoryResource:
         notes: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         serial_numbers: Optional[List[Any]] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/transfers`` (transferStock)."""
         return self._t.call(
             OPERATIONS["transferStock"],
             body={"productId": product_id, "fromLocationId": from_location_id, "toLocationId": to_location_id, "quantity": quantity, "notes": notes, "lotNumber": lot_number, "serialNumbers": serial_numbers},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -1306,11 +1481,13 @@ class LotsResource:
         number: Optional[str] = UNSET,
         expiring_before: Optional[str] = UNSET,
         expired: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/lots`` (listLots)."""
         return self._t.call(
             OPERATIONS["listLots"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "number": number, "expiringBefore": expiring_before, "expired": expired},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -1322,22 +1499,35 @@ class LotsResource:
         number: Optional[str] = UNSET,
         expiring_before: Optional[str] = UNSET,
         expired: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, product_id=product_id, number=number, expiring_before=expiring_before, expired=expired))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, product_id=product_id, number=number, expiring_before=expiring_before, expired=expired, consistency-token=consistency-token))
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/lots/{id}`` (getLot)."""
         return self._t.call(
             OPERATIONS["getLot"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
-    def trace(self, id: str) -> Dict[str, Any]:
+    def trace(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/lots/{id}/trace`` (traceLot)."""
         return self._t.call(
             OPERATIONS["traceLot"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
 
@@ -1352,11 +1542,13 @@ class WebhooksResource:
         *,
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/webhooks`` (listWebhooks)."""
         return self._t.call(
             OPERATIONS["listWebhooks"],
             query={"page": page, "pageSize": page_size},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -1364,9 +1556,10 @@ class WebhooksResource:
         self,
         *,
         page_size: Optional[int] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, consistency-token=consistency-token))
 
     def create(
         self,
@@ -1375,20 +1568,28 @@ class WebhooksResource:
         events: List[Any],
         description: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks`` (createWebhook)."""
         return self._t.call(
             OPERATIONS["createWebhook"],
             body={"url": url, "events": events, "description": description, "active": active},
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
-    def get(self, id: str) -> Dict[str, Any]:
+    def get(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``GET /api/v1/webhooks/{id}`` (getWebhook)."""
         return self._t.call(
             OPERATIONS["getWebhook"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def update(
@@ -1399,31 +1600,41 @@ class WebhooksResource:
         events: List[Any],
         description: Optional[str] = UNSET,
         active: bool,
+        consistency-token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/webhooks/{id}`` (updateWebhook)."""
         return self._t.call(
             OPERATIONS["updateWebhook"],
             path=(id,),
             body={"url": url, "events": events, "description": description, "active": active},
+            headers={"Consistency-Token": consistency-token},
         )
 
-    def delete(self, id: str) -> Dict[str, Any]:
+    def delete(
+        self,
+        id: str,
+        *,
+        consistency-token: Optional[str] = None,
+    ) -> Dict[str, Any]:
         """``DELETE /api/v1/webhooks/{id}`` (deleteWebhook)."""
         return self._t.call(
             OPERATIONS["deleteWebhook"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
         )
 
     def test(
         self,
         id: str,
         *,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks/{id}/test`` (testWebhook)."""
         return self._t.call(
             OPERATIONS["testWebhook"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -1434,12 +1645,14 @@ class WebhooksResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "succeeded", "failed"]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/webhooks/{id}/deliveries`` (listWebhookDeliveries)."""
         return self._t.call(
             OPERATIONS["listWebhookDeliveries"],
             path=(id,),
             query={"page": page, "pageSize": page_size, "status": status},
+            headers={"Consistency-Token": consistency-token},
             paged=True,
         )
 
@@ -1449,21 +1662,24 @@ class WebhooksResource:
         *,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "succeeded", "failed"]] = UNSET,
+        consistency-token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_deliveries``, page after page."""
-        return self._t.iterate(lambda page: self.list_deliveries(id, page=page, page_size=page_size, status=status))
+        return self._t.iterate(lambda page: self.list_deliveries(id, page=page, page_size=page_size, status=status, consistency-token=consistency-token))
 
     def retry_delivery(
         self,
         id: str,
         delivery_id: str,
         *,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry`` (retryWebhookDelivery)."""
         return self._t.call(
             OPERATIONS["retryWebhookDelivery"],
             path=(id, delivery_id,),
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 
@@ -1471,12 +1687,14 @@ class WebhooksResource:
         self,
         id: str,
         *,
+        consistency-token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks/{id}/rotate-secret`` (rotateWebhookSecret)."""
         return self._t.call(
             OPERATIONS["rotateWebhookSecret"],
             path=(id,),
+            headers={"Consistency-Token": consistency-token},
             idempotency_key=idempotency_key,
         )
 

@@ -20,18 +20,18 @@ final class ApiKeysResource
      * `GET /api/v1/api-keys` (listApiKeys).
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listApiKeys', query: $query, options: $options, paged: true);
+        return $this->transport->call('listApiKeys', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -43,22 +43,22 @@ final class ApiKeysResource
      * `POST /api/v1/api-keys` (createApiKey).
      *
      * @param array{name: string, scopes: list<mixed>, allowedIps?: list<mixed>, expiresAt?: string} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function create(array $body, array $options = []): array
     {
-        return $this->transport->call('createApiKey', body: $body, options: $options);
+        return $this->transport->call('createApiKey', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `DELETE /api/v1/api-keys/{id}` (revokeApiKey).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function revoke(string $id, array $options = []): array
     {
-        return $this->transport->call('revokeApiKey', path: [$id], options: $options);
+        return $this->transport->call('revokeApiKey', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

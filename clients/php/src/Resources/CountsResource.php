@@ -20,18 +20,18 @@ final class CountsResource
      * `GET /api/v1/inventory/counts` (listInventoryCounts).
      *
      * @param array{page?: int, pageSize?: int, status?: 'open'|'submitted'|'approved'|'cancelled', warehouseId?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listInventoryCounts', query: $query, options: $options, paged: true);
+        return $this->transport->call('listInventoryCounts', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'open'|'submitted'|'approved'|'cancelled', warehouseId?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -43,67 +43,67 @@ final class CountsResource
      * `POST /api/v1/inventory/counts` (createInventoryCount).
      *
      * @param array{warehouseId?: string, locationIds?: list<mixed>, productIds?: list<mixed>} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function create(array $body, array $options = []): array
     {
-        return $this->transport->call('createInventoryCount', body: $body, options: $options);
+        return $this->transport->call('createInventoryCount', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/inventory/counts/{id}` (getInventoryCount).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getInventoryCount', path: [$id], options: $options);
+        return $this->transport->call('getInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `PUT /api/v1/inventory/counts/{id}/lines` (recordInventoryCountLines).
      *
      * @param array{lines: list<mixed>} $body
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function recordLines(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('recordInventoryCountLines', path: [$id], body: $body, options: $options);
+        return $this->transport->call('recordInventoryCountLines', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/inventory/counts/{id}/submit` (submitInventoryCount).
      *
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function submit(string $id, array $options = []): array
     {
-        return $this->transport->call('submitInventoryCount', path: [$id], options: $options);
+        return $this->transport->call('submitInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/inventory/counts/{id}/approve` (approveInventoryCount).
      *
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function approve(string $id, array $options = []): array
     {
-        return $this->transport->call('approveInventoryCount', path: [$id], options: $options);
+        return $this->transport->call('approveInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/inventory/counts/{id}/cancel` (cancelInventoryCount).
      *
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function cancel(string $id, array $options = []): array
     {
-        return $this->transport->call('cancelInventoryCount', path: [$id], options: $options);
+        return $this->transport->call('cancelInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

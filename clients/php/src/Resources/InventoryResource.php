@@ -20,18 +20,18 @@ final class InventoryResource
      * `GET /api/v1/inventory/stock` (listStock).
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function listStock(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listStock', query: $query, options: $options, paged: true);
+        return $this->transport->call('listStock', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `listStock`, page after page.
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateStock(array $query = [], array $options = []): \Generator
@@ -43,18 +43,18 @@ final class InventoryResource
      * `GET /api/v1/inventory/movements` (listMovements).
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, lotId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function listMovements(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listMovements', query: $query, options: $options, paged: true);
+        return $this->transport->call('listMovements', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `listMovements`, page after page.
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, lotId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateMovements(array $query = [], array $options = []): \Generator
@@ -66,23 +66,23 @@ final class InventoryResource
      * `POST /api/v1/inventory/adjustments` (adjustStock).
      *
      * @param array{productId: string, locationId: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<mixed>} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function adjust(array $body, array $options = []): array
     {
-        return $this->transport->call('adjustStock', body: $body, options: $options);
+        return $this->transport->call('adjustStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/inventory/transfers` (transferStock).
      *
      * @param array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string, lotNumber?: string, serialNumbers?: list<mixed>} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function transfer(array $body, array $options = []): array
     {
-        return $this->transport->call('transferStock', body: $body, options: $options);
+        return $this->transport->call('transferStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

@@ -20,18 +20,18 @@ final class InvitationsResource
      * `GET /api/v1/users/invitations` (listInvitations).
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'accepted'|'revoked'|'expired'} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listInvitations', query: $query, options: $options, paged: true);
+        return $this->transport->call('listInvitations', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'accepted'|'revoked'|'expired'} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -42,12 +42,12 @@ final class InvitationsResource
     /**
      * `DELETE /api/v1/users/invitations/{id}` (revokeInvitation).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function revoke(string $id, array $options = []): array
     {
-        return $this->transport->call('revokeInvitation', path: [$id], options: $options);
+        return $this->transport->call('revokeInvitation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**

@@ -20,18 +20,18 @@ final class LocationsResource
      * `GET /api/v1/locations` (listLocations).
      *
      * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', search?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listLocations', query: $query, options: $options, paged: true);
+        return $this->transport->call('listLocations', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', search?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -43,64 +43,64 @@ final class LocationsResource
      * `POST /api/v1/locations` (createLocation).
      *
      * @param array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function create(array $body, array $options = []): array
     {
-        return $this->transport->call('createLocation', body: $body, options: $options);
+        return $this->transport->call('createLocation', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/locations/{id}` (getLocation).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getLocation', path: [$id], options: $options);
+        return $this->transport->call('getLocation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `PUT /api/v1/locations/{id}` (updateLocation).
      *
      * @param array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool} $body
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function update(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('updateLocation', path: [$id], body: $body, options: $options);
+        return $this->transport->call('updateLocation', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `DELETE /api/v1/locations/{id}` (deleteLocation).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function delete(string $id, array $options = []): array
     {
-        return $this->transport->call('deleteLocation', path: [$id], options: $options);
+        return $this->transport->call('deleteLocation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/locations/{id}/inventory` (listLocationStock).
      *
      * @param array{page?: int, pageSize?: int, lotId?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function listInventory(string $id, array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listLocationStock', path: [$id], query: $query, options: $options, paged: true);
+        return $this->transport->call('listLocationStock', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `listInventory`, page after page.
      *
      * @param array{page?: int, pageSize?: int, lotId?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateInventory(string $id, array $query = [], array $options = []): \Generator

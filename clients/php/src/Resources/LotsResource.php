@@ -20,18 +20,18 @@ final class LotsResource
      * `GET /api/v1/lots` (listLots).
      *
      * @param array{page?: int, pageSize?: int, productId?: string, number?: string, expiringBefore?: string, expired?: bool} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listLots', query: $query, options: $options, paged: true);
+        return $this->transport->call('listLots', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, productId?: string, number?: string, expiringBefore?: string, expired?: bool} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -42,22 +42,22 @@ final class LotsResource
     /**
      * `GET /api/v1/lots/{id}` (getLot).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getLot', path: [$id], options: $options);
+        return $this->transport->call('getLot', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/lots/{id}/trace` (traceLot).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function trace(string $id, array $options = []): array
     {
-        return $this->transport->call('traceLot', path: [$id], options: $options);
+        return $this->transport->call('traceLot', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

@@ -14,6 +14,7 @@ final class Operations
         'getHealth' => ['GET', '/api/v1/health', 'public', 'safe'],
         'createTenant' => ['POST', '/api/v1/platform/tenants', 'platform', 'refused-only'],
         'listTenants' => ['GET', '/api/v1/platform/tenants', 'platform', 'safe'],
+        'listShards' => ['GET', '/api/v1/platform/shards', 'platform', 'safe'],
         'updateTenant' => ['PATCH', '/api/v1/platform/tenants/{id}', 'platform', 'refused-only'],
         'login' => ['POST', '/api/v1/auth/login', 'public', 'refused-only'],
         'refreshSession' => ['POST', '/api/v1/auth/refresh', 'public', 'refused-only'],

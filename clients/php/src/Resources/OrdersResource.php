@@ -20,18 +20,18 @@ final class OrdersResource
      * `GET /api/v1/orders` (listOrders).
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listOrders', query: $query, options: $options, paged: true);
+        return $this->transport->call('listOrders', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -42,59 +42,59 @@ final class OrdersResource
     /**
      * `GET /api/v1/orders/{id}` (getOrder).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getOrder', path: [$id], options: $options);
+        return $this->transport->call('getOrder', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/orders/sales` (createSalesOrder).
      *
      * @param array{customerId: string, warehouseId?: string, lines: list<mixed>, shippingAddress: array<string, mixed>|null, notes?: string} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function createSales(array $body, array $options = []): array
     {
-        return $this->transport->call('createSalesOrder', body: $body, options: $options);
+        return $this->transport->call('createSalesOrder', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/orders/purchase` (createPurchaseOrder).
      *
      * @param array{supplier: string, warehouseId: string, lines: list<mixed>, expectedAt?: string, notes?: string} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function createPurchase(array $body, array $options = []): array
     {
-        return $this->transport->call('createPurchaseOrder', body: $body, options: $options);
+        return $this->transport->call('createPurchaseOrder', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `PATCH /api/v1/orders/{id}/status` (updateOrderStatus).
      *
      * @param array{status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<mixed>} $body
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function updateStatus(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('updateOrderStatus', path: [$id], body: $body, options: $options);
+        return $this->transport->call('updateOrderStatus', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/orders/{id}/receive` (receivePurchaseOrder).
      *
      * @param array{lines: list<mixed>} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function receive(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('receivePurchaseOrder', path: [$id], body: $body, options: $options);
+        return $this->transport->call('receivePurchaseOrder', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

@@ -9,7 +9,7 @@ namespace Warehouse\Api\Resources;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->platform`: createTenant, listTenants, updateTenant. */
+/** `$client->platform`: createTenant, listTenants, listShards, updateTenant. */
 final class PlatformResource
 {
     public function __construct(private readonly Transport $transport)
@@ -19,7 +19,7 @@ final class PlatformResource
     /**
      * `POST /api/v1/platform/tenants` (createTenant).
      *
-     * @param array{name: string, plan: 'starter'|'business'|'enterprise', owner: array<string, mixed>} $body
+     * @param array{name: string, plan: 'starter'|'business'|'enterprise', owner: array<string, mixed>, shard?: string} $body
      * @param array{} $options
      * @return array<string, mixed>
      */
@@ -49,6 +49,17 @@ final class PlatformResource
     public function iterateTenants(array $query = [], array $options = []): \Generator
     {
         return $this->transport->iterate(fn (int $page): Page => $this->listTenants(['page' => $page] + $query, $options));
+    }
+
+    /**
+     * `GET /api/v1/platform/shards` (listShards).
+     *
+     * @param array{} $options
+     * @return array<string, mixed>
+     */
+    public function listShards(array $options = []): array
+    {
+        return $this->transport->call('listShards', options: $options);
     }
 
     /**

@@ -20,18 +20,18 @@ final class ProductsResource
      * `GET /api/v1/products` (listProducts).
      *
      * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', updatedSince?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listProducts', query: $query, options: $options, paged: true);
+        return $this->transport->call('listProducts', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', updatedSince?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -43,12 +43,12 @@ final class ProductsResource
      * `POST /api/v1/products` (createProduct).
      *
      * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function create(array $body, array $options = []): array
     {
-        return $this->transport->call('createProduct', body: $body, options: $options);
+        return $this->transport->call('createProduct', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
@@ -56,57 +56,57 @@ final class ProductsResource
      *
      * @param list<mixed>|string $body JSON rows, or CSV text with a header row
      * @param array{mode?: 'create'|'upsert', dryRun?: bool} $query
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function import(array|string $body, array $query = [], array $options = []): array
     {
-        return $this->transport->call('importProducts', query: $query, body: $body, options: $options);
+        return $this->transport->call('importProducts', query: $query, body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/products/{id}` (getProduct).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getProduct', path: [$id], options: $options);
+        return $this->transport->call('getProduct', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `PUT /api/v1/products/{id}` (updateProduct).
      *
      * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
-     * @param array{if_match?: string} $options
+     * @param array{consistency_token?: string, if_match?: string} $options
      * @return array<string, mixed>
      */
     public function update(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('updateProduct', path: [$id], body: $body, options: $options, headers: ['if-match' => $options['if_match'] ?? null]);
+        return $this->transport->call('updateProduct', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]);
     }
 
     /**
      * `PATCH /api/v1/products/{id}` (patchProduct).
      *
      * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
-     * @param array{if_match?: string} $options
+     * @param array{consistency_token?: string, if_match?: string} $options
      * @return array<string, mixed>
      */
     public function patch(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('patchProduct', path: [$id], body: $body, options: $options, headers: ['if-match' => $options['if_match'] ?? null]);
+        return $this->transport->call('patchProduct', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]);
     }
 
     /**
      * `DELETE /api/v1/products/{id}` (deleteProduct).
      *
-     * @param array{if_match?: string} $options
+     * @param array{consistency_token?: string, if_match?: string} $options
      * @return array<string, mixed>
      */
     public function delete(string $id, array $options = []): array
     {
-        return $this->transport->call('deleteProduct', path: [$id], options: $options, headers: ['if-match' => $options['if_match'] ?? null]);
+        return $this->transport->call('deleteProduct', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]);
     }
 }

@@ -19,30 +19,30 @@ final class ReportsResource
     /**
      * `GET /api/v1/reports` (listReportTypes).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function list(array $options = []): array
     {
-        return $this->transport->call('listReportTypes', options: $options);
+        return $this->transport->call('listReportTypes', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/reports/inventory-valuation` (getInventoryValuationReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function inventoryValuation(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('getInventoryValuationReport', query: $query, options: $options, paged: true);
+        return $this->transport->call('getInventoryValuationReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `inventoryValuation`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateInventoryValuation(array $query = [], array $options = []): \Generator
@@ -54,29 +54,29 @@ final class ReportsResource
      * `GET /api/v1/reports/inventory-valuation?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function inventoryValuationCsv(array $query = [], array $options = []): string
     {
-        return $this->transport->call('getInventoryValuationReport', query: ['format' => 'csv'] + $query, options: $options, csv: true);
+        return $this->transport->call('getInventoryValuationReport', query: ['format' => 'csv'] + $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], csv: true);
     }
 
     /**
      * `GET /api/v1/reports/stock-movements` (getStockMovementsReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, productId?: string, locationId?: string, warehouseId?: string, reason?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function stockMovements(array $query, array $options = []): Page
     {
-        return $this->transport->call('getStockMovementsReport', query: $query, options: $options, paged: true);
+        return $this->transport->call('getStockMovementsReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `stockMovements`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, productId?: string, locationId?: string, warehouseId?: string, reason?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateStockMovements(array $query, array $options = []): \Generator
@@ -88,29 +88,29 @@ final class ReportsResource
      * `GET /api/v1/reports/stock-movements?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, productId?: string, locationId?: string, warehouseId?: string, reason?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function stockMovementsCsv(array $query, array $options = []): string
     {
-        return $this->transport->call('getStockMovementsReport', query: ['format' => 'csv'] + $query, options: $options, csv: true);
+        return $this->transport->call('getStockMovementsReport', query: ['format' => 'csv'] + $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], csv: true);
     }
 
     /**
      * `GET /api/v1/reports/low-stock` (getLowStockReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function lowStock(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('getLowStockReport', query: $query, options: $options, paged: true);
+        return $this->transport->call('getLowStockReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `lowStock`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateLowStock(array $query = [], array $options = []): \Generator
@@ -122,29 +122,29 @@ final class ReportsResource
      * `GET /api/v1/reports/low-stock?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function lowStockCsv(array $query = [], array $options = []): string
     {
-        return $this->transport->call('getLowStockReport', query: ['format' => 'csv'] + $query, options: $options, csv: true);
+        return $this->transport->call('getLowStockReport', query: ['format' => 'csv'] + $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], csv: true);
     }
 
     /**
      * `GET /api/v1/reports/order-summary` (getOrderSummaryReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, type?: 'sales'|'purchase'} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function orderSummary(array $query, array $options = []): Page
     {
-        return $this->transport->call('getOrderSummaryReport', query: $query, options: $options, paged: true);
+        return $this->transport->call('getOrderSummaryReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `orderSummary`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, type?: 'sales'|'purchase'} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateOrderSummary(array $query, array $options = []): \Generator
@@ -156,10 +156,10 @@ final class ReportsResource
      * `GET /api/v1/reports/order-summary?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, type?: 'sales'|'purchase'} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function orderSummaryCsv(array $query, array $options = []): string
     {
-        return $this->transport->call('getOrderSummaryReport', query: ['format' => 'csv'] + $query, options: $options, csv: true);
+        return $this->transport->call('getOrderSummaryReport', query: ['format' => 'csv'] + $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], csv: true);
     }
 }

@@ -20,18 +20,18 @@ final class UsersResource
      * `GET /api/v1/users` (listUsers).
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listUsers', query: $query, options: $options, paged: true);
+        return $this->transport->call('listUsers', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -43,45 +43,45 @@ final class UsersResource
      * `POST /api/v1/users` (addUser).
      *
      * @param array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function add(array $body, array $options = []): array
     {
-        return $this->transport->call('addUser', body: $body, options: $options);
+        return $this->transport->call('addUser', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/users/{id}` (getUser).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getUser', path: [$id], options: $options);
+        return $this->transport->call('getUser', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `PUT /api/v1/users/{id}` (updateUser).
      *
      * @param array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function update(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('updateUser', path: [$id], body: $body, options: $options);
+        return $this->transport->call('updateUser', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `DELETE /api/v1/users/{id}` (removeUser).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function remove(string $id, array $options = []): array
     {
-        return $this->transport->call('removeUser', path: [$id], options: $options);
+        return $this->transport->call('removeUser', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

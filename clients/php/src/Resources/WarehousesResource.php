@@ -20,18 +20,18 @@ final class WarehousesResource
      * `GET /api/v1/warehouses` (listWarehouses).
      *
      * @param array{page?: int, pageSize?: int, search?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listWarehouses', query: $query, options: $options, paged: true);
+        return $this->transport->call('listWarehouses', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, search?: string, sort?: string} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -43,45 +43,45 @@ final class WarehousesResource
      * `POST /api/v1/warehouses` (createWarehouse).
      *
      * @param array{code: string, name: string, address?: array<string, mixed>|null, active?: bool} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function create(array $body, array $options = []): array
     {
-        return $this->transport->call('createWarehouse', body: $body, options: $options);
+        return $this->transport->call('createWarehouse', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/warehouses/{id}` (getWarehouse).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getWarehouse', path: [$id], options: $options);
+        return $this->transport->call('getWarehouse', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `PUT /api/v1/warehouses/{id}` (updateWarehouse).
      *
      * @param array{code: string, name: string, address?: array<string, mixed>|null, active?: bool} $body
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function update(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('updateWarehouse', path: [$id], body: $body, options: $options);
+        return $this->transport->call('updateWarehouse', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `DELETE /api/v1/warehouses/{id}` (deleteWarehouse).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function delete(string $id, array $options = []): array
     {
-        return $this->transport->call('deleteWarehouse', path: [$id], options: $options);
+        return $this->transport->call('deleteWarehouse', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

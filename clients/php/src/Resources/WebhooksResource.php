@@ -20,18 +20,18 @@ final class WebhooksResource
      * `GET /api/v1/webhooks` (listWebhooks).
      *
      * @param array{page?: int, pageSize?: int} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listWebhooks', query: $query, options: $options, paged: true);
+        return $this->transport->call('listWebhooks', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterate(array $query = [], array $options = []): \Generator
@@ -43,75 +43,75 @@ final class WebhooksResource
      * `POST /api/v1/webhooks` (createWebhook).
      *
      * @param array{url: string, events: list<mixed>, description?: string, active?: bool} $body
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function create(array $body, array $options = []): array
     {
-        return $this->transport->call('createWebhook', body: $body, options: $options);
+        return $this->transport->call('createWebhook', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/webhooks/{id}` (getWebhook).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function get(string $id, array $options = []): array
     {
-        return $this->transport->call('getWebhook', path: [$id], options: $options);
+        return $this->transport->call('getWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `PUT /api/v1/webhooks/{id}` (updateWebhook).
      *
      * @param array{url: string, events: list<mixed>, description?: string, active: bool} $body
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function update(string $id, array $body, array $options = []): array
     {
-        return $this->transport->call('updateWebhook', path: [$id], body: $body, options: $options);
+        return $this->transport->call('updateWebhook', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `DELETE /api/v1/webhooks/{id}` (deleteWebhook).
      *
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function delete(string $id, array $options = []): array
     {
-        return $this->transport->call('deleteWebhook', path: [$id], options: $options);
+        return $this->transport->call('deleteWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/webhooks/{id}/test` (testWebhook).
      *
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function test(string $id, array $options = []): array
     {
-        return $this->transport->call('testWebhook', path: [$id], options: $options);
+        return $this->transport->call('testWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `GET /api/v1/webhooks/{id}/deliveries` (listWebhookDeliveries).
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'succeeded'|'failed'} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      */
     public function listDeliveries(string $id, array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listWebhookDeliveries', path: [$id], query: $query, options: $options, paged: true);
+        return $this->transport->call('listWebhookDeliveries', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
     }
 
     /**
      * Every item of `listDeliveries`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'succeeded'|'failed'} $query
-     * @param array{} $options
+     * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
     public function iterateDeliveries(string $id, array $query = [], array $options = []): \Generator
@@ -122,22 +122,22 @@ final class WebhooksResource
     /**
      * `POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry` (retryWebhookDelivery).
      *
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function retryDelivery(string $id, string $deliveryId, array $options = []): array
     {
-        return $this->transport->call('retryWebhookDelivery', path: [$id, $deliveryId], options: $options);
+        return $this->transport->call('retryWebhookDelivery', path: [$id, $deliveryId], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**
      * `POST /api/v1/webhooks/{id}/rotate-secret` (rotateWebhookSecret).
      *
-     * @param array{idempotency_key?: string} $options
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
     public function rotateSecret(string $id, array $options = []): array
     {
-        return $this->transport->call('rotateWebhookSecret', path: [$id], options: $options);
+        return $this->transport->call('rotateWebhookSecret', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

@@ -7,6 +7,7 @@ export const OPERATIONS = {
   getHealth: { operationId: "getHealth", access: "public", retry: "safe" },
   createTenant: { operationId: "createTenant", access: "platform", retry: "refused-only" },
   listTenants: { operationId: "listTenants", access: "platform", retry: "safe" },
+  listShards: { operationId: "listShards", access: "platform", retry: "safe" },
   updateTenant: { operationId: "updateTenant", access: "platform", retry: "refused-only" },
   login: { operationId: "login", access: "public", retry: "refused-only" },
   refreshSession: { operationId: "refreshSession", access: "public", retry: "refused-only" },
@@ -104,12 +105,17 @@ export function platformResource(t: Transport) {
   /** Every item of `listTenants`, page after page. */
   const listTenantsAll = (query?: Omit<QueryOf<"listTenants">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listTenants">, void, undefined> =>
     t.paginate((page) => listTenants({ ...query, page } as QueryOf<"listTenants">, options));
+  /** `GET /api/v1/platform/shards` (listShards) */
+  const listShards = (options?: CallOptions): Promise<DataOf<"listShards">> =>
+    t.call(OPERATIONS.listShards, options, (init) =>
+      t.api.GET("/api/v1/platform/shards", { ...init }),
+    );
   /** `PATCH /api/v1/platform/tenants/{id}` (updateTenant) */
   const updateTenant = (id: string, body: BodyOf<"updateTenant">, options?: CallOptions): Promise<DataOf<"updateTenant">> =>
     t.call(OPERATIONS.updateTenant, options, (init) =>
       t.api.PATCH("/api/v1/platform/tenants/{id}", { ...init, params: { path: { id } }, body }),
     );
-  return { createTenant, listTenants, listTenantsAll, updateTenant };
+  return { createTenant, listTenants, listTenantsAll, listShards, updateTenant };
 }
 
 export function authResource(t: Transport) {
@@ -153,16 +159,16 @@ export function authResource(t: Transport) {
 
 export function invitationsResource(t: Transport) {
   /** `GET /api/v1/users/invitations` (listInvitations) */
-  const listInvitations = (query?: QueryOf<"listInvitations">, options?: CallOptions): Promise<DataOf<"listInvitations">> =>
-    t.call(OPERATIONS.listInvitations, options, (init) =>
+  const listInvitations = (query?: QueryOf<"listInvitations">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listInvitations">> =>
+    t.call(OPERATIONS.listInvitations, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/users/invitations", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listInvitationsAll = (query?: Omit<QueryOf<"listInvitations">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listInvitations">, void, undefined> =>
+  const listInvitationsAll = (query?: Omit<QueryOf<"listInvitations">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listInvitations">, void, undefined> =>
     t.paginate((page) => listInvitations({ ...query, page } as QueryOf<"listInvitations">, options));
   /** `DELETE /api/v1/users/invitations/{id}` (revokeInvitation) */
-  const revokeInvitation = (id: string, options?: CallOptions): Promise<DataOf<"revokeInvitation">> =>
-    t.call(OPERATIONS.revokeInvitation, options, (init) =>
+  const revokeInvitation = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"revokeInvitation">> =>
+    t.call(OPERATIONS.revokeInvitation, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.DELETE("/api/v1/users/invitations/{id}", { ...init, params: { path: { id } } }),
     );
   /** `POST /api/v1/auth/invitations/inspect` (inspectInvitation) */
@@ -180,31 +186,31 @@ export function invitationsResource(t: Transport) {
 
 export function usersResource(t: Transport) {
   /** `GET /api/v1/users` (listUsers) */
-  const listUsers = (query?: QueryOf<"listUsers">, options?: CallOptions): Promise<DataOf<"listUsers">> =>
-    t.call(OPERATIONS.listUsers, options, (init) =>
+  const listUsers = (query?: QueryOf<"listUsers">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listUsers">> =>
+    t.call(OPERATIONS.listUsers, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/users", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listUsersAll = (query?: Omit<QueryOf<"listUsers">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listUsers">, void, undefined> =>
+  const listUsersAll = (query?: Omit<QueryOf<"listUsers">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listUsers">, void, undefined> =>
     t.paginate((page) => listUsers({ ...query, page } as QueryOf<"listUsers">, options));
   /** `POST /api/v1/users` (addUser) */
-  const addUser = (body: BodyOf<"addUser">, options?: CallOptions): Promise<DataOf<"addUser">> =>
-    t.call(OPERATIONS.addUser, options, (init) =>
+  const addUser = (body: BodyOf<"addUser">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"addUser">> =>
+    t.call(OPERATIONS.addUser, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/users", { ...init, body }),
     );
   /** `GET /api/v1/users/{id}` (getUser) */
-  const getUser = (id: string, options?: CallOptions): Promise<DataOf<"getUser">> =>
-    t.call(OPERATIONS.getUser, options, (init) =>
+  const getUser = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getUser">> =>
+    t.call(OPERATIONS.getUser, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/users/{id}", { ...init, params: { path: { id } } }),
     );
   /** `PUT /api/v1/users/{id}` (updateUser) */
-  const updateUser = (id: string, body: BodyOf<"updateUser">, options?: CallOptions): Promise<DataOf<"updateUser">> =>
-    t.call(OPERATIONS.updateUser, options, (init) =>
+  const updateUser = (id: string, body: BodyOf<"updateUser">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateUser">> =>
+    t.call(OPERATIONS.updateUser, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.PUT("/api/v1/users/{id}", { ...init, params: { path: { id } }, body }),
     );
   /** `DELETE /api/v1/users/{id}` (removeUser) */
-  const removeUser = (id: string, options?: CallOptions): Promise<DataOf<"removeUser">> =>
-    t.call(OPERATIONS.removeUser, options, (init) =>
+  const removeUser = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"removeUser">> =>
+    t.call(OPERATIONS.removeUser, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.DELETE("/api/v1/users/{id}", { ...init, params: { path: { id } } }),
     );
   return { list: listUsers, listAll: listUsersAll, add: addUser, get: getUser, update: updateUser, remove: removeUser };
@@ -212,21 +218,21 @@ export function usersResource(t: Transport) {
 
 export function apiKeysResource(t: Transport) {
   /** `GET /api/v1/api-keys` (listApiKeys) */
-  const listApiKeys = (query?: QueryOf<"listApiKeys">, options?: CallOptions): Promise<DataOf<"listApiKeys">> =>
-    t.call(OPERATIONS.listApiKeys, options, (init) =>
+  const listApiKeys = (query?: QueryOf<"listApiKeys">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listApiKeys">> =>
+    t.call(OPERATIONS.listApiKeys, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/api-keys", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listApiKeysAll = (query?: Omit<QueryOf<"listApiKeys">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listApiKeys">, void, undefined> =>
+  const listApiKeysAll = (query?: Omit<QueryOf<"listApiKeys">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listApiKeys">, void, undefined> =>
     t.paginate((page) => listApiKeys({ ...query, page } as QueryOf<"listApiKeys">, options));
   /** `POST /api/v1/api-keys` (createApiKey) */
-  const createApiKey = (body: BodyOf<"createApiKey">, options?: CallOptions): Promise<DataOf<"createApiKey">> =>
-    t.call(OPERATIONS.createApiKey, options, (init) =>
+  const createApiKey = (body: BodyOf<"createApiKey">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createApiKey">> =>
+    t.call(OPERATIONS.createApiKey, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/api-keys", { ...init, body }),
     );
   /** `DELETE /api/v1/api-keys/{id}` (revokeApiKey) */
-  const revokeApiKey = (id: string, options?: CallOptions): Promise<DataOf<"revokeApiKey">> =>
-    t.call(OPERATIONS.revokeApiKey, options, (init) =>
+  const revokeApiKey = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"revokeApiKey">> =>
+    t.call(OPERATIONS.revokeApiKey, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.DELETE("/api/v1/api-keys/{id}", { ...init, params: { path: { id } } }),
     );
   return { list: listApiKeys, listAll: listApiKeysAll, create: createApiKey, revoke: revokeApiKey };
@@ -234,60 +240,60 @@ export function apiKeysResource(t: Transport) {
 
 export function reportsResource(t: Transport) {
   /** `GET /api/v1/reports` (listReportTypes) */
-  const listReportTypes = (options?: CallOptions): Promise<DataOf<"listReportTypes">> =>
-    t.call(OPERATIONS.listReportTypes, options, (init) =>
+  const listReportTypes = (options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listReportTypes">> =>
+    t.call(OPERATIONS.listReportTypes, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports", { ...init }),
     );
   /** `GET /api/v1/reports/inventory-valuation` (getInventoryValuationReport) */
-  const getInventoryValuationReport = (query?: QueryOf<"getInventoryValuationReport">, options?: CallOptions): Promise<DataOf<"getInventoryValuationReport">> =>
-    t.call(OPERATIONS.getInventoryValuationReport, options, (init) =>
+  const getInventoryValuationReport = (query?: QueryOf<"getInventoryValuationReport">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getInventoryValuationReport">> =>
+    t.call(OPERATIONS.getInventoryValuationReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/inventory-valuation", { ...init, params: { query: query } }),
     );
   /** Every item of `inventoryValuation`, page after page. */
-  const getInventoryValuationReportAll = (query?: Omit<QueryOf<"getInventoryValuationReport">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"getInventoryValuationReport">, void, undefined> =>
+  const getInventoryValuationReportAll = (query?: Omit<QueryOf<"getInventoryValuationReport">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"getInventoryValuationReport">, void, undefined> =>
     t.paginate((page) => getInventoryValuationReport({ ...query, page } as QueryOf<"getInventoryValuationReport">, options));
   /** `GET /api/v1/reports/inventory-valuation?format=csv`: the whole report as CSV text. */
-  const getInventoryValuationReportCsv = (query?: Omit<QueryOf<"getInventoryValuationReport">, "format">, options?: CallOptions): Promise<string> =>
-    t.call(OPERATIONS.getInventoryValuationReport, options, (init) =>
+  const getInventoryValuationReportCsv = (query?: Omit<QueryOf<"getInventoryValuationReport">, "format">, options?: CallOptions & { consistencyToken?: string }): Promise<string> =>
+    t.call(OPERATIONS.getInventoryValuationReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/inventory-valuation", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"getInventoryValuationReport"> }, parseAs: "text" }),
     ) as Promise<string>;
   /** `GET /api/v1/reports/stock-movements` (getStockMovementsReport) */
-  const getStockMovementsReport = (query: QueryOf<"getStockMovementsReport">, options?: CallOptions): Promise<DataOf<"getStockMovementsReport">> =>
-    t.call(OPERATIONS.getStockMovementsReport, options, (init) =>
+  const getStockMovementsReport = (query: QueryOf<"getStockMovementsReport">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getStockMovementsReport">> =>
+    t.call(OPERATIONS.getStockMovementsReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/stock-movements", { ...init, params: { query: query } }),
     );
   /** Every item of `stockMovements`, page after page. */
-  const getStockMovementsReportAll = (query: Omit<QueryOf<"getStockMovementsReport">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"getStockMovementsReport">, void, undefined> =>
+  const getStockMovementsReportAll = (query: Omit<QueryOf<"getStockMovementsReport">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"getStockMovementsReport">, void, undefined> =>
     t.paginate((page) => getStockMovementsReport({ ...query, page } as QueryOf<"getStockMovementsReport">, options));
   /** `GET /api/v1/reports/stock-movements?format=csv`: the whole report as CSV text. */
-  const getStockMovementsReportCsv = (query: Omit<QueryOf<"getStockMovementsReport">, "format">, options?: CallOptions): Promise<string> =>
-    t.call(OPERATIONS.getStockMovementsReport, options, (init) =>
+  const getStockMovementsReportCsv = (query: Omit<QueryOf<"getStockMovementsReport">, "format">, options?: CallOptions & { consistencyToken?: string }): Promise<string> =>
+    t.call(OPERATIONS.getStockMovementsReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/stock-movements", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"getStockMovementsReport"> }, parseAs: "text" }),
     ) as Promise<string>;
   /** `GET /api/v1/reports/low-stock` (getLowStockReport) */
-  const getLowStockReport = (query?: QueryOf<"getLowStockReport">, options?: CallOptions): Promise<DataOf<"getLowStockReport">> =>
-    t.call(OPERATIONS.getLowStockReport, options, (init) =>
+  const getLowStockReport = (query?: QueryOf<"getLowStockReport">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getLowStockReport">> =>
+    t.call(OPERATIONS.getLowStockReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/low-stock", { ...init, params: { query: query } }),
     );
   /** Every item of `lowStock`, page after page. */
-  const getLowStockReportAll = (query?: Omit<QueryOf<"getLowStockReport">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"getLowStockReport">, void, undefined> =>
+  const getLowStockReportAll = (query?: Omit<QueryOf<"getLowStockReport">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"getLowStockReport">, void, undefined> =>
     t.paginate((page) => getLowStockReport({ ...query, page } as QueryOf<"getLowStockReport">, options));
   /** `GET /api/v1/reports/low-stock?format=csv`: the whole report as CSV text. */
-  const getLowStockReportCsv = (query?: Omit<QueryOf<"getLowStockReport">, "format">, options?: CallOptions): Promise<string> =>
-    t.call(OPERATIONS.getLowStockReport, options, (init) =>
+  const getLowStockReportCsv = (query?: Omit<QueryOf<"getLowStockReport">, "format">, options?: CallOptions & { consistencyToken?: string }): Promise<string> =>
+    t.call(OPERATIONS.getLowStockReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/low-stock", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"getLowStockReport"> }, parseAs: "text" }),
     ) as Promise<string>;
   /** `GET /api/v1/reports/order-summary` (getOrderSummaryReport) */
-  const getOrderSummaryReport = (query: QueryOf<"getOrderSummaryReport">, options?: CallOptions): Promise<DataOf<"getOrderSummaryReport">> =>
-    t.call(OPERATIONS.getOrderSummaryReport, options, (init) =>
+  const getOrderSummaryReport = (query: QueryOf<"getOrderSummaryReport">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getOrderSummaryReport">> =>
+    t.call(OPERATIONS.getOrderSummaryReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/order-summary", { ...init, params: { query: query } }),
     );
   /** Every item of `orderSummary`, page after page. */
-  const getOrderSummaryReportAll = (query: Omit<QueryOf<"getOrderSummaryReport">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"getOrderSummaryReport">, void, undefined> =>
+  const getOrderSummaryReportAll = (query: Omit<QueryOf<"getOrderSummaryReport">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"getOrderSummaryReport">, void, undefined> =>
     t.paginate((page) => getOrderSummaryReport({ ...query, page } as QueryOf<"getOrderSummaryReport">, options));
   /** `GET /api/v1/reports/order-summary?format=csv`: the whole report as CSV text. */
-  const getOrderSummaryReportCsv = (query: Omit<QueryOf<"getOrderSummaryReport">, "format">, options?: CallOptions): Promise<string> =>
-    t.call(OPERATIONS.getOrderSummaryReport, options, (init) =>
+  const getOrderSummaryReportCsv = (query: Omit<QueryOf<"getOrderSummaryReport">, "format">, options?: CallOptions & { consistencyToken?: string }): Promise<string> =>
+    t.call(OPERATIONS.getOrderSummaryReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/order-summary", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"getOrderSummaryReport"> }, parseAs: "text" }),
     ) as Promise<string>;
   return { list: listReportTypes, inventoryValuation: getInventoryValuationReport, inventoryValuationAll: getInventoryValuationReportAll, inventoryValuationCsv: getInventoryValuationReportCsv, stockMovements: getStockMovementsReport, stockMovementsAll: getStockMovementsReportAll, stockMovementsCsv: getStockMovementsReportCsv, lowStock: getLowStockReport, lowStockAll: getLowStockReportAll, lowStockCsv: getLowStockReportCsv, orderSummary: getOrderSummaryReport, orderSummaryAll: getOrderSummaryReportAll, orderSummaryCsv: getOrderSummaryReportCsv };
@@ -295,36 +301,36 @@ export function reportsResource(t: Transport) {
 
 export function ordersResource(t: Transport) {
   /** `GET /api/v1/orders` (listOrders) */
-  const listOrders = (query?: QueryOf<"listOrders">, options?: CallOptions): Promise<DataOf<"listOrders">> =>
-    t.call(OPERATIONS.listOrders, options, (init) =>
+  const listOrders = (query?: QueryOf<"listOrders">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listOrders">> =>
+    t.call(OPERATIONS.listOrders, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/orders", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listOrdersAll = (query?: Omit<QueryOf<"listOrders">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listOrders">, void, undefined> =>
+  const listOrdersAll = (query?: Omit<QueryOf<"listOrders">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listOrders">, void, undefined> =>
     t.paginate((page) => listOrders({ ...query, page } as QueryOf<"listOrders">, options));
   /** `GET /api/v1/orders/{id}` (getOrder) */
-  const getOrder = (id: string, options?: CallOptions): Promise<DataOf<"getOrder">> =>
-    t.call(OPERATIONS.getOrder, options, (init) =>
+  const getOrder = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getOrder">> =>
+    t.call(OPERATIONS.getOrder, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/orders/{id}", { ...init, params: { path: { id } } }),
     );
   /** `POST /api/v1/orders/sales` (createSalesOrder) */
-  const createSalesOrder = (body: BodyOf<"createSalesOrder">, options?: CallOptions): Promise<DataOf<"createSalesOrder">> =>
-    t.call(OPERATIONS.createSalesOrder, options, (init) =>
+  const createSalesOrder = (body: BodyOf<"createSalesOrder">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createSalesOrder">> =>
+    t.call(OPERATIONS.createSalesOrder, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/orders/sales", { ...init, body }),
     );
   /** `POST /api/v1/orders/purchase` (createPurchaseOrder) */
-  const createPurchaseOrder = (body: BodyOf<"createPurchaseOrder">, options?: CallOptions): Promise<DataOf<"createPurchaseOrder">> =>
-    t.call(OPERATIONS.createPurchaseOrder, options, (init) =>
+  const createPurchaseOrder = (body: BodyOf<"createPurchaseOrder">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createPurchaseOrder">> =>
+    t.call(OPERATIONS.createPurchaseOrder, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/orders/purchase", { ...init, body }),
     );
   /** `PATCH /api/v1/orders/{id}/status` (updateOrderStatus) */
-  const updateOrderStatus = (id: string, body: BodyOf<"updateOrderStatus">, options?: CallOptions): Promise<DataOf<"updateOrderStatus">> =>
-    t.call(OPERATIONS.updateOrderStatus, options, (init) =>
+  const updateOrderStatus = (id: string, body: BodyOf<"updateOrderStatus">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateOrderStatus">> =>
+    t.call(OPERATIONS.updateOrderStatus, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.PATCH("/api/v1/orders/{id}/status", { ...init, params: { path: { id } }, body }),
     );
   /** `POST /api/v1/orders/{id}/receive` (receivePurchaseOrder) */
-  const receivePurchaseOrder = (id: string, body: BodyOf<"receivePurchaseOrder">, options?: CallOptions): Promise<DataOf<"receivePurchaseOrder">> =>
-    t.call(OPERATIONS.receivePurchaseOrder, options, (init) =>
+  const receivePurchaseOrder = (id: string, body: BodyOf<"receivePurchaseOrder">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"receivePurchaseOrder">> =>
+    t.call(OPERATIONS.receivePurchaseOrder, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/orders/{id}/receive", { ...init, params: { path: { id } }, body }),
     );
   return { list: listOrders, listAll: listOrdersAll, get: getOrder, createSales: createSalesOrder, createPurchase: createPurchaseOrder, updateStatus: updateOrderStatus, receive: receivePurchaseOrder };
@@ -332,41 +338,41 @@ export function ordersResource(t: Transport) {
 
 export function productsResource(t: Transport) {
   /** `GET /api/v1/products` (listProducts) */
-  const listProducts = (query?: QueryOf<"listProducts">, options?: CallOptions): Promise<DataOf<"listProducts">> =>
-    t.call(OPERATIONS.listProducts, options, (init) =>
+  const listProducts = (query?: QueryOf<"listProducts">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listProducts">> =>
+    t.call(OPERATIONS.listProducts, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/products", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listProductsAll = (query?: Omit<QueryOf<"listProducts">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listProducts">, void, undefined> =>
+  const listProductsAll = (query?: Omit<QueryOf<"listProducts">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listProducts">, void, undefined> =>
     t.paginate((page) => listProducts({ ...query, page } as QueryOf<"listProducts">, options));
   /** `POST /api/v1/products` (createProduct) */
-  const createProduct = (body: BodyOf<"createProduct">, options?: CallOptions): Promise<DataOf<"createProduct">> =>
-    t.call(OPERATIONS.createProduct, options, (init) =>
+  const createProduct = (body: BodyOf<"createProduct">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createProduct">> =>
+    t.call(OPERATIONS.createProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/products", { ...init, body }),
     );
   /** `POST /api/v1/products/import` (importProducts) */
-  const importProducts = (body: BodyOf<"importProducts"> | string, query?: QueryOf<"importProducts">, options?: CallOptions): Promise<DataOf<"importProducts">> =>
-    t.call(OPERATIONS.importProducts, { ...options, headers: { "Content-Type": typeof body === "string" ? "text/csv" : "application/json" } }, (init) =>
+  const importProducts = (body: BodyOf<"importProducts"> | string, query?: QueryOf<"importProducts">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"importProducts">> =>
+    t.call(OPERATIONS.importProducts, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "Content-Type": typeof body === "string" ? "text/csv" : "application/json" } }, (init) =>
       t.api.POST("/api/v1/products/import", { ...init, params: { query: query }, body, bodySerializer: jsonOrText }),
     );
   /** `GET /api/v1/products/{id}` (getProduct) */
-  const getProduct = (id: string, options?: CallOptions): Promise<DataOf<"getProduct">> =>
-    t.call(OPERATIONS.getProduct, options, (init) =>
+  const getProduct = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getProduct">> =>
+    t.call(OPERATIONS.getProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/products/{id}", { ...init, params: { path: { id } } }),
     );
   /** `PUT /api/v1/products/{id}` (updateProduct) */
-  const updateProduct = (id: string, body: BodyOf<"updateProduct">, options?: CallOptions & { ifMatch?: string }): Promise<DataOf<"updateProduct">> =>
-    t.call(OPERATIONS.updateProduct, { ...options, headers: { "if-match": options?.ifMatch } }, (init) =>
+  const updateProduct = (id: string, body: BodyOf<"updateProduct">, options?: CallOptions & { consistencyToken?: string; ifMatch?: string }): Promise<DataOf<"updateProduct">> =>
+    t.call(OPERATIONS.updateProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "if-match": options?.ifMatch } }, (init) =>
       t.api.PUT("/api/v1/products/{id}", { ...init, params: { path: { id } }, body }),
     );
   /** `PATCH /api/v1/products/{id}` (patchProduct) */
-  const patchProduct = (id: string, body: BodyOf<"patchProduct">, options?: CallOptions & { ifMatch?: string }): Promise<DataOf<"patchProduct">> =>
-    t.call(OPERATIONS.patchProduct, { ...options, headers: { "if-match": options?.ifMatch } }, (init) =>
+  const patchProduct = (id: string, body: BodyOf<"patchProduct">, options?: CallOptions & { consistencyToken?: string; ifMatch?: string }): Promise<DataOf<"patchProduct">> =>
+    t.call(OPERATIONS.patchProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "if-match": options?.ifMatch } }, (init) =>
       t.api.PATCH("/api/v1/products/{id}", { ...init, params: { path: { id } }, body }),
     );
   /** `DELETE /api/v1/products/{id}` (deleteProduct) */
-  const deleteProduct = (id: string, options?: CallOptions & { ifMatch?: string }): Promise<DataOf<"deleteProduct">> =>
-    t.call(OPERATIONS.deleteProduct, { ...options, headers: { "if-match": options?.ifMatch } }, (init) =>
+  const deleteProduct = (id: string, options?: CallOptions & { consistencyToken?: string; ifMatch?: string }): Promise<DataOf<"deleteProduct">> =>
+    t.call(OPERATIONS.deleteProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "if-match": options?.ifMatch } }, (init) =>
       t.api.DELETE("/api/v1/products/{id}", { ...init, params: { path: { id } } }),
     );
   return { list: listProducts, listAll: listProductsAll, create: createProduct, import: importProducts, get: getProduct, update: updateProduct, patch: patchProduct, delete: deleteProduct };
@@ -374,31 +380,31 @@ export function productsResource(t: Transport) {
 
 export function warehousesResource(t: Transport) {
   /** `GET /api/v1/warehouses` (listWarehouses) */
-  const listWarehouses = (query?: QueryOf<"listWarehouses">, options?: CallOptions): Promise<DataOf<"listWarehouses">> =>
-    t.call(OPERATIONS.listWarehouses, options, (init) =>
+  const listWarehouses = (query?: QueryOf<"listWarehouses">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listWarehouses">> =>
+    t.call(OPERATIONS.listWarehouses, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/warehouses", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listWarehousesAll = (query?: Omit<QueryOf<"listWarehouses">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listWarehouses">, void, undefined> =>
+  const listWarehousesAll = (query?: Omit<QueryOf<"listWarehouses">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listWarehouses">, void, undefined> =>
     t.paginate((page) => listWarehouses({ ...query, page } as QueryOf<"listWarehouses">, options));
   /** `POST /api/v1/warehouses` (createWarehouse) */
-  const createWarehouse = (body: BodyOf<"createWarehouse">, options?: CallOptions): Promise<DataOf<"createWarehouse">> =>
-    t.call(OPERATIONS.createWarehouse, options, (init) =>
+  const createWarehouse = (body: BodyOf<"createWarehouse">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createWarehouse">> =>
+    t.call(OPERATIONS.createWarehouse, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/warehouses", { ...init, body }),
     );
   /** `GET /api/v1/warehouses/{id}` (getWarehouse) */
-  const getWarehouse = (id: string, options?: CallOptions): Promise<DataOf<"getWarehouse">> =>
-    t.call(OPERATIONS.getWarehouse, options, (init) =>
+  const getWarehouse = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getWarehouse">> =>
+    t.call(OPERATIONS.getWarehouse, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/warehouses/{id}", { ...init, params: { path: { id } } }),
     );
   /** `PUT /api/v1/warehouses/{id}` (updateWarehouse) */
-  const updateWarehouse = (id: string, body: BodyOf<"updateWarehouse">, options?: CallOptions): Promise<DataOf<"updateWarehouse">> =>
-    t.call(OPERATIONS.updateWarehouse, options, (init) =>
+  const updateWarehouse = (id: string, body: BodyOf<"updateWarehouse">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateWarehouse">> =>
+    t.call(OPERATIONS.updateWarehouse, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.PUT("/api/v1/warehouses/{id}", { ...init, params: { path: { id } }, body }),
     );
   /** `DELETE /api/v1/warehouses/{id}` (deleteWarehouse) */
-  const deleteWarehouse = (id: string, options?: CallOptions): Promise<DataOf<"deleteWarehouse">> =>
-    t.call(OPERATIONS.deleteWarehouse, options, (init) =>
+  const deleteWarehouse = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"deleteWarehouse">> =>
+    t.call(OPERATIONS.deleteWarehouse, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.DELETE("/api/v1/warehouses/{id}", { ...init, params: { path: { id } } }),
     );
   return { list: listWarehouses, listAll: listWarehousesAll, create: createWarehouse, get: getWarehouse, update: updateWarehouse, delete: deleteWarehouse };
@@ -406,81 +412,81 @@ export function warehousesResource(t: Transport) {
 
 export function locationsResource(t: Transport) {
   /** `GET /api/v1/locations` (listLocations) */
-  const listLocations = (query?: QueryOf<"listLocations">, options?: CallOptions): Promise<DataOf<"listLocations">> =>
-    t.call(OPERATIONS.listLocations, options, (init) =>
+  const listLocations = (query?: QueryOf<"listLocations">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listLocations">> =>
+    t.call(OPERATIONS.listLocations, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/locations", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listLocationsAll = (query?: Omit<QueryOf<"listLocations">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listLocations">, void, undefined> =>
+  const listLocationsAll = (query?: Omit<QueryOf<"listLocations">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listLocations">, void, undefined> =>
     t.paginate((page) => listLocations({ ...query, page } as QueryOf<"listLocations">, options));
   /** `POST /api/v1/locations` (createLocation) */
-  const createLocation = (body: BodyOf<"createLocation">, options?: CallOptions): Promise<DataOf<"createLocation">> =>
-    t.call(OPERATIONS.createLocation, options, (init) =>
+  const createLocation = (body: BodyOf<"createLocation">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createLocation">> =>
+    t.call(OPERATIONS.createLocation, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/locations", { ...init, body }),
     );
   /** `GET /api/v1/locations/{id}` (getLocation) */
-  const getLocation = (id: string, options?: CallOptions): Promise<DataOf<"getLocation">> =>
-    t.call(OPERATIONS.getLocation, options, (init) =>
+  const getLocation = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getLocation">> =>
+    t.call(OPERATIONS.getLocation, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/locations/{id}", { ...init, params: { path: { id } } }),
     );
   /** `PUT /api/v1/locations/{id}` (updateLocation) */
-  const updateLocation = (id: string, body: BodyOf<"updateLocation">, options?: CallOptions): Promise<DataOf<"updateLocation">> =>
-    t.call(OPERATIONS.updateLocation, options, (init) =>
+  const updateLocation = (id: string, body: BodyOf<"updateLocation">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateLocation">> =>
+    t.call(OPERATIONS.updateLocation, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.PUT("/api/v1/locations/{id}", { ...init, params: { path: { id } }, body }),
     );
   /** `DELETE /api/v1/locations/{id}` (deleteLocation) */
-  const deleteLocation = (id: string, options?: CallOptions): Promise<DataOf<"deleteLocation">> =>
-    t.call(OPERATIONS.deleteLocation, options, (init) =>
+  const deleteLocation = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"deleteLocation">> =>
+    t.call(OPERATIONS.deleteLocation, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.DELETE("/api/v1/locations/{id}", { ...init, params: { path: { id } } }),
     );
   /** `GET /api/v1/locations/{id}/inventory` (listLocationStock) */
-  const listLocationStock = (id: string, query?: QueryOf<"listLocationStock">, options?: CallOptions): Promise<DataOf<"listLocationStock">> =>
-    t.call(OPERATIONS.listLocationStock, options, (init) =>
+  const listLocationStock = (id: string, query?: QueryOf<"listLocationStock">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listLocationStock">> =>
+    t.call(OPERATIONS.listLocationStock, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/locations/{id}/inventory", { ...init, params: { path: { id }, query: query } }),
     );
   /** Every item of `listInventory`, page after page. */
-  const listLocationStockAll = (id: string, query?: Omit<QueryOf<"listLocationStock">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listLocationStock">, void, undefined> =>
+  const listLocationStockAll = (id: string, query?: Omit<QueryOf<"listLocationStock">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listLocationStock">, void, undefined> =>
     t.paginate((page) => listLocationStock(id, { ...query, page } as QueryOf<"listLocationStock">, options));
   return { list: listLocations, listAll: listLocationsAll, create: createLocation, get: getLocation, update: updateLocation, delete: deleteLocation, listInventory: listLocationStock, listInventoryAll: listLocationStockAll };
 }
 
 export function countsResource(t: Transport) {
   /** `GET /api/v1/inventory/counts` (listInventoryCounts) */
-  const listInventoryCounts = (query?: QueryOf<"listInventoryCounts">, options?: CallOptions): Promise<DataOf<"listInventoryCounts">> =>
-    t.call(OPERATIONS.listInventoryCounts, options, (init) =>
+  const listInventoryCounts = (query?: QueryOf<"listInventoryCounts">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listInventoryCounts">> =>
+    t.call(OPERATIONS.listInventoryCounts, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/inventory/counts", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listInventoryCountsAll = (query?: Omit<QueryOf<"listInventoryCounts">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listInventoryCounts">, void, undefined> =>
+  const listInventoryCountsAll = (query?: Omit<QueryOf<"listInventoryCounts">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listInventoryCounts">, void, undefined> =>
     t.paginate((page) => listInventoryCounts({ ...query, page } as QueryOf<"listInventoryCounts">, options));
   /** `POST /api/v1/inventory/counts` (createInventoryCount) */
-  const createInventoryCount = (body: BodyOf<"createInventoryCount">, options?: CallOptions): Promise<DataOf<"createInventoryCount">> =>
-    t.call(OPERATIONS.createInventoryCount, options, (init) =>
+  const createInventoryCount = (body: BodyOf<"createInventoryCount">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createInventoryCount">> =>
+    t.call(OPERATIONS.createInventoryCount, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/counts", { ...init, body }),
     );
   /** `GET /api/v1/inventory/counts/{id}` (getInventoryCount) */
-  const getInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"getInventoryCount">> =>
-    t.call(OPERATIONS.getInventoryCount, options, (init) =>
+  const getInventoryCount = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getInventoryCount">> =>
+    t.call(OPERATIONS.getInventoryCount, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/inventory/counts/{id}", { ...init, params: { path: { id } } }),
     );
   /** `PUT /api/v1/inventory/counts/{id}/lines` (recordInventoryCountLines) */
-  const recordInventoryCountLines = (id: string, body: BodyOf<"recordInventoryCountLines">, options?: CallOptions): Promise<DataOf<"recordInventoryCountLines">> =>
-    t.call(OPERATIONS.recordInventoryCountLines, options, (init) =>
+  const recordInventoryCountLines = (id: string, body: BodyOf<"recordInventoryCountLines">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"recordInventoryCountLines">> =>
+    t.call(OPERATIONS.recordInventoryCountLines, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.PUT("/api/v1/inventory/counts/{id}/lines", { ...init, params: { path: { id } }, body }),
     );
   /** `POST /api/v1/inventory/counts/{id}/submit` (submitInventoryCount) */
-  const submitInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"submitInventoryCount">> =>
-    t.call(OPERATIONS.submitInventoryCount, options, (init) =>
+  const submitInventoryCount = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"submitInventoryCount">> =>
+    t.call(OPERATIONS.submitInventoryCount, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/counts/{id}/submit", { ...init, params: { path: { id } } }),
     );
   /** `POST /api/v1/inventory/counts/{id}/approve` (approveInventoryCount) */
-  const approveInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"approveInventoryCount">> =>
-    t.call(OPERATIONS.approveInventoryCount, options, (init) =>
+  const approveInventoryCount = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"approveInventoryCount">> =>
+    t.call(OPERATIONS.approveInventoryCount, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/counts/{id}/approve", { ...init, params: { path: { id } } }),
     );
   /** `POST /api/v1/inventory/counts/{id}/cancel` (cancelInventoryCount) */
-  const cancelInventoryCount = (id: string, options?: CallOptions): Promise<DataOf<"cancelInventoryCount">> =>
-    t.call(OPERATIONS.cancelInventoryCount, options, (init) =>
+  const cancelInventoryCount = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"cancelInventoryCount">> =>
+    t.call(OPERATIONS.cancelInventoryCount, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/counts/{id}/cancel", { ...init, params: { path: { id } } }),
     );
   return { list: listInventoryCounts, listAll: listInventoryCountsAll, create: createInventoryCount, get: getInventoryCount, recordLines: recordInventoryCountLines, submit: submitInventoryCount, approve: approveInventoryCount, cancel: cancelInventoryCount };
@@ -488,29 +494,29 @@ export function countsResource(t: Transport) {
 
 export function inventoryResource(t: Transport) {
   /** `GET /api/v1/inventory/stock` (listStock) */
-  const listStock = (query?: QueryOf<"listStock">, options?: CallOptions): Promise<DataOf<"listStock">> =>
-    t.call(OPERATIONS.listStock, options, (init) =>
+  const listStock = (query?: QueryOf<"listStock">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listStock">> =>
+    t.call(OPERATIONS.listStock, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/inventory/stock", { ...init, params: { query: query } }),
     );
   /** Every item of `listStock`, page after page. */
-  const listStockAll = (query?: Omit<QueryOf<"listStock">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listStock">, void, undefined> =>
+  const listStockAll = (query?: Omit<QueryOf<"listStock">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listStock">, void, undefined> =>
     t.paginate((page) => listStock({ ...query, page } as QueryOf<"listStock">, options));
   /** `GET /api/v1/inventory/movements` (listMovements) */
-  const listMovements = (query?: QueryOf<"listMovements">, options?: CallOptions): Promise<DataOf<"listMovements">> =>
-    t.call(OPERATIONS.listMovements, options, (init) =>
+  const listMovements = (query?: QueryOf<"listMovements">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listMovements">> =>
+    t.call(OPERATIONS.listMovements, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/inventory/movements", { ...init, params: { query: query } }),
     );
   /** Every item of `listMovements`, page after page. */
-  const listMovementsAll = (query?: Omit<QueryOf<"listMovements">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listMovements">, void, undefined> =>
+  const listMovementsAll = (query?: Omit<QueryOf<"listMovements">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listMovements">, void, undefined> =>
     t.paginate((page) => listMovements({ ...query, page } as QueryOf<"listMovements">, options));
   /** `POST /api/v1/inventory/adjustments` (adjustStock) */
-  const adjustStock = (body: BodyOf<"adjustStock">, options?: CallOptions): Promise<DataOf<"adjustStock">> =>
-    t.call(OPERATIONS.adjustStock, options, (init) =>
+  const adjustStock = (body: BodyOf<"adjustStock">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"adjustStock">> =>
+    t.call(OPERATIONS.adjustStock, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/adjustments", { ...init, body }),
     );
   /** `POST /api/v1/inventory/transfers` (transferStock) */
-  const transferStock = (body: BodyOf<"transferStock">, options?: CallOptions): Promise<DataOf<"transferStock">> =>
-    t.call(OPERATIONS.transferStock, options, (init) =>
+  const transferStock = (body: BodyOf<"transferStock">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"transferStock">> =>
+    t.call(OPERATIONS.transferStock, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/transfers", { ...init, body }),
     );
   return { listStock, listStockAll, listMovements, listMovementsAll, adjust: adjustStock, transfer: transferStock };
@@ -518,21 +524,21 @@ export function inventoryResource(t: Transport) {
 
 export function lotsResource(t: Transport) {
   /** `GET /api/v1/lots` (listLots) */
-  const listLots = (query?: QueryOf<"listLots">, options?: CallOptions): Promise<DataOf<"listLots">> =>
-    t.call(OPERATIONS.listLots, options, (init) =>
+  const listLots = (query?: QueryOf<"listLots">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listLots">> =>
+    t.call(OPERATIONS.listLots, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/lots", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listLotsAll = (query?: Omit<QueryOf<"listLots">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listLots">, void, undefined> =>
+  const listLotsAll = (query?: Omit<QueryOf<"listLots">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listLots">, void, undefined> =>
     t.paginate((page) => listLots({ ...query, page } as QueryOf<"listLots">, options));
   /** `GET /api/v1/lots/{id}` (getLot) */
-  const getLot = (id: string, options?: CallOptions): Promise<DataOf<"getLot">> =>
-    t.call(OPERATIONS.getLot, options, (init) =>
+  const getLot = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getLot">> =>
+    t.call(OPERATIONS.getLot, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/lots/{id}", { ...init, params: { path: { id } } }),
     );
   /** `GET /api/v1/lots/{id}/trace` (traceLot) */
-  const traceLot = (id: string, options?: CallOptions): Promise<DataOf<"traceLot">> =>
-    t.call(OPERATIONS.traceLot, options, (init) =>
+  const traceLot = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"traceLot">> =>
+    t.call(OPERATIONS.traceLot, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/lots/{id}/trace", { ...init, params: { path: { id } } }),
     );
   return { list: listLots, listAll: listLotsAll, get: getLot, trace: traceLot };
@@ -540,54 +546,54 @@ export function lotsResource(t: Transport) {
 
 export function webhooksResource(t: Transport) {
   /** `GET /api/v1/webhooks` (listWebhooks) */
-  const listWebhooks = (query?: QueryOf<"listWebhooks">, options?: CallOptions): Promise<DataOf<"listWebhooks">> =>
-    t.call(OPERATIONS.listWebhooks, options, (init) =>
+  const listWebhooks = (query?: QueryOf<"listWebhooks">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listWebhooks">> =>
+    t.call(OPERATIONS.listWebhooks, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/webhooks", { ...init, params: { query: query } }),
     );
   /** Every item of `list`, page after page. */
-  const listWebhooksAll = (query?: Omit<QueryOf<"listWebhooks">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listWebhooks">, void, undefined> =>
+  const listWebhooksAll = (query?: Omit<QueryOf<"listWebhooks">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listWebhooks">, void, undefined> =>
     t.paginate((page) => listWebhooks({ ...query, page } as QueryOf<"listWebhooks">, options));
   /** `POST /api/v1/webhooks` (createWebhook) */
-  const createWebhook = (body: BodyOf<"createWebhook">, options?: CallOptions): Promise<DataOf<"createWebhook">> =>
-    t.call(OPERATIONS.createWebhook, options, (init) =>
+  const createWebhook = (body: BodyOf<"createWebhook">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createWebhook">> =>
+    t.call(OPERATIONS.createWebhook, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/webhooks", { ...init, body }),
     );
   /** `GET /api/v1/webhooks/{id}` (getWebhook) */
-  const getWebhook = (id: string, options?: CallOptions): Promise<DataOf<"getWebhook">> =>
-    t.call(OPERATIONS.getWebhook, options, (init) =>
+  const getWebhook = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getWebhook">> =>
+    t.call(OPERATIONS.getWebhook, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/webhooks/{id}", { ...init, params: { path: { id } } }),
     );
   /** `PUT /api/v1/webhooks/{id}` (updateWebhook) */
-  const updateWebhook = (id: string, body: BodyOf<"updateWebhook">, options?: CallOptions): Promise<DataOf<"updateWebhook">> =>
-    t.call(OPERATIONS.updateWebhook, options, (init) =>
+  const updateWebhook = (id: string, body: BodyOf<"updateWebhook">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateWebhook">> =>
+    t.call(OPERATIONS.updateWebhook, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.PUT("/api/v1/webhooks/{id}", { ...init, params: { path: { id } }, body }),
     );
   /** `DELETE /api/v1/webhooks/{id}` (deleteWebhook) */
-  const deleteWebhook = (id: string, options?: CallOptions): Promise<DataOf<"deleteWebhook">> =>
-    t.call(OPERATIONS.deleteWebhook, options, (init) =>
+  const deleteWebhook = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"deleteWebhook">> =>
+    t.call(OPERATIONS.deleteWebhook, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.DELETE("/api/v1/webhooks/{id}", { ...init, params: { path: { id } } }),
     );
   /** `POST /api/v1/webhooks/{id}/test` (testWebhook) */
-  const testWebhook = (id: string, options?: CallOptions): Promise<DataOf<"testWebhook">> =>
-    t.call(OPERATIONS.testWebhook, options, (init) =>
+  const testWebhook = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"testWebhook">> =>
+    t.call(OPERATIONS.testWebhook, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/webhooks/{id}/test", { ...init, params: { path: { id } } }),
     );
   /** `GET /api/v1/webhooks/{id}/deliveries` (listWebhookDeliveries) */
-  const listWebhookDeliveries = (id: string, query?: QueryOf<"listWebhookDeliveries">, options?: CallOptions): Promise<DataOf<"listWebhookDeliveries">> =>
-    t.call(OPERATIONS.listWebhookDeliveries, options, (init) =>
+  const listWebhookDeliveries = (id: string, query?: QueryOf<"listWebhookDeliveries">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listWebhookDeliveries">> =>
+    t.call(OPERATIONS.listWebhookDeliveries, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/webhooks/{id}/deliveries", { ...init, params: { path: { id }, query: query } }),
     );
   /** Every item of `listDeliveries`, page after page. */
-  const listWebhookDeliveriesAll = (id: string, query?: Omit<QueryOf<"listWebhookDeliveries">, "page">, options?: CallOptions): AsyncGenerator<ItemOf<"listWebhookDeliveries">, void, undefined> =>
+  const listWebhookDeliveriesAll = (id: string, query?: Omit<QueryOf<"listWebhookDeliveries">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listWebhookDeliveries">, void, undefined> =>
     t.paginate((page) => listWebhookDeliveries(id, { ...query, page } as QueryOf<"listWebhookDeliveries">, options));
   /** `POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry` (retryWebhookDelivery) */
-  const retryWebhookDelivery = (id: string, deliveryId: string, options?: CallOptions): Promise<DataOf<"retryWebhookDelivery">> =>
-    t.call(OPERATIONS.retryWebhookDelivery, options, (init) =>
+  const retryWebhookDelivery = (id: string, deliveryId: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"retryWebhookDelivery">> =>
+    t.call(OPERATIONS.retryWebhookDelivery, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", { ...init, params: { path: { id, deliveryId } } }),
     );
   /** `POST /api/v1/webhooks/{id}/rotate-secret` (rotateWebhookSecret) */
-  const rotateWebhookSecret = (id: string, options?: CallOptions): Promise<DataOf<"rotateWebhookSecret">> =>
-    t.call(OPERATIONS.rotateWebhookSecret, options, (init) =>
+  const rotateWebhookSecret = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"rotateWebhookSecret">> =>
+    t.call(OPERATIONS.rotateWebhookSecret, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/webhooks/{id}/rotate-secret", { ...init, params: { path: { id } } }),
     );
   return { list: listWebhooks, listAll: listWebhooksAll, create: createWebhook, get: getWebhook, update: updateWebhook, delete: deleteWebhook, test: testWebhook, listDeliveries: listWebhookDeliveries, listDeliveriesAll: listWebhookDeliveriesAll, retryDelivery: retryWebhookDelivery, rotateSecret: rotateWebhookSecret };

@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/platform/shards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shards with their tenants, size and big tables' row counts
+         * @description A new tenant goes to the shard holding the least data unless `POST /platform/tenants` names one. Counting rows reads whole tables: an operator's call, not a monitoring probe.
+         */
+        get: operations["listShards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/platform/tenants/{id}": {
         parameters: {
             query?: never;
@@ -72,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange email and password for an access token and a refresh token
-         * @description Wrong email and wrong password give the same 401. Failed attempts are limited (then 429 with Retry-After): per email and client with a growing delay (5 in a minute, 10 in 15 minutes, 20 in a day), 30 an hour per email from clients it has not signed in from in the last 90 days, and 100 in 15 minutes per client (IPv4 address or IPv6 /64).
+         * @description Wrong email and wrong password give the same 401. At most 10 failed attempts per email and 100 per client IP in 15 minutes (then 429).
          */
         post: operations["login"];
         delete?: never;
@@ -132,66 +152,6 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/auth/password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Change your password (with the current one); your other logins are signed out
-         * @description Needs a user's access token (an API key has no password: 403). Every other login of the user (its refresh tokens) is revoked, and unused reset links stop working; this login stays signed in. A wrong current password is a 400 and counts as a failed attempt (at most 10 in 15 minutes, then 429).
-         */
-        post: operations["changePassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/auth/password-reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Mail a password-reset link to an account's email
-         * @description Always 202, whether or not the email has an account. If it has one, a one-time link (`<origin>/app/reset-password?token=...`, valid 1 hour) is mailed to it; at most 5 mails per email and 30 per client IP in an hour are sent (further requests are answered the same and send nothing).
-         */
-        post: operations["requestPasswordReset"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/auth/password-reset/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Set a new password with the token from a reset mail
-         * @description The token works once. Every login of the account is signed out and its other reset links stop working; sign in with the new password.
-         */
-        post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1283,6 +1243,11 @@ export interface components {
             plan: "starter" | "business" | "enterprise";
             /** @enum {string} */
             status: "active" | "suspended";
+            /**
+             * @description The database (shard) holding the tenant's data
+             * @example SHARD_0
+             */
+            shard: string;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1333,6 +1298,27 @@ export interface components {
                 password: string;
                 /** @example Ada Lovelace */
                 name: string;
+            };
+            /**
+             * @description The shard to place the tenant on; by default the one holding the least data
+             * @example SHARD_1
+             */
+            shard?: string;
+        };
+        Shard: {
+            /** @example SHARD_0 */
+            name: string;
+            tenants: number;
+            /** @description The database's size as D1 reports it */
+            sizeBytes: number;
+            /**
+             * @description Row counts of the tables that grow with activity
+             * @example {
+             *       "products": 5000
+             *     }
+             */
+            rows: {
+                [key: string]: number;
             };
         };
         UpdateTenantRequest: {
@@ -1407,38 +1393,6 @@ export interface components {
                 plan: string;
                 status: string;
             };
-        };
-        PasswordChanged: {
-            /** Format: date-time */
-            changedAt: string;
-            /** @description How many other logins (refresh-token families) were ended; this one stays signed in. */
-            otherSessionsRevoked: number;
-        };
-        ChangePasswordRequest: {
-            currentPassword: string;
-            /** @example correct horse battery staple */
-            newPassword: string;
-        };
-        /** @description The same answer whether or not the email has an account: if it has one, a link is on its way. */
-        PasswordResetRequested: {
-            email: string;
-        };
-        PasswordResetRequest: {
-            /**
-             * Format: email
-             * @example owner@example.com
-             */
-            email: string;
-        };
-        PasswordReset: {
-            /** @description The account whose password was set; sign in with it. */
-            email: string;
-        };
-        ConfirmPasswordResetRequest: {
-            /** @description The token from the link in the reset mail. */
-            token: string;
-            /** @example correct horse battery staple */
-            password: string;
         };
         InvitationPreview: {
             email: string;
@@ -2634,6 +2588,68 @@ export interface operations {
             };
         };
     };
+    listShards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every shard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Shard"][];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     updateTenant: {
         parameters: {
             query?: never;
@@ -3085,282 +3101,6 @@ export interface operations {
             };
         };
     };
-    changePassword: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional. With a JWT, the tenant whose rate limit counts this call (you must be a member); an API key's call counts against the key's tenant. Without either, the call is the user's and is not counted. */
-                "X-Tenant-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChangePasswordRequest"];
-            };
-        };
-        responses: {
-            /** @description Changed */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PasswordChanged"];
-                        message: null;
-                        errors: null;
-                    };
-                };
-            };
-            /** @description Validation failed, malformed JSON or a bad query parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, malformed, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Called with an API key */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Content-Type must be application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Whole seconds until a request will be admitted again */
-                    "Retry-After"?: number;
-                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests still allowed now */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix epoch seconds at which the next slot frees */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
-                    "RateLimit-Policy"?: string;
-                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unexpected failure; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    requestPasswordReset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetRequest"];
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PasswordResetRequested"];
-                        message: null;
-                        errors: null;
-                    };
-                };
-            };
-            /** @description Validation failed, malformed JSON or a bad query parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Content-Type must be application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unexpected failure; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    confirmPasswordReset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ConfirmPasswordResetRequest"];
-            };
-        };
-        responses: {
-            /** @description The password is set */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PasswordReset"];
-                        message: null;
-                        errors: null;
-                    };
-                };
-            };
-            /** @description Validation failed, malformed JSON or a bad query parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The token is unknown, used or expired */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Content-Type must be application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unexpected failure; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     listInvitations: {
         parameters: {
             query?: {
@@ -3371,6 +3111,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3380,6 +3122,8 @@ export interface operations {
             /** @description A page of invitations */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3401,6 +3145,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3410,6 +3156,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,6 +3167,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,6 +3190,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3449,6 +3201,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,6 +3212,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3472,6 +3228,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -3483,6 +3241,8 @@ export interface operations {
             /** @description The revoked invitation */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3498,6 +3258,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3507,6 +3269,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3516,6 +3280,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3525,6 +3291,8 @@ export interface operations {
             /** @description Unknown invitation */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3534,6 +3302,8 @@ export interface operations {
             /** @description The invitation was already accepted */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3555,6 +3325,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +3336,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +3347,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,6 +3563,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3796,6 +3574,8 @@ export interface operations {
             /** @description A page of users */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,6 +3597,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,6 +3608,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,6 +3619,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +3642,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +3653,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,6 +3664,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3888,7 +3680,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3903,6 +3697,8 @@ export interface operations {
             /** @description Invited: the mail is on its way */
             202: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +3714,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3927,6 +3725,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3936,6 +3736,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3945,6 +3747,8 @@ export interface operations {
             /** @description Already a member of this tenant */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +3758,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,15 +3769,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3993,6 +3803,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4002,6 +3814,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +3825,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,6 +3841,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -4036,6 +3854,8 @@ export interface operations {
             /** @description The member */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4051,6 +3871,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4060,6 +3882,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4069,6 +3893,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4078,6 +3904,8 @@ export interface operations {
             /** @description Not a member of this tenant */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4099,6 +3927,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +3938,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,6 +3949,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,6 +3965,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -4146,6 +3982,8 @@ export interface operations {
             /** @description The member */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +3999,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,6 +4010,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +4021,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4188,6 +4032,8 @@ export interface operations {
             /** @description Not a member of this tenant */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4197,6 +4043,8 @@ export interface operations {
             /** @description The last owner cannot be demoted */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4206,6 +4054,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4215,6 +4065,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4236,6 +4088,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4245,6 +4099,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4254,6 +4110,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +4126,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -4279,6 +4139,8 @@ export interface operations {
             /** @description The removed member */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,6 +4156,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4303,6 +4167,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4312,6 +4178,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4321,6 +4189,8 @@ export interface operations {
             /** @description Not a member of this tenant */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,6 +4200,8 @@ export interface operations {
             /** @description The last owner cannot be removed */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4351,6 +4223,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4360,6 +4234,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,6 +4245,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4388,6 +4266,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4397,6 +4277,8 @@ export interface operations {
             /** @description A page of keys */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4418,6 +4300,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,6 +4311,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4436,6 +4322,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,6 +4345,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +4356,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,6 +4367,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,7 +4383,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4504,6 +4400,8 @@ export interface operations {
             /** @description The new key, shown once */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4519,6 +4417,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4528,6 +4428,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,6 +4439,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4546,6 +4450,8 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,6 +4461,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4564,15 +4472,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,6 +4506,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4603,6 +4517,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4612,6 +4528,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4626,6 +4544,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -4637,6 +4557,8 @@ export interface operations {
             /** @description The revoked key */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4652,6 +4574,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4661,6 +4585,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4670,6 +4596,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +4607,8 @@ export interface operations {
             /** @description Unknown API key */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4700,6 +4630,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4709,6 +4641,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4718,6 +4652,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4732,6 +4668,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4741,6 +4679,8 @@ export interface operations {
             /** @description The catalogue */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,6 +4696,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4765,6 +4707,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4774,6 +4718,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,6 +4741,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,6 +4752,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4813,6 +4763,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4836,6 +4788,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4845,6 +4799,8 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4861,6 +4817,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4870,6 +4828,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +4839,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +4862,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4909,6 +4873,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4918,6 +4884,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4949,6 +4917,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4958,6 +4928,8 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4974,6 +4946,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4983,6 +4957,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,6 +4968,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5013,6 +4991,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5022,6 +5002,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5031,6 +5013,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5054,6 +5038,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5063,6 +5049,8 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5079,6 +5067,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +5078,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5097,6 +5089,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5118,6 +5112,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5127,6 +5123,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5136,6 +5134,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5161,6 +5161,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5170,6 +5172,8 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5186,6 +5190,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +5201,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +5212,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5225,6 +5235,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5234,6 +5246,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5243,6 +5257,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5269,6 +5285,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5278,6 +5296,8 @@ export interface operations {
             /** @description A page of orders, newest first */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5299,6 +5319,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5308,6 +5330,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5317,6 +5341,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,6 +5364,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5347,6 +5375,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5356,6 +5386,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5370,6 +5402,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -5381,6 +5415,8 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5396,6 +5432,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +5443,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5414,6 +5454,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5423,6 +5465,8 @@ export interface operations {
             /** @description Unknown order */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5444,6 +5488,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5453,6 +5499,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5462,6 +5510,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5476,7 +5526,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5491,6 +5543,8 @@ export interface operations {
             /** @description The created order (status pending) */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5506,6 +5560,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +5571,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5524,6 +5582,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,6 +5593,8 @@ export interface operations {
             /** @description Unknown product or warehouse */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5542,6 +5604,8 @@ export interface operations {
             /** @description Insufficient stock, or an Inactive product */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5551,6 +5615,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5560,15 +5626,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,6 +5660,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5599,6 +5671,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5608,6 +5682,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,7 +5698,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5637,6 +5715,8 @@ export interface operations {
             /** @description The created order */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5652,6 +5732,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,6 +5743,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5670,6 +5754,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5679,6 +5765,8 @@ export interface operations {
             /** @description Unknown product or warehouse */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5688,6 +5776,8 @@ export interface operations {
             /** @description An Inactive product */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5697,6 +5787,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5706,15 +5798,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5736,6 +5832,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5745,6 +5843,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5754,6 +5854,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,6 +5870,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -5783,6 +5887,8 @@ export interface operations {
             /** @description The order after the change */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5798,6 +5904,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5807,6 +5915,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5816,6 +5926,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5825,6 +5937,8 @@ export interface operations {
             /** @description Unknown order */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5834,6 +5948,8 @@ export interface operations {
             /** @description Illegal transition, or the order was changed concurrently */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5843,6 +5959,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5852,6 +5970,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,6 +5993,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5882,6 +6004,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5891,6 +6015,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5905,7 +6031,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5922,6 +6050,8 @@ export interface operations {
             /** @description The order after the receipt */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5937,6 +6067,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5946,6 +6078,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5955,6 +6089,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,6 +6100,8 @@ export interface operations {
             /** @description Unknown order, line or location */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5973,6 +6111,8 @@ export interface operations {
             /** @description Not receivable in its status, or receiving more than was ordered */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5982,6 +6122,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5991,15 +6133,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6021,6 +6167,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6030,6 +6178,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6039,6 +6189,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6064,6 +6216,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6073,6 +6227,8 @@ export interface operations {
             /** @description A page of products */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,6 +6250,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6103,6 +6261,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,6 +6272,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6133,6 +6295,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6142,6 +6306,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6151,6 +6317,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6165,7 +6333,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6182,6 +6352,8 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6197,6 +6369,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,6 +6380,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6215,6 +6391,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6224,6 +6402,8 @@ export interface operations {
             /** @description SKU or barcode already used */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6233,6 +6413,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6242,15 +6424,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +6458,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6281,6 +6469,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,6 +6480,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,7 +6499,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6323,6 +6517,8 @@ export interface operations {
             /** @description Counts of created and updated products */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,6 +6534,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6347,6 +6545,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6356,6 +6556,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6365,6 +6567,8 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6374,6 +6578,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6383,15 +6589,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6413,6 +6623,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6422,6 +6634,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6431,6 +6645,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6445,6 +6661,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -6458,6 +6676,8 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6473,6 +6693,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6482,6 +6704,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6491,6 +6715,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6500,6 +6726,8 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6521,6 +6749,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6530,6 +6760,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6539,6 +6771,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6553,6 +6787,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
                 /** @description An ETag from a read: the write fails with 412 if the product changed since. */
                 "if-match"?: string;
             };
@@ -6572,6 +6808,8 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,6 +6825,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +6836,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +6847,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,6 +6858,8 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,6 +6869,8 @@ export interface operations {
             /** @description SKU or barcode already used */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6632,6 +6880,8 @@ export interface operations {
             /** @description If-Match does not match the product's current ETag */
             412: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,6 +6891,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6650,6 +6902,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6671,6 +6925,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6680,6 +6936,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +6947,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6703,6 +6963,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
                 /** @description An ETag from a read: the write fails with 412 if the product changed since. */
                 "if-match"?: string;
             };
@@ -6718,6 +6980,8 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6733,6 +6997,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6742,6 +7008,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6751,6 +7019,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6760,6 +7030,8 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,6 +7041,8 @@ export interface operations {
             /** @description The product has stock or open order lines */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6778,6 +7052,8 @@ export interface operations {
             /** @description If-Match does not match the product's current ETag */
             412: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6799,6 +7075,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6808,6 +7086,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6817,6 +7097,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6831,6 +7113,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
                 /** @description An ETag from a read: the write fails with 412 if the product changed since. */
                 "if-match"?: string;
             };
@@ -6850,6 +7134,8 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6865,6 +7151,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6874,6 +7162,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6883,6 +7173,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6892,6 +7184,8 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,6 +7195,8 @@ export interface operations {
             /** @description SKU or barcode already used */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6910,6 +7206,8 @@ export interface operations {
             /** @description If-Match does not match the product's current ETag */
             412: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6919,6 +7217,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6928,6 +7228,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6949,6 +7251,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6958,6 +7262,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +7273,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6987,6 +7295,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6996,6 +7306,8 @@ export interface operations {
             /** @description A page of warehouses */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7017,6 +7329,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7026,6 +7340,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7035,6 +7351,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7056,6 +7374,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7065,6 +7385,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7074,6 +7396,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7088,7 +7412,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7103,6 +7429,8 @@ export interface operations {
             /** @description The new warehouse */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7118,6 +7446,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7127,6 +7457,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,6 +7468,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7145,6 +7479,8 @@ export interface operations {
             /** @description Code already used */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7154,6 +7490,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7163,15 +7501,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,6 +7535,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7202,6 +7546,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7211,6 +7557,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7225,6 +7573,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -7236,6 +7586,8 @@ export interface operations {
             /** @description The warehouse */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7251,6 +7603,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7260,6 +7614,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7269,6 +7625,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7278,6 +7636,8 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7299,6 +7659,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,6 +7670,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7317,6 +7681,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7331,6 +7697,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -7346,6 +7714,8 @@ export interface operations {
             /** @description The warehouse */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7361,6 +7731,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7370,6 +7742,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7379,6 +7753,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7388,6 +7764,8 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7397,6 +7775,8 @@ export interface operations {
             /** @description Code already used */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7406,6 +7786,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7415,6 +7797,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7436,6 +7820,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,6 +7831,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7454,6 +7842,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7468,6 +7858,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -7479,6 +7871,8 @@ export interface operations {
             /** @description The deleted warehouse */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7494,6 +7888,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7503,6 +7899,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7512,6 +7910,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7521,6 +7921,8 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7530,6 +7932,8 @@ export interface operations {
             /** @description It holds stock */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7551,6 +7955,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7560,6 +7966,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7569,6 +7977,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7591,6 +8001,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7600,6 +8012,8 @@ export interface operations {
             /** @description A page of locations */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7621,6 +8035,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7630,6 +8046,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7639,6 +8057,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7660,6 +8080,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7669,6 +8091,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7678,6 +8102,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7692,7 +8118,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7707,6 +8135,8 @@ export interface operations {
             /** @description The new location */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7722,6 +8152,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7731,6 +8163,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7740,6 +8174,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7749,6 +8185,8 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7758,6 +8196,8 @@ export interface operations {
             /** @description Code already used in the warehouse */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7767,6 +8207,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7776,15 +8218,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7806,6 +8252,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7815,6 +8263,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7824,6 +8274,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7838,6 +8290,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -7849,6 +8303,8 @@ export interface operations {
             /** @description The location */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7864,6 +8320,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7873,6 +8331,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7882,6 +8342,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7891,6 +8353,8 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7912,6 +8376,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7921,6 +8387,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7930,6 +8398,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,6 +8414,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -7959,6 +8431,8 @@ export interface operations {
             /** @description The location */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7974,6 +8448,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7983,6 +8459,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7992,6 +8470,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,6 +8481,8 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,6 +8492,8 @@ export interface operations {
             /** @description Code already used in the warehouse */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8019,6 +8503,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8028,6 +8514,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8049,6 +8537,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8058,6 +8548,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8067,6 +8559,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8081,6 +8575,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -8092,6 +8588,8 @@ export interface operations {
             /** @description The deleted location */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8107,6 +8605,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8116,6 +8616,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8125,6 +8627,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8134,6 +8638,8 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8143,6 +8649,8 @@ export interface operations {
             /** @description It holds stock or has children */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8164,6 +8672,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8173,6 +8683,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8182,6 +8694,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8200,6 +8714,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -8211,6 +8727,8 @@ export interface operations {
             /** @description A page of stock levels */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8232,6 +8750,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8241,6 +8761,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8250,6 +8772,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8259,6 +8783,8 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8280,6 +8806,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8289,6 +8817,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8298,6 +8828,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8317,6 +8849,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8326,6 +8860,8 @@ export interface operations {
             /** @description A page of counts */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8347,6 +8883,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8356,6 +8894,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8365,6 +8905,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8386,6 +8928,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,6 +8939,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,6 +8950,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8418,7 +8966,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8433,6 +8983,8 @@ export interface operations {
             /** @description The open count with its snapshot */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8448,6 +9000,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8457,6 +9011,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8466,6 +9022,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8475,6 +9033,8 @@ export interface operations {
             /** @description Unknown warehouse, location or product (the message names which) */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8484,6 +9044,8 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8493,6 +9055,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8502,15 +9066,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8532,6 +9100,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8541,6 +9111,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8550,6 +9122,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8564,6 +9138,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -8575,6 +9151,8 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8590,6 +9168,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,6 +9179,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8608,6 +9190,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8617,6 +9201,8 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8638,6 +9224,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8647,6 +9235,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8656,6 +9246,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8670,6 +9262,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -8685,6 +9279,8 @@ export interface operations {
             /** @description The count with its lines */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8700,6 +9296,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8709,6 +9307,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8718,6 +9318,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8727,6 +9329,8 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8736,6 +9340,8 @@ export interface operations {
             /** @description The count is no longer open, or an unknown lot */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8745,6 +9351,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8754,6 +9362,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8775,6 +9385,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8784,6 +9396,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8793,6 +9407,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8807,7 +9423,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8820,6 +9438,8 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8835,6 +9455,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8844,6 +9466,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8853,6 +9477,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8862,6 +9488,8 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8871,15 +9499,19 @@ export interface operations {
             /** @description The count's status does not allow it */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8901,6 +9533,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8910,6 +9544,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8919,6 +9555,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8933,7 +9571,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8946,6 +9586,8 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8961,6 +9603,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8970,6 +9614,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8979,6 +9625,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,6 +9636,8 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8997,15 +9647,19 @@ export interface operations {
             /** @description The count's status does not allow it */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9027,6 +9681,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9036,6 +9692,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9045,6 +9703,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9059,7 +9719,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9072,6 +9734,8 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9087,6 +9751,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9096,6 +9762,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9105,6 +9773,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9114,6 +9784,8 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9123,15 +9795,19 @@ export interface operations {
             /** @description The count's status does not allow it */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9153,6 +9829,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9162,6 +9840,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9171,6 +9851,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9196,6 +9878,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -9205,6 +9889,8 @@ export interface operations {
             /** @description A page of stock levels */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9226,6 +9912,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9235,6 +9923,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9244,6 +9934,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9265,6 +9957,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,6 +9968,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9283,6 +9979,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9309,6 +10007,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -9318,6 +10018,8 @@ export interface operations {
             /** @description A page of movements */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9339,6 +10041,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9348,6 +10052,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9357,6 +10063,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9378,6 +10086,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9387,6 +10097,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9396,6 +10108,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9410,7 +10124,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9425,6 +10141,8 @@ export interface operations {
             /** @description The ledger row and the resulting stock level */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9440,6 +10158,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9449,6 +10169,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9458,6 +10180,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9467,6 +10191,8 @@ export interface operations {
             /** @description Unknown product or location (the message names which) */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9476,6 +10202,8 @@ export interface operations {
             /** @description Removing more than is available (the message states what is), or an inactive location */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9485,6 +10213,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9494,15 +10224,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9524,6 +10258,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9533,6 +10269,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9542,6 +10280,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9556,7 +10296,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9571,6 +10313,8 @@ export interface operations {
             /** @description The transfer id and both resulting stock levels */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9586,6 +10330,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9595,6 +10341,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9604,6 +10352,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9613,6 +10363,8 @@ export interface operations {
             /** @description Unknown product or location (the message names which) */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9622,6 +10374,8 @@ export interface operations {
             /** @description Not enough available at the source, or an inactive destination */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9631,6 +10385,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9640,15 +10396,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9670,6 +10430,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9679,6 +10441,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9688,6 +10452,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9711,6 +10477,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -9720,6 +10488,8 @@ export interface operations {
             /** @description A page of lots */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9741,6 +10511,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9750,6 +10522,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,6 +10533,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9780,6 +10556,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,6 +10567,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9798,6 +10578,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9812,6 +10594,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -9823,6 +10607,8 @@ export interface operations {
             /** @description The lot */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9838,6 +10624,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9847,6 +10635,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9856,6 +10646,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9865,6 +10657,8 @@ export interface operations {
             /** @description Unknown lot */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9886,6 +10680,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9895,6 +10691,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9904,6 +10702,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9918,6 +10718,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -9929,6 +10731,8 @@ export interface operations {
             /** @description The lot's movements and open orders */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9944,6 +10748,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9953,6 +10759,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9962,6 +10770,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9971,6 +10781,8 @@ export interface operations {
             /** @description Unknown lot */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9992,6 +10804,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10001,6 +10815,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10010,6 +10826,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +10845,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -10036,6 +10856,8 @@ export interface operations {
             /** @description A page of subscriptions */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10057,6 +10879,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10066,6 +10890,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10075,6 +10901,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10096,6 +10924,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10105,6 +10935,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10114,6 +10946,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10128,7 +10962,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -10143,6 +10979,8 @@ export interface operations {
             /** @description The subscription and its secret */
             201: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10158,6 +10996,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,6 +11007,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10176,6 +11018,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10185,6 +11029,8 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10194,6 +11040,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10203,15 +11051,19 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10233,6 +11085,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10242,6 +11096,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10251,6 +11107,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10265,6 +11123,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -10276,6 +11136,8 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10291,6 +11153,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10300,6 +11164,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10309,6 +11175,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10318,6 +11186,8 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10339,6 +11209,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10348,6 +11220,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10357,6 +11231,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10371,6 +11247,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -10386,6 +11264,8 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10401,6 +11281,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10410,6 +11292,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10419,6 +11303,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10428,6 +11314,8 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10437,6 +11325,8 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10446,6 +11336,8 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10467,6 +11359,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10476,6 +11370,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10485,6 +11381,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10499,6 +11397,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -10510,6 +11410,8 @@ export interface operations {
             /** @description The deleted subscription */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10525,6 +11427,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10534,6 +11438,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10543,6 +11449,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10552,6 +11460,8 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10573,6 +11483,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10582,6 +11494,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10591,6 +11505,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,7 +11521,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10618,6 +11536,8 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10633,6 +11553,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10642,6 +11564,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10651,6 +11575,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10660,6 +11586,8 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10669,15 +11597,19 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10699,6 +11631,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10708,6 +11642,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10717,6 +11653,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10735,6 +11673,8 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 id: string;
@@ -10746,6 +11686,8 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10767,6 +11709,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10776,6 +11720,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10785,6 +11731,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10794,6 +11742,8 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10815,6 +11765,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10824,6 +11776,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10833,6 +11787,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10847,7 +11803,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10861,6 +11819,8 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10876,6 +11836,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10885,6 +11847,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10894,6 +11858,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10903,6 +11869,8 @@ export interface operations {
             /** @description Unknown webhook or delivery */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10912,15 +11880,19 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10942,6 +11914,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10951,6 +11925,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10960,6 +11936,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10974,7 +11952,9 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10987,6 +11967,8 @@ export interface operations {
             /** @description The subscription and its new secret */
             200: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11002,6 +11984,8 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11011,6 +11995,8 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11020,6 +12006,8 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11029,6 +12017,8 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11038,15 +12028,19 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,6 +12062,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11077,6 +12073,8 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11086,6 +12084,8 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
