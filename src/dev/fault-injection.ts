@@ -72,19 +72,25 @@ function faultyD1(d1: D1Database, plan: FaultPlan, fired: (kind: FaultKind) => v
     realOf.set(wrapped, real);
     return wrapped;
   };
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === "prepare") return (query: string) => statement(target.prepare(query));
-      if (prop === "batch") {
-        return async (statements: D1PreparedStatement[]) => {
-          fail("d1-batch", plan.d1Batch);
-          return target.batch(statements.map((s) => realOf.get(s) ?? s));
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const faulty = <T extends D1Database | D1DatabaseSession>(database: T): T =>
+    new Proxy(database, {
+      get(target, prop) {
+        if (prop === "prepare") return (query: string) => statement(target.prepare(query));
+        if (prop === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            fail("d1-batch", plan.d1Batch);
+            return target.batch(statements.map((s) => realOf.get(s) ?? s));
+          };
+        }
+        // A tenant's queries run in a D1 session (src/db/client.ts): its statements fail alike.
+        if (prop === "withSession") {
+          return (constraint?: string) => faulty((target as D1Database).withSession(constraint));
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return faulty(d1);
 }
 
 /** A rate-limit namespace whose objects cannot be reached (the limiter must fail open). */
