@@ -77,6 +77,16 @@ CREATE TABLE `refresh_tokens` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `refresh_tokens_hash_unique` ON `refresh_tokens` (`token_hash`);--> statement-breakpoint
 CREATE INDEX `refresh_tokens_family_idx` ON `refresh_tokens` (`family_id`);--> statement-breakpoint
+CREATE INDEX `refresh_tokens_user_idx` ON `refresh_tokens` (`user_id`);--> statement-breakpoint
+CREATE TABLE `sign_in_clients` (
+	`user_id` text NOT NULL,
+	`client_hash` text NOT NULL,
+	`last_sign_in_at` text NOT NULL,
+	PRIMARY KEY(`user_id`, `client_hash`),
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `sign_in_clients_last_idx` ON `sign_in_clients` (`last_sign_in_at`);--> statement-breakpoint
 CREATE TABLE `tenants` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,

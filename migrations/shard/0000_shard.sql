@@ -67,10 +67,11 @@ CREATE INDEX `warehouses_tenant_created_idx` ON `warehouses` (`tenant_id`,`creat
 CREATE TABLE `idempotency_keys` (
 	`tenant_id` text NOT NULL,
 	`key` text NOT NULL,
+	`credential` text DEFAULT '' NOT NULL,
 	`request_hash` text NOT NULL,
 	`status` text NOT NULL,
 	`response_status` integer,
-	`response_body` text,
+	`sealed_response_body` text,
 	`response_headers` text,
 	`created_at` text NOT NULL,
 	`expires_at` text NOT NULL,
