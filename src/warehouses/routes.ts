@@ -3,8 +3,12 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { createWarehouse } from "./create-warehouse";
+import { deleteWarehouse } from "./delete-warehouse";
+import { listWarehouses } from "./list-warehouses";
+import { getWarehouse } from "./read-warehouse";
 import { ListWarehousesQuery, WarehouseBody, WarehouseRecord } from "./schemas";
-import { createWarehouse, deleteWarehouse, getWarehouse, listWarehouses, updateWarehouse } from "./service";
+import { updateWarehouse } from "./update-warehouse";
 
 const read = { scope: "read:inventory" } as const;
 const write = { scope: "write:inventory" } as const;
