@@ -7,6 +7,10 @@ const words = (camel: string) => camel.replace(/([a-z0-9])([A-Z])/g, "$1 $2").sp
 export const snakeCase = (camel: string) => words(camel).join("_").toLowerCase();
 export const pascalCase = (camel: string) => camel.charAt(0).toUpperCase() + camel.slice(1);
 
+/** A header parameter's camelCase name (`Consistency-Token` -> `consistencyToken`), spelled by each language. */
+export const headerOption = (header: string) =>
+  header.toLowerCase().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
 /**
  * The iterator over every item of a paged operation: `list` -> `listAll` (TypeScript, C#) or
  * `iterate` (Python, PHP); `listStock` -> `listStockAll` / `iterateStock`; `lowStock` -> `iterateLowStock`.

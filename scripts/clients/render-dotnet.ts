@@ -1,7 +1,15 @@
 // Renders clients/dotnet/src/Generated/Resources.g.cs: one class per resource group with one `...Async` method per
 // operation (typed query parameters, an anonymous object or dictionary as the body), the operation metadata, and
 // the WarehouseClient properties. C# 7.2: Debian's Mono compiler (mcs) builds it here.
-import { assertDistinct, csvName, GENERATED_NOTICE, groupsOf, iteratorName, pascalCase } from "./names.ts";
+import {
+  assertDistinct,
+  csvName,
+  GENERATED_NOTICE,
+  groupsOf,
+  headerOption,
+  iteratorName,
+  pascalCase,
+} from "./names.ts";
 import type { Field, Operation, OperationTable } from "./operation-table.ts";
 
 const KEYWORDS = new Set(
@@ -40,7 +48,7 @@ function parameters(op: Operation, query: Field[]): string[] {
   if (op.body) args.push(`object body${op.body.required ? "" : " = null"}`);
   const ordered = [...query.filter((f) => f.required), ...query.filter((f) => !f.required)];
   args.push(...ordered.map((f) => `${csharpType(f)} ${csharpName(f.name)}${defaultOf(f)}`));
-  args.push(...op.headers.map((h) => `string ${csharpName(h.name)} = null`));
+  args.push(...op.headers.map((h) => `string ${csharpName(headerOption(h.name))} = null`));
   if (op.retry === "idempotency-key") args.push("string idempotencyKey = null");
   args.push("CancellationToken cancellationToken = default(CancellationToken)");
   assertDistinct(
@@ -61,7 +69,7 @@ function call(
   const queryArg = entries.length > 0 ? `new Dictionary<string, object> { ${entries.join(", ")} }` : "null";
   const headers =
     op.headers.length > 0
-      ? `new Dictionary<string, string> { ${op.headers.map((h) => `{ ${quote(h.name)}, ${csharpName(h.name)} }`).join(", ")} }`
+      ? `new Dictionary<string, string> { ${op.headers.map((h) => `{ ${quote(h.name)}, ${csharpName(headerOption(h.name))} }`).join(", ")} }`
       : "null";
   const args = [
     `Operations.${operationField(op)}`,
@@ -92,7 +100,7 @@ function renderOperation(op: Operation): string[] {
       ...(op.body ? ["body: body"] : []),
       "page: nextPage",
       ...rest.map((f) => `${csharpName(f.name)}: ${csharpName(f.name)}`),
-      ...op.headers.map((h) => `${csharpName(h.name)}: ${csharpName(h.name)}`),
+      ...op.headers.map((h) => `${csharpName(headerOption(h.name))}: ${csharpName(headerOption(h.name))}`),
       "cancellationToken: cancellationToken",
     ];
     lines.push(

@@ -5,6 +5,7 @@ import {
   csvName,
   GENERATED_NOTICE,
   groupsOf,
+  headerOption,
   iteratorName,
   pascalCase,
   snakeCase,
@@ -79,7 +80,7 @@ function renderOperation(op: Operation): string[] {
   if (op.body && !objectBody)
     positional.push(`body: ${op.body.required ? bodyType(op) : `Optional[${bodyType(op)}] = None`}`);
   const extras = [
-    ...op.headers.map((h) => `${pythonName(h.name)}: Optional[str] = None`),
+    ...op.headers.map((h) => `${pythonName(headerOption(h.name))}: Optional[str] = None`),
     ...(op.retry === "idempotency-key" ? ["idempotency_key: Optional[str] = None"] : []),
   ];
   assertDistinct(op, [
@@ -102,7 +103,9 @@ function renderOperation(op: Operation): string[] {
     if (objectBody) parts.push(`body=${mapping(bodyFields)}`);
     else if (op.body) parts.push("body=body");
     if (op.headers.length > 0) {
-      parts.push(`headers={${op.headers.map((h) => `${quote(h.name)}: ${pythonName(h.name)}`).join(", ")}}`);
+      parts.push(
+        `headers={${op.headers.map((h) => `${quote(h.name)}: ${pythonName(headerOption(h.name))}`).join(", ")}}`,
+      );
     }
     if (op.retry === "idempotency-key") parts.push("idempotency_key=idempotency_key");
     parts.push(...options);

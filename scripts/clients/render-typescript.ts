@@ -1,6 +1,6 @@
 // Renders clients/typescript/src/generated/operations.ts: one function per resource group whose methods
 // call openapi-fetch with the literal path, so the compiler checks every call against the generated types.
-import { csvName, GENERATED_NOTICE, groupsOf, iteratorName } from "./names.ts";
+import { csvName, GENERATED_NOTICE, groupsOf, headerOption, iteratorName } from "./names.ts";
 import type { Operation, OperationTable } from "./operation-table.ts";
 
 const quote = JSON.stringify;
@@ -14,13 +14,10 @@ function signature(op: Operation, queryType: string, queryOptional: boolean): st
     args.push(`body${op.body.required ? "" : "?"}: ${type}`);
   }
   if (op.query.length > 0) args.push(`query${queryOptional ? "?" : ""}: ${queryType}`);
-  const headerOptions = op.headers.map((h) => `${camel(h.name)}?: string`).join("; ");
+  const headerOptions = op.headers.map((h) => `${headerOption(h.name)}?: string`).join("; ");
   args.push(`options?: CallOptions${headerOptions ? ` & { ${headerOptions} }` : ""}`);
   return args;
 }
-
-const camel = (header: string) =>
-  header.toLowerCase().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 function init(op: Operation, query: string | null, extra: string[] = []): string {
   const params: string[] = [];
@@ -33,7 +30,7 @@ function init(op: Operation, query: string | null, extra: string[] = []): string
 }
 
 function callOptions(op: Operation): string {
-  const headers = op.headers.map((h) => `${quote(h.name)}: options?.${camel(h.name)}`);
+  const headers = op.headers.map((h) => `${quote(h.name)}: options?.${headerOption(h.name)}`);
   if (op.body?.csv)
     headers.push(`"Content-Type": typeof body === "string" ? "text/csv" : "application/json"`);
   return headers.length > 0 ? `{ ...options, headers: { ${headers.join(", ")} } }` : "options";

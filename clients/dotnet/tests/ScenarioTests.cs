@@ -178,11 +178,11 @@ namespace Warehouse.Api.Tests
 
         private static async Task ConsistencyToken()
         {
-            await Harness.ProxyAsync("POST", "consistency-token", new { value = "ct-from-harness" });
+            await Harness.ProxyAsync("POST", "consistency-token", new { value = "U0hBUkRfMC4wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA" });
             await Client.Products.ListAsync(pageSize: 1);
             await Harness.ClearLogAsync();
             await Client.Products.ListAsync(pageSize: 1);
-            Assert.Equal("ct-from-harness", (await Harness.LogAsync())[0].GetString("consistencyToken"), "the next request's Consistency-Token");
+            Assert.Equal("U0hBUkRfMC4wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA", (await Harness.LogAsync())[0].GetString("consistencyToken"), "the next request's Consistency-Token");
         }
 
         private static async Task Webhooks()

@@ -126,11 +126,11 @@ def test_logs_in_refreshes_before_expiry_and_rotates_the_refresh_token() -> None
 
 
 def test_carries_the_consistency_token_of_the_last_response_into_the_next_request() -> None:
-    proxy.send_consistency_token("ct-from-harness")
+    proxy.send_consistency_token("U0hBUkRfMC4wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA")
     client.products.list(page_size=1)
     proxy.clear_log()
     client.products.list(page_size=1)
-    assert proxy.log()[0]["consistencyToken"] == "ct-from-harness"
+    assert proxy.log()[0]["consistencyToken"] == "U0hBUkRfMC4wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA"
 
 
 def test_verifies_a_webhook_signature_and_refuses_a_tampered_one() -> None:

@@ -256,13 +256,13 @@ class InvitationsResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/users/invitations`` (listInvitations)."""
         return self._t.call(
             OPERATIONS["listInvitations"],
             query={"page": page, "pageSize": page_size, "status": status},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -271,22 +271,22 @@ class InvitationsResource:
         *,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, consistency_token=consistency_token))
 
     def revoke(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/users/invitations/{id}`` (revokeInvitation)."""
         return self._t.call(
             OPERATIONS["revokeInvitation"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def inspect(
@@ -326,13 +326,13 @@ class UsersResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/users`` (listUsers)."""
         return self._t.call(
             OPERATIONS["listUsers"],
             query={"page": page, "pageSize": page_size, "sort": sort},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -341,24 +341,24 @@ class UsersResource:
         *,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency_token=consistency_token))
 
     def add(
         self,
         *,
         email: str,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/users`` (addUser)."""
         return self._t.call(
             OPERATIONS["addUser"],
             body={"email": email, "role": role},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -366,13 +366,13 @@ class UsersResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/users/{id}`` (getUser)."""
         return self._t.call(
             OPERATIONS["getUser"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def update(
@@ -380,27 +380,27 @@ class UsersResource:
         id: str,
         *,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/users/{id}`` (updateUser)."""
         return self._t.call(
             OPERATIONS["updateUser"],
             path=(id,),
             body={"role": role},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def remove(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/users/{id}`` (removeUser)."""
         return self._t.call(
             OPERATIONS["removeUser"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
 
@@ -416,13 +416,13 @@ class ApiKeysResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/api-keys`` (listApiKeys)."""
         return self._t.call(
             OPERATIONS["listApiKeys"],
             query={"page": page, "pageSize": page_size, "sort": sort},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -431,10 +431,10 @@ class ApiKeysResource:
         *,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency_token=consistency_token))
 
     def create(
         self,
@@ -443,14 +443,14 @@ class ApiKeysResource:
         scopes: List[Any],
         allowed_ips: Optional[List[Any]] = UNSET,
         expires_at: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/api-keys`` (createApiKey)."""
         return self._t.call(
             OPERATIONS["createApiKey"],
             body={"name": name, "scopes": scopes, "allowedIps": allowed_ips, "expiresAt": expires_at},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -458,13 +458,13 @@ class ApiKeysResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/api-keys/{id}`` (revokeApiKey)."""
         return self._t.call(
             OPERATIONS["revokeApiKey"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
 
@@ -477,12 +477,12 @@ class ReportsResource:
     def list(
         self,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/reports`` (listReportTypes)."""
         return self._t.call(
             OPERATIONS["listReportTypes"],
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def inventory_valuation(
@@ -493,13 +493,13 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/inventory-valuation`` (getInventoryValuationReport)."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
             query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -510,10 +510,10 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``inventory_valuation``, page after page."""
-        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency_token=consistency_token))
 
     def inventory_valuation_csv(
         self,
@@ -522,13 +522,13 @@ class ReportsResource:
         page_size: Optional[int] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/inventory-valuation?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "format": "csv"},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             csv=True,
         )
 
@@ -544,13 +544,13 @@ class ReportsResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/stock-movements`` (getStockMovementsReport)."""
         return self._t.call(
             OPERATIONS["getStockMovementsReport"],
             query={"page": page, "pageSize": page_size, "format": format, "from": from_, "to": to, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "reason": reason},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -565,10 +565,10 @@ class ReportsResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``stock_movements``, page after page."""
-        return self._t.iterate(lambda page: self.stock_movements(page=page, page_size=page_size, format=format, from_=from_, to=to, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, reason=reason, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.stock_movements(page=page, page_size=page_size, format=format, from_=from_, to=to, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, reason=reason, consistency_token=consistency_token))
 
     def stock_movements_csv(
         self,
@@ -581,13 +581,13 @@ class ReportsResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/stock-movements?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getStockMovementsReport"],
             query={"page": page, "pageSize": page_size, "from": from_, "to": to, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "reason": reason, "format": "csv"},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             csv=True,
         )
 
@@ -599,13 +599,13 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/low-stock`` (getLowStockReport)."""
         return self._t.call(
             OPERATIONS["getLowStockReport"],
             query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -616,10 +616,10 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``low_stock``, page after page."""
-        return self._t.iterate(lambda page: self.low_stock(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.low_stock(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency_token=consistency_token))
 
     def low_stock_csv(
         self,
@@ -628,13 +628,13 @@ class ReportsResource:
         page_size: Optional[int] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/low-stock?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getLowStockReport"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "format": "csv"},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             csv=True,
         )
 
@@ -647,13 +647,13 @@ class ReportsResource:
         from_: str,
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/order-summary`` (getOrderSummaryReport)."""
         return self._t.call(
             OPERATIONS["getOrderSummaryReport"],
             query={"page": page, "pageSize": page_size, "format": format, "from": from_, "to": to, "type": type},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -665,10 +665,10 @@ class ReportsResource:
         from_: str,
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``order_summary``, page after page."""
-        return self._t.iterate(lambda page: self.order_summary(page=page, page_size=page_size, format=format, from_=from_, to=to, type=type, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.order_summary(page=page, page_size=page_size, format=format, from_=from_, to=to, type=type, consistency_token=consistency_token))
 
     def order_summary_csv(
         self,
@@ -678,13 +678,13 @@ class ReportsResource:
         from_: str,
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/order-summary?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getOrderSummaryReport"],
             query={"page": page, "pageSize": page_size, "from": from_, "to": to, "type": type, "format": "csv"},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             csv=True,
         )
 
@@ -707,13 +707,13 @@ class OrdersResource:
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/orders`` (listOrders)."""
         return self._t.call(
             OPERATIONS["listOrders"],
             query={"page": page, "pageSize": page_size, "status": status, "type": type, "customerId": customer_id, "createdFrom": created_from, "createdTo": created_to, "search": search, "sort": sort},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -728,22 +728,22 @@ class OrdersResource:
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency_token=consistency_token))
 
     def get(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/orders/{id}`` (getOrder)."""
         return self._t.call(
             OPERATIONS["getOrder"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def create_sales(
@@ -754,14 +754,14 @@ class OrdersResource:
         lines: List[Any],
         shipping_address: Optional[Dict[str, Any]],
         notes: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/orders/sales`` (createSalesOrder)."""
         return self._t.call(
             OPERATIONS["createSalesOrder"],
             body={"customerId": customer_id, "warehouseId": warehouse_id, "lines": lines, "shippingAddress": shipping_address, "notes": notes},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -773,14 +773,14 @@ class OrdersResource:
         lines: List[Any],
         expected_at: Optional[str] = UNSET,
         notes: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/orders/purchase`` (createPurchaseOrder)."""
         return self._t.call(
             OPERATIONS["createPurchaseOrder"],
             body={"supplier": supplier, "warehouseId": warehouse_id, "lines": lines, "expectedAt": expected_at, "notes": notes},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -791,14 +791,14 @@ class OrdersResource:
         status: Literal["pending", "confirmed", "picking", "packed", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"],
         tracking_number: Optional[str] = UNSET,
         lines: Optional[List[Any]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PATCH /api/v1/orders/{id}/status`` (updateOrderStatus)."""
         return self._t.call(
             OPERATIONS["updateOrderStatus"],
             path=(id,),
             body={"status": status, "trackingNumber": tracking_number, "lines": lines},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def receive(
@@ -806,7 +806,7 @@ class OrdersResource:
         id: str,
         *,
         lines: List[Any],
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/orders/{id}/receive`` (receivePurchaseOrder)."""
@@ -814,7 +814,7 @@ class OrdersResource:
             OPERATIONS["receivePurchaseOrder"],
             path=(id,),
             body={"lines": lines},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -835,13 +835,13 @@ class ProductsResource:
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/products`` (listProducts)."""
         return self._t.call(
             OPERATIONS["listProducts"],
             query={"page": page, "pageSize": page_size, "search": search, "category": category, "status": status, "updatedSince": updated_since, "sort": sort},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -854,10 +854,10 @@ class ProductsResource:
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, updated_since=updated_since, sort=sort, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, updated_since=updated_since, sort=sort, consistency_token=consistency_token))
 
     def create(
         self,
@@ -873,14 +873,14 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/products`` (createProduct)."""
         return self._t.call(
             OPERATIONS["createProduct"],
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -890,7 +890,7 @@ class ProductsResource:
         *,
         mode: Optional[Literal["create", "upsert"]] = UNSET,
         dry_run: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/products/import`` (importProducts)."""
@@ -898,7 +898,7 @@ class ProductsResource:
             OPERATIONS["importProducts"],
             query={"mode": mode, "dryRun": dry_run},
             body=body,
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -906,13 +906,13 @@ class ProductsResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/products/{id}`` (getProduct)."""
         return self._t.call(
             OPERATIONS["getProduct"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def update(
@@ -930,7 +930,7 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/products/{id}`` (updateProduct)."""
@@ -938,7 +938,7 @@ class ProductsResource:
             OPERATIONS["updateProduct"],
             path=(id,),
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
-            headers={"Consistency-Token": consistency-token, "if-match": if_match},
+            headers={"Consistency-Token": consistency_token, "if-match": if_match},
         )
 
     def patch(
@@ -956,7 +956,7 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PATCH /api/v1/products/{id}`` (patchProduct)."""
@@ -964,21 +964,21 @@ class ProductsResource:
             OPERATIONS["patchProduct"],
             path=(id,),
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
-            headers={"Consistency-Token": consistency-token, "if-match": if_match},
+            headers={"Consistency-Token": consistency_token, "if-match": if_match},
         )
 
     def delete(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/products/{id}`` (deleteProduct)."""
         return self._t.call(
             OPERATIONS["deleteProduct"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token, "if-match": if_match},
+            headers={"Consistency-Token": consistency_token, "if-match": if_match},
         )
 
 
@@ -995,13 +995,13 @@ class WarehousesResource:
         page_size: Optional[int] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/warehouses`` (listWarehouses)."""
         return self._t.call(
             OPERATIONS["listWarehouses"],
             query={"page": page, "pageSize": page_size, "search": search, "sort": sort},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1011,10 +1011,10 @@ class WarehousesResource:
         page_size: Optional[int] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, sort=sort, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, sort=sort, consistency_token=consistency_token))
 
     def create(
         self,
@@ -1023,14 +1023,14 @@ class WarehousesResource:
         name: str,
         address: Optional[Dict[str, Any]] = UNSET,
         active: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/warehouses`` (createWarehouse)."""
         return self._t.call(
             OPERATIONS["createWarehouse"],
             body={"code": code, "name": name, "address": address, "active": active},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1038,13 +1038,13 @@ class WarehousesResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/warehouses/{id}`` (getWarehouse)."""
         return self._t.call(
             OPERATIONS["getWarehouse"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def update(
@@ -1055,27 +1055,27 @@ class WarehousesResource:
         name: str,
         address: Optional[Dict[str, Any]] = UNSET,
         active: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/warehouses/{id}`` (updateWarehouse)."""
         return self._t.call(
             OPERATIONS["updateWarehouse"],
             path=(id,),
             body={"code": code, "name": name, "address": address, "active": active},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def delete(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/warehouses/{id}`` (deleteWarehouse)."""
         return self._t.call(
             OPERATIONS["deleteWarehouse"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
 
@@ -1094,13 +1094,13 @@ class LocationsResource:
         type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"]] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/locations`` (listLocations)."""
         return self._t.call(
             OPERATIONS["listLocations"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "type": type, "search": search, "sort": sort},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1112,10 +1112,10 @@ class LocationsResource:
         type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"]] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, warehouse_id=warehouse_id, type=type, search=search, sort=sort, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, warehouse_id=warehouse_id, type=type, search=search, sort=sort, consistency_token=consistency_token))
 
     def create(
         self,
@@ -1126,14 +1126,14 @@ class LocationsResource:
         type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"],
         parent_id: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/locations`` (createLocation)."""
         return self._t.call(
             OPERATIONS["createLocation"],
             body={"warehouseId": warehouse_id, "code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1141,13 +1141,13 @@ class LocationsResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/locations/{id}`` (getLocation)."""
         return self._t.call(
             OPERATIONS["getLocation"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def update(
@@ -1159,27 +1159,27 @@ class LocationsResource:
         type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"],
         parent_id: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/locations/{id}`` (updateLocation)."""
         return self._t.call(
             OPERATIONS["updateLocation"],
             path=(id,),
             body={"code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def delete(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/locations/{id}`` (deleteLocation)."""
         return self._t.call(
             OPERATIONS["deleteLocation"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def list_inventory(
@@ -1189,14 +1189,14 @@ class LocationsResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         lot_id: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/locations/{id}/inventory`` (listLocationStock)."""
         return self._t.call(
             OPERATIONS["listLocationStock"],
             path=(id,),
             query={"page": page, "pageSize": page_size, "lotId": lot_id},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1206,10 +1206,10 @@ class LocationsResource:
         *,
         page_size: Optional[int] = UNSET,
         lot_id: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_inventory``, page after page."""
-        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size, lot_id=lot_id, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size, lot_id=lot_id, consistency_token=consistency_token))
 
 
 class CountsResource:
@@ -1225,13 +1225,13 @@ class CountsResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/inventory/counts`` (listInventoryCounts)."""
         return self._t.call(
             OPERATIONS["listInventoryCounts"],
             query={"page": page, "pageSize": page_size, "status": status, "warehouseId": warehouse_id},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1241,10 +1241,10 @@ class CountsResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id, consistency_token=consistency_token))
 
     def create(
         self,
@@ -1252,14 +1252,14 @@ class CountsResource:
         warehouse_id: Optional[str] = UNSET,
         location_ids: Optional[List[Any]] = UNSET,
         product_ids: Optional[List[Any]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts`` (createInventoryCount)."""
         return self._t.call(
             OPERATIONS["createInventoryCount"],
             body={"warehouseId": warehouse_id, "locationIds": location_ids, "productIds": product_ids},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1267,13 +1267,13 @@ class CountsResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/inventory/counts/{id}`` (getInventoryCount)."""
         return self._t.call(
             OPERATIONS["getInventoryCount"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def record_lines(
@@ -1281,28 +1281,28 @@ class CountsResource:
         id: str,
         *,
         lines: List[Any],
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/inventory/counts/{id}/lines`` (recordInventoryCountLines)."""
         return self._t.call(
             OPERATIONS["recordInventoryCountLines"],
             path=(id,),
             body={"lines": lines},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def submit(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts/{id}/submit`` (submitInventoryCount)."""
         return self._t.call(
             OPERATIONS["submitInventoryCount"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1310,14 +1310,14 @@ class CountsResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts/{id}/approve`` (approveInventoryCount)."""
         return self._t.call(
             OPERATIONS["approveInventoryCount"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1325,14 +1325,14 @@ class CountsResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/counts/{id}/cancel`` (cancelInventoryCount)."""
         return self._t.call(
             OPERATIONS["cancelInventoryCount"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1355,13 +1355,13 @@ class InventoryResource:
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "belowReorderPoint": below_reorder_point},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1376,10 +1376,10 @@ class InventoryResource:
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, consistency_token=consistency_token))
 
     def list_movements(
         self,
@@ -1394,13 +1394,13 @@ class InventoryResource:
         reference: Optional[str] = UNSET,
         from_: Optional[str] = UNSET,
         to: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/inventory/movements`` (listMovements)."""
         return self._t.call(
             OPERATIONS["listMovements"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "lotId": lot_id, "reason": reason, "reference": reference, "from": from_, "to": to},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1416,10 +1416,10 @@ class InventoryResource:
         reference: Optional[str] = UNSET,
         from_: Optional[str] = UNSET,
         to: Optional[str] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_movements``, page after page."""
-        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, lot_id=lot_id, reason=reason, reference=reference, from_=from_, to=to, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, lot_id=lot_id, reason=reason, reference=reference, from_=from_, to=to, consistency_token=consistency_token))
 
     def adjust(
         self,
@@ -1433,14 +1433,14 @@ class InventoryResource:
         expires_at: Optional[str] = UNSET,
         manufactured_at: Optional[str] = UNSET,
         serial_numbers: Optional[List[Any]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/adjustments`` (adjustStock)."""
         return self._t.call(
             OPERATIONS["adjustStock"],
             body={"productId": product_id, "locationId": location_id, "quantity": quantity, "reason": reason, "notes": notes, "lotNumber": lot_number, "expiresAt": expires_at, "manufacturedAt": manufactured_at, "serialNumbers": serial_numbers},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1454,14 +1454,14 @@ class InventoryResource:
         notes: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         serial_numbers: Optional[List[Any]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/inventory/transfers`` (transferStock)."""
         return self._t.call(
             OPERATIONS["transferStock"],
             body={"productId": product_id, "fromLocationId": from_location_id, "toLocationId": to_location_id, "quantity": quantity, "notes": notes, "lotNumber": lot_number, "serialNumbers": serial_numbers},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1481,13 +1481,13 @@ class LotsResource:
         number: Optional[str] = UNSET,
         expiring_before: Optional[str] = UNSET,
         expired: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/lots`` (listLots)."""
         return self._t.call(
             OPERATIONS["listLots"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "number": number, "expiringBefore": expiring_before, "expired": expired},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1499,35 +1499,35 @@ class LotsResource:
         number: Optional[str] = UNSET,
         expiring_before: Optional[str] = UNSET,
         expired: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, product_id=product_id, number=number, expiring_before=expiring_before, expired=expired, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, product_id=product_id, number=number, expiring_before=expiring_before, expired=expired, consistency_token=consistency_token))
 
     def get(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/lots/{id}`` (getLot)."""
         return self._t.call(
             OPERATIONS["getLot"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def trace(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/lots/{id}/trace`` (traceLot)."""
         return self._t.call(
             OPERATIONS["traceLot"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
 
@@ -1542,13 +1542,13 @@ class WebhooksResource:
         *,
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/webhooks`` (listWebhooks)."""
         return self._t.call(
             OPERATIONS["listWebhooks"],
             query={"page": page, "pageSize": page_size},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1556,10 +1556,10 @@ class WebhooksResource:
         self,
         *,
         page_size: Optional[int] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, consistency_token=consistency_token))
 
     def create(
         self,
@@ -1568,14 +1568,14 @@ class WebhooksResource:
         events: List[Any],
         description: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks`` (createWebhook)."""
         return self._t.call(
             OPERATIONS["createWebhook"],
             body={"url": url, "events": events, "description": description, "active": active},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1583,13 +1583,13 @@ class WebhooksResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``GET /api/v1/webhooks/{id}`` (getWebhook)."""
         return self._t.call(
             OPERATIONS["getWebhook"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def update(
@@ -1600,41 +1600,41 @@ class WebhooksResource:
         events: List[Any],
         description: Optional[str] = UNSET,
         active: bool,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``PUT /api/v1/webhooks/{id}`` (updateWebhook)."""
         return self._t.call(
             OPERATIONS["updateWebhook"],
             path=(id,),
             body={"url": url, "events": events, "description": description, "active": active},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def delete(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``DELETE /api/v1/webhooks/{id}`` (deleteWebhook)."""
         return self._t.call(
             OPERATIONS["deleteWebhook"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
         )
 
     def test(
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks/{id}/test`` (testWebhook)."""
         return self._t.call(
             OPERATIONS["testWebhook"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1645,14 +1645,14 @@ class WebhooksResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "succeeded", "failed"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/webhooks/{id}/deliveries`` (listWebhookDeliveries)."""
         return self._t.call(
             OPERATIONS["listWebhookDeliveries"],
             path=(id,),
             query={"page": page, "pageSize": page_size, "status": status},
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             paged=True,
         )
 
@@ -1662,24 +1662,24 @@ class WebhooksResource:
         *,
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "succeeded", "failed"]] = UNSET,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_deliveries``, page after page."""
-        return self._t.iterate(lambda page: self.list_deliveries(id, page=page, page_size=page_size, status=status, consistency-token=consistency-token))
+        return self._t.iterate(lambda page: self.list_deliveries(id, page=page, page_size=page_size, status=status, consistency_token=consistency_token))
 
     def retry_delivery(
         self,
         id: str,
         delivery_id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry`` (retryWebhookDelivery)."""
         return self._t.call(
             OPERATIONS["retryWebhookDelivery"],
             path=(id, delivery_id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 
@@ -1687,14 +1687,14 @@ class WebhooksResource:
         self,
         id: str,
         *,
-        consistency-token: Optional[str] = None,
+        consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``POST /api/v1/webhooks/{id}/rotate-secret`` (rotateWebhookSecret)."""
         return self._t.call(
             OPERATIONS["rotateWebhookSecret"],
             path=(id,),
-            headers={"Consistency-Token": consistency-token},
+            headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
         )
 

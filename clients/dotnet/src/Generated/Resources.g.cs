@@ -275,21 +275,21 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/users/invitations</c> (listInvitations).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListInvitations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListInvitations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>DELETE /api/v1/users/invitations/{id}</c> (revokeInvitation).</summary>
-        public Task<JsonObject> RevokeAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> RevokeAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RevokeInvitation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.RevokeInvitation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/auth/invitations/inspect</c> (inspectInvitation).</summary>
@@ -316,39 +316,39 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/users</c> (listUsers).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListUsers, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListUsers, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/users</c> (addUser).</summary>
-        public Task<JsonObject> AddAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> AddAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.AddUser, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.AddUser, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/users/{id}</c> (getUser).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>PUT /api/v1/users/{id}</c> (updateUser).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateUser, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.UpdateUser, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>DELETE /api/v1/users/{id}</c> (removeUser).</summary>
-        public Task<JsonObject> RemoveAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> RemoveAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RemoveUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.RemoveUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 
@@ -363,27 +363,27 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/api-keys</c> (listApiKeys).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListApiKeys, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListApiKeys, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/api-keys</c> (createApiKey).</summary>
-        public Task<JsonObject> CreateAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateApiKey, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreateApiKey, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>DELETE /api/v1/api-keys/{id}</c> (revokeApiKey).</summary>
-        public Task<JsonObject> RevokeAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> RevokeAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RevokeApiKey, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.RevokeApiKey, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 
@@ -398,81 +398,81 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/reports</c> (listReportTypes).</summary>
-        public Task<JsonObject> ListAsync(string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> ListAsync(string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ListReportTypes, new string[0], null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.ListReportTypes, new string[0], null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/reports/inventory-valuation</c> (getInventoryValuationReport).</summary>
-        public Task<ResultPage> InventoryValuationAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> InventoryValuationAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>InventoryValuationAsync</c>, page after page.</summary>
-        public PageIterator InventoryValuationAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator InventoryValuationAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => InventoryValuationAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => InventoryValuationAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/inventory-valuation?format=csv</c>: the whole report as CSV text.</summary>
-        public Task<string> InventoryValuationCsvAsync(int? page = null, int? pageSize = null, string warehouseId = null, string category = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<string> InventoryValuationCsvAsync(int? page = null, int? pageSize = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.TextAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "category", category }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.TextAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "category", category }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/reports/stock-movements</c> (getStockMovementsReport).</summary>
-        public Task<ResultPage> StockMovementsAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> StockMovementsAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetStockMovementsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "reason", reason } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetStockMovementsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "reason", reason } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>StockMovementsAsync</c>, page after page.</summary>
-        public PageIterator StockMovementsAllAsync(string from, string to, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator StockMovementsAllAsync(string from, string to, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => StockMovementsAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, productId: productId, locationId: locationId, warehouseId: warehouseId, reason: reason, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => StockMovementsAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, productId: productId, locationId: locationId, warehouseId: warehouseId, reason: reason, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/stock-movements?format=csv</c>: the whole report as CSV text.</summary>
-        public Task<string> StockMovementsCsvAsync(string from, string to, int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<string> StockMovementsCsvAsync(string from, string to, int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.TextAsync(Operations.GetStockMovementsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "from", from }, { "to", to }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "reason", reason }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.TextAsync(Operations.GetStockMovementsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "from", from }, { "to", to }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "reason", reason }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/reports/low-stock</c> (getLowStockReport).</summary>
-        public Task<ResultPage> LowStockAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> LowStockAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetLowStockReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetLowStockReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>LowStockAsync</c>, page after page.</summary>
-        public PageIterator LowStockAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator LowStockAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => LowStockAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => LowStockAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/low-stock?format=csv</c>: the whole report as CSV text.</summary>
-        public Task<string> LowStockCsvAsync(int? page = null, int? pageSize = null, string warehouseId = null, string category = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<string> LowStockCsvAsync(int? page = null, int? pageSize = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.TextAsync(Operations.GetLowStockReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "category", category }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.TextAsync(Operations.GetLowStockReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "category", category }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/reports/order-summary</c> (getOrderSummaryReport).</summary>
-        public Task<ResultPage> OrderSummaryAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string type = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> OrderSummaryAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetOrderSummaryReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "type", type } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetOrderSummaryReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "type", type } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>OrderSummaryAsync</c>, page after page.</summary>
-        public PageIterator OrderSummaryAllAsync(string from, string to, int? pageSize = null, string format = null, string type = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator OrderSummaryAllAsync(string from, string to, int? pageSize = null, string format = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => OrderSummaryAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, type: type, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => OrderSummaryAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, type: type, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/order-summary?format=csv</c>: the whole report as CSV text.</summary>
-        public Task<string> OrderSummaryCsvAsync(string from, string to, int? page = null, int? pageSize = null, string type = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<string> OrderSummaryCsvAsync(string from, string to, int? page = null, int? pageSize = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.TextAsync(Operations.GetOrderSummaryReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "from", from }, { "to", to }, { "type", type }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.TextAsync(Operations.GetOrderSummaryReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "from", from }, { "to", to }, { "type", type }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 
@@ -487,45 +487,45 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/orders</c> (listOrders).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/orders/{id}</c> (getOrder).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetOrder, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetOrder, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/orders/sales</c> (createSalesOrder).</summary>
-        public Task<JsonObject> CreateSalesAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreateSalesAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateSalesOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreateSalesOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/orders/purchase</c> (createPurchaseOrder).</summary>
-        public Task<JsonObject> CreatePurchaseAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreatePurchaseAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreatePurchaseOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreatePurchaseOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>PATCH /api/v1/orders/{id}/status</c> (updateOrderStatus).</summary>
-        public Task<JsonObject> UpdateStatusAsync(string id, object body, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> UpdateStatusAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateOrderStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.UpdateOrderStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/orders/{id}/receive</c> (receivePurchaseOrder).</summary>
-        public Task<JsonObject> ReceiveAsync(string id, object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> ReceiveAsync(string id, object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ReceivePurchaseOrder, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.ReceivePurchaseOrder, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
     }
 
@@ -540,51 +540,51 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/products</c> (listProducts).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, updatedSince: updatedSince, sort: sort, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, updatedSince: updatedSince, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/products</c> (createProduct).</summary>
-        public Task<JsonObject> CreateAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateProduct, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreateProduct, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/products/import</c> (importProducts).</summary>
-        public Task<JsonObject> ImportAsync(object body, string mode = null, bool? dryRun = null, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> ImportAsync(object body, string mode = null, bool? dryRun = null, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ImportProducts, new string[0], new Dictionary<string, object> { { "mode", mode }, { "dryRun", dryRun } }, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.ImportProducts, new string[0], new Dictionary<string, object> { { "mode", mode }, { "dryRun", dryRun } }, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/products/{id}</c> (getProduct).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>PUT /api/v1/products/{id}</c> (updateProduct).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string Consistency-Token = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token }, { "if-match", ifMatch } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.UpdateProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken);
         }
 
         /// <summary><c>PATCH /api/v1/products/{id}</c> (patchProduct).</summary>
-        public Task<JsonObject> PatchAsync(string id, object body, string Consistency-Token = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> PatchAsync(string id, object body, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.PatchProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token }, { "if-match", ifMatch } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.PatchProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken);
         }
 
         /// <summary><c>DELETE /api/v1/products/{id}</c> (deleteProduct).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string Consistency-Token = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token }, { "if-match", ifMatch } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.DeleteProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken);
         }
     }
 
@@ -599,39 +599,39 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/warehouses</c> (listWarehouses).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string search = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListWarehouses, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListWarehouses, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string search = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, sort: sort, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/warehouses</c> (createWarehouse).</summary>
-        public Task<JsonObject> CreateAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateWarehouse, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreateWarehouse, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/warehouses/{id}</c> (getWarehouse).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>PUT /api/v1/warehouses/{id}</c> (updateWarehouse).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateWarehouse, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.UpdateWarehouse, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>DELETE /api/v1/warehouses/{id}</c> (deleteWarehouse).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.DeleteWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 
@@ -646,51 +646,51 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/locations</c> (listLocations).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListLocations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "type", type }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListLocations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "type", type }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, warehouseId: warehouseId, type: type, search: search, sort: sort, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, warehouseId: warehouseId, type: type, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/locations</c> (createLocation).</summary>
-        public Task<JsonObject> CreateAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateLocation, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreateLocation, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/locations/{id}</c> (getLocation).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>PUT /api/v1/locations/{id}</c> (updateLocation).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateLocation, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.UpdateLocation, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>DELETE /api/v1/locations/{id}</c> (deleteLocation).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.DeleteLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/locations/{id}/inventory</c> (listLocationStock).</summary>
-        public Task<ResultPage> ListInventoryAsync(string id, int? page = null, int? pageSize = null, string lotId = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListInventoryAsync(string id, int? page = null, int? pageSize = null, string lotId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListLocationStock, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "lotId", lotId } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListLocationStock, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "lotId", lotId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListInventoryAsync</c>, page after page.</summary>
-        public PageIterator ListInventoryAllAsync(string id, int? pageSize = null, string lotId = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListInventoryAllAsync(string id, int? pageSize = null, string lotId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListInventoryAsync(id: id, page: nextPage, pageSize: pageSize, lotId: lotId, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListInventoryAsync(id: id, page: nextPage, pageSize: pageSize, lotId: lotId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
     }
 
@@ -705,51 +705,51 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/inventory/counts</c> (listInventoryCounts).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string warehouseId = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string warehouseId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListInventoryCounts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "warehouseId", warehouseId } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListInventoryCounts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "warehouseId", warehouseId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string warehouseId = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string warehouseId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, warehouseId: warehouseId, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, warehouseId: warehouseId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/inventory/counts</c> (createInventoryCount).</summary>
-        public Task<JsonObject> CreateAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateInventoryCount, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreateInventoryCount, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/inventory/counts/{id}</c> (getInventoryCount).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>PUT /api/v1/inventory/counts/{id}/lines</c> (recordInventoryCountLines).</summary>
-        public Task<JsonObject> RecordLinesAsync(string id, object body, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> RecordLinesAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RecordInventoryCountLines, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.RecordInventoryCountLines, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/inventory/counts/{id}/submit</c> (submitInventoryCount).</summary>
-        public Task<JsonObject> SubmitAsync(string id, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> SubmitAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.SubmitInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.SubmitInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/inventory/counts/{id}/approve</c> (approveInventoryCount).</summary>
-        public Task<JsonObject> ApproveAsync(string id, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> ApproveAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ApproveInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.ApproveInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/inventory/counts/{id}/cancel</c> (cancelInventoryCount).</summary>
-        public Task<JsonObject> CancelAsync(string id, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CancelAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CancelInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CancelInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
     }
 
@@ -764,39 +764,39 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/inventory/stock</c> (listStock).</summary>
-        public Task<ResultPage> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListStockAsync</c>, page after page.</summary>
-        public PageIterator ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/inventory/movements</c> (listMovements).</summary>
-        public Task<ResultPage> ListMovementsAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListMovementsAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListMovements, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "lotId", lotId }, { "reason", reason }, { "reference", reference }, { "from", from }, { "to", to } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListMovements, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "lotId", lotId }, { "reason", reason }, { "reference", reference }, { "from", from }, { "to", to } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListMovementsAsync</c>, page after page.</summary>
-        public PageIterator ListMovementsAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListMovementsAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListMovementsAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, lotId: lotId, reason: reason, reference: reference, from: from, to: to, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListMovementsAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, lotId: lotId, reason: reason, reference: reference, from: from, to: to, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/inventory/adjustments</c> (adjustStock).</summary>
-        public Task<JsonObject> AdjustAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> AdjustAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.AdjustStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.AdjustStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/inventory/transfers</c> (transferStock).</summary>
-        public Task<JsonObject> TransferAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> TransferAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.TransferStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.TransferStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
     }
 
@@ -811,27 +811,27 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/lots</c> (listLots).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListLots, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "number", number }, { "expiringBefore", expiringBefore }, { "expired", expired } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListLots, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "number", number }, { "expiringBefore", expiringBefore }, { "expired", expired } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, productId: productId, number: number, expiringBefore: expiringBefore, expired: expired, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, productId: productId, number: number, expiringBefore: expiringBefore, expired: expired, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/lots/{id}</c> (getLot).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/lots/{id}/trace</c> (traceLot).</summary>
-        public Task<JsonObject> TraceAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> TraceAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.TraceLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.TraceLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 
@@ -846,69 +846,69 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/webhooks</c> (listWebhooks).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListWebhooks, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListWebhooks, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListAllAsync(int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/webhooks</c> (createWebhook).</summary>
-        public Task<JsonObject> CreateAsync(object body, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateWebhook, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.CreateWebhook, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/webhooks/{id}</c> (getWebhook).</summary>
-        public Task<JsonObject> GetAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.GetWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>PUT /api/v1/webhooks/{id}</c> (updateWebhook).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateWebhook, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.UpdateWebhook, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>DELETE /api/v1/webhooks/{id}</c> (deleteWebhook).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.ObjectAsync(Operations.DeleteWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/webhooks/{id}/test</c> (testWebhook).</summary>
-        public Task<JsonObject> TestAsync(string id, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> TestAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.TestWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.TestWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/webhooks/{id}/deliveries</c> (listWebhookDeliveries).</summary>
-        public Task<ResultPage> ListDeliveriesAsync(string id, int? page = null, int? pageSize = null, string status = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListDeliveriesAsync(string id, int? page = null, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListWebhookDeliveries, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListWebhookDeliveries, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListDeliveriesAsync</c>, page after page.</summary>
-        public PageIterator ListDeliveriesAllAsync(string id, int? pageSize = null, string status = null, string Consistency-Token = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListDeliveriesAllAsync(string id, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListDeliveriesAsync(id: id, page: nextPage, pageSize: pageSize, status: status, Consistency-Token: Consistency-Token, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListDeliveriesAsync(id: id, page: nextPage, pageSize: pageSize, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry</c> (retryWebhookDelivery).</summary>
-        public Task<JsonObject> RetryDeliveryAsync(string id, string deliveryId, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> RetryDeliveryAsync(string id, string deliveryId, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RetryWebhookDelivery, new[] { id, deliveryId }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.RetryWebhookDelivery, new[] { id, deliveryId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
         /// <summary><c>POST /api/v1/webhooks/{id}/rotate-secret</c> (rotateWebhookSecret).</summary>
-        public Task<JsonObject> RotateSecretAsync(string id, string Consistency-Token = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<JsonObject> RotateSecretAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RotateWebhookSecret, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", Consistency-Token } }, idempotencyKey, cancellationToken);
+            return _transport.ObjectAsync(Operations.RotateWebhookSecret, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
     }
 }
