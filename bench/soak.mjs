@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { PLATFORM_TOKEN } from "./lib.mjs";
 import { checkInvariants } from "./soak/checker.mjs";
 import { History } from "./soak/history.mjs";
-import { OPERATIONS } from "./soak/ops/index.mjs";
+import { operationsFor } from "./soak/ops/index.mjs";
 import { weighted } from "./soak/random.mjs";
 import { HEALTHY, startReceivers } from "./soak/receivers.mjs";
 import { figures, markdown } from "./soak/report.mjs";
@@ -87,8 +87,9 @@ const healthyUrls = tenants.flatMap((t) =>
 const outcomes = new Map();
 let running = true;
 async function client(t) {
+  const operations = operationsFor(t);
   while (running) {
-    const op = weighted(OPERATIONS);
+    const op = weighted(operations);
     let outcome = "ok";
     try {
       await op.run(t);
@@ -211,8 +212,21 @@ const settings = `${minutes} min of load, ${tenantCount} tenants (${Object.entri
 )
   .map(([plan, ts]) => `${ts.length} ${plan}`)
   .join(", ")}), ${clientCount} concurrent clients, faults ${faultsOn ? "on" : "off"}`;
+// The plan admissions: how often the limiter refused, and each plan's closest approach to its limit.
+const refusals = history.entries.filter((e) => e.status === 429);
+const peakByPlan = {};
+for (const t of tenants) {
+  const peak = final.admissionPeaks[t.id];
+  if (peak !== undefined) peakByPlan[t.plan] = Math.max(peakByPlan[t.plan] ?? 0, peak);
+}
+const admissions = `429 answered ${refusals.length} times to ${new Set(refusals.map((e) => e.tenantId)).size} tenants; most admissions in one 60 s window: ${Object.entries(
+  peakByPlan,
+)
+  .map(([plan, peak]) => `${plan} ${peak} (plan allows ${LIMITS[plan]})`)
+  .join(", ")}`;
 const summary = markdown({
   figures: f,
+  admissions,
   checks,
   settings,
   violations: final.violations.length,

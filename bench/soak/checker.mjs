@@ -8,7 +8,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /**
  * Checks every invariant; answers the violations (each `{ invariant, detail }`), the events lost (expected
- * at a healthy receiver, never received) and the duplicates left after de-duplication by `webhook-id`.
+ * at a healthy receiver, never received), the duplicates left after de-duplication by `webhook-id`, and
+ * `admissionPeaks` (limited tenant id -> the most admissions the history shows in one 60 s window).
  *
  * - `history`: `{ tenantId, op, method, path, status, sentAt, receivedAt, headers, ids | body, expect? }`
  *   per attempt (`ids`: the UUIDs its response named, or the `body` they are read from); `status` 0 for no response. `expect` (acknowledged writes only): `events` (keys, see
@@ -39,8 +40,8 @@ export function checkInvariants({
   checkReadable(history, snapshot, violate);
   checkServerErrors(history, violate);
   checkIsolation(history, snapshot, violate);
-  checkAdmissions(history, limits, violate);
-  return { violations, eventsLost: delivery.lost, duplicates: delivery.duplicates };
+  const admissionPeaks = checkAdmissions(history, limits, violate);
+  return { violations, eventsLost: delivery.lost, duplicates: delivery.duplicates, admissionPeaks };
 }
 
 function sums(rows) {
@@ -210,9 +211,11 @@ function checkIsolation(history, { owners }, violate) {
 /**
  * No tenant was admitted more than its plan allows in any 60 s window. Only requests the limiter
  * admitted count (a rate-limit header on a non-429 answer; fail-open answers carry none), and only when
- * their whole round trip lies inside the window: the admission happened somewhere in between.
+ * their whole round trip lies inside the window: the admission happened somewhere in between. Answers each
+ * limited tenant's peak.
  */
 function checkAdmissions(history, limits, violate) {
+  const peaks = {};
   const byTenant = new Map();
   for (const entry of history) {
     const limit = limits[entry.tenantId];
@@ -234,6 +237,7 @@ function checkAdmissions(history, limits, violate) {
       }
       if (count > worst.count) worst = { count, start };
     }
+    peaks[tenantId] = worst.count;
     if (worst.count > limit) {
       violate(
         "plan-admissions",
@@ -241,4 +245,5 @@ function checkAdmissions(history, limits, violate) {
       );
     }
   }
+  return peaks;
 }

@@ -155,6 +155,19 @@ describe("the soak's invariant checker", () => {
     assert.equal(checkInvariants(twice).duplicates, 1);
   });
 
+  it("catches a delivery under a webhook-id that is no stored event", () => {
+    const w = world();
+    w.received.push({ url: HOOK, webhookId: E2, type: "inventory.adjusted" });
+    assert.deepEqual(invariantsOf(w), ["webhook-exactly-once"]);
+  });
+
+  it("catches an acknowledged write stored for another tenant", () => {
+    const w = world();
+    w.snapshot.owners[P] = B;
+    w.history[0].body = {}; // the response itself named nothing of B's
+    assert.deepEqual(invariantsOf(w), ["tenant-isolation"]);
+  });
+
   it("catches an acknowledged write that is gone, unless it was deleted later", () => {
     const w = world();
     delete w.snapshot.owners[P];
@@ -202,5 +215,30 @@ describe("the soak's invariant checker", () => {
     w.history[3].status = 429;
     w.history[4].headers = {};
     assert.deepEqual(invariantsOf(w), []);
+  });
+
+  it("catches a burst admitted beyond the plan around its refusals, and reports each tenant's peak", () => {
+    // A greedy Starter client: 40 reads at once, then refusals, then 30 more admitted 20 s later: 70 in 60 s.
+    const attempt = (sentAt, status) => ({
+      ...world().history[0],
+      op: "burst",
+      method: "GET",
+      status,
+      expect: undefined,
+      sentAt,
+      receivedAt: sentAt + 300,
+    });
+    const w = world();
+    const first = Array.from({ length: 40 }, () => attempt(10_000, 200));
+    const refused = Array.from({ length: 30 }, () => attempt(10_000, 429));
+    const retried = Array.from({ length: 30 }, () => attempt(30_000, 200));
+    w.history = [...first, ...refused, ...retried];
+    const result = checkInvariants(w);
+    assert.deepEqual(invariantsOf(w), ["plan-admissions"]);
+    assert.equal(result.admissionPeaks[A], 70);
+    // The same burst retried once the window has moved on (Retry-After honoured) stays within the plan.
+    w.history = [...first, ...refused, ...Array.from({ length: 30 }, () => attempt(70_500, 200))];
+    assert.deepEqual(invariantsOf(w), []);
+    assert.equal(checkInvariants(w).admissionPeaks[A], 40);
   });
 });

@@ -55,7 +55,7 @@ function countBy(items, key) {
   return counts;
 }
 
-export function markdown({ figures: f, checks, settings, violations, eventsLost, duplicates }) {
+export function markdown({ figures: f, admissions, checks, settings, violations, eventsLost, duplicates }) {
   const lines = [
     `Run: ${settings}`,
     "",
@@ -73,6 +73,7 @@ export function markdown({ figures: f, checks, settings, violations, eventsLost,
         .map(([k, n]) => `${k}: ${n}`)
         .join(", ") || "none"
     }`,
+    `Plan admissions: ${admissions}`,
     `Invariant violations: ${violations}; events lost: ${eventsLost}; duplicates after de-duplication: ${duplicates}`,
     "",
     "| check after | requests so far | violations | events not delivered (in flight; at the end: lost) | duplicates |",

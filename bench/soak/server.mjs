@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join, resolve } from "node:path";
 import { ensureDevVars } from "../../scripts/dev-vars.mjs";
+import { applyMigrations } from "../../scripts/migrate.mjs";
 import { waitFor } from "../wait-for.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -12,12 +13,8 @@ const root = resolve(import.meta.dirname, "../..");
 export async function startServer({ port, inspectorPort, stateDir, logFile, faults }) {
   ensureDevVars();
   spawnSync("rm", ["-rf", stateDir]);
-  const migrate = spawnSync(
-    "npx",
-    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
-    { cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
-  );
-  if (migrate.status !== 0) throw new Error("could not apply migrations for the soak");
+  // The platform database and every shard, as `npm run dev` migrates them.
+  applyMigrations(["--local", "--persist-to", stateDir]);
   const log = createWriteStream(logFile, { flags: "a" });
   const url = `http://127.0.0.1:${port}`;
   let child;

@@ -1,12 +1,14 @@
-// The workload's operation kinds, one small module each; a new feature adds its module here.
+// The workload's operation kinds, one small module each; a new feature adds its module here. An operation with
+// `applies(t)` runs only for the tenants it answers true for.
 
+import { burst } from "./burst.mjs";
 import { createProduct, importProducts, updateProduct } from "./products.mjs";
 import { purchase } from "./purchase.mjs";
 import { read, report } from "./reads.mjs";
 import { advanceSalesOrder, createSalesOrder } from "./sales.mjs";
 import { adjust, transfer } from "./stock.mjs";
 
-export const OPERATIONS = [
+const OPERATIONS = [
   read,
   report,
   adjust,
@@ -17,4 +19,8 @@ export const OPERATIONS = [
   createSalesOrder,
   advanceSalesOrder,
   purchase,
+  burst,
 ];
+
+/** The operations tenant `t` runs. */
+export const operationsFor = (t) => OPERATIONS.filter((op) => op.applies?.(t) ?? true);
