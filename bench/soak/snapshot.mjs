@@ -30,6 +30,7 @@ function read(db) {
   const lot = (table) => (tables.has(table) && columnsOf(db, table).includes("lot_id") ? "lot_id" : "null");
   const levelLot = lot("stock_levels");
   const ledgerLot = lot("stock_movements");
+  const reservationLot = lot("order_reservations");
   const owners = {};
   for (const table of tables) {
     const columns = columnsOf(db, table);
@@ -52,8 +53,8 @@ function read(db) {
     ),
     reservedSums: all(
       "order_reservations",
-      `select tenant_id tenantId, product_id productId, location_id locationId, null lotId, sum(quantity) total
-        from order_reservations group by 1, 2, 3`,
+      `select tenant_id tenantId, product_id productId, location_id locationId, ${reservationLot} lotId,
+        sum(quantity) total from order_reservations group by 1, 2, 3, 4`,
     ),
     events: all(
       "outbox_events",

@@ -1,5 +1,6 @@
-// The soak's tenants: mixed plans, each with a warehouse, three bins, products with opening stock and webhook
+// The soak's tenants: mixed plans, each with a warehouse, three bins, products (two of them lot-tracked) with opening stock and webhook
 // subscriptions at the local receivers (see receiversOf), created through the official client as an integrator would.
+import { LOTS } from "./ops/lots.mjs";
 import { unique } from "./random.mjs";
 
 const PLANS = ["starter", "business", "enterprise"];
@@ -48,6 +49,7 @@ export async function createTenant({ i, api, history, WarehouseClient, platformT
     client,
     customerId: crypto.randomUUID(),
     products: [],
+    lotProducts: [],
     locations: [],
     openSales: new Map(),
     subscriptions: [],
@@ -83,6 +85,26 @@ export async function createTenant({ i, api, history, WarehouseClient, platformT
       quantity: 50,
       reason: "received",
     });
+  }
+  // Lot-tracked products, with opening stock in every lot (see ops/lots.mjs).
+  for (let n = 0; n < 2; n++) {
+    const product = await client.products.create({
+      sku: unique("LOTTED"),
+      name: "Soak perishable",
+      price: 4,
+      cost: 1.5,
+      tracking: "lot",
+    });
+    t.lotProducts.push(product.id);
+    for (const [k, lot] of LOTS.entries()) {
+      await client.inventory.adjust({
+        productId: product.id,
+        locationId: t.locations[(n + k) % 3],
+        quantity: 30,
+        reason: "received",
+        ...lot,
+      });
+    }
   }
   return t;
 }

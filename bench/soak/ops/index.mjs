@@ -2,6 +2,7 @@
 // `applies(t)` runs only for the tenants it answers true for.
 
 import { burst } from "./burst.mjs";
+import { adjustLot, transferLot } from "./lots.mjs";
 import { createProduct, importProducts, updateProduct } from "./products.mjs";
 import { purchase } from "./purchase.mjs";
 import { read, report } from "./reads.mjs";
@@ -13,6 +14,8 @@ const OPERATIONS = [
   report,
   adjust,
   transfer,
+  adjustLot,
+  transferLot,
   createProduct,
   updateProduct,
   importProducts,

@@ -1,11 +1,15 @@
-// Purchase orders: created as drafts, ordered, then received (in part or whole) into a location.
+// Purchase orders: created as drafts, ordered, then received (in part or whole) into a location, naming the lot
+// when the product is lot-tracked.
 import { between, pick } from "../random.mjs";
+import { LOTS } from "./lots.mjs";
 
 export const purchase = {
   name: "purchase-and-receive",
   weight: 5,
   async run(t) {
-    const productId = pick(t.products.slice(0, 8));
+    // One purchase in four is of a lot-tracked product: its receipt names the lot.
+    const lotted = Math.random() < 0.25;
+    const productId = lotted ? pick(t.lotProducts) : pick(t.products.slice(0, 8));
     const created = await t.track(
       "create-purchase-order",
       () =>
@@ -27,7 +31,9 @@ export const purchase = {
       "receive-purchase-order",
       () =>
         t.client.orders.receive(created.id, {
-          lines: [{ lineId: line.id, quantity, locationId: pick(t.locations) }],
+          lines: [
+            { lineId: line.id, quantity, locationId: pick(t.locations), ...(lotted ? pick(LOTS) : {}) },
+          ],
         }),
       // Receiving always moves an ordered purchase order on (partially_received or received).
       (o) => ({

@@ -1,6 +1,7 @@
 // Sales orders through their whole lifecycle: created (stock reserved), moved forward one step at a time,
 // shipped (stock leaves), delivered, or cancelled on the way (reservations released).
 import { between, pick } from "../random.mjs";
+import { LOTS } from "./lots.mjs";
 
 const NEXT = {
   pending: "confirmed",
@@ -23,13 +24,16 @@ export const createSalesOrder = {
   name: "create-sales-order",
   weight: 10,
   async run(t) {
-    const lines = [...new Set([pick(t.products.slice(0, 8)), pick(t.products.slice(0, 8))])].map(
-      (productId) => ({
-        productId,
-        quantity: between(1, 3),
-        price: 19.99,
-      }),
-    );
+    // Untracked products and lot-tracked ones (allocated first-expiry-first-out, or pinned to a lot).
+    const candidates = [...t.products.slice(0, 8), ...t.lotProducts];
+    const lines = [...new Set([pick(candidates), pick(candidates)])].map((productId) => ({
+      productId,
+      quantity: between(1, 3),
+      price: 19.99,
+      ...(t.lotProducts.includes(productId) && Math.random() < 0.25
+        ? { lotNumber: pick(LOTS).lotNumber }
+        : {}),
+    }));
     const order = await t.track(
       "create-sales-order",
       () =>
