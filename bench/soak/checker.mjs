@@ -22,6 +22,9 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  *   get every matching event; `limits`: tenant id -> requests per 60 s (absent: unlimited); `cutoff`: only
  *   events committed by then must have arrived (a check taken while the load goes on); `settled`: false while
  *   deliveries may still be under way (a missing one is counted in `eventsLost` but is no violation yet).
+ * - `feeds`: tenant id -> `{ ids, mustReach? }`: the event ids that tenant's reader of `GET /events` got, in the
+ *   order it got them, and the commit position (`seq`) it must have reached (the last event stored before
+ *   its final drain began).
  */
 export function checkInvariants({
   history,
@@ -29,6 +32,7 @@ export function checkInvariants({
   received = [],
   healthyUrls = [],
   limits = {},
+  feeds = {},
   cutoff,
   settled = true,
 }) {
@@ -36,6 +40,7 @@ export function checkInvariants({
   const violate = (invariant, detail) => violations.push({ invariant, detail });
   checkStock(snapshot, violate);
   checkEvents(history, snapshot, violate);
+  checkFeeds(feeds, snapshot, violate);
   const delivery = checkDeliveries(snapshot, received, new Set(healthyUrls), { cutoff, settled }, violate);
   checkReadable(history, snapshot, violate);
   checkServerErrors(history, violate);
@@ -44,8 +49,11 @@ export function checkInvariants({
   return { violations, eventsLost: delivery.lost, duplicates: delivery.duplicates, admissionPeaks };
 }
 
+/** Totals per level key; rows of one key from several sources (reservations and holds) add up. */
 function sums(rows) {
-  return new Map(rows.map((row) => [levelKey(row), row.total]));
+  const totals = new Map();
+  for (const row of rows) totals.set(levelKey(row), (totals.get(levelKey(row)) ?? 0) + row.total);
+  return totals;
 }
 
 function checkStock({ stockLevels, ledgerSums, reservedSums }, violate) {
@@ -97,6 +105,47 @@ function checkEvents(history, { events }, violate) {
   }
   for (const key of expected) {
     if (!byKey.has(key)) violate("one-event-per-change", `acknowledged change without its event: ${key}`);
+  }
+}
+
+/**
+ * Every tenant's events-feed reader got each committed event exactly once, in commit order (`seq`), with no
+ * gap up to where it got, and at the end reached every event committed before its final drain.
+ */
+function checkFeeds(feeds, { events }, violate) {
+  const byTenant = new Map();
+  for (const event of events) {
+    if (event.type === "webhook.test") continue;
+    if (!byTenant.has(event.tenantId)) byTenant.set(event.tenantId, []);
+    byTenant.get(event.tenantId).push(event);
+  }
+  for (const [tenantId, { ids, mustReach }] of Object.entries(feeds)) {
+    const stored = byTenant.get(tenantId) ?? [];
+    const seqOf = new Map(stored.map((e) => [e.id, e.seq]));
+    const seen = new Set();
+    let last = 0;
+    for (const id of ids) {
+      if (seen.has(id)) violate("events-feed", `tenant ${tenantId}'s feed gave event ${id} twice`);
+      seen.add(id);
+      const seq = seqOf.get(id);
+      if (seq === undefined) {
+        violate("events-feed", `tenant ${tenantId}'s feed gave ${id}, which is no event of this tenant`);
+        continue;
+      }
+      if (seq <= last) violate("events-feed", `tenant ${tenantId}'s feed gave seq ${seq} after ${last}`);
+      last = Math.max(last, seq);
+    }
+    for (const event of stored) {
+      if (event.seq <= last && !seen.has(event.id)) {
+        violate(
+          "events-feed",
+          `tenant ${tenantId}'s feed skipped ${event.type} ${event.id} (seq ${event.seq})`,
+        );
+      }
+    }
+    if (mustReach !== undefined && last < mustReach) {
+      violate("events-feed", `tenant ${tenantId}'s feed stopped at seq ${last}, before ${mustReach}`);
+    }
   }
 }
 

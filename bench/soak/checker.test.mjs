@@ -43,6 +43,7 @@ function world() {
           type: "inventory.adjusted",
           payload: { movementId: M, productId: P },
           createdAt: "2026-11-23T17:00:01.000Z",
+          seq: 1,
         },
       ],
       owners: { [P]: A, [L]: A, [M]: A, [Q]: B, [E1]: A, [S]: A },
@@ -53,7 +54,26 @@ function world() {
     received: [{ url: HOOK, webhookId: E1, type: "inventory.adjusted" }],
     healthyUrls: [HOOK],
     limits: { [A]: 60 },
+    feeds: { [A]: { ids: [E1], mustReach: 1 } },
   };
+}
+
+/** The world with a second change of A (seq 2), stored and delivered. */
+function twoEvents() {
+  const w = world();
+  const M2 = "0190e000-0000-7000-8000-0000000000e2";
+  w.snapshot.owners[M2] = A;
+  w.snapshot.events.push({
+    id: E2,
+    tenantId: A,
+    type: "inventory.adjusted",
+    payload: { movementId: M2, productId: P },
+    createdAt: "2026-11-23T17:00:02.000Z",
+    seq: 2,
+  });
+  w.received.push({ url: HOOK, webhookId: E2, type: "inventory.adjusted" });
+  w.feeds[A] = { ids: [E1, E2], mustReach: 2 };
+  return w;
 }
 
 const invariantsOf = (input) => [...new Set(checkInvariants(input).violations.map((v) => v.invariant))];
@@ -111,14 +131,27 @@ describe("the soak's invariant checker", () => {
     assert.deepEqual(invariantsOf(w), ["reserved-equals-reservations"]);
   });
 
+  it("counts an order's reservation and an active hold at one level together", () => {
+    const w = world();
+    w.snapshot.reservedSums = [
+      { tenantId: A, productId: P, locationId: L, total: 1 }, // an open order line
+      { tenantId: A, productId: P, locationId: L, total: 1 }, // an active hold's allocation
+    ];
+    assert.deepEqual(invariantsOf(w), []);
+    w.snapshot.reservedSums.pop(); // the hold's stock still reserved, the hold gone
+    assert.deepEqual(invariantsOf(w), ["reserved-equals-reservations"]);
+  });
+
   it("catches an acknowledged change without its event, and a change with two", () => {
     const missing = world();
     missing.snapshot.events = [];
     missing.received = [];
+    missing.feeds = {};
     assert.deepEqual(invariantsOf(missing), ["one-event-per-change"]);
     const twice = world();
-    twice.snapshot.events.push({ ...twice.snapshot.events[0], id: E2 });
+    twice.snapshot.events.push({ ...twice.snapshot.events[0], id: E2, seq: 2 });
     twice.received.push({ url: HOOK, webhookId: E2, type: "inventory.adjusted" });
+    twice.feeds[A].ids = [E1, E2];
     assert.deepEqual(invariantsOf(twice), ["one-event-per-change", "webhook-exactly-once"]);
   });
 
@@ -195,7 +228,46 @@ describe("the soak's invariant checker", () => {
     w.snapshot.events[0].tenantId = B;
     w.snapshot.events[0].createdAt = "2026-11-23T16:59:00.000Z"; // not expected at A's receiver either
     w.history[0].expect.events = [];
+    w.feeds = {};
     assert.deepEqual(invariantsOf(w), ["tenant-isolation"]);
+  });
+
+  it("passes a feed reader that got every event once, in commit order", () => {
+    assert.deepEqual(invariantsOf(twoEvents()), []);
+  });
+
+  it("catches a feed reader that got an event twice", () => {
+    const w = twoEvents();
+    w.feeds[A].ids = [E1, E1, E2];
+    assert.deepEqual(invariantsOf(w), ["events-feed"]);
+  });
+
+  it("catches a feed reader that got events out of commit order", () => {
+    const w = twoEvents();
+    w.feeds[A].ids = [E2, E1];
+    assert.deepEqual(invariantsOf(w), ["events-feed"]);
+  });
+
+  it("catches a feed that skipped an event before one it gave", () => {
+    const w = twoEvents();
+    w.feeds[A] = { ids: [E2] };
+    assert.deepEqual(invariantsOf(w), ["events-feed"]);
+  });
+
+  it("catches a feed reader that never reached the events committed before its final drain", () => {
+    const w = twoEvents();
+    w.feeds[A] = { ids: [E1], mustReach: 2 };
+    assert.deepEqual(invariantsOf(w), ["events-feed"]);
+    w.feeds[A] = { ids: [E1] }; // a reader still under way has no such promise
+    assert.deepEqual(invariantsOf(w), []);
+  });
+
+  it("catches a feed that gave another tenant's event", () => {
+    const w = twoEvents();
+    w.snapshot.events[1].tenantId = B;
+    w.snapshot.events[1].createdAt = "2026-11-23T16:59:00.000Z"; // not expected at A's receiver
+    w.received.pop();
+    assert.deepEqual(invariantsOf(w), ["events-feed"]);
   });
 
   it("catches more admissions in 60 s than the plan allows, and only then", () => {

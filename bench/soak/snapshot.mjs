@@ -51,14 +51,29 @@ function read(db) {
       `select tenant_id tenantId, product_id productId, location_id locationId, ${ledgerLot} lotId,
         sum(delta) total from stock_movements group by 1, 2, 3, 4`,
     ),
-    reservedSums: all(
-      "order_reservations",
-      `select tenant_id tenantId, product_id productId, location_id locationId, ${reservationLot} lotId,
-        sum(quantity) total from order_reservations group by 1, 2, 3, 4`,
-    ),
+    // What should be reserved: open order reservations, and the allocations of holds still active (an expired
+    // hold keeps its stock until the sweep or a reservation releases it, and stays 'active' until then).
+    reservedSums: [
+      ...all(
+        "order_reservations",
+        `select tenant_id tenantId, product_id productId, location_id locationId, ${reservationLot} lotId,
+          sum(quantity) total from order_reservations group by 1, 2, 3, 4`,
+      ),
+      ...(tables.has("stock_holds")
+        ? db
+            .prepare(
+              `select a.tenant_id tenantId, a.product_id productId, a.location_id locationId, a.lot_id lotId,
+                sum(a.quantity) total from stock_hold_allocations a
+                join stock_holds h on h.tenant_id = a.tenant_id and h.id = a.hold_id
+                where h.status = 'active' group by 1, 2, 3, 4`,
+            )
+            .all()
+        : []),
+    ],
     events: all(
       "outbox_events",
-      "select id, tenant_id tenantId, type, payload, created_at createdAt from outbox_events",
+      `select id, tenant_id tenantId, type, payload, created_at createdAt,
+        ${columnsOf(db, "outbox_events").includes("seq") ? "seq" : "null"} seq from outbox_events`,
     ).map((event) => ({ ...event, payload: JSON.parse(event.payload) })),
     owners,
     subscriptions: all(
