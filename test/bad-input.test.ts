@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Method } from "./support/api-types";
 import { createTenant, PLATFORM, type TestTenant } from "./support/builders";
 import { call } from "./support/http";
 
@@ -27,7 +28,7 @@ interface Schema {
 }
 
 interface Operation {
-  method: string;
+  method: Method;
   path: string;
   query: { name: string; schema: Schema }[];
   body?: Schema;
@@ -55,7 +56,7 @@ beforeAll(async () => {
   doc = (await call("GET", "/openapi.json")).body as unknown as OpenApiDocument;
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({
-      method: method.toUpperCase(),
+      method: method.toUpperCase() as Method,
       path: path.replace(/^\/api\/v1/, ""),
       query: (operation.parameters ?? []).filter((p) => p.in === "query"),
       body: operation.requestBody?.content["application/json"]?.schema,

@@ -173,7 +173,7 @@ describe("products", () => {
       await new Promise((resolve) => setTimeout(resolve, 3)); // distinct createdAt
     }
     // Touch the first product last, so updatedAt orders differently from createdAt.
-    await call("PATCH", `/products/${(await list("sort=sku", t)).items[1].id}`, {
+    await call("PATCH", `/products/${(await list("sort=sku", t)).items[1]!.id}`, {
       headers: t.admin,
       body: { description: "touched" },
     });

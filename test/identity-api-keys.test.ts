@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTenant, scopedKey, type TestTenant, userWithRole } from "./support/builders";
+import { createTenant, scopedKey, type TestTenant, userWithRole, whoAmI } from "./support/builders";
 import { platformDatabase } from "./support/database";
 import { call } from "./support/http";
 
@@ -133,7 +133,7 @@ describe("API keys", () => {
 describe("an API key's rights follow its creator's current role", () => {
   async function adminWithKey(t: TestTenant) {
     const jwt = await userWithRole(t, "admin");
-    const { id: userId, email } = (await call("GET", "/auth/me", { headers: jwt })).body.data.user;
+    const { id: userId, email } = (await whoAmI(jwt, "user")).user;
     const created = await call("POST", "/api-keys", {
       headers: jwt,
       body: { name: "ops", scopes: ["admin"] },
@@ -164,7 +164,7 @@ describe("an API key's rights follow its creator's current role", () => {
       403,
     );
     expect((await call("GET", "/products", { headers: key })).status).toBe(200);
-    expect((await me(key)).body.data.apiKey.scopes).toEqual([
+    expect((await whoAmI(key, "api_key")).apiKey.scopes).toEqual([
       "read:products",
       "read:inventory",
       "read:orders",
@@ -184,6 +184,6 @@ describe("an API key's rights follow its creator's current role", () => {
     });
     await call("PUT", `/users/${userId}`, { headers: t.admin, body: { role: "operator" } });
     const key = { "x-api-key": writer.body.data.key };
-    expect((await me(key)).body.data.apiKey.scopes).toEqual(["read:products", "read:orders"]);
+    expect((await whoAmI(key, "api_key")).apiKey.scopes).toEqual(["read:products", "read:orders"]);
   });
 });

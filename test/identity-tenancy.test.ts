@@ -6,6 +6,7 @@ import {
   scopedKey,
   type TestTenant,
   userWithRole,
+  whoAmI,
 } from "./support/builders";
 import { call } from "./support/http";
 
@@ -109,8 +110,8 @@ describe("roles map to scopes", () => {
   it("a removed member loses access on the next request", async () => {
     const member = await userWithRole(tenant, "manager");
     expect((await listOrders(member)).status).toBe(200);
-    const me = await call("GET", "/auth/me", { headers: { authorization: member.authorization! } });
-    const removed = await call("DELETE", `/users/${me.body.data.user.id}`, { headers: tenant.admin });
+    const { user } = await whoAmI({ authorization: member.authorization! }, "user");
+    const removed = await call("DELETE", `/users/${user.id}`, { headers: tenant.admin });
     expect(removed.status).toBe(200);
     expect((await listOrders(member)).status).toBe(403);
   });

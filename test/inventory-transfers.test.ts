@@ -48,7 +48,7 @@ describe("transfers", () => {
     expect(from).toMatchObject({ locationId: a, onHand: 6, available: 6 });
     expect(to).toMatchObject({ locationId: b, onHand: 4, available: 4 });
     expect(movements).toHaveLength(2);
-    expect(movements.every((m: { referenceId: string }) => m.referenceId === transferId)).toBe(true);
+    expect(movements.every((m) => m.referenceId === transferId)).toBe(true);
     const ledger = await call("GET", `/inventory/movements?reference=${transferId}`, {
       headers: tenant.admin,
     });

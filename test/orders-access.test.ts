@@ -64,7 +64,7 @@ describe("order access", () => {
     expect((await salesOrder(tenant, [{ productId, quantity: 1 }], {}, viewer)).status).toBe(403);
     const created = await salesOrder(tenant, [{ productId, quantity: 1 }], {}, operator);
     expect(created.status).toBe(201);
-    expect(created.body.data.statusHistory[0].by).toEqual({ type: "user", id: expect.any(String) });
+    expect(created.body.data.statusHistory[0]?.by).toEqual({ type: "user", id: expect.any(String) });
   });
 
   it("answers 404 for another tenant's order, and cannot order another tenant's product", async () => {
@@ -139,7 +139,7 @@ describe("GET /orders", () => {
       totals: { quantity: 1, total: 5 },
       allowedTransitions: expect.any(Array),
     });
-    expect(summary.lines).toBeUndefined();
+    expect(summary).not.toHaveProperty("lines");
   });
 
   it("rejects bad filters with 400", async () => {

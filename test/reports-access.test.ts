@@ -14,22 +14,22 @@ describe("GET /reports", () => {
   it("lists every report type with its scopes, formats and parameters", async () => {
     const res = await call("GET", "/reports", { headers: tenant.admin });
     expect(res.status).toBe(200);
-    const byType = Object.fromEntries(res.body.data.items.map((item: { type: string }) => [item.type, item]));
+    const byType = Object.fromEntries(res.body.data.items.map((item) => [item.type, item]));
     expect(Object.keys(byType).sort()).toEqual([
       "inventory-valuation",
       "low-stock",
       "order-summary",
       "stock-movements",
     ]);
-    expect(byType["inventory-valuation"].scopes).toEqual(["read:inventory", "read:products"]);
-    expect(byType["low-stock"].scopes).toEqual(["read:inventory"]);
-    expect(byType["stock-movements"].scopes).toEqual(["read:inventory"]);
-    expect(byType["order-summary"].scopes).toEqual(["read:orders"]);
-    expect(byType["stock-movements"].path).toBe("/api/v1/reports/stock-movements");
-    expect(byType["stock-movements"].formats).toEqual(["json", "csv"]);
-    const required = byType["stock-movements"].parameters.filter((p: { required: boolean }) => p.required);
-    expect(required.map((p: { name: string }) => p.name)).toEqual(["from", "to"]);
-    const pageSize = byType["low-stock"].parameters.find((p: { name: string }) => p.name === "pageSize");
+    expect(byType["inventory-valuation"]?.scopes).toEqual(["read:inventory", "read:products"]);
+    expect(byType["low-stock"]?.scopes).toEqual(["read:inventory"]);
+    expect(byType["stock-movements"]?.scopes).toEqual(["read:inventory"]);
+    expect(byType["order-summary"]?.scopes).toEqual(["read:orders"]);
+    expect(byType["stock-movements"]?.path).toBe("/api/v1/reports/stock-movements");
+    expect(byType["stock-movements"]?.formats).toEqual(["json", "csv"]);
+    const required = byType["stock-movements"]?.parameters.filter((p) => p.required);
+    expect(required?.map((p) => p.name)).toEqual(["from", "to"]);
+    const pageSize = byType["low-stock"]?.parameters.find((p) => p.name === "pageSize");
     expect(pageSize).toEqual({
       name: "pageSize",
       required: false,

@@ -37,7 +37,7 @@ beforeAll(async () => {
   expect(order.status).toBe(201);
 });
 
-const get = (path: string) => call("GET", path, { headers: tenant.admin });
+const get = <P extends string>(path: P) => call("GET", path, { headers: tenant.admin });
 
 it("values and flags the stock the API wrote: 10 on hand x 2.5, 3 reserved, 7 available under 10", async () => {
   const valuation = await get("/reports/inventory-valuation");

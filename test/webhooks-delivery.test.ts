@@ -111,7 +111,7 @@ describe("delivery", () => {
     const pending = await delivery(id, deliveryId);
     expect(pending).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 503 });
     // The queue's retry delay is not observable here, so the delay is read back from the delivery.
-    const delayMs = Date.parse(pending!.nextAttemptAt) - Date.parse(pending!.updatedAt);
+    const delayMs = Date.parse(pending!.nextAttemptAt ?? "") - Date.parse(pending!.updatedAt);
     expect(delayMs).toBeGreaterThanOrEqual(5000);
     expect(delayMs).toBeLessThanOrEqual(6000);
     expect((await subscription(id)).failingSince).toEqual(expect.any(String));
@@ -119,7 +119,9 @@ describe("delivery", () => {
     expect(second.retryMessages).toHaveLength(1);
     const after = await delivery(id, deliveryId);
     expect(after).toMatchObject({ attempts: 2 });
-    expect(Date.parse(after!.nextAttemptAt) - Date.parse(after!.updatedAt)).toBeGreaterThanOrEqual(300_000);
+    expect(Date.parse(after!.nextAttemptAt ?? "") - Date.parse(after!.updatedAt)).toBeGreaterThanOrEqual(
+      300_000,
+    );
     expect(received[0]!.headers["webhook-id"]).toBe(received[1]!.headers["webhook-id"]);
   });
 

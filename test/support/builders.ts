@@ -39,8 +39,8 @@ async function created<P extends string>(
   headers: Record<string, string>,
   body: unknown,
   expected = 201,
-) {
-  const res = await call<DataAt<"POST", P>>("POST", path, { headers, body });
+): Promise<DataAt<"POST", P>> {
+  const res = await call("POST", path, { headers, body });
   if (res.status !== expected)
     throw new Error(`POST ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
@@ -87,6 +87,19 @@ export async function scopedKey(
 export async function loginHeaders(tenant: TestTenant, email: string, password: string) {
   const { token } = await created("/auth/login", {}, { email, password }, 200);
   return { authorization: `Bearer ${token}`, "x-tenant-id": tenant.id };
+}
+
+type Identity = DataAt<"GET", "/auth/me">;
+
+/** Whom GET /auth/me says the credential is; throws (failing the set-up) unless it is a `type` credential. */
+export async function whoAmI<K extends Identity["type"]>(
+  headers: Record<string, string>,
+  type: K,
+): Promise<Extract<Identity, { type: K }>> {
+  const res = await call("GET", "/auth/me", { headers });
+  if (res.status !== 200 || res.body.data.type !== type)
+    throw new Error(`GET /auth/me is not a ${type}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as Extract<Identity, { type: K }>;
 }
 
 /**

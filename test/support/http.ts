@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import type { DataAt, Method } from "./api-types";
 import { assertDocumented } from "./openapi";
 
 export const BASE = "http://localhost/api/v1";
@@ -10,7 +11,7 @@ export interface Envelope<T = unknown> {
   errors: string[] | null;
 }
 
-export interface ApiResponse<T = any> {
+export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
   body: Envelope<T>;
@@ -38,7 +39,11 @@ export async function fetchApi(
 }
 
 /** Calls the Worker through its real fetch handler, as an integrator would. JSON bodies are encoded. */
-export async function call<T = any>(method: string, path: string, init: Init = {}): Promise<ApiResponse<T>> {
+export async function call<M extends Method, P extends string, T = DataAt<M, P>>(
+  method: M,
+  path: P,
+  init: Init = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...init.headers };
   let body: BodyInit | undefined;
   if (typeof init.body === "string" || init.body instanceof ReadableStream) {
