@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Method } from "./support/api-types";
 import { createTenant, PLATFORM, type TestTenant } from "./support/builders";
 import { call } from "./support/http";
+import { servedDocument } from "./support/openapi";
 
 // Every operation in the OpenAPI document, fed malformed ids, malformed query parameters, arbitrary JSON
 // bodies, control characters, huge numbers and internal hosts: whatever it is sent, the answer is a 4xx in
@@ -53,7 +54,7 @@ let doc: OpenApiDocument;
 let operations: Operation[];
 beforeAll(async () => {
   tenant = await createTenant();
-  doc = (await call("GET", "/openapi.json")).body as unknown as OpenApiDocument;
+  doc = (await servedDocument()) as unknown as OpenApiDocument;
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({
       method: method.toUpperCase() as Method,
@@ -127,8 +128,9 @@ function sample(schema: Schema, path: (string | number)[] = [], leaves: Leaf[] =
 
 function withLeaf(value: unknown, path: (string | number)[], leaf: unknown): unknown {
   const copy = structuredClone(value);
-  const parent = path.slice(0, -1).reduce((node: any, key) => node[key], copy);
-  parent[path.at(-1) as string | number] = leaf;
+  type Node = Record<string | number, unknown>;
+  const parent = path.slice(0, -1).reduce<Node>((node, key) => node[key] as Node, copy as Node);
+  parent[path.at(-1)!] = leaf;
   return copy;
 }
 

@@ -9,6 +9,7 @@ import {
   whoAmI,
 } from "./support/builders";
 import { call } from "./support/http";
+import { type OpenApiDocument, servedDocument } from "./support/openapi";
 
 let tenant: TestTenant;
 let ownerJwt: string;
@@ -130,15 +131,14 @@ describe("platform endpoints", () => {
 });
 
 describe("OpenAPI document", () => {
-  type Paths = Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
   /** The security of an operation named like "get /users/{id}". */
-  const securityOf = (paths: Paths, operation: string) => {
+  const securityOf = (paths: OpenApiDocument["paths"], operation: string) => {
     const [method = "", path = ""] = operation.split(" ");
     return paths[`/api/v1${path}`]?.[method]?.security;
   };
 
   it("lists every identity endpoint with its security and scope", async () => {
-    const { paths } = (await call("GET", "/openapi.json")).body as unknown as { paths: Paths };
+    const { paths } = await servedDocument();
     const expected: Record<string, Record<string, string[]>[]> = {
       "get /api-keys": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],
       "post /api-keys": [{ BearerAuth: ["admin"] }, { ApiKeyAuth: ["admin"] }],

@@ -9,6 +9,7 @@ import {
   userWithRole,
 } from "./support/builders";
 import { call } from "./support/http";
+import { servedDocument } from "./support/openapi";
 
 let tenant: TestTenant;
 let other: TestTenant;
@@ -156,9 +157,7 @@ describe("GET /orders", () => {
   });
 
   it("documents every order route with its scope", async () => {
-    const doc = (await call("GET", "/openapi.json")).body as unknown as {
-      paths: Record<string, Record<string, { "x-required-scopes"?: string[] }>>;
-    };
+    const doc = await servedDocument();
     expect(doc.paths["/api/v1/orders"]?.get?.["x-required-scopes"]).toEqual(["read:orders"]);
     expect(doc.paths["/api/v1/orders/{id}"]?.get?.["x-required-scopes"]).toEqual(["read:orders"]);
     expect(doc.paths["/api/v1/orders/sales"]?.post?.["x-required-scopes"]).toEqual(["write:orders"]);

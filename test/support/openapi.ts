@@ -16,12 +16,22 @@ interface MediaType {
 }
 interface ResponseObject {
   content?: Record<string, MediaType>;
+  headers?: Record<string, object>;
 }
-interface Operation {
+/** The parts of an operation that tests read. */
+export interface DocumentedOperation {
+  operationId?: string;
+  parameters?: { name: string; in: string; required?: boolean; schema?: object }[];
+  requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, ResponseObject>;
+  security?: Record<string, string[]>[];
+  "x-required-scopes"?: string[];
 }
-interface Document {
-  paths: Record<string, Record<string, Operation>>;
+/** The served document, as far as tests read it; paths are keyed by template, then lower-case method. */
+export interface OpenApiDocument {
+  openapi: string;
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, DocumentedOperation>>;
   components?: { schemas?: Record<string, object> };
 }
 
@@ -29,7 +39,7 @@ interface PathTemplate {
   template: string;
   pattern: RegExp;
   literalSegments: number;
-  operations: Record<string, Operation>;
+  operations: Record<string, DocumentedOperation>;
 }
 
 /** Answers that are not operations of the API, so the document does not describe them. */
@@ -64,7 +74,7 @@ function eachSchemaObject(node: unknown, visit: (schema: Schema) => void): void 
  * `allOf` stay open and the composition is closed instead, since a closed part would refuse the other
  * parts' properties.
  */
-function closeObjects(document: Document): void {
+function closeObjects(document: OpenApiDocument): void {
   const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
   const parts = new Set<Schema>();
   eachSchemaObject(document, (schema) => {
@@ -87,7 +97,7 @@ class ResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly templates: PathTemplate[];
 
-  constructor(document: Document) {
+  constructor(document: OpenApiDocument) {
     addFormats(this.ajv);
     closeObjects(document);
     this.ajv.addSchema(document, DOCUMENT_ID);
@@ -162,12 +172,25 @@ class ResponseChecker {
   }
 }
 
+let served: Promise<string> | undefined;
+
+function documentText(): Promise<string> {
+  served ??= exports.default.fetch(new Request(`${ORIGIN}${DOCUMENT_PATH}`)).then(async (response) => {
+    if (!response.ok) throw new Error(`GET ${DOCUMENT_PATH} answered ${response.status}`);
+    return response.text();
+  });
+  return served;
+}
+
+/** The OpenAPI document the Worker serves, a copy of its own (the checker closes the objects of its copy). */
+export async function servedDocument(): Promise<OpenApiDocument> {
+  return JSON.parse(await documentText()) as OpenApiDocument;
+}
+
 let checker: Promise<ResponseChecker> | undefined;
 
 function responseChecker(): Promise<ResponseChecker> {
-  checker ??= exports.default
-    .fetch(new Request(`${ORIGIN}${DOCUMENT_PATH}`))
-    .then(async (response) => new ResponseChecker((await response.json()) as Document));
+  checker ??= servedDocument().then((document) => new ResponseChecker(document));
   return checker;
 }
 
