@@ -3,6 +3,7 @@ import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { LotNumber, SerialNumbers, trackedFields } from "../lots/schemas";
 import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
+import { nullableRef } from "../openapi/nullable";
 import { orderStatuses } from "./state-machine";
 
 const MAX_QUANTITY = 1_000_000_000;
@@ -170,7 +171,7 @@ const orderFields = {
   customerId: z.uuid().nullable(),
   supplier: z.string().nullable(),
   warehouseId: z.uuid().nullable(),
-  shippingAddress: ShippingAddress.nullable(),
+  shippingAddress: nullableRef(ShippingAddress),
   trackingNumber: z.string().nullable(),
   notes: z.string().nullable(),
   expectedAt: z.string().nullable(),

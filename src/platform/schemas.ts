@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { Invitation } from "../invitations/schemas";
+import { nullableRef } from "../openapi/nullable";
 import { NewUser, Role } from "../users/schemas";
 
 export const Plan = z.enum(["starter", "business", "enterprise"]).openapi({ example: "business" });
@@ -46,9 +47,7 @@ export const CreatedTenant = z
     owner: z.object({ id: z.uuid(), email: z.string(), name: z.string(), role: Role }).nullable().openapi({
       description: "The new owner account; null when the email already had an account (see ownerInvitation).",
     }),
-    // A union, not Invitation.nullable(): that would carry the shared component's name and make every
-    // Invitation in the document nullable.
-    ownerInvitation: z.union([Invitation, z.null()]).openapi({
+    ownerInvitation: nullableRef(Invitation).openapi({
       description:
         "When the email already had an account: that person becomes owner only by accepting this invitation " +
         "(mailed to them); their password and name are left alone. Until then the tenant has no member and no key.",

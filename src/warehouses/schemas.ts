@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { nullableRef } from "../openapi/nullable";
 
 export const Address = z
   .strictObject({
@@ -35,7 +36,7 @@ export const WarehouseRecord = z
     id: z.uuid(),
     code: z.string(),
     name: z.string(),
-    address: Address.nullable(),
+    address: nullableRef(Address),
     active: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),

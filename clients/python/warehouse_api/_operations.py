@@ -752,7 +752,7 @@ class OrdersResource:
         customer_id: str,
         warehouse_id: Optional[str] = UNSET,
         lines: List[Any],
-        shipping_address: Optional[Dict[str, Any]],
+        shipping_address: Dict[str, Any],
         notes: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,

@@ -1791,7 +1791,7 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
-            shippingAddress: components["schemas"]["ShippingAddress"];
+            shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
             expectedAt: string | null;
@@ -1817,7 +1817,7 @@ export interface components {
             zip: string;
             state?: string;
             country?: string;
-        } | null;
+        };
         Order: {
             /** Format: uuid */
             id: string;
@@ -1830,7 +1830,7 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
-            shippingAddress: components["schemas"]["ShippingAddress"];
+            shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
             expectedAt: string | null;
@@ -2060,7 +2060,7 @@ export interface components {
             id: string;
             code: string;
             name: string;
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["Address"] | null;
             active: boolean;
             createdAt: string;
             updatedAt: string;
@@ -2071,7 +2071,7 @@ export interface components {
             zip?: string;
             state?: string;
             country?: string;
-        } | null;
+        };
         WarehouseRequest: {
             /** @example WH-MAIN */
             code: string;
