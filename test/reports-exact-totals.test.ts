@@ -133,7 +133,7 @@ describe("a stock level's ceiling", () => {
     ).toBe(200);
     const receipt = await call("POST", `/orders/${id}/receive`, {
       headers: tenant.admin,
-      body: { lines: [{ lineId: order.body.data.lines[0].id, quantity: 6, locationId: full }] },
+      body: { lines: [{ lineId: order.body.data.lines[0]!.id, quantity: 6, locationId: full }] },
     });
     expect(receipt.status).toBe(409);
     expect(receipt.body.errors).toEqual([
