@@ -1,17 +1,23 @@
 import { assert, beforeAll, describe, expect, it } from "vitest";
-import { loginHeaders, newMember, scopedKey } from "./support/credentials";
+import {
+  createTenant,
+  loginHeaders,
+  newMember,
+  PLATFORM,
+  scopedKey,
+  type TestTenant,
+  unique,
+} from "./support/builders";
 import { platformDatabase } from "./support/database";
 import { bearer, call } from "./support/http";
 import { mailCount, mailTo, tokenIn } from "./support/mail";
-import { createTenant, PLATFORM, type TestTenant } from "./support/tenants";
 
 let tenant: TestTenant;
 beforeAll(async () => {
   tenant = await createTenant({ name: "Acme Storage" });
 });
 
-let counter = 0;
-const email = () => `invitee-${Date.now().toString(36)}-${counter++}@example.com`;
+const email = () => `invitee-${unique()}@example.com`;
 
 const invite = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/users", { headers, body });
@@ -158,7 +164,7 @@ describe("invitations", () => {
     });
     const headers = bearer(session.token, tenant.id);
     expect(
-      (await call("POST", "/products", { headers, body: { sku: `N-${counter}`, name: "N" } })).status,
+      (await call("POST", "/products", { headers, body: { sku: `N-${unique()}`, name: "N" } })).status,
     ).toBe(201);
     expect((await login(address, "nia-password-1")).status).toBe(200);
 

@@ -5,6 +5,7 @@ import {
   newMember,
   scopedKey,
   type TestTenant,
+  unique,
   userWithRole,
 } from "./support/builders";
 import { platformDatabase } from "./support/database";
@@ -15,8 +16,7 @@ beforeAll(async () => {
   tenant = await createTenant();
 });
 
-let counter = 0;
-const email = () => `member-${Date.now().toString(36)}-${counter++}@example.com`;
+const email = () => `member-${unique()}@example.com`;
 
 const addUser = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/users", { headers, body });
