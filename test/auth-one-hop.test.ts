@@ -44,9 +44,7 @@ describe("an API-key read", () => {
     const key = await scopedKey(tenant, ["read:products"]);
     await warm(key);
     const keys = await call("GET", "/api-keys?pageSize=100", { headers: tenant.admin });
-    const id = keys.body.data.items.find((k: { prefix: string }) =>
-      key["x-api-key"]?.startsWith(k.prefix),
-    ).id;
+    const id = keys.body.data.items.find((k) => key["x-api-key"]?.startsWith(k.prefix))?.id;
     expect((await call("DELETE", `/api-keys/${id}`, { headers: tenant.admin })).status).toBe(200);
     const after = await products(key);
     expect(after.status).toBe(401);
