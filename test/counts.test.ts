@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Method } from "./support/api-types";
 import {
   createLocation,
   createProduct,
@@ -185,7 +186,7 @@ describe("cycle count access", () => {
     await record(started.id, [{ productId, locationId: bins[0], counted: 2 }]);
     const reader = await scopedKey(tenant, ["read:inventory"]);
     const other = await createTenant();
-    const routes: [string, string, unknown?][] = [
+    const routes: [Method, string, unknown?][] = [
       ["GET", "/inventory/counts"],
       ["GET", `/inventory/counts/${started.id}`],
       ["POST", "/inventory/counts", { warehouseId: site }],

@@ -156,7 +156,7 @@ describe("stock per lot", () => {
     expect(byLot.body.data.items).toHaveLength(1);
     const lots = await call("GET", `/lots?productId=${productId}`, { headers: tenant.admin });
     expect(lots.body.data.items.map((l: any) => l.number)).toEqual(["L1", "L2"]);
-    const lot = await call("GET", `/lots/${lots.body.data.items[0].id}`, { headers: tenant.admin });
+    const lot = await call("GET", `/lots/${lots.body.data.items[0]!.id}`, { headers: tenant.admin });
     expect(lot.body.data).toMatchObject({
       number: "L1",
       expired: false,
@@ -199,7 +199,7 @@ describe("stock per lot", () => {
       body: { supplier: "Acme", warehouseId, lines: [{ productId, quantity: 10, cost: 1 }] },
     });
     const orderId = po.body.data.id;
-    const lineId = po.body.data.lines[0].id;
+    const lineId = po.body.data.lines[0]!.id;
     expect((await setStatus(tenant, orderId, { status: "ordered" })).status).toBe(200);
     const receive = (lines: unknown[]) =>
       call("POST", `/orders/${orderId}/receive`, { headers: tenant.admin, body: { lines } });
@@ -232,7 +232,7 @@ describe("first-expiring-first-out allocation", () => {
     const order = await salesOrder(tenant, [{ productId, quantity: 8 }]);
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     const [line] = order.body.data.lines;
-    expect(line.lots.map((l: any) => [l.lotNumber, l.quantity])).toEqual([
+    expect(line!.lots!.map((l) => [l.lotNumber, l.quantity])).toEqual([
       ["SOON", 5],
       ["LATE", 3],
     ]);
@@ -327,7 +327,7 @@ describe("serial numbers", () => {
       body: { productId, fromLocationId: a, toLocationId: b, quantity: 1, serialNumbers: ["S3"] },
     });
     expect(moved.status).toBe(201);
-    expect(moved.body.data.movements[0].serialNumbers).toEqual(["S3"]);
+    expect(moved.body.data.movements[0]!.serialNumbers).toEqual(["S3"]);
     const notThere = await adjust({ productId, locationId: a, quantity: -1, serialNumbers: ["S3"] });
     expect(notThere.status).toBe(409);
     expect(notThere.body.errors).toEqual([
@@ -337,7 +337,7 @@ describe("serial numbers", () => {
     const order = await salesOrder(tenant, [{ productId, quantity: 2 }], { warehouseId });
     expect(order.status).toBe(201);
     const orderId = order.body.data.id;
-    const lineId = order.body.data.lines[0].id;
+    const lineId = order.body.data.lines[0]!.id;
     await setStatus(tenant, orderId, { status: "confirmed" });
     await setStatus(tenant, orderId, { status: "picking" });
     const noSerials = await setStatus(tenant, orderId, { status: "shipped" });
@@ -354,7 +354,7 @@ describe("serial numbers", () => {
       lines: [{ lineId, serialNumbers: picked }],
     });
     expect(shipped.status, JSON.stringify(shipped.body)).toBe(200);
-    expect(shipped.body.data.lines[0].serialNumbers).toEqual(picked);
+    expect(shipped.body.data.lines[0]!.serialNumbers).toEqual(picked);
     const again = await adjust({ productId, locationId: a, quantity: 1, serialNumbers: [picked[0]] });
     expect(again.status).toBe(201); // a shipped unit can come back (a return)
     await assertInvariants(productId);
