@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeConsistencyToken, encodeConsistencyToken } from "../src/db/consistency-token";
 import { createProduct, createTenant } from "./support/builders";
-import { call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
+import { servedDocument } from "./support/openapi";
 
 // Reads and writes run in a D1 session; the response's Consistency-Token is its bookmark (with the shard).
 // Local D1 has no replicas: these tests show the token's round trip, not a replica serving it.
@@ -67,15 +68,7 @@ describe("Consistency-Token", () => {
   });
 
   it("is documented on every tenant operation and exposed to browsers", async () => {
-    const doc = (await call("GET", "/openapi.json")).body as unknown as {
-      paths: Record<
-        string,
-        Record<
-          string,
-          { "x-required-scopes"?: string[]; parameters?: { name: string }[]; responses: Record<string, any> }
-        >
-      >;
-    };
+    const doc = await servedDocument();
     const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
     const tenantOps = operations.filter((op) => op["x-required-scopes"] !== undefined);
     expect(tenantOps.length).toBeGreaterThan(20);
@@ -86,9 +79,12 @@ describe("Consistency-Token", () => {
         expect(Object.keys(resolved)).toContain("Consistency-Token");
       }
     }
-    const preflight = await call("OPTIONS", "/products", {
-      headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "GET" },
-    });
+    const preflight = await fetchApi(
+      new Request(`${BASE}/products`, {
+        method: "OPTIONS",
+        headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "GET" },
+      }),
+    );
     expect(preflight.headers.get("Access-Control-Allow-Headers")).toContain("Consistency-Token");
     const read = await call("GET", "/health", { headers: { Origin: "https://app.example.com" } });
     expect(read.headers.get("Access-Control-Expose-Headers")).toContain("Consistency-Token");

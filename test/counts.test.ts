@@ -65,7 +65,7 @@ describe("cycle counts", () => {
     const { site, bins, productId } = await stockedSite(10, 2);
     const started = await startCount({ warehouseId: site });
     expect(started.status).toBe("open");
-    expect(started.lines.map((l: any) => l.expected)).toEqual([10, 10]);
+    expect(started.lines.map((l) => l.expected)).toEqual([10, 10]);
     // A pick of 3 from the first bin while counting: the counter finds 7 there, which is no variance.
     const order = await salesOrder(tenant, [{ productId, quantity: 3 }], { warehouseId: site });
     expect(order.status).toBe(201);
@@ -80,7 +80,8 @@ describe("cycle counts", () => {
       { productId, locationId: untouched, counted: 9 }, // the last value of a line wins
     ]);
     expect(counted.status, JSON.stringify(counted.body)).toBe(200);
-    const byLocation = (data: any, id: string) => data.lines.find((l: any) => l.locationId === id);
+    const byLocation = (data: typeof counted.body.data, id: string) =>
+      data.lines.find((l) => l.locationId === id);
     expect(byLocation(counted.body.data, picked)).toMatchObject({
       expected: 10,
       onHandAtCount: 7,
@@ -130,7 +131,7 @@ describe("cycle counts", () => {
     const ledger = await call("GET", `/inventory/movements?reference=${started.id}`, {
       headers: tenant.admin,
     });
-    expect(ledger.body.data.items.map((m: any) => m.delta)).toEqual([3]);
+    expect(ledger.body.data.items.map((m) => m.delta)).toEqual([3]);
     const events = await outboxEvents(tenant, /^inventory\.count_approved$/);
     expect(events.filter((e) => e.payload.id === started.id)).toHaveLength(1);
   });
@@ -175,7 +176,7 @@ describe("cycle counts", () => {
     const list = await call("GET", `/inventory/counts?warehouseId=${site}&status=open`, {
       headers: tenant.admin,
     });
-    expect(list.body.data.items.map((c: any) => c.id)).toEqual([started.id]);
+    expect(list.body.data.items.map((c) => c.id)).toEqual([started.id]);
   });
 });
 

@@ -146,7 +146,7 @@ describe("stock per lot", () => {
     expect(clash.body.errors).toEqual([`expiresAt: lot L1 expires ${day(30)}, not ${day(31)}`]);
 
     const stock = await call("GET", `/inventory/stock?productId=${productId}`, { headers: tenant.admin });
-    expect(stock.body.data.items.map((l: any) => [l.lotNumber, l.onHand, l.expiresAt])).toEqual([
+    expect(stock.body.data.items.map((l) => [l.lotNumber, l.onHand, l.expiresAt])).toEqual([
       ["L1", 7, day(30)],
       ["L2", 4, null],
     ]);
@@ -155,7 +155,7 @@ describe("stock per lot", () => {
     });
     expect(byLot.body.data.items).toHaveLength(1);
     const lots = await call("GET", `/lots?productId=${productId}`, { headers: tenant.admin });
-    expect(lots.body.data.items.map((l: any) => l.number)).toEqual(["L1", "L2"]);
+    expect(lots.body.data.items.map((l) => l.number)).toEqual(["L1", "L2"]);
     const lot = await call("GET", `/lots/${lots.body.data.items[0]!.id}`, { headers: tenant.admin });
     expect(lot.body.data).toMatchObject({
       number: "L1",
@@ -212,7 +212,7 @@ describe("stock per lot", () => {
     ]);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const lots = await call("GET", `/lots?productId=${productId}`, { headers: tenant.admin });
-    expect(lots.body.data.items.map((l: any) => [l.number, l.expiresAt])).toEqual([
+    expect(lots.body.data.items.map((l) => [l.number, l.expiresAt])).toEqual([
       ["P1", day(90)],
       ["P2", null],
     ]);
@@ -385,7 +385,7 @@ describe("lot trace", () => {
     const lotId = (await lotIdsByNumber(productId)).R1;
     const trace = await call("GET", `/lots/${lotId}/trace`, { headers: tenant.admin });
     expect(trace.status).toBe(200);
-    expect(trace.body.data.movements.map((m: any) => [m.reason, m.delta, m.orderNumber])).toEqual([
+    expect(trace.body.data.movements.map((m) => [m.reason, m.delta, m.orderNumber])).toEqual([
       ["received", 6, null],
       ["transfer", -6, null],
       ["transfer", 6, null],
@@ -431,7 +431,7 @@ describe("lot access", () => {
     const get = async (query: string) =>
       (
         await call("GET", `/lots?productId=${productId}&${query}`, { headers: tenant.admin })
-      ).body.data.items.map((l: any) => l.number);
+      ).body.data.items.map((l) => l.number);
     expect(await get("expired=true")).toEqual(["E-OLD"]);
     expect(await get("expired=false")).toEqual(["E-NEW", "E-NONE"]);
     expect(await get(`expiringBefore=${day(10)}`)).toEqual(["E-OLD"]);

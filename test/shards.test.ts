@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import { shardDatabase, shardNames } from "../src/db/shards";
 import { sweepIdempotencyKeys } from "../src/idempotency/sweep";
 import {
@@ -45,9 +45,7 @@ describe("placement", () => {
     expect(placed.status).toBe(201);
     expect(placed.body.data.tenant.shard).toBe("SHARD_1");
     const listed = await call("GET", "/platform/tenants?pageSize=100&sort=-createdAt", { headers: PLATFORM });
-    expect(
-      listed.body.data.items.find((t: { id: string }) => t.id === placed.body.data.tenant.id).shard,
-    ).toBe("SHARD_1");
+    expect(listed.body.data.items.find((t) => t.id === placed.body.data.tenant.id)?.shard).toBe("SHARD_1");
     const unknown = await call("POST", "/platform/tenants", {
       headers: PLATFORM,
       body: {
@@ -96,9 +94,10 @@ describe("placement", () => {
     await createProduct(tenant);
     const res = await call("GET", "/platform/shards", { headers: PLATFORM });
     expect(res.status).toBe(200);
-    const names = res.body.data.map((s: { name: string }) => s.name);
+    const names = res.body.data.map((s) => s.name);
     expect(names).toEqual(shardNames(env));
-    const one = res.body.data.find((s: { name: string }) => s.name === "SHARD_1");
+    const one = res.body.data.find((s) => s.name === "SHARD_1");
+    assert(one, "SHARD_1 is listed");
     expect(one.tenants).toBeGreaterThanOrEqual(1);
     expect(one.sizeBytes).toBeGreaterThan(0);
     expect(one.rows.products).toBeGreaterThanOrEqual(1);

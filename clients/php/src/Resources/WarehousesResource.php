@@ -42,7 +42,7 @@ final class WarehousesResource
     /**
      * `POST /api/v1/warehouses` (createWarehouse).
      *
-     * @param array{code: string, name: string, address?: array<string, mixed>|null, active?: bool} $body
+     * @param array{code: string, name: string, address?: array<string, mixed>, active?: bool} $body
      * @param array{idempotency_key?: string, consistency_token?: string} $options
      * @return array<string, mixed>
      */
@@ -65,7 +65,7 @@ final class WarehousesResource
     /**
      * `PUT /api/v1/warehouses/{id}` (updateWarehouse).
      *
-     * @param array{code: string, name: string, address?: array<string, mixed>|null, active?: bool} $body
+     * @param array{code: string, name: string, address?: array<string, mixed>, active?: bool} $body
      * @param array{consistency_token?: string} $options
      * @return array<string, mixed>
      */
