@@ -5,6 +5,7 @@ import { countRoutes } from "./counts/routes";
 import { trackD1Stats } from "./db/d1-stats-header";
 import { injectFaults } from "./dev/fault-injection";
 import type { AppEnv } from "./env";
+import { eventRoutes } from "./events/routes";
 import { healthRoutes } from "./health/routes";
 import { limitBodySize } from "./http/body-limit";
 import { refuseControlCharacters } from "./http/control-characters";
@@ -13,6 +14,7 @@ import { handleError } from "./http/error-handler";
 import { notFoundOrMethodNotAllowed } from "./http/not-found";
 import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
+import { holdRoutes } from "./inventory/holds/routes";
 import { inventoryRoutes } from "./inventory/routes";
 import { invitationRoutes } from "./invitations/routes";
 import { locationRoutes } from "./locations/routes";
@@ -64,7 +66,9 @@ export function createApp() {
   api.route("/", countRoutes);
   api.route("/", inventoryRoutes);
   api.route("/", lotRoutes);
+  api.route("/", holdRoutes);
   api.route("/", webhookRoutes);
+  api.route("/", eventRoutes);
 
   publishOpenApi(api);
   root.route("/", webAppRoutes);

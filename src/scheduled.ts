@@ -1,5 +1,7 @@
 import type { Bindings } from "./env";
+import { sweepOldEvents } from "./events/retention";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
+import { sweepExpiredHolds } from "./inventory/holds/release";
 import { sweepSignInClients } from "./sessions/known-clients";
 import { redispatchOutbox, redispatchOverdueDeliveries } from "./webhooks/dispatch-sweep";
 
@@ -10,6 +12,8 @@ export async function runSweeps(env: Bindings): Promise<void> {
     () => redispatchOutbox(env),
     () => redispatchOverdueDeliveries(env),
     () => sweepSignInClients(env),
+    () => sweepExpiredHolds(env),
+    () => sweepOldEvents(env),
   ];
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {

@@ -36,7 +36,8 @@ async function pendingDelivery(subscriptionId: string, attempts = 0) {
   await db.batch([
     db
       .prepare(
-        "insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at) values (?, ?, 'product.updated', ?, ?, ?)",
+        `insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, seq) values (?, ?, 'product.updated', ?, ?, ?,
+          (select coalesce(max(seq), 0) + 1 from outbox_events where tenant_id = ?2))`,
       )
       .bind(eventId, tenant.id, JSON.stringify({ id: "p1", sku: "SKU-1" }), now, now),
     db
@@ -292,7 +293,8 @@ describe("dispatch", () => {
     // An event committed a minute ago whose hand-off to the queue never happened.
     await (await tenantDatabase(t.id))
       .prepare(
-        "insert into outbox_events (id, tenant_id, type, payload, created_at) values (?, ?, 'product.created', ?, ?)",
+        `insert into outbox_events (id, tenant_id, type, payload, created_at, seq) values (?, ?, 'product.created', ?, ?,
+          (select coalesce(max(seq), 0) + 1 from outbox_events where tenant_id = ?2))`,
       )
       .bind(eventId, t.id, JSON.stringify({ id: "p9" }), new Date(Date.now() - 60_000).toISOString())
       .run();

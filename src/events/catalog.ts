@@ -1,3 +1,5 @@
+import type { Scope } from "../auth/scopes";
+
 /** Contract section 9: every event a subscription can name (`*` subscribes to all). */
 export const eventTypes = [
   "order.created",
@@ -10,6 +12,8 @@ export const eventTypes = [
   "inventory.transferred",
   "inventory.low_stock",
   "inventory.count_approved",
+  "inventory.hold_created",
+  "inventory.hold_released",
   "product.created",
   "product.updated",
   "product.deleted",
@@ -17,3 +21,16 @@ export const eventTypes = [
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
+
+/** The events of the feed and of replays: all but `webhook.test` (addressed to one subscription, no change of state). */
+export const feedTypes = eventTypes.filter(
+  (type): type is Exclude<EventType, "webhook.test"> => type !== "webhook.test",
+);
+export type FeedType = (typeof feedTypes)[number];
+
+/** The read scope an event's family needs (contract section 3): what the feed shows a caller. */
+export function readScopeOf(type: FeedType): Scope {
+  if (type.startsWith("product.")) return "read:products";
+  if (type.startsWith("inventory.")) return "read:inventory";
+  return "read:orders";
+}

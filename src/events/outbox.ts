@@ -7,6 +7,12 @@ import type { EventType } from "./catalog";
 // The one writer of outbox rows. An event row goes into the same batch as the change that causes it,
 // so an event exists exactly when its change committed; runBatch records the committed ids on the
 // tenant handle and the request's hand-off (hand-off.ts) queues them once the response is a success.
+// Each row takes the tenant's next `seq` inside its insert: a database has one writer and a batch is
+// atomic, so seq is commit order, gapless per tenant (the events feed's cursor, docs/decisions/events.md).
+
+/** The tenant's last event sequence number, read inside the inserting statement. */
+const lastSeq = (tdb: TenantDb) =>
+  sql`(select coalesce(max(o.seq), 0) from outbox_events o where o.tenant_id = ${tdb.tenantId})`;
 
 /** A guard for an event that exists only if the statement just before it in the batch changed a row. */
 export const previousStatementChanged = sql`changes() = 1`;
@@ -38,8 +44,9 @@ export function eventRow(
     kind: "event",
     eventIds: [id],
     handOff: !options.deliveredByWriter,
-    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at)
-      select ${id}, ${tdb.tenantId}, ${type}, ${json}, ${now}, ${dispatchedAt} ${options.from ?? sql``}
+    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, seq)
+      select ${id}, ${tdb.tenantId}, ${type}, ${json}, ${now}, ${dispatchedAt}, ${lastSeq(tdb)} + 1
+      ${options.from ?? sql``}
       where ${options.onlyIf ?? sql`1`}`,
   };
 }
@@ -60,9 +67,9 @@ export function eventRows(
     kind: "event",
     eventIds: chunk.map((event) => event.id),
     handOff: true,
-    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at)
+    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, seq)
       select json_extract(value, '$.id'), ${tdb.tenantId}, json_extract(value, '$.type'),
-        json(json_extract(value, '$.payload')), ${now}
+        json(json_extract(value, '$.payload')), ${now}, ${lastSeq(tdb)} + key + 1
       from json_each(${JSON.stringify(chunk)})`,
   }));
 }

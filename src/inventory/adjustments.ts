@@ -17,6 +17,7 @@ import {
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
 import { isOverCeiling, overCeiling } from "./level-ceiling";
 import { lowStockEvent } from "./low-stock-event";
+import { releaseExpiredHolds } from "./reservations";
 import type { AdjustmentBody } from "./schemas";
 import {
   addStock,
@@ -35,7 +36,8 @@ import { assertReceivable, loadTargets } from "./targets";
  * A tracked product's change names its lot (a new lot is created on an addition) or its serial numbers.
  */
 export async function adjustStock(tdb: TenantDb, actor: Actor, input: AdjustmentBody) {
-  const targets = await loadTargets(tdb, input.productId, [input.locationId]);
+  const now = new Date().toISOString();
+  const targets = await loadTargets(tdb, input.productId, [input.locationId], now);
   const { product } = targets;
   const location = targets.location(input.locationId);
   const adds = input.quantity > 0;
@@ -56,7 +58,6 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
     locationId: input.locationId,
     lotId: lotNumber === undefined ? undefined : lotOf(product.id, lotNumber),
   };
-  const now = new Date().toISOString();
   const movementId = uuidv7();
   const exists = levelExists(tdb, level);
   const change = adds
@@ -75,6 +76,7 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
     'delta', ${input.quantity}, 'reason', ${input.reason}, 'lotNumber', ${input.lotNumber ?? null},
     'serialNumbers', json(${serials ? JSON.stringify(serials) : null}), 'stockLevel', json(${levelJson(tdb, level)}))`;
   const written = await runBatch(tdb, {
+    expiredHolds: input.quantity < 0 ? releaseExpiredHolds(tdb, targets.expiredHolds, now) : undefined,
     change,
     serials: serials
       ? adds

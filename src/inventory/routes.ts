@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import { actorOf } from "../auth/principal";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
@@ -10,6 +11,7 @@ import {
   AdjustmentResult,
   MovementRecord,
   MovementsQuery,
+  StockLevelAsOfRecord,
   StockLevelRecord,
   StockQuery,
   TransferBody,
@@ -27,10 +29,16 @@ const listStockRoute = defineRoute(read, {
   path: "/inventory/stock",
   operationId: "listStock",
   tags,
-  summary: "Stock levels (onHand, reserved, available) per product and location",
+  summary: "Stock levels (onHand, reserved, available) per product and location, now or as of an instant",
+  description:
+    "With `asOf`, each item is a `StockLevelAsOf`: the level's `onHand` at that instant, computed from the ledger " +
+    "(one index probe per level: the cost grows with the page, not with the ledger).",
   request: { query: StockQuery },
   responses: {
-    200: { description: "A page of stock levels", ...json(envelopeOf(pagedOf(StockLevelRecord))) },
+    200: {
+      description: "A page of stock levels (StockLevelAsOf items with asOf)",
+      ...json(envelopeOf(pagedOf(z.union([StockLevelRecord, StockLevelAsOfRecord])))),
+    },
   },
 });
 

@@ -129,8 +129,36 @@ export const StockQuery = pageQuery.extend({
   belowReorderPoint: booleanFlag.openapi({
     description: "Only levels of products at or below their reorder point.",
   }),
+  asOf: z.iso
+    .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
+    .optional()
+    .openapi({
+      description:
+        "Stock as it was at this instant (inclusive), from the ledger: each level's `onHand` then (one row per lot " +
+        "for lot-tracked products; the lot filters apply), for levels that had stock history by then. Not in the " +
+        "future; not with belowReorderPoint.",
+    }),
 });
 export type StockQuery = z.infer<typeof StockQuery>;
+
+export const StockLevelAsOfRecord = z
+  .object({
+    productId: z.uuid(),
+    sku: z.string(),
+    productName: z.string(),
+    locationId: z.uuid(),
+    locationCode: z.string(),
+    warehouseId: z.uuid(),
+    lotId: z.uuid().nullable(),
+    lotNumber: z.string().nullable(),
+    expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
+    onHand: z.number().int().openapi({ description: "On hand at `asOf`." }),
+    asOf: z.string(),
+    lastMovementAt: z
+      .string()
+      .openapi({ description: "The ledger row that set `onHand` (at or before asOf)." }),
+  })
+  .openapi("StockLevelAsOf");
 
 export const LocationStockQuery = pageQuery.extend({ lotId: optionalId });
 export type LocationStockQuery = z.infer<typeof LocationStockQuery>;

@@ -6,8 +6,10 @@ import { locations, lots, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf, type PageQuery } from "../http/pagination";
+import { validationError } from "../http/validation";
 import { levelsWithProducts, selectStockLevels } from "./projections";
 import type { LocationStockQuery, StockQuery } from "./schemas";
+import { asOfInstant, listStockAsOf } from "./stock-as-of";
 
 const all = alias(stockLevels, "all_levels");
 
@@ -54,16 +56,27 @@ function lotFilters(tdb: TenantDb, query: { lotId?: string; lotNumber?: string }
   ];
 }
 
-/** `GET /inventory/stock`, ordered by SKU, location code, then lot expiry. */
+/**
+ * `GET /inventory/stock`, ordered by SKU, location code, then lot expiry; with `asOf`, as it was at that instant.
+ */
 export function listStock(tdb: TenantDb, query: StockQuery) {
+  const filters = [
+    query.productId ? eq(stockLevels.productId, query.productId) : undefined,
+    query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
+    query.warehouseId ? eq(stockLevels.warehouseId, query.warehouseId) : undefined,
+    query.sku ? eq(products.sku, query.sku) : undefined,
+    ...lotFilters(tdb, query),
+  ];
+  if (query.asOf) {
+    if (query.belowReorderPoint) {
+      throw validationError(["belowReorderPoint: compares current stock; not available with asOf"]);
+    }
+    return listStockAsOf(tdb, filters, query, asOfInstant(query.asOf));
+  }
   return pageOf(
     tdb,
     [
-      query.productId ? eq(stockLevels.productId, query.productId) : undefined,
-      query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
-      query.warehouseId ? eq(stockLevels.warehouseId, query.warehouseId) : undefined,
-      query.sku ? eq(products.sku, query.sku) : undefined,
-      ...lotFilters(tdb, query),
+      ...filters,
       // The product's available stock over all its locations, compared with its reorder point.
       query.belowReorderPoint ? lte(productAvailable(tdb), products.reorderPoint) : undefined,
     ],

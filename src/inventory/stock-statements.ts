@@ -89,6 +89,16 @@ export function changeLevel(
 }
 
 /**
+ * A ledger row's time: now, or 1 ms after the level's previous row if that is later (two isolates' clocks
+ * differ), so per level created_at is strictly increasing in commit order and stock as of an instant is
+ * the on_hand_after of the level's last row at or before it (stock-as-of.ts).
+ */
+const ledgerTime = (tdb: TenantDb, l: Level, now: string) =>
+  sql`max(${now}, coalesce((select strftime('%Y-%m-%dT%H:%M:%fZ', max(m.created_at), '+0.001 seconds')
+    from stock_movements m where m.tenant_id = ${tdb.tenantId} and m.product_id = ${l.productId}
+    and m.location_id = ${l.locationId} and m.lot_id = ${lotKey(l)}), ''))`;
+
+/**
  * The ledger row of a change already applied: on_hand_after is read from the level in the same batch
  * (raw: an insert from a select, guarded by `onlyIf`).
  */
@@ -104,7 +114,8 @@ export function ledgerRow(
   return sql`insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, serial_numbers, warehouse_id,
       delta, on_hand_after, reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
     select ${id}, tenant_id, product_id, location_id, lot_id, ${serials}, warehouse_id, ${delta}, on_hand, ${ctx.reason},
-      ${ctx.referenceType}, ${ctx.referenceId}, ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId}, ${ctx.now}
+      ${ctx.referenceType}, ${ctx.referenceId}, ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId},
+      ${ledgerTime(tdb, l, ctx.now)}
     from stock_levels where ${atLevel(tdb, l)} and ${onlyIf}`;
 }
 

@@ -4,6 +4,7 @@ import type { TenantDb } from "../db/client";
 import { locations, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
+import { expiredHoldsOf, toHold } from "./holds/projection";
 
 /** The tenant's locations among `ids`, with what a stock write checks (active, warehouse). */
 export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
@@ -18,9 +19,18 @@ export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
     .where(inTenant(tdb, locations, inJsonArray(locations.id, [...new Set(ids)])));
 }
 
-/** The product and locations a stock write names, each checked to belong to the tenant (404 names which). */
-export async function loadTargets(tdb: TenantDb, productId: string, locationIds: readonly string[]) {
+/**
+ * The product and locations a stock write names, each checked to belong to the tenant (404 names which),
+ * and the product's expired holds, which a removal releases first (they must not block it).
+ */
+export async function loadTargets(
+  tdb: TenantDb,
+  productId: string,
+  locationIds: readonly string[],
+  now: string,
+) {
   const read = await runBatch(tdb, {
+    expiredHolds: expiredHoldsOf(tdb, [productId], now),
     product: tdb.db
       .select({
         id: products.id,
@@ -50,6 +60,7 @@ export async function loadTargets(tdb: TenantDb, productId: string, locationIds:
   return {
     product: product as NonNullable<typeof product>,
     location: (id: string) => byId.get(id) as (typeof found)[number],
+    expiredHolds: read.expiredHolds.map(toHold),
   };
 }
 

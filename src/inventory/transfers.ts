@@ -15,6 +15,7 @@ import {
 } from "../lots/tracked-stock";
 import { insufficientStock, isStockShortage } from "./insufficient-stock";
 import { isOverCeiling, overCeiling } from "./level-ceiling";
+import { releaseExpiredHolds } from "./reservations";
 import type { TransferBody } from "./schemas";
 import {
   addStock,
@@ -33,7 +34,8 @@ import { assertReceivable, loadTargets } from "./targets";
  * A lot moves as itself (the destination's level of the same lot); serials move with their units.
  */
 export async function transferStock(tdb: TenantDb, actor: Actor, input: TransferBody) {
-  const targets = await loadTargets(tdb, input.productId, [input.fromLocationId, input.toLocationId]);
+  const now = new Date().toISOString();
+  const targets = await loadTargets(tdb, input.productId, [input.fromLocationId, input.toLocationId], now);
   const { product } = targets;
   const source = targets.location(input.fromLocationId);
   const destination = targets.location(input.toLocationId);
@@ -51,7 +53,6 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
   if (serials) await assertSerials(tdb, product.id, serials, expect);
   const from = { productId: input.productId, locationId: input.fromLocationId, lotId };
   const to = { productId: input.productId, locationId: input.toLocationId, lotId };
-  const now = new Date().toISOString();
   const transferId = uuidv7();
   const movementIds = [uuidv7(), uuidv7()] as const;
   const ctx = {
@@ -69,6 +70,7 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     'serialNumbers', json(${serials ? JSON.stringify(serials) : null}),
     'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
   const written = await runBatch(tdb, {
+    expiredHolds: releaseExpiredHolds(tdb, targets.expiredHolds, now),
     removal: changeLevel(tdb, from, { onHand: -input.quantity }, now),
     removalLedger: ledgerRow(tdb, movementIds[0], from, -input.quantity, ctx),
     addition: addStock(

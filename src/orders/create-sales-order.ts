@@ -1,17 +1,21 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { chunks, inJsonArray, onlyRow, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, lots, orderReservations, stockLevels } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { orderReservations, stockHolds } from "../db/schema/tenant";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
+import { lotsOfLine, type Reservation, type ShortLine } from "../inventory/allocation";
+import { consumeHolds, heldReservations } from "../inventory/holds/consume";
+import { selectHolds, toHold } from "../inventory/holds/projection";
 import { lowStockEvent } from "../inventory/low-stock-event";
-import { available, withLot } from "../inventory/projections";
-import { today, unexpired } from "../lots/expiry";
+import {
+  planReservations,
+  reservationReads,
+  reservationStatements,
+  reserveRacing,
+} from "../inventory/reservations";
 import { resolveLots } from "../lots/tracked-stock";
-import { allocate, byStockLevel, lotsOfLine, type Reservation, type ShortLine } from "./allocation";
 import {
   assertOrderable,
   assertPinnedLots,
@@ -23,62 +27,18 @@ import {
 import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
 import { newOrderRecord, type OrderLineRow, type OrderRow } from "./records";
 import type { CreateSalesOrderBody } from "./schemas";
-import { reserveStock } from "./stock-effects";
 
-// A racer that loses stock between reading and writing re-reads and re-allocates; this bounds the retries.
-const MAX_ATTEMPTS = 8;
 // 7 bound values per reservation row.
 const RESERVATIONS_PER_INSERT = 14;
-
-/**
- * The stock an order may reserve, in the order it is taken: first-expiring-first-out (lots without expiry
- * after those with, then oldest receipt first), then most available. Expired lots are never offered.
- * Stock without a lot has no expiry and no receipt date, so untracked products keep "most available first".
- */
-export function candidatesQuery(
-  tdb: TenantDb,
-  productIds: readonly string[],
-  warehouseId: string | undefined,
-) {
-  return tdb.db
-    .select({
-      productId: stockLevels.productId,
-      locationId: stockLevels.locationId,
-      warehouseId: stockLevels.warehouseId,
-      lotId: stockLevels.lotId,
-      lotNumber: lots.number,
-      expiresAt: lots.expiresAt,
-      available,
-    })
-    .from(stockLevels)
-    .innerJoin(locations, and(eq(locations.id, stockLevels.locationId), eq(locations.active, true)))
-    .leftJoin(lots, withLot(tdb, stockLevels.lotId))
-    .where(
-      inTenant(
-        tdb,
-        stockLevels,
-        inJsonArray(stockLevels.productId, [...new Set(productIds)]),
-        warehouseId ? eq(stockLevels.warehouseId, warehouseId) : undefined,
-        gt(stockLevels.onHand, stockLevels.reserved),
-        unexpired(lots.expiresAt, today()),
-      ),
-    )
-    .orderBy(
-      sql`${lots.expiresAt} is null`,
-      asc(lots.expiresAt),
-      asc(lots.createdAt),
-      desc(available),
-      asc(stockLevels.locationId),
-    );
-}
 
 const shortMessage = (s: ShortLine) =>
   `lines[${s.index}]: product ${s.productId}${s.lotNumber === null ? "" : ` lot ${s.lotNumber}`} requested ${s.requested}, available ${s.available}${s.lotNumber === null ? "" : " (expired lots are never allocated)"}`;
 
 /**
- * Creates a sales order and reserves stock for every line in ONE batch: all lines or none.
- * Allocation is planned from a fresh read; if another order took the stock meanwhile, the
- * reserved <= on_hand CHECK fails this batch (nothing is written) and the order is planned again.
+ * Creates a sales order and reserves stock for every line in ONE batch: all lines or none. A line naming
+ * `holdId` takes its reservation from that hold; the others are planned from a fresh read (src/inventory/
+ * reservations.ts). If another reservation took the stock meanwhile, the reserved <= on_hand CHECK fails
+ * this batch (nothing is written) and the order is planned again.
  */
 export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: CreateSalesOrderBody) {
   const orderId = uuidv7();
@@ -94,6 +54,7 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
     })),
   );
   const productIds = input.lines.map((l) => l.productId);
+  const holdIds = input.lines.flatMap((l) => (l.holdId ? [l.holdId] : []));
   const row: Omit<OrderRow, "number"> = {
     id: orderId,
     tenantId: tdb.tenantId,
@@ -113,32 +74,42 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
     updatedAt: now,
   };
 
-  for (let attempt = 1; ; attempt++) {
+  let lotsChecked = false;
+  return reserveRacing(async () => {
     const read = await runBatch(tdb, {
       products: productsQuery(tdb, productIds),
       warehouse: warehouseQuery(tdb, input.warehouseId),
-      candidates: candidatesQuery(tdb, productIds, input.warehouseId),
+      holds: holdIds.length ? selectHolds(tdb, now, inJsonArray(stockHolds.id, holdIds)) : undefined,
+      ...reservationReads(tdb, productIds, { warehouseId: input.warehouseId }, now),
     });
     assertOrderable(input.lines, read.products);
     if (input.warehouseId) assertWarehouse(read.warehouse);
-    if (attempt === 1) await resolveLots(tdb, assertPinnedLots(input.lines, read.products), "take");
-    const plan = allocate(
-      lines.map((l) => ({
-        lineId: l.id,
-        productId: l.productId,
-        quantity: l.quantity,
-        lotNumber: l.lotNumber,
-      })),
-      read.candidates,
-    );
-    if ("short" in plan) throw conflict("Insufficient stock", plan.short.map(shortMessage));
-    try {
-      return await writeSalesOrder(tdb, actor, row, lines, plan.reservations);
-    } catch (error) {
-      if (!violated(error, "stock_levels_reserved_check")) throw error;
-      if (attempt === MAX_ATTEMPTS) throw conflict("Stock changed while reserving; retry the request");
+    if (!lotsChecked) {
+      await resolveLots(tdb, assertPinnedLots(input.lines, read.products), "take");
+      lotsChecked = true;
     }
-  }
+    const held = heldReservations(input, lines, (read.holds ?? []).map(toHold));
+    const plan = planReservations(
+      lines
+        .filter((_, i) => !input.lines[i]?.holdId)
+        .map((l) => ({ lineId: l.id, productId: l.productId, quantity: l.quantity, lotNumber: l.lotNumber })),
+      { candidates: read.candidates, expiredHolds: read.expiredHolds.map(toHold) },
+    );
+    if ("short" in plan) {
+      // Indexes of the planned lines, mapped back to the request's.
+      const planned = input.lines.flatMap((l, i) => (l.holdId ? [] : [i]));
+      throw conflict(
+        "Insufficient stock",
+        plan.short.map((s) => shortMessage({ ...s, index: planned[s.index] ?? s.index })),
+      );
+    }
+    return writeSalesOrder(tdb, actor, row, lines, plan, held);
+  }).catch((error) => {
+    if (violated(error, "stock_holds_status_check")) {
+      throw conflict("A hold named by a line ended while the order was created; nothing was written");
+    }
+    throw error;
+  });
 }
 
 async function writeSalesOrder(
@@ -146,17 +117,23 @@ async function writeSalesOrder(
   actor: Actor,
   row: Omit<OrderRow, "number">,
   lines: readonly OrderLineRow[],
-  reservations: Reservation[],
+  plan: { reservations: Reservation[]; expiredHolds: Parameters<typeof reservationStatements>[2] },
+  held: ReturnType<typeof heldReservations>,
 ) {
   const now = row.createdAt;
+  const reservations = [...held.reservations, ...plan.reservations];
   const allocated = lines.map((line) => ({ ...line, lots: lotsOfLine(reservations, line.id) }));
   const record = newOrderRecord(row, allocated, actor);
   const perProduct = new Map<string, number>();
-  for (const r of reservations) perProduct.set(r.productId, (perProduct.get(r.productId) ?? 0) + r.quantity);
+  for (const r of plan.reservations) {
+    perProduct.set(r.productId, (perProduct.get(r.productId) ?? 0) + r.quantity);
+  }
 
   const written = await runBatch(tdb, {
     order: insertOrder(tdb, row, allocated, actor),
-    reserve: byStockLevel(reservations).map((s) => reserveStock(tdb, s, now)),
+    // Consumed holds give their stock back first (asserting they are still active), then every line reserves.
+    holds: consumeHolds(tdb, held.holds, row.id, now),
+    reserve: reservationStatements(tdb, reservations, plan.expiredHolds, now),
     reservations: chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
       tdb.db.insert(orderReservations).values(
         chunk.map((r) => ({

@@ -56,10 +56,29 @@ export const CreateSalesOrderBody = z
           description:
             "Reserve only from this lot (lot-tracked products); otherwise lots are allocated first-expiring-first-out.",
         }),
+        holdId: Id.optional().openapi({
+          description:
+            "An active hold of this product (POST /inventory/holds) that becomes this line's reservation: " +
+            "the line's quantity at most the hold's; the rest of the hold is released.",
+        }),
       }),
     ),
     shippingAddress: ShippingAddress,
     notes: Text(1000).optional(),
+  })
+  .superRefine((order, ctx) => {
+    const seen = new Set<string>();
+    order.lines.forEach((line, i) => {
+      if (!line.holdId) return;
+      if (seen.has(line.holdId)) {
+        ctx.addIssue({
+          code: "custom",
+          message: "names a hold another line already uses",
+          path: ["lines", i, "holdId"],
+        });
+      }
+      seen.add(line.holdId);
+    });
   })
   .openapi("CreateSalesOrderRequest");
 export type CreateSalesOrderBody = z.infer<typeof CreateSalesOrderBody>;

@@ -2,8 +2,8 @@ import type { SQL } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
+import type { Reservation } from "../inventory/allocation";
 import { addStock, changeLevel, type LedgerContext, ledgerRow } from "../inventory/stock-statements";
-import type { Reservation } from "./allocation";
 
 // The stock side of order changes, as batch statements built on the inventory primitives. Oversell is
 // impossible because the stock_levels CHECKs (reserved <= on_hand, on_hand >= 0) fail the whole batch
@@ -29,11 +29,6 @@ const ledgerContext = (
   now: ctx.now,
   serialNumbers,
 });
-
-/** Holds stock for an order; unguarded on purpose: the reserved <= on_hand CHECK is the guard. */
-export function reserveStock(tdb: TenantDb, s: StockAmount, now: string) {
-  return changeLevel(tdb, s, { reserved: s.quantity }, now);
-}
 
 /** Gives held stock back (cancellation). */
 export function releaseStock(tdb: TenantDb, s: StockAmount, now: string, guard: SQL) {

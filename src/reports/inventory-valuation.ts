@@ -7,7 +7,7 @@ import type { CsvColumn } from "./csv";
 import { exactSumOfProducts } from "./exact-sum";
 import type { InventoryValuationQuery } from "./schemas";
 import {
-  positionSums,
+  type PositionSums,
   positionsCsvPage,
   positionsPage,
   type StockFilters,
@@ -22,7 +22,7 @@ export type ValuationLine = Omit<StockPosition, "costE4" | "reserved" | "reorder
 };
 
 // A product with nothing on hand in a warehouse has no value there: it is not a line of the report.
-const valuation = { having: sql`${positionSums.onHand} > 0` };
+const valuation = { having: (sums: PositionSums) => sql`${sums.onHand} > 0` };
 
 // `reserved` only feeds the totals: a line is about value, and its CSV columns stay as they are.
 function toLine(position: StockPosition): ValuationLine {
@@ -69,6 +69,11 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
   const expired = byWarehouse.reduce((sum, w) => sum + w.expired, 0);
   return {
     ...paged(read.page.map(toLine), read.count[0]?.value ?? 0, query),
+    asOf: query.asOf ?? null,
+    basis: query.asOf
+      ? `Stock on hand at ${query.asOf} (from the ledger), valued at each product's current unit cost; ` +
+        "reservations are not recorded for past instants, so reserved is 0"
+      : "Stock on hand now, valued at each product's current unit cost",
     totals: {
       onHand,
       reserved,

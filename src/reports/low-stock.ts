@@ -6,7 +6,7 @@ import { offsetOf, paged } from "../http/pagination";
 import type { CsvColumn } from "./csv";
 import type { LowStockQuery } from "./schemas";
 import {
-  positionSums,
+  type PositionSums,
   positionsCsvPage,
   positionsPage,
   type StockFilters,
@@ -19,10 +19,11 @@ import {
  * reorder point (the `inventory.low_stock` rule). Inactive products are not reordered, so not listed.
  * Only unexpired stock is available: expired lots' units count as on hand but not as available.
  */
-const lowStock = () => ({
+const lowStock = {
   where: eq(products.status, "Active"),
-  having: sql`${positionSums.onHand} - ${positionSums.reserved} - ${positionSums.expired()} <= ${products.reorderPoint}`,
-});
+  having: (sums: PositionSums) =>
+    sql`${sums.onHand} - ${sums.reserved} - ${sums.expired} <= ${products.reorderPoint}`,
+};
 
 export type LowStockLine = Omit<StockPosition, "costE4"> & { available: number; shortfall: number };
 
@@ -34,13 +35,13 @@ function toLine(position: StockPosition): LowStockLine {
 
 /** A page of the CSV download: the lines of the next range of products. */
 export function lowStockPage(tenantDb: TenantDb, filters: StockFilters, afterSku: string | null) {
-  return positionsCsvPage(tenantDb, filters, lowStock(), afterSku, toLine);
+  return positionsCsvPage(tenantDb, filters, lowStock, afterSku, toLine);
 }
 
 export async function lowStockReport(tenantDb: TenantDb, query: LowStockQuery) {
   const read = await runBatch(tenantDb, {
-    page: positionsPage(tenantDb, query, lowStock(), { offset: offsetOf(query), limit: query.pageSize }),
-    count: tenantDb.db.select({ value: count() }).from(stockPositions(tenantDb, query, lowStock()).as("low")),
+    page: positionsPage(tenantDb, query, lowStock, { offset: offsetOf(query), limit: query.pageSize }),
+    count: tenantDb.db.select({ value: count() }).from(stockPositions(tenantDb, query, lowStock).as("low")),
   });
   return paged(read.page.map(toLine), read.count[0]?.value ?? 0, query);
 }

@@ -4,6 +4,7 @@ import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { defineRoute, guardsFor, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { asOfInstant } from "../inventory/stock-as-of";
 import { API_VERSION } from "../openapi/document";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
 import { csvDownload, downloadName } from "./download";
@@ -134,7 +135,8 @@ function reportCatalogue(): z.infer<typeof ReportCatalogue>["items"] {
 export const reportRoutes = createRouter()
   .openapi(listReportTypesRoute, (c) => ok(c, { items: reportCatalogue() }))
   .openapi(getInventoryValuationReportRoute, async (c) => {
-    const query = c.req.valid("query");
+    const asked = c.req.valid("query");
+    const query = asked.asOf ? { ...asked, asOf: asOfInstant(asked.asOf) } : asked;
     const tenantDb = c.var.tenantDb;
     if (query.format === "csv") {
       return csvDownload(

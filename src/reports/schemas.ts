@@ -30,14 +30,24 @@ const text = (name: string, description: string) =>
 
 const common = pageQuery.extend({ format });
 
-export const InventoryValuationQuery = common.extend({
+export const LowStockQuery = common.extend({
   warehouseId: id("warehouseId", "Only this warehouse."),
   category: text("category", "Only products in this category (exact match)."),
 });
-export type InventoryValuationQuery = z.infer<typeof InventoryValuationQuery>;
+export type LowStockQuery = z.infer<typeof LowStockQuery>;
 
-export const LowStockQuery = InventoryValuationQuery;
-export type LowStockQuery = InventoryValuationQuery;
+export const InventoryValuationQuery = LowStockQuery.extend({
+  asOf: z.iso
+    .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
+    .optional()
+    .openapi({
+      param: { name: "asOf", in: "query" },
+      description:
+        "Value the stock on hand at this past instant (from the ledger) at each product's current unit cost. " +
+        "Reservations are not recorded for past instants: reserved is 0.",
+    }),
+});
+export type InventoryValuationQuery = z.infer<typeof InventoryValuationQuery>;
 
 export const StockMovementsQuery = common
   .extend(dateRangeQuery.shape)
@@ -84,6 +94,10 @@ export const ValuationRow = z
 
 export const InventoryValuationReport = pagedOf(ValuationRow)
   .extend({
+    asOf: z.string().nullable().openapi({ description: "The instant valued; null: now." }),
+    basis: z.string().openapi({
+      description: "How the report was valued, in words (past stock is valued at current unit costs).",
+    }),
     totals: z.object({
       onHand: z.number().int(),
       reserved: z.number().int().openapi({ description: "Held by open sales orders." }),

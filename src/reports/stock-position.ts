@@ -1,25 +1,51 @@
 import { and, asc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { lots, products, stockLevels, warehouses } from "../db/schema/tenant";
+import { lots, products, stockLevels, stockMovements, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { withLot } from "../inventory/projections";
+import { lastMovementAt } from "../inventory/stock-as-of";
 import { today } from "../lots/expiry";
 import type { CsvPage } from "./csv";
 
-/** The filters every per-product report takes. */
+/** The filters every per-product report takes; `asOf` (valuation only) reads on-hand figures from the ledger. */
 export interface StockFilters {
   warehouseId?: string;
   category?: string;
+  asOf?: string;
 }
 
-const onHand = sql`sum(${stockLevels.onHand})`;
-const reserved = sql`sum(${stockLevels.reserved})`;
-/** Units of expired lots that no order holds: on hand, but never available (expiry: src/lots/expiry.ts). */
-const expired = () => sql`coalesce(sum(case when ${lots.expiresAt} <= ${today()}
-  then ${stockLevels.onHand} - ${stockLevels.reserved} else 0 end), 0)`;
+/** A level's on hand: now, or at `asOf` (its last ledger row then, one index probe: see stock-as-of.ts). */
+const levelOnHand = (tdb: TenantDb, asOf: string | undefined) =>
+  asOf
+    ? sql`coalesce((select ${stockMovements.onHandAfter} from ${stockMovements}
+        where ${stockMovements}.rowid = (${lastMovementAt(tdb, asOf)})), 0)`
+    : sql`${stockLevels.onHand}`;
 
 /** Sums of the grouped (product, warehouse), for a report's `having`. */
-export const positionSums = { onHand, reserved, expired };
+export interface PositionSums {
+  onHand: SQL;
+  reserved: SQL;
+  /** Units of lots expired (by `asOf`'s day, or today) that no order holds: on hand, never available. */
+  expired: SQL;
+}
+
+// The ledger keeps no reservations: stock as of a past instant has none.
+const positionSums = (tdb: TenantDb, asOf: string | undefined): PositionSums => {
+  const onHand = levelOnHand(tdb, asOf);
+  const reserved = asOf ? sql`0` : sql`${stockLevels.reserved}`;
+  const day = asOf ? asOf.slice(0, 10) : today();
+  return {
+    onHand: sql`sum(${onHand})`,
+    reserved: sql`sum(${reserved})`,
+    expired: sql`coalesce(sum(case when ${lots.expiresAt} <= ${day} then ${onHand} - ${reserved} else 0 end), 0)`,
+  };
+};
+
+/** What a per-product report keeps: a condition on the rows and one on the grouped sums. */
+export interface PositionReport {
+  where?: SQL;
+  having: (sums: PositionSums) => SQL;
+}
 
 /**
  * Each product's stock per warehouse holding it: units on hand and reserved summed over the warehouse's
@@ -28,12 +54,8 @@ export const positionSums = { onHand, reserved, expired };
  * The ids come from stock_levels, never as two columns both named `id`: drizzle's batch maps result
  * columns by name, so such a pair would collide.
  */
-export function stockPositions(
-  tdb: TenantDb,
-  filters: StockFilters,
-  report: { where?: SQL; having: SQL },
-  skuRange?: SQL,
-) {
+export function stockPositions(tdb: TenantDb, filters: StockFilters, report: PositionReport, skuRange?: SQL) {
+  const sums = positionSums(tdb, filters.asOf);
   return (
     tdb.db
       .select({
@@ -43,9 +65,9 @@ export function stockPositions(
         category: products.category,
         warehouseId: stockLevels.warehouseId,
         warehouseCode: warehouses.code,
-        onHand: sql<number>`${onHand}`.mapWith(Number).as("on_hand"),
-        reserved: sql<number>`${reserved}`.mapWith(Number).as("reserved"),
-        expired: sql<number>`${expired()}`.mapWith(Number).as("expired"),
+        onHand: sql<number>`${sums.onHand}`.mapWith(Number).as("on_hand"),
+        reserved: sql<number>`${sums.reserved}`.mapWith(Number).as("reserved"),
+        expired: sql<number>`${sums.expired}`.mapWith(Number).as("expired"),
         reorderPoint: products.reorderPoint,
         costE4: products.costE4,
       })
@@ -67,7 +89,7 @@ export function stockPositions(
         ),
       )
       .groupBy(stockLevels.productId, stockLevels.warehouseId)
-      .having(report.having)
+      .having(report.having(sums))
   );
 }
 
@@ -77,7 +99,7 @@ export type StockPosition = Awaited<ReturnType<typeof stockPositions>>[number];
 export const positionsPage = (
   tdb: TenantDb,
   filters: StockFilters,
-  report: { where?: SQL; having: SQL },
+  report: PositionReport,
   window: { offset: number; limit: number },
 ) =>
   stockPositions(tdb, filters, report)
@@ -111,7 +133,7 @@ async function nextSkuRange(tdb: TenantDb, afterSku: string | null) {
 export async function positionsCsvPage<Row>(
   tdb: TenantDb,
   filters: StockFilters,
-  report: { where?: SQL; having: SQL },
+  report: PositionReport,
   afterSku: string | null,
   toRow: (position: StockPosition) => Row,
 ): Promise<CsvPage<Row, string>> {

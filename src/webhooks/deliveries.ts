@@ -49,8 +49,9 @@ export async function listDeliveries(tdb: TenantDb, subscriptionId: string, quer
         )
         .orderBy(desc(webhookAttempts.attempt))
     : [];
-  const items = page.items.map(({ tenantId: _t, subscriptionId: _s, ...delivery }) => ({
+  const items = page.items.map(({ tenantId: _t, subscriptionId: _s, replayId, ...delivery }) => ({
     ...delivery,
+    replayId: replayId || null,
     attemptLog: attempts
       .filter((a) => a.deliveryId === delivery.id)
       .slice(0, RECENT_ATTEMPTS)

@@ -6,6 +6,7 @@ import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
 import { urlGuardOptions } from "./dns";
+import { replayEvents } from "./replay";
 import {
   CreateWebhookBody,
   DeliveryParams,
@@ -13,6 +14,8 @@ import {
   ListDeliveriesQuery,
   ListWebhooksQuery,
   QueuedDelivery,
+  ReplayBody,
+  ReplayResult,
   UpdateWebhookBody,
   WebhookRecord,
   WebhookWithSecret,
@@ -127,6 +130,24 @@ const retryWebhookDeliveryRoute = defineRoute(admin, {
   },
 });
 
+const replayWebhookRoute = defineRoute(admin, {
+  method: "post",
+  path: "/webhooks/{id}/replay",
+  operationId: "replayWebhook",
+  tags,
+  summary: "Deliver again every stored event of a time range that this subscription matches",
+  description:
+    "Each event becomes a new delivery of the same event: same `webhook-id`, so your receiver de-duplicates what it " +
+    "already has. `from` and `to` are inclusive, compared with the events' `timestamp`; events are kept 30 days. " +
+    "At most 10,000 events per call (more is 400: replay shorter ranges).",
+  request: { params: IdParam, body: { required: true, ...json(ReplayBody) } },
+  responses: {
+    202: { description: "Queued", ...json(envelopeOf(ReplayResult)) },
+    ...unknown,
+    409: errorResponse("The subscription is disabled"),
+  },
+});
+
 const rotateWebhookSecretRoute = defineRoute(admin, {
   method: "post",
   path: "/webhooks/{id}/rotate-secret",
@@ -174,6 +195,9 @@ export const webhookRoutes = createRouter()
     const { id, deliveryId } = c.req.valid("param");
     return accepted(c, await retryDelivery(c.env, c.var.tenantDb, id, deliveryId));
   })
+  .openapi(replayWebhookRoute, async (c) =>
+    accepted(c, await replayEvents(c.env, c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
+  )
   .openapi(rotateWebhookSecretRoute, async (c) =>
     ok(c, await rotateSecret(c.var.tenantDb, secretKey(c), c.req.valid("param").id)),
   );

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { eventTypes } from "../events/catalog";
+import { eventTypes, feedTypes } from "../events/catalog";
 import { pageQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
 
@@ -69,6 +69,10 @@ export const DeliveryRecord = z
     id: z.uuid(),
     eventId: z.string(),
     eventType: z.string(),
+    replayId: z.uuid().nullable().openapi({
+      description:
+        "The replay (POST /webhooks/{id}/replay) that made this delivery; null for the event's first.",
+    }),
     status: z.enum(["pending", "succeeded", "failed"]),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
@@ -88,6 +92,28 @@ export const DeliveryRecord = z
     ),
   })
   .openapi("WebhookDelivery");
+
+export const ReplayBody = z
+  .strictObject({
+    from: z.iso.datetime({ offset: true, message: "must be an ISO 8601 timestamp" }),
+    to: z.iso.datetime({ offset: true, message: "must be an ISO 8601 timestamp" }),
+    types: z
+      .array(z.enum(feedTypes, { error: "must be an event type of the catalogue" }))
+      .min(1, "must name at least one type")
+      .optional()
+      .openapi({ description: "Only these types (of those the subscription matches)." }),
+  })
+  .openapi("ReplayWebhookRequest");
+export type ReplayBody = z.infer<typeof ReplayBody>;
+
+export const ReplayResult = z
+  .object({
+    replayId: z.uuid().nullable().openapi({
+      description: "Marks the new deliveries (`replayId` in the delivery list); null when nothing matched.",
+    }),
+    queued: z.number().int().openapi({ description: "Events queued for delivery again." }),
+  })
+  .openapi("WebhookReplay");
 
 export const QueuedDelivery = z
   .object({ deliveryId: z.uuid(), eventId: z.string() })

@@ -59,10 +59,10 @@ export interface OutboxEvent {
   payload: Record<string, unknown>;
 }
 
-/** The tenant's outbox events in the order they were written; `types` keeps those whose type it matches. */
+/** The tenant's outbox events in commit order; `types` keeps those whose type it matches. */
 export async function outboxEvents(tenant: { id: string }, types?: RegExp): Promise<OutboxEvent[]> {
   const { results } = await (await tenantDatabase(tenant.id))
-    .prepare("select id, type, payload from outbox_events where tenant_id = ? order by created_at, id")
+    .prepare("select id, type, payload from outbox_events where tenant_id = ? order by seq")
     .bind(tenant.id)
     .all<{ id: string; type: string; payload: string }>();
   return results

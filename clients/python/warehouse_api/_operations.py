@@ -72,6 +72,10 @@ OPERATIONS: Dict[str, Operation] = {
     "listLots": Operation("listLots", "GET", "/api/v1/lots", "tenant", "safe"),
     "getLot": Operation("getLot", "GET", "/api/v1/lots/{id}", "tenant", "safe"),
     "traceLot": Operation("traceLot", "GET", "/api/v1/lots/{id}/trace", "tenant", "safe"),
+    "createHold": Operation("createHold", "POST", "/api/v1/inventory/holds", "tenant", "idempotency-key"),
+    "listHolds": Operation("listHolds", "GET", "/api/v1/inventory/holds", "tenant", "safe"),
+    "getHold": Operation("getHold", "GET", "/api/v1/inventory/holds/{id}", "tenant", "safe"),
+    "releaseHold": Operation("releaseHold", "DELETE", "/api/v1/inventory/holds/{id}", "tenant", "safe"),
     "listWebhooks": Operation("listWebhooks", "GET", "/api/v1/webhooks", "tenant", "safe"),
     "createWebhook": Operation("createWebhook", "POST", "/api/v1/webhooks", "tenant", "idempotency-key"),
     "getWebhook": Operation("getWebhook", "GET", "/api/v1/webhooks/{id}", "tenant", "safe"),
@@ -80,7 +84,9 @@ OPERATIONS: Dict[str, Operation] = {
     "testWebhook": Operation("testWebhook", "POST", "/api/v1/webhooks/{id}/test", "tenant", "idempotency-key"),
     "listWebhookDeliveries": Operation("listWebhookDeliveries", "GET", "/api/v1/webhooks/{id}/deliveries", "tenant", "safe"),
     "retryWebhookDelivery": Operation("retryWebhookDelivery", "POST", "/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", "tenant", "idempotency-key"),
+    "replayWebhook": Operation("replayWebhook", "POST", "/api/v1/webhooks/{id}/replay", "tenant", "idempotency-key"),
     "rotateWebhookSecret": Operation("rotateWebhookSecret", "POST", "/api/v1/webhooks/{id}/rotate-secret", "tenant", "idempotency-key"),
+    "listEvents": Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe"),
 }
 
 
@@ -493,12 +499,13 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/reports/inventory-valuation`` (getInventoryValuationReport)."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
-            query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category},
+            query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category, "asOf": as_of},
             headers={"Consistency-Token": consistency_token},
             paged=True,
         )
@@ -510,10 +517,11 @@ class ReportsResource:
         format: Optional[Literal["json", "csv"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``inventory_valuation``, page after page."""
-        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, as_of=as_of, consistency_token=consistency_token))
 
     def inventory_valuation_csv(
         self,
@@ -522,12 +530,13 @@ class ReportsResource:
         page_size: Optional[int] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
+        as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
     ) -> str:
         """``GET /api/v1/reports/inventory-valuation?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
-            query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "format": "csv"},
+            query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "asOf": as_of, "format": "csv"},
             headers={"Consistency-Token": consistency_token},
             csv=True,
         )
@@ -1338,7 +1347,7 @@ class CountsResource:
 
 
 class InventoryResource:
-    """``client.inventory``: listStock, listMovements, adjustStock, transferStock."""
+    """``client.inventory``: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -1355,12 +1364,13 @@ class InventoryResource:
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
+        as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
     ) -> Page:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
-            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "belowReorderPoint": below_reorder_point},
+            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "belowReorderPoint": below_reorder_point, "asOf": as_of},
             headers={"Consistency-Token": consistency_token},
             paged=True,
         )
@@ -1376,10 +1386,11 @@ class InventoryResource:
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
+        as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
     ) -> Iterator[Dict[str, Any]]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, as_of=as_of, consistency_token=consistency_token))
 
     def list_movements(
         self,
@@ -1465,6 +1476,83 @@ class InventoryResource:
             idempotency_key=idempotency_key,
         )
 
+    def create_hold(
+        self,
+        *,
+        product_id: str,
+        quantity: int,
+        location_id: Optional[str] = UNSET,
+        warehouse_id: Optional[str] = UNSET,
+        expires_at: str,
+        reference: Optional[str] = UNSET,
+        lot_number: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/inventory/holds`` (createHold)."""
+        return self._t.call(
+            OPERATIONS["createHold"],
+            body={"productId": product_id, "quantity": quantity, "locationId": location_id, "warehouseId": warehouse_id, "expiresAt": expires_at, "reference": reference, "lotNumber": lot_number},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+        )
+
+    def list_holds(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        product_id: Optional[str] = UNSET,
+        reference: Optional[str] = UNSET,
+        status: Optional[Literal["active", "released", "expired", "consumed"]] = UNSET,
+        consistency_token: Optional[str] = None,
+    ) -> Page:
+        """``GET /api/v1/inventory/holds`` (listHolds)."""
+        return self._t.call(
+            OPERATIONS["listHolds"],
+            query={"page": page, "pageSize": page_size, "productId": product_id, "reference": reference, "status": status},
+            headers={"Consistency-Token": consistency_token},
+            paged=True,
+        )
+
+    def iterate_holds(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        product_id: Optional[str] = UNSET,
+        reference: Optional[str] = UNSET,
+        status: Optional[Literal["active", "released", "expired", "consumed"]] = UNSET,
+        consistency_token: Optional[str] = None,
+    ) -> Iterator[Dict[str, Any]]:
+        """Every item of ``list_holds``, page after page."""
+        return self._t.iterate(lambda page: self.list_holds(page=page, page_size=page_size, product_id=product_id, reference=reference, status=status, consistency_token=consistency_token))
+
+    def get_hold(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``GET /api/v1/inventory/holds/{id}`` (getHold)."""
+        return self._t.call(
+            OPERATIONS["getHold"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+        )
+
+    def release_hold(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``DELETE /api/v1/inventory/holds/{id}`` (releaseHold)."""
+        return self._t.call(
+            OPERATIONS["releaseHold"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+        )
+
 
 class LotsResource:
     """``client.lots``: listLots, getLot, traceLot."""
@@ -1532,7 +1620,7 @@ class LotsResource:
 
 
 class WebhooksResource:
-    """``client.webhooks``: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, rotateWebhookSecret."""
+    """``client.webhooks``: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, replayWebhook, rotateWebhookSecret."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -1683,6 +1771,25 @@ class WebhooksResource:
             idempotency_key=idempotency_key,
         )
 
+    def replay(
+        self,
+        id: str,
+        *,
+        from_: str,
+        to: str,
+        types: Optional[List[Any]] = UNSET,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/webhooks/{id}/replay`` (replayWebhook)."""
+        return self._t.call(
+            OPERATIONS["replayWebhook"],
+            path=(id,),
+            body={"from": from_, "to": to, "types": types},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+        )
+
     def rotate_secret(
         self,
         id: str,
@@ -1696,6 +1803,28 @@ class WebhooksResource:
             path=(id,),
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+        )
+
+
+class EventsResource:
+    """``client.events``: listEvents."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        after: Optional[str] = UNSET,
+        type: Optional[str] = UNSET,
+        limit: Optional[int] = UNSET,
+        consistency_token: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``GET /api/v1/events`` (listEvents)."""
+        return self._t.call(
+            OPERATIONS["listEvents"],
+            query={"after": after, "type": type, "limit": limit},
+            headers={"Consistency-Token": consistency_token},
         )
 
 
@@ -1718,3 +1847,4 @@ class Resources:
         self.inventory = InventoryResource(transport)
         self.lots = LotsResource(transport)
         self.webhooks = WebhooksResource(transport)
+        self.events = EventsResource(transport)

@@ -10,10 +10,13 @@ export function Product() {
   const { params } = useRoute();
   const id = params.id ?? "";
   const product = useLoad(() => unwrap(api.GET("/api/v1/products/{id}", { params: { path: { id } } })), [id]);
-  const stock = useLoad(
-    () => unwrap(api.GET("/api/v1/inventory/stock", { params: { query: { productId: id, pageSize: 100 } } })),
-    [id],
-  );
+  const stock = useLoad(async () => {
+    const page = await unwrap(
+      api.GET("/api/v1/inventory/stock", { params: { query: { productId: id, pageSize: 100 } } }),
+    );
+    // Without asOf every item is a current level (with reserved and available).
+    return { ...page, items: page.items.flatMap((level) => ("reserved" in level ? [level] : [])) };
+  }, [id]);
   const movements = useLoad(
     () =>
       unwrap(api.GET("/api/v1/inventory/movements", { params: { query: { productId: id, pageSize: 20 } } })),

@@ -75,6 +75,10 @@ namespace Warehouse.Api
         internal static readonly Operation ListLots = new Operation("listLots", "GET", "/api/v1/lots", "tenant", "safe");
         internal static readonly Operation GetLot = new Operation("getLot", "GET", "/api/v1/lots/{id}", "tenant", "safe");
         internal static readonly Operation TraceLot = new Operation("traceLot", "GET", "/api/v1/lots/{id}/trace", "tenant", "safe");
+        internal static readonly Operation CreateHold = new Operation("createHold", "POST", "/api/v1/inventory/holds", "tenant", "idempotency-key");
+        internal static readonly Operation ListHolds = new Operation("listHolds", "GET", "/api/v1/inventory/holds", "tenant", "safe");
+        internal static readonly Operation GetHold = new Operation("getHold", "GET", "/api/v1/inventory/holds/{id}", "tenant", "safe");
+        internal static readonly Operation ReleaseHold = new Operation("releaseHold", "DELETE", "/api/v1/inventory/holds/{id}", "tenant", "safe");
         internal static readonly Operation ListWebhooks = new Operation("listWebhooks", "GET", "/api/v1/webhooks", "tenant", "safe");
         internal static readonly Operation CreateWebhook = new Operation("createWebhook", "POST", "/api/v1/webhooks", "tenant", "idempotency-key");
         internal static readonly Operation GetWebhook = new Operation("getWebhook", "GET", "/api/v1/webhooks/{id}", "tenant", "safe");
@@ -83,7 +87,9 @@ namespace Warehouse.Api
         internal static readonly Operation TestWebhook = new Operation("testWebhook", "POST", "/api/v1/webhooks/{id}/test", "tenant", "idempotency-key");
         internal static readonly Operation ListWebhookDeliveries = new Operation("listWebhookDeliveries", "GET", "/api/v1/webhooks/{id}/deliveries", "tenant", "safe");
         internal static readonly Operation RetryWebhookDelivery = new Operation("retryWebhookDelivery", "POST", "/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", "tenant", "idempotency-key");
+        internal static readonly Operation ReplayWebhook = new Operation("replayWebhook", "POST", "/api/v1/webhooks/{id}/replay", "tenant", "idempotency-key");
         internal static readonly Operation RotateWebhookSecret = new Operation("rotateWebhookSecret", "POST", "/api/v1/webhooks/{id}/rotate-secret", "tenant", "idempotency-key");
+        internal static readonly Operation ListEvents = new Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe");
     }
 
     public sealed partial class WarehouseClient
@@ -124,14 +130,17 @@ namespace Warehouse.Api
         /// <summary>listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount.</summary>
         public CountsResource Counts { get; private set; }
 
-        /// <summary>listStock, listMovements, adjustStock, transferStock.</summary>
+        /// <summary>listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold.</summary>
         public InventoryResource Inventory { get; private set; }
 
         /// <summary>listLots, getLot, traceLot.</summary>
         public LotsResource Lots { get; private set; }
 
-        /// <summary>listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, rotateWebhookSecret.</summary>
+        /// <summary>listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, replayWebhook, rotateWebhookSecret.</summary>
         public WebhooksResource Webhooks { get; private set; }
+
+        /// <summary>listEvents.</summary>
+        public EventsResource Events { get; private set; }
 
         private void InitializeResources(Transport transport)
         {
@@ -150,6 +159,7 @@ namespace Warehouse.Api
             Inventory = new InventoryResource(transport);
             Lots = new LotsResource(transport);
             Webhooks = new WebhooksResource(transport);
+            Events = new EventsResource(transport);
         }
     }
 
@@ -404,21 +414,21 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/reports/inventory-valuation</c> (getInventoryValuationReport).</summary>
-        public Task<ResultPage> InventoryValuationAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> InventoryValuationAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>InventoryValuationAsync</c>, page after page.</summary>
-        public PageIterator InventoryValuationAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator InventoryValuationAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => InventoryValuationAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => InventoryValuationAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/inventory-valuation?format=csv</c>: the whole report as CSV text.</summary>
-        public Task<string> InventoryValuationCsvAsync(int? page = null, int? pageSize = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<string> InventoryValuationCsvAsync(int? page = null, int? pageSize = null, string warehouseId = null, string category = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.TextAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "category", category }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.TextAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "category", category }, { "asOf", asOf }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary><c>GET /api/v1/reports/stock-movements</c> (getStockMovementsReport).</summary>
@@ -753,7 +763,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Inventory</c>: listStock, listMovements, adjustStock, transferStock.</summary>
+    /// <summary><c>client.Inventory</c>: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold.</summary>
     public sealed class InventoryResource
     {
         private readonly Transport _transport;
@@ -764,15 +774,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/inventory/stock</c> (listStock).</summary>
-        public Task<ResultPage> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
 
         /// <summary>Every item of <c>ListStockAsync</c>, page after page.</summary>
-        public PageIterator ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/inventory/movements</c> (listMovements).</summary>
@@ -797,6 +807,36 @@ namespace Warehouse.Api
         public Task<JsonObject> TransferAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.ObjectAsync(Operations.TransferStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/inventory/holds</c> (createHold).</summary>
+        public Task<JsonObject> CreateHoldAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.CreateHold, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+        }
+
+        /// <summary><c>GET /api/v1/inventory/holds</c> (listHolds).</summary>
+        public Task<ResultPage> ListHoldsAsync(int? page = null, int? pageSize = null, string productId = null, string reference = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListHolds, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "reference", reference }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+        }
+
+        /// <summary>Every item of <c>ListHoldsAsync</c>, page after page.</summary>
+        public PageIterator ListHoldsAllAsync(int? pageSize = null, string productId = null, string reference = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator(nextPage => ListHoldsAsync(page: nextPage, pageSize: pageSize, productId: productId, reference: reference, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>GET /api/v1/inventory/holds/{id}</c> (getHold).</summary>
+        public Task<JsonObject> GetHoldAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.GetHold, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+        }
+
+        /// <summary><c>DELETE /api/v1/inventory/holds/{id}</c> (releaseHold).</summary>
+        public Task<JsonObject> ReleaseHoldAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.ReleaseHold, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 
@@ -835,7 +875,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Webhooks</c>: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, rotateWebhookSecret.</summary>
+    /// <summary><c>client.Webhooks</c>: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, replayWebhook, rotateWebhookSecret.</summary>
     public sealed class WebhooksResource
     {
         private readonly Transport _transport;
@@ -905,10 +945,33 @@ namespace Warehouse.Api
             return _transport.ObjectAsync(Operations.RetryWebhookDelivery, new[] { id, deliveryId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
         }
 
+        /// <summary><c>POST /api/v1/webhooks/{id}/replay</c> (replayWebhook).</summary>
+        public Task<JsonObject> ReplayAsync(string id, object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.ReplayWebhook, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+        }
+
         /// <summary><c>POST /api/v1/webhooks/{id}/rotate-secret</c> (rotateWebhookSecret).</summary>
         public Task<JsonObject> RotateSecretAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.ObjectAsync(Operations.RotateWebhookSecret, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+        }
+    }
+
+    /// <summary><c>client.Events</c>: listEvents.</summary>
+    public sealed class EventsResource
+    {
+        private readonly Transport _transport;
+
+        internal EventsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/events</c> (listEvents).</summary>
+        public Task<JsonObject> ListAsync(string after = null, string type = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.ListEvents, new string[0], new Dictionary<string, object> { { "after", after }, { "type", type }, { "limit", limit } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 }

@@ -9,7 +9,7 @@ namespace Warehouse\Api\Resources;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->inventory`: listStock, listMovements, adjustStock, transferStock. */
+/** `$client->inventory`: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold. */
 final class InventoryResource
 {
     public function __construct(private readonly Transport $transport)
@@ -19,7 +19,7 @@ final class InventoryResource
     /**
      * `GET /api/v1/inventory/stock` (listStock).
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool, asOf?: string} $query
      * @param array{consistency_token?: string} $options
      */
     public function listStock(array $query = [], array $options = []): Page
@@ -30,7 +30,7 @@ final class InventoryResource
     /**
      * Every item of `listStock`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool, asOf?: string} $query
      * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
@@ -84,5 +84,62 @@ final class InventoryResource
     public function transfer(array $body, array $options = []): array
     {
         return $this->transport->call('transferStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/inventory/holds` (createHold).
+     *
+     * @param array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string} $body
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
+     * @return array<string, mixed>
+     */
+    public function createHold(array $body, array $options = []): array
+    {
+        return $this->transport->call('createHold', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `GET /api/v1/inventory/holds` (listHolds).
+     *
+     * @param array{page?: int, pageSize?: int, productId?: string, reference?: string, status?: 'active'|'released'|'expired'|'consumed'} $query
+     * @param array{consistency_token?: string} $options
+     */
+    public function listHolds(array $query = [], array $options = []): Page
+    {
+        return $this->transport->call('listHolds', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+    }
+
+    /**
+     * Every item of `listHolds`, page after page.
+     *
+     * @param array{page?: int, pageSize?: int, productId?: string, reference?: string, status?: 'active'|'released'|'expired'|'consumed'} $query
+     * @param array{consistency_token?: string} $options
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterateHolds(array $query = [], array $options = []): \Generator
+    {
+        return $this->transport->iterate(fn (int $page): Page => $this->listHolds(['page' => $page] + $query, $options));
+    }
+
+    /**
+     * `GET /api/v1/inventory/holds/{id}` (getHold).
+     *
+     * @param array{consistency_token?: string} $options
+     * @return array<string, mixed>
+     */
+    public function getHold(string $id, array $options = []): array
+    {
+        return $this->transport->call('getHold', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `DELETE /api/v1/inventory/holds/{id}` (releaseHold).
+     *
+     * @param array{consistency_token?: string} $options
+     * @return array<string, mixed>
+     */
+    public function releaseHold(string $id, array $options = []): array
+    {
+        return $this->transport->call('releaseHold', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

@@ -78,6 +78,10 @@ final class Operations
         'listLots' => ['GET', '/api/v1/lots', 'tenant', 'safe'],
         'getLot' => ['GET', '/api/v1/lots/{id}', 'tenant', 'safe'],
         'traceLot' => ['GET', '/api/v1/lots/{id}/trace', 'tenant', 'safe'],
+        'createHold' => ['POST', '/api/v1/inventory/holds', 'tenant', 'idempotency-key'],
+        'listHolds' => ['GET', '/api/v1/inventory/holds', 'tenant', 'safe'],
+        'getHold' => ['GET', '/api/v1/inventory/holds/{id}', 'tenant', 'safe'],
+        'releaseHold' => ['DELETE', '/api/v1/inventory/holds/{id}', 'tenant', 'safe'],
         'listWebhooks' => ['GET', '/api/v1/webhooks', 'tenant', 'safe'],
         'createWebhook' => ['POST', '/api/v1/webhooks', 'tenant', 'idempotency-key'],
         'getWebhook' => ['GET', '/api/v1/webhooks/{id}', 'tenant', 'safe'],
@@ -86,6 +90,8 @@ final class Operations
         'testWebhook' => ['POST', '/api/v1/webhooks/{id}/test', 'tenant', 'idempotency-key'],
         'listWebhookDeliveries' => ['GET', '/api/v1/webhooks/{id}/deliveries', 'tenant', 'safe'],
         'retryWebhookDelivery' => ['POST', '/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry', 'tenant', 'idempotency-key'],
+        'replayWebhook' => ['POST', '/api/v1/webhooks/{id}/replay', 'tenant', 'idempotency-key'],
         'rotateWebhookSecret' => ['POST', '/api/v1/webhooks/{id}/rotate-secret', 'tenant', 'idempotency-key'],
+        'listEvents' => ['GET', '/api/v1/events', 'tenant', 'safe'],
     ];
 }

@@ -30,7 +30,7 @@ final class ReportsResource
     /**
      * `GET /api/v1/reports/inventory-valuation` (getInventoryValuationReport).
      *
-     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
+     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string, asOf?: string} $query
      * @param array{consistency_token?: string} $options
      */
     public function inventoryValuation(array $query = [], array $options = []): Page
@@ -41,7 +41,7 @@ final class ReportsResource
     /**
      * Every item of `inventoryValuation`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
+     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string, asOf?: string} $query
      * @param array{consistency_token?: string} $options
      * @return \Generator<int, array<string, mixed>>
      */
@@ -53,7 +53,7 @@ final class ReportsResource
     /**
      * `GET /api/v1/reports/inventory-valuation?format=csv`: the whole report as CSV text.
      *
-     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
+     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string, asOf?: string} $query
      * @param array{consistency_token?: string} $options
      */
     public function inventoryValuationCsv(array $query = [], array $options = []): string

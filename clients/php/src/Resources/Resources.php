@@ -26,6 +26,7 @@ abstract class Resources
     public readonly InventoryResource $inventory;
     public readonly LotsResource $lots;
     public readonly WebhooksResource $webhooks;
+    public readonly EventsResource $events;
 
     protected function __construct(Transport $transport)
     {
@@ -44,5 +45,6 @@ abstract class Resources
         $this->inventory = new InventoryResource($transport);
         $this->lots = new LotsResource($transport);
         $this->webhooks = new WebhooksResource($transport);
+        $this->events = new EventsResource($transport);
     }
 }

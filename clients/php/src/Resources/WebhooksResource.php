@@ -9,7 +9,7 @@ namespace Warehouse\Api\Resources;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->webhooks`: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, rotateWebhookSecret. */
+/** `$client->webhooks`: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, replayWebhook, rotateWebhookSecret. */
 final class WebhooksResource
 {
     public function __construct(private readonly Transport $transport)
@@ -128,6 +128,18 @@ final class WebhooksResource
     public function retryDelivery(string $id, string $deliveryId, array $options = []): array
     {
         return $this->transport->call('retryWebhookDelivery', path: [$id, $deliveryId], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/webhooks/{id}/replay` (replayWebhook).
+     *
+     * @param array{from: string, to: string, types?: list<mixed>} $body
+     * @param array{idempotency_key?: string, consistency_token?: string} $options
+     * @return array<string, mixed>
+     */
+    public function replay(string $id, array $body, array $options = []): array
+    {
+        return $this->transport->call('replayWebhook', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**

@@ -71,6 +71,10 @@ export const OPERATIONS = {
   listLots: { operationId: "listLots", access: "tenant", retry: "safe" },
   getLot: { operationId: "getLot", access: "tenant", retry: "safe" },
   traceLot: { operationId: "traceLot", access: "tenant", retry: "safe" },
+  createHold: { operationId: "createHold", access: "tenant", retry: "idempotency-key" },
+  listHolds: { operationId: "listHolds", access: "tenant", retry: "safe" },
+  getHold: { operationId: "getHold", access: "tenant", retry: "safe" },
+  releaseHold: { operationId: "releaseHold", access: "tenant", retry: "safe" },
   listWebhooks: { operationId: "listWebhooks", access: "tenant", retry: "safe" },
   createWebhook: { operationId: "createWebhook", access: "tenant", retry: "idempotency-key" },
   getWebhook: { operationId: "getWebhook", access: "tenant", retry: "safe" },
@@ -79,7 +83,9 @@ export const OPERATIONS = {
   testWebhook: { operationId: "testWebhook", access: "tenant", retry: "idempotency-key" },
   listWebhookDeliveries: { operationId: "listWebhookDeliveries", access: "tenant", retry: "safe" },
   retryWebhookDelivery: { operationId: "retryWebhookDelivery", access: "tenant", retry: "idempotency-key" },
+  replayWebhook: { operationId: "replayWebhook", access: "tenant", retry: "idempotency-key" },
   rotateWebhookSecret: { operationId: "rotateWebhookSecret", access: "tenant", retry: "idempotency-key" },
+  listEvents: { operationId: "listEvents", access: "tenant", retry: "safe" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -519,7 +525,30 @@ export function inventoryResource(t: Transport) {
     t.call(OPERATIONS.transferStock, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/transfers", { ...init, body }),
     );
-  return { listStock, listStockAll, listMovements, listMovementsAll, adjust: adjustStock, transfer: transferStock };
+  /** `POST /api/v1/inventory/holds` (createHold) */
+  const createHold = (body: BodyOf<"createHold">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createHold">> =>
+    t.call(OPERATIONS.createHold, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/inventory/holds", { ...init, body }),
+    );
+  /** `GET /api/v1/inventory/holds` (listHolds) */
+  const listHolds = (query?: QueryOf<"listHolds">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listHolds">> =>
+    t.call(OPERATIONS.listHolds, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/inventory/holds", { ...init, params: { query: query } }),
+    );
+  /** Every item of `listHolds`, page after page. */
+  const listHoldsAll = (query?: Omit<QueryOf<"listHolds">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listHolds">, void, undefined> =>
+    t.paginate((page) => listHolds({ ...query, page } as QueryOf<"listHolds">, options));
+  /** `GET /api/v1/inventory/holds/{id}` (getHold) */
+  const getHold = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getHold">> =>
+    t.call(OPERATIONS.getHold, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/inventory/holds/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `DELETE /api/v1/inventory/holds/{id}` (releaseHold) */
+  const releaseHold = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"releaseHold">> =>
+    t.call(OPERATIONS.releaseHold, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.DELETE("/api/v1/inventory/holds/{id}", { ...init, params: { path: { id } } }),
+    );
+  return { listStock, listStockAll, listMovements, listMovementsAll, adjust: adjustStock, transfer: transferStock, createHold, listHolds, listHoldsAll, getHold, releaseHold };
 }
 
 export function lotsResource(t: Transport) {
@@ -591,12 +620,26 @@ export function webhooksResource(t: Transport) {
     t.call(OPERATIONS.retryWebhookDelivery, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", { ...init, params: { path: { id, deliveryId } } }),
     );
+  /** `POST /api/v1/webhooks/{id}/replay` (replayWebhook) */
+  const replayWebhook = (id: string, body: BodyOf<"replayWebhook">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"replayWebhook">> =>
+    t.call(OPERATIONS.replayWebhook, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/webhooks/{id}/replay", { ...init, params: { path: { id } }, body }),
+    );
   /** `POST /api/v1/webhooks/{id}/rotate-secret` (rotateWebhookSecret) */
   const rotateWebhookSecret = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"rotateWebhookSecret">> =>
     t.call(OPERATIONS.rotateWebhookSecret, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/webhooks/{id}/rotate-secret", { ...init, params: { path: { id } } }),
     );
-  return { list: listWebhooks, listAll: listWebhooksAll, create: createWebhook, get: getWebhook, update: updateWebhook, delete: deleteWebhook, test: testWebhook, listDeliveries: listWebhookDeliveries, listDeliveriesAll: listWebhookDeliveriesAll, retryDelivery: retryWebhookDelivery, rotateSecret: rotateWebhookSecret };
+  return { list: listWebhooks, listAll: listWebhooksAll, create: createWebhook, get: getWebhook, update: updateWebhook, delete: deleteWebhook, test: testWebhook, listDeliveries: listWebhookDeliveries, listDeliveriesAll: listWebhookDeliveriesAll, retryDelivery: retryWebhookDelivery, replay: replayWebhook, rotateSecret: rotateWebhookSecret };
+}
+
+export function eventsResource(t: Transport) {
+  /** `GET /api/v1/events` (listEvents) */
+  const listEvents = (query?: QueryOf<"listEvents">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listEvents">> =>
+    t.call(OPERATIONS.listEvents, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/events", { ...init, params: { query: query } }),
+    );
+  return { list: listEvents };
 }
 
 /** The resource groups of the client, one property per group. */
@@ -616,6 +659,7 @@ export class Resources {
   readonly inventory: ReturnType<typeof inventoryResource>;
   readonly lots: ReturnType<typeof lotsResource>;
   readonly webhooks: ReturnType<typeof webhooksResource>;
+  readonly events: ReturnType<typeof eventsResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -633,5 +677,6 @@ export class Resources {
     this.inventory = inventoryResource(t);
     this.lots = lotsResource(t);
     this.webhooks = webhooksResource(t);
+    this.events = eventsResource(t);
   }
 }

@@ -12,8 +12,11 @@ export const outboxEvents = sqliteTable(
     createdAt: text("created_at").notNull(),
     // Null until the event has been handed to the queue; the cron sweep picks up the rest.
     dispatchedAt: text("dispatched_at"),
+    // The tenant's gapless commit order, assigned inside the insert (docs/decisions/events.md): the feed's cursor.
+    seq: integer("seq").notNull(),
   },
   (t) => [
+    uniqueIndex("outbox_events_tenant_seq_unique").on(t.tenantId, t.seq),
     index("outbox_events_tenant_created_idx").on(t.tenantId, t.createdAt),
     index("outbox_events_pending_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
   ],
@@ -49,6 +52,8 @@ export const webhookDeliveries = sqliteTable(
     subscriptionId: text("subscription_id").notNull(),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
+    // '' for the event's first fan-out; a replay's id for a delivery made again by POST /webhooks/{id}/replay.
+    replayId: text("replay_id").notNull().default(""),
     status: text("status", { enum: ["pending", "succeeded", "failed"] })
       .notNull()
       .default("pending"),
@@ -61,7 +66,11 @@ export const webhookDeliveries = sqliteTable(
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
-    uniqueIndex("webhook_deliveries_subscription_event_unique").on(t.subscriptionId, t.eventId),
+    uniqueIndex("webhook_deliveries_subscription_event_replay_unique").on(
+      t.subscriptionId,
+      t.eventId,
+      t.replayId,
+    ),
     index("webhook_deliveries_tenant_subscription_idx").on(t.tenantId, t.subscriptionId, t.createdAt),
   ],
 );
@@ -81,6 +90,13 @@ export const webhookAttempts = sqliteTable(
   },
   (t) => [index("webhook_attempts_tenant_subscription_idx").on(t.tenantId, t.subscriptionId, t.createdAt)],
 );
+
+// How far the retention sweep has deleted each tenant's events: a feed cursor before this is 410.
+export const eventSweeps = sqliteTable("event_sweeps", {
+  tenantId: text("tenant_id").primaryKey(),
+  sweptThroughSeq: integer("swept_through_seq").notNull(),
+  sweptAt: text("swept_at").notNull(),
+});
 
 // Idempotency-Key records, scoped to the tenant, kept 24 h.
 export const idempotencyKeys = sqliteTable(

@@ -67,6 +67,14 @@ export const stockMovements = sqliteTable(
     index("stock_movements_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("stock_movements_tenant_product_idx").on(t.tenantId, t.productId, t.createdAt),
     index("stock_movements_tenant_location_idx").on(t.tenantId, t.locationId, t.createdAt),
+    // Stock as of an instant: the last row of a level (product, location, lot) at or before it, one probe per level.
+    index("stock_movements_tenant_level_created_idx").on(
+      t.tenantId,
+      t.productId,
+      t.locationId,
+      t.lotId,
+      t.createdAt,
+    ),
     index("stock_movements_tenant_reference_idx").on(t.tenantId, t.referenceId),
     index("stock_movements_tenant_lot_idx").on(t.tenantId, t.lotId, t.createdAt).where(sql`${t.lotId} <> ''`),
     check("stock_movements_delta_check", sql`${t.delta} <> 0`),

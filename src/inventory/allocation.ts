@@ -87,6 +87,10 @@ export function allocate(
   return short.length ? { short } : { reservations };
 }
 
+/** Orders nulls (no expiry, no lot) after values, values ascending. */
+export const nullsLast = (a: string | null, b: string | null) =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : a.localeCompare(b);
+
 /** Sums reservations per (product, location, lot): one guarded stock update each. */
 export function byStockLevel<
   T extends { productId: string; locationId: string; lotId?: string; quantity: number },

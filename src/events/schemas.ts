@@ -1,0 +1,57 @@
+import { z } from "@hono/zod-openapi";
+import { feedTypes } from "./catalog";
+
+const typeNames = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const names = [...new Set(value.split(",").map((name) => name.trim()))].filter(Boolean);
+    for (const name of names) {
+      const family = name.endsWith(".*") ? name.slice(0, -1) : undefined;
+      const known = family
+        ? feedTypes.some((type) => type.startsWith(family))
+        : (feedTypes as readonly string[]).includes(name);
+      if (!known) ctx.addIssue({ code: "custom", message: `unknown event type ${name}` });
+    }
+    return names;
+  })
+  .openapi({
+    type: "string",
+    description:
+      "Comma-separated event types, or families such as `order.*`. Default: every type your scopes can read.",
+    example: "inventory.adjusted,order.*",
+  });
+
+export const FeedQuery = z.object({
+  after: z.string().min(1).max(64).optional().openapi({
+    description:
+      "The `nextCursor` of the previous page. Without it the feed starts at the oldest kept event.",
+  }),
+  type: typeNames.optional(),
+  limit: z.coerce
+    .number({ error: "must be an integer between 1 and 500" })
+    .int("must be an integer between 1 and 500")
+    .min(1, "must be an integer between 1 and 500")
+    .max(500, "must be an integer between 1 and 500")
+    .default(100),
+});
+export type FeedQuery = z.infer<typeof FeedQuery>;
+
+export const FeedEvent = z
+  .object({
+    id: z.string().openapi({ description: "The event id: the `webhook-id` of its deliveries." }),
+    type: z.enum(feedTypes),
+    timestamp: z
+      .string()
+      .openapi({ description: "When the change committed (the webhook body's `timestamp`)." }),
+    data: z.unknown().openapi({ description: "The resource after the change (the webhook body's `data`)." }),
+  })
+  .openapi("Event");
+
+export const FeedPage = z
+  .object({
+    items: z.array(FeedEvent),
+    nextCursor: z.string().openapi({ description: "Store it; send it as `after` to continue." }),
+    hasMore: z.boolean().openapi({ description: "More events are already waiting: call again at once." }),
+  })
+  .openapi("EventFeedPage");

@@ -1,0 +1,168 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  adjustStock,
+  createLocation,
+  createProduct,
+  createTenant,
+  createWarehouse,
+  scopedKey,
+  type TestTenant,
+} from "./support/builders";
+import { call } from "./support/http";
+
+let tenant: TestTenant;
+let warehouseId: string;
+beforeAll(async () => {
+  tenant = await createTenant();
+  warehouseId = (await createWarehouse(tenant)).id;
+});
+
+interface Movement {
+  locationId: string;
+  delta: number;
+  createdAt: string;
+}
+
+const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+/** onHand per location at `asOf`, as the API answers it (absent: the level had no stock history yet). */
+async function stockAsOf(productId: string, asOf: string): Promise<Record<string, number>> {
+  const res = await call("GET", `/inventory/stock?productId=${productId}&asOf=${asOf}&pageSize=100`, {
+    headers: tenant.admin,
+  });
+  expect(res.status).toBe(200);
+  return Object.fromEntries(
+    res.body.data.items.map((level: { locationId: string; onHand: number }) => [
+      level.locationId,
+      level.onHand,
+    ]),
+  );
+}
+
+/** The sum of the ledger up to and including `asOf`, per location that has rows by then. */
+function ledgerSum(ledger: readonly Movement[], asOf: string): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const m of ledger) if (m.createdAt <= asOf) sums[m.locationId] = (sums[m.locationId] ?? 0) + m.delta;
+  return sums;
+}
+
+type Operation =
+  | { kind: "adjust"; at: 0 | 1; quantity: number }
+  | { kind: "transfer"; from: 0 | 1; quantity: number };
+
+const operation: fc.Arbitrary<Operation> = fc.oneof(
+  fc.record({
+    kind: fc.constant("adjust" as const),
+    at: fc.constantFrom(0 as const, 1 as const),
+    quantity: fc.integer({ min: -5, max: 8 }).filter((q) => q !== 0),
+  }),
+  fc.record({
+    kind: fc.constant("transfer" as const),
+    from: fc.constantFrom(0 as const, 1 as const),
+    quantity: fc.integer({ min: 1, max: 5 }),
+  }),
+);
+
+describe("stock as of an instant", () => {
+  it("equals the sum of the ledger up to that instant, for random operation sequences and at every boundary", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), async (operations) => {
+        const productId = (await createProduct(tenant)).id;
+        const locations = [
+          (await createLocation(tenant, warehouseId)).id,
+          (await createLocation(tenant, warehouseId)).id,
+        ] as const;
+        const before = new Date().toISOString();
+        for (const op of operations) {
+          // Refused operations (more than is there) write nothing; that is part of the property.
+          if (op.kind === "adjust") {
+            await call("POST", "/inventory/adjustments", {
+              headers: tenant.admin,
+              body: { productId, locationId: locations[op.at], quantity: op.quantity, reason: "test" },
+            });
+          } else {
+            await call("POST", "/inventory/transfers", {
+              headers: tenant.admin,
+              body: {
+                productId,
+                fromLocationId: locations[op.from],
+                toLocationId: locations[1 - op.from],
+                quantity: op.quantity,
+              },
+            });
+          }
+        }
+        const ledger: Movement[] = (
+          await call("GET", `/inventory/movements?productId=${productId}&pageSize=100`, {
+            headers: tenant.admin,
+          })
+        ).body.data.items;
+        const instants = new Set([before, ...ledger.flatMap((m) => [m.createdAt, shift(m.createdAt, -1)])]);
+        for (const asOf of instants)
+          expect(await stockAsOf(productId, asOf)).toEqual(ledgerSum(ledger, asOf));
+      }),
+      { numRuns: 8 },
+    );
+  });
+
+  it("includes a movement exactly at its timestamp and shows levels as they were, with the current ones unchanged", async () => {
+    const productId = (await createProduct(tenant)).id;
+    const a = (await createLocation(tenant, warehouseId)).id;
+    const b = (await createLocation(tenant, warehouseId)).id;
+    const first = (await adjustStock(tenant, productId, a, 10)).movement;
+    const second = (await adjustStock(tenant, productId, a, -4)).movement;
+    await adjustStock(tenant, productId, b, 7);
+    expect(await stockAsOf(productId, first.createdAt)).toEqual({ [a]: 10 });
+    expect(await stockAsOf(productId, shift(second.createdAt, -1))).toEqual({ [a]: 10 });
+    expect(await stockAsOf(productId, second.createdAt)).toEqual({ [a]: 6 });
+    const res = await call("GET", `/inventory/stock?productId=${productId}&asOf=${second.createdAt}`, {
+      headers: tenant.admin,
+    });
+    expect(res.body.data).toMatchObject({ totalCount: 1, page: 1 });
+    expect(res.body.data.items[0]).toMatchObject({
+      productId,
+      locationId: a,
+      onHand: 6,
+      asOf: second.createdAt,
+      lastMovementAt: second.createdAt,
+    });
+    const now = await call("GET", `/inventory/stock?productId=${productId}`, { headers: tenant.admin });
+    expect(now.body.data.items.map((l: { onHand: number }) => l.onHand).sort()).toEqual([6, 7]);
+  });
+
+  it("values past stock at the product's current cost in the valuation report, and says so", async () => {
+    const t = await createTenant();
+    const productId = (await createProduct(t, { cost: 2.5 })).id;
+    const location = (await createLocation(t, (await createWarehouse(t)).id)).id;
+    const first = (await adjustStock(t, productId, location, 10)).movement;
+    const second = (await adjustStock(t, productId, location, -4)).movement;
+    await call("PATCH", `/products/${productId}`, { headers: t.admin, body: { cost: 3 } });
+    const valued = async (asOf: string) =>
+      (await call("GET", `/reports/inventory-valuation?asOf=${asOf}`, { headers: t.admin })).body.data;
+    const then = await valued(first.createdAt);
+    expect(then.items).toMatchObject([{ productId, onHand: 10, unitCost: 3, value: 30 }]);
+    expect(then.totals).toMatchObject({ onHand: 10, reserved: 0, value: 30 });
+    expect(then.asOf).toBe(first.createdAt);
+    expect(then.basis).toMatch(/valued at each product's current unit cost/);
+    expect((await valued(second.createdAt)).totals).toMatchObject({ onHand: 6, value: 18 });
+    expect((await valued(shift(first.createdAt, -1))).items).toEqual([]);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    const refused = await call("GET", `/reports/inventory-valuation?asOf=${future}`, { headers: t.admin });
+    expect(refused.status).toBe(400);
+  });
+
+  it("refuses an instant in the future (400), and needs read:inventory (401, 403)", async () => {
+    const future = new Date(Date.now() + 60_000).toISOString();
+    const res = await call("GET", `/inventory/stock?asOf=${future}`, { headers: tenant.admin });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(["asOf: must not be in the future"]);
+    expect((await call("GET", "/inventory/stock?asOf=yesterday", { headers: tenant.admin })).status).toBe(
+      400,
+    );
+    const past = new Date(Date.now() - 1000).toISOString();
+    expect((await call("GET", `/inventory/stock?asOf=${past}`)).status).toBe(401);
+    const orders = await scopedKey(tenant, ["read:orders"]);
+    expect((await call("GET", `/inventory/stock?asOf=${past}`, { headers: orders })).status).toBe(403);
+  });
+});
