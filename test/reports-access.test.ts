@@ -114,6 +114,8 @@ describe("formats", () => {
       page: 1,
       pageSize: 20,
       totalPages: 0,
+      asOf: null,
+      basis: "Stock on hand now, valued at each product's current unit cost",
       totals: { onHand: 0, reserved: 0, expired: 0, available: 0, value: 0, byWarehouse: [] },
     });
   });

@@ -186,7 +186,7 @@ export const address = { street: "1 Main St", city: "Springfield", zip: "12345" 
 /** POST /orders/sales with `lines` (price 1 unless given) and a new customer; the response is returned as is. */
 export function salesOrder(
   tenant: TestTenant,
-  lines: { productId: string; quantity: number; price?: number; holdId?: string }[],
+  lines: { productId: string; quantity: number; price?: number; holdId?: string; lotNumber?: string }[],
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = tenant.admin,
 ) {

@@ -10,7 +10,7 @@ import { validationError } from "../../http/validation";
 import { resolveLots } from "../../lots/tracked-stock";
 import { lowStockEvent } from "../low-stock-event";
 import { planReservations, reservationReads, reservationStatements, reserveRacing } from "../reservations";
-import { toHold } from "./projection";
+import { inShownOrder, toHold } from "./projection";
 import { type CreateHoldBody, type HoldRecord, MAX_HOLD_MS } from "./schemas";
 
 function assertExpiry(expiresAt: string, now: Date): string {
@@ -82,14 +82,16 @@ export async function createHold(tdb: TenantDb, input: CreateHoldBody) {
       reference: input.reference ?? null,
       locationId: input.locationId ?? null,
       warehouseId: input.warehouseId ?? null,
-      allocations: plan.reservations.map((r) => ({
-        locationId: r.locationId,
-        warehouseId: r.warehouseId,
-        lotId: r.lotId || null,
-        lotNumber: r.lotNumber,
-        expiresAt: r.expiresAt,
-        quantity: r.quantity,
-      })),
+      allocations: inShownOrder(
+        plan.reservations.map((r) => ({
+          locationId: r.locationId,
+          warehouseId: r.warehouseId,
+          lotId: r.lotId || null,
+          lotNumber: r.lotNumber,
+          expiresAt: r.expiresAt,
+          quantity: r.quantity,
+        })),
+      ),
       expiresAt,
       orderId: null,
       releasedAt: null,

@@ -3,6 +3,7 @@ import { inJsonArray } from "../../db/batch";
 import type { TenantDb } from "../../db/client";
 import { stockHolds as h } from "../../db/schema/tenant";
 import { inTenant } from "../../db/tenant-scope";
+import { nullsLast } from "../allocation";
 import type { HoldRecord, HoldStatus } from "./schemas";
 
 /** A hold's status as the API shows it: an active hold past its expiry is `expired` before the sweep gets to it. */
@@ -40,9 +41,20 @@ export function selectHolds(tdb: TenantDb, now: string, ...conditions: (SQL | un
 
 export type HoldRow = Omit<HoldRecord, "allocations"> & { allocations: string };
 
+type Allocation = HoldRecord["allocations"][number];
+
+/** Allocations as a hold shows them: first-expiring lot first (no expiry last), then by lot and location. */
+export const inShownOrder = (allocations: Allocation[]): Allocation[] =>
+  allocations.sort(
+    (a, b) =>
+      nullsLast(a.expiresAt, b.expiresAt) ||
+      nullsLast(a.lotNumber, b.lotNumber) ||
+      a.locationId.localeCompare(b.locationId),
+  );
+
 export const toHold = (row: HoldRow): HoldRecord => ({
   ...row,
-  allocations: JSON.parse(row.allocations) as HoldRecord["allocations"],
+  allocations: inShownOrder(JSON.parse(row.allocations) as Allocation[]),
 });
 
 /** Whether a hold read through `selectHolds` still reserves stock (active, or expired but not yet released). */
