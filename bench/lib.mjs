@@ -95,6 +95,8 @@ export async function createTenant(api, plan = "enterprise") {
   if (response.status !== 201) throw new Error(`createTenant: ${response.status} ${JSON.stringify(body)}`);
   return {
     id: body.data.tenant.id,
+    // The shard binding holding the tenant's data (SHARD_0, ...), for benchmarks that seed it with SQL.
+    shard: body.data.tenant.shard,
     key: body.data.apiKey.key,
     email: body.data.owner.email,
     password: "bench-password-1",
