@@ -63,7 +63,18 @@ function seed(persistTo, tenant, name, sql) {
   writeFileSync(file, sql);
   const seeded = spawnSync(
     "npx",
-    ["wrangler", "d1", "execute", tenant.shard, "--local", "--persist-to", persistTo, "--file", file, "--yes"],
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      tenant.shard,
+      "--local",
+      "--persist-to",
+      persistTo,
+      "--file",
+      file,
+      "--yes",
+    ],
     { encoding: "utf8", env: { ...process.env, CI: "true" } },
   );
   rmSync(dir, { recursive: true, force: true });
@@ -94,7 +105,12 @@ const started = performance.now();
 seed(api.persistTo, tenants.feedSmall, "feed-10", eventsSql(tenants.feedSmall.id, "e0000010", 10));
 seed(api.persistTo, tenants.feedLarge, "feed-1m", eventsSql(tenants.feedLarge.id, "e1000000", 1_000_000));
 seed(api.persistTo, tenants.ledgerSmall, "ledger-10k", ledgerSql(tenants.ledgerSmall.id, "a0010000", 10_000));
-seed(api.persistTo, tenants.ledgerLarge, "ledger-1m", ledgerSql(tenants.ledgerLarge.id, "a1000000", 1_000_000));
+seed(
+  api.persistTo,
+  tenants.ledgerLarge,
+  "ledger-1m",
+  ledgerSql(tenants.ledgerLarge.id, "a1000000", 1_000_000),
+);
 console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 api = await startApi({ port: PORT, persistTo: STATE });

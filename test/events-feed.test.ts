@@ -12,7 +12,7 @@ interface FeedItem {
   id: string;
   type: string;
   timestamp: string;
-  data: Record<string, any>;
+  data?: unknown;
 }
 
 let tenant: TestTenant;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   tenant = await createTenant();
 });
 
-const feed = (query: string, headers = tenant.admin) => call("GET", `/events${query}`, { headers });
+const feed = (query: `?${string}`, headers = tenant.admin) => call("GET", `/events${query}`, { headers });
 
 /** Reads the feed from `cursor` until it says nothing more is waiting; returns the items and the last cursor. */
 async function drain(cursor: string | undefined, headers = tenant.admin, extra = "", limit = 7) {
@@ -60,9 +60,8 @@ describe("events feed", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(200);
     // Commit order: each +1 adjustment saw the level one higher than the one committed before it.
-    expect(seen.map((item) => item.data.stockLevel.onHand)).toEqual(
-      Array.from({ length: 200 }, (_, i) => i + 2),
-    );
+    const onHand = (item: FeedItem) => (item.data as { stockLevel: { onHand: number } }).stockLevel.onHand;
+    expect(seen.map(onHand)).toEqual(Array.from({ length: 200 }, (_, i) => i + 2));
     const stored = await outboxEvents(t, /^inventory\.adjusted$/);
     expect(ids).toEqual(stored.slice(1).map((event) => event.id));
   });

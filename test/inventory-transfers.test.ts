@@ -193,7 +193,7 @@ describe("stock and ledger reads", () => {
       },
     );
     expect(low.body.data.items.map((l: { productId: string }) => l.productId)).toContain(productId);
-    expect(low.body.data.items.every((l: { available: number }) => l.available <= 10)).toBe(true);
+    expect(low.body.data.items.every((l) => "available" in l && l.available <= 10)).toBe(true);
     const atLocation = await call("GET", `/locations/${location}/inventory`, { headers: tenant.admin });
     expect(atLocation.body.data).toMatchObject({
       totalCount: 1,

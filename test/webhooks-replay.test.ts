@@ -47,7 +47,7 @@ describe("webhook replay", () => {
     const res = await replay(t, id, { from, to });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ queued: 2, replayId: expect.any(String) });
-    const deliveries = await deliverReplay(t, res.body.data.replayId);
+    const deliveries = await deliverReplay(t, res.body.data.replayId as string);
     expect(deliveries.map((d) => d.eventId).sort()).toEqual([...inRange].sort());
     expect(received.map((r) => r.headers["webhook-id"])).toEqual(expect.arrayContaining(inRange));
     const states = await (await tenantDatabase(t.id))
