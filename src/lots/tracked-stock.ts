@@ -1,8 +1,9 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { runBatch, violated } from "../db/batch";
+import { inJsonArray, runBatch, violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import type { productTrackings } from "../db/schema/tenant";
+import { lots, type productTrackings, serialNumbers } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 
@@ -78,13 +79,6 @@ export interface LotWanted {
   field?: string;
 }
 
-interface LotRow {
-  id: string;
-  product_id: string;
-  number: string;
-  expires_at: string | null;
-}
-
 const lotKey = (productId: string, number: string) => `${productId}|${number}`;
 
 /**
@@ -99,7 +93,6 @@ export async function resolveLots(
 ): Promise<(productId: string, lotNumber: string) => string> {
   if (wanted.length === 0) return () => "";
   const now = new Date().toISOString();
-  const names = JSON.stringify(wanted.map((w) => ({ p: w.productId, n: w.lotNumber })));
   const fresh = JSON.stringify(
     wanted.map((w) => ({
       id: uuidv7(),
@@ -118,20 +111,27 @@ export async function resolveLots(
             from json_each(${fresh}) where true
             on conflict (tenant_id, product_id, number) do nothing`
         : undefined,
-    lots: sql`select lots.id, lots.product_id, lots.number, lots.expires_at from json_each(${names}) j
-      join lots on lots.tenant_id = ${tdb.tenantId} and lots.product_id = json_extract(j.value, '$.p')
-        and lots.number = json_extract(j.value, '$.n')`,
+    // A superset (every named product's lots with any named number), narrowed to the exact pairs below.
+    lots: tdb.db
+      .select({ id: lots.id, productId: lots.productId, number: lots.number, expiresAt: lots.expiresAt })
+      .from(lots)
+      .where(
+        inTenant(
+          tdb,
+          lots,
+          inJsonArray(lots.productId, [...new Set(wanted.map((w) => w.productId))]),
+          inJsonArray(lots.number, [...new Set(wanted.map((w) => w.lotNumber))]),
+        ),
+      ),
   });
-  const found = new Map(
-    (read.lots.results as unknown as LotRow[]).map((lot) => [lotKey(lot.product_id, lot.number), lot]),
-  );
+  const found = new Map(read.lots.map((lot) => [lotKey(lot.productId, lot.number), lot]));
   const problems = wanted.flatMap((w) => {
     const lot = found.get(lotKey(w.productId, w.lotNumber));
     const at = `${w.field ?? ""}lotNumber`;
     if (!lot) return [`${at}: product ${w.sku} has no lot ${w.lotNumber}`];
-    if (mode === "add" && w.expiresAt !== undefined && w.expiresAt !== lot.expires_at) {
+    if (mode === "add" && w.expiresAt !== undefined && w.expiresAt !== lot.expiresAt) {
       return [
-        `${w.field ?? ""}expiresAt: lot ${w.lotNumber} expires ${lot.expires_at ?? "never"}, not ${w.expiresAt}`,
+        `${w.field ?? ""}expiresAt: lot ${w.lotNumber} expires ${lot.expiresAt ?? "never"}, not ${w.expiresAt}`,
       ];
     }
     return [];
@@ -140,21 +140,24 @@ export async function resolveLots(
   return (productId, lotNumber) => found.get(lotKey(productId, lotNumber))?.id ?? "";
 }
 
-interface SerialRow {
-  serial: string;
-  location_id: string | null;
-  on_hand: number;
-}
-
 /** Where each of `serials` is now: its location while on hand (absent: never received). */
 export async function serialsWhere(tdb: TenantDb, productId: string, serials: readonly string[]) {
-  const read = await runBatch(tdb, {
-    serials: sql`select serial, location_id, on_hand from serial_numbers
-      where tenant_id = ${tdb.tenantId} and product_id = ${productId}
-        and serial in (select value from json_each(${serialList(serials)}))`,
-  });
-  const rows = read.serials.results as unknown as SerialRow[];
-  return new Map(rows.map((row) => [row.serial, row.on_hand === 1 ? row.location_id : null]));
+  const rows = await tdb.db
+    .select({
+      serial: serialNumbers.serial,
+      locationId: serialNumbers.locationId,
+      onHand: serialNumbers.onHand,
+    })
+    .from(serialNumbers)
+    .where(
+      inTenant(
+        tdb,
+        serialNumbers,
+        eq(serialNumbers.productId, productId),
+        inJsonArray(serialNumbers.serial, serials),
+      ),
+    );
+  return new Map(rows.map((row) => [row.serial, row.onHand === 1 ? row.locationId : null]));
 }
 
 /** The 409 of every serial that cannot do what the write asks (read now, so it names the present state). */
