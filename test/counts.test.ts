@@ -7,11 +7,14 @@ import {
   createWarehouse,
   salesOrder,
   scopedKey,
+  seedLocation,
+  seedStockedProducts,
+  seedWarehouse,
   setStatus,
   type TestTenant,
   userWithRole,
 } from "./support/builders";
-import { levelsWithLedger, outboxEvents } from "./support/database";
+import { levelsWithLedger, outboxEvents, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
@@ -177,6 +180,57 @@ describe("cycle counts", () => {
       headers: tenant.admin,
     });
     expect(list.body.data.items.map((c) => c.id)).toEqual([started.id]);
+  });
+});
+
+describe("a large cycle count", () => {
+  it("approves 1,000 lines in one atomic batch within D1's limits: every variance, its ledger row and low-stock event", async () => {
+    // Its own tenant: the seeded SKUs P-0000.. must not meet other tests' products.
+    const big = await createTenant();
+    const site = await seedWarehouse(big);
+    const bin = await seedLocation(big, site);
+    const productIds = await seedStockedProducts(big, bin, 1000, () => 10);
+    const started = await call("POST", "/inventory/counts", {
+      headers: big.admin,
+      body: { locationIds: [bin.id] },
+    });
+    expect(started.status).toBe(201);
+    expect(started.body.data.lines).toHaveLength(1000);
+    const id = started.body.data.id;
+    // Even products: 2 found; odd ones: 6 missing, which takes them to 4, below their reorder point of 5.
+    const lines = productIds.map((productId, i) => ({
+      productId,
+      locationId: bin.id,
+      counted: i % 2 ? 4 : 12,
+    }));
+    for (const part of [lines.slice(0, 500), lines.slice(500)]) {
+      const recorded = await call("PUT", `/inventory/counts/${id}/lines`, {
+        headers: big.admin,
+        body: { lines: part },
+      });
+      expect(recorded.status).toBe(200);
+    }
+    await call("POST", `/inventory/counts/${id}/submit`, { headers: big.admin });
+    const approved = await call("POST", `/inventory/counts/${id}/approve`, { headers: big.admin });
+    expect(approved.status, JSON.stringify(approved.body).slice(0, 500)).toBe(200);
+    expect(approved.body.data.totals).toEqual({
+      lines: 1000,
+      counted: 1000,
+      withVariance: 1000,
+      variance: -2000,
+    });
+    const levels = await levelsWithLedger(big);
+    expect(levels).toHaveLength(1000);
+    for (const level of levels) expect(level.ledger).toBe(level.onHand);
+    const onHand = new Map(levels.map((l) => [l.productId, l.onHand]));
+    expect(productIds.map((p) => onHand.get(p))).toEqual(lines.map((l) => l.counted));
+    const movements = await (await tenantDatabase(big.id))
+      .prepare("select count(*) as n, sum(delta) as total from stock_movements where reference_id = ?")
+      .bind(id)
+      .first<{ n: number; total: number }>();
+    expect(movements).toEqual({ n: 1000, total: -2000 });
+    expect(await outboxEvents(big, /^inventory\.low_stock$/)).toHaveLength(500);
+    expect(await outboxEvents(big, /^inventory\.count_approved$/)).toHaveLength(1);
   });
 });
 

@@ -9,8 +9,9 @@ import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { isStockShortage } from "../inventory/insufficient-stock";
+import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
 import { lowStockEvent } from "../inventory/low-stock-event";
-import { addStock, changeLevel, ledgerRow } from "../inventory/stock-statements";
+import { levelChanges } from "../inventory/stock-statements";
 import { type CountLineRow, countRecord, readCount, varianceOf } from "./read";
 import { inStatus } from "./writes";
 
@@ -66,17 +67,10 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
     approvedBy: actor.actorId,
     updatedAt: now,
   };
+  const changes = varying.map((line) => ({ ...levelOf(line), id: uuidv7(), delta: varianceOf(line) ?? 0 }));
   const written = await runBatch(tdb, {
-    adjustments: varying.flatMap((line) => {
-      const variance = varianceOf(line) ?? 0;
-      const level = levelOf(line);
-      return [
-        variance > 0
-          ? addStock(tdb, level, variance, now, guard)
-          : changeLevel(tdb, level, { onHand: variance }, now, guard),
-        ledgerRow(tdb, uuidv7(), level, variance, ctx, guard),
-      ];
-    }),
+    // A few statements whatever the count's size: one atomic batch within D1's statement limits.
+    adjustments: levelChanges(tdb, changes, ctx, guard),
     lowStock: [...drops].map(([productId, drop]) => lowStockEvent(tdb, productId, drop, now, guard)),
     event: eventRow(tdb, "inventory.count_approved", approved, now, { onlyIf: guard }),
     // Last: once approved, every statement above is a no-op for a concurrent approval.
@@ -86,7 +80,13 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
       .where(
         inTenant(tdb, inventoryCounts, eq(inventoryCounts.id, id), eq(inventoryCounts.status, "submitted")),
       ),
-  }).catch((error) => {
+  }).catch(async (error) => {
+    if (isOverCeiling(error)) {
+      throw await overCeiling(
+        tdb,
+        changes.filter((c) => c.delta > 0).map((c) => ({ ...c, quantity: c.delta, field: "lines" })),
+      );
+    }
     if (!isStockShortage(error)) throw error;
     throw conflict("Stock changed since the count: a variance would remove stock that is reserved", [
       ...varying

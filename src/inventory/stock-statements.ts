@@ -1,4 +1,5 @@
 import { and, asc, eq, exists, gt, inArray, or, type SQL, sql } from "drizzle-orm";
+import { chunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -117,6 +118,83 @@ export function ledgerRow(
       ${ctx.referenceType}, ${ctx.referenceId}, ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId},
       ${ledgerTime(tdb, l, ctx.now)}
     from stock_levels where ${atLevel(tdb, l)} and ${onlyIf}`;
+}
+
+/** One change of a bulk write: `delta` units at a level, and the id and serials of its ledger row. */
+export interface LevelChange extends Level {
+  warehouseId: string;
+  id: string;
+  delta: number;
+  serialNumbers?: readonly string[] | null;
+}
+
+// A bulk write's rows travel as ONE JSON parameter per statement (D1 binds at most 100 and caps a
+// statement at 100 KB; its text stays the same whatever the rows); ~250 bytes a row keeps the
+// parameter far below D1's 1 MB value limit.
+const CHANGES_PER_STATEMENT = 500;
+
+/**
+ * Many level changes and their ledger rows in a few statements whatever their number (a count's
+ * approval): the levels first, then the ledger rows reading each level after them (raw: bulk writes
+ * from json_each, guarded by `onlyIf`). A level changed twice (a removal, then an addition) gives its
+ * first ledger row the on hand between the two.
+ */
+export function levelChanges(
+  tdb: TenantDb,
+  changes: readonly LevelChange[],
+  ctx: Omit<LedgerContext, "serialNumbers">,
+  onlyIf = sql`1`,
+): SQL[] {
+  // What later changes of this batch add to each one's level: subtracted to read the on hand after it.
+  const later: number[] = [];
+  const added = new Map<string, number>();
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const c = changes[i] as LevelChange;
+    const key = `${c.productId}|${c.locationId}|${lotKey(c)}`;
+    later[i] = added.get(key) ?? 0;
+    added.set(key, (later[i] ?? 0) + c.delta);
+  }
+  const rows = changes.map((c, i) => ({
+    id: c.id,
+    p: c.productId,
+    l: c.locationId,
+    lot: lotKey(c),
+    w: c.warehouseId,
+    d: c.delta,
+    s: c.serialNumbers?.length ? c.serialNumbers : null,
+    later: later[i],
+  }));
+  const parts = chunks(rows, CHANGES_PER_STATEMENT).map((chunk) => JSON.stringify(chunk));
+  // Net change per level of a part (a level may change twice: a serial swap removes and adds).
+  const net = (json: string) => sql`(select value ->> 'p' as p, value ->> 'l' as l, value ->> 'lot' as lot,
+      max(value ->> 'w') as w, sum(value ->> 'd') as d
+    from json_each(${json}) group by 1, 2, 3)`;
+  return [
+    // Existing levels move by their net change; then a level that does not exist yet is created with it
+    // (a negative one fails the on-hand CHECK like any shortage). An upsert cannot do both: SQLite
+    // checks the candidate row's CHECKs before it finds the conflict.
+    ...parts.flatMap((json) => [
+      sql`update stock_levels set on_hand = on_hand + j.d, updated_at = ${ctx.now} from ${net(json)} j
+        where stock_levels.tenant_id = ${tdb.tenantId} and stock_levels.product_id = j.p
+          and stock_levels.location_id = j.l and stock_levels.lot_id = j.lot and ${onlyIf}`,
+      sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at)
+        select ${tdb.tenantId}, j.p, j.l, j.lot, j.w, j.d, 0, ${ctx.now} from ${net(json)} j
+        where j.d <> 0 and not exists (select 1 from stock_levels s where s.tenant_id = ${tdb.tenantId}
+          and s.product_id = j.p and s.location_id = j.l and s.lot_id = j.lot) and ${onlyIf}`,
+    ]),
+    ...parts.map(
+      (
+        json,
+      ) => sql`insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, serial_numbers,
+        warehouse_id, delta, on_hand_after, reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
+      select j.value ->> 'id', s.tenant_id, s.product_id, s.location_id, s.lot_id, j.value ->> 's', s.warehouse_id,
+        j.value ->> 'd', s.on_hand - (j.value ->> 'later'), ${ctx.reason}, ${ctx.referenceType}, ${ctx.referenceId},
+        ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId}, ${ctx.now}
+      from json_each(${json}) j join stock_levels s on s.tenant_id = ${tdb.tenantId}
+        and s.product_id = j.value ->> 'p' and s.location_id = j.value ->> 'l' and s.lot_id = j.value ->> 'lot'
+      where ${onlyIf}`,
+    ),
+  ];
 }
 
 /** A level's figures as a JSON object, for event payloads built inside the batch. */
