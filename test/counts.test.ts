@@ -183,6 +183,102 @@ describe("cycle counts", () => {
   });
 });
 
+describe("counting serial-tracked stock", () => {
+  it("records the serials found: missing ones leave stock, unknown found ones are created, a misplaced one moves", async () => {
+    const productId = (await createProduct(tenant, { tracking: "serial" })).id;
+    const site = (await createWarehouse(tenant)).id;
+    const [a, b] = [(await createLocation(tenant, site)).id, (await createLocation(tenant, site)).id];
+    expect(
+      (await adjust({ productId, locationId: a, quantity: 3, serialNumbers: ["S1", "S2", "S3"] })).status,
+    ).toBe(201);
+    expect((await adjust({ productId, locationId: b, quantity: 1, serialNumbers: ["S4"] })).status).toBe(201);
+    const started = await startCount({ warehouseId: site });
+    const lineAt = (data: any, id: string) => data.lines.find((l: any) => l.locationId === id);
+    expect(lineAt(started, a)).toMatchObject({
+      expected: 3,
+      expectedSerials: ["S1", "S2", "S3"],
+      serialNumbers: null,
+    });
+    expect(lineAt(started, b)).toMatchObject({ expected: 1, expectedSerials: ["S4"] });
+
+    const bad = await record(started.id, [
+      { productId, locationId: a, counted: 1 },
+      { productId, locationId: b, counted: 2, serialNumbers: ["S4"] },
+    ]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      expect.stringMatching(/^lines\[0\]\.serialNumbers: .* is serial-tracked/),
+      "lines[1].serialNumbers: 1 serial numbers for a quantity of 2",
+    ]);
+    // At A: S2 and S3 are gone, S4 (on hand at B) and the unknown NEW-1 are there; at B nothing is.
+    const counted = await record(started.id, [
+      { productId, locationId: a, counted: 3, serialNumbers: ["S1", "S4", "NEW-1"] },
+      { productId, locationId: b, counted: 0, serialNumbers: [] },
+    ]);
+    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    expect(lineAt(counted.body.data, a)).toMatchObject({
+      variance: 0,
+      serialNumbers: ["NEW-1", "S1", "S4"],
+      missingSerials: ["S2", "S3"],
+      foundSerials: ["NEW-1", "S4"],
+    });
+    expect(lineAt(counted.body.data, b)).toMatchObject({
+      variance: -1,
+      missingSerials: ["S4"],
+      foundSerials: [],
+    });
+    expect(counted.body.data.totals).toMatchObject({ counted: 2, withVariance: 2, variance: -1 });
+
+    await act(started.id, "submit");
+    const approved = await act(started.id, "approve");
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect((await onHandOf(productId)).map((l) => [l.locationId, l.onHand])).toEqual(
+      expect.arrayContaining([
+        [a, 3],
+        [b, 0],
+      ]),
+    );
+    const ledger = await call("GET", `/inventory/movements?reference=${started.id}`, {
+      headers: tenant.admin,
+    });
+    expect(
+      ledger.body.data.items.map((m: any) => [m.locationId, m.delta, m.serialNumbers, m.onHandAfter]),
+    ).toEqual(
+      expect.arrayContaining([
+        [a, -2, ["S2", "S3"], 1],
+        [a, 2, ["NEW-1", "S4"], 3],
+        [b, -1, ["S4"], 0],
+      ]),
+    );
+    expect(ledger.body.data.items).toHaveLength(3);
+    // The serials are where the count found them: S2 is no longer in stock, S4 and NEW-1 are at A.
+    const gone = await adjust({ productId, locationId: a, quantity: -1, serialNumbers: ["S2"] });
+    expect(gone.status).toBe(409);
+    for (const serial of ["S4", "NEW-1"]) {
+      expect((await adjust({ productId, locationId: a, quantity: -1, serialNumbers: [serial] })).status).toBe(
+        201,
+      );
+    }
+  });
+
+  it("refuses to approve a found serial that is still in stock where the count does not take it from", async () => {
+    const productId = (await createProduct(tenant, { tracking: "serial" })).id;
+    const site = (await createWarehouse(tenant)).id;
+    const [a, outside] = [(await createLocation(tenant, site)).id, (await createLocation(tenant, site)).id];
+    await adjust({ productId, locationId: a, quantity: 1, serialNumbers: ["T1"] });
+    await adjust({ productId, locationId: outside, quantity: 1, serialNumbers: ["T2"] });
+    const started = await startCount({ locationIds: [a] });
+    await record(started.id, [{ productId, locationId: a, counted: 2, serialNumbers: ["T1", "T2"] }]);
+    await act(started.id, "submit");
+    const refused = await act(started.id, "approve");
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([
+      `lines: serial T2 is in stock at location ${outside}, which this count does not take it from`,
+    ]);
+    expect((await onHandOf(productId)).map((l) => l.onHand)).toEqual([1, 1]);
+  });
+});
+
 describe("a large cycle count", () => {
   it("approves 1,000 lines in one atomic batch within D1's limits: every variance, its ledger row and low-stock event", async () => {
     // Its own tenant: the seeded SKUs P-0000.. must not meet other tests' products.

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { grants, grantsAll, type Scope, scopesByRole } from "../auth/scopes";
-import { changesOf, runBatch } from "../db/batch";
+import { changesOf, chunks, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { inventoryCounts } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -11,9 +11,19 @@ import { AppError, conflict } from "../http/errors";
 import { isStockShortage } from "../inventory/insufficient-stock";
 import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
 import { lowStockEvent } from "../inventory/low-stock-event";
-import { levelChanges } from "../inventory/stock-statements";
-import { type CountLineRow, countRecord, readCount, varianceOf } from "./read";
+import { type LevelChange, levelChanges } from "../inventory/stock-statements";
+import {
+  isSerialClash,
+  receiveSerialUnits,
+  type SerialUnit,
+  serialsWhereMany,
+  takeSerialUnits,
+} from "../lots/tracked-stock";
+import { type CountLineRecord, changesStock, readCount } from "./read";
 import { inStatus } from "./writes";
+
+// Serial units per statement: they travel as one JSON parameter (~150 bytes each).
+const SERIALS_PER_STATEMENT = 1000;
 
 /**
  * Who may approve a count's variances: the `admin` scope, or everything a manager's role holds (a manager
@@ -24,7 +34,7 @@ export function assertMayApprove(held: readonly Scope[]): void {
   throw new AppError("FORBIDDEN", "Approving a count needs the admin scope or a manager's role");
 }
 
-const levelOf = (line: CountLineRow) => ({
+const levelOf = (line: CountLineRecord) => ({
   productId: line.productId,
   locationId: line.locationId,
   lotId: line.lotId ?? undefined,
@@ -32,11 +42,62 @@ const levelOf = (line: CountLineRow) => ({
 });
 
 /**
+ * The adjustments a line's approval writes: its variance, or for a serial-tracked line the missing serials
+ * taken out (first) and the found ones put in, each with exactly its serials on the ledger row.
+ */
+function lineChanges(line: CountLineRecord): LevelChange[] {
+  const level = levelOf(line);
+  if (line.missingSerials === null || line.foundSerials === null) {
+    return line.variance ? [{ ...level, id: uuidv7(), delta: line.variance }] : [];
+  }
+  return [
+    { ...level, id: uuidv7(), delta: -line.missingSerials.length, serialNumbers: line.missingSerials },
+    { ...level, id: uuidv7(), delta: line.foundSerials.length, serialNumbers: line.foundSerials },
+  ].filter((change) => change.delta !== 0);
+}
+
+const unitsOf = (lines: readonly CountLineRecord[], serials: (line: CountLineRecord) => string[] | null) =>
+  lines.flatMap((line) =>
+    (serials(line) ?? []).map((serial) => ({
+      productId: line.productId,
+      serial,
+      locationId: line.locationId,
+      warehouseId: line.warehouseId,
+    })),
+  );
+
+const unitKey = (u: Pick<SerialUnit, "productId" | "serial">) => `${u.productId}|${u.serial}`;
+
+/**
+ * 409 for found serials the approval could not put in stock: one found at two locations, or one still in
+ * stock at a location this approval does not take it from (count it there, or move it first).
+ */
+async function assertFoundSerials(tdb: TenantDb, taken: readonly SerialUnit[], found: readonly SerialUnit[]) {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const unit of found) {
+    if (seen.has(unitKey(unit))) problems.push(`lines: serial ${unit.serial} was found at two locations`);
+    seen.add(unitKey(unit));
+  }
+  const takenFrom = new Map(taken.map((u) => [unitKey(u), u.locationId]));
+  const where = await serialsWhereMany(tdb, found);
+  for (const unit of found) {
+    const at = where.get(unitKey(unit));
+    if (at && at !== unit.locationId && takenFrom.get(unitKey(unit)) !== at) {
+      problems.push(
+        `lines: serial ${unit.serial} is in stock at location ${at}, which this count does not take it from`,
+      );
+    }
+  }
+  if (problems.length) throw conflict(problems[0] as string, problems);
+}
+
+/**
  * `POST /inventory/counts/{id}/approve`: every variance becomes an adjustment (reason `cycle_count`, the count
  * as reference) in ONE batch guarded by the count still being submitted; the last statement marks it approved,
  * so of two approvals the second changes nothing and answers the approved count (idempotent). A variance
  * applies to on hand now (movements after the count are real), and a removal the stock cannot give (it is
- * reserved meanwhile) fails the whole approval with 409.
+ * reserved meanwhile, or a missing serial has left) fails the whole approval with 409.
  */
 export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
   const current = await readCount(tdb, id);
@@ -54,11 +115,14 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
     notes: null,
     now,
   };
-  const varying = current.lines.filter((line) => (varianceOf(line) ?? 0) !== 0);
+  const varying = current.lines.filter(changesStock);
+  const changes = varying.flatMap(lineChanges);
+  const taken = unitsOf(varying, (line) => line.missingSerials);
+  const found = unitsOf(varying, (line) => line.foundSerials);
+  if (found.length) await assertFoundSerials(tdb, taken, found);
   const drops = new Map<string, number>();
-  for (const line of varying) {
-    const variance = varianceOf(line) ?? 0;
-    if (variance < 0) drops.set(line.productId, (drops.get(line.productId) ?? 0) - variance);
+  for (const change of changes) {
+    if (change.delta < 0) drops.set(change.productId, (drops.get(change.productId) ?? 0) - change.delta);
   }
   const approved = {
     ...current,
@@ -67,10 +131,14 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
     approvedBy: actor.actorId,
     updatedAt: now,
   };
-  const changes = varying.map((line) => ({ ...levelOf(line), id: uuidv7(), delta: varianceOf(line) ?? 0 }));
   const written = await runBatch(tdb, {
     // A few statements whatever the count's size: one atomic batch within D1's statement limits.
     adjustments: levelChanges(tdb, changes, ctx, guard),
+    // Missing serials leave first, so a serial found at another counted location can arrive there.
+    taken: chunks(taken, SERIALS_PER_STATEMENT).map((units) =>
+      takeSerialUnits(tdb, units, now, undefined, guard),
+    ),
+    found: chunks(found, SERIALS_PER_STATEMENT).map((units) => receiveSerialUnits(tdb, units, now, guard)),
     lowStock: [...drops].map(([productId, drop]) => lowStockEvent(tdb, productId, drop, now, guard)),
     event: eventRow(tdb, "inventory.count_approved", approved, now, { onlyIf: guard }),
     // Last: once approved, every statement above is a no-op for a concurrent approval.
@@ -87,16 +155,21 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
         changes.filter((c) => c.delta > 0).map((c) => ({ ...c, quantity: c.delta, field: "lines" })),
       );
     }
+    if (isSerialClash(error)) {
+      throw conflict(
+        "Serial numbers moved since the count: a missing serial is no longer where it was counted",
+      );
+    }
     if (!isStockShortage(error)) throw error;
     throw conflict("Stock changed since the count: a variance would remove stock that is reserved", [
       ...varying
-        .filter((line) => (varianceOf(line) ?? 0) < 0)
+        .filter((line) => (line.variance ?? 0) < 0 || (line.missingSerials?.length ?? 0) > 0)
         .map(
           (line) =>
-            `lines: ${line.sku} at ${line.locationCode}${line.lotNumber ? ` lot ${line.lotNumber}` : ""}: variance ${varianceOf(line)}`,
+            `lines: ${line.sku} at ${line.locationCode}${line.lotNumber ? ` lot ${line.lotNumber}` : ""}: variance ${line.variance}`,
         ),
     ]);
   });
   if (changesOf(written.approve) === 0) return readCount(tdb, id);
-  return countRecord({ ...approved, tenantId: tdb.tenantId }, current.lines);
+  return approved;
 }

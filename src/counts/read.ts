@@ -30,6 +30,10 @@ export const countLinesQuery = (tdb: TenantDb, countId: string) =>
       counted: cl.counted,
       onHandAtCount: cl.onHandAtCount,
       countedAt: cl.countedAt,
+      tracking: products.tracking,
+      expectedSerials: cl.expectedSerials,
+      countedSerials: cl.countedSerials,
+      serialsAtCount: cl.serialsAtCount,
     })
     .from(cl)
     .innerJoin(products, inTenant(tdb, products, eq(products.id, cl.productId)))
@@ -44,8 +48,46 @@ export type CountLineRow = Awaited<ReturnType<typeof countLinesQuery>>[number];
 export const varianceOf = (line: Pick<CountLineRow, "counted" | "onHandAtCount">) =>
   line.counted === null ? null : line.counted - (line.onHandAtCount ?? 0);
 
+const sorted = (serials: readonly string[]) => [...serials].sort();
+
+/**
+ * A serial-tracked line's variance by serial: those on hand there when it was counted but not found
+ * (missing), and those found but not on hand there (found). Null for other lines and until counted.
+ */
+export function serialVariance(line: Pick<CountLineRow, "countedSerials" | "serialsAtCount">) {
+  if (line.countedSerials === null) return null;
+  const atCount = new Set(line.serialsAtCount ?? []);
+  const counted = new Set(line.countedSerials);
+  return {
+    missing: sorted([...atCount].filter((s) => !counted.has(s))),
+    found: sorted([...counted].filter((s) => !atCount.has(s))),
+  };
+}
+
+function lineRecord(row: CountLineRow) {
+  const { tracking, expectedSerials, countedSerials, serialsAtCount, ...line } = row;
+  const serials = serialVariance(row);
+  const serialTracked = tracking === "serial";
+  return {
+    ...line,
+    variance: varianceOf(line),
+    expectedSerials: serialTracked ? sorted(expectedSerials ?? []) : null,
+    serialNumbers: countedSerials === null ? null : sorted(countedSerials),
+    missingSerials: serials?.missing ?? null,
+    foundSerials: serials?.found ?? null,
+  };
+}
+
+export type CountLineRecord = ReturnType<typeof lineRecord>;
+
+/** Whether approving the line changes stock: a variance, or serials swapped (as many missing as found). */
+export const changesStock = (line: CountLineRecord) =>
+  (line.variance ?? 0) !== 0 ||
+  (line.missingSerials?.length ?? 0) > 0 ||
+  (line.foundSerials?.length ?? 0) > 0;
+
 export function countRecord(row: CountRow, lineRows: readonly CountLineRow[]): CountRecord {
-  const lines = lineRows.map((line) => ({ ...line, variance: varianceOf(line) }));
+  const lines = lineRows.map(lineRecord);
   const counted = lines.filter((l) => l.variance !== null);
   return {
     ...countSummary(row),
@@ -53,7 +95,7 @@ export function countRecord(row: CountRow, lineRows: readonly CountLineRow[]): C
     totals: {
       lines: lines.length,
       counted: counted.length,
-      withVariance: counted.filter((l) => l.variance !== 0).length,
+      withVariance: counted.filter(changesStock).length,
       variance: counted.reduce((sum, l) => sum + (l.variance ?? 0), 0),
     },
   };

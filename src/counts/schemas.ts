@@ -1,10 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { countStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
-import { LotNumber } from "../lots/schemas";
+import { LotNumber, SerialNumber } from "../lots/schemas";
 
 const Id = z.uuid("must be a UUID");
 const MAX_IDS = 100;
+// Serials of one request, over all its lines: they travel to D1 as one JSON parameter.
+const MAX_SERIALS = 5000;
 
 export const CreateCountBody = z
   .strictObject({
@@ -32,6 +34,15 @@ export const CountLinesBody = z
           productId: Id,
           locationId: Id,
           lotNumber: LotNumber.optional().openapi({ description: "Required for lot-tracked products." }),
+          serialNumbers: z
+            .array(SerialNumber)
+            .max(1000, "must name at most 1000 serial numbers")
+            .optional()
+            .openapi({
+              description:
+                "Required for serial-tracked products: every serial found there (counted = their count; [] for none).",
+              example: ["SN-0001", "SN-0002"],
+            }),
           counted: z
             .number({ error: "must be an integer" })
             .int("must be an integer")
@@ -40,10 +51,15 @@ export const CountLinesBody = z
         }),
       )
       .min(1, "must have at least one line")
-      .max(500, "must have at most 500 lines"),
+      .max(500, "must have at most 500 lines")
+      .refine((lines) => lines.reduce((n, l) => n + (l.serialNumbers?.length ?? 0), 0) <= MAX_SERIALS, {
+        message: `must name at most ${MAX_SERIALS} serial numbers in all`,
+      }),
   })
   .openapi("InventoryCountLinesRequest");
 export type CountLinesBody = z.infer<typeof CountLinesBody>;
+
+const serials = (description: string) => z.array(z.string()).nullable().openapi({ description });
 
 export const CountLine = z
   .object({
@@ -67,6 +83,14 @@ export const CountLine = z
       .nullable()
       .openapi({ description: "counted - onHandAtCount (null until counted)." }),
     countedAt: z.string().nullable(),
+    expectedSerials: serials("Serial-tracked products: the serials on hand there at the snapshot."),
+    serialNumbers: serials("Serial-tracked products: the serials counted (null until counted)."),
+    missingSerials: serials(
+      "On hand when the line was counted but not found: approval removes exactly these (null until counted).",
+    ),
+    foundSerials: serials(
+      "Found but not on hand there when counted: approval adds exactly these, creating unknown ones (null until counted).",
+    ),
   })
   .openapi("InventoryCountLine");
 

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { changesOf, inJsonArray, runBatch } from "../db/batch";
@@ -7,7 +7,7 @@ import { inventoryCounts, locations, products, warehouses } from "../db/schema/t
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { resolveLots } from "../lots/tracked-stock";
+import { resolveLots, trackingProblems } from "../lots/tracked-stock";
 import { type CountRow, countLinesQuery, countRecord, readCount } from "./read";
 import type { CountLinesBody, CreateCountBody } from "./schemas";
 
@@ -18,6 +18,11 @@ import type { CountLinesBody, CreateCountBody } from "./schemas";
 /** The count is still in `status` (inside a batch: as of the statement). */
 export const inStatus = (tdb: TenantDb, countId: string, status: CountRow["status"]) =>
   sql`exists (select 1 from inventory_counts where tenant_id = ${tdb.tenantId} and id = ${countId} and status = ${status})`;
+
+/** The serials of a product in stock at a location, as a JSON array (inside a statement). */
+const serialsOnHand = (tenantId: SQL, productId: SQL, locationId: SQL) =>
+  sql`select json_group_array(sn.serial) from serial_numbers sn where sn.tenant_id = ${tenantId}
+    and sn.product_id = ${productId} and sn.location_id = ${locationId} and sn.on_hand = 1`;
 
 const refuse = (row: CountRow, action: string) =>
   conflict(`Inventory count ${row.id} is ${row.status}; it cannot be ${action}`);
@@ -60,8 +65,8 @@ async function assertScope(tdb: TenantDb, input: CreateCountBody) {
 
 /**
  * `POST /inventory/counts`: the count and its snapshot (on hand per product, location and lot in scope) in
- * one batch, so the snapshot is one consistent moment. Serial-tracked products are counted by serial, not
- * here, and levels with nothing on hand have nothing to count (a counter reports found stock as a new line).
+ * one batch, so the snapshot is one consistent moment; a serial-tracked product's line also lists its serials
+ * there. Levels with nothing on hand have nothing to count (a counter reports found stock as a new line).
  */
 export async function createCount(tdb: TenantDb, actor: Actor, input: CreateCountBody) {
   await assertScope(tdb, input);
@@ -90,10 +95,12 @@ export async function createCount(tdb: TenantDb, actor: Actor, input: CreateCoun
   };
   const written = await runBatch(tdb, {
     count: tdb.db.insert(inventoryCounts).values(row),
-    snapshot: sql`insert into inventory_count_lines (tenant_id, count_id, product_id, location_id, lot_id, warehouse_id, expected)
-      select s.tenant_id, ${id}, s.product_id, s.location_id, s.lot_id, s.warehouse_id, s.on_hand
+    snapshot: sql`insert into inventory_count_lines (tenant_id, count_id, product_id, location_id, lot_id, warehouse_id, expected,
+        expected_serials)
+      select s.tenant_id, ${id}, s.product_id, s.location_id, s.lot_id, s.warehouse_id, s.on_hand,
+        case when p.tracking = 'serial' then (${serialsOnHand(sql`s.tenant_id`, sql`s.product_id`, sql`s.location_id`)}) end
       from stock_levels s join products p on p.tenant_id = s.tenant_id and p.id = s.product_id
-      where s.tenant_id = ${tdb.tenantId} and ${inScope} ${ofProducts} and s.on_hand > 0 and p.tracking <> 'serial'`,
+      where s.tenant_id = ${tdb.tenantId} and ${inScope} ${ofProducts} and s.on_hand > 0`,
     lines: countLinesQuery(tdb, id),
   });
   return countRecord(row, written.lines);
@@ -112,7 +119,8 @@ async function loadCount(tdb: TenantDb, id: string) {
  * `PUT /inventory/counts/{id}/lines`: records counted quantities (partial batches; the last value of a line
  * wins). Each line also records on hand at that moment, read in the same statement: the snapshot plus every
  * movement since, so a pick between the snapshot and the count is not a variance. A line outside the
- * snapshot (stock found where none was expected) must lie in the count's scope.
+ * snapshot (stock found where none was expected) must lie in the count's scope. A serial-tracked line names
+ * every serial found (counted = their count) and records the serials on hand there at that moment too.
  */
 export async function recordLines(tdb: TenantDb, actor: Actor, id: string, input: CountLinesBody) {
   const row = await loadCount(tdb, id);
@@ -146,14 +154,7 @@ export async function recordLines(tdb: TenantDb, actor: Actor, id: string, input
     if (row.productIds && !row.productIds.includes(product.id)) {
       issues.push(`${at}.productId: product ${product.sku} is not in this count`);
     }
-    if (product.tracking === "serial")
-      issues.push(`${at}.productId: product ${product.sku} is serial-tracked`);
-    if (product.tracking === "lot" && line.lotNumber === undefined) {
-      issues.push(`${at}.lotNumber: product ${product.sku} is lot-tracked: name the lot`);
-    }
-    if (product.tracking === "none" && line.lotNumber !== undefined) {
-      issues.push(`${at}.lotNumber: product ${product.sku} is not lot-tracked`);
-    }
+    issues.push(...trackingProblems(product, line, line.counted, `${at}.`));
     return issues;
   });
   if (problems.length) throw validationError(problems);
@@ -181,21 +182,24 @@ export async function recordLines(tdb: TenantDb, actor: Actor, id: string, input
       lot: line.lotNumber === undefined ? "" : lotOf(line.productId, line.lotNumber),
       w: locationOf.get(line.locationId)?.warehouseId,
       c: line.counted,
+      s: line.serialNumbers ?? null,
     })),
   );
   const open = inStatus(tdb, id, "open");
   const written = await runBatch(tdb, {
     lines: sql`insert into inventory_count_lines (tenant_id, count_id, product_id, location_id, lot_id, warehouse_id,
-        expected, counted, on_hand_at_count, counted_at, counted_by)
+        expected, counted, on_hand_at_count, counted_at, counted_by, counted_serials, serials_at_count)
       select ${tdb.tenantId}, ${id}, json_extract(j.value, '$.p'), json_extract(j.value, '$.l'),
         json_extract(j.value, '$.lot'), json_extract(j.value, '$.w'), 0, json_extract(j.value, '$.c'),
         coalesce((select s.on_hand from stock_levels s where s.tenant_id = ${tdb.tenantId}
           and s.product_id = json_extract(j.value, '$.p') and s.location_id = json_extract(j.value, '$.l')
           and s.lot_id = json_extract(j.value, '$.lot')), 0),
-        ${now}, ${actor.actorId}
+        ${now}, ${actor.actorId}, json_extract(j.value, '$.s'),
+        case when json_extract(j.value, '$.s') is not null then (${serialsOnHand(sql`${tdb.tenantId}`, sql`json_extract(j.value, '$.p')`, sql`json_extract(j.value, '$.l')`)}) end
       from json_each(${lines}) j where ${open}
       on conflict (tenant_id, count_id, product_id, location_id, lot_id) do update set counted = excluded.counted,
-        on_hand_at_count = excluded.on_hand_at_count, counted_at = excluded.counted_at, counted_by = excluded.counted_by`,
+        on_hand_at_count = excluded.on_hand_at_count, counted_at = excluded.counted_at, counted_by = excluded.counted_by,
+        counted_serials = excluded.counted_serials, serials_at_count = excluded.serials_at_count`,
     touched: tdb.db
       .update(inventoryCounts)
       .set({ updatedAt: now })

@@ -11,8 +11,14 @@ export const LotNumber = z
 /** A calendar date (YYYY-MM-DD): a lot is expired from its expiry date on. */
 const LotDate = z.iso.date("must be a date (YYYY-MM-DD)");
 
+export const SerialNumber = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters");
+
 export const SerialNumbers = z
-  .array(z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"))
+  .array(SerialNumber)
   .min(1, "must name at least one serial number")
   .max(1000, "must name at most 1000 serial numbers")
   .openapi({ example: ["SN-0001", "SN-0002"] });

@@ -140,24 +140,13 @@ export async function resolveLots(
   return (productId, lotNumber) => found.get(lotKey(productId, lotNumber))?.id ?? "";
 }
 
-/** Where each of `serials` is now: its location while on hand (absent: never received). */
+/** Where each of `serials` is now: its location while on hand (null: not in stock or never received). */
 export async function serialsWhere(tdb: TenantDb, productId: string, serials: readonly string[]) {
-  const rows = await tdb.db
-    .select({
-      serial: serialNumbers.serial,
-      locationId: serialNumbers.locationId,
-      onHand: serialNumbers.onHand,
-    })
-    .from(serialNumbers)
-    .where(
-      inTenant(
-        tdb,
-        serialNumbers,
-        eq(serialNumbers.productId, productId),
-        inJsonArray(serialNumbers.serial, serials),
-      ),
-    );
-  return new Map(rows.map((row) => [row.serial, row.onHand === 1 ? row.locationId : null]));
+  const where = await serialsWhereMany(
+    tdb,
+    serials.map((serial) => ({ productId, serial })),
+  );
+  return new Map(serials.map((serial) => [serial, where.get(`${productId}|${serial}`) ?? null]));
 }
 
 /** The 409 of every serial that cannot do what the write asks (read now, so it names the present state). */
@@ -198,32 +187,101 @@ export const isSerialClash = (error: unknown) => violated(error, "serial_numbers
 export const serialsChanged = () =>
   new AppError("CONFLICT", "Serial numbers changed while writing; reload them and retry");
 
-const serialList = (serials: readonly string[]) => JSON.stringify(serials);
+/** One serial unit of a bulk serial write, and where it is put or taken. */
+export interface SerialUnit {
+  productId: string;
+  serial: string;
+  locationId: string;
+  warehouseId: string;
+}
+
+const unitsJson = (units: readonly Omit<SerialUnit, "warehouseId">[]) =>
+  JSON.stringify(
+    units.map((u) => ({ p: u.productId, s: u.serial, l: u.locationId, w: (u as SerialUnit).warehouseId })),
+  );
+
+/** Where each serial of `units` is in stock now (by `productId|serial`; absent: not in stock). */
+export async function serialsWhereMany(
+  tdb: TenantDb,
+  units: readonly Omit<SerialUnit, "locationId" | "warehouseId">[],
+) {
+  // A superset (every named product's serials with any named number), narrowed to the exact pairs by key.
+  const rows = await tdb.db
+    .select({
+      productId: serialNumbers.productId,
+      serial: serialNumbers.serial,
+      locationId: serialNumbers.locationId,
+    })
+    .from(serialNumbers)
+    .where(
+      inTenant(
+        tdb,
+        serialNumbers,
+        inJsonArray(serialNumbers.productId, [...new Set(units.map((u) => u.productId))]),
+        inJsonArray(serialNumbers.serial, [...new Set(units.map((u) => u.serial))]),
+        eq(serialNumbers.onHand, 1),
+      ),
+    );
+  return new Map(rows.map((row) => [`${row.productId}|${row.serial}`, row.locationId]));
+}
 
 /**
- * Puts serials in stock at a location. One already on hand becomes on_hand 2, which the CHECK refuses
- * (failing the whole batch): a unit is never in stock twice.
+ * Puts serial units in stock, each at its location (raw: a bulk upsert from json_each). One already on
+ * hand becomes on_hand 2, which the CHECK refuses (failing the whole batch): a unit is never in stock twice.
  */
-export function receiveSerials(
+export function receiveSerialUnits(
+  tdb: TenantDb,
+  units: readonly SerialUnit[],
+  now: string,
+  onlyIf = sql`1`,
+) {
+  return sql`insert into serial_numbers (tenant_id, product_id, serial, location_id, warehouse_id, on_hand, created_at, updated_at)
+    select ${tdb.tenantId}, value ->> 'p', value ->> 's', value ->> 'l', value ->> 'w', 1, ${now}, ${now}
+    from json_each(${unitsJson(units)}) where ${onlyIf}
+    on conflict (tenant_id, product_id, serial) do update set on_hand = on_hand + 1,
+      location_id = excluded.location_id, warehouse_id = excluded.warehouse_id, updated_at = excluded.updated_at`;
+}
+
+/** Puts serials in stock at one location (a receipt, a return, an addition). */
+export const receiveSerials = (
   tdb: TenantDb,
   productId: string,
   at: { locationId: string; warehouseId: string },
   serials: readonly string[],
   now: string,
   onlyIf = sql`1`,
-) {
-  return sql`insert into serial_numbers (tenant_id, product_id, serial, location_id, warehouse_id, on_hand, created_at, updated_at)
-    select ${tdb.tenantId}, ${productId}, value, ${at.locationId}, ${at.warehouseId}, 1, ${now}, ${now}
-    from json_each(${serialList(serials)}) where ${onlyIf}
-    on conflict (tenant_id, product_id, serial) do update set on_hand = on_hand + 1,
-      location_id = excluded.location_id, warehouse_id = excluded.warehouse_id, updated_at = excluded.updated_at`;
-}
+) =>
+  receiveSerialUnits(
+    tdb,
+    serials.map((serial) => ({ productId, serial, ...at })),
+    now,
+    onlyIf,
+  );
 
 /**
- * Takes serials out of stock at a location (removal, shipping) or moves them to another (`to`). A serial
- * not in stock at `from` is set to -1, which the CHECK refuses (failing the whole batch).
+ * Takes serial units out of stock, each from its location (removal, shipping, a count's missing serials),
+ * or moves them all to `to` (raw: a bulk update from json_each). A unit not in stock at its location is
+ * set to -1, which the CHECK refuses (failing the whole batch).
  */
-export function takeSerials(
+export function takeSerialUnits(
+  tdb: TenantDb,
+  units: readonly Omit<SerialUnit, "warehouseId">[],
+  now: string,
+  to?: { locationId: string; warehouseId: string },
+  onlyIf = sql`1`,
+) {
+  const after = to ? 1 : 0;
+  return sql`update serial_numbers
+    set on_hand = case when on_hand = 1 and location_id = j.l then ${after} else -1 end,
+      location_id = coalesce(${to?.locationId ?? null}, j.l), warehouse_id = coalesce(${to?.warehouseId ?? null}, warehouse_id),
+      updated_at = ${now}
+    from (select value ->> 'p' as p, value ->> 's' as s, value ->> 'l' as l from json_each(${unitsJson(units)})) j
+    where serial_numbers.tenant_id = ${tdb.tenantId} and serial_numbers.product_id = j.p
+      and serial_numbers.serial = j.s and ${onlyIf}`;
+}
+
+/** Takes serials out of stock at one location (removal, shipping), or moves them to another (`to`). */
+export const takeSerials = (
   tdb: TenantDb,
   productId: string,
   from: string,
@@ -231,12 +289,11 @@ export function takeSerials(
   now: string,
   to?: { locationId: string; warehouseId: string },
   onlyIf = sql`1`,
-) {
-  const after = to ? 1 : 0;
-  return sql`update serial_numbers
-    set on_hand = case when on_hand = 1 and location_id = ${from} then ${after} else -1 end,
-      location_id = ${to?.locationId ?? from}, warehouse_id = coalesce(${to?.warehouseId ?? null}, warehouse_id),
-      updated_at = ${now}
-    where tenant_id = ${tdb.tenantId} and product_id = ${productId}
-      and serial in (select value from json_each(${serialList(serials)})) and ${onlyIf}`;
-}
+) =>
+  takeSerialUnits(
+    tdb,
+    serials.map((serial) => ({ productId, serial, locationId: from })),
+    now,
+    to,
+    onlyIf,
+  );

@@ -2310,6 +2310,14 @@ export interface components {
             /** @description counted - onHandAtCount (null until counted). */
             variance: number | null;
             countedAt: string | null;
+            /** @description Serial-tracked products: the serials on hand there at the snapshot. */
+            expectedSerials: string[] | null;
+            /** @description Serial-tracked products: the serials counted (null until counted). */
+            serialNumbers: string[] | null;
+            /** @description On hand when the line was counted but not found: approval removes exactly these (null until counted). */
+            missingSerials: string[] | null;
+            /** @description Found but not on hand there when counted: approval adds exactly these, creating unknown ones (null until counted). */
+            foundSerials: string[] | null;
         };
         CreateInventoryCountRequest: {
             /**
@@ -2333,6 +2341,14 @@ export interface components {
                  * @example L2026-11-A
                  */
                 lotNumber?: string;
+                /**
+                 * @description Required for serial-tracked products: every serial found there (counted = their count; [] for none).
+                 * @example [
+                 *       "SN-0001",
+                 *       "SN-0002"
+                 *     ]
+                 */
+                serialNumbers?: string[];
                 counted: number;
             }[];
         };

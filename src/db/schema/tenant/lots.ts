@@ -81,7 +81,8 @@ export const inventoryCounts = sqliteTable(
 
 // A count's line per (product, location, lot): `expected` is on hand at the snapshot; `onHandAtCount` is
 // on hand when the counted quantity was recorded (the snapshot plus every movement since), so
-// variance = counted - onHandAtCount: a pick during counting is not a phantom variance.
+// variance = counted - onHandAtCount: a pick during counting is not a phantom variance. A serial-tracked
+// line also names its serials, so its variance is which serials are missing and which were found.
 export const inventoryCountLines = sqliteTable(
   "inventory_count_lines",
   {
@@ -96,6 +97,11 @@ export const inventoryCountLines = sqliteTable(
     onHandAtCount: integer("on_hand_at_count"),
     countedAt: text("counted_at"),
     countedBy: text("counted_by"),
+    // Serial-tracked products only: the serials on hand there at the snapshot, the serials counted, and
+    // those on hand when the line was counted (the serial counterpart of onHandAtCount).
+    expectedSerials: text("expected_serials", { mode: "json" }).$type<string[] | null>(),
+    countedSerials: text("counted_serials", { mode: "json" }).$type<string[] | null>(),
+    serialsAtCount: text("serials_at_count", { mode: "json" }).$type<string[] | null>(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.countId, t.productId, t.locationId, t.lotId] }),
