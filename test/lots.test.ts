@@ -10,7 +10,7 @@ import {
   setStatus,
   type TestTenant,
 } from "./support/builders";
-import { levelsWithLedger, tenantDatabase } from "./support/database";
+import { levelsWithLedger, outboxEvents, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
@@ -545,5 +545,35 @@ describe("expiry-aware reports", () => {
       expect.objectContaining({ onHand: 10, expired: 6, value: 20 }),
     ]);
     expect(valuation.body.data.totals).toMatchObject({ onHand: 10, expired: 6, available: 4 });
+  });
+
+  it("the low-stock event and the reorder filter count only unexpired stock as available", async () => {
+    const productId = (await createProduct(tenant, { tracking: "lot", reorderPoint: 5 })).id;
+    const location = await newLocation();
+    await receiveLot(productId, location, 7, { lotNumber: "EV-FRESH", expiresAt: day(30) });
+    await receiveLot(productId, location, 6, { lotNumber: "EV-STALE", expiresAt: day(-2) });
+    const lowEvents = async () =>
+      (await outboxEvents(tenant, /^inventory\.low_stock$/)).filter((e) => e.payload.productId === productId);
+    const belowReorder = async () =>
+      (
+        await call("GET", `/inventory/stock?productId=${productId}&belowReorderPoint=true`, {
+          headers: tenant.admin,
+        })
+      ).body.data.items;
+    expect(await belowReorder()).toEqual([]);
+    // 13 on hand, but only the fresh lot's 7 are available: an order of 3 leaves 4, at or below 5.
+    expect((await salesOrder(tenant, [{ productId, quantity: 3 }])).status).toBe(201);
+    const [event] = await lowEvents();
+    expect(event?.payload).toMatchObject({
+      onHand: 13,
+      reserved: 3,
+      expired: 6,
+      available: 4,
+      reorderPoint: 5,
+    });
+    expect((await belowReorder()).map((l: any) => l.lotNumber).sort()).toEqual(["EV-FRESH", "EV-STALE"]);
+    // Throwing away expired units takes nothing available: no second event (it was low already).
+    await adjust({ productId, locationId: location, quantity: -2, lotNumber: "EV-STALE", reason: "expired" });
+    expect(await lowEvents()).toHaveLength(1);
   });
 });

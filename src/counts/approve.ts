@@ -10,7 +10,7 @@ import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { isStockShortage } from "../inventory/insufficient-stock";
 import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
-import { lowStockEvent } from "../inventory/low-stock-event";
+import { type Drop, lowStockEvent } from "../inventory/low-stock-event";
 import { type LevelChange, levelChanges } from "../inventory/stock-statements";
 import {
   isSerialClash,
@@ -120,9 +120,9 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
   const taken = unitsOf(varying, (line) => line.missingSerials);
   const found = unitsOf(varying, (line) => line.foundSerials);
   if (found.length) await assertFoundSerials(tdb, taken, found);
-  const drops = new Map<string, number>();
-  for (const change of changes) {
-    if (change.delta < 0) drops.set(change.productId, (drops.get(change.productId) ?? 0) - change.delta);
+  const drops = new Map<string, Drop[]>();
+  for (const { productId, lotId, delta } of changes) {
+    if (delta < 0) drops.set(productId, [...(drops.get(productId) ?? []), { lotId, units: -delta }]);
   }
   const approved = {
     ...current,
@@ -139,7 +139,7 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
       takeSerialUnits(tdb, units, now, undefined, guard),
     ),
     found: chunks(found, SERIALS_PER_STATEMENT).map((units) => receiveSerialUnits(tdb, units, now, guard)),
-    lowStock: [...drops].map(([productId, drop]) => lowStockEvent(tdb, productId, drop, now, guard)),
+    lowStock: [...drops].map(([productId, taken]) => lowStockEvent(tdb, productId, taken, now, guard)),
     event: eventRow(tdb, "inventory.count_approved", approved, now, { onlyIf: guard }),
     // Last: once approved, every statement above is a no-op for a concurrent approval.
     approve: tdb.db

@@ -85,7 +85,9 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
       : undefined,
     ledger: ledgerRow(tdb, movementId, level, input.quantity, ctx),
     adjusted: eventRow(tdb, "inventory.adjusted", adjusted, now, { onlyIf: exists }),
-    lowStock: adds ? undefined : lowStockEvent(tdb, input.productId, -input.quantity, now, exists),
+    lowStock: adds
+      ? undefined
+      : lowStockEvent(tdb, input.productId, [{ lotId: level.lotId, units: -input.quantity }], now, exists),
     stockLevel: levelSnapshot(tdb, level),
     movement: movementSnapshot(tdb, [movementId]),
   }).catch(async (error) => {

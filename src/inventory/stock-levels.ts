@@ -7,17 +7,20 @@ import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf, type PageQuery } from "../http/pagination";
 import { validationError } from "../http/validation";
+import { availableUnits, today } from "../lots/expiry";
 import { levelsWithProducts, selectStockLevels } from "./projections";
 import type { LocationStockQuery, StockQuery } from "./schemas";
 import { asOfInstant, listStockAsOf } from "./stock-as-of";
 
 const all = alias(stockLevels, "all_levels");
+const allLots = alias(lots, "all_lots");
 
-/** The available stock of the outer query's product over all its locations. */
+/** The available stock of the outer query's product over all its locations (expired lots give none). */
 const productAvailable = (tdb: TenantDb) =>
   tdb.db
-    .select({ available: sql<number>`sum(${all.onHand} - ${all.reserved})` })
+    .select({ available: sql<number>`sum(${availableUnits(all, allLots.expiresAt, today())})` })
     .from(all)
+    .leftJoin(allLots, inTenant(tdb, allLots, eq(allLots.id, all.lotId)))
     .where(inTenant(tdb, all, eq(all.productId, stockLevels.productId)));
 
 function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {

@@ -1,4 +1,4 @@
-import { gt, isNull, or, type SQL } from "drizzle-orm";
+import { gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Expiry is a calendar date (UTC): a lot expiring on 2026-12-01 is expired from that day on, so it is
@@ -13,3 +13,14 @@ export const isExpired = (expiresAt: string | null, day = today()) => expiresAt 
 /** A lot (or no lot: a null expiry) usable on `day`. */
 export const unexpired = (expiresAt: SQLiteColumn, day: string): SQL =>
   or(isNull(expiresAt), gt(expiresAt, day)) as SQL;
+
+/**
+ * What a level can give to a new order: on hand minus reserved, and nothing once its lot has expired on
+ * `day` (its units stay on hand, and reserved units of a lot that expired stay reserved). Low stock and
+ * its event, the reorder filter and the reports all judge availability by it.
+ */
+export const availableUnits = (
+  level: { onHand: SQLiteColumn | SQL; reserved: SQLiteColumn | SQL },
+  expiresAt: SQLiteColumn | SQL,
+  day: string,
+): SQL => sql`case when ${expiresAt} <= ${day} then 0 else ${level.onHand} - ${level.reserved} end`;

@@ -8,7 +8,7 @@ import { conflict } from "../http/errors";
 import { lotsOfLine, type Reservation, type ShortLine } from "../inventory/allocation";
 import { consumeHolds, heldReservations } from "../inventory/holds/consume";
 import { selectHolds, toHold } from "../inventory/holds/projection";
-import { lowStockEvent } from "../inventory/low-stock-event";
+import { type Drop, lowStockEvent } from "../inventory/low-stock-event";
 import {
   planReservations,
   reservationReads,
@@ -124,9 +124,12 @@ async function writeSalesOrder(
   const reservations = [...held.reservations, ...plan.reservations];
   const allocated = lines.map((line) => ({ ...line, lots: lotsOfLine(reservations, line.id) }));
   const record = newOrderRecord(row, allocated, actor);
-  const perProduct = new Map<string, number>();
+  const perProduct = new Map<string, Drop[]>();
   for (const r of plan.reservations) {
-    perProduct.set(r.productId, (perProduct.get(r.productId) ?? 0) + r.quantity);
+    perProduct.set(r.productId, [
+      ...(perProduct.get(r.productId) ?? []),
+      { lotId: r.lotId, units: r.quantity },
+    ]);
   }
 
   const written = await runBatch(tdb, {
@@ -148,7 +151,7 @@ async function writeSalesOrder(
       ),
     ),
     created: eventRow(tdb, "order.created", withOrderNumber(tdb, row.id, record), now),
-    lowStock: [...perProduct].map(([productId, drop]) => lowStockEvent(tdb, productId, drop, now)),
+    lowStock: [...perProduct].map(([productId, drops]) => lowStockEvent(tdb, productId, drops, now)),
     number: selectNumber(tdb, row.id),
   });
   return { ...record, number: onlyRow(written.number).number };

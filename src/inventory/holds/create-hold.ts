@@ -125,7 +125,12 @@ export async function createHold(tdb: TenantDb, input: CreateHoldBody) {
         })),
       ),
       created: eventRow(tdb, "inventory.hold_created", hold, now),
-      lowStock: lowStockEvent(tdb, input.productId, input.quantity, now),
+      lowStock: lowStockEvent(
+        tdb,
+        input.productId,
+        plan.reservations.map((r) => ({ lotId: r.lotId, units: r.quantity })),
+        now,
+      ),
     });
     return hold;
   });
