@@ -439,7 +439,7 @@ describe("lot access", () => {
 });
 
 describe("lot invariants under random operations (property)", () => {
-  it("after every receipt, removal, transfer, order or cancellation: no level negative or over-reserved, ledger = onHand per (product, location, lot)", async () => {
+  it("after every receipt (adjusted or purchased), removal, transfer, FEFO order, shipment, cancellation or approved count: no level negative or over-reserved, ledger = onHand per (product, location, lot)", async () => {
     const productId = await lotTracked();
     const locations = [await newLocation(), await newLocation()];
     const lotNames = ["PA", "PB", "PC"];
@@ -465,6 +465,17 @@ describe("lot invariants under random operations (property)", () => {
       }),
       fc.record({ kind: fc.constant("cancel" as const) }),
       fc.record({ kind: fc.constant("ship" as const) }),
+      fc.record({
+        kind: fc.constant("receipt" as const),
+        at: fc.nat(1),
+        lot: fc.nat(2),
+        quantity: fc.integer({ min: 1, max: 6 }),
+      }),
+      fc.record({
+        kind: fc.constant("count" as const),
+        at: fc.nat(1),
+        differences: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 3, maxLength: 3 }),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
@@ -490,6 +501,68 @@ describe("lot invariants under random operations (property)", () => {
                 },
               })
             ).status;
+          } else if (s.kind === "receipt") {
+            const lot = {
+              lotNumber: lotNames[s.lot],
+              ...(lotsAt[s.lot] ? { expiresAt: lotsAt[s.lot] } : {}),
+            };
+            const po = await call("POST", "/orders/purchase", {
+              headers: tenant.admin,
+              body: { supplier: "Acme", warehouseId, lines: [{ productId, quantity: s.quantity, cost: 1 }] },
+            });
+            await setStatus(tenant, po.body.data.id, { status: "ordered" });
+            const line = {
+              lineId: po.body.data.lines[0].id,
+              quantity: s.quantity,
+              locationId: locations[s.at],
+            };
+            status = (
+              await call("POST", `/orders/${po.body.data.id}/receive`, {
+                headers: tenant.admin,
+                body: { lines: [{ ...line, ...lot }] },
+              })
+            ).status;
+            expect(status).toBe(200);
+          } else if (s.kind === "count") {
+            // Count one bin, finding each lot's expected quantity plus a random difference, and approve it.
+            const started = await call("POST", "/inventory/counts", {
+              headers: tenant.admin,
+              body: { locationIds: [locations[s.at]], productIds: [productId] },
+            });
+            const id = started.body.data.id;
+            const lines = started.body.data.lines.map((l: any, i: number) => ({
+              productId,
+              locationId: l.locationId,
+              lotNumber: l.lotNumber,
+              counted: Math.max(0, l.expected + (s.differences[i % 3] ?? 0)),
+            }));
+            if (lines.length) {
+              expect(
+                (
+                  await call("PUT", `/inventory/counts/${id}/lines`, {
+                    headers: tenant.admin,
+                    body: { lines },
+                  })
+                ).status,
+              ).toBe(200);
+            }
+            await call("POST", `/inventory/counts/${id}/submit`, { headers: tenant.admin });
+            status = (await call("POST", `/inventory/counts/${id}/approve`, { headers: tenant.admin }))
+              .status;
+            if (status === 200) {
+              // Nothing moved between counting and approving: each counted level holds what was counted.
+              const levels = await assertInvariants(productId);
+              for (const line of lines) {
+                const lotId = started.body.data.lines.find((l: any) => l.lotNumber === line.lotNumber)?.lotId;
+                const level = levels.find((l) => l.locationId === line.locationId && l.lotId === lotId);
+                expect(level?.onHand).toBe(line.counted);
+              }
+            } else {
+              // A removal the reserved stock cannot give: refused whole; the count is cancelled.
+              expect(
+                (await call("POST", `/inventory/counts/${id}/cancel`, { headers: tenant.admin })).status,
+              ).toBe(200);
+            }
           } else if (s.kind === "order") {
             const pin = s.pin === null ? {} : { lotNumber: lotNames[s.pin] };
             const res = await salesOrder(tenant, [{ productId, quantity: s.quantity, ...pin } as never]);
