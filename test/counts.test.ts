@@ -193,7 +193,8 @@ describe("counting serial-tracked stock", () => {
     ).toBe(201);
     expect((await adjust({ productId, locationId: b, quantity: 1, serialNumbers: ["S4"] })).status).toBe(201);
     const started = await startCount({ warehouseId: site });
-    const lineAt = (data: any, id: string) => data.lines.find((l: any) => l.locationId === id);
+    const lineAt = (data: { lines: { locationId: string }[] }, id: string) =>
+      data.lines.find((l) => l.locationId === id);
     expect(lineAt(started, a)).toMatchObject({
       expected: 3,
       expectedSerials: ["S1", "S2", "S3"],
@@ -242,7 +243,7 @@ describe("counting serial-tracked stock", () => {
       headers: tenant.admin,
     });
     expect(
-      ledger.body.data.items.map((m: any) => [m.locationId, m.delta, m.serialNumbers, m.onHandAfter]),
+      ledger.body.data.items.map((m) => [m.locationId, m.delta, m.serialNumbers, m.onHandAfter]),
     ).toEqual(
       expect.arrayContaining([
         [a, -2, ["S2", "S3"], 1],

@@ -512,7 +512,7 @@ describe("lot invariants under random operations (property)", () => {
             });
             await setStatus(tenant, po.body.data.id, { status: "ordered" });
             const line = {
-              lineId: po.body.data.lines[0].id,
+              lineId: po.body.data.lines[0]?.id,
               quantity: s.quantity,
               locationId: locations[s.at],
             };
@@ -530,7 +530,7 @@ describe("lot invariants under random operations (property)", () => {
               body: { locationIds: [locations[s.at]], productIds: [productId] },
             });
             const id = started.body.data.id;
-            const lines = started.body.data.lines.map((l: any, i: number) => ({
+            const lines = started.body.data.lines.map((l, i) => ({
               productId,
               locationId: l.locationId,
               lotNumber: l.lotNumber,
@@ -553,7 +553,7 @@ describe("lot invariants under random operations (property)", () => {
               // Nothing moved between counting and approving: each counted level holds what was counted.
               const levels = await assertInvariants(productId);
               for (const line of lines) {
-                const lotId = started.body.data.lines.find((l: any) => l.lotNumber === line.lotNumber)?.lotId;
+                const lotId = started.body.data.lines.find((l) => l.lotNumber === line.lotNumber)?.lotId;
                 const level = levels.find((l) => l.locationId === line.locationId && l.lotId === lotId);
                 expect(level?.onHand).toBe(line.counted);
               }
@@ -644,7 +644,7 @@ describe("expiry-aware reports", () => {
       available: 4,
       reorderPoint: 5,
     });
-    expect((await belowReorder()).map((l: any) => l.lotNumber).sort()).toEqual(["EV-FRESH", "EV-STALE"]);
+    expect((await belowReorder()).map((l) => l.lotNumber).sort()).toEqual(["EV-FRESH", "EV-STALE"]);
     // Throwing away expired units takes nothing available: no second event (it was low already).
     await adjust({ productId, locationId: location, quantity: -2, lotNumber: "EV-STALE", reason: "expired" });
     expect(await lowEvents()).toHaveLength(1);
