@@ -50,6 +50,11 @@ export interface Operation {
   body: Body | null;
   /** The data is a page (`items`, `totalPages`) and the query takes `page`: clients add an iterator. */
   paged: boolean;
+  /**
+   * The data is a cursor page (`items`, `nextCursor`, `hasMore`) and the query takes `after`: clients add a
+   * feed that follows it item by item and exposes the position to store.
+   */
+  cursor: boolean;
   /** The response can also be a CSV download (`format=csv`): clients add a method returning the text. */
   csv: boolean;
 }
@@ -214,6 +219,9 @@ function operationOf(
       query.some((q) => q.name === "page") &&
       dataFields.includes("items") &&
       dataFields.includes("totalPages"),
+    cursor:
+      query.some((q) => q.name === "after") &&
+      ["items", "nextCursor", "hasMore"].every((field) => dataFields.includes(field)),
     csv: "text/csv" in content,
   };
 }

@@ -112,6 +112,25 @@ function renderOperation(op: Operation): string[] {
       "        }",
     );
   }
+  if (op.cursor) {
+    const forward = [
+      ...op.pathParams.map((p) => `${csharpName(p)}: ${csharpName(p)}`),
+      ...(op.body ? ["body: body"] : []),
+      ...op.query.map((f) =>
+        f.name === "after" ? "after: position" : `${csharpName(f.name)}: ${csharpName(f.name)}`,
+      ),
+      ...op.headers.map((h) => `${csharpName(headerOption(h.name))}: ${csharpName(headerOption(h.name))}`),
+      "cancellationToken: cancellationToken",
+    ];
+    lines.push(
+      "",
+      `        /// <summary>Every item of <c>${name}Async</c> after <c>after</c>, with the position to store as <c>Cursor</c>.</summary>`,
+      `        public CursorFeed ${pascalCase(iteratorName(op.method, "all"))}Async(${parameters(op, op.query).join(", ")})`,
+      "        {",
+      `            return new CursorFeed(position => ${name}Async(${forward.join(", ")}), after);`,
+      "        }",
+    );
+  }
   if (op.csv) {
     const rest = op.query.filter((f) => f.name !== "format");
     lines.push(

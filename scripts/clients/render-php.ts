@@ -116,6 +116,25 @@ function renderOperation(op: Operation): string[] {
       "    }",
     );
   }
+  if (op.cursor) {
+    const forward = [
+      ...op.pathParams.map((p) => `$${p}`),
+      ...(op.body ? ["$body"] : []),
+      "['after' => $after] + $query",
+      "$options",
+    ];
+    lines.push(
+      "",
+      ...docBlock(
+        `Every item of \`${op.method}\` after \`$query['after']\`, with the position to store as \`cursor()\`.`,
+        params,
+      ),
+      `    public function ${iteratorName(op.method, "iterate")}(${args.join(", ")}): CursorFeed`,
+      "    {",
+      `        return new CursorFeed(fn (?string $after): array => $this->${op.method}(${forward.join(", ")}), $query['after'] ?? null);`,
+      "    }",
+    );
+  }
   if (op.csv) {
     lines.push(
       "",
@@ -142,8 +161,10 @@ const header = [
 
 function renderGroup(group: string, operations: Operation[]): string {
   const usesPage = operations.some((op) => op.paged);
+  const usesFeed = operations.some((op) => op.cursor);
   return [
     ...header,
+    ...(usesFeed ? ["use Warehouse\\Api\\CursorFeed;"] : []),
     ...(usesPage ? ["use Warehouse\\Api\\Page;"] : []),
     "use Warehouse\\Api\\Transport;",
     "",

@@ -141,6 +141,34 @@ function renderOperation(op: Operation): string[] {
       `        return self._t.iterate(lambda page: self.${pythonName(op.method)}(${forward.join(", ")}))`,
     );
   }
+  if (op.cursor) {
+    const forward = [
+      ...op.pathParams.map(pythonName),
+      ...(op.body && !objectBody ? ["body"] : []),
+      ...[...bodyFields, ...op.query].map((f) =>
+        f.name === "after"
+          ? "after=UNSET if position is None else position"
+          : `${pythonName(f.name)}=${pythonName(f.name)}`,
+      ),
+      ...extras.map((e) => {
+        const name = e.split(":")[0] ?? e;
+        return `${name}=${name}`;
+      }),
+    ];
+    lines.push(
+      ...definition(
+        pythonName(iteratorName(op.method, "iterate")),
+        positional,
+        keywords,
+        "CursorFeed",
+        `Every item of \`\`${pythonName(op.method)}\`\` after \`\`after\`\`, with the position to store as \`\`cursor\`\`.`,
+      ),
+      "        return CursorFeed(",
+      `            lambda position: self.${pythonName(op.method)}(${forward.join(", ")}),`,
+      "            None if after is UNSET else after,",
+      "        )",
+    );
+  }
   if (op.csv) {
     const rest = op.query.filter((f) => f.name !== "format");
     lines.push(
@@ -177,6 +205,7 @@ export function renderPython(table: OperationTable): string {
     "# flake8: noqa",
     "from typing import Any, Dict, Iterator, List, Literal, Optional, Union",
     "",
+    "from ._feed import CursorFeed",
     "from ._transport import UNSET, Operation, Page, Transport",
     "",
     "OPERATIONS: Dict[str, Operation] = {",

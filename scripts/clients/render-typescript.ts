@@ -62,6 +62,19 @@ function renderOperation(op: Operation): string[] {
       `    t.paginate((page) => ${op.operationId}(${forward.join(", ")}));`,
     );
   }
+  if (op.cursor) {
+    const forward = [
+      ...op.pathParams,
+      ...(op.body ? ["body"] : []),
+      `{ ...query, after } as QueryOf<${id}>`,
+      "options",
+    ];
+    lines.push(
+      `  /** Every item of \`${op.method}\` after \`query.after\`, with the position to store as \`cursor\`. */`,
+      `  const ${op.operationId}All = (${signature(op, `QueryOf<${id}>`, queryOptional).join(", ")}): CursorFeed<ItemOf<${id}>> =>`,
+      `    new CursorFeed((after) => ${op.operationId}(${forward.join(", ")}), query?.after);`,
+    );
+  }
   if (op.csv) {
     const rest = `Omit<QueryOf<${id}>, "format">`;
     const args = signature(op, rest, queryOptional);
@@ -80,7 +93,7 @@ function renderGroup(group: string, operations: Operation[]): string[] {
   const member = (name: string, local: string) => (name === local ? name : `${name}: ${local}`);
   const members = operations.flatMap((op) => [
     member(op.method, op.operationId),
-    ...(op.paged ? [member(iteratorName(op.method, "all"), `${op.operationId}All`)] : []),
+    ...(op.paged || op.cursor ? [member(iteratorName(op.method, "all"), `${op.operationId}All`)] : []),
     ...(op.csv ? [member(csvName(op.method), `${op.operationId}Csv`)] : []),
   ]);
   return [
@@ -100,6 +113,7 @@ export function renderTypeScript(table: OperationTable): string {
   );
   return [
     `// ${GENERATED_NOTICE}`,
+    ...(table.operations.some((op) => op.cursor) ? [`import { CursorFeed } from "../feed.js";`] : []),
     `import { type CallOptions, jsonOrText, type Transport } from "../transport.js";`,
     `import type { BodyOf, DataOf, ItemOf, OperationMeta, QueryOf } from "../types.js";`,
     "",

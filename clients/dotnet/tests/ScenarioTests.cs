@@ -26,6 +26,9 @@ namespace Warehouse.Api.Tests
             new Test("throws a 400 with one message per invalid field", ValidationFailed),
             new Test("retries a create after a dropped connection and creates it exactly once", DroppedConnection),
             new Test("logs in, refreshes before expiry and rotates the refresh token", LoginAndRefresh),
+            new Test("holds stock, lists the hold and releases it", Holds),
+            new Test("follows the events feed from a stored cursor: every later event once", EventsFeed),
+            new Test("reads stock as it was at an instant (asOf)", StockAsOf),
             new Test("carries the Consistency-Token of the last response into the next request", ConsistencyToken),
             new Test("verifies a webhook signature and refuses a tampered one", Webhooks),
             // Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.
@@ -46,7 +49,7 @@ namespace Warehouse.Api.Tests
             {
                 var method = op.GetString("method");
                 var names = new List<string> { Pascal(method) + "Async" };
-                if (op.GetBoolean("paged")) names.Add(Pascal(method) + "AllAsync");
+                if (op.GetBoolean("paged") || op.GetBoolean("cursor")) names.Add(Pascal(method) + "AllAsync");
                 if (op.GetBoolean("csv")) names.Add(Pascal(method) + "CsvAsync");
                 var group = typeof(WarehouseClient).GetProperty(Pascal(op.GetString("group")));
                 missing.AddRange(names.Where(name => group == null || group.PropertyType.GetMethod(name) == null)
@@ -174,6 +177,76 @@ namespace Warehouse.Api.Tests
                     "GET /api/v1/products 200",
                 }), string.Join("\n", calls), "calls");
             }
+        }
+
+        /// <summary>A new product with <paramref name="quantity"/> units at a new location.</summary>
+        private static async Task<Tuple<JsonObject, JsonObject, JsonObject>> StockedProductAsync(int quantity)
+        {
+            var u = Harness.Unique();
+            var warehouse = await Client.Warehouses.CreateAsync(new { code = "WH-" + u, name = "Feed" });
+            var location = await Client.Locations.CreateAsync(new { warehouseId = warehouse.GetString("id"), code = "B-" + u, name = "Bin", type = "bin" });
+            var product = await Client.Products.CreateAsync(new { sku = "ST-" + u, name = "Stocked" });
+            var adjusted = await Client.Inventory.AdjustAsync(new { productId = product.GetString("id"), locationId = location.GetString("id"), quantity, reason = "received" });
+            return Tuple.Create(product, location, adjusted);
+        }
+
+        private static async Task Holds()
+        {
+            var stocked = await StockedProductAsync(10);
+            var productId = stocked.Item1.GetString("id");
+            var reference = "cart-" + stocked.Item1.GetString("sku");
+            var hold = await Client.Inventory.CreateHoldAsync(new
+            {
+                productId,
+                quantity = 4,
+                locationId = stocked.Item2.GetString("id"),
+                expiresAt = DateTime.UtcNow.AddHours(1).ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", System.Globalization.CultureInfo.InvariantCulture),
+                reference,
+            });
+            Assert.Equal("4 active", hold.GetInt64("quantity") + " " + hold.GetString("status"), "the hold");
+            var held = (await Client.Inventory.ListStockAsync(productId: productId)).Items[0];
+            Assert.Equal("10/6", held.GetInt64("onHand") + "/" + held.GetInt64("available"), "stock while held");
+            var listed = (await Client.Inventory.ListHoldsAsync(reference: reference)).Items.Select(h => h.GetString("id"));
+            Assert.Equal(hold.GetString("id"), string.Join(",", listed), "holds listed by reference");
+
+            var released = await Client.Inventory.ReleaseHoldAsync(hold.GetString("id"));
+            Assert.Equal("released", released.GetString("status"), "released hold");
+            var freed = (await Client.Inventory.ListStockAsync(productId: productId)).Items[0];
+            Assert.Equal("10/10", freed.GetInt64("onHand") + "/" + freed.GetInt64("available"), "stock after the release");
+        }
+
+        private static async Task EventsFeed()
+        {
+            const string type = "inventory.adjusted";
+            var caughtUp = Client.Events.ListAllAsync(type: type);
+            await caughtUp.ToListAsync();
+            var stored = caughtUp.Cursor;
+            Assert.True(!string.IsNullOrEmpty(stored), "a cursor to store");
+
+            var stocked = await StockedProductAsync(1);
+            for (var i = 0; i < 4; i++)
+                await Client.Inventory.AdjustAsync(new { productId = stocked.Item1.GetString("id"), locationId = stocked.Item2.GetString("id"), quantity = 1, reason = "received" });
+            // Pages of 2 events; the reader stops after the third event (inside the second page) and restarts.
+            var first = Client.Events.ListAllAsync(after: stored, type: type, limit: 2);
+            var seen = new List<string>();
+            while (seen.Count < 3 && await first.MoveNextAsync()) seen.Add(first.Current.GetString("id"));
+            var resumed = Client.Events.ListAllAsync(after: first.Cursor, type: type, limit: 2);
+            seen.AddRange((await resumed.ToListAsync()).Select(e => e.GetString("id")));
+
+            Assert.Equal(5, seen.Count, "events after the stored cursor");
+            Assert.Equal(5, seen.Distinct().Count(), "distinct events");
+            Assert.Equal(0, (await Client.Events.ListAllAsync(after: resumed.Cursor, type: type).ToListAsync()).Count, "events after the last cursor");
+        }
+
+        private static async Task StockAsOf()
+        {
+            var stocked = await StockedProductAsync(10);
+            var productId = stocked.Item1.GetString("id");
+            await Client.Inventory.AdjustAsync(new { productId, locationId = stocked.Item2.GetString("id"), quantity = 5, reason = "received" });
+            var asOf = stocked.Item3.GetObject("movement").GetString("createdAt");
+            var then = (await Client.Inventory.ListStockAsync(productId: productId, asOf: asOf)).Items;
+            Assert.Equal(productId + " 10", string.Join(",", then.Select(l => l.GetString("productId") + " " + l.GetInt64("onHand"))), "stock as of the first adjustment");
+            Assert.Equal(15L, (await Client.Inventory.ListStockAsync(productId: productId)).Items[0].GetInt64("onHand"), "stock now");
         }
 
         private static async Task ConsistencyToken()

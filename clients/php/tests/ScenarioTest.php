@@ -38,7 +38,7 @@ final class ScenarioTest extends TestCase
         $missing = [];
         foreach ($operations as $op) {
             $names = [$op['method']];
-            if ($op['paged']) {
+            if ($op['paged'] || $op['cursor']) {
                 $names[] = str_starts_with($op['method'], 'list') ? 'iterate' . substr($op['method'], 4) : 'iterate' . ucfirst($op['method']);
             }
             if ($op['csv']) {
@@ -159,6 +159,87 @@ final class ScenarioTest extends TestCase
             'POST /api/v1/auth/refresh 200',
             'GET /api/v1/products 200',
         ], $calls);
+    }
+
+    /**
+     * A new product with `$quantity` units at a new location.
+     *
+     * @return array{0: array<string, mixed>, 1: array<string, mixed>, 2: array<string, mixed>} product, location, adjustment
+     */
+    private static function stockedProduct(int $quantity): array
+    {
+        $client = self::$client;
+        $u = Harness::unique();
+        $warehouse = $client->warehouses->create(['code' => "WH-{$u}", 'name' => 'Feed']);
+        $location = $client->locations->create(['warehouseId' => $warehouse['id'], 'code' => "B-{$u}", 'name' => 'Bin', 'type' => 'bin']);
+        $product = $client->products->create(['sku' => "ST-{$u}", 'name' => 'Stocked']);
+        $adjusted = $client->inventory->adjust(['productId' => $product['id'], 'locationId' => $location['id'], 'quantity' => $quantity, 'reason' => 'received']);
+        return [$product, $location, $adjusted];
+    }
+
+    public function testHoldsStockListsTheHoldAndReleasesIt(): void
+    {
+        $client = self::$client;
+        [$product, $location] = self::stockedProduct(10);
+        $reference = "cart-{$product['sku']}";
+        $hold = $client->inventory->createHold([
+            'productId' => $product['id'],
+            'quantity' => 4,
+            'locationId' => $location['id'],
+            'expiresAt' => gmdate('Y-m-d\TH:i:s\Z', time() + 3600),
+            'reference' => $reference,
+        ]);
+        $this->assertSame([$product['id'], 4, 'active'], [$hold['productId'], $hold['quantity'], $hold['status']]);
+        $held = $client->inventory->listStock(['productId' => $product['id']])->items[0];
+        $this->assertSame([10, 6], [$held['onHand'], $held['available']]);
+        $this->assertSame([$hold['id']], array_column($client->inventory->listHolds(['reference' => $reference])->items, 'id'));
+
+        $released = $client->inventory->releaseHold($hold['id']);
+        $this->assertSame([$hold['id'], 'released'], [$released['id'], $released['status']]);
+        $freed = $client->inventory->listStock(['productId' => $product['id']])->items[0];
+        $this->assertSame([10, 10], [$freed['onHand'], $freed['available']]);
+    }
+
+    public function testFollowsTheEventsFeedFromAStoredCursorEveryLaterEventOnce(): void
+    {
+        $client = self::$client;
+        $type = 'inventory.adjusted';
+        $caughtUp = $client->events->iterate(['type' => $type]);
+        iterator_to_array($caughtUp, false);
+        $stored = $caughtUp->cursor();
+        $this->assertNotEmpty($stored);
+
+        [$product, $location] = self::stockedProduct(1);
+        for ($i = 0; $i < 4; $i++) {
+            $client->inventory->adjust(['productId' => $product['id'], 'locationId' => $location['id'], 'quantity' => 1, 'reason' => 'received']);
+        }
+        // Pages of 2 events; the reader stops after the third event (inside the second page) and restarts.
+        $first = $client->events->iterate(['after' => $stored, 'type' => $type, 'limit' => 2]);
+        $seen = [];
+        foreach ($first as $event) {
+            $seen[] = $event['id'];
+            if (count($seen) === 3) {
+                break;
+            }
+        }
+        $resumed = $client->events->iterate(['after' => $first->cursor(), 'type' => $type, 'limit' => 2]);
+        foreach ($resumed as $event) {
+            $seen[] = $event['id'];
+        }
+
+        $this->assertCount(5, $seen);
+        $this->assertCount(5, array_unique($seen));
+        $this->assertSame([], iterator_to_array($client->events->iterate(['after' => $resumed->cursor(), 'type' => $type]), false));
+    }
+
+    public function testReadsStockAsItWasAtAnInstant(): void
+    {
+        $client = self::$client;
+        [$product, $location, $adjusted] = self::stockedProduct(10);
+        $client->inventory->adjust(['productId' => $product['id'], 'locationId' => $location['id'], 'quantity' => 5, 'reason' => 'received']);
+        $then = $client->inventory->listStock(['productId' => $product['id'], 'asOf' => $adjusted['movement']['createdAt']])->items;
+        $this->assertSame([[$product['id'], 10]], array_map(fn (array $level): array => [$level['productId'], $level['onHand']], $then));
+        $this->assertSame(15, $client->inventory->listStock(['productId' => $product['id']])->items[0]['onHand']);
     }
 
     public function testCarriesTheConsistencyTokenOfTheLastResponseIntoTheNextRequest(): void

@@ -4,6 +4,8 @@ import json
 import time
 import urllib.parse
 import uuid
+from datetime import datetime, timedelta, timezone
+from typing import Any, Dict, Tuple
 
 import pytest
 from conftest import BASE_URL, env, proxy, unique
@@ -18,6 +20,16 @@ def python_name(name: str) -> str:
     return snake + "_" if snake in ("import", "from") else snake
 
 
+def stocked_product(quantity: int) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
+    """A new product with ``quantity`` units at a new location: (product, location, the adjustment)."""
+    u = unique()
+    warehouse = client.warehouses.create(code=f"WH-{u}", name="Feed")
+    location = client.locations.create(warehouse_id=warehouse["id"], code=f"B-{u}", name="Bin", type="bin")
+    product = client.products.create(sku=f"ST-{u}", name="Stocked")
+    adjusted = client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=quantity, reason="received")
+    return product, location, adjusted
+
+
 def test_has_a_method_for_every_operation_of_the_api() -> None:
     with open(env("WAREHOUSE_OPERATIONS"), encoding="utf-8") as file:
         operations = json.load(file)["operations"]
@@ -25,7 +37,7 @@ def test_has_a_method_for_every_operation_of_the_api() -> None:
     for op in operations:
         group = getattr(client, python_name(op["group"]), None)
         names = [python_name(op["method"])]
-        if op["paged"]:
+        if op["paged"] or op["cursor"]:
             method = op["method"]
             names.append(python_name("iterate" + method[4:] if method.startswith("list") else "iterate_" + method))
         if op["csv"]:
@@ -123,6 +135,56 @@ def test_logs_in_refreshes_before_expiry_and_rotates_the_refresh_token() -> None
         "POST /api/v1/auth/refresh 200",
         "GET /api/v1/products 200",
     ]
+
+
+def test_holds_stock_lists_the_hold_and_releases_it() -> None:
+    product, location, _ = stocked_product(10)
+    reference = f"cart-{product['sku']}"
+    expires_at = (datetime.now(timezone.utc) + timedelta(hours=1)).isoformat()
+    hold = client.inventory.create_hold(
+        product_id=product["id"], quantity=4, location_id=location["id"], expires_at=expires_at, reference=reference
+    )
+    assert (hold["productId"], hold["quantity"], hold["status"]) == (product["id"], 4, "active")
+    held = client.inventory.list_stock(product_id=product["id"]).items[0]
+    assert (held["onHand"], held["available"]) == (10, 6)
+    assert [h["id"] for h in client.inventory.list_holds(reference=reference).items] == [hold["id"]]
+
+    released = client.inventory.release_hold(hold["id"])
+    assert (released["id"], released["status"]) == (hold["id"], "released")
+    freed = client.inventory.list_stock(product_id=product["id"]).items[0]
+    assert (freed["onHand"], freed["available"]) == (10, 10)
+
+
+def test_follows_the_events_feed_from_a_stored_cursor_every_later_event_once() -> None:
+    kind = "inventory.adjusted"
+    caught_up = client.events.iterate(type=kind)
+    list(caught_up)
+    stored = caught_up.cursor
+    assert stored
+
+    product, location, _ = stocked_product(1)
+    for _ in range(4):
+        client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=1, reason="received")
+    # Pages of 2 events; the reader stops after the third event (inside the second page) and restarts.
+    first = client.events.iterate(after=stored, type=kind, limit=2)
+    seen = []
+    for event in first:
+        seen.append(event["id"])
+        if len(seen) == 3:
+            break
+    resumed = client.events.iterate(after=first.cursor, type=kind, limit=2)
+    seen += [event["id"] for event in resumed]
+
+    assert len(seen) == 5 and len(set(seen)) == 5
+    assert list(client.events.iterate(after=resumed.cursor, type=kind)) == []
+
+
+def test_reads_stock_as_it_was_at_an_instant() -> None:
+    product, location, adjusted = stocked_product(10)
+    client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=5, reason="received")
+    then = client.inventory.list_stock(product_id=product["id"], as_of=adjusted["movement"]["createdAt"]).items
+    assert [(level["productId"], level["onHand"]) for level in then] == [(product["id"], 10)]
+    assert client.inventory.list_stock(product_id=product["id"]).items[0]["onHand"] == 15
 
 
 def test_carries_the_consistency_token_of_the_last_response_into_the_next_request() -> None:

@@ -2,6 +2,7 @@
 # flake8: noqa
 from typing import Any, Dict, Iterator, List, Literal, Optional, Union
 
+from ._feed import CursorFeed
 from ._transport import UNSET, Operation, Page, Transport
 
 OPERATIONS: Dict[str, Operation] = {
@@ -1825,6 +1826,20 @@ class EventsResource:
             OPERATIONS["listEvents"],
             query={"after": after, "type": type, "limit": limit},
             headers={"Consistency-Token": consistency_token},
+        )
+
+    def iterate(
+        self,
+        *,
+        after: Optional[str] = UNSET,
+        type: Optional[str] = UNSET,
+        limit: Optional[int] = UNSET,
+        consistency_token: Optional[str] = None,
+    ) -> CursorFeed:
+        """Every item of ``list`` after ``after``, with the position to store as ``cursor``."""
+        return CursorFeed(
+            lambda position: self.list(after=UNSET if position is None else position, type=type, limit=limit, consistency_token=consistency_token),
+            None if after is UNSET else after,
         )
 
 

@@ -1,5 +1,6 @@
 export { WarehouseClient } from "./client.js";
 export { WarehouseApiError } from "./errors.js";
+export { CursorFeed, type CursorPage } from "./feed.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export type { CallOptions, WarehouseClientOptions } from "./transport.js";
 export type { BodyOf, DataOf, ItemOf, QueryOf } from "./types.js";

@@ -22,14 +22,41 @@ async function failure(call: Promise<unknown>): Promise<WarehouseApiError> {
   throw new Error("the call succeeded");
 }
 
+/** A new product with `quantity` units at a new location. */
+async function stockedProduct(quantity: number) {
+  const u = unique();
+  const warehouse = await client.warehouses.create({ code: `WH-${u}`, name: "Feed" });
+  const location = await client.locations.create({
+    warehouseId: warehouse.id,
+    code: `B-${u}`,
+    name: "Bin",
+    type: "bin",
+  });
+  const product = await client.products.create({ sku: `ST-${u}`, name: "Stocked" });
+  const adjusted = await client.inventory.adjust({
+    productId: product.id,
+    locationId: location.id,
+    quantity,
+    reason: "received",
+  });
+  return { product, location, adjusted };
+}
+
 describe("TypeScript client against the live API", () => {
   it("has a method for every operation of the API", () => {
     const table = JSON.parse(readFileSync(env("WAREHOUSE_OPERATIONS"), "utf8")) as {
-      operations: { operationId: string; group: string; method: string; paged: boolean; csv: boolean }[];
+      operations: {
+        operationId: string;
+        group: string;
+        method: string;
+        paged: boolean;
+        cursor: boolean;
+        csv: boolean;
+      }[];
     };
     const groups = client as unknown as Record<string, Record<string, unknown>>;
-    const missing = table.operations.flatMap(({ operationId, group, method, paged, csv }) =>
-      [method, ...(paged ? [`${method}All`] : []), ...(csv ? [`${method}Csv`] : [])]
+    const missing = table.operations.flatMap(({ operationId, group, method, paged, cursor, csv }) =>
+      [method, ...(paged || cursor ? [`${method}All`] : []), ...(csv ? [`${method}Csv`] : [])]
         .filter((name) => typeof groups[group]?.[name] !== "function")
         .map((name) => `${operationId} -> ${group}.${name}`),
     );
@@ -154,6 +181,76 @@ describe("TypeScript client against the live API", () => {
       "POST /api/v1/auth/refresh 200",
       "GET /api/v1/products 200",
     ]);
+  });
+
+  it("holds stock, lists the hold and releases it", async () => {
+    const { product, location } = await stockedProduct(10);
+    const hold = await client.inventory.createHold({
+      productId: product.id,
+      quantity: 4,
+      locationId: location.id,
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      reference: `cart-${product.sku}`,
+    });
+    expect(hold).toMatchObject({ productId: product.id, quantity: 4, status: "active" });
+    const held = await client.inventory.listStock({ productId: product.id });
+    expect(held.items[0]).toMatchObject({ onHand: 10, available: 6 });
+    const listed = await client.inventory.listHolds({ reference: `cart-${product.sku}` });
+    expect(listed.items.map((h) => h.id)).toEqual([hold.id]);
+
+    const released = await client.inventory.releaseHold(hold.id);
+    expect(released).toMatchObject({ id: hold.id, status: "released" });
+    const freed = await client.inventory.listStock({ productId: product.id });
+    expect(freed.items[0]).toMatchObject({ onHand: 10, available: 10 });
+  });
+
+  it("follows the events feed from a stored cursor: every later event once, across pages and a restart", async () => {
+    const type = "inventory.adjusted";
+    const caughtUp = client.events.listAll({ type });
+    await caughtUp.toArray();
+    const stored = caughtUp.cursor;
+    expect(stored).toBeTruthy();
+
+    const { product, location } = await stockedProduct(1);
+    for (let i = 0; i < 4; i++) {
+      await client.inventory.adjust({
+        productId: product.id,
+        locationId: location.id,
+        quantity: 1,
+        reason: "received",
+      });
+    }
+    // Pages of 2 events; the reader stops after the third event (inside the second page) and restarts.
+    const first = client.events.listAll({ after: stored, type, limit: 2 });
+    const seen: string[] = [];
+    for await (const event of first) {
+      seen.push(event.id);
+      if (seen.length === 3) break;
+    }
+    const resumed = client.events.listAll({ after: first.cursor, type, limit: 2 });
+    for (const event of await resumed.toArray()) seen.push(event.id);
+
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+    const again = client.events.listAll({ after: resumed.cursor, type });
+    expect(await again.toArray()).toEqual([]);
+  });
+
+  it("reads stock as it was at an instant (asOf)", async () => {
+    const { product, location, adjusted } = await stockedProduct(10);
+    await client.inventory.adjust({
+      productId: product.id,
+      locationId: location.id,
+      quantity: 5,
+      reason: "received",
+    });
+    const then = await client.inventory.listStock({
+      productId: product.id,
+      asOf: adjusted.movement.createdAt,
+    });
+    expect(then.items).toEqual([expect.objectContaining({ productId: product.id, onHand: 10 })]);
+    const now = await client.inventory.listStock({ productId: product.id });
+    expect(now.items[0]).toMatchObject({ onHand: 15 });
   });
 
   it("carries the Consistency-Token of the last response into the next request", async () => {

@@ -973,5 +973,11 @@ namespace Warehouse.Api
         {
             return _transport.ObjectAsync(Operations.ListEvents, new string[0], new Dictionary<string, object> { { "after", after }, { "type", type }, { "limit", limit } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
+
+        /// <summary>Every item of <c>ListAsync</c> after <c>after</c>, with the position to store as <c>Cursor</c>.</summary>
+        public CursorFeed ListAllAsync(string after = null, string type = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new CursorFeed(position => ListAsync(after: position, type: type, limit: limit, consistencyToken: consistencyToken, cancellationToken: cancellationToken), after);
+        }
     }
 }

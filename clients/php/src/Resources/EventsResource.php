@@ -6,6 +6,7 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\CursorFeed;
 use Warehouse\Api\Transport;
 
 /** `$client->events`: listEvents. */
@@ -25,5 +26,16 @@ final class EventsResource
     public function list(array $query = [], array $options = []): array
     {
         return $this->transport->call('listEvents', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * Every item of `list` after `$query['after']`, with the position to store as `cursor()`.
+     *
+     * @param array{after?: string, type?: string, limit?: int} $query
+     * @param array{consistency_token?: string} $options
+     */
+    public function iterate(array $query = [], array $options = []): CursorFeed
+    {
+        return new CursorFeed(fn (?string $after): array => $this->list(['after' => $after] + $query, $options), $query['after'] ?? null);
     }
 }
