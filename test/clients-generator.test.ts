@@ -66,6 +66,26 @@ const document = {
         responses: { 200: envelope({ type: "object" }) },
       },
     },
+    "/api/v1/feed": {
+      get: {
+        operationId: "readFeed",
+        ...tenant("read:things"),
+        parameters: [
+          { name: "after", in: "query", schema: { type: "string" } },
+          { name: "limit", in: "query", schema: { type: "integer" } },
+        ],
+        responses: {
+          200: envelope({
+            type: "object",
+            properties: {
+              items: { type: "array" },
+              nextCursor: { type: "string" },
+              hasMore: { type: "boolean" },
+            },
+          }),
+        },
+      },
+    },
     "/api/v1/login": {
       post: {
         operationId: "login",
@@ -101,6 +121,7 @@ const naming: Naming = {
     listThings: "things.list",
     createThing: "things.create",
     patchThing: "things.patch",
+    readFeed: "feed.list",
     login: "auth.login",
   },
   omit: {},
@@ -115,6 +136,7 @@ describe("client operation table", () => {
       "listThings=things.list",
       "createThing=things.create",
       "patchThing=things.patch",
+      "readFeed=feed.list",
       "login=auth.login",
     ]);
   });
@@ -132,9 +154,10 @@ describe("client operation table", () => {
     expect(byId.login?.access).toBe("public");
   });
 
-  it("finds pages and CSV downloads", () => {
-    expect(byId.listThings).toMatchObject({ paged: true, csv: true });
-    expect(byId.createThing).toMatchObject({ paged: false, csv: false });
+  it("finds pages, cursor pages and CSV downloads", () => {
+    expect(byId.listThings).toMatchObject({ paged: true, cursor: false, csv: true });
+    expect(byId.createThing).toMatchObject({ paged: false, cursor: false, csv: false });
+    expect(byId.readFeed).toMatchObject({ paged: false, cursor: true, csv: false });
   });
 
   it("reduces parameters and body fields to the types a signature states", () => {
@@ -205,6 +228,14 @@ describe("TypeScript rendering", () => {
     expect(source).toContain("options?: CallOptions & { ifMatch?: string }");
     expect(source).toContain('"if-match": options?.ifMatch');
   });
+
+  it("follows a cursor-paged operation with a CursorFeed starting at query.after", () => {
+    expect(source).toContain('import { CursorFeed } from "../feed.js";');
+    expect(source).toContain(
+      'new CursorFeed((after) => readFeed({ ...query, after } as QueryOf<"readFeed">, options), query?.after)',
+    );
+    expect(source).toContain("return { list: readFeed, listAll: readFeedAll };");
+  });
 });
 
 describe("Python rendering", () => {
@@ -235,6 +266,14 @@ describe("Python rendering", () => {
     expect(source).toContain('headers={"if-match": if_match},');
     expect(source).toContain("        body: Optional[Union[List[Any], str]] = None,\n");
   });
+
+  it("follows a cursor-paged operation with a CursorFeed starting at after", () => {
+    expect(source).toContain("    def iterate(");
+    expect(source).toContain(
+      "lambda position: self.list(after=UNSET if position is None else position, limit=limit)",
+    );
+    expect(source).toContain("None if after is UNSET else after,");
+  });
 });
 
 describe("PHP rendering", () => {
@@ -244,6 +283,7 @@ describe("PHP rendering", () => {
   it("writes one class per group, the operation metadata and the base class", () => {
     expect([...files.keys()].sort()).toEqual([
       "clients/php/src/Resources/AuthResource.php",
+      "clients/php/src/Resources/FeedResource.php",
       "clients/php/src/Resources/Operations.php",
       "clients/php/src/Resources/Resources.php",
       "clients/php/src/Resources/ThingsResource.php",
@@ -273,6 +313,15 @@ describe("PHP rendering", () => {
     expect(things).toContain("$this->list(['page' => $page] + $query, $options)");
     expect(things).toContain("public function listCsv(array $query, array $options = []): string");
     expect(things).toContain("query: ['format' => 'csv'] + $query");
+  });
+
+  it("follows a cursor-paged operation with a CursorFeed starting at $query['after']", () => {
+    const feed = files.get("clients/php/src/Resources/FeedResource.php") ?? "";
+    expect(feed).toContain("use Warehouse\\Api\\CursorFeed;");
+    expect(feed).toContain("public function iterate(array $query = [], array $options = []): CursorFeed");
+    expect(feed).toContain(
+      "new CursorFeed(fn (?string $after): array => $this->list(['after' => $after] + $query, $options), $query['after'] ?? null)",
+    );
   });
 });
 
@@ -311,5 +360,14 @@ describe("C# rendering", () => {
     );
     expect(source).toContain('{ "format", "csv" }');
     expect(source).toContain("public ThingsResource Things { get; private set; }");
+  });
+
+  it("follows a cursor-paged operation with a CursorFeed starting at after", () => {
+    expect(source).toContain(
+      "public CursorFeed ListAllAsync(string after = null, int? limit = null, CancellationToken",
+    );
+    expect(source).toContain(
+      "return new CursorFeed(position => ListAsync(after: position, limit: limit, cancellationToken: cancellationToken), after);",
+    );
   });
 });
