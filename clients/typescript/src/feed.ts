@@ -11,9 +11,9 @@ const SEPARATOR = "~";
 function parsePosition(position: string | undefined): { after: string | undefined; skip: number } {
   const at = position?.lastIndexOf(SEPARATOR) ?? -1;
   if (position === undefined || at < 0) return { after: position, skip: 0 };
-  const skip = Number(position.slice(at + 1));
-  if (!Number.isSafeInteger(skip) || skip < 0) throw new TypeError(`not a feed position: ${position}`);
-  return { after: position.slice(0, at) || undefined, skip };
+  const count = position.slice(at + 1);
+  if (!/^[0-9]{1,9}$/.test(count)) throw new TypeError(`not a feed position: ${position}`);
+  return { after: position.slice(0, at) || undefined, skip: Number(count) };
 }
 
 /**
