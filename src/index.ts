@@ -4,6 +4,7 @@ import type { Bindings, WebhookQueueMessage } from "./env";
 import { consumeQueue } from "./queue";
 import { runSweeps } from "./scheduled";
 
+export { TenantMover } from "./db/moves/mover";
 export { RateLimiter } from "./rate-limit/rate-limiter";
 
 const app = createApp();

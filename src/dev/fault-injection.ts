@@ -1,9 +1,11 @@
 import { createMiddleware } from "hono/factory";
 import { isLocalDevelopment } from "../config/production-guard";
-import type { AppEnv, Bindings } from "../env";
+import type { MoveFault } from "../db/moves/mover";
+import type { AppContext, AppEnv, Bindings } from "../env";
 
 // Fault injection for the soak (bench/soak.mjs): a request asks for faults in `X-Fault-Inject`, e.g.
-// `d1-batch=0.1, d1-statement=0.02, limiter, queue`, and the faults that fired are listed in the response's
+// `d1-batch=0.1, d1-statement=0.02, limiter, queue` (or, on `POST /platform/tenants/{id}/move`,
+// `move=copying` or `move=verifying`: the move fails in that phase), and the faults that fired are listed in the response's
 // `X-Fault-Injected`, so the soak can tell an injected 5xx from a real one. Active only when the Worker runs
 // locally in development *and* was started with FAULT_INJECTION=on (`wrangler dev --var FAULT_INJECTION:on`),
 // which nothing but the soak sets: no deployed Worker honours the header.
@@ -23,6 +25,14 @@ interface FaultPlan {
 /** Whether this Worker honours `X-Fault-Inject` at all. */
 export function faultInjectionEnabled(env: Bindings, requestUrl: string): boolean {
   return env.FAULT_INJECTION === "on" && isLocalDevelopment(env, requestUrl);
+}
+
+/** The move fault a request asks for, when this Worker honours faults. */
+export function moveFaultOf(c: AppContext): MoveFault | undefined {
+  const header = c.req.header(REQUEST_HEADER);
+  if (!header || !faultInjectionEnabled(c.env, c.req.url)) return undefined;
+  const phase = /(?:^|,)\s*move=(copying|verifying)\s*(?:,|$)/.exec(header)?.[1];
+  return phase as MoveFault | undefined;
 }
 
 function parsePlan(header: string): FaultPlan {

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { platformDb } from "../db/client";
+import { findMove, startMove } from "../db/moves/records";
 import { chooseShard, describeShards } from "../db/placement";
-import { created, envelopeOf, ok } from "../http/envelope";
+import { moveFaultOf } from "../dev/fault-injection";
+import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
@@ -13,6 +15,8 @@ import {
   CreatedTenant,
   CreateTenantBody,
   ListTenantsQuery,
+  MoveRecord,
+  MoveTenantBody,
   ShardRecord,
   TenantRecord,
   UpdateTenantBody,
@@ -73,6 +77,38 @@ const listShardsRoute = defineRoute("platform", {
   responses: { 200: { description: "Every shard", ...json(envelopeOf(z.array(ShardRecord))) } },
 });
 
+const moveTenantRoute = defineRoute("platform", {
+  method: "post",
+  path: "/platform/tenants/{id}/move",
+  operationId: "moveTenant",
+  tags: ["Platform"],
+  summary: "Move a tenant to another shard, online",
+  description:
+    "Starts the move and answers at once; `GET /platform/moves/{id}` shows its progress. Reads keep working " +
+    "throughout; writes keep working while rows are copied, and are answered 503 with `Retry-After` only " +
+    "while the last changes are copied and verified (nothing is lost: a refused write changed nothing). A " +
+    "failed move leaves the tenant where it was, intact.",
+  request: { params: IdParam, body: { required: true, ...json(MoveTenantBody) } },
+  responses: {
+    202: { description: "The move, started", ...json(envelopeOf(MoveRecord)) },
+    404: errorResponse("Unknown tenant"),
+    409: errorResponse("The tenant is already on that shard, or already moving"),
+  },
+});
+
+const getMoveRoute = defineRoute("platform", {
+  method: "get",
+  path: "/platform/moves/{id}",
+  operationId: "getMove",
+  tags: ["Platform"],
+  summary: "Show a tenant move's progress",
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The move", ...json(envelopeOf(MoveRecord)) },
+    404: errorResponse("Unknown move"),
+  },
+});
+
 export const platformRoutes = createRouter()
   .openapi(createTenantRoute, async (c) => {
     const sender = mailSender(c);
@@ -103,6 +139,12 @@ export const platformRoutes = createRouter()
     ok(c, await listTenants(platformDb(c.env, c.var.d1Stats), c.req.valid("query"))),
   )
   .openapi(listShardsRoute, async (c) => ok(c, await describeShards(c.env)))
+  .openapi(moveTenantRoute, async (c) => {
+    const move = await startMove(c.env, c.req.valid("param").id, c.req.valid("json").shard, moveFaultOf(c));
+    c.header("Location", `/api/v1/platform/moves/${move.id}`);
+    return accepted(c, move);
+  })
+  .openapi(getMoveRoute, async (c) => ok(c, await findMove(c.env, c.req.valid("param").id)))
   .openapi(updateTenantRoute, async (c) =>
     ok(c, await updateTenant(platformDb(c.env, c.var.d1Stats), c.req.valid("param").id, c.req.valid("json"))),
   );

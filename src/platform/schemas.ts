@@ -84,3 +84,30 @@ export const ShardRecord = z
     }),
   })
   .openapi("Shard");
+
+export const MoveTenantBody = z
+  .strictObject({
+    shard: z.string().openapi({ description: "The shard to move the tenant to", example: "SHARD_1" }),
+  })
+  .openapi("MoveTenantRequest");
+
+export const MoveRecord = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    fromShard: z.string().openapi({ example: "SHARD_0" }),
+    toShard: z.string().openapi({ example: "SHARD_1" }),
+    status: z.enum(["copying", "verifying", "switching", "done", "failed"]).openapi({
+      description:
+        "`copying`: rows are copied while the tenant keeps working; `verifying`: writes are fenced (503 with " +
+        "Retry-After) while the last changes are copied and every table's row count and every ledger sum are " +
+        "compared; `switching`: the directory points to the new shard and the old copy is being deleted; " +
+        "`done`; `failed` (see `reason`): the tenant stayed where it was, intact.",
+    }),
+    reason: z.string().nullable().openapi({ description: "Why the move failed; null otherwise" }),
+    rowsCopied: z.number().int().openapi({ description: "Rows copied so far by the bulk copy" }),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
+    finishedAt: z.string().nullable().openapi({ format: "date-time" }),
+  })
+  .openapi("TenantMove");

@@ -10,6 +10,8 @@ OPERATIONS: Dict[str, Operation] = {
     "createTenant": Operation("createTenant", "POST", "/api/v1/platform/tenants", "platform", "refused-only"),
     "listTenants": Operation("listTenants", "GET", "/api/v1/platform/tenants", "platform", "safe"),
     "listShards": Operation("listShards", "GET", "/api/v1/platform/shards", "platform", "safe"),
+    "moveTenant": Operation("moveTenant", "POST", "/api/v1/platform/tenants/{id}/move", "platform", "refused-only"),
+    "getMove": Operation("getMove", "GET", "/api/v1/platform/moves/{id}", "platform", "safe"),
     "updateTenant": Operation("updateTenant", "PATCH", "/api/v1/platform/tenants/{id}", "platform", "refused-only"),
     "login": Operation("login", "POST", "/api/v1/auth/login", "public", "refused-only"),
     "refreshSession": Operation("refreshSession", "POST", "/api/v1/auth/refresh", "public", "refused-only"),
@@ -105,7 +107,7 @@ class HealthResource:
 
 
 class PlatformResource:
-    """``client.platform``: createTenant, listTenants, listShards, updateTenant."""
+    """``client.platform``: createTenant, listTenants, listShards, moveTenant, getMove, updateTenant."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -151,6 +153,26 @@ class PlatformResource:
         """``GET /api/v1/platform/shards`` (listShards)."""
         return self._t.call(
             OPERATIONS["listShards"],
+        )
+
+    def move_tenant(
+        self,
+        id: str,
+        *,
+        shard: str,
+    ) -> Dict[str, Any]:
+        """``POST /api/v1/platform/tenants/{id}/move`` (moveTenant)."""
+        return self._t.call(
+            OPERATIONS["moveTenant"],
+            path=(id,),
+            body={"shard": shard},
+        )
+
+    def get_move(self, id: str) -> Dict[str, Any]:
+        """``GET /api/v1/platform/moves/{id}`` (getMove)."""
+        return self._t.call(
+            OPERATIONS["getMove"],
+            path=(id,),
         )
 
     def update_tenant(

@@ -12,6 +12,8 @@ namespace Warehouse.Api
         internal static readonly Operation CreateTenant = new Operation("createTenant", "POST", "/api/v1/platform/tenants", "platform", "refused-only");
         internal static readonly Operation ListTenants = new Operation("listTenants", "GET", "/api/v1/platform/tenants", "platform", "safe");
         internal static readonly Operation ListShards = new Operation("listShards", "GET", "/api/v1/platform/shards", "platform", "safe");
+        internal static readonly Operation MoveTenant = new Operation("moveTenant", "POST", "/api/v1/platform/tenants/{id}/move", "platform", "refused-only");
+        internal static readonly Operation GetMove = new Operation("getMove", "GET", "/api/v1/platform/moves/{id}", "platform", "safe");
         internal static readonly Operation UpdateTenant = new Operation("updateTenant", "PATCH", "/api/v1/platform/tenants/{id}", "platform", "refused-only");
         internal static readonly Operation Login = new Operation("login", "POST", "/api/v1/auth/login", "public", "refused-only");
         internal static readonly Operation RefreshSession = new Operation("refreshSession", "POST", "/api/v1/auth/refresh", "public", "refused-only");
@@ -97,7 +99,7 @@ namespace Warehouse.Api
         /// <summary>getHealth.</summary>
         public HealthResource Health { get; private set; }
 
-        /// <summary>createTenant, listTenants, listShards, updateTenant.</summary>
+        /// <summary>createTenant, listTenants, listShards, moveTenant, getMove, updateTenant.</summary>
         public PlatformResource Platform { get; private set; }
 
         /// <summary>login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset.</summary>
@@ -180,7 +182,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Platform</c>: createTenant, listTenants, listShards, updateTenant.</summary>
+    /// <summary><c>client.Platform</c>: createTenant, listTenants, listShards, moveTenant, getMove, updateTenant.</summary>
     public sealed class PlatformResource
     {
         private readonly Transport _transport;
@@ -212,6 +214,18 @@ namespace Warehouse.Api
         public Task<JsonObject> ListShardsAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.ObjectAsync(Operations.ListShards, new string[0], null, null, null, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/platform/tenants/{id}/move</c> (moveTenant).</summary>
+        public Task<JsonObject> MoveTenantAsync(string id, object body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.MoveTenant, new[] { id }, null, body, null, null, cancellationToken);
+        }
+
+        /// <summary><c>GET /api/v1/platform/moves/{id}</c> (getMove).</summary>
+        public Task<JsonObject> GetMoveAsync(string id, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.ObjectAsync(Operations.GetMove, new[] { id }, null, null, null, null, cancellationToken);
         }
 
         /// <summary><c>PATCH /api/v1/platform/tenants/{id}</c> (updateTenant).</summary>

@@ -15,6 +15,8 @@ final class Operations
         'createTenant' => ['POST', '/api/v1/platform/tenants', 'platform', 'refused-only'],
         'listTenants' => ['GET', '/api/v1/platform/tenants', 'platform', 'safe'],
         'listShards' => ['GET', '/api/v1/platform/shards', 'platform', 'safe'],
+        'moveTenant' => ['POST', '/api/v1/platform/tenants/{id}/move', 'platform', 'refused-only'],
+        'getMove' => ['GET', '/api/v1/platform/moves/{id}', 'platform', 'safe'],
         'updateTenant' => ['PATCH', '/api/v1/platform/tenants/{id}', 'platform', 'refused-only'],
         'login' => ['POST', '/api/v1/auth/login', 'public', 'refused-only'],
         'refreshSession' => ['POST', '/api/v1/auth/refresh', 'public', 'refused-only'],

@@ -9,7 +9,7 @@ namespace Warehouse\Api\Resources;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->platform`: createTenant, listTenants, listShards, updateTenant. */
+/** `$client->platform`: createTenant, listTenants, listShards, moveTenant, getMove, updateTenant. */
 final class PlatformResource
 {
     public function __construct(private readonly Transport $transport)
@@ -60,6 +60,29 @@ final class PlatformResource
     public function listShards(array $options = []): array
     {
         return $this->transport->call('listShards', options: $options);
+    }
+
+    /**
+     * `POST /api/v1/platform/tenants/{id}/move` (moveTenant).
+     *
+     * @param array{shard: string} $body
+     * @param array{} $options
+     * @return array<string, mixed>
+     */
+    public function moveTenant(string $id, array $body, array $options = []): array
+    {
+        return $this->transport->call('moveTenant', path: [$id], body: $body, options: $options);
+    }
+
+    /**
+     * `GET /api/v1/platform/moves/{id}` (getMove).
+     *
+     * @param array{} $options
+     * @return array<string, mixed>
+     */
+    public function getMove(string $id, array $options = []): array
+    {
+        return $this->transport->call('getMove', path: [$id], options: $options);
     }
 
     /**

@@ -9,6 +9,8 @@ export const OPERATIONS = {
   createTenant: { operationId: "createTenant", access: "platform", retry: "refused-only" },
   listTenants: { operationId: "listTenants", access: "platform", retry: "safe" },
   listShards: { operationId: "listShards", access: "platform", retry: "safe" },
+  moveTenant: { operationId: "moveTenant", access: "platform", retry: "refused-only" },
+  getMove: { operationId: "getMove", access: "platform", retry: "safe" },
   updateTenant: { operationId: "updateTenant", access: "platform", retry: "refused-only" },
   login: { operationId: "login", access: "public", retry: "refused-only" },
   refreshSession: { operationId: "refreshSession", access: "public", retry: "refused-only" },
@@ -117,12 +119,22 @@ export function platformResource(t: Transport) {
     t.call(OPERATIONS.listShards, options, (init) =>
       t.api.GET("/api/v1/platform/shards", { ...init }),
     );
+  /** `POST /api/v1/platform/tenants/{id}/move` (moveTenant) */
+  const moveTenant = (id: string, body: BodyOf<"moveTenant">, options?: CallOptions): Promise<DataOf<"moveTenant">> =>
+    t.call(OPERATIONS.moveTenant, options, (init) =>
+      t.api.POST("/api/v1/platform/tenants/{id}/move", { ...init, params: { path: { id } }, body }),
+    );
+  /** `GET /api/v1/platform/moves/{id}` (getMove) */
+  const getMove = (id: string, options?: CallOptions): Promise<DataOf<"getMove">> =>
+    t.call(OPERATIONS.getMove, options, (init) =>
+      t.api.GET("/api/v1/platform/moves/{id}", { ...init, params: { path: { id } } }),
+    );
   /** `PATCH /api/v1/platform/tenants/{id}` (updateTenant) */
   const updateTenant = (id: string, body: BodyOf<"updateTenant">, options?: CallOptions): Promise<DataOf<"updateTenant">> =>
     t.call(OPERATIONS.updateTenant, options, (init) =>
       t.api.PATCH("/api/v1/platform/tenants/{id}", { ...init, params: { path: { id } }, body }),
     );
-  return { createTenant, listTenants, listTenantsAll, listShards, updateTenant };
+  return { createTenant, listTenants, listTenantsAll, listShards, moveTenant, getMove, updateTenant };
 }
 
 export function authResource(t: Transport) {

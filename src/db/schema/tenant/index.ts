@@ -6,4 +6,5 @@ export * from "./events";
 export * from "./holds";
 export * from "./inventory";
 export * from "./lots";
+export * from "./moves";
 export * from "./orders";
