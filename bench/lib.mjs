@@ -79,8 +79,8 @@ export async function startHello({ port: basePort }) {
   return { url: `${url}/hello`, stop };
 }
 
-/** Creates a tenant through the platform endpoint; returns its id and admin API key. */
-export async function createTenant(api, plan = "enterprise") {
+/** Creates a tenant through the platform endpoint (on `shard`, if named); returns its id and admin API key. */
+export async function createTenant(api, plan = "enterprise", shard = undefined) {
   const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const response = await fetch(`${api}/platform/tenants`, {
     method: "POST",
@@ -89,6 +89,7 @@ export async function createTenant(api, plan = "enterprise") {
       name: `Bench ${unique}`,
       plan,
       owner: { email: `bench-${unique}@example.com`, password: "bench-password-1", name: "Bench" },
+      ...(shard ? { shard } : {}),
     }),
   });
   const body = await response.json();
