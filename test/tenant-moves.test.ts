@@ -48,7 +48,9 @@ const nothing = Object.fromEntries(movedTables.map((t) => [t.name, 0]));
 
 async function shardOf(tenantId: string): Promise<string> {
   const listed = await call("GET", "/platform/tenants?pageSize=100&sort=-createdAt", { headers: PLATFORM });
-  return listed.body.data.items.find((t: { id: string }) => t.id === tenantId).shard;
+  const tenant = listed.body.data.items.find((t) => t.id === tenantId);
+  if (!tenant) throw new Error(`tenant ${tenantId} is not listed`);
+  return tenant.shard;
 }
 
 /** A tenant on SHARD_0 with stock, an order, outbox events, a webhook delivery and an idempotent write. */
@@ -269,7 +271,7 @@ describe("online tenant moves", () => {
     ).toBe(404);
     expect((await call("POST", path, { headers: PLATFORM, body: { shard: "SHARD_9" } })).status).toBe(400);
     expect((await call("POST", path, { headers: PLATFORM, body: { shard: "SHARD_0" } })).status).toBe(409);
-    const first = await call("POST", path, { headers: PLATFORM, body: { shard: "SHARD_1" } });
+    const first = await call<"POST", string, Move>("POST", path, { headers: PLATFORM, body: { shard: "SHARD_1" } });
     expect(first.status).toBe(202);
     expect((await call("POST", path, { headers: PLATFORM, body: { shard: "SHARD_1" } })).status).toBe(409);
     await finished(first.body.data.id);
