@@ -271,7 +271,10 @@ describe("online tenant moves", () => {
     ).toBe(404);
     expect((await call("POST", path, { headers: PLATFORM, body: { shard: "SHARD_9" } })).status).toBe(400);
     expect((await call("POST", path, { headers: PLATFORM, body: { shard: "SHARD_0" } })).status).toBe(409);
-    const first = await call<"POST", string, Move>("POST", path, { headers: PLATFORM, body: { shard: "SHARD_1" } });
+    const first = await call<"POST", string, Move>("POST", path, {
+      headers: PLATFORM,
+      body: { shard: "SHARD_1" },
+    });
     expect(first.status).toBe(202);
     expect((await call("POST", path, { headers: PLATFORM, body: { shard: "SHARD_1" } })).status).toBe(409);
     await finished(first.body.data.id);
