@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { PLATFORM_TOKEN } from "./lib.mjs";
 import { checkInvariants } from "./soak/checker.mjs";
 import { History } from "./soak/history.mjs";
+import { drainFeed } from "./soak/ops/feed.mjs";
 import { operationsFor } from "./soak/ops/index.mjs";
 import { weighted } from "./soak/random.mjs";
 import { HEALTHY, startReceivers } from "./soak/receivers.mjs";
@@ -116,6 +117,7 @@ const checks = [];
 async function checkpoint(name, settleMs, final = false) {
   const cutoff = new Date().toISOString();
   const after = `${history.entries.length} requests`;
+  const feeds = final ? await drainFeeds() : feedsRead();
   const deadline = Date.now() + settleMs;
   let result;
   let progressAt = Date.now();
@@ -130,6 +132,7 @@ async function checkpoint(name, settleMs, final = false) {
       received,
       healthyUrls,
       limits,
+      feeds,
       cutoff,
       settled: final,
     });
@@ -149,6 +152,28 @@ async function checkpoint(name, settleMs, final = false) {
   );
   for (const v of result.violations.slice(0, 10)) log(`  ${v.invariant}: ${v.detail}`);
   return result;
+}
+
+/** What each tenant's events-feed reader got so far. */
+const feedsRead = () => Object.fromEntries(tenants.map((t) => [t.id, { ids: t.feed.ids }]));
+
+/**
+ * The final drain of every feed (the load has stopped): each reader must reach at least the last event
+ * stored before the drain began.
+ */
+async function drainFeeds() {
+  const lastSeq = new Map();
+  for (const event of readSnapshot(stateDir).events) {
+    lastSeq.set(event.tenantId, Math.max(lastSeq.get(event.tenantId) ?? 0, event.seq ?? 0));
+  }
+  history.stopped = false;
+  for (let i = 0; i < tenants.length; i += 10) {
+    await Promise.all(tenants.slice(i, i + 10).map((t) => drainFeed(t)));
+  }
+  history.stopped = true;
+  return Object.fromEntries(
+    tenants.map((t) => [t.id, { ids: t.feed.ids, mustReach: lastSeq.get(t.id) ?? 0 }]),
+  );
 }
 
 // The schedule: slices of the run, each with its fault switched on, then the check.

@@ -1,5 +1,6 @@
 // The soak's tenants: mixed plans, each with a warehouse, three bins, products (two of them lot-tracked) with opening stock and webhook
 // subscriptions at the local receivers (see receiversOf), created through the official client as an integrator would.
+import { newFeed } from "./ops/feed.mjs";
 import { LOTS } from "./ops/lots.mjs";
 import { unique } from "./random.mjs";
 
@@ -52,6 +53,7 @@ export async function createTenant({ i, api, history, WarehouseClient, platformT
     lotProducts: [],
     locations: [],
     openSales: new Map(),
+    feed: newFeed(),
     subscriptions: [],
     track: (op, call, expect) => history.track(t, op, call, expect),
   };

@@ -2,6 +2,8 @@
 // `applies(t)` runs only for the tenants it answers true for.
 
 import { burst } from "./burst.mjs";
+import { readEvents } from "./feed.mjs";
+import { holdAndExpire, holdAndOrder, holdAndRelease } from "./holds.mjs";
 import { adjustLot, transferLot } from "./lots.mjs";
 import { createProduct, importProducts, updateProduct } from "./products.mjs";
 import { purchase } from "./purchase.mjs";
@@ -22,6 +24,10 @@ const OPERATIONS = [
   createSalesOrder,
   advanceSalesOrder,
   purchase,
+  holdAndRelease,
+  holdAndOrder,
+  holdAndExpire,
+  readEvents,
   burst,
 ];
 
