@@ -21,11 +21,11 @@ const numbers = (count) =>
 /** `count` inventory.adjusted events, numbered 1..count, one second apart. */
 function eventsSql(tenantId, tag, count) {
   const at = `strftime('%Y-%m-%dT%H:%M:%fZ', ${START / 1000} + i, 'unixepoch')`;
-  return `${numbers(count)} insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, seq)
+  return `${numbers(count)} insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, processed_at, seq)
     select printf('${tag}-0000-4000-8000-%012d', i), ${quote(tenantId)}, 'inventory.adjusted',
       json_object('movementId', printf('${tag}-1111-4000-8000-%012d', i), 'delta', 1, 'reason', 'received',
         'stockLevel', json_object('onHand', i + 1, 'reserved', 0, 'available', i + 1)),
-      ${at}, ${at}, i + 1
+      ${at}, ${at}, ${at}, i + 1
     from n;`;
 }
 

@@ -3,7 +3,11 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { redispatchOutbox, redispatchOverdueDeliveries } from "../src/webhooks/dispatch-sweep";
+import {
+  redispatchOutbox,
+  redispatchOverdueDeliveries,
+  UNPROCESSED_MS,
+} from "../src/webhooks/dispatch-sweep";
 import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
 import {
   adjustStock,
@@ -308,6 +312,59 @@ describe("dispatch", () => {
       .bind(eventId)
       .first();
     expect(event?.dispatched_at).toEqual(expect.any(String));
+  });
+
+  it("the cron sweep hands off again an event whose queue message was lost after its hand-off, delivered once", async () => {
+    const t = await createTenant();
+    await call("POST", "/webhooks", {
+      headers: t.admin,
+      body: { url: "https://erp.example.com/restarted", events: ["*"] },
+    });
+    const db = await tenantDatabase(t.id);
+    const eventId = crypto.randomUUID();
+    const handedOffAt = new Date(Date.now() - UNPROCESSED_MS - 60_000).toISOString();
+    // Handed to the queue four minutes ago, and the message died there (wrangler dev killed with its local queue).
+    await db
+      .prepare(
+        `insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, seq) values (?, ?, 'product.created', ?, ?, ?,
+          (select coalesce(max(seq), 0) + 1 from outbox_events where tenant_id = ?2))`,
+      )
+      .bind(eventId, t.id, JSON.stringify({ id: "p-lost" }), handedOffAt, handedOffAt)
+      .run();
+    const { received } = stubReceiver();
+    expect(await redispatchOutbox(env)).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => received.filter((r) => r.headers["webhook-id"] === eventId).length, { timeout: 5000 })
+      .toBe(1);
+    const processed = () =>
+      db
+        .prepare("select processed_at, dispatched_at from outbox_events where id = ?")
+        .bind(eventId)
+        .first<{ processed_at: string | null; dispatched_at: string }>();
+    await expect
+      .poll(async () => (await processed())?.processed_at, { timeout: 5000 })
+      .toEqual(expect.any(String));
+    expect(Date.parse((await processed())!.dispatched_at)).toBeGreaterThan(Date.parse(handedOffAt));
+
+    // The lost message turns up after all, twice: the consumer creates and sends no second delivery.
+    const message = (id: string) => ({
+      id,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { kind: "event", tenantId: t.id, eventId },
+    });
+    const batch = createMessageBatch("webhook-deliveries", [message("late-1"), message("late-2")]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch as never, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["late-1", "late-2"]);
+    const deliveries = await db
+      .prepare("select count(*) as n from webhook_deliveries where event_id = ?")
+      .bind(eventId)
+      .first<{ n: number }>();
+    expect(deliveries?.n).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received.filter((r) => r.headers["webhook-id"] === eventId)).toHaveLength(1);
   });
 
   it("the cron sweep re-queues a pending delivery whose queue message was lost, once", async () => {

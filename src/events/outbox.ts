@@ -22,7 +22,7 @@ export interface EventOptions {
   onlyIf?: SQL;
   /** A `from ...` clause whose columns the payload and `onlyIf` read. */
   from?: SQL;
-  /** The writer delivers the event itself (webhook.test): stored as already dispatched, never handed off. */
+  /** The writer delivers the event itself (webhook.test): stored as dispatched and processed, never handed off. */
   deliveredByWriter?: boolean;
 }
 
@@ -44,8 +44,8 @@ export function eventRow(
     kind: "event",
     eventIds: [id],
     handOff: !options.deliveredByWriter,
-    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, seq)
-      select ${id}, ${tdb.tenantId}, ${type}, ${json}, ${now}, ${dispatchedAt}, ${lastSeq(tdb)} + 1
+    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, processed_at, seq)
+      select ${id}, ${tdb.tenantId}, ${type}, ${json}, ${now}, ${dispatchedAt}, ${dispatchedAt}, ${lastSeq(tdb)} + 1
       ${options.from ?? sql``}
       where ${options.onlyIf ?? sql`1`}`,
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import { inJsonArray } from "../db/batch";
 import { tenantDatabases } from "../db/client";
 import { outboxEvents, webhookDeliveries } from "../db/schema/tenant";
@@ -7,11 +7,17 @@ import { handOffEvents } from "../events/hand-off";
 
 // An event younger than this is probably still being handed over by its request's waitUntil.
 const GRACE_MS = 10_000;
+// A handed-off event not fanned out this long after its (last) hand-off has lost its queue message: the soak
+// found 1,202 events lost when wrangler dev was killed with them in its local queue. Minutes, not seconds: a
+// message merely waiting in a backlog would otherwise be doubled every run (harmless, fan-out is idempotent).
+export const UNPROCESSED_MS = 3 * 60_000;
 const PER_RUN = 500;
 
 /**
- * The cron trigger's safety net for the outbox: any committed event that was not handed to the
- * queue (the isolate died, the queue refused) is handed over again, so no event is ever lost.
+ * The cron trigger's safety net for the outbox: any committed event that was not handed to the queue (the
+ * isolate died, the queue refused), or was handed off but never fanned out (the queue lost the message), is
+ * handed over again, so no event is ever lost. Each hand-off moves `dispatched_at` to now, so an event still in
+ * flight is handed off again at most every UNPROCESSED_MS.
  */
 export async function redispatchOutbox(env: Bindings, now = new Date()): Promise<number> {
   let handedOff = 0;
@@ -21,8 +27,12 @@ export async function redispatchOutbox(env: Bindings, now = new Date()): Promise
       .from(outboxEvents)
       .where(
         and(
-          isNull(outboxEvents.dispatchedAt),
+          isNull(outboxEvents.processedAt),
           lte(outboxEvents.createdAt, new Date(now.getTime() - GRACE_MS).toISOString()),
+          or(
+            isNull(outboxEvents.dispatchedAt),
+            lte(outboxEvents.dispatchedAt, new Date(now.getTime() - UNPROCESSED_MS).toISOString()),
+          ),
         ),
       )
       .orderBy(asc(outboxEvents.createdAt))

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { chunks, runBatch } from "../db/batch";
 import { dbFor } from "../db/client";
@@ -10,8 +10,9 @@ import type { Bindings } from "../env";
 const ROWS_PER_INSERT = 12;
 
 /**
- * Turns one committed event into one delivery per matching active subscription and queues them.
- * Running it twice for the same event creates no second delivery (unique subscription + event).
+ * Turns one committed event into one delivery per matching active subscription, queues them, and marks the
+ * event processed (the dispatch sweep hands off again an event left unprocessed). Running it twice for the same
+ * event, a doubled hand-off, creates and queues no second delivery (unique subscription + event).
  */
 export async function fanOutEvent(env: Bindings, tenantId: string, eventId: string): Promise<number> {
   const tdb = await dbFor(env, tenantId);
@@ -27,7 +28,7 @@ export async function fanOutEvent(env: Bindings, tenantId: string, eventId: stri
       .where(inTenant(tdb, webhookSubscriptions, eq(webhookSubscriptions.active, true))),
   });
   const [event] = read.event;
-  // webhook.test goes only to the subscription it was sent to (written with its delivery).
+  // webhook.test goes only to the subscription it was sent to (written with its delivery, processed).
   if (!event || event.type === "webhook.test") return 0;
   const matching = read.subscriptions.filter((s) => s.events.includes("*") || s.events.includes(event.type));
   const now = new Date().toISOString();
@@ -56,5 +57,10 @@ export async function fanOutEvent(env: Bindings, tenantId: string, eventId: stri
       queued += inserted.length;
     }
   }
+  // Last: a failure before this leaves the event unprocessed, and the sweep hands it off again.
+  await tdb.db
+    .update(outboxEvents)
+    .set({ processedAt: now })
+    .where(inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId), isNull(outboxEvents.processedAt)));
   return queued;
 }

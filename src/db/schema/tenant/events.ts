@@ -10,15 +10,19 @@ export const outboxEvents = sqliteTable(
     type: text("type").notNull(),
     payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
     createdAt: text("created_at").notNull(),
-    // Null until the event has been handed to the queue; the cron sweep picks up the rest.
+    // When the event was last handed to the queue (null: not yet); the cron sweep picks up the rest.
     dispatchedAt: text("dispatched_at"),
+    // When the queue consumer fanned it out into deliveries (null: not yet). A handed-off event still
+    // unprocessed minutes later lost its queue message and is handed off again (src/webhooks/dispatch-sweep.ts).
+    processedAt: text("processed_at"),
     // The tenant's gapless commit order, assigned inside the insert (docs/decisions/events.md): the feed's cursor.
     seq: integer("seq").notNull(),
   },
   (t) => [
     uniqueIndex("outbox_events_tenant_seq_unique").on(t.tenantId, t.seq),
     index("outbox_events_tenant_created_idx").on(t.tenantId, t.createdAt),
-    index("outbox_events_pending_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+    // The dispatch sweep reads only events not yet fanned out: the few in flight.
+    index("outbox_events_unprocessed_idx").on(t.createdAt).where(sql`${t.processedAt} is null`),
   ],
 );
 
