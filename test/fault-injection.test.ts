@@ -5,7 +5,7 @@ import devVarsExample from "../.dev.vars.example?raw";
 import { createApp } from "../src/app";
 import wranglerToml from "../wrangler.toml?raw";
 import { createProduct, createTenant, type TestTenant } from "./support/builders";
-import { BASE, call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
 
 // The soak's fault injection (src/dev/fault-injection.ts) must be inert everywhere but a local
 // `wrangler dev` started with FAULT_INJECTION=on: these tests hold it to that.
@@ -27,7 +27,9 @@ async function send(
   init: RequestInit = {},
 ) {
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(url, { ...init, headers }), bindings, ctx);
+  const response = await fetchApi(new Request(url, { ...init, headers }), (request) =>
+    app.fetch(request, bindings, ctx),
+  );
   await waitOnExecutionContext(ctx);
   return response;
 }

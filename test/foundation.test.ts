@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import wranglerToml from "../wrangler.toml?raw";
 import { PLATFORM } from "./support/builders";
-import { BASE, call, fetchApi } from "./support/http";
+import { BASE, call, type Envelope, fetchApi } from "./support/http";
 import { servedDocument } from "./support/openapi";
 
 describe("envelope and statuses", () => {
@@ -109,7 +109,7 @@ describe("envelope and statuses", () => {
       throw new Error("SQLITE_ERROR: no such column: secret_column at select * from users");
     });
     const response = await app.request(`${BASE}/__fault`, { headers: { "x-request-id": "fault-1" } }, env);
-    const body = (await response.json()) as { message: string; errors: string[]; success: boolean };
+    const body = await response.json<Envelope>();
     expect(response.status).toBe(500);
     expect(body.success).toBe(false);
     expect(body.message).toContain("fault-1");
@@ -125,7 +125,7 @@ describe("production guard", () => {
     const response = await fetchApi(new Request(`${BASE}/health`), (request) =>
       app.fetch(request, { ...env, ENVIRONMENT: "production" }),
     );
-    const body = (await response.json()) as { success: boolean; message: string };
+    const body = await response.json<Envelope>();
     expect(response.status).toBe(503);
     expect(body.success).toBe(false);
   });

@@ -362,11 +362,9 @@ describe("serial numbers", () => {
 });
 
 async function lotIdsByNumber(productId: string): Promise<Record<string, string>> {
-  const { results } = await (await tenantDatabase(tenant.id))
-    .prepare("select id, number from lots where tenant_id = ? and product_id = ?")
-    .bind(tenant.id, productId)
-    .all<{ id: string; number: string }>();
-  return Object.fromEntries(results.map((r) => [r.number, r.id]));
+  const lots = await call("GET", `/lots?productId=${productId}&pageSize=100`, { headers: tenant.admin });
+  expect(lots.status).toBe(200);
+  return Object.fromEntries(lots.body.data.items.map((lot) => [lot.number, lot.id]));
 }
 
 describe("lot trace", () => {

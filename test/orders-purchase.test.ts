@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import {
   createLocation,
   createProduct,
@@ -30,7 +30,8 @@ async function purchaseSetup(tenant: TestTenant) {
   });
   expect(res.status).toBe(201);
   const order = res.body.data;
-  const [boltLine, nutLine] = order.lines as { id: string }[];
+  const [boltLine, nutLine] = order.lines;
+  assert(boltLine && nutLine, "the order has both lines");
   return {
     warehouseId,
     locationId,

@@ -13,7 +13,7 @@ import { LEASING_FROM } from "../src/rate-limit/lease-holder";
 import { LEASE_MS } from "../src/rate-limit/ledger";
 import { createTenant, PLATFORM, type TestTenant } from "./support/builders";
 import { platformDatabase } from "./support/database";
-import { BASE, bearer, call } from "./support/http";
+import { BASE, bearer, call, fetchApi } from "./support/http";
 import { servedDocument } from "./support/openapi";
 
 // A cheap tenant read through the real Worker (authenticate -> tenant -> rate limit -> scope -> handler).
@@ -46,11 +46,8 @@ async function keyWith(tenant: TestTenant, scopes: string[]) {
 
 /** The same read through a fresh app on substituted bindings: how a limiter outage is injected. */
 async function readWith(bindings: object, headers: Record<string, string>) {
-  const response = await createApp().request(
-    `${BASE}${READ}`,
-    { headers },
-    bindings,
-    createExecutionContext(),
+  const response = await fetchApi(new Request(`${BASE}${READ}`, { headers }), (request) =>
+    createApp().fetch(request, bindings, createExecutionContext()),
   );
   return { status: response.status, headers: response.headers };
 }
@@ -174,7 +171,9 @@ describe("plan rate limits (an exact sliding 60 s window, leased to isolates)", 
     const app = createApp();
     const responses = await Promise.all(
       Array.from({ length: 70 }, () =>
-        app.request(`${BASE}${READ}`, { headers: tenant.admin }, bindings, createExecutionContext()),
+        fetchApi(new Request(`${BASE}${READ}`, { headers: tenant.admin }), (request) =>
+          app.fetch(request, bindings, createExecutionContext()),
+        ),
       ),
     );
     expect(statuses(responses)).toEqual({ 200: 60, 429: 10 });
@@ -405,11 +404,8 @@ describe("object calls and round trips", () => {
     const app = createApp();
     const responses = [];
     for (let i = 0; i < 200; i++) {
-      const response = await app.request(
-        `${BASE}${READ}`,
-        { headers: tenant.admin },
-        bindings,
-        createExecutionContext(),
+      const response = await fetchApi(new Request(`${BASE}${READ}`, { headers: tenant.admin }), (request) =>
+        app.fetch(request, bindings, createExecutionContext()),
       );
       responses.push(response);
     }

@@ -73,10 +73,7 @@ describe("placement", () => {
         name: `Big ${"x".repeat(200)} ${i}`,
       })),
     });
-    const shards = (await call("GET", "/platform/shards", { headers: PLATFORM })).body.data as {
-      name: string;
-      sizeBytes: number;
-    }[];
+    const shards = (await call("GET", "/platform/shards", { headers: PLATFORM })).body.data;
     const smallest = [...shards].sort((a, b) => a.sizeBytes - b.sizeBytes)[0]?.name;
     const placed = await call("POST", "/platform/tenants", {
       headers: PLATFORM,

@@ -28,7 +28,8 @@ beforeAll(async () => {
 
 async function subscribe(events = ["*"], url = "https://receiver.example.com/hook") {
   const res = await call("POST", "/webhooks", { headers: tenant.admin, body: { url, events } });
-  return res.body.data as { id: string; secret: string };
+  expect(res.status).toBe(201);
+  return res.body.data;
 }
 
 /** An event and its pending delivery, written directly and NOT queued, so only this test's batch delivers it. */

@@ -11,8 +11,27 @@ const DOCUMENT_PATH = "/api/v1/openapi.json";
 // The id under which ajv knows the document, so `#/components/...` references resolve inside it.
 const DOCUMENT_ID = "https://openapi.test/openapi.json";
 
+/** The JSON Schema keywords tests read from the document's schemas. */
+export interface SchemaObject {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, SchemaObject>;
+  items?: SchemaObject;
+  anyOf?: SchemaObject[];
+  oneOf?: SchemaObject[];
+  allOf?: SchemaObject[];
+  enum?: unknown[];
+  format?: string;
+  example?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  pattern?: string;
+}
 interface MediaType {
-  schema?: object;
+  schema?: SchemaObject;
 }
 interface ResponseObject {
   content?: Record<string, MediaType>;
@@ -21,7 +40,7 @@ interface ResponseObject {
 /** The parts of an operation that tests read. */
 export interface DocumentedOperation {
   operationId?: string;
-  parameters?: { name: string; in: string; required?: boolean; schema?: object }[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: SchemaObject }[];
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, ResponseObject>;
   security?: Record<string, string[]>[];
@@ -32,7 +51,7 @@ export interface OpenApiDocument {
   openapi: string;
   servers?: { url: string }[];
   paths: Record<string, Record<string, DocumentedOperation>>;
-  components?: { schemas?: Record<string, object> };
+  components?: { schemas?: Record<string, SchemaObject> };
 }
 
 interface PathTemplate {
