@@ -25,7 +25,7 @@ async function rawReport(tenant: TestTenant, path: string) {
 async function stockedLocation(tenant: TestTenant) {
   const warehouse = await createWarehouse(tenant);
   const location = await createLocation(tenant, warehouse.id);
-  return { warehouseId: warehouse.id as string, locationId: location.id as string };
+  return { warehouseId: warehouse.id, locationId: location.id };
 }
 
 describe("inventory valuation totals", () => {
@@ -110,7 +110,7 @@ describe("a stock level's ceiling", () => {
   it("refuses a transfer into a full level and a receipt into one, changing nothing", async () => {
     const tenant = await createTenant();
     const { warehouseId, locationId: full } = await stockedLocation(tenant);
-    const source = (await createLocation(tenant, warehouseId)).id as string;
+    const source = (await createLocation(tenant, warehouseId)).id;
     const product = await createProduct(tenant);
     await adjustStock(tenant, product.id, full, MAX_ON_HAND - 5);
     await adjustStock(tenant, product.id, source, 10);
@@ -126,7 +126,7 @@ describe("a stock level's ceiling", () => {
       headers: tenant.admin,
       body: { supplier: "Acme", warehouseId, lines: [{ productId: product.id, quantity: 6, cost: 1 }] },
     });
-    const id = order.body.data.id as string;
+    const id = order.body.data.id;
     expect(
       (await call("PATCH", `/orders/${id}/status`, { headers: tenant.admin, body: { status: "ordered" } }))
         .status,

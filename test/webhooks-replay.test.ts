@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { assert, beforeAll, describe, expect, it } from "vitest";
 import { deliver } from "../src/webhooks/deliver";
 import { adjustStock, createTenant, scopedKey, stockedProduct, type TestTenant } from "./support/builders";
 import { outboxEvents, tenantDatabase } from "./support/database";
@@ -16,7 +16,7 @@ async function subscribe(t: TestTenant, events: string[]) {
     headers: t.admin,
     body: { url: "https://receiver.example.com/replay", events },
   });
-  return res.body.data.id as string;
+  return res.body.data.id;
 }
 
 const replay = (t: TestTenant, id: string, body: Record<string, unknown>, headers = t.admin) =>
@@ -47,7 +47,9 @@ describe("webhook replay", () => {
     const res = await replay(t, id, { from, to });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ queued: 2, replayId: expect.any(String) });
-    const deliveries = await deliverReplay(t, res.body.data.replayId as string);
+    const { replayId } = res.body.data;
+    assert(replayId, "a replay that queued deliveries has an id");
+    const deliveries = await deliverReplay(t, replayId);
     expect(deliveries.map((d) => d.eventId).sort()).toEqual([...inRange].sort());
     expect(received.map((r) => r.headers["webhook-id"])).toEqual(expect.arrayContaining(inRange));
     const states = await (await tenantDatabase(t.id))
