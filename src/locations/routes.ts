@@ -5,9 +5,12 @@ import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { LocationStockQuery, StockLevelRecord } from "../inventory/schemas";
 import { listLocationStock } from "../inventory/stock-levels";
-
+import { createLocation } from "./create-location";
+import { deleteLocation } from "./delete-location";
+import { listLocations } from "./list-locations";
+import { getLocation } from "./read-location";
 import { CreateLocationBody, ListLocationsQuery, LocationRecord, UpdateLocationBody } from "./schemas";
-import { createLocation, deleteLocation, getLocation, listLocations, updateLocation } from "./service";
+import { updateLocation } from "./update-location";
 
 const read = { scope: "read:inventory" } as const;
 const write = { scope: "write:inventory" } as const;

@@ -1,0 +1,27 @@
+import { and, eq, exists, not, sql } from "drizzle-orm";
+import { runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { locations, stockLevels } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { conflict } from "../http/errors";
+import { holdsStock } from "../inventory/stock-statements";
+import { getLocation } from "./read-location";
+import { ofLocation } from "./records";
+
+/** Refused while it holds stock or has child locations; its empty stock rows go with it. */
+export async function deleteLocation(tdb: TenantDb, id: string) {
+  const location = await getLocation(tdb, id);
+  const children = tdb.db
+    .select({ one: sql`1` })
+    .from(locations)
+    .where(inTenant(tdb, locations, eq(locations.parentId, id)));
+  const blocked = sql`(${holdsStock(tdb, eq(stockLevels.locationId, id))} or ${exists(children)})`;
+  const { location: removed } = await runBatch(tdb, {
+    stock: tdb.db
+      .delete(stockLevels)
+      .where(inTenant(tdb, stockLevels, eq(stockLevels.locationId, id), not(blocked))),
+    location: tdb.db.delete(locations).where(and(ofLocation(tdb, id), not(blocked))),
+  });
+  if (removed.meta.changes === 0) throw conflict("The location holds stock or has child locations");
+  return location;
+}

@@ -1,0 +1,18 @@
+import { eq } from "drizzle-orm";
+import type { TenantDb } from "../db/client";
+import { locations } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+
+export type LocationRow = typeof locations.$inferSelect;
+
+export function locationRecord({ tenantId: _t, ...row }: LocationRow) {
+  return row;
+}
+
+/** The 409 of the unique (tenant, warehouse, code) constraint, for a create or an update. */
+export const duplicateCode = {
+  "locations.tenant_id, locations.warehouse_id, locations.code":
+    "A location with this code already exists in the warehouse",
+};
+
+export const ofLocation = (tdb: TenantDb, id: string) => inTenant(tdb, locations, eq(locations.id, id));
