@@ -4,8 +4,10 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { createApiKey } from "./create-api-key";
+import { listApiKeys } from "./list-api-keys";
+import { revokeApiKey } from "./revoke-api-key";
 import { ApiKeyRecord, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery } from "./schemas";
-import { createApiKey, listApiKeys, revokeApiKey } from "./service";
 
 const admin = { scope: "admin" } as const;
 const tags = ["API keys"];

@@ -1,0 +1,9 @@
+import type { Scope } from "../auth/scopes";
+import type { apiKeys } from "../db/schema/platform";
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** What lists and reads show: never the key itself, nor its hash. */
+export function apiKeyRecord({ keyHash: _hash, tenantId: _tenant, ...row }: ApiKeyRow) {
+  return { ...row, scopes: row.scopes as Scope[] };
+}
