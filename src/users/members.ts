@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../auth/scopes";
 import type { PlatformScope } from "../db/client";
+import { readPage } from "../db/pages";
 import { memberships, users } from "../db/schema/platform";
 import { conflict, notFound } from "../http/errors";
-import { offsetOf, type PageQuery, paged } from "../http/pagination";
+import { offsetOf, type PageQuery } from "../http/pagination";
 
 const memberColumns = {
   id: users.id,
@@ -26,14 +27,16 @@ export async function listMembers(
   query: PageQuery & { sort: { direction: "asc" | "desc" } },
 ) {
   const order = query.sort.direction === "asc" ? asc : desc;
-  const [rows, [total]] = await scope.db.batch([
-    membersOf(scope)
+  return readPage(scope, query, {
+    rows: membersOf(scope)
       .orderBy(order(memberships.createdAt), order(users.id))
       .limit(query.pageSize)
       .offset(offsetOf(query)),
-    scope.db.select({ value: count() }).from(memberships).where(eq(memberships.tenantId, scope.tenantId)),
-  ]);
-  return paged(rows, total?.value ?? 0, query);
+    count: scope.db
+      .select({ value: count() })
+      .from(memberships)
+      .where(eq(memberships.tenantId, scope.tenantId)),
+  });
 }
 
 export async function getMember(scope: PlatformScope, userId: string) {
