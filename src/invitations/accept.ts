@@ -4,7 +4,7 @@ import { changesOf, runBatch, violated } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { invitations, tenants, users } from "../db/schema/platform";
 import { AppError, conflict } from "../http/errors";
-import { signIn } from "../sessions/service";
+import { signIn } from "../sessions/session";
 import { newUser } from "../users/accounts";
 import type { AcceptInvitationBody } from "./schemas";
 

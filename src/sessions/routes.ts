@@ -3,10 +3,12 @@ import { envelopeOf, ok } from "../http/envelope";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { signInClient, throttleLogin, throttleRefresh } from "../rate-limit/login-throttle";
+import { describePrincipal } from "./describe-principal";
 import { isKnownClient, rememberClientAfterResponse } from "./known-clients";
+import { login } from "./login";
+import { refreshSession } from "./refresh-session";
 import { revokeRefreshToken } from "./refresh-tokens";
 import { LoggedOut, LoginBody, Me, RefreshBody, Session } from "./schemas";
-import { describePrincipal, login, refresh } from "./service";
 
 const tags = ["Auth"];
 const throttled = {
@@ -81,7 +83,7 @@ export const sessionRoutes = createRouter()
   .openapi(refreshSessionRoute, async (c) => {
     const { refreshToken } = c.req.valid("json");
     const db = platformDb(c.env, c.var.d1Stats);
-    return ok(c, await throttleRefresh(c, () => refresh(db, c.env.JWT_SECRET, refreshToken)));
+    return ok(c, await throttleRefresh(c, () => refreshSession(db, c.env.JWT_SECRET, refreshToken)));
   })
   .openapi(logoutRoute, async (c) => {
     const { refreshToken } = c.req.valid("json");
