@@ -1,7 +1,7 @@
 import type { LineLot } from "../db/schema/tenant";
 
-/** Stock that could serve an order: one (product, location, lot) with what is available there now. */
-export interface StockCandidate {
+/** One place stock is kept: a (product, location, lot). */
+interface StockPlace {
   productId: string;
   locationId: string;
   warehouseId: string;
@@ -9,6 +9,10 @@ export interface StockCandidate {
   lotId: string;
   lotNumber: string | null;
   expiresAt: string | null;
+}
+
+/** Stock that could serve an order, with what is available there now. */
+export interface StockCandidate extends StockPlace {
   available: number;
 }
 
@@ -20,14 +24,9 @@ export interface LineDemand {
   lotNumber?: string | null;
 }
 
-export interface Reservation {
+/** A line's quantity reserved at one place. */
+export interface Reservation extends StockPlace {
   lineId: string;
-  productId: string;
-  locationId: string;
-  warehouseId: string;
-  lotId: string;
-  lotNumber: string | null;
-  expiresAt: string | null;
   quantity: number;
 }
 
