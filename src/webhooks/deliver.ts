@@ -8,14 +8,13 @@ import type { Bindings } from "../env";
 import { urlGuardOptions } from "./dns";
 import { type NextStep, nextStep, type Outcome } from "./next-step";
 import { type SendResult, sendWebhook, signingSecrets } from "./send-webhook";
+import type { SubscriptionRow } from "./subscriptions";
 import { assertDeliverableUrl } from "./url-guard";
 
 /** What the queue should do with the message: done, or try again after a delay. */
 export type DeliveryOutcome = { retryAfterSeconds: number } | "done";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-
-type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 type EventRow = typeof outboxEvents.$inferSelect;
 
 const notSent = (error: string) => ({
