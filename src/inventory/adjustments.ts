@@ -4,18 +4,8 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
-import {
-  assertSerials,
-  assertTracking,
-  isSerialClash,
-  receiveSerials,
-  resolveLots,
-  serialClash,
-  takeSerials,
-  trackingProblems,
-} from "../lots/tracked-stock";
-import { insufficientStock, isStockShortage } from "./insufficient-stock";
-import { isOverCeiling, overCeiling } from "./level-ceiling";
+import { receiveSerials, takeSerials } from "../lots/tracked-stock";
+import { insufficientStock } from "./insufficient-stock";
 import { lowStockEvent } from "./low-stock-event";
 import { releaseExpiredHolds } from "./reservations";
 import type { AdjustmentBody } from "./schemas";
@@ -28,6 +18,7 @@ import {
   levelSnapshot,
   movementSnapshot,
 } from "./stock-statements";
+import { stockWriteError, trackedStockOf } from "./stock-write";
 import { assertReceivable, loadTargets } from "./targets";
 
 /**
@@ -42,22 +33,10 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
   const location = targets.location(input.locationId);
   const adds = input.quantity > 0;
   if (adds) assertReceivable(location);
-  assertTracking(trackingProblems(product, input, input.quantity));
-  const { lotNumber } = input;
-  const lotOf = await resolveLots(
-    tdb,
-    lotNumber === undefined ? [] : [{ ...input, productId: product.id, sku: product.sku, lotNumber }],
-    adds ? "add" : "take",
-  );
-  const serials = input.serialNumbers ?? null;
   const at = { locationId: location.id, locationCode: location.code, warehouseId: location.warehouseId };
   const expect = adds ? { mode: "add" as const } : { mode: "take" as const, ...at };
-  if (serials) await assertSerials(tdb, product.id, serials, expect);
-  const level = {
-    productId: input.productId,
-    locationId: input.locationId,
-    lotId: lotNumber === undefined ? undefined : lotOf(product.id, lotNumber),
-  };
+  const { lotId, serials } = await trackedStockOf(tdb, product, input, expect);
+  const level = { productId: input.productId, locationId: input.locationId, lotId };
   const movementId = uuidv7();
   const exists = levelExists(tdb, level);
   const change = adds
@@ -91,11 +70,11 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
     stockLevel: levelSnapshot(tdb, level),
     movement: movementSnapshot(tdb, [movementId]),
   }).catch(async (error) => {
-    if (isStockShortage(error)) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
-    if (isOverCeiling(error))
-      throw await overCeiling(tdb, [{ ...level, quantity: input.quantity, field: "quantity" }]);
-    if (serials && isSerialClash(error)) throw await serialClash(tdb, product.id, serials, expect);
-    throw error;
+    throw await stockWriteError(tdb, error, {
+      take: { level, quantity: -input.quantity },
+      add: { level, quantity: input.quantity },
+      serials: { productId: product.id, numbers: serials, expect },
+    });
   });
   // A removal from a level that does not exist changed nothing: there is no stock there at all.
   if (changesOf(written.change) === 0) throw await insufficientStock(tdb, level, -input.quantity, "quantity");

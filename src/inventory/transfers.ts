@@ -4,17 +4,8 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
-import {
-  assertSerials,
-  assertTracking,
-  isSerialClash,
-  resolveLots,
-  serialClash,
-  takeSerials,
-  trackingProblems,
-} from "../lots/tracked-stock";
-import { insufficientStock, isStockShortage } from "./insufficient-stock";
-import { isOverCeiling, overCeiling } from "./level-ceiling";
+import { takeSerials } from "../lots/tracked-stock";
+import { insufficientStock } from "./insufficient-stock";
 import { releaseExpiredHolds } from "./reservations";
 import type { TransferBody } from "./schemas";
 import {
@@ -26,6 +17,7 @@ import {
   levelSnapshot,
   movementSnapshot,
 } from "./stock-statements";
+import { stockWriteError, trackedStockOf } from "./stock-write";
 import { assertReceivable, loadTargets } from "./targets";
 
 /**
@@ -40,17 +32,8 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
   const source = targets.location(input.fromLocationId);
   const destination = targets.location(input.toLocationId);
   assertReceivable(destination);
-  assertTracking(trackingProblems(product, input, input.quantity));
-  const { lotNumber } = input;
-  const lotOf = await resolveLots(
-    tdb,
-    lotNumber === undefined ? [] : [{ productId: product.id, sku: product.sku, lotNumber }],
-    "take",
-  );
-  const lotId = lotNumber === undefined ? undefined : lotOf(product.id, lotNumber);
-  const serials = input.serialNumbers ?? null;
   const expect = { mode: "take" as const, locationId: source.id, locationCode: source.code };
-  if (serials) await assertSerials(tdb, product.id, serials, expect);
+  const { lotId, serials } = await trackedStockOf(tdb, product, input, expect);
   const from = { productId: input.productId, locationId: input.fromLocationId, lotId };
   const to = { productId: input.productId, locationId: input.toLocationId, lotId };
   const transferId = uuidv7();
@@ -66,7 +49,7 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
   };
   const sourceExists = levelExists(tdb, from);
   const transferred = sql`json_object('transferId', ${transferId}, 'productId', ${input.productId},
-    'quantity', ${input.quantity}, 'lotNumber', ${lotNumber ?? null},
+    'quantity', ${input.quantity}, 'lotNumber', ${input.lotNumber ?? null},
     'serialNumbers', json(${serials ? JSON.stringify(serials) : null}),
     'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
   const written = await runBatch(tdb, {
@@ -92,11 +75,11 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     to: levelSnapshot(tdb, to),
     movements: movementSnapshot(tdb, movementIds),
   }).catch(async (error) => {
-    if (isStockShortage(error)) throw await insufficientStock(tdb, from, input.quantity, "quantity");
-    if (isOverCeiling(error))
-      throw await overCeiling(tdb, [{ ...to, quantity: input.quantity, field: "quantity" }]);
-    if (serials && isSerialClash(error)) throw await serialClash(tdb, product.id, serials, expect);
-    throw error;
+    throw await stockWriteError(tdb, error, {
+      take: { level: from, quantity: input.quantity },
+      add: { level: to, quantity: input.quantity },
+      serials: { productId: product.id, numbers: serials, expect },
+    });
   });
   if (changesOf(written.removal) === 0) throw await insufficientStock(tdb, from, input.quantity, "quantity");
   return {

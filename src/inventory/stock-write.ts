@@ -1,0 +1,65 @@
+import type { TenantDb } from "../db/client";
+import {
+  assertSerials,
+  assertTracking,
+  isSerialClash,
+  resolveLots,
+  serialClash,
+  type serialProblems,
+  type TrackedInput,
+  type TrackedProduct,
+  trackingProblems,
+} from "../lots/tracked-stock";
+import { insufficientStock, isStockShortage } from "./insufficient-stock";
+import { isOverCeiling, overCeiling } from "./level-ceiling";
+import type { Level } from "./stock-statements";
+
+// What an adjustment and a transfer share: the lot and serial numbers they name, checked before their
+// batch, and the 409 a failed batch means.
+
+/** Where serial numbers must be: not yet in stock (an addition), or at the location they are taken from. */
+type SerialsExpected = Parameters<typeof serialProblems>[3];
+
+/**
+ * The tracked stock a one-product write names, checked against the product's tracking (400) and the
+ * serials' whereabouts (409); a new lot number on an addition creates the lot.
+ */
+export async function trackedStockOf(
+  tdb: TenantDb,
+  product: TrackedProduct,
+  input: TrackedInput & { quantity: number },
+  expect: SerialsExpected,
+) {
+  assertTracking(trackingProblems(product, input, input.quantity));
+  const { lotNumber } = input;
+  const lotOf = await resolveLots(
+    tdb,
+    lotNumber === undefined ? [] : [{ ...input, productId: product.id, sku: product.sku, lotNumber }],
+    expect.mode,
+  );
+  const serials = input.serialNumbers ?? null;
+  if (serials) await assertSerials(tdb, product.id, serials, expect);
+  return { lotId: lotNumber === undefined ? undefined : lotOf(product.id, lotNumber), serials };
+}
+
+/**
+ * The answer a rolled-back stock batch means: too little available where it takes, past the ceiling where
+ * it adds, or serial numbers a concurrent write moved; any other error as it is.
+ */
+export async function stockWriteError(
+  tdb: TenantDb,
+  error: unknown,
+  change: {
+    take: { level: Level; quantity: number };
+    add: { level: Level; quantity: number };
+    serials: { productId: string; numbers: readonly string[] | null; expect: SerialsExpected };
+  },
+): Promise<unknown> {
+  const { take, add, serials } = change;
+  if (isStockShortage(error)) return insufficientStock(tdb, take.level, take.quantity, "quantity");
+  if (isOverCeiling(error))
+    return overCeiling(tdb, [{ ...add.level, quantity: add.quantity, field: "quantity" }]);
+  if (serials.numbers && isSerialClash(error))
+    return serialClash(tdb, serials.productId, serials.numbers, serials.expect);
+  return error;
+}
