@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pagedOf, pageQuery } from "../http/pagination";
+import { MovementRecord } from "../inventory/schemas";
 import { ExactMoney } from "../money";
 import { checkRange, dateRangeQuery } from "./date-range";
 
@@ -71,19 +72,25 @@ export const OrderSummaryQuery = common
   .superRefine(checkRange);
 export type OrderSummaryQuery = z.infer<typeof OrderSummaryQuery>;
 
+// What a valuation line and a low-stock line say about one product in one warehouse (its stock position).
+const productInWarehouse = {
+  productId: z.uuid(),
+  sku: z.string(),
+  productName: z.string(),
+  category: z.string().nullable(),
+  warehouseId: z.uuid(),
+  warehouseCode: z.string(),
+  onHand: z.number().int(),
+};
+const expired = z
+  .number()
+  .int()
+  .openapi({ description: "Units of expired lots not held by an order: on hand, but never available." });
+
 export const ValuationRow = z
   .object({
-    productId: z.uuid(),
-    sku: z.string(),
-    productName: z.string(),
-    category: z.string().nullable(),
-    warehouseId: z.uuid(),
-    warehouseCode: z.string(),
-    onHand: z.number().int(),
-    expired: z
-      .number()
-      .int()
-      .openapi({ description: "Units of expired lots not held by an order: on hand, but never available." }),
+    ...productInWarehouse,
+    expired,
     unitCost: z.number().nullable().openapi({
       description: "Null when the product has no cost; its value is then null.",
       example: 1234.5,
@@ -124,18 +131,9 @@ export const InventoryValuationReport = pagedOf(ValuationRow)
 
 export const LowStockRow = z
   .object({
-    productId: z.uuid(),
-    sku: z.string(),
-    productName: z.string(),
-    category: z.string().nullable(),
-    warehouseId: z.uuid(),
-    warehouseCode: z.string(),
-    onHand: z.number().int(),
+    ...productInWarehouse,
     reserved: z.number().int(),
-    expired: z
-      .number()
-      .int()
-      .openapi({ description: "Units of expired lots not held by an order: on hand, but never available." }),
+    expired,
     available: z
       .number()
       .int()
@@ -146,6 +144,9 @@ export const LowStockRow = z
   .openapi("LowStockRow");
 
 export const LowStockReport = pagedOf(LowStockRow).openapi("LowStockReport");
+
+// A report line shows a ledger row as the inventory API does, with names beside the ids.
+const { delta, onHandAfter, reason, referenceType, referenceId, notes, actorId } = MovementRecord.shape;
 
 export const MovementRow = z
   .object({
@@ -158,14 +159,14 @@ export const MovementRow = z
     warehouseCode: z.string().nullable(),
     locationId: z.string(),
     locationCode: z.string().nullable(),
-    delta: z.number().int(),
-    onHandAfter: z.number().int(),
-    reason: z.string(),
-    referenceType: z.string().nullable(),
-    referenceId: z.string().nullable(),
-    notes: z.string().nullable(),
+    delta,
+    onHandAfter,
+    reason,
+    referenceType,
+    referenceId,
+    notes,
     actorType: z.string(),
-    actorId: z.string().nullable(),
+    actorId,
   })
   .openapi("StockMovementRow");
 
