@@ -4,22 +4,14 @@ import type { TenantDb } from "../db/client";
 import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
-import { type ExactNumber, exactMoney } from "../money";
+import { exactMoney } from "../money";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
 import { exactSumOfProducts } from "./exact-sum";
-import type { OrderSummaryQuery } from "./schemas";
+import type { OrderSummaryQuery, OrderSummaryRecord } from "./schemas";
 import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "./window";
 
 type Filters = Pick<OrderSummaryQuery, "from" | "to" | "type">;
-
-export interface OrderSummaryRow {
-  day: string;
-  type: "sales" | "purchase";
-  status: string;
-  orders: number;
-  value: ExactNumber;
-}
 
 // Spelled out: drizzle renders columns unqualified inside a subquery's select, which would make
 // `order_id = id` compare order_lines with itself.
@@ -57,7 +49,7 @@ function perOrder(tenantDb: TenantDb, filters: Filters) {
 /** The exact sum of order values: past 1,024 large orders it would overflow SQLite's 64 bits. */
 const orderValues = (valueE4: SQL.Aliased<number>) => exactSumOfProducts(sql`1`, valueE4, 53);
 
-function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<OrderSummaryRow>) {
+function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<OrderSummaryRecord>) {
   const source = perOrder(tenantDb, filters);
   const after = afterOf(window);
   const keyset: SQL | undefined = after
@@ -79,7 +71,7 @@ function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<Or
     .offset(offsetIn(window));
 }
 
-function toRow({ valueE4, ...row }: Awaited<ReturnType<typeof summaryQuery>>[number]): OrderSummaryRow {
+function toRow({ valueE4, ...row }: Awaited<ReturnType<typeof summaryQuery>>[number]): OrderSummaryRecord {
   return { ...row, value: exactMoney(valueE4) };
 }
 
@@ -87,8 +79,8 @@ function toRow({ valueE4, ...row }: Awaited<ReturnType<typeof summaryQuery>>[num
 export async function orderSummaryRows(
   tenantDb: TenantDb,
   filters: Filters,
-  window: RowWindow<OrderSummaryRow>,
-): Promise<OrderSummaryRow[]> {
+  window: RowWindow<OrderSummaryRecord>,
+): Promise<OrderSummaryRecord[]> {
   return (await summaryQuery(tenantDb, filters, window)).map(toRow);
 }
 
@@ -128,12 +120,16 @@ export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery)
 }
 
 /** A page of the CSV download: the rows after the last one sent. */
-export async function orderSummaryPage(tenantDb: TenantDb, filters: Filters, after: OrderSummaryRow | null) {
+export async function orderSummaryPage(
+  tenantDb: TenantDb,
+  filters: Filters,
+  after: OrderSummaryRecord | null,
+) {
   const rows = await orderSummaryRows(tenantDb, filters, { after: after ?? undefined, limit: CSV_PAGE_SIZE });
   return pageAfterLastRow(rows, CSV_PAGE_SIZE);
 }
 
-export const orderSummaryColumns: CsvColumn<OrderSummaryRow>[] = [
+export const orderSummaryColumns: CsvColumn<OrderSummaryRecord>[] = [
   { header: "day", cell: (r) => r.day },
   { header: "type", cell: (r) => r.type },
   { header: "status", cell: (r) => r.status },

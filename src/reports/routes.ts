@@ -10,13 +10,14 @@ import { type ReportType, reportPath, reportTypes } from "./catalogue";
 import { csvDownload, downloadName } from "./download";
 import { inventoryValuation, valuationColumns, valuationPage } from "./inventory-valuation";
 import { lowStockColumns, lowStockPage, lowStockReport } from "./low-stock";
-import { type OrderSummaryRow, orderSummary, orderSummaryColumns, orderSummaryPage } from "./order-summary";
+import { orderSummary, orderSummaryColumns, orderSummaryPage } from "./order-summary";
 import {
   InventoryValuationQuery,
   InventoryValuationReport,
   LowStockQuery,
   LowStockReport,
   OrderSummaryQuery,
+  type OrderSummaryRecord,
   OrderSummaryReport,
   ReportCatalogue,
   StockMovementsQuery,
@@ -182,7 +183,7 @@ export const reportRoutes = createRouter()
         c,
         downloadName(reportTypes.orderSummary.type, query),
         orderSummaryColumns,
-        (after: OrderSummaryRow | null) => orderSummaryPage(tenantDb, query, after),
+        (after: OrderSummaryRecord | null) => orderSummaryPage(tenantDb, query, after),
       );
     }
     return ok(c, await orderSummary(tenantDb, query));

@@ -87,7 +87,7 @@ const expired = z
   .int()
   .openapi({ description: "Units of expired lots not held by an order: on hand, but never available." });
 
-export const ValuationRow = z
+export const ValuationRecord = z
   .object({
     ...productInWarehouse,
     expired,
@@ -99,7 +99,7 @@ export const ValuationRow = z
   })
   .openapi("InventoryValuationRow");
 
-export const InventoryValuationReport = pagedOf(ValuationRow)
+export const InventoryValuationReport = pagedOf(ValuationRecord)
   .extend({
     asOf: z.string().nullable().openapi({ description: "The instant valued; null: now." }),
     basis: z.string().openapi({
@@ -129,7 +129,7 @@ export const InventoryValuationReport = pagedOf(ValuationRow)
   })
   .openapi("InventoryValuationReport");
 
-export const LowStockRow = z
+export const LowStockRecord = z
   .object({
     ...productInWarehouse,
     reserved: z.number().int(),
@@ -143,12 +143,12 @@ export const LowStockRow = z
   })
   .openapi("LowStockRow");
 
-export const LowStockReport = pagedOf(LowStockRow).openapi("LowStockReport");
+export const LowStockReport = pagedOf(LowStockRecord).openapi("LowStockReport");
 
 // A report line shows a ledger row as the inventory API does, with names beside the ids.
 const { delta, onHandAfter, reason, referenceType, referenceId, notes, actorId } = MovementRecord.shape;
 
-export const MovementRow = z
+export const StockMovementRecord = z
   .object({
     id: z.uuid(),
     createdAt: z.string().openapi({ format: "date-time" }),
@@ -170,7 +170,7 @@ export const MovementRow = z
   })
   .openapi("StockMovementRow");
 
-export const StockMovementsReport = pagedOf(MovementRow)
+export const StockMovementsReport = pagedOf(StockMovementRecord)
   .extend({
     totals: z.object({
       movements: z.number().int(),
@@ -195,7 +195,7 @@ export const StockMovementsReport = pagedOf(MovementRow)
 
 const OrderType = z.enum(["sales", "purchase"]);
 
-export const OrderSummaryRow = z
+export const OrderSummaryRecord = z
   .object({
     day: z.string().openapi({ format: "date", description: "UTC day the orders were created." }),
     type: OrderType,
@@ -204,8 +204,9 @@ export const OrderSummaryRow = z
     value: ExactMoney.openapi({ description: "Sum of the lines' quantity x unit price." }),
   })
   .openapi("OrderSummaryRow");
+export type OrderSummaryRecord = z.infer<typeof OrderSummaryRecord>;
 
-export const OrderSummaryReport = pagedOf(OrderSummaryRow)
+export const OrderSummaryReport = pagedOf(OrderSummaryRecord)
   .extend({
     totals: z.object({
       orders: z.number().int(),
