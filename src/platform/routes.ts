@@ -11,6 +11,8 @@ import { createRouter } from "../http/router";
 import { invitationMail } from "../invitations/mail";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
+import { createTenant } from "./create-tenant";
+import { listTenants } from "./list-tenants";
 import {
   CreatedTenant,
   CreateTenantBody,
@@ -21,7 +23,7 @@ import {
   TenantRecord,
   UpdateTenantBody,
 } from "./schemas";
-import { createTenant, listTenants, updateTenant } from "./service";
+import { updateTenant } from "./update-tenant";
 
 const createTenantRoute = defineRoute("platform", {
   method: "post",

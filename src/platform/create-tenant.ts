@@ -1,28 +1,13 @@
-import { asc, count, desc, eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
 import { runBatch, violated } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { apiKeys, invitations, memberships, tenants, users } from "../db/schema/platform";
-import { conflict, notFound } from "../http/errors";
-import { offsetOf, paged } from "../http/pagination";
+import { conflict } from "../http/errors";
 import { newInvitation } from "../invitations/invite";
 import { invitationRecord } from "../invitations/records";
 import { findUserByEmail, newUser } from "../users/accounts";
-import type { ListTenantsQuery } from "./schemas";
-
-type TenantRow = typeof tenants.$inferSelect;
-
-function tenantRecord(row: TenantRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    plan: row.plan,
-    status: row.status,
-    shard: row.shard,
-    createdAt: row.createdAt,
-  };
-}
+import { type TenantRow, tenantRecord } from "./records";
 
 /**
  * Creates a tenant on `shard` (its directory entry) in one atomic batch. For an email without an account: the owner's account (with the
@@ -101,34 +86,4 @@ export async function createTenant(
     apiKey: { id: keyId, key: key.key, prefix: key.prefix, scopes: ["admin" as const] },
   };
   return { created, invitationToken: undefined };
-}
-
-const sortColumns = { createdAt: tenants.createdAt, name: tenants.name };
-
-export async function listTenants(db: PlatformDb, query: ListTenantsQuery) {
-  const order = query.sort.direction === "asc" ? asc : desc;
-  const [rows, [total]] = await db.batch([
-    db
-      .select()
-      .from(tenants)
-      .orderBy(order(sortColumns[query.sort.field]), order(tenants.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    db.select({ value: count() }).from(tenants),
-  ]);
-  return paged(rows.map(tenantRecord), total?.value ?? 0, query);
-}
-
-export async function updateTenant(
-  db: PlatformDb,
-  id: string,
-  changes: Partial<Pick<TenantRow, "name" | "plan" | "status">>,
-) {
-  const [row] = await db
-    .update(tenants)
-    .set({ ...changes, updatedAt: new Date().toISOString() })
-    .where(eq(tenants.id, id))
-    .returning();
-  if (!row) throw notFound("Tenant");
-  return tenantRecord(row);
 }
