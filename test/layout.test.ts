@@ -32,3 +32,17 @@ describe("the README's URL prefix -> folder table", () => {
     for (const route of routes) expect({ ...route, folder: folderOf(route.path as string) }).toEqual(route);
   });
 });
+
+// Logic files are named by the operation they carry out (README, "Where the code is"): a grab-bag name hides
+// which operations a file holds, and where a new one should go.
+const sourceFiles = Object.keys(import.meta.glob("../src/**/*.ts"));
+
+describe("source file names", () => {
+  it("names no file after a grab bag (service, utils, helpers)", () => {
+    expect(sourceFiles.length).toBeGreaterThan(100);
+    const grabBags = sourceFiles.filter((file) =>
+      /\/(service|services|utils?|helpers?|misc|common)\.ts$/.test(file),
+    );
+    expect(grabBags).toEqual([]);
+  });
+});
