@@ -104,6 +104,35 @@ export async function createTenant(api, plan = "enterprise", shard = undefined) 
   };
 }
 
+/**
+ * A tenant's product stocked at one bin, through the API: the `load` target of a +1 adjustment there,
+ * and what a benchmark needs to read it back.
+ */
+export async function adjustmentTarget(api, tenant, skuPrefix) {
+  const headers = { "x-api-key": tenant.key, "content-type": "application/json" };
+  const post = async (path, body) => {
+    const response = await fetch(`${api}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const json = await response.json();
+    if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const product = await post("/products", { sku: `${skuPrefix}-${Date.now()}`, name: "Bench SKU" });
+  const warehouse = await post("/warehouses", { code: `WH-${Date.now()}`, name: "Bench" });
+  const location = await post("/locations", {
+    warehouseId: warehouse.id,
+    code: "A-1",
+    name: "A-1",
+    type: "bin",
+  });
+  const adjust = {
+    url: `${api}/inventory/adjustments`,
+    method: "POST",
+    headers,
+    body: JSON.stringify({ productId: product.id, locationId: location.id, quantity: 1, reason: "bench" }),
+  };
+  return { adjust, headers, productId: product.id };
+}
+
 export const DEFAULT_LOAD = { connections: 10, duration: 10 };
 
 /** Loads one URL with autocannon; returns requests/s, latency percentiles and non-2xx count. */

@@ -1,7 +1,7 @@
 // The same multi-tenant write load (stock adjustments, each tenant on its own SKU) against tenants all placed on
 // one shard, then against as many tenants spread over two shards, in one run (issue #15 item 7).
 // Run: npm run bench -- shards   (or: node bench/shards.mjs)
-import { createTenant, load, report, startApi } from "./lib.mjs";
+import { adjustmentTarget, createTenant, load, report, startApi } from "./lib.mjs";
 
 const TENANTS = 8;
 const DURATION = 10;
@@ -10,31 +10,7 @@ try {
   /** A tenant on `shard` with one stocked location: the adjustment request it sends. */
   async function adjuster(shard) {
     const tenant = await createTenant(api.api, "enterprise", shard);
-    const headers = { "x-api-key": tenant.key, "content-type": "application/json" };
-    const post = async (path, body) => {
-      const response = await fetch(`${api.api}${path}`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(body),
-      });
-      const json = await response.json();
-      if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json.data;
-    };
-    const product = await post("/products", { sku: `SH-${Date.now()}`, name: "Bench SKU" });
-    const warehouse = await post("/warehouses", { code: `WH-${Date.now()}`, name: "Bench" });
-    const location = await post("/locations", {
-      warehouseId: warehouse.id,
-      code: "A-1",
-      name: "A-1",
-      type: "bin",
-    });
-    return {
-      url: `${api.api}/inventory/adjustments`,
-      method: "POST",
-      headers,
-      body: JSON.stringify({ productId: product.id, locationId: location.id, quantity: 1, reason: "bench" }),
-    };
+    return (await adjustmentTarget(api.api, tenant, "SH")).adjust;
   }
   /** Every tenant loaded at once (two connections each); the sum of their throughputs. */
   async function together(targets) {
