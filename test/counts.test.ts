@@ -5,6 +5,7 @@ import {
   createProduct,
   createTenant,
   createWarehouse,
+  newBins,
   salesOrder,
   scopedKey,
   seedLocation,
@@ -12,17 +13,17 @@ import {
   seedWarehouse,
   setStatus,
   type TestTenant,
+  tenantWithWarehouse,
   userWithRole,
 } from "./support/builders";
-import { levelsWithLedger, outboxEvents, tenantDatabase } from "./support/database";
+import { levelsWithLedger, outboxEvents, stockOf, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
 let warehouseId: string;
 
 beforeAll(async () => {
-  tenant = await createTenant();
-  warehouseId = (await createWarehouse(tenant)).id;
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
 
 const adjust = (body: Record<string, unknown>) =>
@@ -31,8 +32,7 @@ const adjust = (body: Record<string, unknown>) =>
 /** A new warehouse with `locations` bins and a product stocked at each with `quantity`. */
 async function stockedSite(quantity: number, locations = 1, product: Record<string, unknown> = {}) {
   const site = (await createWarehouse(tenant)).id;
-  const bins = [];
-  for (let i = 0; i < locations; i++) bins.push((await createLocation(tenant, site)).id);
+  const bins = await newBins(tenant, site, locations);
   const productId = (await createProduct(tenant, product)).id;
   for (const locationId of bins) {
     const res = await adjust({
@@ -58,7 +58,7 @@ const act = (id: string, action: "submit" | "approve" | "cancel", headers = tena
   call("POST", `/inventory/counts/${id}/${action}`, { headers });
 
 async function onHandOf(productId: string) {
-  const levels = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
+  const levels = await stockOf(tenant, productId);
   for (const level of levels) expect(level.ledger).toBe(level.onHand);
   return levels;
 }
@@ -187,7 +187,7 @@ describe("counting serial-tracked stock", () => {
   it("records the serials found: missing ones leave stock, unknown found ones are created, a misplaced one moves", async () => {
     const productId = (await createProduct(tenant, { tracking: "serial" })).id;
     const site = (await createWarehouse(tenant)).id;
-    const [a, b] = [(await createLocation(tenant, site)).id, (await createLocation(tenant, site)).id];
+    const [a = "", b = ""] = await newBins(tenant, site, 2);
     expect(
       (await adjust({ productId, locationId: a, quantity: 3, serialNumbers: ["S1", "S2", "S3"] })).status,
     ).toBe(201);
@@ -265,7 +265,7 @@ describe("counting serial-tracked stock", () => {
   it("refuses to approve a found serial that is still in stock where the count does not take it from", async () => {
     const productId = (await createProduct(tenant, { tracking: "serial" })).id;
     const site = (await createWarehouse(tenant)).id;
-    const [a, outside] = [(await createLocation(tenant, site)).id, (await createLocation(tenant, site)).id];
+    const [a = "", outside = ""] = await newBins(tenant, site, 2);
     await adjust({ productId, locationId: a, quantity: 1, serialNumbers: ["T1"] });
     await adjust({ productId, locationId: outside, quantity: 1, serialNumbers: ["T2"] });
     const started = await startCount({ locationIds: [a] });

@@ -2,38 +2,33 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSweeps } from "../src/scheduled";
 import {
-  createLocation,
-  createProduct,
   createTenant,
-  createWarehouse,
   scopedKey,
+  stockedProduct,
   type TestTenant,
+  tenantWithWarehouse,
   userWithRole,
 } from "./support/builders";
-import { levelsWithLedger, tenantDatabase } from "./support/database";
+import { levelsWithLedger, stockOf, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
 let warehouseId: string;
 beforeAll(async () => {
-  tenant = await createTenant();
-  warehouseId = (await createWarehouse(tenant)).id;
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
 
+/** The ids an adjustment names: a new product and a new bin (in the shared warehouse), no stock yet. */
 async function target() {
-  return {
-    productId: (await createProduct(tenant)).id,
-    locationId: (await createLocation(tenant, warehouseId)).id,
-  };
+  const { productId, locationId } = await stockedProduct(tenant, 0, { warehouseId });
+  return { productId, locationId };
 }
 
 const adjust = (key: string, body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/inventory/adjustments", { headers: { ...headers, "idempotency-key": key }, body });
 
 const onHandOf = async (productId: string) =>
-  (await levelsWithLedger(tenant))
-    .filter((l) => l.productId === productId)
-    .reduce((sum, l) => sum + l.onHand, 0);
+  (await stockOf(tenant, productId)).reduce((sum, l) => sum + l.onHand, 0);
 
 describe("Idempotency-Key", () => {
   it("replays the original status and body and changes nothing the second time", async () => {
@@ -94,14 +89,9 @@ describe("Idempotency-Key", () => {
 
   it("is scoped to the tenant", async () => {
     const other = await createTenant();
-    const otherWarehouse = (await createWarehouse(other)).id;
     const mine = { ...(await target()), quantity: 2, reason: "received" };
-    const theirs = {
-      productId: (await createProduct(other)).id,
-      locationId: (await createLocation(other, otherWarehouse)).id,
-      quantity: 3,
-      reason: "received",
-    };
+    const { productId, locationId } = await stockedProduct(other, 0);
+    const theirs = { productId, locationId, quantity: 3, reason: "received" };
     const key = `shared-${crypto.randomUUID()}`;
     expect((await adjust(key, mine)).status).toBe(201);
     const res = await adjust(key, theirs, other.admin);

@@ -1,29 +1,30 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   adjustStock,
-  createLocation,
-  createProduct,
   createTenant,
-  createWarehouse,
   scopedKey,
+  stockedProduct,
   type TestTenant,
+  tenantWithWarehouse,
 } from "./support/builders";
-import { levelsWithLedger, outboxEvents } from "./support/database";
+import { outboxEvents, stockOf } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
 let warehouseId: string;
 beforeAll(async () => {
-  tenant = await createTenant();
-  warehouseId = (await createWarehouse(tenant)).id;
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
 
 const adjust = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/inventory/adjustments", { headers, body });
 
+/** A new product and a new bin in the warehouse, with no stock yet: just the ids an adjustment names. */
 async function freshLevel(reorderPoint = 0) {
-  const productId = (await createProduct(tenant, { reorderPoint })).id;
-  const locationId = (await createLocation(tenant, warehouseId)).id;
+  const { productId, locationId } = await stockedProduct(tenant, 0, {
+    warehouseId,
+    product: { reorderPoint },
+  });
   return { productId, locationId };
 }
 
@@ -67,7 +68,7 @@ describe("adjustments", () => {
     const none = await adjust({ ...empty, quantity: -1, reason: "count" });
     expect(none.status).toBe(409);
     expect(none.body.message).toMatch(/available 0/);
-    const levels = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
+    const levels = await stockOf(tenant, productId);
     expect(levels).toEqual([expect.objectContaining({ onHand: 3, ledger: 3 })]);
   });
 
@@ -108,7 +109,7 @@ describe("adjustments", () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(50);
     expect(statuses.filter((s) => s === 409)).toHaveLength(50);
-    const [level] = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
+    const [level] = await stockOf(tenant, productId);
     expect(level).toMatchObject({ onHand: 0, ledger: 0 });
   });
 

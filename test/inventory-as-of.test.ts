@@ -2,20 +2,20 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   adjustStock,
-  createLocation,
   createProduct,
   createTenant,
-  createWarehouse,
+  newBins,
   scopedKey,
+  stockedProduct,
   type TestTenant,
+  tenantWithWarehouse,
 } from "./support/builders";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
 let warehouseId: string;
 beforeAll(async () => {
-  tenant = await createTenant();
-  warehouseId = (await createWarehouse(tenant)).id;
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
 
 interface Movement {
@@ -69,10 +69,7 @@ describe("stock as of an instant", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), async (operations) => {
         const productId = (await createProduct(tenant)).id;
-        const locations = [
-          (await createLocation(tenant, warehouseId)).id,
-          (await createLocation(tenant, warehouseId)).id,
-        ] as const;
+        const locations = await newBins(tenant, warehouseId, 2);
         const before = new Date().toISOString();
         for (const op of operations) {
           // Refused operations (more than is there) write nothing; that is part of the property.
@@ -108,8 +105,7 @@ describe("stock as of an instant", () => {
 
   it("includes a movement exactly at its timestamp and shows levels as they were, with the current ones unchanged", async () => {
     const productId = (await createProduct(tenant)).id;
-    const a = (await createLocation(tenant, warehouseId)).id;
-    const b = (await createLocation(tenant, warehouseId)).id;
+    const [a = "", b = ""] = await newBins(tenant, warehouseId, 2);
     const first = (await adjustStock(tenant, productId, a, 10)).movement;
     const second = (await adjustStock(tenant, productId, a, -4)).movement;
     await adjustStock(tenant, productId, b, 7);
@@ -133,8 +129,7 @@ describe("stock as of an instant", () => {
 
   it("values past stock at the product's current cost in the valuation report, and says so", async () => {
     const t = await createTenant();
-    const productId = (await createProduct(t, { cost: 2.5 })).id;
-    const location = (await createLocation(t, (await createWarehouse(t)).id)).id;
+    const { productId, locationId: location } = await stockedProduct(t, 0, { product: { cost: 2.5 } });
     const first = (await adjustStock(t, productId, location, 10)).movement;
     const second = (await adjustStock(t, productId, location, -4)).movement;
     await call("PATCH", `/products/${productId}`, { headers: t.admin, body: { cost: 3 } });

@@ -2,12 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   createLocation,
   createProduct,
-  createTenant,
-  createWarehouse,
+  day,
+  receiveLot,
   salesOrder,
   type TestTenant,
+  tenantWithWarehouse,
 } from "./support/builders";
-import { levelsWithLedger } from "./support/database";
+import { checkedStockOf } from "./support/database";
 import { call } from "./support/http";
 
 // Holds of lot-tracked stock go through the same reservation module as order lines (src/inventory/reservations.ts):
@@ -17,28 +18,13 @@ let tenant: TestTenant;
 let warehouseId: string;
 
 beforeAll(async () => {
-  tenant = await createTenant();
-  warehouseId = (await createWarehouse(tenant)).id;
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 const hold = (body: Record<string, unknown>) =>
   call("POST", "/inventory/holds", { headers: tenant.admin, body: { expiresAt: inAnHour(), ...body } });
-
-async function receiveLot(
-  productId: string,
-  locationId: string,
-  quantity: number,
-  lot: Record<string, unknown>,
-) {
-  const res = await call("POST", "/inventory/adjustments", {
-    headers: tenant.admin,
-    body: { productId, locationId, quantity, reason: "received", ...lot },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-}
 
 const lotTracked = async () => (await createProduct(tenant, { tracking: "lot" })).id;
 const newLocation = async () => (await createLocation(tenant, warehouseId)).id;
@@ -58,17 +44,6 @@ async function byLot(productId: string) {
   return out;
 }
 
-/** No level is negative or over-reserved, and each equals its ledger. */
-async function assertInvariants(productId: string) {
-  const levels = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
-  for (const level of levels) {
-    expect(level.reserved).toBeGreaterThanOrEqual(0);
-    expect(level.reserved).toBeLessThanOrEqual(level.onHand);
-    expect(level.ledger).toBe(level.onHand);
-  }
-  return levels;
-}
-
 const lotsOf = (allocations: readonly { lotNumber: string | null; quantity: number }[]) =>
   allocations.map((a) => [a.lotNumber, a.quantity]);
 
@@ -76,10 +51,10 @@ describe("holds of lot-tracked stock", () => {
   it("hold first-expiring-first-out across locations, never from an expired lot, and show their lots", async () => {
     const productId = await lotTracked();
     const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(productId, a, 5, { lotNumber: "LATE", expiresAt: day(60) });
-    await receiveLot(productId, b, 5, { lotNumber: "SOON", expiresAt: day(10) });
-    await receiveLot(productId, a, 5, { lotNumber: "GONE", expiresAt: day(0) });
-    await receiveLot(productId, b, 5, { lotNumber: "NEVER" });
+    await receiveLot(tenant, productId, a, 5, { lotNumber: "LATE", expiresAt: day(60) });
+    await receiveLot(tenant, productId, b, 5, { lotNumber: "SOON", expiresAt: day(10) });
+    await receiveLot(tenant, productId, a, 5, { lotNumber: "GONE", expiresAt: day(0) });
+    await receiveLot(tenant, productId, b, 5, { lotNumber: "NEVER" });
     const res = await hold({ productId, quantity: 8 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(lotsOf(res.body.data.allocations)).toEqual([
@@ -110,16 +85,16 @@ describe("holds of lot-tracked stock", () => {
     expect(
       (await call("DELETE", `/inventory/holds/${res.body.data.id}`, { headers: tenant.admin })).status,
     ).toBe(200);
-    const levels = await assertInvariants(productId);
+    const levels = await checkedStockOf(tenant, productId);
     expect(levels.every((l) => l.reserved === 0)).toBe(true);
   });
 
   it("pin a lot with lotNumber, and refuse an expired, unknown or untracked pin", async () => {
     const productId = await lotTracked();
     const location = await newLocation();
-    await receiveLot(productId, location, 5, { lotNumber: "EARLY", expiresAt: day(5) });
-    await receiveLot(productId, location, 5, { lotNumber: "PINNED", expiresAt: day(50) });
-    await receiveLot(productId, location, 5, { lotNumber: "OLD", expiresAt: day(-1) });
+    await receiveLot(tenant, productId, location, 5, { lotNumber: "EARLY", expiresAt: day(5) });
+    await receiveLot(tenant, productId, location, 5, { lotNumber: "PINNED", expiresAt: day(50) });
+    await receiveLot(tenant, productId, location, 5, { lotNumber: "OLD", expiresAt: day(-1) });
     const pinned = await hold({ productId, quantity: 4, lotNumber: "PINNED" });
     expect(pinned.status).toBe(201);
     expect(lotsOf(pinned.body.data.allocations)).toEqual([["PINNED", 4]]);
@@ -144,8 +119,8 @@ describe("holds of lot-tracked stock", () => {
   it("keep their lots when an order line consumes them; a line pinned to another lot is refused", async () => {
     const productId = await lotTracked();
     const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(productId, a, 3, { lotNumber: "FIRST", expiresAt: day(5) });
-    await receiveLot(productId, b, 6, { lotNumber: "SECOND", expiresAt: day(30) });
+    await receiveLot(tenant, productId, a, 3, { lotNumber: "FIRST", expiresAt: day(5) });
+    await receiveLot(tenant, productId, b, 6, { lotNumber: "SECOND", expiresAt: day(30) });
     const held = (await hold({ productId, quantity: 6 })).body.data;
     expect(lotsOf(held.allocations)).toEqual([
       ["FIRST", 3],
@@ -168,16 +143,16 @@ describe("holds of lot-tracked stock", () => {
       FIRST: { onHand: 3, reserved: 3 },
       SECOND: { onHand: 6, reserved: 1 },
     });
-    await assertInvariants(productId);
+    await checkedStockOf(tenant, productId);
   });
 
   it("never oversell a lot when holds and orders race for it", async () => {
     const productId = await lotTracked();
     const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(productId, a, 4, { lotNumber: "R1", expiresAt: day(20) });
-    await receiveLot(productId, b, 3, { lotNumber: "R2", expiresAt: day(40) });
-    await receiveLot(productId, a, 3, { lotNumber: "R3" });
-    await receiveLot(productId, b, 4, { lotNumber: "R0", expiresAt: day(-2) });
+    await receiveLot(tenant, productId, a, 4, { lotNumber: "R1", expiresAt: day(20) });
+    await receiveLot(tenant, productId, b, 3, { lotNumber: "R2", expiresAt: day(40) });
+    await receiveLot(tenant, productId, a, 3, { lotNumber: "R3" });
+    await receiveLot(tenant, productId, b, 4, { lotNumber: "R0", expiresAt: day(-2) });
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, i) => {
         const pin = i % 4 === 0 ? { lotNumber: "R2" } : {};
@@ -197,7 +172,7 @@ describe("holds of lot-tracked stock", () => {
       R3: { onHand: 3, reserved: 3 },
       R0: { onHand: 4, reserved: 0 },
     });
-    await assertInvariants(productId);
+    await checkedStockOf(tenant, productId);
   });
 });
 
@@ -205,12 +180,12 @@ describe("stock as of an instant, per lot", () => {
   it("shows a tracked product's lots as they were, and filters by lot", async () => {
     const productId = await lotTracked();
     const location = await newLocation();
-    await receiveLot(productId, location, 5, { lotNumber: "ASOF-A", expiresAt: day(20) });
-    await receiveLot(productId, location, 7, { lotNumber: "ASOF-B" });
+    await receiveLot(tenant, productId, location, 5, { lotNumber: "ASOF-A", expiresAt: day(20) });
+    await receiveLot(tenant, productId, location, 7, { lotNumber: "ASOF-B" });
     const between = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await receiveLot(productId, location, -2, { lotNumber: "ASOF-A" });
-    await receiveLot(productId, location, 4, { lotNumber: "ASOF-C", expiresAt: day(90) });
+    await receiveLot(tenant, productId, location, -2, { lotNumber: "ASOF-A" });
+    await receiveLot(tenant, productId, location, 4, { lotNumber: "ASOF-C", expiresAt: day(90) });
 
     const asOf = async (filter = "") => {
       const res = await call("GET", `/inventory/stock?productId=${productId}&asOf=${between}${filter}`, {

@@ -5,18 +5,18 @@ import {
   createLocation,
   createProduct,
   createTenant,
-  createWarehouse,
+  newBins,
   scopedKey,
   type TestTenant,
+  tenantWithWarehouse,
 } from "./support/builders";
-import { levelsWithLedger } from "./support/database";
+import { checkedStockOf, stockOf } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
 let warehouseId: string;
 beforeAll(async () => {
-  tenant = await createTenant();
-  warehouseId = (await createWarehouse(tenant)).id;
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
 
 const transfer = (body: Record<string, unknown>, headers = tenant.admin) =>
@@ -24,13 +24,9 @@ const transfer = (body: Record<string, unknown>, headers = tenant.admin) =>
 
 async function twoLocations() {
   const productId = (await createProduct(tenant)).id;
-  const a = (await createLocation(tenant, warehouseId)).id;
-  const b = (await createLocation(tenant, warehouseId)).id;
+  const [a = "", b = ""] = await newBins(tenant, warehouseId, 2);
   return { productId, a, b };
 }
-
-const levelsOf = async (productId: string) =>
-  (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
 
 describe("transfers", () => {
   it("move stock between two locations atomically, with two ledger rows sharing the transfer id", async () => {
@@ -74,7 +70,7 @@ describe("transfers", () => {
     });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toMatch(/^locationId: location .* not found$/);
-    expect(await levelsOf(productId)).toEqual([
+    expect(await stockOf(tenant, productId)).toEqual([
       expect.objectContaining({ locationId: a, onHand: 2, ledger: 2 }),
     ]);
   });
@@ -89,7 +85,7 @@ describe("transfers", () => {
       ),
     );
     expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
-    const levels = await levelsOf(productId);
+    const levels = await stockOf(tenant, productId);
     expect(levels.reduce((sum, l) => sum + l.onHand, 0)).toBe(40);
     for (const level of levels) {
       expect(level.onHand).toBeGreaterThanOrEqual(0);
@@ -113,11 +109,7 @@ describe("transfers", () => {
 describe("stock invariants under random sequences (property)", () => {
   it("after every adjustment or transfer: onHand >= 0, reserved <= onHand, ledger = onHand, total = sum of accepted deltas", async () => {
     const productId = (await createProduct(tenant)).id;
-    const locations = [
-      (await createLocation(tenant, warehouseId)).id,
-      (await createLocation(tenant, warehouseId)).id,
-      (await createLocation(tenant, warehouseId)).id,
-    ];
+    const locations = await newBins(tenant, warehouseId, 3);
     const step = fc.oneof(
       fc.record({
         kind: fc.constant("adjust" as const),
@@ -152,12 +144,7 @@ describe("stock invariants under random sequences (property)", () => {
             expect([201, 400, 409]).toContain(res.status);
             expect(res.status === 400).toBe(s.from === s.to);
           }
-          const levels = await levelsOf(productId);
-          for (const level of levels) {
-            expect(level.onHand).toBeGreaterThanOrEqual(0);
-            expect(level.reserved).toBeLessThanOrEqual(level.onHand);
-            expect(level.ledger).toBe(level.onHand);
-          }
+          const levels = await checkedStockOf(tenant, productId);
           expect(levels.reduce((sum, l) => sum + l.onHand, 0)).toBe(expectedTotal);
         }
       }),

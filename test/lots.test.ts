@@ -5,52 +5,30 @@ import {
   createProduct,
   createTenant,
   createWarehouse,
+  day,
+  purchaseOrder,
+  receiveLot,
   salesOrder,
   scopedKey,
   setStatus,
   type TestTenant,
+  tenantWithWarehouse,
 } from "./support/builders";
-import { levelsWithLedger, outboxEvents, tenantDatabase } from "./support/database";
+import { checkedStockOf, levelsWithLedger, outboxEvents, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
 let warehouseId: string;
 
 beforeAll(async () => {
-  tenant = await createTenant();
-  warehouseId = (await createWarehouse(tenant)).id;
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 const adjust = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/inventory/adjustments", { headers, body: { reason: "test", ...body } });
 
-async function receiveLot(
-  productId: string,
-  locationId: string,
-  quantity: number,
-  lot: Record<string, unknown>,
-) {
-  const res = await adjust({ productId, locationId, quantity, reason: "received", ...lot });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
-
 const lotTracked = async () => (await createProduct(tenant, { tracking: "lot" })).id;
 const newLocation = async () => (await createLocation(tenant, warehouseId)).id;
-
-/** Every level of the product (per location and lot) equals the sum of its ledger; none is negative or over-reserved. */
-async function assertInvariants(productId: string) {
-  const levels = (await levelsWithLedger(tenant)).filter((l) => l.productId === productId);
-  for (const level of levels) {
-    expect(level.onHand).toBeGreaterThanOrEqual(0);
-    expect(level.reserved).toBeGreaterThanOrEqual(0);
-    expect(level.reserved).toBeLessThanOrEqual(level.onHand);
-    expect(level.ledger).toBe(level.onHand);
-  }
-  return levels;
-}
 
 describe("product tracking", () => {
   it("defaults to none, and changes only while the product has no stock", async () => {
@@ -126,15 +104,15 @@ describe("stock per lot", () => {
   it("keeps a level per (product, location, lot), creating the lot on its first receipt; a known lot's expiry cannot be contradicted", async () => {
     const productId = await lotTracked();
     const location = await newLocation();
-    const first = await receiveLot(productId, location, 5, {
+    const first = await receiveLot(tenant, productId, location, 5, {
       lotNumber: "L1",
       expiresAt: day(30),
       manufacturedAt: day(-10),
     });
     expect(first.stockLevel).toMatchObject({ lotNumber: "L1", expiresAt: day(30), onHand: 5 });
     expect(first.movement).toMatchObject({ lotNumber: "L1", delta: 5 });
-    await receiveLot(productId, location, 2, { lotNumber: "L1" });
-    await receiveLot(productId, location, 4, { lotNumber: "L2" });
+    await receiveLot(tenant, productId, location, 2, { lotNumber: "L1" });
+    await receiveLot(tenant, productId, location, 4, { lotNumber: "L2" });
     const clash = await adjust({
       productId,
       locationId: location,
@@ -166,14 +144,14 @@ describe("stock per lot", () => {
     expect(lot.body.data.stock).toEqual([
       expect.objectContaining({ locationId: location, onHand: 7, available: 7 }),
     ]);
-    await assertInvariants(productId);
+    await checkedStockOf(tenant, productId);
   });
 
   it("transfers a lot as itself, and refuses more than the lot has at the source", async () => {
     const productId = await lotTracked();
     const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(productId, a, 3, { lotNumber: "T1" });
-    await receiveLot(productId, a, 6, { lotNumber: "T2" });
+    await receiveLot(tenant, productId, a, 3, { lotNumber: "T1" });
+    await receiveLot(tenant, productId, a, 6, { lotNumber: "T2" });
     const body = { productId, fromLocationId: a, toLocationId: b };
     const tooMuch = await call("POST", "/inventory/transfers", {
       headers: tenant.admin,
@@ -187,17 +165,14 @@ describe("stock per lot", () => {
     });
     expect(moved.status).toBe(201);
     expect(moved.body.data.to).toMatchObject({ locationId: b, lotNumber: "T1", onHand: 2 });
-    const levels = await assertInvariants(productId);
+    const levels = await checkedStockOf(tenant, productId);
     expect(levels.map((l) => l.onHand).sort()).toEqual([1, 2, 6]);
   });
 
   it("receives purchase orders per lot, creating new lots with their expiry", async () => {
     const productId = await lotTracked();
     const location = await newLocation();
-    const po = await call("POST", "/orders/purchase", {
-      headers: tenant.admin,
-      body: { supplier: "Acme", warehouseId, lines: [{ productId, quantity: 10, cost: 1 }] },
-    });
+    const po = await purchaseOrder(tenant, warehouseId, [{ productId, quantity: 10 }]);
     const orderId = po.body.data.id;
     const lineId = po.body.data.lines[0]!.id;
     expect((await setStatus(tenant, orderId, { status: "ordered" })).status).toBe(200);
@@ -216,7 +191,7 @@ describe("stock per lot", () => {
       ["P1", day(90)],
       ["P2", null],
     ]);
-    const levels = await assertInvariants(productId);
+    const levels = await checkedStockOf(tenant, productId);
     expect(levels.map((l) => l.onHand).sort()).toEqual([4, 6]);
   });
 });
@@ -225,10 +200,10 @@ describe("first-expiring-first-out allocation", () => {
   it("allocates across three lots by expiry, skipping an expired one; shipping consumes exactly the allocated lots", async () => {
     const productId = await lotTracked();
     const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(productId, a, 5, { lotNumber: "LATE", expiresAt: day(60) });
-    await receiveLot(productId, b, 5, { lotNumber: "SOON", expiresAt: day(10) });
-    await receiveLot(productId, a, 5, { lotNumber: "GONE", expiresAt: day(0) });
-    await receiveLot(productId, b, 5, { lotNumber: "NEVER" });
+    await receiveLot(tenant, productId, a, 5, { lotNumber: "LATE", expiresAt: day(60) });
+    await receiveLot(tenant, productId, b, 5, { lotNumber: "SOON", expiresAt: day(10) });
+    await receiveLot(tenant, productId, a, 5, { lotNumber: "GONE", expiresAt: day(0) });
+    await receiveLot(tenant, productId, b, 5, { lotNumber: "NEVER" });
     const order = await salesOrder(tenant, [{ productId, quantity: 8 }]);
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     const [line] = order.body.data.lines;
@@ -246,7 +221,7 @@ describe("first-expiring-first-out allocation", () => {
     await setStatus(tenant, orderId, { status: "picking" });
     const shipped = await setStatus(tenant, orderId, { status: "shipped" });
     expect(shipped.status, JSON.stringify(shipped.body)).toBe(200);
-    const levels = await assertInvariants(productId);
+    const levels = await checkedStockOf(tenant, productId);
     const lotIds = await lotIdsByNumber(productId);
     const onHand = (lot: string) => levels.find((l) => l.lotId === lotIds[lot])?.onHand;
     expect([onHand("SOON"), onHand("LATE"), onHand("GONE"), onHand("NEVER")]).toEqual([0, 2, 5, 5]);
@@ -255,9 +230,9 @@ describe("first-expiring-first-out allocation", () => {
   it("pins a lot per line, and refuses a pin on an expired or unknown lot", async () => {
     const productId = await lotTracked();
     const location = await newLocation();
-    await receiveLot(productId, location, 5, { lotNumber: "EARLY", expiresAt: day(5) });
-    await receiveLot(productId, location, 5, { lotNumber: "PINNED", expiresAt: day(50) });
-    await receiveLot(productId, location, 5, { lotNumber: "OLD", expiresAt: day(-1) });
+    await receiveLot(tenant, productId, location, 5, { lotNumber: "EARLY", expiresAt: day(5) });
+    await receiveLot(tenant, productId, location, 5, { lotNumber: "PINNED", expiresAt: day(50) });
+    await receiveLot(tenant, productId, location, 5, { lotNumber: "OLD", expiresAt: day(-1) });
     const pinned = await salesOrder(tenant, [{ productId, quantity: 2, lotNumber: "PINNED" } as never]);
     expect(pinned.status).toBe(201);
     expect(pinned.body.data.lines[0]).toMatchObject({
@@ -282,9 +257,9 @@ describe("first-expiring-first-out allocation", () => {
   it("never oversells any lot under concurrent orders", async () => {
     const productId = await lotTracked();
     const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(productId, a, 4, { lotNumber: "C1", expiresAt: day(20) });
-    await receiveLot(productId, b, 3, { lotNumber: "C2", expiresAt: day(40) });
-    await receiveLot(productId, a, 3, { lotNumber: "C3" });
+    await receiveLot(tenant, productId, a, 4, { lotNumber: "C1", expiresAt: day(20) });
+    await receiveLot(tenant, productId, b, 3, { lotNumber: "C2", expiresAt: day(40) });
+    await receiveLot(tenant, productId, a, 3, { lotNumber: "C3" });
     const results = await Promise.all(
       Array.from({ length: 14 }, (_, i) =>
         salesOrder(tenant, [
@@ -295,7 +270,7 @@ describe("first-expiring-first-out allocation", () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
-    const levels = await assertInvariants(productId);
+    const levels = await checkedStockOf(tenant, productId);
     for (const level of levels) expect(level.reserved).toBe(level.onHand);
   });
 });
@@ -312,7 +287,7 @@ describe("serial numbers", () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     for (const r of results.filter((x) => x.status === 409))
       expect(r.body.errors).toEqual(["serialNumbers: SN-1 is already in stock"]);
-    const levels = await assertInvariants(productId);
+    const levels = await checkedStockOf(tenant, productId);
     expect(levels.reduce((sum, l) => sum + l.onHand, 0)).toBe(1);
   });
 
@@ -357,7 +332,7 @@ describe("serial numbers", () => {
     expect(shipped.body.data.lines[0]!.serialNumbers).toEqual(picked);
     const again = await adjust({ productId, locationId: a, quantity: 1, serialNumbers: [picked[0]] });
     expect(again.status).toBe(201); // a shipped unit can come back (a return)
-    await assertInvariants(productId);
+    await checkedStockOf(tenant, productId);
   });
 });
 
@@ -371,7 +346,7 @@ describe("lot trace", () => {
   it("follows a lot from its receipt through a transfer to the orders that shipped and hold it", async () => {
     const productId = await lotTracked();
     const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(productId, a, 6, { lotNumber: "R1", expiresAt: day(30) });
+    await receiveLot(tenant, productId, a, 6, { lotNumber: "R1", expiresAt: day(30) });
     await call("POST", "/inventory/transfers", {
       headers: tenant.admin,
       body: { productId, fromLocationId: a, toLocationId: b, quantity: 6, lotNumber: "R1" },
@@ -402,7 +377,7 @@ describe("lot trace", () => {
 describe("lot access", () => {
   it("needs a credential (401), read:inventory (403), and hides other tenants' lots (404)", async () => {
     const productId = await lotTracked();
-    await receiveLot(productId, await newLocation(), 1, { lotNumber: "X1" });
+    await receiveLot(tenant, productId, await newLocation(), 1, { lotNumber: "X1" });
     const lotId = (await lotIdsByNumber(productId)).X1;
     const paths = ["/lots", `/lots/${lotId}`, `/lots/${lotId}/trace`];
     const ordersOnly = await scopedKey(tenant, ["read:orders"]);
@@ -423,9 +398,9 @@ describe("lot access", () => {
   it("filters lots by expiry", async () => {
     const productId = await lotTracked();
     const location = await newLocation();
-    await receiveLot(productId, location, 1, { lotNumber: "E-OLD", expiresAt: day(-3) });
-    await receiveLot(productId, location, 1, { lotNumber: "E-NEW", expiresAt: day(100) });
-    await receiveLot(productId, location, 1, { lotNumber: "E-NONE" });
+    await receiveLot(tenant, productId, location, 1, { lotNumber: "E-OLD", expiresAt: day(-3) });
+    await receiveLot(tenant, productId, location, 1, { lotNumber: "E-NEW", expiresAt: day(100) });
+    await receiveLot(tenant, productId, location, 1, { lotNumber: "E-NONE" });
     const get = async (query: string) =>
       (
         await call("GET", `/lots?productId=${productId}&${query}`, { headers: tenant.admin })
@@ -504,10 +479,7 @@ describe("lot invariants under random operations (property)", () => {
               lotNumber: lotNames[s.lot],
               ...(lotsAt[s.lot] ? { expiresAt: lotsAt[s.lot] } : {}),
             };
-            const po = await call("POST", "/orders/purchase", {
-              headers: tenant.admin,
-              body: { supplier: "Acme", warehouseId, lines: [{ productId, quantity: s.quantity, cost: 1 }] },
-            });
+            const po = await purchaseOrder(tenant, warehouseId, [{ productId, quantity: s.quantity }]);
             await setStatus(tenant, po.body.data.id, { status: "ordered" });
             const line = {
               lineId: po.body.data.lines[0]?.id,
@@ -549,7 +521,7 @@ describe("lot invariants under random operations (property)", () => {
               .status;
             if (status === 200) {
               // Nothing moved between counting and approving: each counted level holds what was counted.
-              const levels = await assertInvariants(productId);
+              const levels = await checkedStockOf(tenant, productId);
               for (const line of lines) {
                 const lotId = started.body.data.lines.find((l) => l.lotNumber === line.lotNumber)?.lotId;
                 const level = levels.find((l) => l.locationId === line.locationId && l.lotId === lotId);
@@ -579,7 +551,7 @@ describe("lot invariants under random operations (property)", () => {
             expect(status).toBe(200);
           }
           expect([200, 201, 409]).toContain(status);
-          await assertInvariants(productId);
+          await checkedStockOf(tenant, productId);
         }
       }),
       { numRuns: 12 },
@@ -602,8 +574,8 @@ describe("expiry-aware reports", () => {
     const productId = (await createProduct(tenant, { tracking: "lot", reorderPoint: 5, cost: 2 })).id;
     const site = (await createWarehouse(tenant)).id;
     const location = (await createLocation(tenant, site)).id;
-    await receiveLot(productId, location, 4, { lotNumber: "FRESH", expiresAt: day(30) });
-    await receiveLot(productId, location, 6, { lotNumber: "STALE", expiresAt: day(-2) });
+    await receiveLot(tenant, productId, location, 4, { lotNumber: "FRESH", expiresAt: day(30) });
+    await receiveLot(tenant, productId, location, 6, { lotNumber: "STALE", expiresAt: day(-2) });
     const low = await call("GET", `/reports/low-stock?warehouseId=${site}`, { headers: tenant.admin });
     expect(low.status).toBe(200);
     expect(low.body.data.items).toEqual([
@@ -621,8 +593,8 @@ describe("expiry-aware reports", () => {
   it("the low-stock event and the reorder filter count only unexpired stock as available", async () => {
     const productId = (await createProduct(tenant, { tracking: "lot", reorderPoint: 5 })).id;
     const location = await newLocation();
-    await receiveLot(productId, location, 7, { lotNumber: "EV-FRESH", expiresAt: day(30) });
-    await receiveLot(productId, location, 6, { lotNumber: "EV-STALE", expiresAt: day(-2) });
+    await receiveLot(tenant, productId, location, 7, { lotNumber: "EV-FRESH", expiresAt: day(30) });
+    await receiveLot(tenant, productId, location, 6, { lotNumber: "EV-STALE", expiresAt: day(-2) });
     const lowEvents = async () =>
       (await outboxEvents(tenant, /^inventory\.low_stock$/)).filter((e) => e.payload.productId === productId);
     const belowReorder = async () =>

@@ -118,7 +118,7 @@ describe("creating a sales order", () => {
 
   it("refuses Inactive products (409) and unknown products or warehouses (404)", async () => {
     const tenant = await createTenant();
-    const inactive = await stockedProduct(tenant, 5, { status: "Inactive" });
+    const inactive = await stockedProduct(tenant, 5, { product: { status: "Inactive" } });
     const res = await salesOrder(tenant, [{ productId: inactive.productId, quantity: 1 }]);
     expect(res.status).toBe(409);
     expect(res.body.errors?.[0]).toMatch(/^lines\[0\]\.productId: product SKU-.* is Inactive/);
@@ -383,7 +383,7 @@ describe("order events", () => {
 
   it("emits inventory.low_stock once, when a reservation takes available to the reorder point", async () => {
     const tenant = await createTenant();
-    const { productId } = await stockedProduct(tenant, 10, { reorderPoint: 5 });
+    const { productId } = await stockedProduct(tenant, 10, { product: { reorderPoint: 5 } });
     await salesOrder(tenant, [{ productId, quantity: 4 }]);
     expect(await outboxTypes(tenant)).toEqual(["order.created"]);
     await salesOrder(tenant, [{ productId, quantity: 1 }]);

@@ -166,15 +166,65 @@ export function adjustStock(
   return created("/inventory/adjustments", tenant.admin, { productId, locationId, quantity, reason });
 }
 
-/** A new warehouse with one location holding `quantity` of a new product (`product` overrides its fields). */
+/** The lot fields of a receipt (dates as YYYY-MM-DD). */
+export interface LotFields {
+  lotNumber?: string;
+  expiresAt?: string;
+  manufacturedAt?: string;
+}
+
+/** Receives `quantity` of a lot-tracked product into `locationId` (reason "received"); throws unless 201. */
+export function receiveLot(
+  tenant: TestTenant,
+  productId: string,
+  locationId: string,
+  quantity: number,
+  lot: LotFields,
+) {
+  return created("/inventory/adjustments", tenant.admin, {
+    productId,
+    locationId,
+    quantity,
+    reason: "received",
+    ...lot,
+  });
+}
+
+/** The date `offset` days from today (UTC), as YYYY-MM-DD: lot expiry and manufacture dates. */
+export const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** A new tenant and one warehouse of it: the start the stock suites share (their tests add bins as they need). */
+export async function tenantWithWarehouse(): Promise<{ tenant: TestTenant; warehouseId: string }> {
+  const tenant = await createTenant();
+  return { tenant, warehouseId: (await createWarehouse(tenant)).id };
+}
+
+/** `count` new bins in `warehouseId`, created one after another; their ids in that order. */
+export async function newBins(tenant: TestTenant, warehouseId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await createLocation(tenant, warehouseId)).id);
+  return ids;
+}
+
+/** Where a stocked product lives. */
+export interface StockedBin {
+  warehouseId: string;
+  locationId: string;
+  productId: string;
+}
+
+/**
+ * A new product in a new bin holding `quantity` of it (through POST /inventory/adjustments; none when 0).
+ * The bin is in `options.warehouseId`, or in a new warehouse; `options.product` overrides the product's fields.
+ */
 export async function stockedProduct(
   tenant: TestTenant,
   quantity: number,
-  product: Record<string, unknown> = {},
-) {
-  const warehouseId = (await createWarehouse(tenant)).id;
+  options: { warehouseId?: string; product?: Record<string, unknown> } = {},
+): Promise<StockedBin> {
+  const warehouseId = options.warehouseId ?? (await createWarehouse(tenant)).id;
   const locationId = (await createLocation(tenant, warehouseId)).id;
-  const productId = (await createProduct(tenant, product)).id;
+  const productId = (await createProduct(tenant, options.product)).id;
   if (quantity > 0) await adjustStock(tenant, productId, locationId, quantity);
   return { warehouseId, locationId, productId };
 }
@@ -198,6 +248,19 @@ export function salesOrder(
       shippingAddress: address,
       ...extra,
     },
+  });
+}
+
+/** POST /orders/purchase into `warehouseId` with `lines` (cost 1 unless given) from supplier "Acme"; the response is returned as is. */
+export function purchaseOrder(
+  tenant: TestTenant,
+  warehouseId: string,
+  lines: { productId: string; quantity: number; cost?: number }[],
+  extra: Record<string, unknown> = {},
+) {
+  return call("POST", "/orders/purchase", {
+    headers: tenant.admin,
+    body: { supplier: "Acme", warehouseId, lines: lines.map((line) => ({ cost: 1, ...line })), ...extra },
   });
 }
 

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import { dbFor, platformDb } from "../../src/db/client";
 
 // Looking under the API: what no endpoint shows (hashes and secrets at rest, ledger sums, outbox rows) or
@@ -40,6 +41,18 @@ export async function levelsWithLedger(tenant: { id: string }): Promise<LevelChe
 /** Every stock level of a product with the sum of its ledger. */
 export async function stockOf(tenant: { id: string }, productId: string): Promise<LevelCheck[]> {
   return (await levelsWithLedger(tenant)).filter((level) => level.productId === productId);
+}
+
+/** `stockOf`, each level checked: none negative or over-reserved, each equal to the sum of its ledger. */
+export async function checkedStockOf(tenant: { id: string }, productId: string): Promise<LevelCheck[]> {
+  const levels = await stockOf(tenant, productId);
+  for (const level of levels) {
+    expect(level.onHand).toBeGreaterThanOrEqual(0);
+    expect(level.reserved).toBeGreaterThanOrEqual(0);
+    expect(level.reserved).toBeLessThanOrEqual(level.onHand);
+    expect(level.ledger).toBe(level.onHand);
+  }
+  return levels;
 }
 
 /** Sum of the open reservations of a product (what `reserved` must equal). */
