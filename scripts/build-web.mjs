@@ -1,8 +1,8 @@
 // Builds the Worker's static assets (wrangler.toml [assets] directory = web/dist):
 //   web/dist/app/   the web application (Vite, base /app/)
 //   web/dist/docs/  the API reference page and Scalar's standalone bundle (no CDN)
-// Skips the build when web/dist was built from the same inputs (a hash of web/ and the lock file), so every
-// `wrangler dev` start (wrangler.toml [build]) and every vitest run can call it for free.
+// Skips the build when web/dist was built from the same inputs (a hash of web/, the API modules it imports and
+// the lock file), so every `wrangler dev` start (wrangler.toml [build]) and every vitest run can call it for free.
 // Usage: node scripts/build-web.mjs [--force]
 import { createHash } from "node:crypto";
 import {
@@ -33,9 +33,20 @@ function filesUnder(dir) {
   });
 }
 
+/** The API's own modules the app bundles (its role table, its event catalogue), read from the app's imports. */
+function apiModulesImported() {
+  const modules = filesUnder(join(web, "src")).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/from "((?:\.\.\/)+src\/[^"]+)"/g)].map(
+      ([, specifier]) => `${join(dirname(file), specifier)}.ts`,
+    ),
+  );
+  return [...new Set(modules)];
+}
+
 function inputsHash() {
   const hash = createHash("sha256");
-  for (const file of [...filesUnder(web), join(root, "package-lock.json")].sort()) {
+  const inputs = [...filesUnder(web), ...apiModulesImported(), join(root, "package-lock.json")];
+  for (const file of inputs.sort()) {
     if (file === lockFile) continue;
     hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
   }

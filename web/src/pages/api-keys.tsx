@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { SCOPES_OF_ROLE } from "../session/roles";
+import { grantableScopes } from "../session/roles";
 import { currentRole, useSession } from "../session/session";
 import { ConfigNav } from "../ui/config-nav";
 import { ErrorMessage } from "../ui/error-message";
@@ -144,7 +144,7 @@ export function ApiKeys() {
 /** The form, then the new key shown once. Scopes offered are the ones the user's role holds. */
 function GenerateKey({ onClose }: { onClose: () => void }) {
   const role = currentRole(useSession());
-  const scopes = role ? SCOPES_OF_ROLE[role] : [];
+  const scopes = role ? grantableScopes(role) : [];
   const [created, setCreated] = useState<Schemas["CreatedApiKey"] | null>(null);
   const submit = useSubmit(async (body: Schemas["CreateApiKeyRequest"]) => {
     setCreated(await unwrap(api.POST("/api/v1/api-keys", { body })));

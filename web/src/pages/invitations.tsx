@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ROLES } from "../session/roles";
+import { roles } from "../session/roles";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
@@ -54,7 +54,7 @@ export function Invitations() {
           <label class="field">
             <span>Role</span>
             <select name="role" defaultValue="viewer">
-              {ROLES.map((role) => (
+              {roles.map((role) => (
                 <option key={role} value={role}>
                   {role}
                 </option>

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ROLES, type Role } from "../session/roles";
+import { type Role, roles } from "../session/roles";
 import { useSession } from "../session/session";
 import { ConfigNav } from "../ui/config-nav";
 import { ErrorMessage } from "../ui/error-message";
@@ -124,7 +124,7 @@ function Member({
             value={role}
             onChange={(event) => setRole(event.currentTarget.value as Role)}
           >
-            {ROLES.map((r) => (
+            {roles.map((r) => (
               <option key={r} value={r}>
                 {r}
               </option>

@@ -1,6 +1,6 @@
+import { feedTypes } from "../../../src/events/catalog";
 import type { Schemas } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
-import { WEBHOOK_EVENTS } from "./webhook-events";
 
 export type WebhookFields = Schemas["UpdateWebhookRequest"];
 
@@ -57,7 +57,7 @@ export function WebhookForm({
           <span>Every event (*)</span>
         </label>
         <div class="check-grid">
-          {WEBHOOK_EVENTS.map((name) => (
+          {feedTypes.map((name) => (
             <label key={name} class="check">
               <input type="checkbox" name="event" value={name} defaultChecked={chosen.has(name)} />
               <span>{name}</span>

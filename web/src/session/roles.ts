@@ -1,36 +1,11 @@
-import type { Schemas } from "../api/client";
+// The role table and the scope list are the API's own (src/auth/scopes.ts), bundled into the app the way the
+// generated client types are imported: one definition, so the app never offers what the API would refuse.
+import { grants, type Role, roles, type Scope, scopes, scopesByRole } from "../../../src/auth/scopes";
 
-export type Role = Schemas["Membership"]["role"];
-export type Scope = Schemas["ApiKey"]["scopes"][number];
+export { type Role, roles, type Scope };
 
-export const ALL_SCOPES: readonly Scope[] = [
-  "read:products",
-  "write:products",
-  "read:inventory",
-  "write:inventory",
-  "read:orders",
-  "write:orders",
-  "admin",
-];
+/** The scopes a member of `role` may put on a key: those its role grants (the API refuses any other). */
+export const grantableScopes = (role: Role): Scope[] =>
+  scopes.filter((scope) => grants(scopesByRole[role], scope));
 
-const READS: Scope[] = ["read:products", "read:inventory", "read:orders"];
-
-/** The API's role table (README, Authentication): what each role may do, and so which scopes it may grant. */
-export const SCOPES_OF_ROLE: Record<Role, readonly Scope[]> = {
-  owner: ALL_SCOPES,
-  admin: ALL_SCOPES,
-  manager: [
-    "read:products",
-    "write:products",
-    "read:inventory",
-    "write:inventory",
-    "read:orders",
-    "write:orders",
-  ],
-  operator: [...READS, "write:inventory", "write:orders"],
-  viewer: READS,
-};
-
-export const ROLES: readonly Role[] = ["owner", "admin", "manager", "operator", "viewer"];
-
-export const isAdmin = (role: Role | undefined) => role === "owner" || role === "admin";
+export const isAdmin = (role: Role | undefined) => role !== undefined && scopesByRole[role].includes("admin");
