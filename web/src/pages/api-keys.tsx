@@ -6,10 +6,10 @@ import { ConfigNav } from "../ui/config-nav";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
-import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
 import { ConfirmDialog, Modal } from "../ui/modal";
-import { Pager } from "../ui/pager";
 import { ShowOnce } from "../ui/show-once";
+import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 
@@ -54,65 +54,47 @@ export function ApiKeys() {
           Revoke
         </button>
       </div>
-      <Loaded load={keys}>
-        {(list) =>
-          list.items.length === 0 ? (
-            <p>No keys yet.</p>
-          ) : (
-            <>
-              <section class="table-scroll" aria-label="API keys">
-                <table>
-                  <caption class="visually-hidden">API keys; select one to revoke it</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">
-                        <span class="visually-hidden">Select</span>
-                      </th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Prefix</th>
-                      <th scope="col">Scopes</th>
-                      <th scope="col">Allowed IPs</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col">Status</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.items.map((key) => (
-                      <tr key={key.id} class={selected?.id === key.id ? "selected" : undefined}>
-                        <td>
-                          <input
-                            type="radio"
-                            name="selected-key"
-                            aria-label={`Select ${key.name}`}
-                            checked={selected?.id === key.id}
-                            onChange={() => setSelected(key)}
-                          />
-                        </td>
-                        <td>{key.name}</td>
-                        <td>
-                          <code>{key.prefix}…</code>
-                        </td>
-                        <td>{key.scopes.join(", ")}</td>
-                        <td>{key.allowedIps?.length ? key.allowedIps.join(", ") : "Any"}</td>
-                        <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
-                        <td>{key.expiresAt ? formatDateTime(key.expiresAt) : "Never"}</td>
-                        <td>{statusOf(key)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
-              <Pager
-                page={list.page}
-                totalPages={list.totalPages}
-                totalCount={list.totalCount}
-                onPage={setPage}
-              />
-            </>
-          )
-        }
-      </Loaded>
+      <LoadedList load={keys} empty="No keys yet." onPage={setPage}>
+        {(list) => (
+          <Table
+            label="API keys"
+            caption="API keys; select one to revoke it"
+            columns={[
+              { label: "Select", hidden: true },
+              "Name",
+              "Prefix",
+              "Scopes",
+              "Allowed IPs",
+              "Last used",
+              "Expires",
+              "Status",
+            ]}
+          >
+            {list.items.map((key) => (
+              <tr key={key.id} class={selected?.id === key.id ? "selected" : undefined}>
+                <td>
+                  <input
+                    type="radio"
+                    name="selected-key"
+                    aria-label={`Select ${key.name}`}
+                    checked={selected?.id === key.id}
+                    onChange={() => setSelected(key)}
+                  />
+                </td>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{key.scopes.join(", ")}</td>
+                <td>{key.allowedIps?.length ? key.allowedIps.join(", ") : "Any"}</td>
+                <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
+                <td>{key.expiresAt ? formatDateTime(key.expiresAt) : "Never"}</td>
+                <td>{statusOf(key)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
       {dialog === "generate" && (
         <GenerateKey
           onClose={() => {
@@ -156,12 +138,7 @@ function GenerateKey({ onClose }: { onClose: () => void }) {
         <p>
           <strong>{created.name}</strong>: {created.scopes.join(", ")}
         </p>
-        <ShowOnce label="API key" value={created.key} />
-        <div class="actions">
-          <button type="button" class="button button-primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
+        <ShowOnce label="API key" value={created.key} onDone={onClose} />
       </Modal>
     );
   }

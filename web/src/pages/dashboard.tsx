@@ -2,6 +2,8 @@ import { api, unwrap } from "../api/client";
 import { CountChart, DailyMovementsChart, type DayBar } from "../ui/charts";
 import { formatInteger, formatMoney, utcDay } from "../ui/format";
 import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
+import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 
@@ -99,53 +101,39 @@ export function Dashboard() {
       </div>
       <section aria-labelledby="low-heading">
         <h2 id="low-heading">Low stock</h2>
-        <Loaded load={low}>
-          {(report) =>
-            report.items.length === 0 ? (
-              <p>Nothing is at or below its reorder point.</p>
-            ) : (
-              <>
-                <p class="muted">
-                  {report.totalCount} product{report.totalCount === 1 ? "" : "s"} at or below the reorder
-                  point, per warehouse
-                  {report.totalCount > report.items.length ? `; the ${report.items.length} shown first` : ""}.
-                </p>
-                <section class="table-scroll" aria-label="Low stock">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Product</th>
-                        <th scope="col">Warehouse</th>
-                        <th scope="col" class="number">
-                          Available
-                        </th>
-                        <th scope="col" class="number">
-                          Reorder point
-                        </th>
-                        <th scope="col" class="number">
-                          Shortfall
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {report.items.map((row) => (
-                        <tr key={`${row.productId}:${row.warehouseId}`}>
-                          <td>
-                            <a href={`/app/products/${row.productId}`}>{row.sku}</a> {row.productName}
-                          </td>
-                          <td>{row.warehouseCode}</td>
-                          <td class="number">{row.available}</td>
-                          <td class="number">{row.reorderPoint}</td>
-                          <td class="number">{row.shortfall}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </section>
-              </>
-            )
-          }
-        </Loaded>
+        <LoadedList load={low} empty="Nothing is at or below its reorder point.">
+          {(report) => (
+            <>
+              <p class="muted">
+                {report.totalCount} product{report.totalCount === 1 ? "" : "s"} at or below the reorder point,
+                per warehouse
+                {report.totalCount > report.items.length ? `; the ${report.items.length} shown first` : ""}.
+              </p>
+              <Table
+                label="Low stock"
+                columns={[
+                  "Product",
+                  "Warehouse",
+                  { label: "Available", number: true },
+                  { label: "Reorder point", number: true },
+                  { label: "Shortfall", number: true },
+                ]}
+              >
+                {report.items.map((row) => (
+                  <tr key={`${row.productId}:${row.warehouseId}`}>
+                    <td>
+                      <a href={`/app/products/${row.productId}`}>{row.sku}</a> {row.productName}
+                    </td>
+                    <td>{row.warehouseCode}</td>
+                    <td class="number">{row.available}</td>
+                    <td class="number">{row.reorderPoint}</td>
+                    <td class="number">{row.shortfall}</td>
+                  </tr>
+                ))}
+              </Table>
+            </>
+          )}
+        </LoadedList>
       </section>
     </>
   );

@@ -4,9 +4,9 @@ import { roles } from "../session/roles";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
-import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
 import { ConfirmDialog } from "../ui/modal";
-import { Pager } from "../ui/pager";
+import { Table } from "../ui/table";
 import { useLoad } from "../ui/use-load";
 
 type Invitation = Schemas["Invitation"];
@@ -74,57 +74,33 @@ export function Invitations() {
       </section>
       <section aria-labelledby="invitations-heading">
         <h2 id="invitations-heading">Pending invitations</h2>
-        <Loaded load={invitations}>
-          {(list) =>
-            list.items.length === 0 ? (
-              <p>No pending invitations.</p>
-            ) : (
-              <>
-                <section class="table-scroll" aria-label="Invitation list">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Email</th>
-                        <th scope="col">Role</th>
-                        <th scope="col">Sent</th>
-                        <th scope="col">Expires</th>
-                        <th scope="col">
-                          <span class="visually-hidden">Actions</span>
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {list.items.map((invitation) => (
-                        <tr key={invitation.id}>
-                          <td>{invitation.email}</td>
-                          <td>{invitation.role}</td>
-                          <td>{formatDateTime(invitation.createdAt)}</td>
-                          <td>{formatDateTime(invitation.expiresAt)}</td>
-                          <td>
-                            <button
-                              type="button"
-                              class="button button-danger"
-                              onClick={() => setRevoking(invitation)}
-                              aria-label={`Revoke the invitation of ${invitation.email}`}
-                            >
-                              Revoke
-                            </button>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </section>
-                <Pager
-                  page={list.page}
-                  totalPages={list.totalPages}
-                  totalCount={list.totalCount}
-                  onPage={setPage}
-                />
-              </>
-            )
-          }
-        </Loaded>
+        <LoadedList load={invitations} empty="No pending invitations." onPage={setPage}>
+          {(list) => (
+            <Table
+              label="Invitation list"
+              columns={["Email", "Role", "Sent", "Expires", { label: "Actions", hidden: true }]}
+            >
+              {list.items.map((invitation) => (
+                <tr key={invitation.id}>
+                  <td>{invitation.email}</td>
+                  <td>{invitation.role}</td>
+                  <td>{formatDateTime(invitation.createdAt)}</td>
+                  <td>{formatDateTime(invitation.expiresAt)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="button button-danger"
+                      onClick={() => setRevoking(invitation)}
+                      aria-label={`Revoke the invitation of ${invitation.email}`}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </LoadedList>
       </section>
       {revoking && (
         <ConfirmDialog

@@ -2,6 +2,8 @@ import { useRoute } from "preact-iso";
 import { api, unwrap } from "../api/client";
 import { formatDateTime, formatMoney } from "../ui/format";
 import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
+import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 
@@ -66,94 +68,69 @@ export function Product() {
       </Loaded>
       <section aria-labelledby="stock-heading">
         <h2 id="stock-heading">Stock per location</h2>
-        <Loaded load={stock}>
+        <LoadedList load={stock} empty="Not stocked anywhere.">
           {(levels) => {
             // Lot and expiry columns only for stock that has lots (lot-tracked products).
             const lotted = levels.items.some((level) => level.lotNumber !== null);
-            return levels.items.length === 0 ? (
-              <p>Not stocked anywhere.</p>
-            ) : (
-              <section class="table-scroll" aria-label="Stock per location">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Warehouse</th>
-                      <th scope="col">Location</th>
-                      {lotted && <th scope="col">Lot</th>}
-                      {lotted && <th scope="col">Expires</th>}
-                      <th scope="col" class="number">
-                        On hand
-                      </th>
-                      <th scope="col" class="number">
-                        Reserved
-                      </th>
-                      <th scope="col" class="number">
-                        Available
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {levels.items.map((level) => (
-                      <tr key={`${level.locationId}:${level.lotId ?? ""}`}>
-                        <td>{warehouseCode(level.warehouseId)}</td>
-                        <td>{level.locationCode}</td>
-                        {lotted && <td>{level.lotNumber ?? "—"}</td>}
-                        {lotted && <td>{level.expiresAt ?? "—"}</td>}
-                        <td class="number">{level.onHand}</td>
-                        <td class="number">{level.reserved}</td>
-                        <td class="number">{level.available}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
+            return (
+              <Table
+                label="Stock per location"
+                columns={[
+                  "Warehouse",
+                  "Location",
+                  ...(lotted ? ["Lot", "Expires"] : []),
+                  { label: "On hand", number: true },
+                  { label: "Reserved", number: true },
+                  { label: "Available", number: true },
+                ]}
+              >
+                {levels.items.map((level) => (
+                  <tr key={`${level.locationId}:${level.lotId ?? ""}`}>
+                    <td>{warehouseCode(level.warehouseId)}</td>
+                    <td>{level.locationCode}</td>
+                    {lotted && <td>{level.lotNumber ?? "—"}</td>}
+                    {lotted && <td>{level.expiresAt ?? "—"}</td>}
+                    <td class="number">{level.onHand}</td>
+                    <td class="number">{level.reserved}</td>
+                    <td class="number">{level.available}</td>
+                  </tr>
+                ))}
+              </Table>
             );
           }}
-        </Loaded>
+        </LoadedList>
       </section>
       <section aria-labelledby="movements-heading">
         <h2 id="movements-heading">Recent movements</h2>
-        <Loaded load={movements}>
-          {(list) =>
-            list.items.length === 0 ? (
-              <p>No movements yet.</p>
-            ) : (
-              <section class="table-scroll" aria-label="Recent movements">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Location</th>
-                      <th scope="col" class="number">
-                        Change
-                      </th>
-                      <th scope="col" class="number">
-                        On hand after
-                      </th>
-                      <th scope="col">Reason</th>
-                      <th scope="col">By</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.items.map((m) => (
-                      <tr key={m.id}>
-                        <td>{formatDateTime(m.createdAt)}</td>
-                        <td>{locationCode(m.locationId)}</td>
-                        <td class="number">{m.delta > 0 ? `+${m.delta}` : m.delta}</td>
-                        <td class="number">{m.onHandAfter}</td>
-                        <td>
-                          {m.reason}
-                          {m.notes ? ` (${m.notes})` : ""}
-                        </td>
-                        <td>{m.actorType.replace("_", " ")}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
-            )
-          }
-        </Loaded>
+        <LoadedList load={movements} empty="No movements yet.">
+          {(list) => (
+            <Table
+              label="Recent movements"
+              columns={[
+                "When",
+                "Location",
+                { label: "Change", number: true },
+                { label: "On hand after", number: true },
+                "Reason",
+                "By",
+              ]}
+            >
+              {list.items.map((m) => (
+                <tr key={m.id}>
+                  <td>{formatDateTime(m.createdAt)}</td>
+                  <td>{locationCode(m.locationId)}</td>
+                  <td class="number">{m.delta > 0 ? `+${m.delta}` : m.delta}</td>
+                  <td class="number">{m.onHandAfter}</td>
+                  <td>
+                    {m.reason}
+                    {m.notes ? ` (${m.notes})` : ""}
+                  </td>
+                  <td>{m.actorType.replace("_", " ")}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </LoadedList>
       </section>
     </>
   );

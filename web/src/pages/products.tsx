@@ -1,8 +1,8 @@
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { formatMoney } from "../ui/format";
-import { Loaded } from "../ui/loaded";
-import { Pager } from "../ui/pager";
+import { LoadedList } from "../ui/loaded-list";
+import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 
@@ -87,54 +87,34 @@ export function Products() {
           Apply
         </button>
       </form>
-      <Loaded load={products}>
-        {(list) =>
-          list.items.length === 0 ? (
-            <p>No products match.</p>
-          ) : (
-            <>
-              <section class="table-scroll" aria-label="Products">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">SKU</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Category</th>
-                      <th scope="col">Status</th>
-                      <th scope="col" class="number">
-                        Price
-                      </th>
-                      <th scope="col" class="number">
-                        Reorder point
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.items.map((product) => (
-                      <tr key={product.id}>
-                        <td>
-                          <a href={`/app/products/${product.id}`}>{product.sku}</a>
-                        </td>
-                        <td>{product.name}</td>
-                        <td>{product.category ?? "—"}</td>
-                        <td>{product.status}</td>
-                        <td class="number">{formatMoney(product.price)}</td>
-                        <td class="number">{product.reorderPoint}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
-              <Pager
-                page={list.page}
-                totalPages={list.totalPages}
-                totalCount={list.totalCount}
-                onPage={(next) => show({ page: next })}
-              />
-            </>
-          )
-        }
-      </Loaded>
+      <LoadedList load={products} empty="No products match." onPage={(next) => show({ page: next })}>
+        {(list) => (
+          <Table
+            label="Products"
+            columns={[
+              "SKU",
+              "Name",
+              "Category",
+              "Status",
+              { label: "Price", number: true },
+              { label: "Reorder point", number: true },
+            ]}
+          >
+            {list.items.map((product) => (
+              <tr key={product.id}>
+                <td>
+                  <a href={`/app/products/${product.id}`}>{product.sku}</a>
+                </td>
+                <td>{product.name}</td>
+                <td>{product.category ?? "—"}</td>
+                <td>{product.status}</td>
+                <td class="number">{formatMoney(product.price)}</td>
+                <td class="number">{product.reorderPoint}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
     </>
   );
 }

@@ -6,9 +6,9 @@ import { ConfigNav } from "../ui/config-nav";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
-import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
 import { ConfirmDialog } from "../ui/modal";
-import { Pager } from "../ui/pager";
+import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 import { Invitations } from "./invitations";
@@ -30,43 +30,23 @@ export function Users() {
       <Invitations />
       <section aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
-        <Loaded load={users}>
+        <LoadedList load={users} onPage={setPage}>
           {(list) => (
-            <>
-              <section class="table-scroll" aria-label="Members">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Email</th>
-                      <th scope="col">Role</th>
-                      <th scope="col">Joined</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.items.map((user) => (
-                      <Member
-                        key={`${user.id}:${user.role}`}
-                        user={user}
-                        onChanged={users.reload}
-                        onRemove={setRemoving}
-                      />
-                    ))}
-                  </tbody>
-                </table>
-              </section>
-              <Pager
-                page={list.page}
-                totalPages={list.totalPages}
-                totalCount={list.totalCount}
-                onPage={setPage}
-              />
-            </>
+            <Table
+              label="Members"
+              columns={["Name", "Email", "Role", "Joined", { label: "Actions", hidden: true }]}
+            >
+              {list.items.map((user) => (
+                <Member
+                  key={`${user.id}:${user.role}`}
+                  user={user}
+                  onChanged={users.reload}
+                  onRemove={setRemoving}
+                />
+              ))}
+            </Table>
           )}
-        </Loaded>
+        </LoadedList>
       </section>
       {removing && (
         <ConfirmDialog

@@ -6,8 +6,8 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
 import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
 import { ConfirmDialog, Modal } from "../ui/modal";
-import { Pager } from "../ui/pager";
 import { ShowOnce } from "../ui/show-once";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -109,32 +109,20 @@ export function Webhook() {
             Refresh
           </button>
         </div>
-        <Loaded load={deliveries}>
-          {(list) =>
-            list.items.length === 0 ? (
-              <p>No deliveries yet.</p>
-            ) : (
-              <>
-                <ul class="deliveries">
-                  {list.items.map((delivery) => (
-                    <Delivery
-                      key={delivery.id}
-                      webhookId={id}
-                      delivery={delivery}
-                      onRetried={deliveries.reload}
-                    />
-                  ))}
-                </ul>
-                <Pager
-                  page={list.page}
-                  totalPages={list.totalPages}
-                  totalCount={list.totalCount}
-                  onPage={setPage}
+        <LoadedList load={deliveries} empty="No deliveries yet." onPage={setPage}>
+          {(list) => (
+            <ul class="deliveries">
+              {list.items.map((delivery) => (
+                <Delivery
+                  key={delivery.id}
+                  webhookId={id}
+                  delivery={delivery}
+                  onRetried={deliveries.reload}
                 />
-              </>
-            )
-          }
-        </Loaded>
+              ))}
+            </ul>
+          )}
+        </LoadedList>
       </section>
       {dialog === "rotate" && (
         <ConfirmDialog
@@ -156,12 +144,7 @@ export function Webhook() {
       )}
       {dialog !== null && typeof dialog === "object" && (
         <Modal title="New signing secret" onClose={() => setDialog(null)}>
-          <ShowOnce label="Signing secret" value={dialog.secret} />
-          <div class="actions">
-            <button type="button" class="button button-primary" onClick={() => setDialog(null)}>
-              Done
-            </button>
-          </div>
+          <ShowOnce label="Signing secret" value={dialog.secret} onDone={() => setDialog(null)} />
         </Modal>
       )}
       {dialog === "delete" && (

@@ -3,10 +3,10 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ConfigNav } from "../ui/config-nav";
 import { useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
-import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
 import { Modal } from "../ui/modal";
-import { Pager } from "../ui/pager";
 import { ShowOnce } from "../ui/show-once";
+import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 import { type WebhookFields, WebhookForm } from "./webhook-form";
@@ -38,47 +38,23 @@ export function Webhooks() {
           Add webhook
         </button>
       </div>
-      <Loaded load={webhooks}>
-        {(list) =>
-          list.items.length === 0 ? (
-            <p>No webhooks yet.</p>
-          ) : (
-            <>
-              <section class="table-scroll" aria-label="Webhooks">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">URL</th>
-                      <th scope="col">Events</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.items.map((webhook) => (
-                      <tr key={webhook.id}>
-                        <td>
-                          <a href={`/app/configuration/webhooks/${webhook.id}`}>{webhook.url}</a>
-                          {webhook.description && <div class="muted">{webhook.description}</div>}
-                        </td>
-                        <td>{webhook.events.join(", ")}</td>
-                        <td>{webhookStatus(webhook)}</td>
-                        <td>{formatDateTime(webhook.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
-              <Pager
-                page={list.page}
-                totalPages={list.totalPages}
-                totalCount={list.totalCount}
-                onPage={setPage}
-              />
-            </>
-          )
-        }
-      </Loaded>
+      <LoadedList load={webhooks} empty="No webhooks yet." onPage={setPage}>
+        {(list) => (
+          <Table label="Webhooks" columns={["URL", "Events", "Status", "Created"]}>
+            {list.items.map((webhook) => (
+              <tr key={webhook.id}>
+                <td>
+                  <a href={`/app/configuration/webhooks/${webhook.id}`}>{webhook.url}</a>
+                  {webhook.description && <div class="muted">{webhook.description}</div>}
+                </td>
+                <td>{webhook.events.join(", ")}</td>
+                <td>{webhookStatus(webhook)}</td>
+                <td>{formatDateTime(webhook.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
       {creating && (
         <CreateWebhook
           onClose={() => {
@@ -102,12 +78,7 @@ function CreateWebhook({ onClose }: { onClose: () => void }) {
         <p>
           Verify each delivery's <code>webhook-signature</code> with this secret.
         </p>
-        <ShowOnce label="Signing secret" value={created.secret} />
-        <div class="actions">
-          <button type="button" class="button button-primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
+        <ShowOnce label="Signing secret" value={created.secret} onDone={onClose} />
       </Modal>
     );
   }
