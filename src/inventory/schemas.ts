@@ -54,17 +54,22 @@ export const TransferBody = z
   .openapi("TransferRequest");
 export type TransferBody = z.infer<typeof TransferBody>;
 
+// Where a level is and what it holds, as a level now and a level at an instant both show it.
+const levelPlace = {
+  productId: z.uuid(),
+  sku: z.string(),
+  productName: z.string(),
+  locationId: z.uuid(),
+  locationCode: z.string(),
+  warehouseId: z.uuid(),
+  lotId: z.uuid().nullable(),
+  lotNumber: z.string().nullable(),
+  expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
+};
+
 export const StockLevelRecord = z
   .object({
-    productId: z.uuid(),
-    sku: z.string(),
-    productName: z.string(),
-    locationId: z.uuid(),
-    locationCode: z.string(),
-    warehouseId: z.uuid(),
-    lotId: z.uuid().nullable(),
-    lotNumber: z.string().nullable(),
-    expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
+    ...levelPlace,
     onHand: z.number().int(),
     reserved: z.number().int(),
     available: z.number().int(),
@@ -143,15 +148,7 @@ export type StockQuery = z.infer<typeof StockQuery>;
 
 export const StockLevelAsOfRecord = z
   .object({
-    productId: z.uuid(),
-    sku: z.string(),
-    productName: z.string(),
-    locationId: z.uuid(),
-    locationCode: z.string(),
-    warehouseId: z.uuid(),
-    lotId: z.uuid().nullable(),
-    lotNumber: z.string().nullable(),
-    expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
+    ...levelPlace,
     onHand: z.number().int().openapi({ description: "On hand at `asOf`." }),
     asOf: z.string(),
     lastMovementAt: z
