@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
-import { uuidv7 } from "uuidv7";
 import type { TenantDb } from "../db/client";
-import { asConflict } from "../db/constraint-errors";
+import { insertNewRow } from "../db/insert-new-row";
 import { locations, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
 import { assertParent } from "./parent-location";
-import { duplicateCode, type LocationRow, locationRecord } from "./records";
+import { duplicateCode, locationRecord } from "./records";
 import type { CreateLocationBody } from "./schemas";
 
 export async function createLocation(tdb: TenantDb, input: CreateLocationBody) {
@@ -18,22 +17,18 @@ export async function createLocation(tdb: TenantDb, input: CreateLocationBody) {
   if (!warehouse)
     throw new AppError("NOT_FOUND", "Warehouse not found", { errors: ["warehouseId: warehouse not found"] });
   await assertParent(tdb, input.parentId, input.warehouseId);
-  const now = new Date().toISOString();
-  const row: LocationRow = {
-    id: uuidv7(),
-    tenantId: tdb.tenantId,
-    warehouseId: input.warehouseId,
-    code: input.code,
-    name: input.name,
-    type: input.type,
-    parentId: input.parentId ?? null,
-    active: input.active ?? true,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await tdb.db
-    .insert(locations)
-    .values(row)
-    .catch((error) => asConflict(error, duplicateCode));
+  const row = await insertNewRow(
+    tdb,
+    locations,
+    {
+      warehouseId: input.warehouseId,
+      code: input.code,
+      name: input.name,
+      type: input.type,
+      parentId: input.parentId ?? null,
+      active: input.active ?? true,
+    },
+    duplicateCode,
+  );
   return locationRecord(row);
 }
