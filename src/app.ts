@@ -51,24 +51,29 @@ export function createApp() {
     refuseControlCharacters,
   );
 
-  api.route("/", healthRoutes);
-  api.route("/", platformRoutes);
-  api.route("/", sessionRoutes);
-  api.route("/", passwordRoutes);
-  api.route("/", invitationRoutes); // before userRoutes: /users/{id} would claim /users/invitations
-  api.route("/", userRoutes);
-  api.route("/", apiKeyRoutes);
-  api.route("/", reportRoutes);
-  api.route("/", orderRoutes);
-  api.route("/", productRoutes);
-  api.route("/", warehouseRoutes);
-  api.route("/", locationRoutes);
-  api.route("/", countRoutes);
-  api.route("/", inventoryRoutes);
-  api.route("/", lotRoutes);
-  api.route("/", holdRoutes);
-  api.route("/", webhookRoutes);
-  api.route("/", eventRoutes);
+  // In this order: a module's literal paths before another's parameters (invitations before users, whose
+  // /users/{id} would claim /users/invitations).
+  const modules = [
+    healthRoutes,
+    platformRoutes,
+    sessionRoutes,
+    passwordRoutes,
+    invitationRoutes,
+    userRoutes,
+    apiKeyRoutes,
+    reportRoutes,
+    orderRoutes,
+    productRoutes,
+    warehouseRoutes,
+    locationRoutes,
+    countRoutes,
+    inventoryRoutes,
+    lotRoutes,
+    holdRoutes,
+    webhookRoutes,
+    eventRoutes,
+  ];
+  for (const routes of modules) api.route("/", routes);
 
   publishOpenApi(api);
   root.route("/", webAppRoutes);
