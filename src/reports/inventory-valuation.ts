@@ -1,19 +1,10 @@
-import { asc, count, sql } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { asc, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { offsetOf, paged } from "../http/pagination";
 import { type ExactNumber, exactMoney, fromE4OrNull, MONEY_E4_BITS } from "../money";
 import type { CsvColumn } from "./csv";
 import { exactSumOfProducts } from "./exact-sum";
 import type { InventoryValuationQuery } from "./schemas";
-import {
-  type PositionSums,
-  positionsCsvPage,
-  positionsPage,
-  type StockFilters,
-  type StockPosition,
-  stockPositions,
-} from "./stock-position";
+import { type PositionSums, positionReport, type StockPosition } from "./stock-position";
 
 // A stock position as a value line shows it, priced.
 export type ValuationLine = Omit<StockPosition, "costE4" | "reserved" | "reorderPoint"> & {
@@ -34,10 +25,8 @@ function toLine(position: StockPosition): ValuationLine {
   };
 }
 
-/** A page of the CSV download: the lines of the next range of products. */
-export function valuationPage(tenantDb: TenantDb, filters: StockFilters, afterSku: string | null) {
-  return positionsCsvPage(tenantDb, filters, valuation, afterSku, toLine);
-}
+/** The report's reads: its JSON page (with the totals) and the pages of its CSV download. */
+export const valuationLines = positionReport(valuation, toLine);
 
 /**
  * A page of lines plus the totals per warehouse and overall: units on hand, reserved, expired and available
@@ -45,12 +34,8 @@ export function valuationPage(tenantDb: TenantDb, filters: StockFilters, afterSk
  * every value exact however large.
  */
 export async function inventoryValuation(tenantDb: TenantDb, query: InventoryValuationQuery) {
-  const { db } = tenantDb;
-  const all = stockPositions(tenantDb, query, valuation).as("lines");
-  const read = await runBatch(tenantDb, {
-    page: positionsPage(tenantDb, query, valuation, { offset: offsetOf(query), limit: query.pageSize }),
-    count: db.select({ value: count() }).from(all),
-    byWarehouse: db
+  const { lines, byWarehouse } = await valuationLines.page(tenantDb, query, (all) => ({
+    byWarehouse: tenantDb.db
       .select({
         warehouseId: all.warehouseId,
         warehouseCode: all.warehouseCode,
@@ -62,13 +47,12 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
       .from(all)
       .groupBy(all.warehouseId)
       .orderBy(asc(all.warehouseCode)),
-  });
-  const byWarehouse = read.byWarehouse;
+  }));
   const onHand = byWarehouse.reduce((sum, w) => sum + w.onHand, 0);
   const reserved = byWarehouse.reduce((sum, w) => sum + w.reserved, 0);
   const expired = byWarehouse.reduce((sum, w) => sum + w.expired, 0);
   return {
-    ...paged(read.page.map(toLine), read.count[0]?.value ?? 0, query),
+    ...lines,
     asOf: query.asOf ?? null,
     basis: query.asOf
       ? `Stock on hand at ${query.asOf} (from the ledger), valued at each product's current unit cost; ` +

@@ -1,18 +1,9 @@
-import { count, eq, sql } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { eq, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products } from "../db/schema/tenant";
-import { offsetOf, paged } from "../http/pagination";
 import type { CsvColumn } from "./csv";
 import type { LowStockQuery } from "./schemas";
-import {
-  type PositionSums,
-  positionsCsvPage,
-  positionsPage,
-  type StockFilters,
-  type StockPosition,
-  stockPositions,
-} from "./stock-position";
+import { type PositionSums, positionReport, type StockPosition } from "./stock-position";
 
 /**
  * Every active product whose available quantity in a warehouse where it is stocked is at or below its
@@ -33,17 +24,11 @@ function toLine(position: StockPosition): LowStockLine {
   return { ...line, available, shortfall: line.reorderPoint - available };
 }
 
-/** A page of the CSV download: the lines of the next range of products. */
-export function lowStockPage(tenantDb: TenantDb, filters: StockFilters, afterSku: string | null) {
-  return positionsCsvPage(tenantDb, filters, lowStock, afterSku, toLine);
-}
+/** The report's reads: its JSON page and the pages of its CSV download. */
+export const lowStockLines = positionReport(lowStock, toLine);
 
 export async function lowStockReport(tenantDb: TenantDb, query: LowStockQuery) {
-  const read = await runBatch(tenantDb, {
-    page: positionsPage(tenantDb, query, lowStock, { offset: offsetOf(query), limit: query.pageSize }),
-    count: tenantDb.db.select({ value: count() }).from(stockPositions(tenantDb, query, lowStock).as("low")),
-  });
-  return paged(read.page.map(toLine), read.count[0]?.value ?? 0, query);
+  return (await lowStockLines.page(tenantDb, query)).lines;
 }
 
 export const lowStockColumns: CsvColumn<LowStockLine>[] = [

@@ -8,8 +8,8 @@ import { asOfInstant } from "../inventory/stock-as-of";
 import { API_VERSION } from "../openapi/document";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
 import { csvDownload, downloadName } from "./download";
-import { inventoryValuation, valuationColumns, valuationPage } from "./inventory-valuation";
-import { lowStockColumns, lowStockPage, lowStockReport } from "./low-stock";
+import { inventoryValuation, valuationColumns, valuationLines } from "./inventory-valuation";
+import { lowStockColumns, lowStockLines, lowStockReport } from "./low-stock";
 import { orderSummary, orderSummaryColumns, orderSummaryPage } from "./order-summary";
 import {
   InventoryValuationQuery,
@@ -144,7 +144,7 @@ export const reportRoutes = createRouter()
         c,
         downloadName(reportTypes.inventoryValuation.type),
         valuationColumns,
-        (after: string | null) => valuationPage(tenantDb, query, after),
+        (after: string | null) => valuationLines.csvPage(tenantDb, query, after),
       );
     }
     return ok(c, await inventoryValuation(tenantDb, query));
@@ -170,7 +170,7 @@ export const reportRoutes = createRouter()
         c,
         downloadName(reportTypes.lowStock.type),
         lowStockColumns,
-        (after: string | null) => lowStockPage(tenantDb, query, after),
+        (after: string | null) => lowStockLines.csvPage(tenantDb, query, after),
       );
     }
     return ok(c, await lowStockReport(tenantDb, query));

@@ -1,7 +1,9 @@
-import { and, asc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, lte, type SQL, sql } from "drizzle-orm";
+import { type DrizzleQuery, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { lots, products, stockLevels, stockMovements, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { offsetOf, type PageQuery, paged } from "../http/pagination";
 import { withLot } from "../inventory/projections";
 import { lastMovementAt } from "../inventory/stock-as-of";
 import { today } from "../lots/expiry";
@@ -95,18 +97,6 @@ export function stockPositions(tdb: TenantDb, filters: StockFilters, report: Pos
 
 export type StockPosition = Awaited<ReturnType<typeof stockPositions>>[number];
 
-/** A JSON page of a per-product report's lines, by SKU then warehouse code. */
-export const positionsPage = (
-  tdb: TenantDb,
-  filters: StockFilters,
-  report: PositionReport,
-  window: { offset: number; limit: number },
-) =>
-  stockPositions(tdb, filters, report)
-    .orderBy(asc(products.sku), asc(warehouses.code))
-    .limit(window.limit)
-    .offset(window.offset);
-
 /** How many products a CSV page of a per-product report covers. */
 export const PRODUCTS_PER_PAGE = 500;
 
@@ -129,18 +119,51 @@ async function nextSkuRange(tdb: TenantDb, afterSku: string | null) {
     : { condition: after, next: null };
 }
 
-/** A CSV page of a per-product report: the lines of the next SKU range, by SKU then warehouse code. */
-export async function positionsCsvPage<Row>(
-  tdb: TenantDb,
-  filters: StockFilters,
-  report: PositionReport,
-  afterSku: string | null,
-  toRow: (position: StockPosition) => Row,
-): Promise<CsvPage<Row, string>> {
-  const range = await nextSkuRange(tdb, afterSku);
-  const lines = await stockPositions(tdb, filters, report, range.condition).orderBy(
-    asc(products.sku),
-    asc(warehouses.code),
-  );
-  return { rows: lines.map(toRow), next: range.next };
+/** All lines of a per-product report, as a subquery to aggregate (totals read in the same batch as a page). */
+const allLines = (tdb: TenantDb, filters: StockFilters, report: PositionReport) =>
+  stockPositions(tdb, filters, report).as("lines");
+export type PositionLines = ReturnType<typeof allLines>;
+
+/**
+ * A per-product report's reads, from the positions it keeps (`report`) and what a line of it shows (`toLine`):
+ * a JSON page (by SKU, then warehouse code) with the number of lines, and a CSV page (the next SKU range).
+ */
+export function positionReport<Line>(report: PositionReport, toLine: (position: StockPosition) => Line) {
+  return {
+    /** A page of lines and their number, read in one batch with `more` (statements over all the lines). */
+    async page<const More extends Record<string, DrizzleQuery>>(
+      tdb: TenantDb,
+      query: StockFilters & PageQuery,
+      more: (lines: PositionLines) => More = () => ({}) as More,
+    ) {
+      const lines = allLines(tdb, query, report);
+      const {
+        page,
+        count: counted,
+        ...rest
+      } = await runBatch(tdb, {
+        ...more(lines),
+        page: stockPositions(tdb, query, report)
+          .orderBy(asc(products.sku), asc(warehouses.code))
+          .limit(query.pageSize)
+          .offset(offsetOf(query)),
+        count: tdb.db.select({ value: count() }).from(lines),
+      });
+      return { lines: paged(page.map(toLine), counted[0]?.value ?? 0, query), ...rest };
+    },
+
+    /** A CSV page: the lines of the next SKU range after `afterSku`, by SKU then warehouse code. */
+    async csvPage(
+      tdb: TenantDb,
+      filters: StockFilters,
+      afterSku: string | null,
+    ): Promise<CsvPage<Line, string>> {
+      const range = await nextSkuRange(tdb, afterSku);
+      const positions = await stockPositions(tdb, filters, report, range.condition).orderBy(
+        asc(products.sku),
+        asc(warehouses.code),
+      );
+      return { rows: positions.map(toLine), next: range.next };
+    },
+  };
 }
