@@ -112,6 +112,23 @@ function renderOperation(op: Operation): string[] {
     return [`        return self._t.call(`, ...parts.map((p) => `            ${p},`), "        )"];
   };
 
+  // What an iterator passes on to the method it reads page after page: every argument as it came, but the
+  // ones it sets itself (`own`, or what `setBy` answers for a field).
+  const forwarded = (
+    own: string[],
+    fields: Field[],
+    setBy: (f: Field) => string | undefined = () => undefined,
+  ) => [
+    ...op.pathParams.map(pythonName),
+    ...(op.body && !objectBody ? ["body"] : []),
+    ...own,
+    ...[...bodyFields, ...fields].map((f) => setBy(f) ?? `${pythonName(f.name)}=${pythonName(f.name)}`),
+    ...extras.map((e) => {
+      const name = e.split(":")[0] ?? e;
+      return `${name}=${name}`;
+    }),
+  ];
+
   const keywords = [...bodyFields.map(argument), ...op.query.map(argument), ...extras];
   const doc = `\`\`${op.httpMethod} ${op.path}\`\` (${op.operationId}).`;
   const lines = [
@@ -120,16 +137,7 @@ function renderOperation(op: Operation): string[] {
   ];
   if (op.paged) {
     const rest = op.query.filter((f) => f.name !== "page");
-    const forward = [
-      ...op.pathParams.map(pythonName),
-      ...(op.body && !objectBody ? ["body"] : []),
-      "page=page",
-      ...[...bodyFields, ...rest].map((f) => `${pythonName(f.name)}=${pythonName(f.name)}`),
-      ...extras.map((e) => {
-        const name = e.split(":")[0] ?? e;
-        return `${name}=${name}`;
-      }),
-    ];
+    const forward = forwarded(["page=page"], rest);
     lines.push(
       ...definition(
         pythonName(iteratorName(op.method, "iterate")),
@@ -142,19 +150,9 @@ function renderOperation(op: Operation): string[] {
     );
   }
   if (op.cursor) {
-    const forward = [
-      ...op.pathParams.map(pythonName),
-      ...(op.body && !objectBody ? ["body"] : []),
-      ...[...bodyFields, ...op.query].map((f) =>
-        f.name === "after"
-          ? "after=UNSET if position is None else position"
-          : `${pythonName(f.name)}=${pythonName(f.name)}`,
-      ),
-      ...extras.map((e) => {
-        const name = e.split(":")[0] ?? e;
-        return `${name}=${name}`;
-      }),
-    ];
+    const forward = forwarded([], op.query, (f) =>
+      f.name === "after" ? "after=UNSET if position is None else position" : undefined,
+    );
     lines.push(
       ...definition(
         pythonName(iteratorName(op.method, "iterate")),
