@@ -12,7 +12,7 @@ const write = { scope: "write:inventory" } as const;
 const tags = ["Inventory"];
 const unknown = { 404: errorResponse("Unknown hold") };
 
-const createRoute = defineRoute(write, {
+const createHoldRoute = defineRoute(write, {
   method: "post",
   path: "/inventory/holds",
   operationId: "createHold",
@@ -30,7 +30,7 @@ const createRoute = defineRoute(write, {
   },
 });
 
-const listRoute = defineRoute(read, {
+const listHoldsRoute = defineRoute(read, {
   method: "get",
   path: "/inventory/holds",
   operationId: "listHolds",
@@ -40,7 +40,7 @@ const listRoute = defineRoute(read, {
   responses: { 200: { description: "A page of holds", ...json(envelopeOf(pagedOf(HoldRecord))) } },
 });
 
-const getRoute = defineRoute(read, {
+const getHoldRoute = defineRoute(read, {
   method: "get",
   path: "/inventory/holds/{id}",
   operationId: "getHold",
@@ -50,7 +50,7 @@ const getRoute = defineRoute(read, {
   responses: { 200: { description: "The hold", ...json(envelopeOf(HoldRecord)) }, ...unknown },
 });
 
-const deleteRoute = defineRoute(write, {
+const releaseHoldRoute = defineRoute(write, {
   method: "delete",
   path: "/inventory/holds/{id}",
   operationId: "releaseHold",
@@ -66,10 +66,10 @@ const deleteRoute = defineRoute(write, {
 });
 
 export const holdRoutes = createRouter()
-  .openapi(createRoute, async (c) => {
+  .openapi(createHoldRoute, async (c) => {
     const hold = await createHold(c.var.tenantDb, c.req.valid("json"));
     return created(c, hold, `/api/v1/inventory/holds/${hold.id}`);
   })
-  .openapi(listRoute, async (c) => ok(c, await listHolds(c.var.tenantDb, c.req.valid("query"))))
-  .openapi(getRoute, async (c) => ok(c, await getHold(c.var.tenantDb, c.req.valid("param").id)))
-  .openapi(deleteRoute, async (c) => ok(c, await deleteHold(c.var.tenantDb, c.req.valid("param").id)));
+  .openapi(listHoldsRoute, async (c) => ok(c, await listHolds(c.var.tenantDb, c.req.valid("query"))))
+  .openapi(getHoldRoute, async (c) => ok(c, await getHold(c.var.tenantDb, c.req.valid("param").id)))
+  .openapi(releaseHoldRoute, async (c) => ok(c, await deleteHold(c.var.tenantDb, c.req.valid("param").id)));
