@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenantRowKey, timestamps } from "./columns";
 
 export const productTrackings = ["none", "lot", "serial"] as const;
 
 export const products = sqliteTable(
   "products",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     sku: text("sku").notNull(),
     name: text("name").notNull(),
     barcode: text("barcode"),
@@ -25,8 +25,7 @@ export const products = sqliteTable(
     description: text("description"),
     // Bumped on every write; the ETag is derived from it.
     version: integer("version").notNull().default(1),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("products_tenant_sku_unique").on(t.tenantId, t.sku),
@@ -48,14 +47,12 @@ export const products = sqliteTable(
 export const warehouses = sqliteTable(
   "warehouses",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     address: text("address", { mode: "json" }).$type<Record<string, string> | null>(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("warehouses_tenant_code_unique").on(t.tenantId, t.code),
@@ -68,8 +65,7 @@ export const locationTypes = ["zone", "aisle", "rack", "shelf", "bin", "dock", "
 export const locations = sqliteTable(
   "locations",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     warehouseId: text("warehouse_id")
       .notNull()
       .references(() => warehouses.id),
@@ -78,8 +74,7 @@ export const locations = sqliteTable(
     type: text("type", { enum: locationTypes }).notNull(),
     parentId: text("parent_id"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("locations_tenant_warehouse_code_unique").on(t.tenantId, t.warehouseId, t.code),

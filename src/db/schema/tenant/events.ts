@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenantRowKey, timestamps } from "./columns";
 
 // Transactional outbox: written in the same batch as the change that causes the event.
 export const outboxEvents = sqliteTable(
   "outbox_events",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     type: text("type").notNull(),
     payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
     createdAt: text("created_at").notNull(),
@@ -29,8 +29,7 @@ export const outboxEvents = sqliteTable(
 export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     url: text("url").notNull(),
     description: text("description"),
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
@@ -42,8 +41,7 @@ export const webhookSubscriptions = sqliteTable(
     previousSecretExpiresAt: text("previous_secret_expires_at"),
     disabledReason: text("disabled_reason"),
     failingSince: text("failing_since"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [index("webhook_subscriptions_tenant_created_idx").on(t.tenantId, t.createdAt)],
 );
@@ -51,8 +49,7 @@ export const webhookSubscriptions = sqliteTable(
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     subscriptionId: text("subscription_id").notNull(),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
@@ -66,8 +63,7 @@ export const webhookDeliveries = sqliteTable(
     lastError: text("last_error"),
     lastDurationMs: integer("last_duration_ms"),
     nextAttemptAt: text("next_attempt_at"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("webhook_deliveries_subscription_event_replay_unique").on(
@@ -82,8 +78,7 @@ export const webhookDeliveries = sqliteTable(
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     deliveryId: text("delivery_id").notNull(),
     subscriptionId: text("subscription_id").notNull(),
     attempt: integer("attempt").notNull(),

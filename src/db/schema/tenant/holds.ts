@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { tenantRowKey, timestamps } from "./columns";
 
 export const holdStatuses = ["active", "released", "expired", "consumed"] as const;
 
@@ -9,8 +10,7 @@ export const holdStatuses = ["active", "released", "expired", "consumed"] as con
 export const stockHolds = sqliteTable(
   "stock_holds",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     productId: text("product_id").notNull(),
     quantity: integer("quantity").notNull(),
     // Where the caller asked to hold from (at most one of them); null: anywhere.
@@ -22,8 +22,7 @@ export const stockHolds = sqliteTable(
     // The sales order that consumed it.
     orderId: text("order_id"),
     releasedAt: text("released_at"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     index("stock_holds_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),

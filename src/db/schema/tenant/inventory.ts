@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { locations, products, warehouses } from "./catalog";
+import { tenantRowKey } from "./columns";
 
 /**
  * The most units one stock level may hold. With costs at most 10^13 ten-thousandths it keeps every value exact:
@@ -44,8 +45,7 @@ export const stockLevels = sqliteTable(
 export const stockMovements = sqliteTable(
   "stock_movements",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     productId: text("product_id").notNull(),
     locationId: text("location_id").notNull(),
     warehouseId: text("warehouse_id").notNull(),

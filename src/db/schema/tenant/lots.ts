@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { products } from "./catalog";
+import { tenantRowKey, timestamps } from "./columns";
 
 // A lot (batch) of a lot-tracked product: `number` is unique per product; stock levels and ledger rows
 // name it by id. `created_at` is the lot's first receipt, FEFO's tie-breaker among lots without expiry.
 export const lots = sqliteTable(
   "lots",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     productId: text("product_id")
       .notNull()
       .references(() => products.id),
@@ -39,8 +39,7 @@ export const serialNumbers = sqliteTable(
     locationId: text("location_id"),
     warehouseId: text("warehouse_id"),
     onHand: integer("on_hand").notNull().default(0),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productId, t.serial] }),
@@ -55,8 +54,7 @@ export const countStatuses = ["open", "submitted", "approved", "cancelled"] as c
 export const inventoryCounts = sqliteTable(
   "inventory_counts",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     status: text("status", { enum: countStatuses }).notNull().default("open"),
     warehouseId: text("warehouse_id"),
     locationIds: text("location_ids", { mode: "json" }).$type<string[] | null>(),

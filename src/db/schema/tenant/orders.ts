@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenantRowKey, timestamps } from "./columns";
 
 export const orders = sqliteTable(
   "orders",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     // SO-000001 / PO-000001, numbered per tenant from order_counters inside the creating batch.
     number: text("number").notNull(),
     type: text("type", { enum: ["sales", "purchase"] }).notNull(),
@@ -21,8 +21,7 @@ export const orders = sqliteTable(
     // Bumped on every status change; a status update is guarded by the version it read.
     version: integer("version").notNull().default(1),
     createdBy: text("created_by"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("orders_tenant_number_unique").on(t.tenantId, t.number),
@@ -37,8 +36,7 @@ export const orders = sqliteTable(
 export const orderLines = sqliteTable(
   "order_lines",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     orderId: text("order_id")
       .notNull()
       .references(() => orders.id),
@@ -95,8 +93,7 @@ export const orderReservations = sqliteTable(
 export const orderStatusHistory = sqliteTable(
   "order_status_history",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    ...tenantRowKey(),
     orderId: text("order_id").notNull(),
     fromStatus: text("from_status"),
     toStatus: text("to_status").notNull(),
