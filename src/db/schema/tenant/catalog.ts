@@ -44,6 +44,12 @@ export const products = sqliteTable(
   ],
 );
 
+/** The product a row of a stock table is about (lots, serial numbers, stock levels). */
+export const productIdColumn = () =>
+  text("product_id")
+    .notNull()
+    .references(() => products.id);
+
 export const warehouses = sqliteTable(
   "warehouses",
   {

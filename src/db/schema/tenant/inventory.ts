@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { locations, products, warehouses } from "./catalog";
+import { locations, productIdColumn, warehouses } from "./catalog";
 import { tenantRowKey } from "./columns";
 
 /**
@@ -17,9 +17,7 @@ export const stockLevels = sqliteTable(
   "stock_levels",
   {
     tenantId: text("tenant_id").notNull(),
-    productId: text("product_id")
-      .notNull()
-      .references(() => products.id),
+    productId: productIdColumn(),
     locationId: text("location_id")
       .notNull()
       .references(() => locations.id),

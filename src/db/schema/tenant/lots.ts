@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { products } from "./catalog";
+import { productIdColumn } from "./catalog";
 import { tenantRowKey, timestamps } from "./columns";
 
 // A lot (batch) of a lot-tracked product: `number` is unique per product; stock levels and ledger rows
@@ -9,9 +9,7 @@ export const lots = sqliteTable(
   "lots",
   {
     ...tenantRowKey(),
-    productId: text("product_id")
-      .notNull()
-      .references(() => products.id),
+    productId: productIdColumn(),
     number: text("number").notNull(),
     // Calendar dates (YYYY-MM-DD): a lot is expired from its expiry date on.
     expiresAt: text("expires_at"),
@@ -32,9 +30,7 @@ export const serialNumbers = sqliteTable(
   "serial_numbers",
   {
     tenantId: text("tenant_id").notNull(),
-    productId: text("product_id")
-      .notNull()
-      .references(() => products.id),
+    productId: productIdColumn(),
     serial: text("serial").notNull(),
     locationId: text("location_id"),
     warehouseId: text("warehouse_id"),
