@@ -34,7 +34,8 @@ export interface Bindings extends DatabaseBindings {
 
 /** What the queue carries: one outbox event to fan out, or one delivery to attempt. */
 export type WebhookQueueMessage =
-  | { kind: "event"; tenantId: string; eventId: string }
+  /** `shard`: where the event was committed, the consumer's first guess (the tenant may have moved since). */
+  | { kind: "event"; tenantId: string; eventId: string; shard?: string }
   | { kind: "delivery"; tenantId: string; deliveryId: string };
 
 /** Per-request values set by the middleware pipeline and read by handlers. */

@@ -26,7 +26,9 @@ async function consumeMessage(
       await recordDeadLetter(env, message.body);
       message.ack();
     } else if (message.body.kind === "event") {
-      await fanOutEvent(env, message.body.tenantId, message.body.eventId);
+      // A retry asks the directory: the shard the message names may be one the tenant has moved from.
+      const { tenantId, eventId, shard } = message.body;
+      await fanOutEvent(env, tenantId, eventId, message.attempts === 1 ? shard : undefined);
       message.ack();
     } else {
       const outcome = await deliver(env, message.body.tenantId, message.body.deliveryId);

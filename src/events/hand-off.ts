@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { chunks, inJsonArray } from "../db/batch";
-import { dbFor } from "../db/client";
+import { dbFor, type TenantDb } from "../db/client";
 import { outboxEvents } from "../db/schema/tenant";
 import type { AppEnv, Bindings } from "../env";
 
@@ -11,19 +11,25 @@ const MESSAGES_PER_SEND = 100;
 /**
  * Hands committed outbox events to the queue and marks them dispatched. Whatever fails here the cron
  * sweep re-enqueues (an event is delivered at least once; deliveries are unique per subscription and event).
+ * The writer passes the handle its events were committed through, so the directory is not read again; each
+ * message names that shard, which spares the consumer its directory read too (webhooks/fan-out.ts).
  */
 export async function handOffEvents(
   env: Bindings,
-  tenantId: string,
+  tenant: string | Pick<TenantDb, "tenantId" | "shard">,
   eventIds: readonly string[],
 ): Promise<void> {
   if (eventIds.length === 0) return;
   // Its own handle: work in waitUntil is off the request's critical path and must not count in its stats.
-  const tdb = await dbFor(env, tenantId);
+  const tdb = await dbFor(
+    env,
+    typeof tenant === "string" ? tenant : { id: tenant.tenantId, shard: tenant.shard },
+  );
+  const { tenantId, shard } = tdb;
   await Promise.all(
     chunks(eventIds, MESSAGES_PER_SEND).map((ids) =>
       env.WEBHOOK_QUEUE.sendBatch(
-        ids.map((eventId) => ({ body: { kind: "event", tenantId: tdb.tenantId, eventId } })),
+        ids.map((eventId) => ({ body: { kind: "event", tenantId, shard, eventId } })),
       ),
     ),
   );
@@ -42,6 +48,6 @@ export const handOffCommittedEvents = createMiddleware<AppEnv>(async (c, next) =
   await next();
   const tdb = c.var.tenantDb;
   if (c.res.ok && tdb.committedEvents.length > 0) {
-    c.executionCtx.waitUntil(handOffEvents(c.env, tdb.tenantId, tdb.committedEvents.splice(0)));
+    c.executionCtx.waitUntil(handOffEvents(c.env, tdb, tdb.committedEvents.splice(0)));
   }
 });

@@ -1,7 +1,7 @@
-import { eq, isNull } from "drizzle-orm";
+import { type AnyColumn, eq, isNull, notExists, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { chunks, runBatch } from "../db/batch";
-import { dbFor } from "../db/client";
+import { dbFor, type TenantDb } from "../db/client";
 import { outboxEvents, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
@@ -9,13 +9,40 @@ import type { Bindings } from "../env";
 // 8 bound values per delivery row; D1 allows 100 per statement, and a Queue sendBatch 100 messages.
 const ROWS_PER_INSERT = 12;
 
+/** Active subscriptions of the tenant that want events of `type` (all events, or this type by name). */
+const wanting = (tdb: TenantDb, type: SQL | AnyColumn) =>
+  inTenant(
+    tdb,
+    webhookSubscriptions,
+    eq(webhookSubscriptions.active, true),
+    sql`exists (select 1 from json_each(${webhookSubscriptions.events}) where value in ('*', ${type}))`,
+  );
+
 /**
  * Turns one committed event into one delivery per matching active subscription, queues them, and marks the
  * event processed (the dispatch sweep hands off again an event left unprocessed). Running it twice for the same
  * event, a doubled hand-off, creates and queues no second delivery (unique subscription + event).
+ *
+ * `shard` is where the hand-off saw the event committed: reading there spares a directory read per event. If
+ * the tenant has moved since, the old shard's fence refuses the writes below (the message is retried, and a
+ * retry asks the directory, src/queue.ts) or its copy is already gone (the directory is asked at once).
  */
-export async function fanOutEvent(env: Bindings, tenantId: string, eventId: string): Promise<number> {
-  const tdb = await dbFor(env, tenantId);
+export async function fanOutEvent(
+  env: Bindings,
+  tenantId: string,
+  eventId: string,
+  shard?: string,
+): Promise<number> {
+  if (shard !== undefined) {
+    const queued = await fanOutOn(env, await dbFor(env, { id: tenantId, shard }), eventId);
+    if (queued !== undefined) return queued;
+  }
+  return (await fanOutOn(env, await dbFor(env, tenantId), eventId)) ?? 0;
+}
+
+/** The fan-out on one shard; undefined if the event is not there. */
+async function fanOutOn(env: Bindings, tdb: TenantDb, eventId: string): Promise<number | undefined> {
+  const now = new Date().toISOString();
   const read = await runBatch(tdb, {
     event: tdb.db
       .select({ type: outboxEvents.type })
@@ -23,23 +50,32 @@ export async function fanOutEvent(env: Bindings, tenantId: string, eventId: stri
       .where(inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId)))
       .limit(1),
     subscriptions: tdb.db
-      .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
+      .select({ id: webhookSubscriptions.id })
       .from(webhookSubscriptions)
-      .where(inTenant(tdb, webhookSubscriptions, eq(webhookSubscriptions.active, true))),
+      .innerJoin(outboxEvents, inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId)))
+      .where(wanting(tdb, outboxEvents.type)),
+    // An event nobody subscribed to is done in this same round trip.
+    unwanted: markProcessed(
+      tdb,
+      eventId,
+      now,
+      notExists(
+        tdb.db.select({ one: sql`1` }).from(webhookSubscriptions).where(wanting(tdb, outboxEvents.type)),
+      ),
+    ),
   });
   const [event] = read.event;
+  if (!event) return undefined;
   // webhook.test goes only to the subscription it was sent to (written with its delivery, processed).
-  if (!event || event.type === "webhook.test") return 0;
-  const matching = read.subscriptions.filter((s) => s.events.includes("*") || s.events.includes(event.type));
-  const now = new Date().toISOString();
+  if (event.type === "webhook.test" || read.subscriptions.length === 0) return 0;
   let queued = 0;
-  for (const chunk of chunks(matching, ROWS_PER_INSERT)) {
+  for (const chunk of chunks(read.subscriptions, ROWS_PER_INSERT)) {
     const inserted = await tdb.db
       .insert(webhookDeliveries)
       .values(
         chunk.map((s) => ({
           id: uuidv7(),
-          tenantId,
+          tenantId: tdb.tenantId,
           subscriptionId: s.id,
           eventId,
           eventType: event.type,
@@ -52,15 +88,23 @@ export async function fanOutEvent(env: Bindings, tenantId: string, eventId: stri
       .returning({ id: webhookDeliveries.id });
     if (inserted.length > 0) {
       await env.WEBHOOK_QUEUE.sendBatch(
-        inserted.map(({ id }) => ({ body: { kind: "delivery" as const, tenantId, deliveryId: id } })),
+        inserted.map(({ id }) => ({
+          body: { kind: "delivery" as const, tenantId: tdb.tenantId, deliveryId: id },
+        })),
       );
       queued += inserted.length;
     }
   }
   // Last: a failure before this leaves the event unprocessed, and the sweep hands it off again.
-  await tdb.db
-    .update(outboxEvents)
-    .set({ processedAt: now })
-    .where(inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId), isNull(outboxEvents.processedAt)));
+  await markProcessed(tdb, eventId, now);
   return queued;
 }
+
+/** Marks the event fanned out (webhook.test is stored processed by its writer, so never matches here). */
+const markProcessed = (tdb: TenantDb, eventId: string, now: string, onlyIf?: SQL) =>
+  tdb.db
+    .update(outboxEvents)
+    .set({ processedAt: now })
+    .where(
+      inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId), isNull(outboxEvents.processedAt), onlyIf),
+    );

@@ -81,7 +81,7 @@ export async function sweepExpiredHolds(env: Bindings, now = new Date()): Promis
         const holds = (await selectHolds(tdb, at, inArray(h.id, chunk))).map(toHold);
         await runBatch(tdb, { release: holds.flatMap((hold) => releaseHold(tdb, hold, "expired", at)) });
       }
-      await handOffEvents(env, tenantId, tdb.committedEvents.splice(0));
+      await handOffEvents(env, tdb, tdb.committedEvents.splice(0));
     }
     released += due.length;
   }
