@@ -1,10 +1,16 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { installMoveTriggers } from "../src/db/moves/steps";
 import { movedTables } from "../src/db/moves/tables";
 import { shardDatabase } from "../src/db/shards";
+import worker from "../src/index";
 import { createTenant, PLATFORM, salesOrder, stockedProduct, type TestTenant } from "./support/builders";
 import { levelsWithLedger } from "./support/database";
 import { call } from "./support/http";
@@ -214,6 +220,98 @@ describe("online tenant moves", () => {
 
     await source.prepare("delete from moving_tenants where tenant_id = ?").bind(tenant.id).run();
     expect((await adjust(tenant, stock, "while-fenced")).status).toBe(201);
+  });
+
+  it("fans out an event whose queue message names the shard the tenant moved from, on its new shard, once", async () => {
+    const tenant = await createTenant({ shard: "SHARD_0" });
+    const subscribed = await call("POST", "/webhooks", {
+      headers: tenant.admin,
+      body: { url: "https://erp.example.com/moved", events: ["product.updated"] },
+    });
+    expect(subscribed.status).toBe(201);
+    const started = await call("POST", `/platform/tenants/${tenant.id}/move`, {
+      headers: PLATFORM,
+      body: { shard: "SHARD_1" },
+    });
+    expect((await finished(started.body.data.id)).status).toBe("done");
+    // An event committed on the new shard whose message was handed off while the tenant was still on the old
+    // one (handed off, so the sweep leaves it alone): the message names SHARD_0.
+    const eventId = crypto.randomUUID();
+    const now = new Date().toISOString();
+    const [target, source] = [shardDatabase(env, "SHARD_1"), shardDatabase(env, "SHARD_0")];
+    await target
+      .prepare(
+        `insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, seq) values (?1, ?2, 'product.updated', '{}', ?3, ?3,
+          (select coalesce(max(seq), 0) + 1 from outbox_events where tenant_id = ?2))`,
+      )
+      .bind(eventId, tenant.id, now)
+      .run();
+    const consume = async (attempts: number) => {
+      const batch = createMessageBatch("webhook-deliveries", [
+        {
+          id: `m${attempts}`,
+          timestamp: new Date(),
+          attempts,
+          body: { kind: "event", tenantId: tenant.id, eventId, shard: "SHARD_0" },
+        },
+      ]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch as never, env);
+      return getQueueResult(batch, ctx);
+    };
+    const deliveries = async (database: D1Database) =>
+      (
+        await database
+          .prepare("select count(*) as n from webhook_deliveries where event_id = ?")
+          .bind(eventId)
+          .first<{ n: number }>()
+      )?.n;
+    const processedAt = () =>
+      target
+        .prepare("select processed_at from outbox_events where id = ?")
+        .bind(eventId)
+        .first<string>("processed_at");
+    stubReceiver();
+
+    // Between the switch and the deletion the old shard still holds a copy, fenced: the fan-out's writes
+    // there are refused and the message is retried; a retry asks the directory.
+    const copyOf = async (table: string, id: string) => {
+      const row = (await target.prepare(`select * from ${table} where id = ?`).bind(id).first()) as Record<
+        string,
+        unknown
+      >;
+      const columns = Object.keys(row);
+      return source
+        .prepare(`insert into ${table} (${columns.join(", ")}) values (${columns.map(() => "?").join(", ")})`)
+        .bind(...Object.values(row));
+    };
+    await source.prepare("delete from moving_tenants where tenant_id = ?").bind(tenant.id).run();
+    await source.batch([
+      await copyOf("outbox_events", eventId),
+      await copyOf("webhook_subscriptions", subscribed.body.data.id),
+      source.prepare("insert into moving_tenants (tenant_id, stage) values (?, 'deleting')").bind(tenant.id),
+    ]);
+    const first = await consume(1);
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages.map((m) => m.msgId)).toEqual(["m1"]);
+    expect(await deliveries(source)).toBe(0);
+    const retried = await consume(2);
+    expect(retried.explicitAcks).toEqual(["m2"]);
+    expect(await deliveries(target)).toBe(1);
+    expect(await processedAt()).toEqual(expect.any(String));
+
+    // Once the old copy is gone (the mover deletes it, then leaves the fence), the event is not found there
+    // and the directory is asked at once.
+    await source.batch([
+      ...["outbox_events", "webhook_subscriptions"].map((table) =>
+        source.prepare(`delete from ${table} where tenant_id = ?`).bind(tenant.id),
+      ),
+      source.prepare("update moving_tenants set stage = 'fenced' where tenant_id = ?").bind(tenant.id),
+    ]);
+    await target.prepare("update outbox_events set processed_at = null where id = ?").bind(eventId).run();
+    expect((await consume(1)).explicitAcks).toEqual(["m1"]);
+    expect(await processedAt()).toEqual(expect.any(String));
+    expect(await deliveries(target)).toBe(1);
   });
 
   it.each(["copying", "verifying"])(

@@ -288,6 +288,34 @@ describe("dispatch", () => {
     });
   });
 
+  it("marks an event no subscription wants processed, with no delivery, so the sweep never hands it off again", async () => {
+    const t = await createTenant();
+    await call("POST", "/webhooks", {
+      headers: t.admin,
+      body: { url: "https://erp.example.com/orders", events: ["order.created"] },
+    });
+    await call("POST", "/webhooks", {
+      headers: t.admin,
+      body: { url: "https://erp.example.com/off", events: ["*"], active: false },
+    });
+    const { received } = stubReceiver();
+    await createProduct(t);
+    const db = await tenantDatabase(t.id);
+    const event = () =>
+      db
+        .prepare(
+          `select processed_at, (select count(*) from webhook_deliveries d where d.event_id = o.id) as deliveries
+           from outbox_events o where tenant_id = ? and type = 'product.created'`,
+        )
+        .bind(t.id)
+        .first<{ processed_at: string | null; deliveries: number }>();
+    await expect
+      .poll(async () => (await event())?.processed_at, { timeout: 5000 })
+      .toEqual(expect.any(String));
+    expect((await event())?.deliveries).toBe(0);
+    expect(received).toHaveLength(0);
+  });
+
   it("the cron sweep re-enqueues an event whose hand-off was lost", async () => {
     const t = await createTenant();
     await call("POST", "/webhooks", {
