@@ -4,7 +4,7 @@ import {
   runDurableObjectAlarm,
   runInDurableObject,
 } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
 import { generateApiKey } from "../src/auth/api-keys";
@@ -292,6 +292,30 @@ describe("plan rate limits (an exact sliding 60 s window, leased to isolates)", 
     const res = await read({});
     expect(res.status).toBe(401);
     expect(res.headers.has("X-RateLimit-Limit")).toBe(false);
+  });
+
+  it("answers the requests waiting for another request's call to the object even when that request is canceled: none hangs, none is a 500", async () => {
+    const tenant = await createTenant({ plan: "starter" });
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`tenant:${tenant.id}`));
+    // The object is slow for a while: the first request's call waits there, and the next requests wait for it.
+    const slow = runInDurableObject(stub, (_instance, state) =>
+      state.blockConcurrencyWhile(() => scheduler.wait(3_000)),
+    );
+    const caller = new AbortController();
+    const canceled = exports.default
+      .fetch(new Request(`${BASE}${READ}`, { headers: tenant.admin, signal: caller.signal }))
+      .catch(() => undefined);
+    await scheduler.wait(500);
+    const waiting = many(10, tenant.admin);
+    await scheduler.wait(500);
+    caller.abort();
+    const answered = await Promise.race([
+      waiting,
+      scheduler.wait(20_000).then(() => "never answered" as const),
+    ]);
+    await Promise.all([slow, canceled]);
+    expect(answered).not.toBe("never answered");
+    if (answered !== "never answered") expect(statuses(answered)).toEqual({ 200: 10 });
   });
 
   it("keeps the log in the object's storage, so a restarted object does not hand out a fresh budget", async () => {

@@ -17,16 +17,16 @@ export const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => 
 
 export type SealPurpose = "webhook-secrets" | "idempotent-responses";
 
-const keyCache = new Map<string, Promise<CryptoKey>>();
-function sealingKey(material: string, purpose: SealPurpose): Promise<CryptoKey> {
+// The isolate's requests share derived keys, never the promise of one: a request may await only what it
+// started itself (docs/decisions/rate-limits.md). Two requests deriving the same key at once both do it.
+const keyCache = new Map<string, CryptoKey>();
+async function sealingKey(material: string, purpose: SealPurpose): Promise<CryptoKey> {
   const name = `${purpose}:${material}`;
-  let key = keyCache.get(name);
-  if (!key) {
-    key = crypto.subtle
-      .digest("SHA-256", encoder.encode(name))
-      .then((digest) => crypto.subtle.importKey("raw", digest, "AES-GCM", false, ["encrypt", "decrypt"]));
-    keyCache.set(name, key);
-  }
+  const cached = keyCache.get(name);
+  if (cached) return cached;
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(name));
+  const key = await crypto.subtle.importKey("raw", digest, "AES-GCM", false, ["encrypt", "decrypt"]);
+  keyCache.set(name, key);
   return key;
 }
 

@@ -5,18 +5,34 @@ import type { LeaseGrant } from "./rate-limiter";
 import { cachedRefusal, rememberRefusal } from "./refusal-cache";
 import { type Decision, secondsUntil, type WindowRule } from "./sliding-window";
 
-/** This isolate's leases on one subject's budget, and the one call to its object that may be under way. */
+/**
+ * This isolate's leases on one subject's budget, and the one call to its object that may be under way. Every
+ * request of the isolate shares it, so it holds plain data only, never a promise: workerd lets a request wait
+ * only on I/O it started itself. A request awaiting another request's call fails ("Cannot perform I/O on
+ * behalf of a different request") or hangs when that request ends first (docs/decisions/rate-limits.md).
+ */
 interface Subject {
   holder: LeaseHolder;
-  /** The call in flight: a request without a slot waits for it instead of calling too. */
-  pending?: Promise<LeaseGrant | undefined>;
-  /** Requests waiting for `pending`; the next call asks for all of them at once. */
+  /** The call under way, if any (this isolate's clock when it started): a request without a slot waits for it. */
+  call?: { startedAt: number };
+  /** Calls finished so far, and whether the last one reached the object: what a waiting request looks at. */
+  callsDone: number;
+  lastReached: boolean;
+  /** Requests waiting for the call under way; the next call asks for all of them at once. */
   waiting: number;
 }
 
 /** Bounds the isolate's memory if very many subjects pass through; a forgotten lease only strands its unused slots. */
 const MAX_SUBJECTS = 10_000;
 const subjects = new Map<string, Subject>();
+
+/**
+ * A request waits this long at most for calls other requests made, then makes its own: a call whose request was
+ * canceled never reports its end, and a waiter must never hang.
+ */
+const MAX_WAIT_MS = 2_000;
+/** How often a waiting request looks whether the call ended, on its own timer (a Workers timer is its own I/O). */
+const POLL_MS = 2;
 
 /** Calls this isolate made to limiter objects for leases (asks and hand-backs), reported in development for benchmarks. */
 let objectCalls = 0;
@@ -26,7 +42,7 @@ function subjectNamed(name: string): Subject {
   let subject = subjects.get(name);
   if (!subject) {
     if (subjects.size >= MAX_SUBJECTS) subjects.clear();
-    subject = { holder: new LeaseHolder(), waiting: 0 };
+    subject = { holder: new LeaseHolder(), callsDone: 0, lastReached: true, waiting: 0 };
     subjects.set(name, subject);
   }
   return subject;
@@ -36,9 +52,9 @@ export type Admission = Decision & { at: number };
 
 /**
  * Admits or refuses one request of subject `name` (e.g. `tenant:<id>`) under `rule`. A slot of this
- * isolate's leases admits with no call; without one, the request waits for the object (joining a call
- * already under way, which then asks for every waiting request at once). `undefined` means the object
- * could not be reached: the caller serves the request unlimited (fail open, logged).
+ * isolate's leases admits with no call; without one, the request waits for the call another request has
+ * under way (which asks for every waiting request at once), or makes the call itself. `undefined` means the
+ * object could not be reached: the caller serves the request unlimited (fail open, logged).
  */
 export async function admit(
   c: AppContext,
@@ -48,14 +64,15 @@ export async function admit(
 ): Promise<Admission | undefined> {
   const log = { ...logFields, requestId: c.var.requestId };
   const subject = subjectNamed(name);
+  const arrivedAt = Date.now();
   let answer: LeaseGrant | undefined;
   for (;;) {
     const now = Date.now();
     const slot = subject.holder.take(now, rule.limit);
     if (slot) {
       askAhead(c, name, subject, rule, now, log);
-      // Answered by the object just now: its own count of what is left is exact, plus this isolate's
-      // unused slots. From an older lease, only this isolate's unused slots are certain (others may be
+      // Answered by the object for this very request: its own count of what is left is exact, plus this
+      // isolate's unused slots. Otherwise only this isolate's unused slots are certain (others may be
       // spending the rest), so Remaining never overstates.
       const granted = answer !== undefined && slot.leaseId === answer.id ? answer.next.remaining : 0;
       return {
@@ -73,15 +90,29 @@ export async function admit(
     }
     const refusal = cachedRefusal(name, rule.limit, now);
     if (refusal) return refusal;
-    subject.pending ??= ask(c, name, subject, rule, 1 + subject.waiting, log);
-    subject.waiting++;
-    try {
-      answer = await c.var.d1Stats.roundTrips.track(subject.pending);
-    } finally {
-      subject.waiting--;
+    if (subject.call && now - arrivedAt < MAX_WAIT_MS) {
+      const reached = await c.var.d1Stats.roundTrips.track(callEnded(subject, arrivedAt + MAX_WAIT_MS));
+      if (!reached) return undefined;
+      continue;
     }
+    answer = await c.var.d1Stats.roundTrips.track(ask(c, name, subject, rule, 1 + subject.waiting, log));
     if (!answer) return undefined;
   }
+}
+
+/**
+ * Waits, on this request's own timer, until the call under way ends (or `deadline`); answers whether the
+ * object was reached (a waiter fails open with the call, as it would have with its own).
+ */
+async function callEnded(subject: Subject, deadline: number): Promise<boolean> {
+  const seen = subject.callsDone;
+  subject.waiting++;
+  try {
+    while (subject.callsDone === seen && subject.call && Date.now() < deadline) await scheduler.wait(POLL_MS);
+  } finally {
+    subject.waiting--;
+  }
+  return subject.callsDone === seen || subject.lastReached;
 }
 
 /** One call to the subject's object: reports finished leases, asks for `need` slots and spare ones. */
@@ -94,10 +125,13 @@ async function ask(
   log: Record<string, string>,
 ): Promise<LeaseGrant | undefined> {
   const askedAt = Date.now();
+  const call = { startedAt: askedAt };
+  subject.call = call;
   const { ask, reports } = subject.holder.ask(askedAt, need);
   objectCalls++;
+  let grant: LeaseGrant | undefined;
   try {
-    const grant = await consultLimiter(c.env, name, (limiter) => limiter.acquire(rule, ask, reports), log);
+    grant = await consultLimiter(c.env, name, (limiter) => limiter.acquire(rule, ask, reports), log);
     if (!grant) return undefined;
     subject.holder.receive(
       { id: grant.id, slots: grant.slots, resetAt: grant.next.resetAt },
@@ -109,11 +143,14 @@ async function ask(
     if (grant.slots > need) handBackAt(c, name, subject, rule.windowMs, askedAt + USABLE_MS, log);
     return grant;
   } finally {
-    subject.pending = undefined;
+    // A waiter gave up on a call slower than its patience and made its own: that one is under way now.
+    if (subject.call === call) subject.call = undefined;
+    subject.callsDone++;
+    subject.lastReached = grant !== undefined;
   }
 }
 
-/** Asks for the next lease before this one runs out, off the request's critical path. */
+/** Asks for the next lease before this one runs out, off the request's critical path (and on its own `waitUntil`). */
 function askAhead(
   c: AppContext,
   name: string,
@@ -122,9 +159,10 @@ function askAhead(
   now: number,
   log: Record<string, string>,
 ): void {
-  if (subject.pending || !subject.holder.wantsMore(now, rule.limit)) return;
-  subject.pending = ask(c, name, subject, rule, 0, log);
-  c.executionCtx.waitUntil(subject.pending);
+  if (subject.call || !subject.holder.wantsMore(now, rule.limit)) return;
+  // The budget is known to be spent until then: the object would grant nothing.
+  if (cachedRefusal(name, rule.limit, now)) return;
+  c.executionCtx.waitUntil(ask(c, name, subject, rule, 0, log));
 }
 
 /**
