@@ -84,9 +84,15 @@ function read(db) {
       "webhook_deliveries",
       "select count(*) n from webhook_deliveries where status = 'pending'",
     )[0]?.n,
-    undispatchedEvents: all(
+    // Events not yet fanned out (processed_at null): the sweep hands off again any still unprocessed 3 minutes
+    // after its last hand-off, so these may yet reach the receivers. (A schema before processed_at: not handed off.)
+    unprocessedEvents: all(
       "outbox_events",
-      "select count(*) n from outbox_events where dispatched_at is null",
+      `select count(*) n from outbox_events where ${
+        tables.has("outbox_events") && columnsOf(db, "outbox_events").includes("processed_at")
+          ? "processed_at"
+          : "dispatched_at"
+      } is null`,
     )[0]?.n,
   };
 }
@@ -100,7 +106,7 @@ export function readSnapshot(stateDir) {
     owners: {},
     subscriptions: [],
     pendingDeliveries: 0,
-    undispatchedEvents: 0,
+    unprocessedEvents: 0,
   };
   for (const file of databaseFiles(stateDir)) {
     const db = new DatabaseSync(file, { readOnly: true });
@@ -114,7 +120,7 @@ export function readSnapshot(stateDir) {
       }
       Object.assign(snapshot.owners, part.owners);
       snapshot.pendingDeliveries += part.pendingDeliveries ?? 0;
-      snapshot.undispatchedEvents += part.undispatchedEvents ?? 0;
+      snapshot.unprocessedEvents += part.unprocessedEvents ?? 0;
     } finally {
       db.close();
     }
