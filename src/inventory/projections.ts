@@ -1,5 +1,5 @@
-import { eq, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { asc, eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteSelect } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { locations, lots, products, stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -20,29 +20,48 @@ export const available = sql<number>`${stockLevels.onHand} - ${stockLevels.reser
 export const levelsWithProducts = (tdb: TenantDb) =>
   inTenant(tdb, products, eq(products.id, stockLevels.productId));
 
-/** Stock levels (as the API shows them) with their product and location, filtered by `conditions`. */
+/** Where a level is and what it holds (product, location, lot), as the API shows it: the columns `withPlace` joins. */
+export const levelPlace = {
+  productId: stockLevels.productId,
+  sku: products.sku,
+  productName: products.name,
+  locationId: stockLevels.locationId,
+  locationCode: locations.code,
+  warehouseId: stockLevels.warehouseId,
+  lotId: lotIdOf(stockLevels.lotId),
+  lotNumber: lots.number,
+  expiresAt: lots.expiresAt,
+};
+
+/** The order of level lists: by SKU, location code, then lot expiry (lots without one last) and number. */
+export const levelOrder = [
+  asc(products.sku),
+  asc(locations.code),
+  sql`${lots.expiresAt} is null`,
+  asc(lots.expiresAt),
+  asc(lots.number),
+];
+
+/** A select of stock levels joined with their product, location and lot: the joins of every level list. */
+export const withPlace = <S extends SQLiteSelect>(tdb: TenantDb, select: S) =>
+  select
+    .innerJoin(products, levelsWithProducts(tdb))
+    .innerJoin(locations, inTenant(tdb, locations, eq(locations.id, stockLevels.locationId)))
+    .leftJoin(lots, withLot(tdb, stockLevels.lotId));
+
+/** Stock levels as the API shows them, filtered by `conditions`. */
 export function selectStockLevels(tdb: TenantDb, ...conditions: (SQL | undefined)[]) {
-  return tdb.db
+  const levels = tdb.db
     .select({
-      productId: stockLevels.productId,
-      sku: products.sku,
-      productName: products.name,
-      locationId: stockLevels.locationId,
-      locationCode: locations.code,
-      warehouseId: stockLevels.warehouseId,
-      lotId: lotIdOf(stockLevels.lotId),
-      lotNumber: lots.number,
-      expiresAt: lots.expiresAt,
+      ...levelPlace,
       onHand: stockLevels.onHand,
       reserved: stockLevels.reserved,
       available,
       updatedAt: stockLevels.updatedAt,
     })
     .from(stockLevels)
-    .innerJoin(products, levelsWithProducts(tdb))
-    .innerJoin(locations, inTenant(tdb, locations, eq(locations.id, stockLevels.locationId)))
-    .leftJoin(lots, withLot(tdb, stockLevels.lotId))
-    .where(inTenant(tdb, stockLevels, ...conditions));
+    .$dynamic();
+  return withPlace(tdb, levels).where(inTenant(tdb, stockLevels, ...conditions));
 }
 
 /** Ledger rows as the API shows them, filtered by `conditions`. */

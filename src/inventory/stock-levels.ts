@@ -1,4 +1,4 @@
-import { asc, count, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
+import { count, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
@@ -8,7 +8,7 @@ import { notFound } from "../http/errors";
 import { offsetOf, type PageQuery } from "../http/pagination";
 import { validationError } from "../http/validation";
 import { availableUnits, today } from "../lots/expiry";
-import { levelsWithProducts, selectStockLevels } from "./projections";
+import { levelOrder, levelsWithProducts, selectStockLevels } from "./projections";
 import type { LocationStockQuery, StockQuery } from "./schemas";
 import { asOfInstant, listStockAsOf } from "./stock-as-of";
 
@@ -26,13 +26,7 @@ const productAvailable = (tdb: TenantDb) =>
 function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {
   return readPage(tdb, query, {
     rows: selectStockLevels(tdb, ...conditions)
-      .orderBy(
-        asc(products.sku),
-        asc(locations.code),
-        sql`${lots.expiresAt} is null`,
-        asc(lots.expiresAt),
-        asc(lots.number),
-      )
+      .orderBy(...levelOrder)
       .limit(query.pageSize)
       .offset(offsetOf(query)),
     count: tdb.db
