@@ -1,5 +1,6 @@
 import { count, eq, exists, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { products, stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -96,15 +97,19 @@ export async function listStockAsOf(
       ),
     )
     .$dynamic();
-  const rows = await withPlace(tdb, levels)
-    .innerJoin(stockMovements, sql`${stockMovements}.rowid = (${lastMovementAt(tdb, asOf)})`)
-    .orderBy(...levelOrder);
+  const { rows } = await runBatch(tdb, {
+    rows: withPlace(tdb, levels)
+      .innerJoin(stockMovements, sql`${stockMovements}.rowid = (${lastMovementAt(tdb, asOf)})`)
+      .orderBy(...levelOrder),
+  });
   const items = rows.map(({ totalCount, ...level }) => level);
   if (rows.length || offsetOf(query) === 0) return paged(items, rows[0]?.totalCount ?? 0, query);
-  const [total] = await tdb.db
-    .select({ value: count() })
-    .from(stockLevels)
-    .innerJoin(products, levelsWithProducts(tdb))
-    .where(inTenant(tdb, stockLevels, existed, ...conditions));
-  return paged(items, total?.value ?? 0, query);
+  const { total } = await runBatch(tdb, {
+    total: tdb.db
+      .select({ value: count() })
+      .from(stockLevels)
+      .innerJoin(products, levelsWithProducts(tdb))
+      .where(inTenant(tdb, stockLevels, existed, ...conditions)),
+  });
+  return paged(items, total[0]?.value ?? 0, query);
 }
