@@ -160,6 +160,41 @@ describe("cycle counts", () => {
     expect((await act(started.id, "approve")).status).toBe(409);
   });
 
+  it("releases a hold that expired (not yet swept) in the way of a removal; an unexpired hold still blocks it", async () => {
+    const { bins, productId } = await stockedSite(4);
+    const started = await startCount({ locationIds: bins });
+    await record(started.id, [{ productId, locationId: bins[0], counted: 0 }]);
+    await act(started.id, "submit");
+    const hold = await call("POST", "/inventory/holds", {
+      headers: tenant.admin,
+      body: { productId, quantity: 4, expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+    });
+    expect(hold.status).toBe(201);
+    const holdId = hold.body.data.id;
+    const blocked = await act(started.id, "approve");
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.message).toBe(
+      "Stock changed since the count: a variance would remove stock that is reserved",
+    );
+    // The hold's time passes; the minute's sweep has not run yet.
+    await (await tenantDatabase(tenant.id))
+      .prepare("update stock_holds set expires_at = ? where id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), holdId)
+      .run();
+    const approved = await act(started.id, "approve");
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.data.status).toBe("approved");
+    expect((await onHandOf(productId)).map((l) => [l.onHand, l.reserved])).toEqual([[0, 0]]);
+    const released = await call("GET", `/inventory/holds/${holdId}`, { headers: tenant.admin });
+    expect(released.body.data).toMatchObject({ status: "expired", releasedAt: expect.any(String) });
+    const events = (await outboxEvents(tenant, /^inventory\.hold_released$/)).filter(
+      (e) => e.payload.id === holdId,
+    );
+    expect(events.map((e) => e.payload)).toEqual([
+      expect.objectContaining({ reason: "expired", status: "expired" }),
+    ]);
+  });
+
   it("counts lots, refuses lines outside the count, and lists counts", async () => {
     const { site, bins, productId } = await stockedSite(3, 1, { tracking: "lot" });
     const started = await startCount({ warehouseId: site });

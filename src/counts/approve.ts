@@ -8,9 +8,11 @@ import { inventoryCounts } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
+import { expiredHoldsOf, toHold } from "../inventory/holds/projection";
 import { isStockShortage } from "../inventory/insufficient-stock";
 import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
 import { type Drop, lowStockEvent } from "../inventory/low-stock-event";
+import { releaseExpiredHolds } from "../inventory/reservations";
 import { type LevelChange, levelChanges } from "../inventory/stock-statements";
 import {
   isSerialClash,
@@ -97,7 +99,8 @@ async function assertFoundSerials(tdb: TenantDb, taken: readonly SerialUnit[], f
  * as reference) in ONE batch guarded by the count still being submitted; the last statement marks it approved,
  * so of two approvals the second changes nothing and answers the approved count (idempotent). A variance
  * applies to on hand now (movements after the count are real), and a removal the stock cannot give (it is
- * reserved meanwhile, or a missing serial has left) fails the whole approval with 409.
+ * reserved meanwhile, or a missing serial has left) fails the whole approval with 409. Holds that expired
+ * (not yet swept) never block it: the batch releases them first, as every removal of stock does.
  */
 export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
   const current = await readCount(tdb, id);
@@ -124,6 +127,8 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
   for (const { productId, lotId, delta } of changes) {
     if (delta < 0) drops.set(productId, [...(drops.get(productId) ?? []), { lotId, units: -delta }]);
   }
+  // Expired holds of the products losing stock must not block it: released first, like any removal's.
+  const expiredHolds = drops.size ? (await expiredHoldsOf(tdb, [...drops.keys()], now)).map(toHold) : [];
   const approved = {
     ...current,
     status: "approved" as const,
@@ -132,6 +137,7 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
     updatedAt: now,
   };
   const written = await runBatch(tdb, {
+    expiredHolds: releaseExpiredHolds(tdb, expiredHolds, now),
     // A few statements whatever the count's size: one atomic batch within D1's statement limits.
     adjustments: levelChanges(tdb, changes, ctx, guard),
     // Missing serials leave first, so a serial found at another counted location can arrive there.
