@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   adjustStock,
+  createLocation,
   createProduct,
   createTenant,
   newBins,
@@ -128,8 +129,7 @@ describe("stock as of an instant", () => {
   });
 
   it("pages levels as they were in the current list's order, with a total that leaves out levels created since", async () => {
-    const t = await createTenant();
-    const wh = (await createWarehouse(t)).id;
+    const { tenant: t, warehouseId: wh } = await tenantWithWarehouse();
     const [a1, a2] = [
       (await createLocation(t, wh, { code: "ASOF-1" })).id,
       (await createLocation(t, wh, { code: "ASOF-2" })).id,
