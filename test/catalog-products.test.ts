@@ -5,6 +5,7 @@ import {
   createProduct,
   createTenant,
   createWarehouse,
+  purchaseOrder,
   scopedKey,
   type TestTenant,
 } from "./support/builders";
@@ -145,14 +146,7 @@ describe("products", () => {
   it("delete: 409 while the product is on an open order line, allowed once the order is cancelled", async () => {
     const product = await createProduct(tenant);
     const warehouse = await createWarehouse(tenant);
-    const order = await call("POST", "/orders/purchase", {
-      headers: tenant.admin,
-      body: {
-        supplier: "Acme",
-        warehouseId: warehouse.id,
-        lines: [{ productId: product.id, quantity: 5, cost: 1 }],
-      },
-    });
+    const order = await purchaseOrder(tenant, warehouse.id, [{ productId: product.id, quantity: 5 }]);
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     const blocked = await call("DELETE", `/products/${product.id}`, { headers: tenant.admin });
     expect(blocked.status).toBe(409);

@@ -9,7 +9,7 @@ import {
   tenantWithWarehouse,
   userWithRole,
 } from "./support/builders";
-import { levelsWithLedger, stockOf, tenantDatabase } from "./support/database";
+import { stockOf, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;

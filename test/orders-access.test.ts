@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   address,
   createTenant,
+  purchaseOrder,
   salesOrder,
   scopedKey,
   stockedProduct,
@@ -101,10 +102,7 @@ describe("GET /orders", () => {
     const a = (await salesOrder(t, [{ productId: p, quantity: 1, price: 5 }], { customerId: customer })).body
       .data;
     const b = (await salesOrder(t, [{ productId: p, quantity: 2, price: 1 }])).body.data;
-    const po = await call("POST", "/orders/purchase", {
-      headers: t.admin,
-      body: { supplier: "S", warehouseId, lines: [{ productId: p, quantity: 1, cost: 1 }] },
-    });
+    const po = await purchaseOrder(t, warehouseId, [{ productId: p, quantity: 1 }]);
     expect(po.status).toBe(201);
     await call("PATCH", `/orders/${b.id}/status`, { headers: t.admin, body: { status: "confirmed" } });
 

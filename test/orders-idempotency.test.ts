@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { address, createTenant, stockedProduct } from "./support/builders";
+import { address, createTenant, purchaseOrder, stockedProduct } from "./support/builders";
 import { openReservations } from "./support/database";
 import { call } from "./support/http";
 
@@ -56,12 +56,7 @@ describe("Idempotency-Key on order creation", () => {
   it("a replayed purchase-order receipt adds stock once", async () => {
     const tenant = await createTenant();
     const { productId, warehouseId, locationId } = await stockedProduct(tenant, 0);
-    const po = (
-      await call("POST", "/orders/purchase", {
-        headers: tenant.admin,
-        body: { supplier: "S", warehouseId, lines: [{ productId, quantity: 10, cost: 1 }] },
-      })
-    ).body.data;
+    const po = (await purchaseOrder(tenant, warehouseId, [{ productId, quantity: 10 }])).body.data;
     await call("PATCH", `/orders/${po.id}/status`, { headers: tenant.admin, body: { status: "ordered" } });
     const headers = { ...tenant.admin, "idempotency-key": "receipt-1" };
     const body = { lines: [{ lineId: po.lines[0]!.id, quantity: 4, locationId }] };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   adjustStock,
-  createLocation,
   createProduct,
   createTenant,
   createWarehouse,
+  newBins,
   salesOrder,
   seedLocation,
   seedStockedProducts,
@@ -65,11 +65,8 @@ describe("creating a sales order", () => {
     const productId = (await createProduct(tenant)).id;
     const near = (await createWarehouse(tenant)).id;
     const far = (await createWarehouse(tenant)).id;
-    const [bin1, bin2, farBin] = [
-      (await createLocation(tenant, near)).id,
-      (await createLocation(tenant, near)).id,
-      (await createLocation(tenant, far)).id,
-    ];
+    const [bin1 = "", bin2 = ""] = await newBins(tenant, near, 2);
+    const [farBin = ""] = await newBins(tenant, far, 1);
     await adjustStock(tenant, productId, bin1, 4);
     await adjustStock(tenant, productId, bin2, 3);
     await adjustStock(tenant, productId, farBin, 100);
@@ -332,8 +329,9 @@ describe("sales orders under concurrency", () => {
     const tenant = await createTenant();
     const productId = (await createProduct(tenant)).id;
     const warehouseId = (await createWarehouse(tenant)).id;
-    await adjustStock(tenant, productId, (await createLocation(tenant, warehouseId)).id, 12);
-    await adjustStock(tenant, productId, (await createLocation(tenant, warehouseId)).id, 8);
+    const [first = "", second = ""] = await newBins(tenant, warehouseId, 2);
+    await adjustStock(tenant, productId, first, 12);
+    await adjustStock(tenant, productId, second, 8);
 
     const results = await Promise.all(
       Array.from({ length: 50 }, () => salesOrder(tenant, [{ productId, quantity: 1 }])),

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvField, csvRecord, csvStream } from "../src/reports/csv";
+import { readStream } from "./support/csv";
 
 // The CSV writer on its own: what a spreadsheet user would see, and that rows are read only as the
 // download is consumed (the end-to-end download over D1 is in reports-inventory.test.ts).
@@ -85,18 +86,8 @@ describe("csvStream", () => {
       fetched++;
       return page(start);
     });
-    const reader = stream.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    let chunks = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks++;
-      text += decoder.decode(value);
-      // Never more than one page ahead of what has been read: the report is never held whole.
-      expect(fetched).toBeLessThanOrEqual(chunks);
-    }
+    // Never more than one page ahead of what has been read: the report is never held whole.
+    const { text } = await readStream(stream, (chunks) => expect(fetched).toBeLessThanOrEqual(chunks));
     const lines = text.split("\r\n");
     expect(lines[0]).toBe("n,name");
     expect(lines).toHaveLength(pages * pageSize + 2); // header, rows, and the empty string after the last CRLF

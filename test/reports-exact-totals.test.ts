@@ -5,6 +5,7 @@ import {
   createProduct,
   createTenant,
   createWarehouse,
+  purchaseOrder,
   type TestTenant,
 } from "./support/builders";
 import { levelsWithLedger } from "./support/database";
@@ -69,14 +70,9 @@ describe("order summary totals", () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       // 899 x 999,999,999.9999 = 898,999,999,999.9101: just under 2^53 ten-thousandths, the most one order may total.
-      const res = await call("POST", "/orders/purchase", {
-        headers: tenant.admin,
-        body: {
-          supplier: "Acme",
-          warehouseId: warehouse.id,
-          lines: [{ productId: product.id, quantity: 899, cost: 999_999_999.9999 }],
-        },
-      });
+      const res = await purchaseOrder(tenant, warehouse.id, [
+        { productId: product.id, quantity: 899, cost: 999_999_999.9999 },
+      ]);
       expect(res.status).toBe(201);
       ids.push(res.body.data.id);
     }
@@ -122,10 +118,7 @@ describe("a stock level's ceiling", () => {
     expect(transfer.body.errors).toEqual([
       "quantity: a stock level holds at most 1000000000 units; this location holds 999999995",
     ]);
-    const order = await call("POST", "/orders/purchase", {
-      headers: tenant.admin,
-      body: { supplier: "Acme", warehouseId, lines: [{ productId: product.id, quantity: 6, cost: 1 }] },
-    });
+    const order = await purchaseOrder(tenant, warehouseId, [{ productId: product.id, quantity: 6 }]);
     const id = order.body.data.id;
     expect(
       (await call("PATCH", `/orders/${id}/status`, { headers: tenant.admin, body: { status: "ordered" } }))

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createTenant,
+  purchaseOrder,
   salesOrder,
   scopedKey,
   setStatus,
@@ -45,14 +46,9 @@ beforeAll(async () => {
   const cancelled = await placed([{ productId: mug.productId, quantity: 2, price: 10.5 }]);
   expect((await setStatus(tenant, cancelled, { status: "cancelled" })).status).toBe(200);
   // purchase, draft: 5 x 1.2345 = 6.1725
-  const purchase = await call("POST", "/orders/purchase", {
-    headers: tenant.admin,
-    body: {
-      supplier: "Acme",
-      warehouseId: mug.warehouseId,
-      lines: [{ productId: mug.productId, quantity: 5, cost: 1.2345 }],
-    },
-  });
+  const purchase = await purchaseOrder(tenant, mug.warehouseId, [
+    { productId: mug.productId, quantity: 5, cost: 1.2345 },
+  ]);
   expect(purchase.status).toBe(201);
 
   const theirs = await stockedProduct(other, 10);

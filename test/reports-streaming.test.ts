@@ -8,6 +8,7 @@ import {
   seedWarehouse,
   type TestTenant,
 } from "./support/builders";
+import { readStream } from "./support/csv";
 import { BASE, call, fetchApi } from "./support/http";
 
 // 10,000 ledger rows in one tenant: the CSV must contain every one, in order, and the response must start
@@ -35,17 +36,8 @@ it("streams a CSV of 10,000 movements, every row once and in order, in many chun
   const calls = Number(/calls=(\d+)/.exec(response.headers.get("x-d1-stats") ?? "")?.[1]);
   expect(calls).toBeGreaterThan(0);
   expect(calls).toBeLessThan(COUNT / 500);
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error("no body");
-  const decoder = new TextDecoder();
-  let text = "";
-  let chunks = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks++;
-    text += decoder.decode(value, { stream: true });
-  }
+  if (!response.body) throw new Error("no body");
+  const { text, chunks } = await readStream(response.body);
   const lines = text.split("\r\n");
   expect(lines.pop()).toBe("");
   const [header, ...rows] = lines;

@@ -9,14 +9,7 @@ import {
   UNPROCESSED_MS,
 } from "../src/webhooks/dispatch-sweep";
 import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
-import {
-  adjustStock,
-  createLocation,
-  createProduct,
-  createTenant,
-  createWarehouse,
-  type TestTenant,
-} from "./support/builders";
+import { createTenant, stockedProduct, type TestTenant } from "./support/builders";
 import { tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 import { stubReceiver } from "./support/webhook-receiver";
@@ -275,9 +268,7 @@ describe("dispatch", () => {
       body: { url: "https://erp.example.com/orders", events: ["order.created"] },
     });
     const { received } = stubReceiver();
-    const productId = (await createProduct(t)).id;
-    const locationId = (await createLocation(t, (await createWarehouse(t)).id)).id;
-    await adjustStock(t, productId, locationId, 7);
+    const { productId, locationId } = await stockedProduct(t, 7);
     await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
     const [request] = received;
     expect(request!.url).toBe("https://erp.example.com/stock");

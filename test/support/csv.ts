@@ -1,33 +1,12 @@
-// Reading the API's CSV downloads in assertions.
+import { csvParseRows } from "d3-dsv";
 
-/** RFC 4180 parsing for assertions: quoted fields may hold commas, quotes and line breaks. */
+// Reading the API's CSV downloads in assertions. Parsing is d3-dsv's (RFC 4180: quoted fields may hold commas,
+// quotes and line breaks); docs/decisions/testing.md says why that library.
+
+/** The CSV's records as arrays of cells; the download must end its last record with CRLF, as RFC 4180 asks. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      row.push(field);
-      field = "";
-    } else if (char === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += char;
-  }
-  if (field !== "" || row.length) throw new Error("CSV does not end with CRLF");
-  return rows;
+  if (!text.endsWith("\r\n")) throw new Error("CSV does not end with CRLF");
+  return csvParseRows(text);
 }
 
 /** The CSV's records as objects keyed by its header row. */
@@ -49,4 +28,23 @@ export function asCsvCells(item: Record<string, unknown>, headers: string[]): Re
       return [name, typeof value === "string" && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text];
     }),
   );
+}
+
+/**
+ * Reads a download to its end as it arrives: the UTF-8 text and how many chunks it came in. `afterChunk` runs
+ * after each chunk with the count so far (to check what the server did meanwhile).
+ */
+export async function readStream(
+  stream: ReadableStream<Uint8Array>,
+  afterChunk: (chunks: number) => void = () => {},
+): Promise<{ text: string; chunks: number }> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let chunks = 0;
+  for await (const chunk of stream) {
+    chunks++;
+    text += decoder.decode(chunk, { stream: true });
+    afterChunk(chunks);
+  }
+  return { text: text + decoder.decode(), chunks };
 }
