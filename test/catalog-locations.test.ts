@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   adjustStock,
   createLocation,
-  createProduct,
   createTenant,
   createWarehouse,
   scopedKey,
+  stockedProduct,
   type TestTenant,
 } from "./support/builders";
 import { call } from "./support/http";
@@ -41,14 +41,11 @@ describe("warehouses", () => {
   });
 
   it("refuse deletion while holding stock; otherwise delete with their empty locations", async () => {
-    const warehouse = await createWarehouse(tenant);
-    const location = await createLocation(tenant, warehouse.id);
-    const product = await createProduct(tenant);
-    await adjustStock(tenant, product.id, location.id, 1);
-    expect((await call("DELETE", `/warehouses/${warehouse.id}`, { headers: tenant.admin })).status).toBe(409);
-    await adjustStock(tenant, product.id, location.id, -1);
-    expect((await call("DELETE", `/warehouses/${warehouse.id}`, { headers: tenant.admin })).status).toBe(200);
-    expect((await call("GET", `/locations/${location.id}`, { headers: tenant.admin })).status).toBe(404);
+    const { warehouseId, locationId, productId } = await stockedProduct(tenant, 1);
+    expect((await call("DELETE", `/warehouses/${warehouseId}`, { headers: tenant.admin })).status).toBe(409);
+    await adjustStock(tenant, productId, locationId, -1);
+    expect((await call("DELETE", `/warehouses/${warehouseId}`, { headers: tenant.admin })).status).toBe(200);
+    expect((await call("GET", `/locations/${locationId}`, { headers: tenant.admin })).status).toBe(404);
   });
 });
 
@@ -92,10 +89,8 @@ describe("locations", () => {
   });
 
   it("refuse deleting a location that holds stock", async () => {
-    const warehouse = await createWarehouse(tenant);
-    const location = await createLocation(tenant, warehouse.id);
-    await adjustStock(tenant, (await createProduct(tenant)).id, location.id, 3);
-    const res = await call("DELETE", `/locations/${location.id}`, { headers: tenant.admin });
+    const { locationId } = await stockedProduct(tenant, 3);
+    const res = await call("DELETE", `/locations/${locationId}`, { headers: tenant.admin });
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/holds stock/);
   });

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   adjustStock,
-  createLocation,
   createProduct,
   createTenant,
   createWarehouse,
   purchaseOrder,
   scopedKey,
+  stockedProduct,
   type TestTenant,
 } from "./support/builders";
 import { outboxEvents, tenantDatabase } from "./support/database";
@@ -131,16 +131,13 @@ describe("products", () => {
   });
 
   it("delete: 409 while stock remains, then gone (404)", async () => {
-    const product = await createProduct(tenant);
-    const warehouse = await createWarehouse(tenant);
-    const location = await createLocation(tenant, warehouse.id);
-    await adjustStock(tenant, product.id, location.id, 2);
-    const blocked = await call("DELETE", `/products/${product.id}`, { headers: tenant.admin });
+    const { productId, locationId } = await stockedProduct(tenant, 2);
+    const blocked = await call("DELETE", `/products/${productId}`, { headers: tenant.admin });
     expect(blocked.status).toBe(409);
     expect(blocked.body.message).toMatch(/has stock/);
-    await adjustStock(tenant, product.id, location.id, -2);
-    expect((await call("DELETE", `/products/${product.id}`, { headers: tenant.admin })).status).toBe(200);
-    expect((await call("GET", `/products/${product.id}`, { headers: tenant.admin })).status).toBe(404);
+    await adjustStock(tenant, productId, locationId, -2);
+    expect((await call("DELETE", `/products/${productId}`, { headers: tenant.admin })).status).toBe(200);
+    expect((await call("GET", `/products/${productId}`, { headers: tenant.admin })).status).toBe(404);
   });
 
   it("delete: 409 while the product is on an open order line, allowed once the order is cancelled", async () => {
