@@ -9,7 +9,7 @@ import {
   UNPROCESSED_MS,
 } from "../src/webhooks/dispatch-sweep";
 import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
-import { createTenant, stockedProduct, type TestTenant } from "./support/builders";
+import { createProduct, createTenant, stockedProduct, type TestTenant } from "./support/builders";
 import { tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 import { stubReceiver } from "./support/webhook-receiver";
