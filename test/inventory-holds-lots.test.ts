@@ -3,6 +3,7 @@ import {
   createLocation,
   createProduct,
   day,
+  fourLots,
   receiveLot,
   salesOrder,
   type TestTenant,
@@ -49,12 +50,7 @@ const lotsOf = (allocations: readonly { lotNumber: string | null; quantity: numb
 
 describe("holds of lot-tracked stock", () => {
   it("hold first-expiring-first-out across locations, never from an expired lot, and show their lots", async () => {
-    const productId = await lotTracked();
-    const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(tenant, productId, a, 5, { lotNumber: "LATE", expiresAt: day(60) });
-    await receiveLot(tenant, productId, b, 5, { lotNumber: "SOON", expiresAt: day(10) });
-    await receiveLot(tenant, productId, a, 5, { lotNumber: "GONE", expiresAt: day(0) });
-    await receiveLot(tenant, productId, b, 5, { lotNumber: "NEVER" });
+    const { productId, b } = await fourLots(tenant, warehouseId);
     const res = await hold({ productId, quantity: 8 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(lotsOf(res.body.data.allocations)).toEqual([

@@ -6,6 +6,7 @@ import {
   createTenant,
   createWarehouse,
   day,
+  fourLots,
   purchaseOrder,
   receiveLot,
   salesOrder,
@@ -198,12 +199,7 @@ describe("stock per lot", () => {
 
 describe("first-expiring-first-out allocation", () => {
   it("allocates across three lots by expiry, skipping an expired one; shipping consumes exactly the allocated lots", async () => {
-    const productId = await lotTracked();
-    const [a, b] = [await newLocation(), await newLocation()];
-    await receiveLot(tenant, productId, a, 5, { lotNumber: "LATE", expiresAt: day(60) });
-    await receiveLot(tenant, productId, b, 5, { lotNumber: "SOON", expiresAt: day(10) });
-    await receiveLot(tenant, productId, a, 5, { lotNumber: "GONE", expiresAt: day(0) });
-    await receiveLot(tenant, productId, b, 5, { lotNumber: "NEVER" });
+    const { productId } = await fourLots(tenant, warehouseId);
     const order = await salesOrder(tenant, [{ productId, quantity: 8 }]);
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     const [line] = order.body.data.lines;

@@ -193,6 +193,21 @@ export function receiveLot(
 /** The date `offset` days from today (UTC), as YYYY-MM-DD: lot expiry and manufacture dates. */
 export const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * A new lot-tracked product in two new bins `a` and `b` of `warehouseId`, 5 units in each of four lots received in
+ * this order: LATE (a, expires in 60 days), SOON (b, in 10 days), GONE (a, expired today), NEVER (b, no expiry).
+ * First-expiring-first-out takes SOON, then LATE, then NEVER, never GONE.
+ */
+export async function fourLots(tenant: TestTenant, warehouseId: string) {
+  const productId = (await createProduct(tenant, { tracking: "lot" })).id;
+  const [a = "", b = ""] = await newBins(tenant, warehouseId, 2);
+  await receiveLot(tenant, productId, a, 5, { lotNumber: "LATE", expiresAt: day(60) });
+  await receiveLot(tenant, productId, b, 5, { lotNumber: "SOON", expiresAt: day(10) });
+  await receiveLot(tenant, productId, a, 5, { lotNumber: "GONE", expiresAt: day(0) });
+  await receiveLot(tenant, productId, b, 5, { lotNumber: "NEVER" });
+  return { productId, a, b };
+}
+
 /** A new tenant and one warehouse of it: the start the stock suites share (their tests add bins as they need). */
 export async function tenantWithWarehouse(): Promise<{ tenant: TestTenant; warehouseId: string }> {
   const tenant = await createTenant();
