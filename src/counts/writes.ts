@@ -4,7 +4,7 @@ import type { Actor } from "../auth/principal";
 import { changesOf, inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { inventoryCounts, locations, products, warehouses } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { resolveLots, trackingProblems } from "../lots/tracked-stock";
@@ -32,18 +32,9 @@ async function assertScope(tdb: TenantDb, input: CreateCountBody) {
   const locationIds = input.locationIds ?? [];
   const productIds = input.productIds ?? [];
   const read = await runBatch(tdb, {
-    warehouse: tdb.db
-      .select({ id: warehouses.id })
-      .from(warehouses)
-      .where(inTenant(tdb, warehouses, eq(warehouses.id, input.warehouseId ?? ""))),
-    locations: tdb.db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(inTenant(tdb, locations, inJsonArray(locations.id, locationIds))),
-    products: tdb.db
-      .select({ id: products.id })
-      .from(products)
-      .where(inTenant(tdb, products, inJsonArray(products.id, productIds))),
+    warehouse: tenantIdsAmong(tdb, warehouses, input.warehouseId ? [input.warehouseId] : []),
+    locations: tenantIdsAmong(tdb, locations, locationIds),
+    products: tenantIdsAmong(tdb, products, productIds),
   });
   const missing = [
     ...(input.warehouseId && read.warehouse.length === 0

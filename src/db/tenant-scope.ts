@@ -1,5 +1,7 @@
-import { and, eq, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { inJsonArray } from "./batch";
+import type { TenantDb } from "./client";
 
 /**
  * `table.tenant_id = <the handle's tenant>` and every other condition: the one way a query of a tenant
@@ -12,3 +14,17 @@ export function inTenant(
 ): SQL {
   return and(eq(table.tenantId, tdb.tenantId), ...conditions) as SQL;
 }
+
+/**
+ * Which of `ids` the tenant has in `table` (`{ id }` rows; put it in the caller's read batch): the read behind
+ * a 404 naming each id it does not have. No ids reads nothing.
+ */
+export const tenantIdsAmong = <T extends SQLiteTable & { id: SQLiteColumn; tenantId: SQLiteColumn }>(
+  tdb: TenantDb,
+  table: T,
+  ids: readonly string[],
+) =>
+  tdb.db
+    .select({ id: sql<string>`${table.id}` })
+    .from(table)
+    .where(inTenant(tdb, table, inJsonArray(table.id, [...new Set(ids)])));

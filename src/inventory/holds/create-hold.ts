@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { runBatch } from "../../db/batch";
 import type { TenantDb } from "../../db/client";
 import { locations, products, stockHoldAllocations, stockHolds, warehouses } from "../../db/schema/tenant";
-import { inTenant } from "../../db/tenant-scope";
+import { inTenant, tenantIdsAmong } from "../../db/tenant-scope";
 import { eventRow } from "../../events/outbox";
 import { AppError, conflict } from "../../http/errors";
 import { validationError } from "../../http/validation";
@@ -37,14 +37,8 @@ export async function createHold(tdb: TenantDb, input: CreateHoldBody) {
         .select({ id: products.id, sku: products.sku, status: products.status, tracking: products.tracking })
         .from(products)
         .where(inTenant(tdb, products, eq(products.id, input.productId))),
-      location: tdb.db
-        .select({ id: locations.id })
-        .from(locations)
-        .where(inTenant(tdb, locations, eq(locations.id, input.locationId ?? ""))),
-      warehouse: tdb.db
-        .select({ id: warehouses.id })
-        .from(warehouses)
-        .where(inTenant(tdb, warehouses, eq(warehouses.id, input.warehouseId ?? ""))),
+      location: tenantIdsAmong(tdb, locations, input.locationId ? [input.locationId] : []),
+      warehouse: tenantIdsAmong(tdb, warehouses, input.warehouseId ? [input.warehouseId] : []),
       ...reservationReads(tdb, [input.productId], scope, now),
     });
     const [product] = read.product;
