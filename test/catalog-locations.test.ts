@@ -78,6 +78,12 @@ describe("locations", () => {
       headers: tenant.admin,
     });
     expect(searched.body.data.totalCount).toBe(1);
+    // LIKE's wildcards in a search are literal characters, as in the orders' search.
+    const underscored = await createLocation(tenant, a.id, { code: "Z1_B9", type: "bin" });
+    const literal = await call("GET", `/locations?search=z1_b&warehouseId=${a.id}`, {
+      headers: tenant.admin,
+    });
+    expect(literal.body.data.items.map((l: { id: string }) => l.id)).toEqual([underscored.id]);
     const put = await call("PUT", `/locations/${bin.id}`, {
       headers: tenant.admin,
       body: { code: "Z1-B1", name: "Renamed", type: "shelf", parentId: zone.id, active: false },

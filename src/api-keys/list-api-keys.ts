@@ -1,6 +1,6 @@
-import { asc, count, desc, eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { PlatformScope } from "../db/client";
-import { readPage } from "../db/pages";
+import { readPage, sortedBy } from "../db/pages";
 import { apiKeys } from "../db/schema/platform";
 import { offsetOf } from "../http/pagination";
 import { apiKeyRecord } from "./records";
@@ -9,7 +9,6 @@ import type { ListApiKeysQuery } from "./schemas";
 const sortColumns = { createdAt: apiKeys.createdAt, name: apiKeys.name };
 
 export function listApiKeys(scope: PlatformScope, query: ListApiKeysQuery) {
-  const order = query.sort.direction === "asc" ? asc : desc;
   const ofTenant = eq(apiKeys.tenantId, scope.tenantId);
   return readPage(
     scope,
@@ -19,7 +18,7 @@ export function listApiKeys(scope: PlatformScope, query: ListApiKeysQuery) {
         .select()
         .from(apiKeys)
         .where(ofTenant)
-        .orderBy(order(sortColumns[query.sort.field]), order(apiKeys.id))
+        .orderBy(...sortedBy(sortColumns, apiKeys.id, query.sort))
         .limit(query.pageSize)
         .offset(offsetOf(query)),
       count: scope.db.select({ value: count() }).from(apiKeys).where(ofTenant),

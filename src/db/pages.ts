@@ -1,3 +1,5 @@
+import { asc, desc } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type PageQuery, paged } from "../http/pagination";
 import { type DrizzleQuery, type Handle, runBatch } from "./batch";
 
@@ -16,4 +18,17 @@ export async function readPage<Q extends DrizzleQuery, Item = Rows<Q>>(
   const read = await runBatch(handle, statements);
   const rows = read.rows as Rows<Q>[];
   return paged(rows.map(toItem), read.count[0]?.value ?? 0, page);
+}
+
+/**
+ * The order of a sorted list: the chosen field, then the id the same way, so rows that tie on the field keep
+ * one order and pages neither repeat nor skip them.
+ */
+export function sortedBy<F extends string>(
+  columns: Record<F, SQLiteColumn>,
+  id: SQLiteColumn,
+  sort: { field: F; direction: "asc" | "desc" },
+) {
+  const order = sort.direction === "asc" ? asc : desc;
+  return [order(columns[sort.field]), order(id)];
 }

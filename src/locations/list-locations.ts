@@ -1,8 +1,9 @@
-import { asc, count, desc, eq, like, or } from "drizzle-orm";
+import { count, eq, or } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { readPage, sortedBy } from "../db/pages";
 import { locations } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { contains } from "../db/text-match";
 import { offsetOf } from "../http/pagination";
 import { locationRecord } from "./records";
 import type { ListLocationsQuery } from "./schemas";
@@ -10,14 +11,14 @@ import type { ListLocationsQuery } from "./schemas";
 const sortColumns = { code: locations.code, name: locations.name, createdAt: locations.createdAt };
 
 export function listLocations(tdb: TenantDb, query: ListLocationsQuery) {
-  const order = query.sort.direction === "asc" ? asc : desc;
-  const pattern = query.search ? `%${query.search.replace(/[%_]/g, "")}%` : undefined;
   const where = inTenant(
     tdb,
     locations,
     query.warehouseId ? eq(locations.warehouseId, query.warehouseId) : undefined,
     query.type ? eq(locations.type, query.type) : undefined,
-    pattern ? or(like(locations.code, pattern), like(locations.name, pattern)) : undefined,
+    query.search
+      ? or(contains(locations.code, query.search), contains(locations.name, query.search))
+      : undefined,
   );
   return readPage(
     tdb,
@@ -27,7 +28,7 @@ export function listLocations(tdb: TenantDb, query: ListLocationsQuery) {
         .select()
         .from(locations)
         .where(where)
-        .orderBy(order(sortColumns[query.sort.field]), order(locations.id))
+        .orderBy(...sortedBy(sortColumns, locations.id, query.sort))
         .limit(query.pageSize)
         .offset(offsetOf(query)),
       count: tdb.db.select({ value: count() }).from(locations).where(where),

@@ -1,8 +1,9 @@
-import { asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { readPage, sortedBy } from "../db/pages";
 import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { contains } from "../db/text-match";
 import { between } from "../db/time-range";
 import { offsetOf } from "../http/pagination";
 import { orderSummary } from "./records";
@@ -16,12 +17,6 @@ const sortColumns = {
   total: orders.totalE4,
 };
 
-/** `search` matches part of the order number, case-insensitively; LIKE wildcards in it are literal. */
-function numberContains(search: string): SQL {
-  const escaped = search.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-  return sql`${orders.number} like ${`%${escaped}%`} escape '\\'`;
-}
-
 /** `GET /orders`. A bare date as `createdTo` includes that whole day. */
 export function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
   const { db } = tdb;
@@ -32,9 +27,8 @@ export function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
     query.type ? eq(orders.type, query.type) : undefined,
     query.customerId ? eq(orders.customerId, query.customerId) : undefined,
     ...between(orders.createdAt, query.createdFrom, query.createdTo),
-    query.search ? numberContains(query.search) : undefined,
+    query.search ? contains(orders.number, query.search) : undefined,
   );
-  const order = query.sort.direction === "asc" ? asc : desc;
   // Spelled out: drizzle renders columns unqualified here, which would bind them to order_lines.
   const quantity = sql<number>`(select coalesce(sum(l.quantity), 0) from order_lines l
     where l.tenant_id = "orders"."tenant_id" and l.order_id = "orders"."id")`;
@@ -46,7 +40,7 @@ export function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
         .select({ order: orders, quantity })
         .from(orders)
         .where(where)
-        .orderBy(order(sortColumns[query.sort.field]), order(orders.id))
+        .orderBy(...sortedBy(sortColumns, orders.id, query.sort))
         .limit(query.pageSize)
         .offset(offsetOf(query)),
       count: db.select({ value: count() }).from(orders).where(where),

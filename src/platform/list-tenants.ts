@@ -1,6 +1,6 @@
-import { asc, count, desc } from "drizzle-orm";
+import { count } from "drizzle-orm";
 import type { PlatformDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { readPage, sortedBy } from "../db/pages";
 import { tenants } from "../db/schema/platform";
 import { offsetOf } from "../http/pagination";
 import { tenantRecord } from "./records";
@@ -9,7 +9,6 @@ import type { ListTenantsQuery } from "./schemas";
 const sortColumns = { createdAt: tenants.createdAt, name: tenants.name };
 
 export function listTenants(db: PlatformDb, query: ListTenantsQuery) {
-  const order = query.sort.direction === "asc" ? asc : desc;
   return readPage(
     db,
     query,
@@ -17,7 +16,7 @@ export function listTenants(db: PlatformDb, query: ListTenantsQuery) {
       rows: db
         .select()
         .from(tenants)
-        .orderBy(order(sortColumns[query.sort.field]), order(tenants.id))
+        .orderBy(...sortedBy(sortColumns, tenants.id, query.sort))
         .limit(query.pageSize)
         .offset(offsetOf(query)),
       count: db.select({ value: count() }).from(tenants),

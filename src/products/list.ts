@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { readPage, sortedBy } from "../db/pages";
 import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
@@ -83,7 +83,6 @@ export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     ? and(sql`+${products.tenantId} = ${tdb.tenantId}`, ...filters)
     : inTenant(tdb, products, ...filters);
   const sort = query.updatedSince && query.sort === DEFAULT_PRODUCT_SORT ? SYNC_SORT : query.sort;
-  const order = sort.direction === "asc" ? asc : desc;
   // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
   return readPage(
     tdb,
@@ -93,7 +92,7 @@ export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
         .select()
         .from(products)
         .where(where)
-        .orderBy(order(sortColumns[sort.field]), order(products.id))
+        .orderBy(...sortedBy(sortColumns, products.id, sort))
         .limit(query.pageSize)
         .offset(offsetOf(query)),
       count:
