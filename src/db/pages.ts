@@ -1,6 +1,6 @@
-import { asc, desc } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { type PageQuery, paged } from "../http/pagination";
+import { asc, count, desc, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { offsetOf, type PageQuery, paged } from "../http/pagination";
 import { type DrizzleQuery, type Handle, runBatch } from "./batch";
 
 type Rows<Q> = Q extends DrizzleQuery ? (Q["_"]["result"] extends readonly (infer R)[] ? R : never) : never;
@@ -20,6 +20,8 @@ export async function readPage<Q extends DrizzleQuery, Item = Rows<Q>>(
   return paged(rows.map(toItem), read.count[0]?.value ?? 0, page);
 }
 
+type Sort<F extends string> = { field: F; direction: "asc" | "desc" };
+
 /**
  * The order of a sorted list: the chosen field, then the id the same way, so rows that tie on the field keep
  * one order and pages neither repeat nor skip them.
@@ -27,8 +29,41 @@ export async function readPage<Q extends DrizzleQuery, Item = Rows<Q>>(
 export function sortedBy<F extends string>(
   columns: Record<F, SQLiteColumn>,
   id: SQLiteColumn,
-  sort: { field: F; direction: "asc" | "desc" },
+  sort: Sort<F>,
 ) {
   const order = sort.direction === "asc" ? asc : desc;
   return [order(columns[sort.field]), order(id)];
+}
+
+/**
+ * A sorted page of a table's rows matching `where` (the tenant's condition, filters), and their total: the
+ * lists that show a table's rows as they are (warehouses, locations, API keys, tenants).
+ */
+export function readRowsPage<T extends SQLiteTable & { id: SQLiteColumn }, F extends string, Item>(
+  handle: Handle,
+  table: T,
+  where: SQL | undefined,
+  query: PageQuery & { sort: Sort<F> },
+  sortColumns: Record<F, SQLiteColumn>,
+  toItem: (row: T["$inferSelect"]) => Item,
+) {
+  const db = "db" in handle ? handle.db : handle;
+  return readPage(
+    handle,
+    query,
+    {
+      rows: db
+        .select()
+        .from(table as SQLiteTable)
+        .where(where)
+        .orderBy(...sortedBy(sortColumns, table.id, query.sort))
+        .limit(query.pageSize)
+        .offset(offsetOf(query)),
+      count: db
+        .select({ value: count() })
+        .from(table as SQLiteTable)
+        .where(where),
+    },
+    (row) => toItem(row as T["$inferSelect"]),
+  );
 }

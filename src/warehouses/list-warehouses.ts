@@ -1,10 +1,9 @@
-import { count, or } from "drizzle-orm";
+import { or } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage, sortedBy } from "../db/pages";
+import { readRowsPage } from "../db/pages";
 import { warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { contains } from "../db/text-match";
-import { offsetOf } from "../http/pagination";
 import { warehouseRecord } from "./records";
 import type { ListWarehousesQuery } from "./schemas";
 
@@ -18,19 +17,5 @@ export function listWarehouses(tdb: TenantDb, query: ListWarehousesQuery) {
       ? or(contains(warehouses.code, query.search), contains(warehouses.name, query.search))
       : undefined,
   );
-  return readPage(
-    tdb,
-    query,
-    {
-      rows: tdb.db
-        .select()
-        .from(warehouses)
-        .where(where)
-        .orderBy(...sortedBy(sortColumns, warehouses.id, query.sort))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
-      count: tdb.db.select({ value: count() }).from(warehouses).where(where),
-    },
-    warehouseRecord,
-  );
+  return readRowsPage(tdb, warehouses, where, query, sortColumns, warehouseRecord);
 }
