@@ -135,3 +135,37 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+// D1 stores at most 1,000,000 bytes in one string, bound parameters included; half of it leaves room
+// for the one row that is bigger than a part on its own.
+const PART_BYTES = 500_000;
+const utf8 = new TextEncoder();
+
+/** The UTF-8 size of a text: what it takes as a D1 value. */
+export const utf8Bytes = (text: string) => utf8.encode(text).byteLength;
+
+/** The UTF-8 size of a value's JSON: what it takes as a D1 parameter or a stored row. */
+export const jsonBytes = (value: unknown) => utf8Bytes(JSON.stringify(value));
+
+/**
+ * `rows` cut into runs of at most `size` rows and about 500 KB of JSON, for bulk statements that pass
+ * them as one JSON parameter (`json_each`): rows carrying long lists (serial numbers, descriptions)
+ * never make a parameter D1 refuses.
+ */
+export function jsonChunks<T>(rows: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  let run: T[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const rowBytes = jsonBytes(row) + 1;
+    if (run.length > 0 && (run.length === size || bytes + rowBytes > PART_BYTES)) {
+      out.push(run);
+      run = [];
+      bytes = 0;
+    }
+    run.push(row);
+    bytes += rowBytes;
+  }
+  if (run.length > 0) out.push(run);
+  return out;
+}

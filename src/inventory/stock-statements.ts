@@ -1,5 +1,5 @@
 import { and, asc, eq, exists, gt, inArray, or, type SQL, sql } from "drizzle-orm";
-import { chunks } from "../db/batch";
+import { jsonChunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -129,8 +129,8 @@ export interface LevelChange extends Level {
 }
 
 // A bulk write's rows travel as ONE JSON parameter per statement (D1 binds at most 100 and caps a
-// statement at 100 KB; its text stays the same whatever the rows); ~250 bytes a row keeps the
-// parameter far below D1's 1 MB value limit.
+// statement at 100 KB; its text stays the same whatever the rows); ~250 bytes a row, fewer rows a
+// part when they carry serial numbers (jsonChunks), keeps each parameter below D1's 1 MB value limit.
 const CHANGES_PER_STATEMENT = 500;
 
 /**
@@ -164,7 +164,7 @@ export function levelChanges(
     s: c.serialNumbers?.length ? c.serialNumbers : null,
     later: later[i],
   }));
-  const parts = chunks(rows, CHANGES_PER_STATEMENT).map((chunk) => JSON.stringify(chunk));
+  const parts = jsonChunks(rows, CHANGES_PER_STATEMENT).map((chunk) => JSON.stringify(chunk));
   // Net change per level of a part (a level may change twice: a serial swap removes and adds).
   const net = (json: string) => sql`(select value ->> 'p' as p, value ->> 'l' as l, value ->> 'lot' as lot,
       max(value ->> 'w') as w, sum(value ->> 'd') as d

@@ -1,5 +1,5 @@
 import { or, sql } from "drizzle-orm";
-import { chunks, inJsonArray, runBatch } from "../db/batch";
+import { inJsonArray, jsonChunks, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
 import { products } from "../db/schema/tenant";
@@ -14,7 +14,7 @@ import { changedProductRow, duplicateProduct, newProductRow } from "./writes";
 
 export const MAX_IMPORT_ROWS = 5000;
 // Rows travel as one JSON parameter per statement (json_each), so a 5,000-row import is a handful of
-// statements and stays far below D1's 100 bound parameters; chunks keep each parameter small.
+// statements and stays far below D1's 100 bound parameters; jsonChunks keep each parameter below 1 MB.
 const ROWS_PER_STATEMENT = 500;
 const NUMERIC = new Set(["price", "cost", "reorderPoint"]);
 // A number as spreadsheets write it. Not Number(): it reads `0x10` as 16, `0b11` as 3 and `Infinity`; such a cell
@@ -121,7 +121,7 @@ async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: Prod
     ...toUpdate.map((row) => ({ type: "product.updated" as const, payload: productRecord(row) })),
   ];
   const statements = {
-    created: chunks(toCreate, ROWS_PER_STATEMENT).map(
+    created: jsonChunks(toCreate, ROWS_PER_STATEMENT).map(
       (
         chunk,
       ) => sql`insert into products (id, tenant_id, sku, name, barcode, category, unit, price_e4, cost_e4, status,
@@ -131,7 +131,7 @@ async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: Prod
           ${column("reorderPoint")}, ${column("description")}, 1, ${now}, ${now}
         from json_each(${JSON.stringify(chunk)})`,
     ),
-    updated: chunks(toUpdate, ROWS_PER_STATEMENT).map(
+    updated: jsonChunks(toUpdate, ROWS_PER_STATEMENT).map(
       (
         chunk,
       ) => sql`update products set name = j.name, barcode = j.barcode, category = j.category, unit = j.unit,
