@@ -1,6 +1,6 @@
 import { is, SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { chunks, type EventStatement } from "../db/batch";
+import { type EventStatement, jsonChunks, utf8Bytes } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import type { EventType } from "./catalog";
 
@@ -26,6 +26,18 @@ export interface EventOptions {
   deliveredByWriter?: boolean;
 }
 
+// D1 stores at most 1,000,000 bytes in a row; local D1 (tests, wrangler dev) stores more. The writer
+// refuses such a payload itself, so a test meets the failure production would (docs/decisions/events.md).
+const MAX_PAYLOAD_BYTES = 1_000_000;
+
+/** The payload as stored: its JSON, which must fit in a D1 row. */
+function storable(type: EventType, payload: unknown): string {
+  const json = JSON.stringify(payload);
+  const bytes = utf8Bytes(json);
+  if (bytes > MAX_PAYLOAD_BYTES) throw new Error(`A ${type} payload of ${bytes} bytes does not fit a D1 row`);
+  return json;
+}
+
 /**
  * An outbox row for one event. `payload` is the full resource after the change: a value (stored as JSON)
  * or an SQL expression yielding JSON, for payloads only the batch itself knows (an order's number).
@@ -38,7 +50,7 @@ export function eventRow(
   options: EventOptions = {},
 ): EventStatement {
   const id = uuidv7();
-  const json = is(payload, SQL) ? payload : sql`${JSON.stringify(payload)}`;
+  const json = is(payload, SQL) ? payload : sql`${storable(type, payload)}`;
   const dispatchedAt = options.deliveredByWriter ? now : null;
   return {
     kind: "event",
@@ -51,7 +63,8 @@ export function eventRow(
   };
 }
 
-// Events travel as one JSON parameter per statement (json_each): D1 binds at most 100 parameters.
+// Events travel as one JSON parameter per statement (json_each): D1 binds at most 100 parameters
+// and stores at most 1 MB in one value, so a part is also cut by size (jsonChunks).
 const EVENTS_PER_STATEMENT = 500;
 
 /** Outbox rows for many events (an import): a few statements whatever their number. */
@@ -60,8 +73,11 @@ export function eventRows(
   events: readonly { type: EventType; payload: unknown }[],
   now: string,
 ): EventStatement[] {
-  return chunks(
-    events.map((event) => ({ id: uuidv7(), ...event })),
+  return jsonChunks(
+    events.map((event) => {
+      storable(event.type, event.payload);
+      return { id: uuidv7(), ...event };
+    }),
     EVENTS_PER_STATEMENT,
   ).map((chunk) => ({
     kind: "event",
