@@ -17,11 +17,24 @@ export const SerialNumber = z
   .min(1, "must not be empty")
   .max(100, "must be at most 100 characters");
 
+/** Serials one line of a request names. */
+export const MAX_SERIALS_PER_LINE = 1000;
+/**
+ * Serials one request names over all its lines: they travel as one JSON parameter, and the events that carry
+ * them (`order.*`, `purchase_order.received`) stay below D1's 1 MB a row (docs/decisions/events.md).
+ */
+export const MAX_SERIALS_PER_REQUEST = 5000;
+
 export const SerialNumbers = z
   .array(SerialNumber)
   .min(1, "must name at least one serial number")
-  .max(1000, "must name at most 1000 serial numbers")
+  .max(MAX_SERIALS_PER_LINE, `must name at most ${MAX_SERIALS_PER_LINE} serial numbers`)
   .openapi({ example: ["SN-0001", "SN-0002"] });
+
+/** A request's lines name at most MAX_SERIALS_PER_REQUEST serials in all. */
+export const withinSerialsPerRequest = (
+  lines: readonly { serialNumbers?: readonly string[] }[] | undefined,
+) => (lines ?? []).reduce((n, l) => n + (l.serialNumbers?.length ?? 0), 0) <= MAX_SERIALS_PER_REQUEST;
 
 /** What a stock write of a tracked product names: the lot (new lots may bring their dates) or the serials. */
 export const trackedFields = {

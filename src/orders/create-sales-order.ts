@@ -19,6 +19,7 @@ import { resolveLots } from "../lots/tracked-stock";
 import {
   assertOrderable,
   assertPinnedLots,
+  assertShippableSerials,
   assertWarehouse,
   lineRows,
   productsQuery,
@@ -83,6 +84,7 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
       ...reservationReads(tdb, productIds, { warehouseId: input.warehouseId }, now),
     });
     assertOrderable(input.lines, read.products);
+    assertShippableSerials(input.lines, read.products);
     if (input.warehouseId) assertWarehouse(read.warehouse);
     if (!lotsChecked) {
       await resolveLots(tdb, assertPinnedLots(input.lines, read.products), "take");

@@ -6,6 +6,7 @@ import { products, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";
+import { MAX_SERIALS_PER_LINE, MAX_SERIALS_PER_REQUEST } from "../lots/schemas";
 import type { LotWanted, TrackedProduct } from "../lots/tracked-stock";
 import { MAX_ORDER_TOTAL, toE4 } from "../money";
 import type { OrderLineRow } from "./records";
@@ -42,6 +43,32 @@ export function assertOrderable(
       : [];
   });
   if (inactive.length) throw conflict("Inactive products cannot be ordered", inactive);
+}
+
+/**
+ * A sales order's serial-tracked units are shipped in one request naming each unit's serial number (at most
+ * MAX_SERIALS_PER_LINE a line, MAX_SERIALS_PER_REQUEST in all), and those serials travel in the order's
+ * events: an order that could never be shipped within them is a 400 now rather than stuck in `picking`.
+ */
+export function assertShippableSerials(
+  lines: readonly { productId: string; quantity: number }[],
+  found: readonly { id: string; tracking: string }[],
+): void {
+  const serialTracked = new Set(found.filter((p) => p.tracking === "serial").map((p) => p.id));
+  const problems = lines.flatMap((line, i) =>
+    serialTracked.has(line.productId) && line.quantity > MAX_SERIALS_PER_LINE
+      ? [
+          `lines[${i}].quantity: a serial-tracked line ships at most ${MAX_SERIALS_PER_LINE} units (one serial number each): split it into several lines`,
+        ]
+      : [],
+  );
+  const units = lines.reduce((sum, line) => sum + (serialTracked.has(line.productId) ? line.quantity : 0), 0);
+  if (units > MAX_SERIALS_PER_REQUEST) {
+    problems.push(
+      `lines: an order ships at most ${MAX_SERIALS_PER_REQUEST} serial-tracked units (${units} here): split it into several orders`,
+    );
+  }
+  if (problems.length) throw validationError(problems);
 }
 
 /**

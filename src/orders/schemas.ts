@@ -1,7 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
-import { LotNumber, SerialNumbers, trackedFields } from "../lots/schemas";
+import {
+  LotNumber,
+  MAX_SERIALS_PER_REQUEST,
+  SerialNumbers,
+  trackedFields,
+  withinSerialsPerRequest,
+} from "../lots/schemas";
 import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
 import { nullableRef } from "../openapi/nullable";
 import { orderStatuses } from "./state-machine";
@@ -101,9 +107,12 @@ export const UpdateStatusBody = z
     lines: z
       .array(z.strictObject({ lineId: Id, serialNumbers: SerialNumbers }))
       .max(MAX_LINES)
+      .refine(withinSerialsPerRequest, {
+        message: `must name at most ${MAX_SERIALS_PER_REQUEST} serial numbers in all`,
+      })
       .optional()
       .openapi({
-        description: "With `shipped`: the serial numbers picked for each line of a serial-tracked product.",
+        description: `With \`shipped\`: the serial numbers picked for each line of a serial-tracked product (at most ${MAX_SERIALS_PER_REQUEST} in all; an order holds no more serial-tracked units).`,
       }),
   })
   .openapi("UpdateOrderStatusRequest");
@@ -111,11 +120,13 @@ export type UpdateStatusBody = z.infer<typeof UpdateStatusBody>;
 
 export const ReceiveBody = z
   .strictObject({
-    lines: Lines(
-      z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id, ...trackedFields }),
-    ).openapi({
-      description: `A stock level holds at most ${MAX_ON_HAND} units; a receipt past that is a 409.`,
-    }),
+    lines: Lines(z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id, ...trackedFields }))
+      .refine(withinSerialsPerRequest, {
+        message: `must name at most ${MAX_SERIALS_PER_REQUEST} serial numbers in all: receive the rest in another receipt`,
+      })
+      .openapi({
+        description: `A stock level holds at most ${MAX_ON_HAND} units; a receipt past that is a 409. A receipt names at most ${MAX_SERIALS_PER_REQUEST} serial numbers in all.`,
+      }),
   })
   .openapi("ReceivePurchaseOrderRequest");
 export type ReceiveBody = z.infer<typeof ReceiveBody>;

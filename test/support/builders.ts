@@ -474,3 +474,62 @@ export async function seedStockedProducts(
   ]);
   return rows.map((row) => row.id);
 }
+
+/**
+ * `count` serial-tracked products stocked at `location` with the serials `serialsOf(i)` each (SKUs `S-0000`..),
+ * each with its one receipt on the ledger listing them: what a count of serial stock starts from.
+ */
+export async function seedSerialStockedProducts(
+  tenant: TestTenant,
+  location: SeededLocation,
+  count: number,
+  serialsOf: (i: number) => string[],
+): Promise<string[]> {
+  const at = now();
+  const db = await tenantDatabase(tenant.id);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = crypto.randomUUID();
+    const serials = serialsOf(i);
+    ids.push(id);
+    await db.batch([
+      db
+        .prepare(
+          `insert into products (id, tenant_id, sku, name, cost_e4, reorder_point, tracking, created_at, updated_at)
+           values (?, ?, ?, 'Serial', 10000, 0, 'serial', ?, ?)`,
+        )
+        .bind(id, tenant.id, `S-${String(i).padStart(4, "0")}`, at, at),
+      db
+        .prepare(
+          `insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, on_hand, reserved, updated_at)
+           values (?, ?, ?, ?, ?, 0, ?)`,
+        )
+        .bind(tenant.id, id, location.id, location.warehouseId, serials.length, at),
+      db
+        .prepare(
+          `insert into stock_movements (id, tenant_id, product_id, location_id, warehouse_id, serial_numbers, delta,
+             on_hand_after, reason, actor_type, created_at)
+           values (?, ?, ?, ?, ?, ?, ?, ?, 'received', 'system', ?)`,
+        )
+        .bind(
+          crypto.randomUUID(),
+          tenant.id,
+          id,
+          location.id,
+          location.warehouseId,
+          JSON.stringify(serials),
+          serials.length,
+          serials.length,
+          at,
+        ),
+      db
+        .prepare(
+          `insert into serial_numbers (tenant_id, product_id, serial, location_id, warehouse_id, on_hand, created_at,
+             updated_at)
+           select ?, ?, value, ?, ?, 1, ?, ? from json_each(?)`,
+        )
+        .bind(tenant.id, id, location.id, location.warehouseId, at, at, JSON.stringify(serials)),
+    ]);
+  }
+  return ids;
+}
