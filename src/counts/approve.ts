@@ -21,6 +21,7 @@ import {
   serialsWhereMany,
   takeSerialUnits,
 } from "../lots/tracked-stock";
+import { countApprovedPayload } from "./approved-event";
 import { type CountLineRecord, changesStock, readCount } from "./read";
 import { inStatus } from "./writes";
 
@@ -146,7 +147,7 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
     ),
     found: chunks(found, SERIALS_PER_STATEMENT).map((units) => receiveSerialUnits(tdb, units, now, guard)),
     lowStock: [...drops].map(([productId, taken]) => lowStockEvent(tdb, productId, taken, now, guard)),
-    event: eventRow(tdb, "inventory.count_approved", approved, now, { onlyIf: guard }),
+    event: eventRow(tdb, "inventory.count_approved", countApprovedPayload(approved), now, { onlyIf: guard }),
     // Last: once approved, every statement above is a no-op for a concurrent approval.
     approve: tdb.db
       .update(inventoryCounts)

@@ -5,8 +5,17 @@ import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { approveCount, assertMayApprove } from "./approve";
+import { EVENT_LINES_BYTES } from "./approved-event";
 import { listCounts, readCount } from "./read";
-import { CountLinesBody, CountRecord, CountSummary, CountsQuery, CreateCountBody } from "./schemas";
+import {
+  CountLinesBody,
+  CountRecord,
+  CountSummary,
+  CountsQuery,
+  CreateCountBody,
+  MAX_COUNT_LINES,
+  MAX_COUNT_SERIALS,
+} from "./schemas";
 import { createCount, moveCount, recordLines } from "./writes";
 
 const read = { scope: "read:inventory" } as const;
@@ -43,6 +52,9 @@ const createInventoryCountRoute = defineRoute(write, {
   request: { body: { required: true, ...json(CreateCountBody) } },
   responses: {
     201: countResponse("The open count with its snapshot"),
+    400: errorResponse(
+      `The scope holds more than a count does (${MAX_COUNT_LINES} lines or ${MAX_COUNT_SERIALS} serial numbers on hand): narrow it`,
+    ),
     404: errorResponse("Unknown warehouse, location or product (the message names which)"),
   },
 });
@@ -56,18 +68,28 @@ const recordInventoryCountLinesRoute = defineRoute(write, {
   request: { params: IdParam, body: { required: true, ...json(CountLinesBody) } },
   responses: {
     200: countResponse("The count with its lines"),
+    400: errorResponse(
+      `Invalid lines, or lines that would take the count past ${MAX_COUNT_LINES} lines or ${MAX_COUNT_SERIALS} counted serial numbers`,
+    ),
     404: errorResponse("Unknown count"),
     409: errorResponse("The count is no longer open, or an unknown lot"),
   },
 });
 
-const action = (path: string, operationId: string, summary: string, access: typeof write = write) =>
+const action = (
+  path: string,
+  operationId: string,
+  summary: string,
+  access: typeof write = write,
+  description?: string,
+) =>
   defineRoute(access, {
     method: "post",
     path: `/inventory/counts/{id}/${path}`,
     operationId,
     tags,
     summary,
+    ...(description ? { description } : {}),
     request: { params: IdParam },
     responses: {
       200: countResponse("The count"),
@@ -85,6 +107,11 @@ const approveInventoryCountRoute = action(
   "approve",
   "approveInventoryCount",
   "Write the variances as cycle_count adjustments in one atomic batch (admin scope or a manager's role; idempotent)",
+  write,
+  `Emits \`inventory.count_approved\`: the approved count with every line when they fit in ${EVENT_LINES_BYTES / 1024} KB ` +
+    '(`linesIncluded: "all"`), otherwise only the lines whose approval changed stock, as many as fit ' +
+    '(`linesIncluded: "changed"`); `hasMoreLines: true` says some were left out: `GET /inventory/counts/{id}` ' +
+    "has them all. The answer here is always the whole count.",
 );
 const cancelInventoryCountRoute = action(
   "cancel",

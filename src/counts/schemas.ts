@@ -1,12 +1,22 @@
 import { z } from "@hono/zod-openapi";
 import { countStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
-import { LotNumber, SerialNumber } from "../lots/schemas";
+import {
+  LotNumber,
+  MAX_SERIALS_PER_LINE,
+  MAX_SERIALS_PER_REQUEST,
+  SerialNumber,
+  withinSerialsPerRequest,
+} from "../lots/schemas";
 
 const Id = z.uuid("must be a UUID");
 const MAX_IDS = 100;
-// Serials of one request, over all its lines: they travel to D1 as one JSON parameter.
-const MAX_SERIALS = 5000;
+/**
+ * A count's bounds (docs/decisions/cycle-counts.md): its lines, and the serials its snapshot lists or its
+ * lines count. They keep every count approvable in one batch, each row within D1's 1 MB, and its GET whole.
+ */
+export const MAX_COUNT_LINES = 2000;
+export const MAX_COUNT_SERIALS = 5000;
 
 export const CreateCountBody = z
   .strictObject({
@@ -23,7 +33,9 @@ export const CreateCountBody = z
     message: "name either warehouseId or locationIds",
     path: ["warehouseId"],
   })
-  .openapi("CreateInventoryCountRequest");
+  .openapi("CreateInventoryCountRequest", {
+    description: `A count holds at most ${MAX_COUNT_LINES} lines (levels with stock in scope) and ${MAX_COUNT_SERIALS} serial numbers on hand in scope; a larger scope is a 400 (narrow it with productIds or locationIds).`,
+  });
 export type CreateCountBody = z.infer<typeof CreateCountBody>;
 
 export const CountLinesBody = z
@@ -36,7 +48,7 @@ export const CountLinesBody = z
           lotNumber: LotNumber.optional().openapi({ description: "Required for lot-tracked products." }),
           serialNumbers: z
             .array(SerialNumber)
-            .max(1000, "must name at most 1000 serial numbers")
+            .max(MAX_SERIALS_PER_LINE, `must name at most ${MAX_SERIALS_PER_LINE} serial numbers`)
             .optional()
             .openapi({
               description:
@@ -52,8 +64,8 @@ export const CountLinesBody = z
       )
       .min(1, "must have at least one line")
       .max(500, "must have at most 500 lines")
-      .refine((lines) => lines.reduce((n, l) => n + (l.serialNumbers?.length ?? 0), 0) <= MAX_SERIALS, {
-        message: `must name at most ${MAX_SERIALS} serial numbers in all`,
+      .refine(withinSerialsPerRequest, {
+        message: `must name at most ${MAX_SERIALS_PER_REQUEST} serial numbers in all`,
       }),
   })
   .openapi("InventoryCountLinesRequest");
