@@ -972,7 +972,9 @@ export interface paths {
         put?: never;
         /**
          * Write the variances as cycle_count adjustments in one atomic batch (admin scope or a manager's role; idempotent)
-         * @description Requires scope `write:inventory`.
+         * @description Emits `inventory.count_approved`: the approved count with every line when they fit in 256 KB (`linesIncluded: "all"`), otherwise only the lines whose approval changed stock, as many as fit (`linesIncluded: "changed"`); `hasMoreLines: true` says some were left out: `GET /inventory/counts/{id}` has them all. The answer here is always the whole count.
+         *
+         *     Requires scope `write:inventory`.
          */
         post: operations["approveInventoryCount"];
         delete?: never;
@@ -2111,7 +2113,7 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** @description Stored when sent with `shipped`. */
             trackingNumber?: string;
-            /** @description With `shipped`: the serial numbers picked for each line of a serial-tracked product. */
+            /** @description With `shipped`: the serial numbers picked for each line of a serial-tracked product (at most 5000 in all; an order holds no more serial-tracked units). */
             lines?: {
                 /** Format: uuid */
                 lineId: string;
@@ -2125,7 +2127,7 @@ export interface components {
             }[];
         };
         ReceivePurchaseOrderRequest: {
-            /** @description A stock level holds at most 1000000000 units; a receipt past that is a 409. */
+            /** @description A stock level holds at most 1000000000 units; a receipt past that is a 409. A receipt names at most 5000 serial numbers in all. */
             lines: {
                 /** Format: uuid */
                 lineId: string;
@@ -2388,6 +2390,7 @@ export interface components {
             /** @description Found but not on hand there when counted: approval adds exactly these, creating unknown ones (null until counted). */
             foundSerials: string[] | null;
         };
+        /** @description A count holds at most 2000 lines (levels with stock in scope) and 5000 serial numbers on hand in scope; a larger scope is a 400 (narrow it with productIds or locationIds). */
         CreateInventoryCountRequest: {
             /**
              * Format: uuid
@@ -9872,7 +9875,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed, malformed JSON or a bad query parameter */
+            /** @description The scope holds more than a count does (2000 lines or 5000 serial numbers on hand): narrow it */
             400: {
                 headers: {
                     /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
@@ -10168,7 +10171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed, malformed JSON or a bad query parameter */
+            /** @description Invalid lines, or lines that would take the count past 2000 lines or 5000 counted serial numbers */
             400: {
                 headers: {
                     /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
