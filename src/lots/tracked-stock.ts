@@ -271,11 +271,15 @@ export function takeSerialUnits(
   onlyIf = sql`1`,
 ) {
   const after = to ? 1 : 0;
-  return sql`update serial_numbers
+  // Materialized: otherwise SQLite walks every serial of the tenant and re-reads the JSON for each (seconds
+  // for a few thousand units); so each unit is one primary-key lookup.
+  return sql`with j as materialized (select value ->> 'p' as p, value ->> 's' as s, value ->> 'l' as l
+      from json_each(${unitsJson(units)}))
+    update serial_numbers
     set on_hand = case when on_hand = 1 and location_id = j.l then ${after} else -1 end,
       location_id = coalesce(${to?.locationId ?? null}, j.l), warehouse_id = coalesce(${to?.warehouseId ?? null}, warehouse_id),
       updated_at = ${now}
-    from (select value ->> 'p' as p, value ->> 's' as s, value ->> 'l' as l from json_each(${unitsJson(units)})) j
+    from j
     where serial_numbers.tenant_id = ${tdb.tenantId} and serial_numbers.product_id = j.p
       and serial_numbers.serial = j.s and ${onlyIf}`;
 }
