@@ -182,6 +182,8 @@ export function levelChanges(
         where j.d <> 0 and not exists (select 1 from stock_levels s where s.tenant_id = ${tdb.tenantId}
           and s.product_id = j.p and s.location_id = j.l and s.lot_id = j.lot) and ${onlyIf}`,
     ]),
+    // CROSS JOIN keeps the JSON rows outside (one key lookup each): SQLite would otherwise walk the tenant's
+    // levels and re-read the JSON for each (seconds once a tenant has thousands of levels).
     ...parts.map(
       (
         json,
@@ -190,7 +192,7 @@ export function levelChanges(
       select j.value ->> 'id', s.tenant_id, s.product_id, s.location_id, s.lot_id, j.value ->> 's', s.warehouse_id,
         j.value ->> 'd', s.on_hand - (j.value ->> 'later'), ${ctx.reason}, ${ctx.referenceType}, ${ctx.referenceId},
         ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId}, ${ctx.now}
-      from json_each(${json}) j join stock_levels s on s.tenant_id = ${tdb.tenantId}
+      from json_each(${json}) j cross join stock_levels s on s.tenant_id = ${tdb.tenantId}
         and s.product_id = j.value ->> 'p' and s.location_id = j.value ->> 'l' and s.lot_id = j.value ->> 'lot'
       where ${onlyIf}`,
     ),

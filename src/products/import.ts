@@ -131,17 +131,17 @@ async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: Prod
           ${column("reorderPoint")}, ${column("description")}, 1, ${now}, ${now}
         from json_each(${JSON.stringify(chunk)})`,
     ),
+    // Materialized, so each row is one key lookup rather than a walk of the tenant's products per row.
     updated: jsonChunks(toUpdate, ROWS_PER_STATEMENT).map(
-      (
-        chunk,
-      ) => sql`update products set name = j.name, barcode = j.barcode, category = j.category, unit = j.unit,
+      (chunk) => sql`with j as materialized (select ${column("id")} as id, ${column("name")} as name,
+            ${column("barcode")} as barcode, ${column("category")} as category, ${column("unit")} as unit,
+            ${column("priceE4")} as price_e4, ${column("costE4")} as cost_e4, ${column("status")} as status,
+            ${column("reorderPoint")} as reorder_point, ${column("description")} as description
+          from json_each(${JSON.stringify(chunk)}))
+        update products set name = j.name, barcode = j.barcode, category = j.category, unit = j.unit,
           price_e4 = j.price_e4, cost_e4 = j.cost_e4, status = j.status, reorder_point = j.reorder_point,
           description = j.description, version = products.version + 1, updated_at = ${now}
-        from (select ${column("id")} as id, ${column("name")} as name, ${column("barcode")} as barcode,
-            ${column("category")} as category, ${column("unit")} as unit, ${column("priceE4")} as price_e4,
-            ${column("costE4")} as cost_e4, ${column("status")} as status, ${column("reorderPoint")} as reorder_point,
-            ${column("description")} as description
-          from json_each(${JSON.stringify(chunk)})) j
+        from j
         where ${inTenant(tdb, products)} and products.id = j.id`,
     ),
     events: eventRows(tdb, events, now),
