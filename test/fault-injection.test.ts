@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import devVarsExample from "../.dev.vars.example?raw";
 import { createApp } from "../src/app";
+import { servingAgainWhenStale } from "../src/auth/key-views";
 import wranglerToml from "../wrangler.toml?raw";
 import { createProduct, createTenant, type TestTenant } from "./support/builders";
 import { BASE, call, fetchApi } from "./support/http";
@@ -10,7 +11,8 @@ import { BASE, call, fetchApi } from "./support/http";
 // The soak's fault injection (src/dev/fault-injection.ts) must be inert everywhere but a local
 // `wrangler dev` started with FAULT_INJECTION=on: these tests hold it to that.
 
-const app = createApp();
+// As the Worker serves: a read whose key lookup contradicts the view it ran on is served again.
+const fetchWorker = servingAgainWhenStale(createApp().fetch);
 const soakEnv = { ...env, FAULT_INJECTION: "on" };
 const real = "a-real-secret-that-is-long-enough-0123456789";
 const productionEnv = {
@@ -28,7 +30,7 @@ async function send(
 ) {
   const ctx = createExecutionContext();
   const response = await fetchApi(new Request(url, { ...init, headers }), (request) =>
-    app.fetch(request, bindings, ctx),
+    fetchWorker(request, bindings, ctx),
   );
   await waitOnExecutionContext(ctx);
   return response;
@@ -72,6 +74,22 @@ describe("fault injection, switched on for the soak", () => {
     expect(response.headers.get("X-Fault-Injected")).toMatch(/^limiter=\d+$/);
     expect(response.headers.get("X-RateLimit-Limit")).toBeNull();
     expect(warn.mock.calls.map(([line]) => String(line)).join("\n")).toContain("fail open");
+  });
+
+  it("answers a refused read whose key lookup then fails with the failure alone: nothing the soak could take for an admission", async () => {
+    const spender = await createTenant({ plan: "starter" });
+    const orders = `${BASE}/orders`;
+    // The key is remembered: its reads run on that view while their lookup runs alongside.
+    expect((await send(orders, spender.admin, soakEnv)).status).toBe(200);
+    const spent = await Promise.all(Array.from({ length: 59 }, () => send(orders, spender.admin, soakEnv)));
+    expect(spent.map((response) => response.status)).toEqual(Array(59).fill(200));
+    expect((await send(orders, spender.admin, soakEnv)).status).toBe(429);
+    const failed = await send(orders, { ...spender.admin, "X-Fault-Inject": "d1-statement=1" }, soakEnv);
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get("X-Fault-Injected")).toMatch(/^d1-statement=\d+$/);
+    // The limiter refused the first run; the lookup's failure is the answer, without that refusal's headers.
+    expect(failed.headers.get("X-RateLimit-Limit")).toBeNull();
+    expect(failed.headers.get("Retry-After")).toBeNull();
   });
 
   it("leaves a request without the header alone", async () => {

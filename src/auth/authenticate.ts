@@ -99,14 +99,17 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const lookupStats = new D1Stats();
   const lookup = findApiKey(platformDb(c.env, lookupStats), keyHash);
   c.set("principal", remembered);
-  try {
-    await next();
-  } finally {
-    const principal = await principalOfKey(c, keyHash, lookup).finally(() =>
-      c.var.d1Stats.includeAlongside(lookupStats),
-    );
-    if (!sameView(principal, remembered)) serveAgain(c.req.raw);
-  }
+  await next();
+  // The response stands only if the lookup confirms the view it was built on. A changed view, a refusal or a
+  // failed lookup serves the request again, waiting for its own lookup: its answer (a 401, a 500) then carries
+  // nothing the guess produced, such as the remembered tenant's rate-limit headers or a refusal's Retry-After.
+  const confirmed = await principalOfKey(c, keyHash, lookup)
+    .then(
+      (principal) => sameView(principal, remembered),
+      () => false,
+    )
+    .finally(() => c.var.d1Stats.includeAlongside(lookupStats));
+  if (!confirmed) serveAgain(c.req.raw);
 });
 
 /**
