@@ -8,7 +8,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /**
  * Checks every invariant; answers the violations (each `{ invariant, detail }`), the events lost (expected
- * at a healthy receiver, never received), the duplicates left after de-duplication by `webhook-id`, and
+ * at a healthy receiver, never received; `missing` names each `{ tenantId, subscriptionId, eventId }`), the
+ * duplicates left after de-duplication by `webhook-id`, and
  * `admissionPeaks` (limited tenant id -> the most admissions the history shows in one 60 s window).
  *
  * - `history`: `{ tenantId, op, method, path, status, sentAt, receivedAt, headers, ids | body, expect? }`
@@ -46,7 +47,13 @@ export function checkInvariants({
   checkServerErrors(history, violate);
   checkIsolation(history, snapshot, violate);
   const admissionPeaks = checkAdmissions(history, limits, violate);
-  return { violations, eventsLost: delivery.lost, duplicates: delivery.duplicates, admissionPeaks };
+  return {
+    violations,
+    eventsLost: delivery.missing.length,
+    missing: delivery.missing,
+    duplicates: delivery.duplicates,
+    admissionPeaks,
+  };
 }
 
 /** Totals per level key; rows of one key from several sources (reservations and holds) add up. */
@@ -165,7 +172,7 @@ function checkDeliveries(
     gotByUrl.get(url).add(webhookId);
   }
   const eventsById = new Map(events.map((event) => [event.id, event]));
-  let lost = 0;
+  const missing = [];
   let duplicates = 0;
   for (const subscription of subscriptions) {
     const got = gotByUrl.get(subscription.url) ?? new Set();
@@ -198,13 +205,13 @@ function checkDeliveries(
         event.createdAt <= cutoff &&
         (subscription.events.includes("*") || subscription.events.includes(event.type));
       if (matches && !got.has(event.id)) {
-        lost++;
+        missing.push({ tenantId: subscription.tenantId, subscriptionId: subscription.id, eventId: event.id });
         if (settled)
           violate("webhook-exactly-once", `${subscription.url} never got ${event.type} ${event.id}`);
       }
     }
   }
-  return { lost, duplicates };
+  return { missing, duplicates };
 }
 
 function checkReadable(history, { owners }, violate) {

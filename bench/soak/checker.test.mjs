@@ -161,6 +161,9 @@ describe("the soak's invariant checker", () => {
     const result = checkInvariants(w);
     assert.deepEqual(invariantsOf(w), ["webhook-exactly-once"]);
     assert.equal(result.eventsLost, 1);
+    // Named, so the soak can look up its delivery (and bring a retry scheduled past the run forward).
+    const [subscription] = w.snapshot.subscriptions;
+    assert.deepEqual(result.missing, [{ tenantId: A, subscriptionId: subscription.id, eventId: E1 }]);
   });
 
   it("counts a missing delivery as in flight, not as a violation, before deliveries have settled", () => {

@@ -1,63 +1,48 @@
-// Local webhook receivers, one HTTP server per behaviour; each tenant subscribes at `/<tenantId>`. Every
-// request a receiver got is recorded (before it answers, as a real receiver would process it).
-import { createServer } from "node:http";
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-/**
- * healthy: 200 at once. slow: 200 after 1-3 s (inside the 10 s delivery timeout). flaky: 500 half the time.
- * gone: 410 (the subscription should be disabled). stalling: healthy, except while `stall` is on: then it
- * takes in one new webhook-id in four and never answers (the delivery times out), and answers its redelivery.
- */
-const BEHAVIOURS = {
-  healthy: async () => 200,
-  slow: async () => {
-    await sleep(1000 + Math.random() * 2000);
-    return 200;
-  },
-  flaky: async () => (Math.random() < 0.5 ? 500 : 200),
-  gone: async () => 410,
-  stalling: async (receiver, webhookId) => {
-    if (receiver.stalled.has(webhookId)) return 200;
-    receiver.stalled.add(webhookId);
-    // One new delivery in four: locally a single consumer delivers one batch at a time, and every stall holds
-    // its batch for the whole 10 s timeout.
-    if (!receiver.stall || receiver.stalled.size % 4 !== 0) return 200;
-    receiver.stalls++;
-    return null; // never answer
-  },
-};
+// The soak's side of the webhook receivers (receiver-thread.mjs runs them in their own thread): their URLs, every
+// request they got, the connections that ended before an answer, and the stalling receiver's switch.
+import { Worker } from "node:worker_threads";
 
 /** The receivers that must get every matching event exactly once (after de-duplication). */
 export const HEALTHY = ["healthy", "slow", "stalling"];
 
 export async function startReceivers(firstPort) {
+  const thread = new Worker(new URL("./receiver-thread.mjs", import.meta.url), { workerData: { firstPort } });
   const received = [];
+  /** Connections that ended before their request was answered, by receiver and reason. */
+  const dropped = [];
   const receivers = {};
-  let port = firstPort;
-  for (const [name, respond] of Object.entries(BEHAVIOURS)) {
-    const receiver = { name, stall: false, stalled: new Set(), stalls: 0, url: `http://127.0.0.1:${port}` };
-    receiver.server = createServer(async (request, response) => {
-      const chunks = [];
-      for await (const chunk of request) chunks.push(chunk);
-      const webhookId = request.headers["webhook-id"];
-      let type;
-      try {
-        type = JSON.parse(Buffer.concat(chunks).toString()).type;
-      } catch {}
-      received.push({ url: `${receiver.url}${request.url}`, webhookId, type, at: Date.now() });
-      const status = await respond(receiver, webhookId);
-      if (status === null) return; // the connection stays open until the sender gives up
-      response.writeHead(status).end();
+  let closed;
+  const ready = new Promise((done, fail) => {
+    thread.once("error", fail);
+    thread.on("message", (message) => {
+      if (message.kind === "received") received.push(message.record);
+      if (message.kind === "dropped") dropped.push(message);
+      if (message.kind === "stalls") receivers[message.name].stalls = message.stalls;
+      if (message.kind === "closed") closed?.();
+      if (message.kind !== "ready") return;
+      for (const [name, url] of Object.entries(message.urls)) receivers[name] = { name, url, stalls: 0 };
+      let stall = false;
+      Object.defineProperty(receivers.stalling, "stall", {
+        get: () => stall,
+        set(on) {
+          stall = on;
+          thread.postMessage({ kind: "stall", on });
+        },
+      });
+      done();
     });
-    await new Promise((done) => receiver.server.listen(port, "127.0.0.1", done));
-    receivers[name] = receiver;
-    port++;
-  }
+  });
+  await ready;
   return {
     receivers,
     received,
-    close: () =>
-      Promise.all(Object.values(receivers).map((r) => r.server.closeAllConnections?.() ?? r.server.close())),
+    dropped,
+    close: async () => {
+      await new Promise((done) => {
+        closed = done;
+        thread.postMessage({ kind: "close" });
+      });
+      await thread.terminate();
+    },
   };
 }

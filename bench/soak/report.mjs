@@ -55,7 +55,16 @@ function countBy(items, key) {
   return counts;
 }
 
-export function markdown({ figures: f, admissions, checks, settings, violations, eventsLost, duplicates }) {
+export function markdown({
+  figures: f,
+  admissions,
+  deliveries,
+  checks,
+  settings,
+  violations,
+  eventsLost,
+  duplicates,
+}) {
   const lines = [
     `Run: ${settings}`,
     "",
@@ -74,6 +83,7 @@ export function markdown({ figures: f, admissions, checks, settings, violations,
         .join(", ") || "none"
     }`,
     `Plan admissions: ${admissions}`,
+    `Webhooks: ${deliveries}`,
     `Invariant violations: ${violations}; events lost: ${eventsLost}; duplicates after de-duplication: ${duplicates}`,
     "",
     "| check after | requests so far | violations | events not delivered (in flight; at the end: lost) | duplicates |",

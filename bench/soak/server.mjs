@@ -59,7 +59,13 @@ export async function startServer({ port, inspectorPort, stateDir, logFile, faul
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
-      env: { ...process.env, CI: "true" },
+      // A registry of its own: another `wrangler dev` on the machine (a test suite, `npm run dev`) joining or
+      // leaving the shared one reloads every running Worker, cutting its requests and webhook deliveries mid-way.
+      env: {
+        ...process.env,
+        CI: "true",
+        WRANGLER_REGISTRY_PATH: join(root, ".wrangler", "soak", "registry"),
+      },
     });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });

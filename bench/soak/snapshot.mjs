@@ -127,3 +127,33 @@ export function readSnapshot(stateDir) {
   }
   return snapshot;
 }
+
+/**
+ * The deliveries of `pairs` (`{ subscriptionId, eventId }`: events a healthy receiver is missing) as the database
+ * holds them now: where each stands (`status`, `attempts`, `nextAttemptAt`) and why its last attempt failed.
+ */
+export function readDeliveries(stateDir, pairs) {
+  const wanted = JSON.stringify(pairs.map(({ subscriptionId, eventId }) => [subscriptionId, eventId]));
+  const rows = [];
+  for (const file of databaseFiles(stateDir)) {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const tables = db.prepare("select name from sqlite_master where name = 'webhook_deliveries'").all();
+      if (tables.length === 0) continue;
+      rows.push(
+        ...db
+          .prepare(
+            `select d.tenant_id tenantId, d.subscription_id subscriptionId, d.event_id eventId, d.id deliveryId,
+              d.status, d.attempts, d.next_attempt_at nextAttemptAt, d.last_error lastError
+            from webhook_deliveries d
+            join json_each(?) w on d.subscription_id = json_extract(w.value, '$[0]')
+              and d.event_id = json_extract(w.value, '$[1]')`,
+          )
+          .all(wanted),
+      );
+    } finally {
+      db.close();
+    }
+  }
+  return rows;
+}
