@@ -1,6 +1,7 @@
-// `npm run soak -- --minutes N --tenants T [--clients C] [--port P] [--no-faults]`: the Worker under
+// `npm run soak -- --minutes N --tenants T [--clients C] [--rate R] [--port P] [--no-faults]`: the Worker under
 // `wrangler dev`, T tenants of mixed plans driven by C concurrent clients (the official TypeScript client and
-// its retry policy) for N minutes while faults are switched on and off, every attempt recorded
+// its retry policy) starting R operations a second between them, for N minutes while faults are switched on
+// and off, every attempt recorded
 // (bench/results/soak-*/history.jsonl), and the invariants checked after each fault and at the end.
 // Exits non-zero on any violation; the last line is `soak: R requests, F faults injected, V invariant
 // violations, L events lost`. Never part of `npm test`.
@@ -22,11 +23,19 @@ import { readDeliveries, readSnapshot } from "./soak/snapshot.mjs";
 import { createTenant, LIMITS } from "./soak/tenants.mjs";
 
 const root = resolve(import.meta.dirname, "..");
+/**
+ * Operations started per second, all clients together (docs/decisions/soak.md): what the local queue consumer can
+ * deliver behind. Locally one consumer invocation runs at a time with 6 connections, and a slow receiver holds one
+ * for 1-3 s: about 15 webhooks a second. Unpaced on a quiet machine, the clients commit events ten times faster and
+ * a 10-minute run ends with tens of thousands still queued, which the check could not tell from lost ones.
+ */
+const DEFAULT_RATE = 6;
 const { values: args } = parseArgs({
   options: {
     minutes: { type: "string", default: "10" },
     tenants: { type: "string", default: "50" },
     clients: { type: "string" },
+    rate: { type: "string", default: String(DEFAULT_RATE) },
     port: { type: "string", default: "8790" },
     "no-faults": { type: "boolean", default: false },
   },
@@ -34,6 +43,7 @@ const { values: args } = parseArgs({
 const minutes = Number(args.minutes);
 const tenantCount = Number(args.tenants);
 const clientCount = Number(args.clients ?? tenantCount);
+const rate = Number(args.rate);
 const port = Number(args.port);
 const faultsOn = !args["no-faults"];
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -92,9 +102,16 @@ const healthyUrls = tenants.flatMap((t) =>
 // faults are switched on and off underneath it.
 const outcomes = new Map();
 let running = true;
+let nextStart = Date.now();
+/** Waits for this client's turn: operations start `rate` a second in all, however many clients wait. */
+async function turn() {
+  const at = Math.max(Date.now(), nextStart);
+  nextStart = at + 1000 / rate;
+  await sleep(at - Date.now());
+}
 async function client(t) {
   const operations = operationsFor(t);
-  while (running) {
+  for (await turn(); running; await turn()) {
     const op = weighted(operations);
     let outcome = "ok";
     try {
@@ -105,7 +122,6 @@ async function client(t) {
     if (!running) break;
     const key = `${op.name} ${outcome}`;
     outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-    await sleep(100 + Math.random() * 300);
   }
 }
 
@@ -278,7 +294,9 @@ const settings = `${minutes} min of load, ${tenantCount} tenants (${Object.entri
   Object.groupBy(tenants, (t) => t.plan),
 )
   .map(([plan, ts]) => `${ts.length} ${plan}`)
-  .join(", ")}), ${clientCount} concurrent clients, faults ${faultsOn ? "on" : "off"}`;
+  .join(
+    ", ",
+  )}), ${clientCount} concurrent clients starting ${rate} operations a second, faults ${faultsOn ? "on" : "off"}`;
 // The plan admissions: how often the limiter refused, and each plan's closest approach to its limit.
 const refusals = history.entries.filter((e) => e.status === 429);
 const peakByPlan = {};
