@@ -30,8 +30,8 @@ export interface EventOptions {
 // refuses such a payload itself, so a test meets the failure production would (docs/decisions/events.md).
 const MAX_PAYLOAD_BYTES = 1_000_000;
 
-/** The payload as stored: its JSON, which must fit in a D1 row. */
-function storable(type: EventType, payload: unknown): string {
+/** The payload as stored: its JSON, which must fit in a D1 row (for payloads completed in SQL too). */
+export function storedPayload(type: EventType, payload: unknown): string {
   const json = JSON.stringify(payload);
   const bytes = utf8Bytes(json);
   if (bytes > MAX_PAYLOAD_BYTES) throw new Error(`A ${type} payload of ${bytes} bytes does not fit a D1 row`);
@@ -50,7 +50,7 @@ export function eventRow(
   options: EventOptions = {},
 ): EventStatement {
   const id = uuidv7();
-  const json = is(payload, SQL) ? payload : sql`${storable(type, payload)}`;
+  const json = is(payload, SQL) ? payload : sql`${storedPayload(type, payload)}`;
   const dispatchedAt = options.deliveredByWriter ? now : null;
   return {
     kind: "event",
@@ -75,7 +75,7 @@ export function eventRows(
 ): EventStatement[] {
   return jsonChunks(
     events.map((event) => {
-      storable(event.type, event.payload);
+      storedPayload(event.type, event.payload);
       return { id: uuidv7(), ...event };
     }),
     EVENTS_PER_STATEMENT,

@@ -5,6 +5,7 @@ import { chunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { storedPayload } from "../events/outbox";
 import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;
@@ -56,7 +57,7 @@ export function selectNumber(tdb: TenantDb, orderId: string) {
 
 /** A new order as an event payload: its number only exists inside the creating batch, so SQL fills it in. */
 export function withOrderNumber(tdb: TenantDb, orderId: string, record: unknown): SQL {
-  return sql`json_set(${JSON.stringify(record)}, '$.number', ${selectNumber(tdb, orderId)})`;
+  return sql`json_set(${storedPayload("order.created", record)}, '$.number', ${selectNumber(tdb, orderId)})`;
 }
 
 /** A status history row, written only when `guard` holds (raw: an insert from a guarded select). */
