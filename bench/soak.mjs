@@ -25,9 +25,10 @@ import { createTenant, LIMITS } from "./soak/tenants.mjs";
 const root = resolve(import.meta.dirname, "..");
 /**
  * Operations started per second, all clients together (docs/decisions/soak.md): what the local queue consumer can
- * deliver behind. Locally one consumer invocation runs at a time, and each batch of 100 lasts as long as its slowest
- * delivery (the slow receiver answers after 1-3 s): about 15 webhooks a second were measured. Unpaced on a quiet machine, the clients commit events ten times faster and
- * a 10-minute run ends with tens of thousands still queued, which the check could not tell from lost ones.
+ * deliver behind. Locally one consumer invocation runs at a time, and each batch of 100 lasts as long as its
+ * slowest delivery (the slow receiver answers after 1-3 s): about 15 webhooks a second were measured. Unpaced on
+ * a quiet machine, the clients commit events ten times faster and a 10-minute run ends with tens of thousands
+ * still queued, which the check could not tell from lost ones.
  */
 const DEFAULT_RATE = 6;
 const { values: args } = parseArgs({
