@@ -184,6 +184,21 @@ describe("bad input never causes a 500", () => {
     }
   });
 
+  it("an undeclared query parameter is a 400 naming it, on every operation (a typo is never ignored)", async () => {
+    for (const { method, path } of operations) {
+      const body = method === "GET" || method === "DELETE" ? undefined : {};
+      const res = await call(method, `${urlOf(path)}?pagesize=5&colour=red`, {
+        headers: headersFor(path),
+        body,
+      });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      // Besides any required parameter this URL leaves out (a report's from and to).
+      expect(res.body.errors, `${method} ${path}`).toEqual(
+        expect.arrayContaining(["pagesize: unknown query parameter", "colour: unknown query parameter"]),
+      );
+    }
+  });
+
   it("control characters in every string of a body are a 400 naming each field", async () => {
     for (const { method, path, body } of operations.filter((o) => o.body)) {
       const leaves: Leaf[] = [];

@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { authenticate } from "../auth/authenticate";
@@ -185,6 +185,16 @@ const countingTenantHeaderParameter = {
 };
 
 /**
+ * The route's query, strict: a parameter it does not declare (a typo such as `pagesize`) is a 400 naming it, not
+ * silently ignored. A route without a query gets an empty strict one, so every operation refuses unknown parameters.
+ */
+function strictQuery(query: unknown) {
+  if (query === undefined) return z.strictObject({});
+  if (query instanceof z.ZodObject) return query.strict();
+  throw new TypeError("a route's query must be a z.object, so unknown parameters can be refused");
+}
+
+/**
  * Declares a route once: its access rule becomes middleware, OpenAPI security (with the scope)
  * and the standard error responses, next to the schemas that validate it.
  */
@@ -199,6 +209,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
   ];
   return createRoute({
     ...config,
+    request: { ...config.request, query: strictQuery(config.request?.query) },
     middleware: guardsFor(access, idempotent),
     security: securityFor(access),
     ...(scoped ? { "x-required-scopes": scopesOf(access), parameters } : {}),

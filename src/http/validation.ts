@@ -12,10 +12,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** One message per failed field, each naming its field: `sku: SKU is required`. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix = ""): string[] {
+export function formatIssues(
+  issues: readonly z.core.$ZodIssue[],
+  prefix = "",
+  unknownKey = "unknown field",
+): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => `${prefix}${formatPath([...issue.path, key])}: unknown field`);
+      return issue.keys.map((key) => `${prefix}${formatPath([...issue.path, key])}: ${unknownKey}`);
     }
     const field = formatPath(issue.path);
     return [field || prefix ? `${prefix}${field || "body"}: ${issue.message}` : issue.message];
@@ -29,6 +33,7 @@ export function validationError(errors: string[]): AppError {
 /** The default hook of every route: a failed zod parse becomes one 400 in the envelope. */
 export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (!result.success) {
-    throw validationError(formatIssues(result.error.issues));
+    const unknownKey = result.target === "query" ? "unknown query parameter" : undefined;
+    throw validationError(formatIssues(result.error.issues, "", unknownKey));
   }
 };
