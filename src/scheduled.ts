@@ -3,14 +3,13 @@ import { sweepOldEvents } from "./events/retention";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
 import { sweepExpiredHolds } from "./inventory/holds/release";
 import { sweepSignInClients } from "./sessions/known-clients";
-import { redispatchOutbox, redispatchOverdueDeliveries } from "./webhooks/dispatch-sweep";
+import { redispatchLost } from "./webhooks/dispatch-sweep";
 
 /** The cron trigger's sweeps; each is independent, so one failing does not stop the others. */
 export async function runSweeps(env: Bindings): Promise<void> {
   const sweeps: Array<() => Promise<unknown>> = [
     () => sweepIdempotencyKeys(env),
-    () => redispatchOutbox(env),
-    () => redispatchOverdueDeliveries(env),
+    () => redispatchLost(env),
     () => sweepSignInClients(env),
     () => sweepExpiredHolds(env),
     () => sweepOldEvents(env),

@@ -3,11 +3,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
-import {
-  redispatchOutbox,
-  redispatchOverdueDeliveries,
-  UNPROCESSED_MS,
-} from "../src/webhooks/dispatch-sweep";
+import { redispatchLost, UNPROCESSED_MS } from "../src/webhooks/dispatch-sweep";
 import { retryDelaySeconds } from "../src/webhooks/retry-schedule";
 import { createProduct, createTenant, stockedProduct, type TestTenant } from "./support/builders";
 import { tenantDatabase } from "./support/database";
@@ -323,7 +319,7 @@ describe("dispatch", () => {
       .bind(eventId, t.id, JSON.stringify({ id: "p9" }), new Date(Date.now() - 60_000).toISOString())
       .run();
     const { received } = stubReceiver();
-    expect(await redispatchOutbox(env)).toBeGreaterThanOrEqual(1);
+    expect((await redispatchLost(env)).events).toBeGreaterThanOrEqual(1);
     await expect
       .poll(() => received.some((r) => r.headers["webhook-id"] === eventId), { timeout: 5000 })
       .toBe(true);
@@ -352,7 +348,7 @@ describe("dispatch", () => {
       .bind(eventId, t.id, JSON.stringify({ id: "p-lost" }), handedOffAt, handedOffAt)
       .run();
     const { received } = stubReceiver();
-    expect(await redispatchOutbox(env)).toBeGreaterThanOrEqual(1);
+    expect((await redispatchLost(env)).events).toBeGreaterThanOrEqual(1);
     await expect
       .poll(() => received.filter((r) => r.headers["webhook-id"] === eventId).length, { timeout: 5000 })
       .toBe(1);
@@ -397,7 +393,7 @@ describe("dispatch", () => {
       .bind(new Date(Date.now() - 10 * 60_000).toISOString(), deliveryId)
       .run();
     const { received } = stubReceiver();
-    expect(await redispatchOverdueDeliveries(env)).toBeGreaterThanOrEqual(1);
+    expect((await redispatchLost(env)).deliveries).toBeGreaterThanOrEqual(1);
     // Queued again with its attempt time moved to now: the next run leaves it to the queue.
     const requeued = await db
       .prepare("select next_attempt_at from webhook_deliveries where id = ?")

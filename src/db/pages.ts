@@ -67,3 +67,26 @@ export function readRowsPage<T extends SQLiteTable & { id: SQLiteColumn }, F ext
     (row) => toItem(row as T["$inferSelect"]),
   );
 }
+
+const newestFirst = { field: "createdAt", direction: "desc" } as const;
+
+/**
+ * A page of a table's rows matching `where`, newest first (then by id), and their total: the lists without a
+ * choice of order (invitations, webhook subscriptions, webhook deliveries).
+ */
+export function readNewestFirst<T extends SQLiteTable & { id: SQLiteColumn; createdAt: SQLiteColumn }, Item>(
+  handle: Handle,
+  table: T,
+  where: SQL | undefined,
+  query: PageQuery,
+  toItem: (row: T["$inferSelect"]) => Item,
+) {
+  return readRowsPage(
+    handle,
+    table,
+    where,
+    { ...query, sort: newestFirst },
+    { createdAt: table.createdAt },
+    toItem,
+  );
+}

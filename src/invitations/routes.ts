@@ -6,8 +6,10 @@ import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { rememberClientAfterResponse } from "../sessions/known-clients";
-import { acceptInvitation, inspectInvitation } from "./accept";
-import { listInvitations, revokeInvitation } from "./invite";
+import { acceptInvitation } from "./accept-invitation";
+import { inspectInvitation } from "./inspect-invitation";
+import { listInvitations } from "./list-invitations";
+import { revokeInvitation } from "./revoke-invitation";
 import {
   AcceptedInvitation,
   AcceptInvitationBody,

@@ -4,7 +4,7 @@ import { runBatch, violated } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { apiKeys, invitations, memberships, tenants, users } from "../db/schema/platform";
 import { conflict } from "../http/errors";
-import { newInvitation } from "../invitations/invite";
+import { newInvitation } from "../invitations/invite-member";
 import { invitationRecord } from "../invitations/records";
 import { findUserByEmail, newUser } from "../users/accounts";
 import { type TenantRow, tenantRecord } from "./records";

@@ -3,12 +3,15 @@ import { pagedOf, pageQuery, sortQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { inviteMember } from "../invitations/invite";
+import { inviteMember } from "../invitations/invite-member";
 import { invitationMail } from "../invitations/mail";
 import { Invitation, InviteUserBody } from "../invitations/schemas";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
-import { changeRole, getMember, listMembers, removeMember } from "./members";
+import { changeRole } from "./change-role";
+import { listMembers } from "./list-users";
+import { getMember } from "./read-user";
+import { removeMember } from "./remove-user";
 import { MemberRecord, UpdateUserBody } from "./schemas";
 
 const admin = { scope: "admin" } as const;

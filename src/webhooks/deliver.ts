@@ -7,8 +7,8 @@ import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { urlGuardOptions } from "./dns";
 import { type NextStep, nextStep, type Outcome } from "./next-step";
+import type { SubscriptionRow } from "./records";
 import { type SendResult, sendWebhook, signingSecrets } from "./send-webhook";
-import type { SubscriptionRow } from "./subscriptions";
 import { assertDeliverableUrl } from "./url-guard";
 
 /** What the queue should do with the message: done, or try again after a delay. */

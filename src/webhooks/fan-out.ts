@@ -5,6 +5,7 @@ import { dbFor, type TenantDb } from "../db/client";
 import { outboxEvents, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
+import { queueDeliveries } from "./queue-deliveries";
 
 // 8 bound values per delivery row; D1 allows 100 per statement, and a Queue sendBatch 100 messages.
 const ROWS_PER_INSERT = 12;
@@ -86,14 +87,12 @@ async function fanOutOn(env: Bindings, tdb: TenantDb, eventId: string): Promise<
       )
       .onConflictDoNothing()
       .returning({ id: webhookDeliveries.id });
-    if (inserted.length > 0) {
-      await env.WEBHOOK_QUEUE.sendBatch(
-        inserted.map(({ id }) => ({
-          body: { kind: "delivery" as const, tenantId: tdb.tenantId, deliveryId: id },
-        })),
-      );
-      queued += inserted.length;
-    }
+    await queueDeliveries(
+      env,
+      tdb.tenantId,
+      inserted.map(({ id }) => id),
+    );
+    queued += inserted.length;
   }
   // Last: a failure before this leaves the event unprocessed, and the sweep hands it off again.
   await markProcessed(tdb, eventId, now);

@@ -8,14 +8,14 @@ import type { Bindings } from "../env";
 import { feedTypes } from "../events/catalog";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { queueDeliveries } from "./queue-deliveries";
+import { getSubscription } from "./read-webhook";
 import type { ReplayBody } from "./schemas";
-import { getSubscription } from "./subscriptions";
 
 /** Events one replay may deliver again. */
 export const MAX_REPLAY = 10_000;
-// Deliveries travel as one JSON parameter per insert; a Queue sendBatch takes at most 100 messages.
+// Deliveries travel as one JSON parameter per insert.
 const DELIVERIES_PER_INSERT = 1_000;
-const MESSAGES_PER_SEND = 100;
 
 /**
  * `POST /webhooks/{id}/replay`: every stored event from `from` to `to` (both inclusive) that the
@@ -64,14 +64,10 @@ export async function replayEvents(env: Bindings, tdb: TenantDb, subscriptionId:
         from json_each(${JSON.stringify(chunk)})`,
     ),
   });
-  await Promise.all(
-    chunks(deliveries, MESSAGES_PER_SEND).map((chunk) =>
-      env.WEBHOOK_QUEUE.sendBatch(
-        chunk.map(({ id }) => ({
-          body: { kind: "delivery" as const, tenantId: tdb.tenantId, deliveryId: id },
-        })),
-      ),
-    ),
+  await queueDeliveries(
+    env,
+    tdb.tenantId,
+    deliveries.map(({ id }) => id),
   );
   return { replayId, queued: deliveries.length };
 }

@@ -4,9 +4,16 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
+import { createSubscription } from "./create-webhook";
+import { deleteSubscription } from "./delete-webhook";
 import { urlGuardOptions } from "./dns";
+import { listDeliveries } from "./list-deliveries";
+import { listSubscriptions } from "./list-webhooks";
+import { getSubscription } from "./read-webhook";
+import { webhookRecord } from "./records";
 import { replayEvents } from "./replay";
+import { retryDelivery } from "./retry-delivery";
+import { rotateSecret } from "./rotate-secret";
 import {
   CreateWebhookBody,
   DeliveryParams,
@@ -20,15 +27,8 @@ import {
   WebhookRecord,
   WebhookWithSecret,
 } from "./schemas";
-import {
-  createSubscription,
-  deleteSubscription,
-  getSubscription,
-  listSubscriptions,
-  rotateSecret,
-  updateSubscription,
-  webhookRecord,
-} from "./subscriptions";
+import { sendTestEvent } from "./test-webhook";
+import { updateSubscription } from "./update-webhook";
 import { assertDeliverableUrl } from "./url-guard";
 
 const admin = { scope: "admin" } as const;

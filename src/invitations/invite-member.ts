@@ -1,14 +1,12 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { oneTimeToken } from "../auth/hashing";
 import type { Role } from "../auth/scopes";
 import { runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { invitations, memberships, users } from "../db/schema/platform";
-import { conflict, notFound } from "../http/errors";
-import { offsetOf, paged } from "../http/pagination";
-import { hasStatus, INVITATION_TTL_MS, type InvitationRow, invitationRecord } from "./records";
-import type { ListInvitationsQuery } from "./schemas";
+import { conflict } from "../http/errors";
+import { INVITATION_TTL_MS, type InvitationRow, invitationRecord } from "./records";
 
 export type InvitedBy = Pick<InvitationRow, "invitedByType" | "invitedById">;
 
@@ -71,41 +69,4 @@ export async function inviteMember(
     invited: scope.db.insert(invitations).values(row),
   });
   return { invitation: invitationRecord(row, now), token, accountExists: known !== undefined };
-}
-
-export async function listInvitations(scope: PlatformScope, query: ListInvitationsQuery, now = new Date()) {
-  const where = and(
-    eq(invitations.tenantId, scope.tenantId),
-    query.status ? hasStatus(query.status, now) : undefined,
-  );
-  const { rows, total } = await runBatch(scope, {
-    rows: scope.db
-      .select()
-      .from(invitations)
-      .where(where)
-      .orderBy(desc(invitations.createdAt), desc(invitations.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    total: scope.db.select({ value: count() }).from(invitations).where(where),
-  });
-  return paged(
-    rows.map((row) => invitationRecord(row, now)),
-    total[0]?.value ?? 0,
-    query,
-  );
-}
-
-/** Revokes an invitation that was not accepted (its link stops working); revoking it again changes nothing. */
-export async function revokeInvitation(scope: PlatformScope, id: string, now = new Date()) {
-  const ofInvitation = and(eq(invitations.tenantId, scope.tenantId), eq(invitations.id, id));
-  const [revoked] = await scope.db
-    .update(invitations)
-    .set({ revokedAt: now.toISOString() })
-    .where(and(ofInvitation, isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
-    .returning();
-  if (revoked) return invitationRecord(revoked, now);
-  const [row] = await scope.db.select().from(invitations).where(ofInvitation).limit(1);
-  if (!row) throw notFound("Invitation");
-  if (row.acceptedAt) throw conflict("This invitation was already accepted; remove the member instead");
-  return invitationRecord(row, now);
 }

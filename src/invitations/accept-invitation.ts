@@ -1,56 +1,12 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { sha256Hex } from "../auth/hashing";
 import { changesOf, runBatch, violated } from "../db/batch";
 import type { PlatformDb } from "../db/client";
-import { invitations, tenants, users } from "../db/schema/platform";
+import { invitations } from "../db/schema/platform";
 import { AppError, conflict } from "../http/errors";
 import { signIn } from "../sessions/session";
 import { newUser } from "../users/accounts";
+import { invalid, type OpenInvitation, openInvitation } from "./open-invitation";
 import type { AcceptInvitationBody } from "./schemas";
-
-const invalid = () => new AppError("NOT_FOUND", "This invitation is unknown, used, revoked or expired");
-
-/** The open invitation a token names, with its tenant's name and the id of the email's account if any. */
-async function openInvitation(db: PlatformDb, token: string, now: Date) {
-  const [found] = await db
-    .select({
-      id: invitations.id,
-      tenantId: invitations.tenantId,
-      email: invitations.email,
-      role: invitations.role,
-      expiresAt: invitations.expiresAt,
-      tenantName: tenants.name,
-      accountId: users.id,
-    })
-    .from(invitations)
-    .innerJoin(tenants, eq(tenants.id, invitations.tenantId))
-    .leftJoin(users, eq(users.email, invitations.email))
-    .where(
-      and(
-        eq(invitations.tokenHash, await sha256Hex(token)),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.revokedAt),
-        gt(invitations.expiresAt, now.toISOString()),
-      ),
-    )
-    .limit(1);
-  if (!found) throw invalid();
-  return found;
-}
-
-type OpenInvitation = Awaited<ReturnType<typeof openInvitation>>;
-
-/** `POST /auth/invitations/inspect`: what the accept page shows; only the token's holder can ask. */
-export async function inspectInvitation(db: PlatformDb, token: string, now = new Date()) {
-  const found = await openInvitation(db, token, now);
-  return {
-    email: found.email,
-    tenantName: found.tenantName,
-    role: found.role,
-    expiresAt: found.expiresAt,
-    accountExists: found.accountId !== null,
-  };
-}
 
 // Marks the invitation accepted only while it is still open, so of two concurrent accepts one wins.
 const markAccepted = (db: PlatformDb, invitation: OpenInvitation, userId: string, now: Date) =>

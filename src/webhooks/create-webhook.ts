@@ -1,0 +1,41 @@
+import { count, sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import type { TenantDb } from "../db/client";
+import { webhookSubscriptions } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { AppError } from "../http/errors";
+import { type SubscriptionRow, webhookRecord } from "./records";
+import { type CreateWebhookBody, MAX_SUBSCRIPTIONS_PER_TENANT } from "./schemas";
+import { encryptSecret, generateSigningSecret } from "./secrets";
+
+/** `POST /webhooks`: the subscription and its signing secret, shown in this answer only. */
+export async function createSubscription(tdb: TenantDb, secretKey: string, input: CreateWebhookBody) {
+  const secret = generateSigningSecret();
+  const now = new Date().toISOString();
+  const row: SubscriptionRow = {
+    id: uuidv7(),
+    tenantId: tdb.tenantId,
+    url: input.url,
+    description: input.description ?? null,
+    events: [...new Set(input.events)],
+    active: input.active ?? true,
+    secretCiphertext: await encryptSecret(secretKey, secret),
+    previousSecretCiphertext: null,
+    previousSecretExpiresAt: null,
+    disabledReason: null,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The per-tenant limit is checked by the insert itself, so concurrent creations cannot exceed it.
+  const result = await tdb.db.run(sql`insert into webhook_subscriptions
+      (id, tenant_id, url, description, events, active, secret_ciphertext, created_at, updated_at)
+    select ${row.id}, ${row.tenantId}, ${row.url}, ${row.description}, ${JSON.stringify(row.events)}, ${row.active ? 1 : 0},
+      ${row.secretCiphertext}, ${now}, ${now}
+    where (${tdb.db.select({ n: count() }).from(webhookSubscriptions).where(inTenant(tdb, webhookSubscriptions))}) < ${MAX_SUBSCRIPTIONS_PER_TENANT}`);
+  if (result.meta.changes === 0) {
+    const message = `A tenant can have at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`;
+    throw new AppError("VALIDATION_FAILED", message, { errors: [message] });
+  }
+  return { ...webhookRecord(row), secret };
+}
