@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { iteratorName, snakeCase } from "../scripts/clients/names.ts";
 import { buildOperationTable, type Naming } from "../scripts/clients/operation-table.ts";
 import { csharpName, renderDotnet } from "../scripts/clients/render-dotnet.ts";
+import { renderDotnetModels } from "../scripts/clients/render-dotnet-models.ts";
 import { renderPhp } from "../scripts/clients/render-php.ts";
+import { renderPhpModels } from "../scripts/clients/render-php-models.ts";
 import { pythonName, renderPython } from "../scripts/clients/render-python.ts";
+import { renderPythonModels } from "../scripts/clients/render-python-models.ts";
 import { renderTypeScript } from "../scripts/clients/render-typescript.ts";
 
 // The client generator (scripts/generate-clients.ts) on a small document that has one of each kind of
@@ -259,7 +262,7 @@ describe("Python rendering", () => {
   it("adds the iterator, the CSV download and the header parameters", () => {
     expect(source).toContain("    def iterate(\n");
     expect(source).toContain(
-      "return self._t.iterate(lambda page: self.list(page=page, from_=from_, format=format))",
+      "return self._t.iterate(lambda page: self.list(page=page, from_=from_, format=format, timeout=timeout))",
     );
     expect(source).toContain("    def list_csv(\n");
     expect(source).toContain('query={"page": page, "from": from_, "format": "csv"},');
@@ -270,7 +273,7 @@ describe("Python rendering", () => {
   it("follows a cursor-paged operation with a CursorFeed starting at after", () => {
     expect(source).toContain("    def iterate(");
     expect(source).toContain(
-      "lambda position: self.list(after=UNSET if position is None else position, limit=limit)",
+      "lambda position: self.list(after=UNSET if position is None else position, limit=limit, timeout=timeout)",
     );
     expect(source).toContain("None if after is UNSET else after,");
   });
@@ -300,10 +303,14 @@ describe("PHP rendering", () => {
     expect(things).toContain(
       "@param array{name: string, size?: int|null, kind?: 'small'|'large', when?: string} $body",
     );
+    expect(things).toContain("@phpstan-import-type NewThing from Models");
+    expect(things).toContain(
+      "@param array{idempotency_key?: string, timeout?: float} $options\n     * @return NewThing",
+    );
     expect(things).toContain("public function create(array $body, array $options = []): array");
     expect(things).toContain("public function list(array $query, array $options = []): Page");
     expect(things).toContain(
-      "public function patch(string $id, array|string $body = [], array $options = []): array",
+      "public function patch(string $id, array|string $body = [], array $options = []): mixed",
     );
     expect(things).toContain("headers: ['if-match' => $options['if_match'] ?? null]");
   });
@@ -334,26 +341,31 @@ describe("C# rendering", () => {
     expect(csharpName("params")).toBe("@params");
   });
 
-  it("types the query, takes the body as an object and passes the operation's metadata", () => {
+  it("types the query, the body and the answer, and passes the operation's metadata", () => {
     expect(source).toContain(
       'internal static readonly Operation CreateThing = new Operation("createThing", "POST", "/api/v1/things", "tenant", "idempotency-key");',
     );
     expect(source).toContain(
-      "public Task<JsonObject> CreateAsync(object body, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))",
+      "public async Task<Models.NewThing> CreateAsync(Models.NewThing body, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))",
+    );
+    expect(source).toContain("return Models.NewThing.FromJson(data as JsonObject);");
+    // A body that is not one model (JSON rows or CSV text) stays an object.
+    expect(source).toContain(
+      "public Task<object> PatchAsync(string id, object body = null, string ifMatch = null,",
     );
     // Required query parameters come first, without a default.
     expect(source).toContain(
-      "public Task<ResultPage> ListAsync(string from, int? page = null, string format = null, CancellationToken",
+      "public Task<ResultPage<object>> ListAsync(string from, int? page = null, string format = null, CancellationToken",
     );
     expect(source).toContain('new Dictionary<string, string> { { "if-match", ifMatch } }');
   });
 
   it("adds the iterator, the CSV download and the client's properties", () => {
     expect(source).toContain(
-      "public PageIterator ListAllAsync(string from, string format = null, CancellationToken",
+      "public PageIterator<object> ListAllAsync(string from, string format = null, CancellationToken",
     );
     expect(source).toContain(
-      "return new PageIterator(nextPage => ListAsync(page: nextPage, from: from, format: format,",
+      "return new PageIterator<object>(nextPage => ListAsync(page: nextPage, from: from, format: format,",
     );
     expect(source).toContain(
       "public Task<string> ListCsvAsync(string from, int? page = null, CancellationToken",
@@ -364,10 +376,99 @@ describe("C# rendering", () => {
 
   it("follows a cursor-paged operation with a CursorFeed starting at after", () => {
     expect(source).toContain(
-      "public CursorFeed ListAllAsync(string after = null, int? limit = null, CancellationToken",
+      "public CursorFeed<object> ListAllAsync(string after = null, int? limit = null, CancellationToken",
     );
     expect(source).toContain(
-      "return new CursorFeed(position => ListAsync(after: position, limit: limit, cancellationToken: cancellationToken), after);",
+      'return new CursorFeed<object>(async position => await _transport.DataAsync(Operations.ReadFeed, new string[0], new Dictionary<string, object> { { "after", position }, { "limit", limit } }, null, null, null, cancellationToken).ConfigureAwait(false) as JsonObject, v => v, after);',
     );
+  });
+});
+
+// The typed models: every schema reduces, whatever the document's oneOf, allOf, enums and maps.
+describe("models", () => {
+  const schemas = {
+    Status: { type: "string", enum: ["open", "in-review", "closed"] },
+    Base: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+    Detail: {
+      allOf: [
+        { $ref: "#/components/schemas/Base" },
+        { type: "object", properties: { note: { type: ["string", "null"] } }, required: ["note"] },
+      ],
+    },
+    Event: {
+      type: "object",
+      properties: {
+        type: { type: "string", enum: ["a.created", "b.deleted"] },
+        data: {
+          oneOf: [
+            {
+              type: "object",
+              properties: { kind: { type: "string", enum: ["a"] }, size: { type: "integer" } },
+              required: ["kind", "size"],
+            },
+            {
+              type: "object",
+              properties: { kind: { type: "string", enum: ["b"] }, reason: { type: "string" } },
+              required: ["kind"],
+            },
+          ],
+          discriminator: { propertyName: "kind" },
+        },
+        status: { anyOf: [{ $ref: "#/components/schemas/Status" }, { type: "null" }] },
+        roles: { type: "array", items: { type: "string", enum: ["owner", "viewer"] } },
+        tags: { type: "object", additionalProperties: { type: "integer" } },
+        either: { oneOf: [{ type: "string" }, { type: "integer" }] },
+      },
+      required: ["type", "data"],
+    },
+  };
+  const table = buildOperationTable({ paths: {}, components: { schemas } }, { operations: {}, omit: {} });
+  const model = (name: string) => table.models.find((m) => m.name === name);
+
+  it("merges allOf parts, and a oneOf's variants into one model whose fields only all variants require", () => {
+    expect(model("Detail")?.fields).toEqual([
+      { name: "id", type: { kind: "string" }, required: true, nullable: false },
+      { name: "note", type: { kind: "string" }, required: true, nullable: true },
+    ]);
+    expect(model("EventData")?.fields.map((f) => `${f.name}:${f.type.kind}${f.required ? "!" : ""}`)).toEqual(
+      ["kind:string!", "size:integer", "reason:string"],
+    );
+  });
+
+  it("types enums, nullable references, lists, maps and mixed unions", () => {
+    expect(table.enums).toEqual([
+      { name: "EventType", values: ["a.created", "b.deleted"] },
+      { name: "Role", values: ["owner", "viewer"] },
+      { name: "Status", values: ["open", "in-review", "closed"] },
+    ]);
+    const fields = Object.fromEntries((model("Event")?.fields ?? []).map((f) => [f.name, f]));
+    expect(fields.status).toMatchObject({ type: { kind: "enum", name: "Status" }, nullable: true });
+    expect(fields.roles?.type).toEqual({ kind: "array", items: { kind: "enum", name: "Role" } });
+    expect(fields.tags?.type).toEqual({ kind: "map", values: { kind: "integer" } });
+    expect(fields.either?.type).toEqual({ kind: "any" });
+  });
+
+  it("renders Python dataclasses, C# classes and PHP shapes that keep what they do not know", () => {
+    const python = renderPythonModels(table);
+    expect(python).toContain('class Status(str, Enum):\n    OPEN = "open"\n    IN_REVIEW = "in-review"');
+    expect(python).toContain("    note: Optional[str]\n");
+    expect(python).toContain('            data=_m.model(EventData)(data.get("data")),');
+    expect(python).toContain('            roles=_m.list_of(_m.enum(Role))(data.get("roles")),');
+    expect(python).toContain("            extra_fields=_m.extra(data, cls._wire),");
+    const csharp = renderDotnetModels(table);
+    expect(csharp).toContain(
+      'Unknown = 0,\n        [WireName("open")] Open,\n        [WireName("in-review")] InReview,',
+    );
+    expect(csharp).toContain("public IList<Role> Roles { get; set; }");
+    expect(csharp).toContain("public long? Size { get; set; }");
+    expect(csharp).toContain(
+      'model.Status = ModelJson.ReadEnum<Status>(json, "status", model.AdditionalProperties);',
+    );
+    expect(csharp).toContain("ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);");
+    const php = renderPhpModels(table);
+    expect(php.get("clients/php/src/Generated/Models.php")).toContain(
+      "@phpstan-type Event array{type: 'a.created'|'b.deleted', data: EventData, status?: 'open'|'in-review'|'closed'|null, roles?: list<'owner'|'viewer'>, tags?: array<string, int>, either?: mixed}",
+    );
+    expect(php.get("clients/php/src/Generated/Status.php")).toContain("case InReview = 'in-review';");
   });
 });

@@ -4,6 +4,10 @@
 //   server answer, then cut the connection before the answer reaches the client (a dropped connection after
 //   the server committed: the client must retry with the same Idempotency-Key);
 // - `POST /__harness/consistency-token {value}` adds that header to the next answer;
+// - `POST /__harness/fault {match, status, retryAfter, times, hang}` makes it the local test server of the time and
+//   retry tests: the next `times` requests whose `METHOD /path` contains `match` are answered `status` (with
+//   `Retry-After: retryAfter` when given) without reaching the API, or, with `hang`, never answered; `GET
+//   /__harness/fault?match=` counts the requests that matched (faulted or forwarded after the faults ran out);
 // - `POST /__harness/webhooks` records a webhook delivery (raw body and headers); `GET ?type=&wait=` returns those
 //   of that event type, waiting up to `wait` seconds for one.
 import { createServer, request as httpRequest } from "node:http";
@@ -50,6 +54,7 @@ export function startProxy({ port, upstream }) {
   const deliveries = [];
   const waiters = new Set();
   let consistencyToken = null;
+  const faults = new Map(); // match -> { status, retryAfter, hang, left, seen }
 
   async function control(req, res, body) {
     const url = new URL(req.url, "http://proxy");
@@ -66,6 +71,15 @@ export function startProxy({ port, upstream }) {
     }
     if (route === "GET /__harness/drop")
       return json(res, 200, drops.get(url.searchParams.get("match")) ?? null);
+    if (route === "POST /__harness/fault") {
+      const { match, status = 500, retryAfter, times = 1, hang = false } = input;
+      faults.set(match, { status, retryAfter, hang, left: times, seen: 0 });
+      return json(res, 200, { armed: match });
+    }
+    if (route === "GET /__harness/fault") {
+      const fault = faults.get(url.searchParams.get("match"));
+      return json(res, 200, fault ? { seen: fault.seen, left: fault.left } : null);
+    }
     if (route === "POST /__harness/consistency-token") {
       consistencyToken = input.value;
       return json(res, 200, { armed: consistencyToken });
@@ -99,6 +113,27 @@ export function startProxy({ port, upstream }) {
     try {
       const body = await readBody(req);
       if (req.url.startsWith("/__harness/")) return await control(req, res, body);
+      const fault = [...faults].find(([match]) => `${req.method} ${req.url}`.includes(match))?.[1];
+      if (fault) fault.seen++;
+      if (fault && fault.left > 0) {
+        fault.left--;
+        log.push({
+          method: req.method,
+          path: req.url,
+          userAgent: req.headers["user-agent"] ?? null,
+          faulted: true,
+        });
+        if (fault.hang) return; // the client's deadline or cancellation has to end the call
+        res.writeHead(fault.status, {
+          "content-type": "application/json",
+          "x-error-code": fault.status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR",
+          "x-request-id": `harness-${fault.seen}`,
+          ...(fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) }),
+        });
+        return res.end(
+          JSON.stringify({ success: false, data: null, message: `injected ${fault.status}`, errors: null }),
+        );
+      }
       const answer = await forward(upstream, req, body);
       const text = body.toString("utf8");
       const drop = [...drops].find(([match]) => match && text.includes(match))?.[1];
@@ -114,6 +149,7 @@ export function startProxy({ port, upstream }) {
         path: req.url,
         idempotencyKey: req.headers["idempotency-key"] ?? null,
         consistencyToken: req.headers["consistency-token"] ?? null,
+        userAgent: req.headers["user-agent"] ?? null,
         status: answer.status,
         requestId: answer.headers["x-request-id"] ?? null,
         dropped,

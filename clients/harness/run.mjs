@@ -24,6 +24,9 @@ function pythonWithPytest() {
 
 const has = (command) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
 
+// Last in each suite: the client installed exactly as its README says, from a clean temporary folder (install.mjs).
+const install = (language) => [process.execPath, "clients/harness/install.mjs", language];
+
 /** Each language: the tool it needs (with the Debian package) and the commands that build and test it. */
 const LANGUAGES = {
   typescript: {
@@ -32,6 +35,7 @@ const LANGUAGES = {
       ["npx", "tsc", "-p", "clients/typescript"],
       ["npx", "tsc", "-p", "clients/typescript/test"],
       ["npx", "vitest", "run", "--config", "clients/typescript/vitest.config.ts"],
+      install("typescript"),
     ],
   },
   python: {
@@ -39,15 +43,18 @@ const LANGUAGES = {
       pythonWithPytest() ? null : "python3 (3.9+) with pytest: apt-get install python3 python3-pytest",
     commands: () => [
       [pythonWithPytest(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "clients/python/tests"],
+      install("python"),
     ],
   },
   dotnet: {
     missing: () => (has("mono") && has("mcs") ? null : "Mono: apt-get install mono-complete"),
-    commands: () => [["bash", "clients/dotnet/test-mono.sh"]],
+    commands: () => [["bash", "clients/dotnet/test-mono.sh"], install("dotnet")],
   },
   php: {
     missing: () =>
-      has("php") && has("phpunit") ? null : "php and phpunit: apt-get install php-cli php-curl phpunit",
+      has("php") && has("phpunit") && has("composer")
+        ? null
+        : "php, phpunit and composer: apt-get install php-cli php-curl phpunit composer",
     commands: () => [
       [
         "phpunit",
@@ -56,6 +63,7 @@ const LANGUAGES = {
         "clients/php/tests/bootstrap.php",
         "clients/php/tests",
       ],
+      install("php"),
     ],
   },
 };
@@ -191,6 +199,13 @@ try {
   const api = await startApi(stateDir);
   closers.push(api.stop);
   console.log(`API at ${api.origin} (log: ${api.logFile})`);
+  // Before any tenant request: the check blocks this process, and a keep-alive connection left idle meanwhile
+  // can be closed by the server just as it is reused.
+  const drift = spawnSync(process.execPath, ["scripts/generate-clients.ts", "--check", "--url", api.origin], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (drift.status !== 0) throw new Error("generated client code is out of date");
 
   // The Starter budgets first: each suite's 429 test (its last) then waits only for what is left of this minute.
   const token = platformToken();
@@ -202,12 +217,6 @@ try {
     }),
   );
   console.log(`Starter budgets spent (${starters.map(({ spent }) => spent).join(", ")} requests)`);
-
-  const drift = spawnSync(process.execPath, ["scripts/generate-clients.ts", "--check", "--url", api.origin], {
-    cwd: root,
-    stdio: "inherit",
-  });
-  if (drift.status !== 0) throw new Error("generated client code is out of date");
 
   const setups = await Promise.all(
     selected.map(async (name, index) => {
@@ -244,7 +253,7 @@ try {
   }
   failed = results.some(({ code }) => code !== 0);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(error instanceof Error ? error.message : error, error?.cause ?? "");
 } finally {
   for (const close of closers.reverse()) await close();
   rmSync(stateDir, { recursive: true, force: true });

@@ -4,6 +4,8 @@
 // four clients in step with the API is `npm run clients:generate`, and the drift test compares this table
 // with the document the Worker serves.
 
+import { type EnumType, type Model, ModelBuilder, modelName, type TypeRef } from "./model-table.ts";
+
 export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object" | "any";
 
 export interface Field {
@@ -57,10 +59,17 @@ export interface Operation {
   cursor: boolean;
   /** The response can also be a CSV download (`format=csv`): clients add a method returning the text. */
   csv: boolean;
+  /** The JSON body's type (a model for an object body), for the typed clients. */
+  bodyType: TypeRef | null;
+  /** The type of the envelope's `data`; for a page or a cursor page, `itemType` is its items'. */
+  dataType: TypeRef | null;
+  itemType: TypeRef | null;
 }
 
 export interface OperationTable {
   operations: Operation[];
+  models: Model[];
+  enums: EnumType[];
 }
 
 export interface Naming {
@@ -187,6 +196,7 @@ function operationOf(
   verb: string,
   operation: Schema,
   naming: Naming,
+  models: ModelBuilder,
 ): Operation {
   const operationId = operation.operationId as string;
   const httpMethod = verb.toUpperCase();
@@ -200,6 +210,22 @@ function operationOf(
   const data = resolve(doc, (envelope.properties as Record<string, Schema> | undefined)?.data);
   const dataFields = Object.keys((data.properties as Record<string, Schema> | undefined) ?? {});
   const query = parametersOf(doc, operation, "query");
+  const rawData = (envelope.properties as Record<string, Schema> | undefined)?.data;
+  const dataType = rawData ? models.typeOf(rawData, `${modelName(operationId)}Result`).type : null;
+  const requestSchema = (operation.requestBody as { content?: Record<string, Schema> } | undefined)
+    ?.content?.["application/json"]?.schema as Schema | undefined;
+  const bodyType = requestSchema
+    ? models.typeOf(requestSchema, `${modelName(operationId)}Request`).type
+    : null;
+  const paged =
+    query.some((q) => q.name === "page") && dataFields.includes("items") && dataFields.includes("totalPages");
+  const cursor =
+    query.some((q) => q.name === "after") &&
+    ["items", "nextCursor", "hasMore"].every((field) => dataFields.includes(field));
+  const itemType =
+    (paged || cursor) && dataType?.kind === "model"
+      ? (models.models.get(dataType.name)?.fields.find((f) => f.name === "items")?.type ?? null)
+      : null;
   return {
     operationId,
     ...splitName(operationId, naming),
@@ -215,20 +241,19 @@ function operationOf(
     query,
     headers: parametersOf(doc, operation, "header"),
     body: bodyOf(doc, operation),
-    paged:
-      query.some((q) => q.name === "page") &&
-      dataFields.includes("items") &&
-      dataFields.includes("totalPages"),
-    cursor:
-      query.some((q) => q.name === "after") &&
-      ["items", "nextCursor", "hasMore"].every((field) => dataFields.includes(field)),
+    paged,
+    cursor,
     csv: "text/csv" in content,
+    bodyType,
+    dataType,
+    itemType: itemType?.kind === "array" ? itemType.items : null,
   };
 }
 
 /** Builds the table from a served OpenAPI document; throws on an operation the naming map does not name. */
 export function buildOperationTable(document: object, naming: Naming): OperationTable {
   const doc = document as Document;
+  const models = new ModelBuilder(doc);
   const operations: Operation[] = [];
   const seen = new Map<string, string>();
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -238,7 +263,7 @@ export function buildOperationTable(document: object, naming: Naming): Operation
       if (typeof operationId !== "string")
         throw new Error(`${verb.toUpperCase()} ${path} has no operationId`);
       if (operationId in naming.omit) continue;
-      const entry = operationOf(doc, path, verb, operation, naming);
+      const entry = operationOf(doc, path, verb, operation, naming, models);
       const key = `${entry.group}.${entry.method}`;
       const clash = seen.get(key);
       if (clash) throw new Error(`clients/naming.json: ${operationId} and ${clash} are both named ${key}`);
@@ -251,5 +276,5 @@ export function buildOperationTable(document: object, naming: Naming): Operation
   if (stale.length > 0) {
     throw new Error(`clients/naming.json names operations the document no longer has: ${stale.join(", ")}`);
   }
-  return { operations };
+  return { operations, ...models.result() };
 }

@@ -11,6 +11,7 @@ import {
   pascalCase,
 } from "./names.ts";
 import type { Field, Operation, OperationTable } from "./operation-table.ts";
+import { csharpRead, csharpTypeOf } from "./render-dotnet-models.ts";
 
 const KEYWORDS = new Set(
   (
@@ -43,9 +44,21 @@ function csharpType(f: Field): string {
 const defaultOf = (f: Field) => (f.required ? "" : " = null");
 const operationField = (op: Operation) => pascalCase(op.operationId);
 
+/** The body's model class, or `object` (CSV text or JSON rows, a free-form value). */
+const bodyClass = (op: Operation) =>
+  op.bodyType?.kind === "model" && !op.body?.csv ? `Models.${op.bodyType.name}` : "object";
+const M = "Models.";
+
+/** The type of a page's or feed's items, and how one is read from the parsed JSON. */
+function itemOf(op: Operation): { type: string; read: string } {
+  return op.itemType
+    ? { type: csharpTypeOf(op.itemType, true, M), read: `v => ${csharpRead(op.itemType, "v", true, M)}` }
+    : { type: "JsonObject", read: "v => v as JsonObject" };
+}
+
 function parameters(op: Operation, query: Field[]): string[] {
   const args = op.pathParams.map((p) => `string ${csharpName(p)}`);
-  if (op.body) args.push(`object body${op.body.required ? "" : " = null"}`);
+  if (op.body) args.push(`${bodyClass(op)} body${op.body.required ? "" : " = null"}`);
   const ordered = [...query.filter((f) => f.required), ...query.filter((f) => !f.required)];
   args.push(...ordered.map((f) => `${csharpType(f)} ${csharpName(f.name)}${defaultOf(f)}`));
   args.push(...op.headers.map((h) => `string ${csharpName(headerOption(h.name))} = null`));
@@ -60,9 +73,10 @@ function parameters(op: Operation, query: Field[]): string[] {
 
 function call(
   op: Operation,
-  kind: "ObjectAsync" | "PageAsync" | "TextAsync",
+  kind: "DataAsync" | "PageAsync" | "TextAsync",
   query: Field[],
   extra: string[],
+  reader: string[] = [],
 ): string {
   const path = `new[] { ${op.pathParams.map(csharpName).join(", ")} }`;
   const entries = [...query.map((f) => `{ ${quote(f.name)}, ${csharpName(f.name)} }`), ...extra];
@@ -79,18 +93,43 @@ function call(
     headers,
     op.retry === "idempotency-key" ? "idempotencyKey" : "null",
     "cancellationToken",
+    ...reader,
   ];
-  return `            return _transport.${kind}(${args.join(", ")});`;
+  return `_transport.${kind}(${args.join(", ")})`;
+}
+
+/** What a call returns and the statement that returns it. */
+function returning(op: Operation): { type: string; body: string[] } {
+  if (op.paged) {
+    const item = itemOf(op);
+    return {
+      type: `Task<ResultPage<${item.type}>>`,
+      body: [`            return ${call(op, "PageAsync", op.query, [], [item.read])};`],
+    };
+  }
+  const data = op.dataType;
+  if (data && data.kind !== "any") {
+    return {
+      type: `async Task<${csharpTypeOf(data, false, M)}>`,
+      body: [
+        `            var data = await ${call(op, "DataAsync", op.query, [])}.ConfigureAwait(false);`,
+        `            return ${csharpRead(data, "data", false, M)};`,
+      ],
+    };
+  }
+  return { type: "Task<object>", body: [`            return ${call(op, "DataAsync", op.query, [])};`] };
 }
 
 function renderOperation(op: Operation): string[] {
   const name = pascalCase(op.method);
+  const result = returning(op);
+  const item = itemOf(op);
   const lines = [
     "",
     `        /// <summary><c>${op.httpMethod} ${op.path}</c> (${op.operationId}).</summary>`,
-    `        public Task<${op.paged ? "ResultPage" : "JsonObject"}> ${name}Async(${parameters(op, op.query).join(", ")})`,
+    `        public ${result.type} ${name}Async(${parameters(op, op.query).join(", ")})`,
     "        {",
-    call(op, op.paged ? "PageAsync" : "ObjectAsync", op.query, []),
+    ...result.body,
     "        }",
   ];
   if (op.paged) {
@@ -106,28 +145,21 @@ function renderOperation(op: Operation): string[] {
     lines.push(
       "",
       `        /// <summary>Every item of <c>${name}Async</c>, page after page.</summary>`,
-      `        public PageIterator ${pascalCase(iteratorName(op.method, "all"))}Async(${parameters(op, rest).join(", ")})`,
+      `        public PageIterator<${item.type}> ${pascalCase(iteratorName(op.method, "all"))}Async(${parameters(op, rest).join(", ")})`,
       "        {",
-      `            return new PageIterator(nextPage => ${name}Async(${forward.join(", ")}));`,
+      `            return new PageIterator<${item.type}>(nextPage => ${name}Async(${forward.join(", ")}));`,
       "        }",
     );
   }
   if (op.cursor) {
-    const forward = [
-      ...op.pathParams.map((p) => `${csharpName(p)}: ${csharpName(p)}`),
-      ...(op.body ? ["body: body"] : []),
-      ...op.query.map((f) =>
-        f.name === "after" ? "after: position" : `${csharpName(f.name)}: ${csharpName(f.name)}`,
-      ),
-      ...op.headers.map((h) => `${csharpName(headerOption(h.name))}: ${csharpName(headerOption(h.name))}`),
-      "cancellationToken: cancellationToken",
-    ];
+    // The feed reads the raw pages (their cursor fields) and each item as its model.
+    const page = call(op, "DataAsync", op.query, []).replace(`{ "after", after }`, `{ "after", position }`);
     lines.push(
       "",
       `        /// <summary>Every item of <c>${name}Async</c> after <c>after</c>, with the position to store as <c>Cursor</c>.</summary>`,
-      `        public CursorFeed ${pascalCase(iteratorName(op.method, "all"))}Async(${parameters(op, op.query).join(", ")})`,
+      `        public CursorFeed<${item.type}> ${pascalCase(iteratorName(op.method, "all"))}Async(${parameters(op, op.query).join(", ")})`,
       "        {",
-      `            return new CursorFeed(position => ${name}Async(${forward.join(", ")}), after);`,
+      `            return new CursorFeed<${item.type}>(async position => await ${page}.ConfigureAwait(false) as JsonObject, ${item.read}, after);`,
       "        }",
     );
   }
@@ -138,7 +170,7 @@ function renderOperation(op: Operation): string[] {
       `        /// <summary><c>${op.httpMethod} ${op.path}?format=csv</c>: the whole report as CSV text.</summary>`,
       `        public Task<string> ${pascalCase(csvName(op.method))}Async(${parameters(op, rest).join(", ")})`,
       "        {",
-      call(op, "TextAsync", rest, ['{ "format", "csv" }']),
+      `            return ${call(op, "TextAsync", rest, ['{ "format", "csv" }'])};`,
       "        }",
     );
   }

@@ -1,7 +1,10 @@
 // Renders clients/php/src/Resources/: one class per resource group (`$client->products->list([...])`), the
 // operation metadata (`Operations::ALL`) and the base class holding one property per group.
+
+import type { EnumType } from "./model-table.ts";
 import { assertDistinct, csvName, GENERATED_NOTICE, groupsOf, iteratorName, pascalCase } from "./names.ts";
 import type { Field, Operation, OperationTable } from "./operation-table.ts";
+import { modelsIn, phpTypeOf } from "./render-php-models.ts";
 
 export const PHP_RESOURCES_DIR = "clients/php/src/Resources";
 
@@ -33,6 +36,7 @@ function optionsDoc(op: Operation): string {
   const keys = [
     ...(op.retry === "idempotency-key" ? ["idempotency_key?: string"] : []),
     ...op.headers.map((h) => `${optionName(h.name)}?: string`),
+    "timeout?: float",
   ];
   return `array{${keys.join(", ")}}`;
 }
@@ -48,7 +52,19 @@ function docBlock(summary: string, params: string[], returns?: string): string[]
   ];
 }
 
-function renderOperation(op: Operation): string[] {
+/** What a call returns: its PHPStan type and the PHP return type. */
+function returnsOf(op: Operation, enums: Map<string, EnumType>): { doc: string; php: string } {
+  if (op.paged)
+    return {
+      doc: `Page<${op.itemType ? phpTypeOf(op.itemType, enums) : "array<string, mixed>"}>`,
+      php: "Page",
+    };
+  if (op.dataType?.kind === "model") return { doc: op.dataType.name, php: "array" };
+  const data = op.dataType ? phpTypeOf(op.dataType, enums) : "null";
+  return { doc: data === "mixed" || data === "null" ? data : `${data}|null`, php: "mixed" };
+}
+
+function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] {
   const objectBody = op.body?.shape === "object" && op.body.fields.length > 0;
   const queryRequired = op.query.some((q) => q.required);
   const args = op.pathParams.map((p) => `string $${p}`);
@@ -87,11 +103,11 @@ function renderOperation(op: Operation): string[] {
   };
 
   const summary = `\`${op.httpMethod} ${op.path}\` (${op.operationId}).`;
-  const returns = op.paged ? "Page" : "array";
+  const returns = returnsOf(op, enums);
   const lines = [
     "",
-    ...docBlock(summary, params, op.paged ? undefined : "array<string, mixed>"),
-    `    public function ${op.method}(${args.join(", ")}): ${returns}`,
+    ...docBlock(summary, params, returns.doc),
+    `    public function ${op.method}(${args.join(", ")}): ${returns.php}`,
     "    {",
     ...call(op.query.length > 0 ? "$query" : null, op.paged ? ["paged: true"] : []),
     "    }",
@@ -108,7 +124,7 @@ function renderOperation(op: Operation): string[] {
       ...docBlock(
         `Every item of \`${op.method}\`, page after page.`,
         params,
-        "\\Generator<int, array<string, mixed>>",
+        `\\Generator<int, ${op.itemType ? phpTypeOf(op.itemType, enums) : "array<string, mixed>"}>`,
       ),
       `    public function ${iteratorName(op.method, "iterate")}(${args.join(", ")}): \\Generator`,
       "    {",
@@ -159,22 +175,31 @@ const header = [
   "",
 ];
 
-function renderGroup(group: string, operations: Operation[]): string {
+function renderGroup(group: string, operations: Operation[], enums: Map<string, EnumType>): string {
   const usesPage = operations.some((op) => op.paged);
   const usesFeed = operations.some((op) => op.cursor);
+  const imported = [
+    ...new Set(operations.flatMap((op) => modelsIn(op.paged ? op.itemType : op.dataType))),
+  ].sort();
   return [
     ...header,
     ...(usesFeed ? ["use Warehouse\\Api\\CursorFeed;"] : []),
+    ...(imported.length > 0 ? ["use Warehouse\\Api\\Generated\\Models;"] : []),
     ...(usesPage ? ["use Warehouse\\Api\\Page;"] : []),
     "use Warehouse\\Api\\Transport;",
     "",
-    `/** \`$client->${group}\`: ${operations.map((op) => op.operationId).join(", ")}. */`,
+    "/**",
+    ` * \`$client->${group}\`: ${operations.map((op) => op.operationId).join(", ")}.`,
+    ...(imported.length > 0
+      ? [" *", ...imported.map((name) => ` * @phpstan-import-type ${name} from Models`)]
+      : []),
+    " */",
     `final class ${pascalCase(group)}Resource`,
     "{",
     "    public function __construct(private readonly Transport $transport)",
     "    {",
     "    }",
-    ...operations.flatMap(renderOperation),
+    ...operations.flatMap((op) => renderOperation(op, enums)),
     "}",
     "",
   ].join("\n");
@@ -223,8 +248,9 @@ export function renderPhp(table: OperationTable): Map<string, string> {
     [`${PHP_RESOURCES_DIR}/Operations.php`, renderOperations(table)],
     [`${PHP_RESOURCES_DIR}/Resources.php`, renderResources([...groups.keys()])],
   ]);
+  const enums = new Map(table.enums.map((e) => [e.name, e]));
   for (const [group, operations] of groups) {
-    files.set(`${PHP_RESOURCES_DIR}/${pascalCase(group)}Resource.php`, renderGroup(group, operations));
+    files.set(`${PHP_RESOURCES_DIR}/${pascalCase(group)}Resource.php`, renderGroup(group, operations, enums));
   }
   return files;
 }

@@ -1,5 +1,7 @@
 // Renders clients/python/warehouse_api/_operations.py: one class per resource group, one method per operation
 // with keyword arguments in snake_case (body fields and query parameters), returning the envelope's data.
+
+import type { TypeRef } from "./model-table.ts";
 import {
   assertDistinct,
   csvName,
@@ -11,6 +13,7 @@ import {
   snakeCase,
 } from "./names.ts";
 import type { Field, Operation, OperationTable } from "./operation-table.ts";
+import { pythonConverter, pythonTypeOf } from "./render-python-models.ts";
 
 const KEYWORDS = new Set(
   "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
@@ -48,6 +51,34 @@ function pythonType(f: Field): string {
 }
 
 const argument = (f: Field) => `${pythonName(f.name)}: ${pythonType(f)}${f.required ? "" : " = UNSET"}`;
+
+/** A body argument typed by the body's model: nested models also take plain dicts with the API's names. */
+function inputType(type: TypeRef): string {
+  if (type.kind === "model") return `Union[m.${type.name}, Dict[str, Any]]`;
+  if (type.kind === "array") return `List[${inputType(type.items)}]`;
+  if (type.kind === "map") return `Dict[str, ${inputType(type.values)}]`;
+  return pythonTypeOf(type, "m.");
+}
+
+function bodyArgument(f: Field, type: TypeRef | undefined): string {
+  if (!type || f.enum) return argument(f);
+  const base = inputType(type);
+  return `${pythonName(f.name)}: ${f.nullable || !f.required ? `Optional[${base}]` : base}${f.required ? "" : " = UNSET"}`;
+}
+
+/** What a call returns, and the converter from the envelope's data (or a page's items) to it. */
+function returns(op: Operation): { annotation: string; convert: string | null } {
+  if (op.paged) {
+    const item = op.itemType;
+    return {
+      annotation: `Page[${item ? pythonTypeOf(item, "m.") : "Dict[str, Any]"}]`,
+      convert: item ? pythonConverter(item, "m.") : null,
+    };
+  }
+  const data = op.dataType;
+  if (!data) return { annotation: "None", convert: null };
+  return { annotation: pythonTypeOf(data, "m."), convert: pythonConverter(data, "m.") };
+}
 const mapping = (fields: Field[]) =>
   `{${fields.map((f) => `${quote(f.name)}: ${pythonName(f.name)}`).join(", ")}}`;
 
@@ -73,7 +104,12 @@ function definition(
   return ["", ...head, `        """${doc}"""`];
 }
 
-function renderOperation(op: Operation): string[] {
+function renderOperation(op: Operation, table: OperationTable): string[] {
+  const declared = op.bodyType;
+  const bodyModel =
+    declared?.kind === "model" ? table.models.find((model) => model.name === declared.name) : undefined;
+  const typeOfField = (f: Field) => bodyModel?.fields.find((field) => field.name === f.name)?.type;
+  const result = returns(op);
   const objectBody = op.body?.shape === "object" && op.body.fields.length > 0;
   const bodyFields = objectBody ? (op.body?.fields ?? []) : [];
   const positional = op.pathParams.map((p) => `${pythonName(p)}: str`);
@@ -82,6 +118,7 @@ function renderOperation(op: Operation): string[] {
   const extras = [
     ...op.headers.map((h) => `${pythonName(headerOption(h.name))}: Optional[str] = None`),
     ...(op.retry === "idempotency-key" ? ["idempotency_key: Optional[str] = None"] : []),
+    "timeout: Optional[float] = None",
   ];
   assertDistinct(op, [
     ...op.pathParams.map(pythonName),
@@ -108,6 +145,7 @@ function renderOperation(op: Operation): string[] {
       );
     }
     if (op.retry === "idempotency-key") parts.push("idempotency_key=idempotency_key");
+    parts.push("timeout=timeout");
     parts.push(...options);
     return [`        return self._t.call(`, ...parts.map((p) => `            ${p},`), "        )"];
   };
@@ -129,11 +167,16 @@ function renderOperation(op: Operation): string[] {
     }),
   ];
 
-  const keywords = [...bodyFields.map(argument), ...op.query.map(argument), ...extras];
+  const bodyArguments = bodyFields.map((f) => bodyArgument(f, typeOfField(f)));
+  const keywords = [...bodyArguments, ...op.query.map(argument), ...extras];
   const doc = `\`\`${op.httpMethod} ${op.path}\`\` (${op.operationId}).`;
+  const options = [
+    ...(op.paged ? ["paged=True"] : []),
+    ...(result.convert ? [`convert=${result.convert}`] : []),
+  ];
   const lines = [
-    ...definition(pythonName(op.method), positional, keywords, op.paged ? "Page" : "Dict[str, Any]", doc),
-    ...call(op.query, "", op.paged ? ["paged=True"] : []),
+    ...definition(pythonName(op.method), positional, keywords, result.annotation, doc),
+    ...call(op.query, "", options),
   ];
   if (op.paged) {
     const rest = op.query.filter((f) => f.name !== "page");
@@ -142,8 +185,8 @@ function renderOperation(op: Operation): string[] {
       ...definition(
         pythonName(iteratorName(op.method, "iterate")),
         positional,
-        [...bodyFields.map(argument), ...rest.map(argument), ...extras],
-        "Iterator[Dict[str, Any]]",
+        [...bodyArguments, ...rest.map(argument), ...extras],
+        `Iterator[${op.itemType ? pythonTypeOf(op.itemType, "m.") : "Dict[str, Any]"}]`,
         `Every item of \`\`${pythonName(op.method)}\`\`, page after page.`,
       ),
       `        return self._t.iterate(lambda page: self.${pythonName(op.method)}(${forward.join(", ")}))`,
@@ -173,7 +216,7 @@ function renderOperation(op: Operation): string[] {
       ...definition(
         pythonName(csvName(op.method)),
         positional,
-        [...bodyFields.map(argument), ...rest.map(argument), ...extras],
+        [...bodyArguments, ...rest.map(argument), ...extras],
         "str",
         `\`\`${op.httpMethod} ${op.path}?format=csv\`\`: the whole report as CSV text.`,
       ),
@@ -183,7 +226,7 @@ function renderOperation(op: Operation): string[] {
   return lines;
 }
 
-function renderGroup(group: string, operations: Operation[]): string[] {
+function renderGroup(group: string, operations: Operation[], table: OperationTable): string[] {
   return [
     "",
     "",
@@ -192,7 +235,7 @@ function renderGroup(group: string, operations: Operation[]): string[] {
     "",
     "    def __init__(self, transport: Transport) -> None:",
     "        self._t = transport",
-    ...operations.flatMap(renderOperation),
+    ...operations.flatMap((op) => renderOperation(op, table)),
   ];
 }
 
@@ -203,6 +246,8 @@ export function renderPython(table: OperationTable): string {
     "# flake8: noqa",
     "from typing import Any, Dict, Iterator, List, Literal, Optional, Union",
     "",
+    "from . import _model as _m",
+    "from . import models as m",
     "from ._feed import CursorFeed",
     "from ._transport import UNSET, Operation, Page, Transport",
     "",
@@ -212,7 +257,7 @@ export function renderPython(table: OperationTable): string {
         `    ${quote(op.operationId)}: Operation(${[op.operationId, op.httpMethod, op.path, op.access, op.retry].map((v) => quote(v)).join(", ")}),`,
     ),
     "}",
-    ...[...groups].flatMap(([group, operations]) => renderGroup(group, operations)),
+    ...[...groups].flatMap(([group, operations]) => renderGroup(group, operations, table)),
     "",
     "",
     "class Resources:",

@@ -2,14 +2,18 @@
 // the drift checks compare with the committed files.
 import type { OperationTable } from "./operation-table.ts";
 import { renderDotnet } from "./render-dotnet.ts";
+import { renderDotnetModels } from "./render-dotnet-models.ts";
 import { PHP_RESOURCES_DIR, renderPhp } from "./render-php.ts";
+import { PHP_GENERATED_DIR, renderPhpModels } from "./render-php-models.ts";
 import { renderPython } from "./render-python.ts";
+import { renderPythonModels } from "./render-python-models.ts";
 import { renderTypeScript } from "./render-typescript.ts";
+import { renderVersions } from "./render-versions.ts";
 
 export const TABLE_PATH = "clients/operations.json";
 
 /** Directories the generator owns whole: a file there that it no longer renders is stale. */
-export const GENERATED_DIRECTORIES: string[] = [PHP_RESOURCES_DIR];
+export const GENERATED_DIRECTORIES: string[] = [PHP_RESOURCES_DIR, PHP_GENERATED_DIR];
 
 export function renderTable(table: OperationTable): string {
   return `${JSON.stringify(table, null, 2)}\n`;
@@ -20,7 +24,11 @@ export function renderAll(table: OperationTable): Map<string, string> {
     [TABLE_PATH, renderTable(table)],
     ["clients/typescript/src/generated/operations.ts", renderTypeScript(table)],
     ["clients/python/warehouse_api/_operations.py", renderPython(table)],
+    ["clients/python/warehouse_api/models.py", renderPythonModels(table)],
     ...renderPhp(table),
+    ...renderPhpModels(table),
     ["clients/dotnet/src/Generated/Resources.g.cs", renderDotnet(table)],
+    ["clients/dotnet/src/Generated/Models.g.cs", renderDotnetModels(table)],
+    ...renderVersions(),
   ]);
 }

@@ -18,19 +18,21 @@ namespace Warehouse.Api
     /// (the page's own <c>after</c> and how many of its items were handed out), so resuming skips exactly those. The
     /// same rule in every client (docs/decisions/clients.md).
     /// </remarks>
-    public sealed class CursorFeed
+    public sealed class CursorFeed<T>
     {
         private const char Separator = '~';
         private readonly Func<string, Task<JsonObject>> _fetchPage;
+        private readonly Func<object, T> _item;
         private string _pageAfter;
         private int _handedOut;
         private JsonObject _page;
-        private List<JsonObject> _items;
+        private List<T> _items;
         private bool _fetched;
 
-        internal CursorFeed(Func<string, Task<JsonObject>> fetchPage, string after)
+        internal CursorFeed(Func<string, Task<JsonObject>> fetchPage, Func<object, T> item, string after)
         {
             _fetchPage = fetchPage;
+            _item = item;
             _pageAfter = after;
             var at = after == null ? -1 : after.LastIndexOf(Separator);
             if (at >= 0)
@@ -44,7 +46,7 @@ namespace Warehouse.Api
         }
 
         /// <summary>The item <see cref="MoveNextAsync"/> moved to.</summary>
-        public JsonObject Current { get; private set; }
+        public T Current { get; private set; }
 
         /// <summary>Where to resume: the position after the last item handed out (null before the first page).</summary>
         public string Cursor
@@ -79,15 +81,15 @@ namespace Warehouse.Api
                     _pageAfter = _page.GetString("nextCursor");
                 }
                 _page = await _fetchPage(_pageAfter).ConfigureAwait(false);
-                _items = _page.GetArray("items").Cast<JsonObject>().ToList();
+                _items = _page.GetArray("items").Select(_item).ToList();
                 _fetched = true;
             }
         }
 
         /// <summary>Every remaining item, in one list (the feed is read until it has nothing more).</summary>
-        public async Task<List<JsonObject>> ToListAsync()
+        public async Task<List<T>> ToListAsync()
         {
-            var items = new List<JsonObject>();
+            var items = new List<T>();
             while (await MoveNextAsync().ConfigureAwait(false)) items.Add(Current);
             return items;
         }

@@ -60,7 +60,8 @@ namespace Warehouse.Api
             if (value == null) { b.Append("null"); return; }
             if (value is string s) { WriteString(b, s); return; }
             if (value is bool flag) { b.Append(flag ? "true" : "false"); return; }
-            if (value is Enum) { WriteString(b, value.ToString()); return; }
+            if (value is IJsonModel model) { Write(b, model.ToJson()); return; }
+            if (value is Enum) { WriteString(b, ModelJson.WireName((Enum)value)); return; }
             if (value is DateTime time) { WriteString(b, time.ToString("o", CultureInfo.InvariantCulture)); return; }
             if (value is DateTimeOffset offset) { WriteString(b, offset.ToString("o", CultureInfo.InvariantCulture)); return; }
             if (value is Guid guid) { WriteString(b, guid.ToString()); return; }

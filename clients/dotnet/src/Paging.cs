@@ -6,20 +6,20 @@ using System.Threading.Tasks;
 
 namespace Warehouse.Api
 {
-    /// <summary>One page of a list: its items and position; <see cref="Data"/> is the whole response (reports add totals).</summary>
-    public sealed class ResultPage
+    /// <summary>One page of a list: its items (typed models) and position; <see cref="Data"/> is the whole response as JSON (reports add totals).</summary>
+    public sealed class ResultPage<T>
     {
-        internal ResultPage(JsonObject data)
+        internal ResultPage(JsonObject data, Func<object, T> item)
         {
             Data = data;
-            Items = data.GetArray("items").Cast<JsonObject>().ToList();
+            Items = data.GetArray("items").Select(item).ToList();
             TotalCount = data.GetInt64("totalCount");
             Page = data.GetInt32("page");
             PageSize = data.GetInt32("pageSize");
             TotalPages = data.GetInt32("totalPages");
         }
 
-        public IReadOnlyList<JsonObject> Items { get; }
+        public IReadOnlyList<T> Items { get; }
         public long TotalCount { get; }
         public int Page { get; }
         public int PageSize { get; }
@@ -29,25 +29,25 @@ namespace Warehouse.Api
 
     /// <summary>
     /// Every item of a list, fetching page after page until <c>totalPages</c>. On .NET Core 3.0+ / netstandard2.1 it is
-    /// an <c>IAsyncEnumerable&lt;JsonObject&gt;</c> (<c>await foreach</c>); everywhere it is a page loop:
+    /// an <c>IAsyncEnumerable&lt;T&gt;</c> (<c>await foreach</c>); everywhere it is a page loop:
     /// <c>while (await items.MoveNextAsync()) Use(items.Current);</c>.
     /// </summary>
-    public sealed class PageIterator
+    public sealed class PageIterator<T>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_0_OR_GREATER
-        : IAsyncEnumerable<JsonObject>, IAsyncEnumerator<JsonObject>
+        : IAsyncEnumerable<T>, IAsyncEnumerator<T>
 #endif
     {
-        private readonly Func<int, Task<ResultPage>> _fetchPage;
-        private ResultPage _page;
+        private readonly Func<int, Task<ResultPage<T>>> _fetchPage;
+        private ResultPage<T> _page;
         private int _index = -1;
 
-        internal PageIterator(Func<int, Task<ResultPage>> fetchPage)
+        internal PageIterator(Func<int, Task<ResultPage<T>>> fetchPage)
         {
             _fetchPage = fetchPage;
         }
 
         /// <summary>The item <see cref="MoveNextAsync"/> moved to.</summary>
-        public JsonObject Current { get; private set; }
+        public T Current { get; private set; }
 
         /// <summary>Moves to the next item, fetching the next page when this one is used up; false after the last.</summary>
         public async Task<bool> MoveNextAsync()
@@ -64,20 +64,20 @@ namespace Warehouse.Api
         }
 
         /// <summary>Every item, in one list.</summary>
-        public async Task<List<JsonObject>> ToListAsync()
+        public async Task<List<T>> ToListAsync()
         {
-            var items = new List<JsonObject>();
+            var items = new List<T>();
             while (await MoveNextAsync().ConfigureAwait(false)) items.Add(Current);
             return items;
         }
 
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_0_OR_GREATER
-        IAsyncEnumerator<JsonObject> IAsyncEnumerable<JsonObject>.GetAsyncEnumerator(CancellationToken cancellationToken)
+        IAsyncEnumerator<T> IAsyncEnumerable<T>.GetAsyncEnumerator(CancellationToken cancellationToken)
         {
-            return new PageIterator(_fetchPage);
+            return new PageIterator<T>(_fetchPage);
         }
 
-        ValueTask<bool> IAsyncEnumerator<JsonObject>.MoveNextAsync()
+        ValueTask<bool> IAsyncEnumerator<T>.MoveNextAsync()
         {
             return new ValueTask<bool>(MoveNextAsync());
         }

@@ -5,6 +5,7 @@ using System.IO;
 using System.Linq;
 using System.Net;
 using System.Net.Http;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
@@ -36,7 +37,11 @@ namespace Warehouse.Api
     /// </summary>
     internal sealed class Transport : IDisposable
     {
-        private static readonly HashSet<int> RetryableStatus = new HashSet<int> { 502, 503, 504 };
+        // Answers that say the server failed or is unavailable: repeated only when repeating is safe.
+        private static readonly HashSet<int> RetryableStatus = new HashSet<int> { 500, 502, 503, 504 };
+
+        /// <summary><c>warehouse-api-csharp/1.0.0 (Mono 6.8.0.105)</c>: which client and runtime sent a request, for support.</summary>
+        internal static readonly string UserAgent = "warehouse-api-csharp/" + ClientVersion.Value + " (" + RuntimeInformation.FrameworkDescription.Trim() + ")";
         [ThreadStatic] private static Random _random;
 
         private readonly WarehouseClientOptions _options;
@@ -75,20 +80,22 @@ namespace Warehouse.Api
             _renewal.Dispose();
         }
 
-        public async Task<JsonObject> ObjectAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
+        /// <summary>The envelope's <c>data</c>, as the JSON parser reads it.</summary>
+        public async Task<object> DataAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
             IDictionary<string, string> headers, string idempotencyKey, CancellationToken cancellationToken)
         {
             var text = await SendAsync(op, path, query, body, headers, idempotencyKey, false, cancellationToken).ConfigureAwait(false);
             var envelope = text.Length == 0 ? null : Json.Parse(text) as JsonObject;
             object data = null;
             if (envelope != null) envelope.TryGetValue("data", out data);
-            return data as JsonObject;
+            return data;
         }
 
-        public async Task<ResultPage> PageAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
-            IDictionary<string, string> headers, string idempotencyKey, CancellationToken cancellationToken)
+        public async Task<ResultPage<T>> PageAsync<T>(Operation op, string[] path, IDictionary<string, object> query, object body,
+            IDictionary<string, string> headers, string idempotencyKey, CancellationToken cancellationToken, Func<object, T> item)
         {
-            return new ResultPage(await ObjectAsync(op, path, query, body, headers, idempotencyKey, cancellationToken).ConfigureAwait(false));
+            var data = await DataAsync(op, path, query, body, headers, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return new ResultPage<T>((JsonObject)data, item);
         }
 
         public Task<string> TextAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
@@ -114,12 +121,14 @@ namespace Warehouse.Api
                 payload = Json.Serialize(body);
             }
             var key = op.Retry == "idempotency-key" ? (idempotencyKey ?? Guid.NewGuid().ToString()) : null;
+            var deadline = DateTimeOffset.UtcNow + _options.Timeout;
             var reauthenticated = false;
             for (var attempt = 0; ;)
             {
                 using (var request = new HttpRequestMessage(new HttpMethod(op.Method), url))
                 {
                     request.Headers.TryAddWithoutValidation("Accept", csv ? "text/csv" : "application/json");
+                    request.Headers.TryAddWithoutValidation("User-Agent", UserAgent);
                     foreach (var header in await HeadersForAsync(op, cancellationToken).ConfigureAwait(false))
                     {
                         request.Headers.TryAddWithoutValidation(header.Key, header.Value);
@@ -133,25 +142,25 @@ namespace Warehouse.Api
 
                     HttpResponseMessage response;
                     string responseText;
+                    var attemptTimeout = Min(_options.AttemptTimeout, deadline - DateTimeOffset.UtcNow);
                     using (var attemptToken = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
                     {
-                        attemptToken.CancelAfter(_options.Timeout);
                         try
                         {
+                            if (attemptTimeout <= TimeSpan.Zero) throw new OperationCanceledException("the call's deadline passed");
+                            attemptToken.CancelAfter(attemptTimeout);
                             response = await _http.SendAsync(request, attemptToken.Token).ConfigureAwait(false);
                             responseText = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
                         }
                         catch (Exception error) when (!cancellationToken.IsCancellationRequested && IsNetworkFailure(error))
                         {
-                            if (op.Retry != "refused-only" && attempt < _options.MaxRetries)
-                            {
-                                await Task.Delay(Backoff(attempt++), cancellationToken).ConfigureAwait(false);
-                                continue;
-                            }
-                            var timedOut = error is OperationCanceledException;
-                            throw new WarehouseApiException(0, timedOut ? "TIMEOUT" : "NETWORK_ERROR",
-                                timedOut ? "No response within " + _options.Timeout : "Network error: " + error.Message,
-                                innerException: error);
+                            WarehouseApiException failure = error is OperationCanceledException
+                                ? new ApiTimeoutException(0, "TIMEOUT", "No response within " + Max(attemptTimeout, TimeSpan.Zero), innerException: error)
+                                : new ApiConnectionException(0, "NETWORK_ERROR", "Network error: " + error.Message, innerException: error);
+                            if (op.Retry == "refused-only") throw failure;
+                            await PauseAsync(attempt, Backoff(attempt), deadline, failure, cancellationToken).ConfigureAwait(false);
+                            attempt++;
+                            continue;
                         }
                     }
                     using (response)
@@ -168,25 +177,36 @@ namespace Warehouse.Api
                             continue;
                         }
                         var failure = Error(response, responseText);
-                        if (attempt < _options.MaxRetries)
+                        if (status == 429)
                         {
-                            if (status == 429)
-                            {
-                                await Task.Delay(failure.RetryAfter ?? Backoff(attempt), cancellationToken).ConfigureAwait(false);
-                                attempt++;
-                                continue;
-                            }
-                            if (RetryableStatus.Contains(status) && op.Retry != "refused-only")
-                            {
-                                await Task.Delay(Backoff(attempt++), cancellationToken).ConfigureAwait(false);
-                                continue;
-                            }
+                            var wait = failure.RetryAfter ?? Backoff(attempt);
+                            if (wait > _options.MaxRetryAfter) throw failure;
+                            await PauseAsync(attempt, wait, deadline, failure, cancellationToken).ConfigureAwait(false);
+                            attempt++;
+                            continue;
+                        }
+                        if (RetryableStatus.Contains(status) && op.Retry != "refused-only")
+                        {
+                            await PauseAsync(attempt, Backoff(attempt), deadline, failure, cancellationToken).ConfigureAwait(false);
+                            attempt++;
+                            continue;
                         }
                         throw failure;
                     }
                 }
             }
         }
+
+        /// <summary>Waits before the next attempt; throws <paramref name="failure"/> instead when the retries are spent or the wait would end past the deadline.</summary>
+        private async Task PauseAsync(int attempt, TimeSpan wait, DateTimeOffset deadline, WarehouseApiException failure, CancellationToken cancellationToken)
+        {
+            if (attempt >= _options.MaxRetries || DateTimeOffset.UtcNow + wait >= deadline) throw failure;
+            await Task.Delay(wait, cancellationToken).ConfigureAwait(false);
+        }
+
+        private static TimeSpan Min(TimeSpan a, TimeSpan b) { return a < b ? a : b; }
+
+        private static TimeSpan Max(TimeSpan a, TimeSpan b) { return a > b ? a : b; }
 
         private static bool IsNetworkFailure(Exception error)
         {
@@ -227,12 +247,12 @@ namespace Warehouse.Api
             try
             {
                 if (_accessToken != null && DateTimeOffset.UtcNow < _expiresAt - _options.RefreshBeforeExpiry) return _accessToken;
-                JsonObject session = null;
+                object session = null;
                 if (_refreshToken != null)
                 {
                     try
                     {
-                        session = await ObjectAsync(Operations.RefreshSession, new string[0], null,
+                        session = await DataAsync(Operations.RefreshSession, new string[0], null,
                             new Dictionary<string, object> { { "refreshToken", _refreshToken } }, null, null, cancellationToken).ConfigureAwait(false);
                     }
                     catch (WarehouseApiException error) when (error.StatusCode == 401)
@@ -242,12 +262,13 @@ namespace Warehouse.Api
                 }
                 if (session == null)
                 {
-                    session = await ObjectAsync(Operations.Login, new string[0], null,
+                    session = await DataAsync(Operations.Login, new string[0], null,
                         new Dictionary<string, object> { { "email", _options.Email }, { "password", _options.Password } }, null, null, cancellationToken).ConfigureAwait(false);
                 }
-                _accessToken = session.GetString("token");
-                _refreshToken = session.GetString("refreshToken");
-                _expiresAt = DateTimeOffset.Parse(session.GetString("expiresAt"), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal);
+                var fields = (JsonObject)session;
+                _accessToken = fields.GetString("token");
+                _refreshToken = fields.GetString("refreshToken");
+                _expiresAt = DateTimeOffset.Parse(fields.GetString("expiresAt"), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal);
                 return _accessToken;
             }
             finally
@@ -299,7 +320,7 @@ namespace Warehouse.Api
             var status = (int)response.StatusCode;
             var summary = message as string ?? "HTTP " + status;
             var list = errors is List<object> items ? items.Select(e => Convert.ToString(e, CultureInfo.InvariantCulture)).ToList() : new List<string> { summary };
-            return new WarehouseApiException(status, Header(response, "X-Error-Code") ?? "HTTP_" + status, summary, list,
+            return WarehouseApiException.ForStatus(status, Header(response, "X-Error-Code") ?? "HTTP_" + status, summary, list,
                 Header(response, "X-Request-Id"), RetryAfter(response));
         }
 

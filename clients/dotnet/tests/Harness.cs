@@ -43,6 +43,20 @@ namespace Warehouse.Api.Tests
             return entries.ConvertAll(entry => (JsonObject)entry);
         }
 
+        /// <summary>Answers the next <paramref name="times"/> requests whose <c>METHOD /path</c> contains <paramref name="match"/> with <paramref name="status"/> (or, with <paramref name="hang"/>, never).</summary>
+        public static Task FaultAsync(string match, int status = 500, int times = 1, int? retryAfter = null, bool hang = false)
+        {
+            var fault = new Dictionary<string, object> { { "match", match }, { "status", status }, { "times", times }, { "hang", hang } };
+            if (retryAfter != null) fault["retryAfter"] = retryAfter.Value;
+            return ProxyAsync("POST", "fault", fault);
+        }
+
+        /// <summary>How many requests matched the fault (answered by it, or forwarded after it ran out).</summary>
+        public static async Task<long> FaultSeenAsync(string match)
+        {
+            return ((JsonObject)await ProxyAsync("GET", "fault?match=" + Uri.EscapeDataString(match))).GetInt64("seen");
+        }
+
         public static Task ClearLogAsync()
         {
             return ProxyAsync("DELETE", "log");

@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
+using Warehouse.Api.Models;
 
 namespace Warehouse.Api.Tests
 {
@@ -71,6 +72,8 @@ namespace Warehouse.Api.Tests
             Assert.Equal("{\"a\":[1,2.50,-300,true,null,\"é\\n\\\"\"],\"b\":{}}", Json.Serialize(parsed), "round trip");
             Assert.Equal("{\"sku\":\"X\",\"price\":19.99,\"lines\":[{\"q\":2}],\"when\":null}",
                 Json.Serialize(new { sku = "X", price = 19.99m, lines = new[] { new { q = 2 } }, when = (string)null }), "anonymous object");
+            Assert.Equal("{\"sku\":\"X\",\"name\":\"Y\",\"status\":\"Inactive\",\"colour\":\"red\"}",
+                Json.Serialize(new CreateProductRequest { Sku = "X", Name = "Y", Status = ProductStatus.Inactive, AdditionalProperties = { { "colour", "red" } } }), "a typed request, optional nulls left out");
             Assert.Throws<FormatException>(() => Json.Parse("{\"a\":1,}"));
             return Task.CompletedTask;
         }
@@ -78,40 +81,40 @@ namespace Warehouse.Api.Tests
         private static async Task SellsAndShips()
         {
             var u = Harness.Unique();
-            var warehouse = await Client.Warehouses.CreateAsync(new { code = "WH-" + u, name = "Main" });
-            var location = await Client.Locations.CreateAsync(new { warehouseId = warehouse.GetString("id"), code = "A-" + u, name = "Aisle A", type = "bin" });
-            var product = await Client.Products.CreateAsync(new { sku = "CS-" + u, name = "Widget", price = 19.99m });
-            Assert.Equal("CS-" + u, product.GetString("sku"), "sku");
-            Assert.Equal(19.99m, product.GetDecimal("price"), "price");
-            Assert.Equal("Active", product.GetString("status"), "status");
+            var warehouse = await Client.Warehouses.CreateAsync(new WarehouseRequest { Code = "WH-" + u, Name = "Main" });
+            var location = await Client.Locations.CreateAsync(new CreateLocationRequest { WarehouseId = warehouse.Id, Code = "A-" + u, Name = "Aisle A", Type = LocationType.Bin });
+            Product product = await Client.Products.CreateAsync(new CreateProductRequest { Sku = "CS-" + u, Name = "Widget", Price = 19.99m });
+            Assert.Equal("CS-" + u, product.Sku, "sku");
+            Assert.Equal(19.99m, product.Price, "price");
+            Assert.Equal(ProductStatus.Active, product.Status, "status");
 
-            var adjusted = await Client.Inventory.AdjustAsync(new { productId = product.GetString("id"), locationId = location.GetString("id"), quantity = 10, reason = "received" });
-            Assert.Equal(10L, adjusted.GetObject("stockLevel").GetInt64("onHand"), "onHand after the adjustment");
+            var adjusted = await Client.Inventory.AdjustAsync(new AdjustmentRequest { ProductId = product.Id, LocationId = location.Id, Quantity = 10, Reason = "received" });
+            Assert.Equal(10L, adjusted.StockLevel.OnHand, "onHand after the adjustment");
 
-            var order = await Client.Orders.CreateSalesAsync(new
+            var order = await Client.Orders.CreateSalesAsync(new CreateSalesOrderRequest
             {
-                customerId = Guid.NewGuid(),
-                lines = new[] { new { productId = product.GetString("id"), quantity = 3, price = 19.99m } },
-                shippingAddress = new { street = "1 Main St", city = "Springfield", zip = "12345" },
+                CustomerId = Guid.NewGuid().ToString(),
+                Lines = new List<CreateSalesOrderRequestLinesItem> { new CreateSalesOrderRequestLinesItem { ProductId = product.Id, Quantity = 3, Price = 19.99m } },
+                ShippingAddress = new ShippingAddress { Street = "1 Main St", City = "Springfield", Zip = "12345" },
             });
-            Assert.Equal("pending", order.GetString("status"), "order status");
-            var reserved = (await Client.Inventory.ListStockAsync(productId: product.GetString("id"))).Items[0];
-            Assert.Equal("10/3/7", reserved.GetInt64("onHand") + "/" + reserved.GetInt64("reserved") + "/" + reserved.GetInt64("available"), "reserved stock");
+            Assert.Equal(OrderStatus.Pending, order.Status, "order status");
+            var reserved = (await Client.Inventory.ListStockAsync(productId: product.Id)).Items[0];
+            Assert.Equal("10/3/7", reserved.OnHand + "/" + reserved.Reserved + "/" + reserved.Available, "reserved stock");
 
-            var shipped = await Client.Orders.UpdateStatusAsync(order.GetString("id"), new { status = "shipped", trackingNumber = "1Z999" });
-            Assert.Equal("shipped 1Z999", shipped.GetString("status") + " " + shipped.GetString("trackingNumber"), "shipped order");
-            var stock = (await Client.Inventory.ListStockAsync(productId: product.GetString("id"))).Items[0];
-            Assert.Equal("7/0/7", stock.GetInt64("onHand") + "/" + stock.GetInt64("reserved") + "/" + stock.GetInt64("available"), "shipped stock");
+            var shipped = await Client.Orders.UpdateStatusAsync(order.Id, new UpdateOrderStatusRequest { Status = OrderStatus.Shipped, TrackingNumber = "1Z999" });
+            Assert.Equal("Shipped 1Z999", shipped.Status + " " + shipped.TrackingNumber, "shipped order");
+            var stock = (await Client.Inventory.ListStockAsync(productId: product.Id)).Items[0];
+            Assert.Equal("7/0/7", stock.OnHand + "/" + stock.Reserved + "/" + stock.Available, "shipped stock");
         }
 
         private static async Task WalksThreePages()
         {
             var category = "cat-" + Harness.Unique();
-            for (var i = 0; i < 5; i++) await Client.Products.CreateAsync(new { sku = "PG-" + category + "-" + i, name = "Paged " + i, category });
+            for (var i = 0; i < 5; i++) await Client.Products.CreateAsync(new CreateProductRequest { Sku = "PG-" + category + "-" + i, Name = "Paged " + i, Category = category });
             await Harness.ClearLogAsync();
             var skus = new List<string>();
             var items = Client.Products.ListAllAsync(pageSize: 2, category: category, sort: "sku");
-            while (await items.MoveNextAsync()) skus.Add(items.Current.GetString("sku"));
+            while (await items.MoveNextAsync()) skus.Add(items.Current.Sku);
             Assert.Equal(string.Join(",", Enumerable.Range(0, 5).Select(i => "PG-" + category + "-" + i)), string.Join(",", skus), "skus");
             var pages = (await Harness.LogAsync()).Select(e => e.GetString("path")).Where(p => p.StartsWith("/api/v1/products?", StringComparison.Ordinal))
                 .Select(p => p.Split('?')[1].Split('&').First(pair => pair.StartsWith("page=", StringComparison.Ordinal)));
@@ -121,7 +124,7 @@ namespace Warehouse.Api.Tests
         private static async Task NotFound()
         {
             await Harness.ClearLogAsync();
-            var error = await Assert.ThrowsAsync<WarehouseApiException>(() => Client.Products.GetAsync(Guid.NewGuid().ToString()));
+            var error = await Assert.ThrowsAsync<NotFoundException>(() => Client.Products.GetAsync(Guid.NewGuid().ToString()));
             Assert.Equal("404 NOT_FOUND Product not found", error.StatusCode + " " + error.Code + " " + error.Message, "error");
             Assert.True(!string.IsNullOrEmpty(error.RequestId), "the error carries the request id");
             Assert.Equal((await Harness.LogAsync())[0].GetString("requestId"), error.RequestId, "request id");
@@ -129,7 +132,7 @@ namespace Warehouse.Api.Tests
 
         private static async Task ValidationFailed()
         {
-            var error = await Assert.ThrowsAsync<WarehouseApiException>(() => Client.Products.CreateAsync(new { sku = " ", name = "" }));
+            var error = await Assert.ThrowsAsync<ValidationException>(() => Client.Products.CreateAsync(new CreateProductRequest { Sku = " ", Name = "" }));
             Assert.Equal("400 VALIDATION_FAILED", error.StatusCode + " " + error.Code, "error");
             Assert.True(error.Errors.Contains("sku: SKU is required") && error.Errors.Contains("name: Name is required"),
                 "one message per field: " + string.Join("; ", error.Errors));
@@ -139,8 +142,8 @@ namespace Warehouse.Api.Tests
         {
             var sku = "DROP-" + Harness.Unique();
             await Harness.ProxyAsync("POST", "drop", new { match = sku });
-            var product = await Client.Products.CreateAsync(new { sku, name = "Dropped once" });
-            Assert.Equal(sku, product.GetString("sku"), "sku");
+            var product = await Client.Products.CreateAsync(new CreateProductRequest { Sku = sku, Name = "Dropped once" });
+            Assert.Equal(sku, product.Sku, "sku");
 
             var requests = ((JsonObject)await Harness.ProxyAsync("GET", "drop?match=" + Uri.EscapeDataString(sku))).GetArray("requests").Cast<JsonObject>().ToList();
             Assert.Equal("True/False,False/True", string.Join(",", requests.Select(r => r.GetBoolean("dropped") + "/" + r.GetBoolean("replayed"))), "dropped, then replayed");
@@ -162,7 +165,7 @@ namespace Warehouse.Api.Tests
             }))
             {
                 await Harness.ClearLogAsync();
-                Assert.Equal("user", (await user.Auth.MeAsync()).GetString("type"), "principal");
+                Assert.Equal("user", (await user.Auth.MeAsync()).Type, "principal");
                 await user.Products.ListAsync(pageSize: 1);
                 // A second refresh only succeeds with the rotated token: reusing the first would revoke the login.
                 await user.Products.ListAsync(pageSize: 1);
@@ -180,39 +183,39 @@ namespace Warehouse.Api.Tests
         }
 
         /// <summary>A new product with <paramref name="quantity"/> units at a new location.</summary>
-        private static async Task<Tuple<JsonObject, JsonObject, JsonObject>> StockedProductAsync(int quantity)
+        private static async Task<Tuple<Product, Location, AdjustmentResult>> StockedProductAsync(int quantity)
         {
             var u = Harness.Unique();
-            var warehouse = await Client.Warehouses.CreateAsync(new { code = "WH-" + u, name = "Feed" });
-            var location = await Client.Locations.CreateAsync(new { warehouseId = warehouse.GetString("id"), code = "B-" + u, name = "Bin", type = "bin" });
-            var product = await Client.Products.CreateAsync(new { sku = "ST-" + u, name = "Stocked" });
-            var adjusted = await Client.Inventory.AdjustAsync(new { productId = product.GetString("id"), locationId = location.GetString("id"), quantity, reason = "received" });
+            var warehouse = await Client.Warehouses.CreateAsync(new WarehouseRequest { Code = "WH-" + u, Name = "Feed" });
+            var location = await Client.Locations.CreateAsync(new CreateLocationRequest { WarehouseId = warehouse.Id, Code = "B-" + u, Name = "Bin", Type = LocationType.Bin });
+            var product = await Client.Products.CreateAsync(new CreateProductRequest { Sku = "ST-" + u, Name = "Stocked" });
+            var adjusted = await Client.Inventory.AdjustAsync(new AdjustmentRequest { ProductId = product.Id, LocationId = location.Id, Quantity = quantity, Reason = "received" });
             return Tuple.Create(product, location, adjusted);
         }
 
         private static async Task Holds()
         {
             var stocked = await StockedProductAsync(10);
-            var productId = stocked.Item1.GetString("id");
-            var reference = "cart-" + stocked.Item1.GetString("sku");
-            var hold = await Client.Inventory.CreateHoldAsync(new
+            var productId = stocked.Item1.Id;
+            var reference = "cart-" + stocked.Item1.Sku;
+            var hold = await Client.Inventory.CreateHoldAsync(new CreateHoldRequest
             {
-                productId,
-                quantity = 4,
-                locationId = stocked.Item2.GetString("id"),
-                expiresAt = DateTime.UtcNow.AddHours(1).ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", System.Globalization.CultureInfo.InvariantCulture),
-                reference,
+                ProductId = productId,
+                Quantity = 4,
+                LocationId = stocked.Item2.Id,
+                ExpiresAt = DateTime.UtcNow.AddHours(1).ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", System.Globalization.CultureInfo.InvariantCulture),
+                Reference = reference,
             });
-            Assert.Equal("4 active", hold.GetInt64("quantity") + " " + hold.GetString("status"), "the hold");
+            Assert.Equal("4 Active", hold.Quantity + " " + hold.Status, "the hold");
             var held = (await Client.Inventory.ListStockAsync(productId: productId)).Items[0];
-            Assert.Equal("10/6", held.GetInt64("onHand") + "/" + held.GetInt64("available"), "stock while held");
-            var listed = (await Client.Inventory.ListHoldsAsync(reference: reference)).Items.Select(h => h.GetString("id"));
-            Assert.Equal(hold.GetString("id"), string.Join(",", listed), "holds listed by reference");
+            Assert.Equal("10/6", held.OnHand + "/" + held.Available, "stock while held");
+            var listed = (await Client.Inventory.ListHoldsAsync(reference: reference)).Items.Select(h => h.Id);
+            Assert.Equal(hold.Id, string.Join(",", listed), "holds listed by reference");
 
-            var released = await Client.Inventory.ReleaseHoldAsync(hold.GetString("id"));
-            Assert.Equal("released", released.GetString("status"), "released hold");
+            var released = await Client.Inventory.ReleaseHoldAsync(hold.Id);
+            Assert.Equal(HoldStatus.Released, released.Status, "released hold");
             var freed = (await Client.Inventory.ListStockAsync(productId: productId)).Items[0];
-            Assert.Equal("10/10", freed.GetInt64("onHand") + "/" + freed.GetInt64("available"), "stock after the release");
+            Assert.Equal("10/10", freed.OnHand + "/" + freed.Available, "stock after the release");
         }
 
         private static async Task EventsFeed()
@@ -225,13 +228,13 @@ namespace Warehouse.Api.Tests
 
             var stocked = await StockedProductAsync(1);
             for (var i = 0; i < 4; i++)
-                await Client.Inventory.AdjustAsync(new { productId = stocked.Item1.GetString("id"), locationId = stocked.Item2.GetString("id"), quantity = 1, reason = "received" });
+                await Client.Inventory.AdjustAsync(new AdjustmentRequest { ProductId = stocked.Item1.Id, LocationId = stocked.Item2.Id, Quantity = 1, Reason = "received" });
             // Pages of 2 events; the reader stops after the third event (inside the second page) and restarts.
             var first = Client.Events.ListAllAsync(after: stored, type: type, limit: 2);
             var seen = new List<string>();
-            while (seen.Count < 3 && await first.MoveNextAsync()) seen.Add(first.Current.GetString("id"));
+            while (seen.Count < 3 && await first.MoveNextAsync()) seen.Add(first.Current.Id);
             var resumed = Client.Events.ListAllAsync(after: first.Cursor, type: type, limit: 2);
-            seen.AddRange((await resumed.ToListAsync()).Select(e => e.GetString("id")));
+            seen.AddRange((await resumed.ToListAsync()).Select(e => e.Id));
 
             Assert.Equal(5, seen.Count, "events after the stored cursor");
             Assert.Equal(5, seen.Distinct().Count(), "distinct events");
@@ -241,12 +244,12 @@ namespace Warehouse.Api.Tests
         private static async Task StockAsOf()
         {
             var stocked = await StockedProductAsync(10);
-            var productId = stocked.Item1.GetString("id");
-            await Client.Inventory.AdjustAsync(new { productId, locationId = stocked.Item2.GetString("id"), quantity = 5, reason = "received" });
-            var asOf = stocked.Item3.GetObject("movement").GetString("createdAt");
+            var productId = stocked.Item1.Id;
+            await Client.Inventory.AdjustAsync(new AdjustmentRequest { ProductId = productId, LocationId = stocked.Item2.Id, Quantity = 5, Reason = "received" });
+            var asOf = stocked.Item3.Movement.CreatedAt;
             var then = (await Client.Inventory.ListStockAsync(productId: productId, asOf: asOf)).Items;
-            Assert.Equal(productId + " 10", string.Join(",", then.Select(l => l.GetString("productId") + " " + l.GetInt64("onHand"))), "stock as of the first adjustment");
-            Assert.Equal(15L, (await Client.Inventory.ListStockAsync(productId: productId)).Items[0].GetInt64("onHand"), "stock now");
+            Assert.Equal(productId + " 10", string.Join(",", then.Select(l => l.ProductId + " " + l.OnHand)), "stock as of the first adjustment");
+            Assert.Equal(15L, (await Client.Inventory.ListStockAsync(productId: productId)).Items[0].OnHand, "stock now");
         }
 
         private static async Task ConsistencyToken()
@@ -260,14 +263,14 @@ namespace Warehouse.Api.Tests
 
         private static async Task Webhooks()
         {
-            var webhook = await Client.Webhooks.CreateAsync(new { url = Harness.Env("WAREHOUSE_WEBHOOK_URL"), events = new[] { "product.created" } });
-            await Client.Webhooks.TestAsync(webhook.GetString("id"));
+            var webhook = await Client.Webhooks.CreateAsync(new CreateWebhookRequest { Url = Harness.Env("WAREHOUSE_WEBHOOK_URL"), Events = new List<string> { "product.created" } });
+            await Client.Webhooks.TestAsync(webhook.Id);
             var deliveries = (List<object>)await Harness.ProxyAsync("GET", "webhooks?type=webhook.test&wait=30");
             Assert.True(deliveries.Count > 0, "no webhook delivery arrived within 30 s");
             var delivery = (JsonObject)deliveries[0];
             var body = delivery.GetString("body");
             var headers = delivery.GetObject("headers").ToDictionary(h => h.Key, h => (string)h.Value);
-            var secret = webhook.GetString("secret");
+            var secret = webhook.Secret;
 
             Assert.Equal("webhook.test", Webhook.Verify(secret, body, headers).GetString("type"), "event type");
             Assert.Throws<WebhookVerificationException>(() => Webhook.Verify(secret, body.Replace("webhook.test", "webhook.fake"), headers));
@@ -278,7 +281,7 @@ namespace Warehouse.Api.Tests
         private static async Task RateLimited()
         {
             var key = Harness.Env("WAREHOUSE_STARTER_API_KEY");
-            WarehouseApiException refused = null;
+            RateLimitException refused = null;
             using (var impatient = new WarehouseClient(new WarehouseClientOptions { BaseUrl = Harness.Env("WAREHOUSE_BASE_URL"), ApiKey = key, MaxRetries = 0 }))
             {
                 for (var i = 0; i < 200 && refused == null; i++)
@@ -287,7 +290,7 @@ namespace Warehouse.Api.Tests
                     {
                         await impatient.Products.ListAsync(pageSize: 1);
                     }
-                    catch (WarehouseApiException error) when (error.StatusCode == 429)
+                    catch (RateLimitException error)
                     {
                         refused = error;
                     }

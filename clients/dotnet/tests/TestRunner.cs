@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 using System.Diagnostics;
 using System.Threading.Tasks;
 
@@ -70,7 +71,9 @@ namespace Warehouse.Api.Tests
         {
             var failed = 0;
             var all = Stopwatch.StartNew();
-            foreach (var test in ScenarioTests.All)
+            // The scenario last: its last test waits out the Starter tenant's rate limit.
+            var tests = TypesErrorsAndTimeTests.All.Concat(ScenarioTests.All).ToList();
+            foreach (var test in tests)
             {
                 var watch = Stopwatch.StartNew();
                 try
@@ -84,7 +87,7 @@ namespace Warehouse.Api.Tests
                     Console.WriteLine("  FAIL  " + test.Name + "\n" + error);
                 }
             }
-            Console.WriteLine((ScenarioTests.All.Length - failed) + " passed, " + failed + " failed (" + all.Elapsed.TotalSeconds.ToString("0.0") + " s)");
+            Console.WriteLine((tests.Count - failed) + " passed, " + failed + " failed (" + all.Elapsed.TotalSeconds.ToString("0.0") + " s)");
             return failed == 0 ? 0 : 1;
         }
     }

@@ -4,11 +4,15 @@ declare(strict_types=1);
 
 namespace Warehouse\Api;
 
-/** One page of a list: its items and position; `data` is the whole response (reports add totals). */
+/**
+ * One page of a list: its items and position; `data` is the whole response (reports add totals).
+ *
+ * @template T
+ */
 final class Page
 {
     /**
-     * @param list<array<string, mixed>> $items
+     * @param list<T> $items
      * @param array<string, mixed> $data
      */
     public function __construct(

@@ -4,16 +4,19 @@ declare(strict_types=1);
 
 namespace Warehouse\Api;
 
+use Warehouse\Api\Generated\Version;
 use Warehouse\Api\Resources\Operations;
 
 /**
- * Sends every call with ext-curl: credentials, tenant, Idempotency-Key, Consistency-Token, the per-attempt timeout,
- * and the retries (429 after Retry-After; 502/503/504 and network errors with backoff when a repeat is safe).
+ * Sends every call with ext-curl: credentials, tenant, Idempotency-Key, Consistency-Token, the User-Agent, the call's
+ * deadline and each attempt's timeout, and the retries (429 after a capped Retry-After; 500/502/503/504 and network
+ * errors with backoff when a repeat is safe).
  * @internal
  */
 final class Transport
 {
-    private const RETRYABLE_STATUS = [502, 503, 504];
+    // Answers that say the server failed or is unavailable: repeated only when repeating is safe.
+    private const RETRYABLE_STATUS = [500, 502, 503, 504];
 
     private readonly string $baseUrl;
     private readonly \CurlHandle $curl;
@@ -22,7 +25,7 @@ final class Transport
     private ?string $refreshToken = null;
     private float $expiresAt = 0.0;
 
-    /** @param array{base_url: string, api_key?: string, email?: string, password?: string, tenant_id?: string, platform_token?: string, timeout?: float, max_retries?: int, refresh_before_expiry?: float} $config */
+    /** @param array{base_url: string, api_key?: string, email?: string, password?: string, tenant_id?: string, platform_token?: string, timeout?: float, attempt_timeout?: float, max_retries?: int, max_retry_after?: float, refresh_before_expiry?: float} $config */
     public function __construct(private readonly array $config)
     {
         if (empty($config['api_key']) && (empty($config['email']) || empty($config['password'])) && empty($config['platform_token'])) {
@@ -40,7 +43,7 @@ final class Transport
      * @param list<string> $path
      * @param array<string, mixed> $query
      * @param array<string, mixed>|list<mixed>|string|null $body
-     * @param array<string, mixed> $options `idempotency_key`
+     * @param array<string, mixed> $options `idempotency_key`, `timeout` (this call's deadline in seconds)
      * @param array<string, ?string> $headers
      */
     public function call(
@@ -55,7 +58,8 @@ final class Transport
     ): mixed {
         [$method, $template, $access, $retry] = Operations::ALL[$operationId];
         $url = $this->url($template, $path, $query);
-        $fixed = ['Accept' => $csv ? 'text/csv' : 'application/json'] + array_filter($headers, fn ($v) => $v !== null);
+        $fixed = ['Accept' => $csv ? 'text/csv' : 'application/json', 'User-Agent' => self::userAgent()]
+            + array_filter($headers, fn ($v) => $v !== null);
         $payload = null;
         if (is_string($body)) {
             $payload = $body;
@@ -68,21 +72,23 @@ final class Transport
             $fixed['Idempotency-Key'] = $options['idempotency_key'] ?? self::uuid();
         }
 
-        $maxRetries = $this->config['max_retries'] ?? 3;
+        $deadline = microtime(true) + (float) ($options['timeout'] ?? $this->config['timeout'] ?? 60.0);
         $reauthenticated = false;
         for ($attempt = 0; ; ) {
-            $answer = $this->send($method, $url, $this->headersFor($operationId, $access) + $fixed, $payload);
+            $attemptTimeout = min((float) ($this->config['attempt_timeout'] ?? 30.0), $deadline - microtime(true));
+            $answer = $attemptTimeout <= 0
+                ? ['status' => 0, 'headers' => [], 'body' => '', 'errno' => CURLE_OPERATION_TIMEDOUT, 'error' => '']
+                : $this->send($method, $url, $this->headersFor($operationId, $access) + $fixed, $payload, $attemptTimeout);
             if ($answer['status'] === 0) {
-                if ($retry !== 'refused-only' && $attempt < $maxRetries) {
-                    usleep((int) (self::backoff($attempt++) * 1e6));
-                    continue;
+                $failure = $answer['errno'] === CURLE_OPERATION_TIMEDOUT
+                    ? new ApiTimeoutException(0, 'TIMEOUT', sprintf('No response within %.1f s', max(0.0, $attemptTimeout)))
+                    : new ApiConnectionException(0, 'NETWORK_ERROR', "Network error: {$answer['error']}");
+                if ($retry === 'refused-only') {
+                    throw $failure;
                 }
-                $timedOut = $answer['errno'] === CURLE_OPERATION_TIMEDOUT;
-                throw new WarehouseApiException(
-                    0,
-                    $timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-                    $timedOut ? 'No response within the timeout' : "Network error: {$answer['error']}",
-                );
+                $this->pause($attempt, self::backoff($attempt), $deadline, $failure);
+                $attempt++;
+                continue;
             }
             $headersIn = $answer['headers'];
             if (isset($headersIn['consistency-token'])) {
@@ -98,19 +104,37 @@ final class Transport
                 continue;
             }
             $error = self::error($answer);
-            if ($attempt < $maxRetries) {
-                if ($answer['status'] === 429) {
-                    usleep((int) (($error->getRetryAfter() ?? self::backoff($attempt)) * 1e6));
-                    $attempt++;
-                    continue;
+            if ($answer['status'] === 429) {
+                $wait = $error->getRetryAfter() ?? self::backoff($attempt);
+                if ($wait > (float) ($this->config['max_retry_after'] ?? 60.0)) {
+                    throw $error;
                 }
-                if (in_array($answer['status'], self::RETRYABLE_STATUS, true) && $retry !== 'refused-only') {
-                    usleep((int) (self::backoff($attempt++) * 1e6));
-                    continue;
-                }
+                $this->pause($attempt, $wait, $deadline, $error);
+                $attempt++;
+                continue;
+            }
+            if (in_array($answer['status'], self::RETRYABLE_STATUS, true) && $retry !== 'refused-only') {
+                $this->pause($attempt, self::backoff($attempt), $deadline, $error);
+                $attempt++;
+                continue;
             }
             throw $error;
         }
+    }
+
+    /** Waits before the next attempt; throws `$error` instead when the retries are spent or the wait would end past the deadline. */
+    private function pause(int $attempt, float $seconds, float $deadline, WarehouseApiException $error): void
+    {
+        if ($attempt >= ($this->config['max_retries'] ?? 3) || microtime(true) + $seconds >= $deadline) {
+            throw $error;
+        }
+        usleep((int) ($seconds * 1e6));
+    }
+
+    /** `warehouse-api-php/1.0.0 (PHP 8.2.7)`: which client and runtime sent a request, for support. */
+    public static function userAgent(): string
+    {
+        return 'warehouse-api-php/' . Version::CLIENT . ' (PHP ' . PHP_VERSION . ')';
     }
 
     /**
@@ -213,7 +237,7 @@ final class Transport
      * @param array<string, string> $headers
      * @return array{status: int, headers: array<string, string>, body: string, errno: int, error: string}
      */
-    private function send(string $method, string $url, array $headers, ?string $payload): array
+    private function send(string $method, string $url, array $headers, ?string $payload, float $timeout): array
     {
         $received = [];
         curl_reset($this->curl);
@@ -221,7 +245,7 @@ final class Transport
             CURLOPT_URL => $url,
             CURLOPT_CUSTOMREQUEST => $method,
             CURLOPT_RETURNTRANSFER => true,
-            CURLOPT_TIMEOUT_MS => (int) (($this->config['timeout'] ?? 30.0) * 1000),
+            CURLOPT_TIMEOUT_MS => max(1, (int) ($timeout * 1000)),
             CURLOPT_HTTPHEADER => array_map(fn ($name, $value) => "{$name}: {$value}", array_keys($headers), $headers),
             CURLOPT_HEADERFUNCTION => function ($curl, string $line) use (&$received): int {
                 $parts = explode(':', $line, 2);
@@ -262,7 +286,7 @@ final class Transport
         $envelope = is_array($envelope) ? $envelope : [];
         $message = is_string($envelope['message'] ?? null) ? $envelope['message'] : "HTTP {$answer['status']}";
         $errors = is_array($envelope['errors'] ?? null) ? array_map('strval', $envelope['errors']) : [$message];
-        return new WarehouseApiException(
+        return WarehouseApiException::forStatus(
             $answer['status'],
             $answer['headers']['x-error-code'] ?? "HTTP_{$answer['status']}",
             $message,

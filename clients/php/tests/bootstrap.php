@@ -27,6 +27,19 @@ final class Harness
         return strtoupper(base_convert((string) (int) (microtime(true) * 1000), 10, 36) . bin2hex(random_bytes(2)));
     }
 
+    /** Answers the next `times` requests whose `METHOD /path` contains `match` with `status` (or, with `hang`, never). */
+    public static function fault(string $match, int $status = 500, int $times = 1, ?int $retryAfter = null, bool $hang = false): void
+    {
+        self::proxy('POST', 'fault', ['match' => $match, 'status' => $status, 'times' => $times, 'hang' => $hang]
+            + ($retryAfter === null ? [] : ['retryAfter' => $retryAfter]));
+    }
+
+    /** How many requests matched the fault (answered by it, or forwarded after it ran out). */
+    public static function faultSeen(string $match): int
+    {
+        return self::proxy('GET', 'fault?match=' . rawurlencode($match))['seen'];
+    }
+
     /** Calls the proxy's controls (see clients/harness/proxy.mjs). */
     public static function proxy(string $method, string $path, ?array $body = null): mixed
     {

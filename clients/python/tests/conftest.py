@@ -64,6 +64,19 @@ class Proxy:
         _control("POST", "consistency-token", {"value": value})
 
     @staticmethod
+    def fault(match: str, status: int = 500, times: int = 1, retry_after: Optional[int] = None, hang: bool = False) -> None:
+        """Answers the next ``times`` requests whose ``METHOD /path`` contains ``match`` with ``status`` (or never)."""
+        fault: Any = {"match": match, "status": status, "times": times, "hang": hang}
+        if retry_after is not None:
+            fault["retryAfter"] = retry_after
+        _control("POST", "fault", fault)
+
+    @staticmethod
+    def fault_seen(match: str) -> int:
+        """How many requests matched the fault (answered by it, or forwarded after it ran out)."""
+        return _control("GET", f"fault?match={urllib.parse.quote(match)}")["seen"]
+
+    @staticmethod
     def webhooks(event_type: str, wait_seconds: int) -> Any:
         return _control("GET", f"webhooks?type={urllib.parse.quote(event_type)}&wait={wait_seconds}")
 

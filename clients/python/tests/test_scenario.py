@@ -5,12 +5,13 @@ import time
 import urllib.parse
 import uuid
 from datetime import datetime, timedelta, timezone
-from typing import Any, Dict, Tuple
+from typing import Tuple
 
 import pytest
 from conftest import BASE_URL, env, proxy, unique
 
-from warehouse_api import WarehouseApiError, WarehouseClient, WebhookVerificationError, verify_webhook
+from warehouse_api import RateLimitError, WarehouseApiError, WarehouseClient, WebhookVerificationError, verify_webhook
+from warehouse_api.models import AdjustmentResult, Location, Product
 
 client = WarehouseClient(BASE_URL, api_key=env("WAREHOUSE_API_KEY"))
 
@@ -20,13 +21,13 @@ def python_name(name: str) -> str:
     return snake + "_" if snake in ("import", "from") else snake
 
 
-def stocked_product(quantity: int) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
+def stocked_product(quantity: int) -> Tuple[Product, Location, AdjustmentResult]:
     """A new product with ``quantity`` units at a new location: (product, location, the adjustment)."""
     u = unique()
     warehouse = client.warehouses.create(code=f"WH-{u}", name="Feed")
-    location = client.locations.create(warehouse_id=warehouse["id"], code=f"B-{u}", name="Bin", type="bin")
+    location = client.locations.create(warehouse_id=warehouse.id, code=f"B-{u}", name="Bin", type="bin")
     product = client.products.create(sku=f"ST-{u}", name="Stocked")
-    adjusted = client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=quantity, reason="received")
+    adjusted = client.inventory.adjust(product_id=product.id, location_id=location.id, quantity=quantity, reason="received")
     return product, location, adjusted
 
 
@@ -50,26 +51,26 @@ def test_has_a_method_for_every_operation_of_the_api() -> None:
 def test_creates_a_product_stocks_it_sells_it_and_ships_it() -> None:
     u = unique()
     warehouse = client.warehouses.create(code=f"WH-{u}", name="Main")
-    location = client.locations.create(warehouse_id=warehouse["id"], code=f"A-{u}", name="Aisle A", type="bin")
+    location = client.locations.create(warehouse_id=warehouse.id, code=f"A-{u}", name="Aisle A", type="bin")
     product = client.products.create(sku=f"PY-{u}", name="Widget", price=19.99)
-    assert product["sku"] == f"PY-{u}" and product["price"] == 19.99 and product["status"] == "Active"
+    assert product.sku == f"PY-{u}" and product.price == 19.99 and product.status == "Active"
 
-    adjusted = client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=10, reason="received")
-    assert adjusted["stockLevel"]["onHand"] == 10 and adjusted["stockLevel"]["available"] == 10
+    adjusted = client.inventory.adjust(product_id=product.id, location_id=location.id, quantity=10, reason="received")
+    assert adjusted.stock_level.on_hand == 10 and adjusted.stock_level.available == 10
 
     order = client.orders.create_sales(
         customer_id=str(uuid.uuid4()),
-        lines=[{"productId": product["id"], "quantity": 3, "price": 19.99}],
+        lines=[{"productId": product.id, "quantity": 3, "price": 19.99}],
         shipping_address={"street": "1 Main St", "city": "Springfield", "zip": "12345"},
     )
-    assert order["status"] == "pending"
-    reserved = client.inventory.list_stock(product_id=product["id"]).items[0]
-    assert (reserved["onHand"], reserved["reserved"], reserved["available"]) == (10, 3, 7)
+    assert order.status == "pending"
+    reserved = client.inventory.list_stock(product_id=product.id).items[0]
+    assert (reserved.on_hand, reserved.reserved, reserved.available) == (10, 3, 7)
 
-    shipped = client.orders.update_status(order["id"], status="shipped", tracking_number="1Z999")
-    assert shipped["status"] == "shipped" and shipped["trackingNumber"] == "1Z999"
-    stock = client.inventory.list_stock(product_id=product["id"]).items[0]
-    assert (stock["onHand"], stock["reserved"], stock["available"]) == (7, 0, 7)
+    shipped = client.orders.update_status(order.id, status="shipped", tracking_number="1Z999")
+    assert shipped.status == "shipped" and shipped.tracking_number == "1Z999"
+    stock = client.inventory.list_stock(product_id=product.id).items[0]
+    assert (stock.on_hand, stock.reserved, stock.available) == (7, 0, 7)
 
 
 def test_walks_a_list_across_three_pages_with_the_iterator() -> None:
@@ -77,7 +78,7 @@ def test_walks_a_list_across_three_pages_with_the_iterator() -> None:
     for i in range(5):
         client.products.create(sku=f"PG-{category}-{i}", name=f"Paged {i}", category=category)
     proxy.clear_log()
-    skus = [product["sku"] for product in client.products.iterate(category=category, page_size=2, sort="sku")]
+    skus = [product.sku for product in client.products.iterate(category=category, page_size=2, sort="sku")]
     assert skus == [f"PG-{category}-{i}" for i in range(5)]
     pages = [e["path"] for e in proxy.log() if e["path"].startswith("/api/v1/products?")]
     assert [urllib.parse.parse_qs(urllib.parse.urlsplit(p).query)["page"] for p in pages] == [["1"], ["2"], ["3"]]
@@ -104,7 +105,7 @@ def test_retries_a_create_after_a_dropped_connection_and_creates_it_exactly_once
     sku = f"DROP-{unique()}"
     proxy.drop_response(sku)
     product = client.products.create(sku=sku, name="Dropped once")
-    assert product["sku"] == sku
+    assert product.sku == sku
 
     requests = proxy.requests_matching(sku)
     assert [(r["dropped"], r["replayed"]) for r in requests] == [(True, False), (False, True)]
@@ -122,7 +123,7 @@ def test_logs_in_refreshes_before_expiry_and_rotates_the_refresh_token() -> None
         refresh_before_expiry=3600,
     )
     proxy.clear_log()
-    assert user.auth.me()["type"] == "user"
+    assert user.auth.me().type == "user"
     user.products.list(page_size=1)
     # A second refresh only succeeds with the rotated token: reusing the first would revoke the login.
     user.products.list(page_size=1)
@@ -139,20 +140,20 @@ def test_logs_in_refreshes_before_expiry_and_rotates_the_refresh_token() -> None
 
 def test_holds_stock_lists_the_hold_and_releases_it() -> None:
     product, location, _ = stocked_product(10)
-    reference = f"cart-{product['sku']}"
+    reference = f"cart-{product.sku}"
     expires_at = (datetime.now(timezone.utc) + timedelta(hours=1)).isoformat()
     hold = client.inventory.create_hold(
-        product_id=product["id"], quantity=4, location_id=location["id"], expires_at=expires_at, reference=reference
+        product_id=product.id, quantity=4, location_id=location.id, expires_at=expires_at, reference=reference
     )
-    assert (hold["productId"], hold["quantity"], hold["status"]) == (product["id"], 4, "active")
-    held = client.inventory.list_stock(product_id=product["id"]).items[0]
-    assert (held["onHand"], held["available"]) == (10, 6)
-    assert [h["id"] for h in client.inventory.list_holds(reference=reference).items] == [hold["id"]]
+    assert (hold.product_id, hold.quantity, hold.status) == (product.id, 4, "active")
+    held = client.inventory.list_stock(product_id=product.id).items[0]
+    assert (held.on_hand, held.available) == (10, 6)
+    assert [h.id for h in client.inventory.list_holds(reference=reference).items] == [hold.id]
 
-    released = client.inventory.release_hold(hold["id"])
-    assert (released["id"], released["status"]) == (hold["id"], "released")
-    freed = client.inventory.list_stock(product_id=product["id"]).items[0]
-    assert (freed["onHand"], freed["available"]) == (10, 10)
+    released = client.inventory.release_hold(hold.id)
+    assert (released.id, released.status) == (hold.id, "released")
+    freed = client.inventory.list_stock(product_id=product.id).items[0]
+    assert (freed.on_hand, freed.available) == (10, 10)
 
 
 def test_follows_the_events_feed_from_a_stored_cursor_every_later_event_once() -> None:
@@ -164,16 +165,16 @@ def test_follows_the_events_feed_from_a_stored_cursor_every_later_event_once() -
 
     product, location, _ = stocked_product(1)
     for _ in range(4):
-        client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=1, reason="received")
+        client.inventory.adjust(product_id=product.id, location_id=location.id, quantity=1, reason="received")
     # Pages of 2 events; the reader stops after the third event (inside the second page) and restarts.
     first = client.events.iterate(after=stored, type=kind, limit=2)
     seen = []
     for event in first:
-        seen.append(event["id"])
+        seen.append(event.id)
         if len(seen) == 3:
             break
     resumed = client.events.iterate(after=first.cursor, type=kind, limit=2)
-    seen += [event["id"] for event in resumed]
+    seen += [event.id for event in resumed]
 
     assert len(seen) == 5 and len(set(seen)) == 5
     assert list(client.events.iterate(after=resumed.cursor, type=kind)) == []
@@ -181,10 +182,10 @@ def test_follows_the_events_feed_from_a_stored_cursor_every_later_event_once() -
 
 def test_reads_stock_as_it_was_at_an_instant() -> None:
     product, location, adjusted = stocked_product(10)
-    client.inventory.adjust(product_id=product["id"], location_id=location["id"], quantity=5, reason="received")
-    then = client.inventory.list_stock(product_id=product["id"], as_of=adjusted["movement"]["createdAt"]).items
-    assert [(level["productId"], level["onHand"]) for level in then] == [(product["id"], 10)]
-    assert client.inventory.list_stock(product_id=product["id"]).items[0]["onHand"] == 15
+    client.inventory.adjust(product_id=product.id, location_id=location.id, quantity=5, reason="received")
+    then = client.inventory.list_stock(product_id=product.id, as_of=adjusted.movement.created_at).items
+    assert [(level.product_id, level.on_hand) for level in then] == [(product.id, 10)]
+    assert client.inventory.list_stock(product_id=product.id).items[0].on_hand == 15
 
 
 def test_carries_the_consistency_token_of_the_last_response_into_the_next_request() -> None:
@@ -197,20 +198,20 @@ def test_carries_the_consistency_token_of_the_last_response_into_the_next_reques
 
 def test_verifies_a_webhook_signature_and_refuses_a_tampered_one() -> None:
     webhook = client.webhooks.create(url=env("WAREHOUSE_WEBHOOK_URL"), events=["product.created"])
-    client.webhooks.test(webhook["id"])
+    client.webhooks.test(webhook.id)
     deliveries = proxy.webhooks("webhook.test", 30)
     assert deliveries, "no webhook delivery arrived within 30 s"
     delivery = deliveries[0]
 
-    event = verify_webhook(webhook["secret"], delivery["body"], delivery["headers"])
+    event = verify_webhook(webhook.secret, delivery["body"], delivery["headers"])
     assert event["type"] == "webhook.test"
 
     tampered = delivery["body"].replace("webhook.test", "webhook.fake")
     with pytest.raises(WebhookVerificationError):
-        verify_webhook(webhook["secret"], tampered, delivery["headers"])
+        verify_webhook(webhook.secret, tampered, delivery["headers"])
     stale = {**delivery["headers"], "webhook-timestamp": str(int(time.time()) - 600)}
     with pytest.raises(WebhookVerificationError):
-        verify_webhook(webhook["secret"], delivery["body"], stale)
+        verify_webhook(webhook.secret, delivery["body"], stale)
 
 
 # Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.
@@ -221,9 +222,7 @@ def test_waits_out_a_starter_tenants_429_through_retry_after() -> None:
     for _ in range(200):
         try:
             impatient.products.list(page_size=1)
-        except WarehouseApiError as error:
-            if error.status != 429:
-                raise
+        except RateLimitError as error:
             refused = error
             break
     assert refused is not None and refused.code == "RATE_LIMITED"

@@ -1,14 +1,41 @@
 """The official Python client of the Warehouse Management API."""
 
-from ._errors import WarehouseApiError
+from . import models
+from ._errors import (
+    ApiConnectionError,
+    ApiTimeoutError,
+    AuthenticationError,
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ServerError,
+    ValidationError,
+    WarehouseApiError,
+)
 from ._feed import CursorFeed
 from ._transport import UNSET, Page
+from ._version import __version__
 from ._webhooks import WebhookVerificationError, verify_webhook
 from .client import WarehouseClient
 
 __all__ = [
     "UNSET",
+    "ApiConnectionError",
+    "ApiTimeoutError",
+    "AuthenticationError",
+    "ConflictError",
     "CursorFeed",
-    "Page", "WarehouseApiError", "WarehouseClient", "WebhookVerificationError", "verify_webhook",
+    "NotFoundError",
+    "Page",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "ServerError",
+    "ValidationError",
+    "WarehouseApiError",
+    "WarehouseClient",
+    "WebhookVerificationError",
+    "__version__",
+    "models",
+    "verify_webhook",
 ]
-__version__ = "1.0.0"

@@ -5,11 +5,12 @@ page's own ``after`` and how many of its items were handed out), so resuming ski
 rule in every client (docs/decisions/clients.md).
 """
 
-from typing import Any, Callable, Dict, Iterator, Optional, Tuple
+from typing import Any, Callable, Iterator, Optional, Tuple
 
 SEPARATOR = "~"
 
-FetchPage = Callable[[Any], Dict[str, Any]]
+# A cursor page: ``items``, ``next_cursor``, ``has_more`` (the generated model of the operation's data).
+FetchPage = Callable[[Optional[str]], Any]
 
 
 def _parse_position(position: Optional[str]) -> Tuple[Optional[str], int]:
@@ -30,34 +31,34 @@ class CursorFeed:
     Each pass of ``for`` reads until the feed has nothing more; a later pass continues from ``cursor`` (polling).
     """
 
-    def __init__(self, fetch_page: Callable[[Optional[str]], Dict[str, Any]], after: Optional[str] = None) -> None:
+    def __init__(self, fetch_page: FetchPage, after: Optional[str] = None) -> None:
         self._fetch_page = fetch_page
         self._page_after, self._handed_out = _parse_position(after)
-        self._page: Optional[Dict[str, Any]] = None
+        self._page: Any = None
 
     @property
     def cursor(self) -> Optional[str]:
         """Where to resume: the position after the last item handed out (None before the first page)."""
-        if self._page is not None and self._handed_out >= len(self._page["items"]):
-            return self._page["nextCursor"]
+        if self._page is not None and self._handed_out >= len(self._page.items):
+            return self._page.next_cursor
         if self._handed_out == 0:
             return self._page_after
         return f"{self._page_after or ''}{SEPARATOR}{self._handed_out}"
 
-    def __iter__(self) -> Iterator[Dict[str, Any]]:
+    def __iter__(self) -> Iterator[Any]:
         fetched = False
         while True:
             page = self._page
-            if page is not None and self._handed_out < len(page["items"]):
-                item = page["items"][self._handed_out]
+            if page is not None and self._handed_out < len(page.items):
+                item = page.items[self._handed_out]
                 self._handed_out += 1
                 yield item
                 continue
-            if page is not None and fetched and not page["hasMore"]:
+            if page is not None and fetched and not page.has_more:
                 return
             if page is not None:
                 # A stored position can skip past this page's end: the rest is skipped on the next one.
-                self._handed_out = self._handed_out - len(page["items"]) if page["hasMore"] else 0
-                self._page_after = page["nextCursor"]
+                self._handed_out = self._handed_out - len(page.items) if page.has_more else 0
+                self._page_after = page.next_cursor
             self._page = self._fetch_page(self._page_after)
             fetched = True

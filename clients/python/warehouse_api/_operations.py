@@ -2,6 +2,8 @@
 # flake8: noqa
 from typing import Any, Dict, Iterator, List, Literal, Optional, Union
 
+from . import _model as _m
+from . import models as m
 from ._feed import CursorFeed
 from ._transport import UNSET, Operation, Page, Transport
 
@@ -99,10 +101,16 @@ class HealthResource:
     def __init__(self, transport: Transport) -> None:
         self._t = transport
 
-    def get(self) -> Dict[str, Any]:
+    def get(
+        self,
+        *,
+        timeout: Optional[float] = None,
+    ) -> m.Health:
         """``GET /api/v1/health`` (getHealth)."""
         return self._t.call(
             OPERATIONS["getHealth"],
+            timeout=timeout,
+            convert=_m.model(m.Health),
         )
 
 
@@ -117,13 +125,16 @@ class PlatformResource:
         *,
         name: str,
         plan: Literal["starter", "business", "enterprise"],
-        owner: Dict[str, Any],
+        owner: Union[m.CreateTenantRequestOwner, Dict[str, Any]],
         shard: Optional[str] = UNSET,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.CreatedTenant:
         """``POST /api/v1/platform/tenants`` (createTenant)."""
         return self._t.call(
             OPERATIONS["createTenant"],
             body={"name": name, "plan": plan, "owner": owner, "shard": shard},
+            timeout=timeout,
+            convert=_m.model(m.CreatedTenant),
         )
 
     def list_tenants(
@@ -132,12 +143,15 @@ class PlatformResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.Tenant]:
         """``GET /api/v1/platform/tenants`` (listTenants)."""
         return self._t.call(
             OPERATIONS["listTenants"],
             query={"page": page, "pageSize": page_size, "sort": sort},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.Tenant),
         )
 
     def iterate_tenants(
@@ -145,14 +159,21 @@ class PlatformResource:
         *,
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Tenant]:
         """Every item of ``list_tenants``, page after page."""
-        return self._t.iterate(lambda page: self.list_tenants(page=page, page_size=page_size, sort=sort))
+        return self._t.iterate(lambda page: self.list_tenants(page=page, page_size=page_size, sort=sort, timeout=timeout))
 
-    def list_shards(self) -> Dict[str, Any]:
+    def list_shards(
+        self,
+        *,
+        timeout: Optional[float] = None,
+    ) -> List[m.Shard]:
         """``GET /api/v1/platform/shards`` (listShards)."""
         return self._t.call(
             OPERATIONS["listShards"],
+            timeout=timeout,
+            convert=_m.list_of(_m.model(m.Shard)),
         )
 
     def move_tenant(
@@ -160,19 +181,29 @@ class PlatformResource:
         id: str,
         *,
         shard: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.TenantMove:
         """``POST /api/v1/platform/tenants/{id}/move`` (moveTenant)."""
         return self._t.call(
             OPERATIONS["moveTenant"],
             path=(id,),
             body={"shard": shard},
+            timeout=timeout,
+            convert=_m.model(m.TenantMove),
         )
 
-    def get_move(self, id: str) -> Dict[str, Any]:
+    def get_move(
+        self,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> m.TenantMove:
         """``GET /api/v1/platform/moves/{id}`` (getMove)."""
         return self._t.call(
             OPERATIONS["getMove"],
             path=(id,),
+            timeout=timeout,
+            convert=_m.model(m.TenantMove),
         )
 
     def update_tenant(
@@ -182,12 +213,15 @@ class PlatformResource:
         name: Optional[str] = UNSET,
         plan: Optional[Literal["starter", "business", "enterprise"]] = UNSET,
         status: Optional[Literal["active", "suspended"]] = UNSET,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Tenant:
         """``PATCH /api/v1/platform/tenants/{id}`` (updateTenant)."""
         return self._t.call(
             OPERATIONS["updateTenant"],
             path=(id,),
             body={"name": name, "plan": plan, "status": status},
+            timeout=timeout,
+            convert=_m.model(m.Tenant),
         )
 
 
@@ -202,39 +236,54 @@ class AuthResource:
         *,
         email: str,
         password: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Session:
         """``POST /api/v1/auth/login`` (login)."""
         return self._t.call(
             OPERATIONS["login"],
             body={"email": email, "password": password},
+            timeout=timeout,
+            convert=_m.model(m.Session),
         )
 
     def refresh(
         self,
         *,
         refresh_token: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Session:
         """``POST /api/v1/auth/refresh`` (refreshSession)."""
         return self._t.call(
             OPERATIONS["refreshSession"],
             body={"refreshToken": refresh_token},
+            timeout=timeout,
+            convert=_m.model(m.Session),
         )
 
     def logout(
         self,
         *,
         refresh_token: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.LoggedOut:
         """``POST /api/v1/auth/logout`` (logout)."""
         return self._t.call(
             OPERATIONS["logout"],
             body={"refreshToken": refresh_token},
+            timeout=timeout,
+            convert=_m.model(m.LoggedOut),
         )
 
-    def me(self) -> Dict[str, Any]:
+    def me(
+        self,
+        *,
+        timeout: Optional[float] = None,
+    ) -> m.Me:
         """``GET /api/v1/auth/me`` (getMe)."""
         return self._t.call(
             OPERATIONS["getMe"],
+            timeout=timeout,
+            convert=_m.model(m.Me),
         )
 
     def change_password(
@@ -242,22 +291,28 @@ class AuthResource:
         *,
         current_password: str,
         new_password: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.PasswordChanged:
         """``POST /api/v1/auth/password`` (changePassword)."""
         return self._t.call(
             OPERATIONS["changePassword"],
             body={"currentPassword": current_password, "newPassword": new_password},
+            timeout=timeout,
+            convert=_m.model(m.PasswordChanged),
         )
 
     def request_password_reset(
         self,
         *,
         email: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.PasswordResetRequested:
         """``POST /api/v1/auth/password-reset`` (requestPasswordReset)."""
         return self._t.call(
             OPERATIONS["requestPasswordReset"],
             body={"email": email},
+            timeout=timeout,
+            convert=_m.model(m.PasswordResetRequested),
         )
 
     def confirm_password_reset(
@@ -265,11 +320,14 @@ class AuthResource:
         *,
         token: str,
         password: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.PasswordReset:
         """``POST /api/v1/auth/password-reset/confirm`` (confirmPasswordReset)."""
         return self._t.call(
             OPERATIONS["confirmPasswordReset"],
             body={"token": token, "password": password},
+            timeout=timeout,
+            convert=_m.model(m.PasswordReset),
         )
 
 
@@ -286,13 +344,16 @@ class InvitationsResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.Invitation]:
         """``GET /api/v1/users/invitations`` (listInvitations)."""
         return self._t.call(
             OPERATIONS["listInvitations"],
             query={"page": page, "pageSize": page_size, "status": status},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.Invitation),
         )
 
     def iterate(
@@ -301,32 +362,39 @@ class InvitationsResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "accepted", "revoked", "expired"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Invitation]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, consistency_token=consistency_token, timeout=timeout))
 
     def revoke(
         self,
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Invitation:
         """``DELETE /api/v1/users/invitations/{id}`` (revokeInvitation)."""
         return self._t.call(
             OPERATIONS["revokeInvitation"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Invitation),
         )
 
     def inspect(
         self,
         *,
         token: str,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.InvitationPreview:
         """``POST /api/v1/auth/invitations/inspect`` (inspectInvitation)."""
         return self._t.call(
             OPERATIONS["inspectInvitation"],
             body={"token": token},
+            timeout=timeout,
+            convert=_m.model(m.InvitationPreview),
         )
 
     def accept(
@@ -335,11 +403,14 @@ class InvitationsResource:
         token: str,
         password: Optional[str] = UNSET,
         name: Optional[str] = UNSET,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.AcceptedInvitation:
         """``POST /api/v1/auth/invitations/accept`` (acceptInvitation)."""
         return self._t.call(
             OPERATIONS["acceptInvitation"],
             body={"token": token, "password": password, "name": name},
+            timeout=timeout,
+            convert=_m.model(m.AcceptedInvitation),
         )
 
 
@@ -356,13 +427,16 @@ class UsersResource:
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.User]:
         """``GET /api/v1/users`` (listUsers)."""
         return self._t.call(
             OPERATIONS["listUsers"],
             query={"page": page, "pageSize": page_size, "sort": sort},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.User),
         )
 
     def iterate(
@@ -371,9 +445,10 @@ class UsersResource:
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.User]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def add(
         self,
@@ -382,13 +457,16 @@ class UsersResource:
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Invitation:
         """``POST /api/v1/users`` (addUser)."""
         return self._t.call(
             OPERATIONS["addUser"],
             body={"email": email, "role": role},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Invitation),
         )
 
     def get(
@@ -396,12 +474,15 @@ class UsersResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.User:
         """``GET /api/v1/users/{id}`` (getUser)."""
         return self._t.call(
             OPERATIONS["getUser"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.User),
         )
 
     def update(
@@ -410,13 +491,16 @@ class UsersResource:
         *,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.User:
         """``PUT /api/v1/users/{id}`` (updateUser)."""
         return self._t.call(
             OPERATIONS["updateUser"],
             path=(id,),
             body={"role": role},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.User),
         )
 
     def remove(
@@ -424,12 +508,15 @@ class UsersResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.User:
         """``DELETE /api/v1/users/{id}`` (removeUser)."""
         return self._t.call(
             OPERATIONS["removeUser"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.User),
         )
 
 
@@ -446,13 +533,16 @@ class ApiKeysResource:
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.ApiKey]:
         """``GET /api/v1/api-keys`` (listApiKeys)."""
         return self._t.call(
             OPERATIONS["listApiKeys"],
             query={"page": page, "pageSize": page_size, "sort": sort},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.ApiKey),
         )
 
     def iterate(
@@ -461,26 +551,30 @@ class ApiKeysResource:
         page_size: Optional[int] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.ApiKey]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,
         *,
         name: str,
-        scopes: List[Any],
-        allowed_ips: Optional[List[Any]] = UNSET,
+        scopes: List[Union[m.Scope, str]],
+        allowed_ips: Optional[List[str]] = UNSET,
         expires_at: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.CreatedApiKey:
         """``POST /api/v1/api-keys`` (createApiKey)."""
         return self._t.call(
             OPERATIONS["createApiKey"],
             body={"name": name, "scopes": scopes, "allowedIps": allowed_ips, "expiresAt": expires_at},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.CreatedApiKey),
         )
 
     def revoke(
@@ -488,12 +582,15 @@ class ApiKeysResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.ApiKey:
         """``DELETE /api/v1/api-keys/{id}`` (revokeApiKey)."""
         return self._t.call(
             OPERATIONS["revokeApiKey"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.ApiKey),
         )
 
 
@@ -507,11 +604,14 @@ class ReportsResource:
         self,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.ReportCatalogue:
         """``GET /api/v1/reports`` (listReportTypes)."""
         return self._t.call(
             OPERATIONS["listReportTypes"],
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.ReportCatalogue),
         )
 
     def inventory_valuation(
@@ -524,13 +624,16 @@ class ReportsResource:
         category: Optional[str] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.InventoryValuationRow]:
         """``GET /api/v1/reports/inventory-valuation`` (getInventoryValuationReport)."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
             query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category, "asOf": as_of},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.InventoryValuationRow),
         )
 
     def iterate_inventory_valuation(
@@ -542,9 +645,10 @@ class ReportsResource:
         category: Optional[str] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.InventoryValuationRow]:
         """Every item of ``inventory_valuation``, page after page."""
-        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, as_of=as_of, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.inventory_valuation(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
 
     def inventory_valuation_csv(
         self,
@@ -555,12 +659,14 @@ class ReportsResource:
         category: Optional[str] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
     ) -> str:
         """``GET /api/v1/reports/inventory-valuation?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getInventoryValuationReport"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "asOf": as_of, "format": "csv"},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             csv=True,
         )
 
@@ -577,13 +683,16 @@ class ReportsResource:
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.StockMovementRow]:
         """``GET /api/v1/reports/stock-movements`` (getStockMovementsReport)."""
         return self._t.call(
             OPERATIONS["getStockMovementsReport"],
             query={"page": page, "pageSize": page_size, "format": format, "from": from_, "to": to, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "reason": reason},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.StockMovementRow),
         )
 
     def iterate_stock_movements(
@@ -598,9 +707,10 @@ class ReportsResource:
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.StockMovementRow]:
         """Every item of ``stock_movements``, page after page."""
-        return self._t.iterate(lambda page: self.stock_movements(page=page, page_size=page_size, format=format, from_=from_, to=to, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, reason=reason, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.stock_movements(page=page, page_size=page_size, format=format, from_=from_, to=to, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, reason=reason, consistency_token=consistency_token, timeout=timeout))
 
     def stock_movements_csv(
         self,
@@ -614,12 +724,14 @@ class ReportsResource:
         warehouse_id: Optional[str] = UNSET,
         reason: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
     ) -> str:
         """``GET /api/v1/reports/stock-movements?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getStockMovementsReport"],
             query={"page": page, "pageSize": page_size, "from": from_, "to": to, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "reason": reason, "format": "csv"},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             csv=True,
         )
 
@@ -632,13 +744,16 @@ class ReportsResource:
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.LowStockRow]:
         """``GET /api/v1/reports/low-stock`` (getLowStockReport)."""
         return self._t.call(
             OPERATIONS["getLowStockReport"],
             query={"page": page, "pageSize": page_size, "format": format, "warehouseId": warehouse_id, "category": category},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.LowStockRow),
         )
 
     def iterate_low_stock(
@@ -649,9 +764,10 @@ class ReportsResource:
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.LowStockRow]:
         """Every item of ``low_stock``, page after page."""
-        return self._t.iterate(lambda page: self.low_stock(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.low_stock(page=page, page_size=page_size, format=format, warehouse_id=warehouse_id, category=category, consistency_token=consistency_token, timeout=timeout))
 
     def low_stock_csv(
         self,
@@ -661,12 +777,14 @@ class ReportsResource:
         warehouse_id: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
     ) -> str:
         """``GET /api/v1/reports/low-stock?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getLowStockReport"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "category": category, "format": "csv"},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             csv=True,
         )
 
@@ -680,13 +798,16 @@ class ReportsResource:
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.OrderSummaryRow]:
         """``GET /api/v1/reports/order-summary`` (getOrderSummaryReport)."""
         return self._t.call(
             OPERATIONS["getOrderSummaryReport"],
             query={"page": page, "pageSize": page_size, "format": format, "from": from_, "to": to, "type": type},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.OrderSummaryRow),
         )
 
     def iterate_order_summary(
@@ -698,9 +819,10 @@ class ReportsResource:
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.OrderSummaryRow]:
         """Every item of ``order_summary``, page after page."""
-        return self._t.iterate(lambda page: self.order_summary(page=page, page_size=page_size, format=format, from_=from_, to=to, type=type, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.order_summary(page=page, page_size=page_size, format=format, from_=from_, to=to, type=type, consistency_token=consistency_token, timeout=timeout))
 
     def order_summary_csv(
         self,
@@ -711,12 +833,14 @@ class ReportsResource:
         to: str,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
     ) -> str:
         """``GET /api/v1/reports/order-summary?format=csv``: the whole report as CSV text."""
         return self._t.call(
             OPERATIONS["getOrderSummaryReport"],
             query={"page": page, "pageSize": page_size, "from": from_, "to": to, "type": type, "format": "csv"},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             csv=True,
         )
 
@@ -740,13 +864,16 @@ class OrdersResource:
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.OrderSummary]:
         """``GET /api/v1/orders`` (listOrders)."""
         return self._t.call(
             OPERATIONS["listOrders"],
             query={"page": page, "pageSize": page_size, "status": status, "type": type, "customerId": customer_id, "createdFrom": created_from, "createdTo": created_to, "search": search, "sort": sort},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.OrderSummary),
         )
 
     def iterate(
@@ -761,21 +888,25 @@ class OrdersResource:
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.OrderSummary]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def get(
         self,
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Order:
         """``GET /api/v1/orders/{id}`` (getOrder)."""
         return self._t.call(
             OPERATIONS["getOrder"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Order),
         )
 
     def create_sales(
@@ -783,18 +914,21 @@ class OrdersResource:
         *,
         customer_id: str,
         warehouse_id: Optional[str] = UNSET,
-        lines: List[Any],
-        shipping_address: Dict[str, Any],
+        lines: List[Union[m.CreateSalesOrderRequestLinesItem, Dict[str, Any]]],
+        shipping_address: Union[m.ShippingAddress, Dict[str, Any]],
         notes: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Order:
         """``POST /api/v1/orders/sales`` (createSalesOrder)."""
         return self._t.call(
             OPERATIONS["createSalesOrder"],
             body={"customerId": customer_id, "warehouseId": warehouse_id, "lines": lines, "shippingAddress": shipping_address, "notes": notes},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Order),
         )
 
     def create_purchase(
@@ -802,18 +936,21 @@ class OrdersResource:
         *,
         supplier: str,
         warehouse_id: str,
-        lines: List[Any],
+        lines: List[Union[m.CreatePurchaseOrderRequestLinesItem, Dict[str, Any]]],
         expected_at: Optional[str] = UNSET,
         notes: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Order:
         """``POST /api/v1/orders/purchase`` (createPurchaseOrder)."""
         return self._t.call(
             OPERATIONS["createPurchaseOrder"],
             body={"supplier": supplier, "warehouseId": warehouse_id, "lines": lines, "expectedAt": expected_at, "notes": notes},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Order),
         )
 
     def update_status(
@@ -822,25 +959,29 @@ class OrdersResource:
         *,
         status: Literal["pending", "confirmed", "picking", "packed", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"],
         tracking_number: Optional[str] = UNSET,
-        lines: Optional[List[Any]] = UNSET,
+        lines: Optional[List[Union[m.UpdateOrderStatusRequestLinesItem, Dict[str, Any]]]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Order:
         """``PATCH /api/v1/orders/{id}/status`` (updateOrderStatus)."""
         return self._t.call(
             OPERATIONS["updateOrderStatus"],
             path=(id,),
             body={"status": status, "trackingNumber": tracking_number, "lines": lines},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Order),
         )
 
     def receive(
         self,
         id: str,
         *,
-        lines: List[Any],
+        lines: List[Union[m.ReceivePurchaseOrderRequestLinesItem, Dict[str, Any]]],
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Order:
         """``POST /api/v1/orders/{id}/receive`` (receivePurchaseOrder)."""
         return self._t.call(
             OPERATIONS["receivePurchaseOrder"],
@@ -848,6 +989,8 @@ class OrdersResource:
             body={"lines": lines},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Order),
         )
 
 
@@ -868,13 +1011,16 @@ class ProductsResource:
         updated_since: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.Product]:
         """``GET /api/v1/products`` (listProducts)."""
         return self._t.call(
             OPERATIONS["listProducts"],
             query={"page": page, "pageSize": page_size, "search": search, "category": category, "status": status, "updatedSince": updated_since, "sort": sort},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.Product),
         )
 
     def iterate(
@@ -887,9 +1033,10 @@ class ProductsResource:
         updated_since: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Product]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, updated_since=updated_since, sort=sort, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, updated_since=updated_since, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,
@@ -907,13 +1054,16 @@ class ProductsResource:
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Product:
         """``POST /api/v1/products`` (createProduct)."""
         return self._t.call(
             OPERATIONS["createProduct"],
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Product),
         )
 
     def import_(
@@ -924,7 +1074,8 @@ class ProductsResource:
         dry_run: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.ProductImportResult:
         """``POST /api/v1/products/import`` (importProducts)."""
         return self._t.call(
             OPERATIONS["importProducts"],
@@ -932,6 +1083,8 @@ class ProductsResource:
             body=body,
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.ProductImportResult),
         )
 
     def get(
@@ -939,12 +1092,15 @@ class ProductsResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Product:
         """``GET /api/v1/products/{id}`` (getProduct)."""
         return self._t.call(
             OPERATIONS["getProduct"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Product),
         )
 
     def update(
@@ -964,13 +1120,16 @@ class ProductsResource:
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Product:
         """``PUT /api/v1/products/{id}`` (updateProduct)."""
         return self._t.call(
             OPERATIONS["updateProduct"],
             path=(id,),
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
+            timeout=timeout,
+            convert=_m.model(m.Product),
         )
 
     def patch(
@@ -990,13 +1149,16 @@ class ProductsResource:
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Product:
         """``PATCH /api/v1/products/{id}`` (patchProduct)."""
         return self._t.call(
             OPERATIONS["patchProduct"],
             path=(id,),
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
+            timeout=timeout,
+            convert=_m.model(m.Product),
         )
 
     def delete(
@@ -1005,12 +1167,15 @@ class ProductsResource:
         *,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Product:
         """``DELETE /api/v1/products/{id}`` (deleteProduct)."""
         return self._t.call(
             OPERATIONS["deleteProduct"],
             path=(id,),
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
+            timeout=timeout,
+            convert=_m.model(m.Product),
         )
 
 
@@ -1028,13 +1193,16 @@ class WarehousesResource:
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.Warehouse]:
         """``GET /api/v1/warehouses`` (listWarehouses)."""
         return self._t.call(
             OPERATIONS["listWarehouses"],
             query={"page": page, "pageSize": page_size, "search": search, "sort": sort},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.Warehouse),
         )
 
     def iterate(
@@ -1044,26 +1212,30 @@ class WarehousesResource:
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Warehouse]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, sort=sort, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,
         *,
         code: str,
         name: str,
-        address: Optional[Dict[str, Any]] = UNSET,
+        address: Optional[Union[m.Address, Dict[str, Any]]] = UNSET,
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Warehouse:
         """``POST /api/v1/warehouses`` (createWarehouse)."""
         return self._t.call(
             OPERATIONS["createWarehouse"],
             body={"code": code, "name": name, "address": address, "active": active},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Warehouse),
         )
 
     def get(
@@ -1071,12 +1243,15 @@ class WarehousesResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Warehouse:
         """``GET /api/v1/warehouses/{id}`` (getWarehouse)."""
         return self._t.call(
             OPERATIONS["getWarehouse"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Warehouse),
         )
 
     def update(
@@ -1085,16 +1260,19 @@ class WarehousesResource:
         *,
         code: str,
         name: str,
-        address: Optional[Dict[str, Any]] = UNSET,
+        address: Optional[Union[m.Address, Dict[str, Any]]] = UNSET,
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Warehouse:
         """``PUT /api/v1/warehouses/{id}`` (updateWarehouse)."""
         return self._t.call(
             OPERATIONS["updateWarehouse"],
             path=(id,),
             body={"code": code, "name": name, "address": address, "active": active},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Warehouse),
         )
 
     def delete(
@@ -1102,12 +1280,15 @@ class WarehousesResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Warehouse:
         """``DELETE /api/v1/warehouses/{id}`` (deleteWarehouse)."""
         return self._t.call(
             OPERATIONS["deleteWarehouse"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Warehouse),
         )
 
 
@@ -1127,13 +1308,16 @@ class LocationsResource:
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.Location]:
         """``GET /api/v1/locations`` (listLocations)."""
         return self._t.call(
             OPERATIONS["listLocations"],
             query={"page": page, "pageSize": page_size, "warehouseId": warehouse_id, "type": type, "search": search, "sort": sort},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.Location),
         )
 
     def iterate(
@@ -1145,9 +1329,10 @@ class LocationsResource:
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Location]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, warehouse_id=warehouse_id, type=type, search=search, sort=sort, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, warehouse_id=warehouse_id, type=type, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,
@@ -1160,13 +1345,16 @@ class LocationsResource:
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Location:
         """``POST /api/v1/locations`` (createLocation)."""
         return self._t.call(
             OPERATIONS["createLocation"],
             body={"warehouseId": warehouse_id, "code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Location),
         )
 
     def get(
@@ -1174,12 +1362,15 @@ class LocationsResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Location:
         """``GET /api/v1/locations/{id}`` (getLocation)."""
         return self._t.call(
             OPERATIONS["getLocation"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Location),
         )
 
     def update(
@@ -1192,13 +1383,16 @@ class LocationsResource:
         parent_id: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Location:
         """``PUT /api/v1/locations/{id}`` (updateLocation)."""
         return self._t.call(
             OPERATIONS["updateLocation"],
             path=(id,),
             body={"code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Location),
         )
 
     def delete(
@@ -1206,12 +1400,15 @@ class LocationsResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Location:
         """``DELETE /api/v1/locations/{id}`` (deleteLocation)."""
         return self._t.call(
             OPERATIONS["deleteLocation"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Location),
         )
 
     def list_inventory(
@@ -1222,14 +1419,17 @@ class LocationsResource:
         page_size: Optional[int] = UNSET,
         lot_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.StockLevel]:
         """``GET /api/v1/locations/{id}/inventory`` (listLocationStock)."""
         return self._t.call(
             OPERATIONS["listLocationStock"],
             path=(id,),
             query={"page": page, "pageSize": page_size, "lotId": lot_id},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.StockLevel),
         )
 
     def iterate_inventory(
@@ -1239,9 +1439,10 @@ class LocationsResource:
         page_size: Optional[int] = UNSET,
         lot_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.StockLevel]:
         """Every item of ``list_inventory``, page after page."""
-        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size, lot_id=lot_id, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list_inventory(id, page=page, page_size=page_size, lot_id=lot_id, consistency_token=consistency_token, timeout=timeout))
 
 
 class CountsResource:
@@ -1258,13 +1459,16 @@ class CountsResource:
         status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.InventoryCountSummary]:
         """``GET /api/v1/inventory/counts`` (listInventoryCounts)."""
         return self._t.call(
             OPERATIONS["listInventoryCounts"],
             query={"page": page, "pageSize": page_size, "status": status, "warehouseId": warehouse_id},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.InventoryCountSummary),
         )
 
     def iterate(
@@ -1274,25 +1478,29 @@ class CountsResource:
         status: Optional[Literal["open", "submitted", "approved", "cancelled"]] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.InventoryCountSummary]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,
         *,
         warehouse_id: Optional[str] = UNSET,
-        location_ids: Optional[List[Any]] = UNSET,
-        product_ids: Optional[List[Any]] = UNSET,
+        location_ids: Optional[List[str]] = UNSET,
+        product_ids: Optional[List[str]] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.InventoryCount:
         """``POST /api/v1/inventory/counts`` (createInventoryCount)."""
         return self._t.call(
             OPERATIONS["createInventoryCount"],
             body={"warehouseId": warehouse_id, "locationIds": location_ids, "productIds": product_ids},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.InventoryCount),
         )
 
     def get(
@@ -1300,27 +1508,33 @@ class CountsResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.InventoryCount:
         """``GET /api/v1/inventory/counts/{id}`` (getInventoryCount)."""
         return self._t.call(
             OPERATIONS["getInventoryCount"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.InventoryCount),
         )
 
     def record_lines(
         self,
         id: str,
         *,
-        lines: List[Any],
+        lines: List[Union[m.InventoryCountLinesRequestLinesItem, Dict[str, Any]]],
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.InventoryCount:
         """``PUT /api/v1/inventory/counts/{id}/lines`` (recordInventoryCountLines)."""
         return self._t.call(
             OPERATIONS["recordInventoryCountLines"],
             path=(id,),
             body={"lines": lines},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.InventoryCount),
         )
 
     def submit(
@@ -1329,13 +1543,16 @@ class CountsResource:
         *,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.InventoryCount:
         """``POST /api/v1/inventory/counts/{id}/submit`` (submitInventoryCount)."""
         return self._t.call(
             OPERATIONS["submitInventoryCount"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.InventoryCount),
         )
 
     def approve(
@@ -1344,13 +1561,16 @@ class CountsResource:
         *,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.InventoryCount:
         """``POST /api/v1/inventory/counts/{id}/approve`` (approveInventoryCount)."""
         return self._t.call(
             OPERATIONS["approveInventoryCount"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.InventoryCount),
         )
 
     def cancel(
@@ -1359,13 +1579,16 @@ class CountsResource:
         *,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.InventoryCount:
         """``POST /api/v1/inventory/counts/{id}/cancel`` (cancelInventoryCount)."""
         return self._t.call(
             OPERATIONS["cancelInventoryCount"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.InventoryCount),
         )
 
 
@@ -1389,13 +1612,16 @@ class InventoryResource:
         below_reorder_point: Optional[bool] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.ListStockResultItemsItem]:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "belowReorderPoint": below_reorder_point, "asOf": as_of},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.ListStockResultItemsItem),
         )
 
     def iterate_stock(
@@ -1411,9 +1637,10 @@ class InventoryResource:
         below_reorder_point: Optional[bool] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.ListStockResultItemsItem]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, as_of=as_of, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
 
     def list_movements(
         self,
@@ -1429,13 +1656,16 @@ class InventoryResource:
         from_: Optional[str] = UNSET,
         to: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.StockMovement]:
         """``GET /api/v1/inventory/movements`` (listMovements)."""
         return self._t.call(
             OPERATIONS["listMovements"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "lotId": lot_id, "reason": reason, "reference": reference, "from": from_, "to": to},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.StockMovement),
         )
 
     def iterate_movements(
@@ -1451,9 +1681,10 @@ class InventoryResource:
         from_: Optional[str] = UNSET,
         to: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.StockMovement]:
         """Every item of ``list_movements``, page after page."""
-        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, lot_id=lot_id, reason=reason, reference=reference, from_=from_, to=to, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list_movements(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, lot_id=lot_id, reason=reason, reference=reference, from_=from_, to=to, consistency_token=consistency_token, timeout=timeout))
 
     def adjust(
         self,
@@ -1466,16 +1697,19 @@ class InventoryResource:
         lot_number: Optional[str] = UNSET,
         expires_at: Optional[str] = UNSET,
         manufactured_at: Optional[str] = UNSET,
-        serial_numbers: Optional[List[Any]] = UNSET,
+        serial_numbers: Optional[List[str]] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.AdjustmentResult:
         """``POST /api/v1/inventory/adjustments`` (adjustStock)."""
         return self._t.call(
             OPERATIONS["adjustStock"],
             body={"productId": product_id, "locationId": location_id, "quantity": quantity, "reason": reason, "notes": notes, "lotNumber": lot_number, "expiresAt": expires_at, "manufacturedAt": manufactured_at, "serialNumbers": serial_numbers},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.AdjustmentResult),
         )
 
     def transfer(
@@ -1487,16 +1721,19 @@ class InventoryResource:
         quantity: int,
         notes: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
-        serial_numbers: Optional[List[Any]] = UNSET,
+        serial_numbers: Optional[List[str]] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.TransferResult:
         """``POST /api/v1/inventory/transfers`` (transferStock)."""
         return self._t.call(
             OPERATIONS["transferStock"],
             body={"productId": product_id, "fromLocationId": from_location_id, "toLocationId": to_location_id, "quantity": quantity, "notes": notes, "lotNumber": lot_number, "serialNumbers": serial_numbers},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.TransferResult),
         )
 
     def create_hold(
@@ -1511,13 +1748,16 @@ class InventoryResource:
         lot_number: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.StockHold:
         """``POST /api/v1/inventory/holds`` (createHold)."""
         return self._t.call(
             OPERATIONS["createHold"],
             body={"productId": product_id, "quantity": quantity, "locationId": location_id, "warehouseId": warehouse_id, "expiresAt": expires_at, "reference": reference, "lotNumber": lot_number},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.StockHold),
         )
 
     def list_holds(
@@ -1529,13 +1769,16 @@ class InventoryResource:
         reference: Optional[str] = UNSET,
         status: Optional[Literal["active", "released", "expired", "consumed"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.StockHold]:
         """``GET /api/v1/inventory/holds`` (listHolds)."""
         return self._t.call(
             OPERATIONS["listHolds"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "reference": reference, "status": status},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.StockHold),
         )
 
     def iterate_holds(
@@ -1546,21 +1789,25 @@ class InventoryResource:
         reference: Optional[str] = UNSET,
         status: Optional[Literal["active", "released", "expired", "consumed"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.StockHold]:
         """Every item of ``list_holds``, page after page."""
-        return self._t.iterate(lambda page: self.list_holds(page=page, page_size=page_size, product_id=product_id, reference=reference, status=status, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list_holds(page=page, page_size=page_size, product_id=product_id, reference=reference, status=status, consistency_token=consistency_token, timeout=timeout))
 
     def get_hold(
         self,
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.StockHold:
         """``GET /api/v1/inventory/holds/{id}`` (getHold)."""
         return self._t.call(
             OPERATIONS["getHold"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.StockHold),
         )
 
     def release_hold(
@@ -1568,12 +1815,15 @@ class InventoryResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.StockHold:
         """``DELETE /api/v1/inventory/holds/{id}`` (releaseHold)."""
         return self._t.call(
             OPERATIONS["releaseHold"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.StockHold),
         )
 
 
@@ -1593,13 +1843,16 @@ class LotsResource:
         expiring_before: Optional[str] = UNSET,
         expired: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.Lot]:
         """``GET /api/v1/lots`` (listLots)."""
         return self._t.call(
             OPERATIONS["listLots"],
             query={"page": page, "pageSize": page_size, "productId": product_id, "number": number, "expiringBefore": expiring_before, "expired": expired},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.Lot),
         )
 
     def iterate(
@@ -1611,21 +1864,25 @@ class LotsResource:
         expiring_before: Optional[str] = UNSET,
         expired: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Lot]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, product_id=product_id, number=number, expiring_before=expiring_before, expired=expired, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, product_id=product_id, number=number, expiring_before=expiring_before, expired=expired, consistency_token=consistency_token, timeout=timeout))
 
     def get(
         self,
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.LotDetail:
         """``GET /api/v1/lots/{id}`` (getLot)."""
         return self._t.call(
             OPERATIONS["getLot"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.LotDetail),
         )
 
     def trace(
@@ -1633,12 +1890,15 @@ class LotsResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.LotTrace:
         """``GET /api/v1/lots/{id}/trace`` (traceLot)."""
         return self._t.call(
             OPERATIONS["traceLot"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.LotTrace),
         )
 
 
@@ -1654,13 +1914,16 @@ class WebhooksResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.Webhook]:
         """``GET /api/v1/webhooks`` (listWebhooks)."""
         return self._t.call(
             OPERATIONS["listWebhooks"],
             query={"page": page, "pageSize": page_size},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.Webhook),
         )
 
     def iterate(
@@ -1668,26 +1931,30 @@ class WebhooksResource:
         *,
         page_size: Optional[int] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Webhook]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,
         *,
         url: str,
-        events: List[Any],
+        events: List[str],
         description: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.WebhookWithSecret:
         """``POST /api/v1/webhooks`` (createWebhook)."""
         return self._t.call(
             OPERATIONS["createWebhook"],
             body={"url": url, "events": events, "description": description, "active": active},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.WebhookWithSecret),
         )
 
     def get(
@@ -1695,12 +1962,15 @@ class WebhooksResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Webhook:
         """``GET /api/v1/webhooks/{id}`` (getWebhook)."""
         return self._t.call(
             OPERATIONS["getWebhook"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Webhook),
         )
 
     def update(
@@ -1708,17 +1978,20 @@ class WebhooksResource:
         id: str,
         *,
         url: str,
-        events: List[Any],
+        events: List[str],
         description: Optional[str] = UNSET,
         active: bool,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Webhook:
         """``PUT /api/v1/webhooks/{id}`` (updateWebhook)."""
         return self._t.call(
             OPERATIONS["updateWebhook"],
             path=(id,),
             body={"url": url, "events": events, "description": description, "active": active},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Webhook),
         )
 
     def delete(
@@ -1726,12 +1999,15 @@ class WebhooksResource:
         id: str,
         *,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.Webhook:
         """``DELETE /api/v1/webhooks/{id}`` (deleteWebhook)."""
         return self._t.call(
             OPERATIONS["deleteWebhook"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Webhook),
         )
 
     def test(
@@ -1740,13 +2016,16 @@ class WebhooksResource:
         *,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.QueuedDelivery:
         """``POST /api/v1/webhooks/{id}/test`` (testWebhook)."""
         return self._t.call(
             OPERATIONS["testWebhook"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.QueuedDelivery),
         )
 
     def list_deliveries(
@@ -1757,14 +2036,17 @@ class WebhooksResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "succeeded", "failed"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Page:
+        timeout: Optional[float] = None,
+    ) -> Page[m.WebhookDelivery]:
         """``GET /api/v1/webhooks/{id}/deliveries`` (listWebhookDeliveries)."""
         return self._t.call(
             OPERATIONS["listWebhookDeliveries"],
             path=(id,),
             query={"page": page, "pageSize": page_size, "status": status},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
             paged=True,
+            convert=_m.model(m.WebhookDelivery),
         )
 
     def iterate_deliveries(
@@ -1774,9 +2056,10 @@ class WebhooksResource:
         page_size: Optional[int] = UNSET,
         status: Optional[Literal["pending", "succeeded", "failed"]] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.WebhookDelivery]:
         """Every item of ``list_deliveries``, page after page."""
-        return self._t.iterate(lambda page: self.list_deliveries(id, page=page, page_size=page_size, status=status, consistency_token=consistency_token))
+        return self._t.iterate(lambda page: self.list_deliveries(id, page=page, page_size=page_size, status=status, consistency_token=consistency_token, timeout=timeout))
 
     def retry_delivery(
         self,
@@ -1785,13 +2068,16 @@ class WebhooksResource:
         *,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.QueuedDelivery:
         """``POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry`` (retryWebhookDelivery)."""
         return self._t.call(
             OPERATIONS["retryWebhookDelivery"],
             path=(id, delivery_id,),
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.QueuedDelivery),
         )
 
     def replay(
@@ -1800,10 +2086,11 @@ class WebhooksResource:
         *,
         from_: str,
         to: str,
-        types: Optional[List[Any]] = UNSET,
+        types: Optional[List[Union[m.ReplayWebhookRequestTypesItem, str]]] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.WebhookReplay:
         """``POST /api/v1/webhooks/{id}/replay`` (replayWebhook)."""
         return self._t.call(
             OPERATIONS["replayWebhook"],
@@ -1811,6 +2098,8 @@ class WebhooksResource:
             body={"from": from_, "to": to, "types": types},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.WebhookReplay),
         )
 
     def rotate_secret(
@@ -1819,13 +2108,16 @@ class WebhooksResource:
         *,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.WebhookWithSecret:
         """``POST /api/v1/webhooks/{id}/rotate-secret`` (rotateWebhookSecret)."""
         return self._t.call(
             OPERATIONS["rotateWebhookSecret"],
             path=(id,),
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.WebhookWithSecret),
         )
 
 
@@ -1842,12 +2134,15 @@ class EventsResource:
         type: Optional[str] = UNSET,
         limit: Optional[int] = UNSET,
         consistency_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: Optional[float] = None,
+    ) -> m.EventFeedPage:
         """``GET /api/v1/events`` (listEvents)."""
         return self._t.call(
             OPERATIONS["listEvents"],
             query={"after": after, "type": type, "limit": limit},
             headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.EventFeedPage),
         )
 
     def iterate(
@@ -1857,10 +2152,11 @@ class EventsResource:
         type: Optional[str] = UNSET,
         limit: Optional[int] = UNSET,
         consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
     ) -> CursorFeed:
         """Every item of ``list`` after ``after``, with the position to store as ``cursor``."""
         return CursorFeed(
-            lambda position: self.list(after=UNSET if position is None else position, type=type, limit=limit, consistency_token=consistency_token),
+            lambda position: self.list(after=UNSET if position is None else position, type=type, limit=limit, consistency_token=consistency_token, timeout=timeout),
             None if after is UNSET else after,
         )
 

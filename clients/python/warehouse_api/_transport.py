@@ -3,6 +3,7 @@
 import email.utils
 import http.client
 import json
+import platform
 import random
 import socket
 import threading
@@ -14,9 +15,13 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence
+from enum import Enum
+from typing import Any, Callable, Dict, Generic, Iterator, List, Mapping, NamedTuple, Optional, Sequence, TypeVar
 
-from ._errors import WarehouseApiError
+from ._model import Model, plain
+
+from ._errors import ApiConnectionError, ApiTimeoutError, WarehouseApiError, error_class
+from ._version import __version__
 
 
 class _Unset:
@@ -31,7 +36,11 @@ class _Unset:
 
 UNSET: Any = _Unset()
 
-RETRYABLE_STATUS = {502, 503, 504}
+# Answers that say the server failed or is unavailable: repeated only when repeating is safe.
+RETRYABLE_STATUS = {500, 502, 503, 504}
+
+#: ``warehouse-api-python/1.0.0 (CPython 3.12.1)``: which client and runtime sent a request, for support.
+USER_AGENT = f"warehouse-api-python/{__version__} ({platform.python_implementation()} {platform.python_version()})"
 
 
 class Operation(NamedTuple):
@@ -44,11 +53,15 @@ class Operation(NamedTuple):
     retry: str  # safe | idempotency-key | refused-only
 
 
-@dataclass
-class Page:
-    """One page of a list: ``items`` plus its position; ``data`` is the whole response (reports add totals)."""
+T = TypeVar("T")
 
-    items: List[Dict[str, Any]]
+
+@dataclass
+class Page(Generic[T]):
+    """One page of a list: ``items`` (typed models) plus its position; ``data`` is the whole response as JSON
+    (reports add totals)."""
+
+    items: List[T]
     total_count: int
     page: int
     page_size: int
@@ -80,6 +93,8 @@ def _retry_after(headers: Mapping[str, str]) -> Optional[float]:
 
 
 def _json_default(value: Any) -> Any:
+    if isinstance(value, (Model, Enum)):
+        return plain(value)
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, (datetime, date)):
@@ -90,6 +105,8 @@ def _json_default(value: Any) -> Any:
 def _query_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, Enum):
+        return str(value.value)
     if isinstance(value, (datetime, date)):
         return value.isoformat()
     return str(value)
@@ -147,8 +164,10 @@ class Transport:
         password: Optional[str] = None,
         tenant_id: Optional[str] = None,
         platform_token: Optional[str] = None,
-        timeout: float = 30.0,
+        timeout: float = 60.0,
+        attempt_timeout: float = 30.0,
         max_retries: int = 3,
+        max_retry_after: float = 60.0,
         refresh_before_expiry: float = 60.0,
     ) -> None:
         if not api_key and not (email and password) and not platform_token:
@@ -160,7 +179,9 @@ class Transport:
         self._tenant_id = tenant_id
         self._platform_token = platform_token
         self._timeout = timeout
+        self._attempt_timeout = attempt_timeout
         self._max_retries = max_retries
+        self._max_retry_after = max_retry_after
         self._consistency_token: Optional[str] = None
         self._session = (
             _Session(self, email, password, refresh_before_expiry) if not api_key and email and password else None
@@ -195,10 +216,11 @@ class Transport:
         pairs = [(name, _query_value(value)) for name, value in (query or {}).items() if value is not UNSET]
         return self._base_url + url + (f"?{urllib.parse.urlencode(pairs)}" if pairs else "")
 
-    def _send(self, method: str, url: str, headers: Dict[str, str], body: Optional[bytes]) -> _Response:
+    @staticmethod
+    def _send(method: str, url: str, headers: Dict[str, str], body: Optional[bytes], timeout: float) -> _Response:
         request = urllib.request.Request(url, data=body, headers=headers, method=method)
         try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as answer:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
                 return _Response(answer.status, {k.lower(): v for k, v in answer.headers.items()}, answer.read())
         except urllib.error.HTTPError as answer:
             return _Response(answer.code, {k.lower(): v for k, v in answer.headers.items()}, answer.read())
@@ -212,12 +234,17 @@ class Transport:
         body: Any = UNSET,
         headers: Optional[Mapping[str, Any]] = None,
         idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
         paged: bool = False,
         csv: bool = False,
+        convert: Optional[Callable[[Any], Any]] = None,
     ) -> Any:
-        """Sends one operation, retrying as its retry class allows, and returns the envelope's ``data``."""
+        """Sends one operation, retrying as its retry class allows, and returns the envelope's ``data``.
+
+        ``timeout`` (default: the client's) is the call's deadline in seconds, covering every attempt and every wait.
+        """
         url = self._url(op, path, query)
-        fixed: Dict[str, str] = {"Accept": "text/csv" if csv else "application/json"}
+        fixed: Dict[str, str] = {"Accept": "text/csv" if csv else "application/json", "User-Agent": USER_AGENT}
         fixed.update({name: value for name, value in (headers or {}).items() if value is not None})
         payload: Optional[bytes] = None
         if isinstance(body, str):
@@ -231,61 +258,76 @@ class Transport:
         if op.retry == "idempotency-key":
             fixed["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
 
+        deadline = time.monotonic() + (self._timeout if timeout is None else timeout)
         reauthenticated = False
         attempt = 0
         while True:
+            attempt_timeout = min(self._attempt_timeout, deadline - time.monotonic())
             try:
-                answer = self._send(op.http_method, url, {**self._headers_for(op), **fixed}, payload)
+                if attempt_timeout <= 0:
+                    raise socket.timeout("the call's deadline passed")
+                answer = self._send(op.http_method, url, {**self._headers_for(op), **fixed}, payload, attempt_timeout)
             except (OSError, http.client.HTTPException) as error:
                 timed_out = isinstance(error, socket.timeout) or isinstance(
                     getattr(error, "reason", None), socket.timeout
                 )
-                if op.retry != "refused-only" and attempt < self._max_retries:
-                    time.sleep(_backoff(attempt))
-                    attempt += 1
-                    continue
-                raise WarehouseApiError(
-                    0,
-                    "TIMEOUT" if timed_out else "NETWORK_ERROR",
-                    f"No response within {self._timeout} s" if timed_out else f"Network error: {error}",
-                ) from error
+                failure = (
+                    ApiTimeoutError(0, "TIMEOUT", f"No response within {max(0.0, attempt_timeout):.1f} s")
+                    if timed_out
+                    else ApiConnectionError(0, "NETWORK_ERROR", f"Network error: {error}")
+                )
+                failure.__cause__ = error
+                if op.retry == "refused-only":
+                    raise failure
+                self._pause(attempt, _backoff(attempt), deadline, failure)
+                attempt += 1
+                continue
             token = answer.headers.get("consistency-token")
             if token:
                 self._consistency_token = token
             if 200 <= answer.status < 300:
-                return self._result(answer, paged, csv)
+                return self._result(answer, paged, csv, convert)
             if answer.status == 401 and self._session and op.access != "public" and not reauthenticated:
                 # The access token was refused (revoked, or expired early): renew it once and repeat.
                 reauthenticated = True
                 self._session.invalidate()
                 continue
             error = self._error(answer)
-            if attempt < self._max_retries:
-                if answer.status == 429:
-                    time.sleep(error.retry_after if error.retry_after is not None else _backoff(attempt))
-                    attempt += 1
-                    continue
-                if answer.status in RETRYABLE_STATUS and op.retry != "refused-only":
-                    time.sleep(_backoff(attempt))
-                    attempt += 1
-                    continue
+            if answer.status == 429:
+                wait = error.retry_after if error.retry_after is not None else _backoff(attempt)
+                if wait > self._max_retry_after:
+                    raise error
+                self._pause(attempt, wait, deadline, error)
+                attempt += 1
+                continue
+            if answer.status in RETRYABLE_STATUS and op.retry != "refused-only":
+                self._pause(attempt, _backoff(attempt), deadline, error)
+                attempt += 1
+                continue
             raise error
 
+    def _pause(self, attempt: int, seconds: float, deadline: float, error: WarehouseApiError) -> None:
+        """Waits before the next attempt; raises ``error`` instead when the retries are spent or the wait would end
+        past the deadline."""
+        if attempt >= self._max_retries or time.monotonic() + seconds >= deadline:
+            raise error
+        time.sleep(seconds)
+
     @staticmethod
-    def _result(answer: _Response, paged: bool, csv: bool) -> Any:
+    def _result(answer: _Response, paged: bool, csv: bool, convert: Optional[Callable[[Any], Any]]) -> Any:
         if csv or not answer.headers.get("content-type", "").startswith("application/json"):
             return answer.body.decode("utf-8")
         data = json.loads(answer.body).get("data")
         if paged:
             return Page(
-                items=data["items"],
+                items=[convert(item) for item in data["items"]] if convert else data["items"],
                 total_count=data["totalCount"],
                 page=data["page"],
                 page_size=data["pageSize"],
                 total_pages=data["totalPages"],
                 data=data,
             )
-        return data
+        return convert(data) if convert else data
 
     @staticmethod
     def _error(answer: _Response) -> WarehouseApiError:
@@ -299,7 +341,7 @@ class Transport:
         if not isinstance(message, str):
             message = f"HTTP {answer.status}"
         errors = envelope.get("errors")
-        return WarehouseApiError(
+        return error_class(answer.status)(
             status=answer.status,
             code=answer.headers.get("x-error-code", f"HTTP_{answer.status}"),
             message=message,
@@ -309,7 +351,7 @@ class Transport:
         )
 
     @staticmethod
-    def iterate(fetch_page: Callable[[int], Page]) -> Iterator[Dict[str, Any]]:
+    def iterate(fetch_page: Callable[[int], Page[T]]) -> Iterator[T]:
         """Every item of a paged operation, fetching page after page until ``total_pages``."""
         page = 1
         while True:

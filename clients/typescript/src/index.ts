@@ -1,5 +1,16 @@
 export { WarehouseClient } from "./client.js";
-export { WarehouseApiError } from "./errors.js";
+export {
+  ApiConnectionError,
+  ApiTimeoutError,
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+  WarehouseApiError,
+} from "./errors.js";
 export { CursorFeed, type CursorPage } from "./feed.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export type { CallOptions, WarehouseClientOptions } from "./transport.js";

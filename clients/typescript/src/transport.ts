@@ -1,7 +1,8 @@
 import createFetchClient, { type Client } from "openapi-fetch";
-import { WarehouseApiError } from "./errors.js";
+import { ApiConnectionError, ApiTimeoutError, errorForStatus, WarehouseApiError } from "./errors.js";
 import { OPERATIONS } from "./generated/operations.js";
 import type { paths } from "./generated/schema.js";
+import { CLIENT_VERSION } from "./generated/version.js";
 import type { OperationMeta } from "./types.js";
 
 /** How the client authenticates: an API key, a user's login, or (for `platform.*`) the operator token. */
@@ -15,20 +16,34 @@ export type WarehouseClientOptions = {
   tenantId?: string;
   /** The platform operator token, for `platform.*` only. */
   platformToken?: string;
-  /** Per attempt, in milliseconds (default 30 000). */
+  /**
+   * One deadline per call, in milliseconds, covering every attempt and every wait between them (default 60 000):
+   * when it passes, the call fails with `ApiTimeoutError` (or the last error, when waiting longer would pass it).
+   */
   timeoutMs?: number;
+  /** Per attempt, in milliseconds (default 30 000; never past the call's deadline). */
+  attemptTimeoutMs?: number;
   /** Retries after the first attempt (default 3). */
   maxRetries?: number;
+  /**
+   * The longest `Retry-After` a call waits out, in milliseconds (default 60 000); a longer one, or one that would
+   * end past the call's deadline, surfaces the `RateLimitError` at once.
+   */
+  maxRetryAfterMs?: number;
   /** Refresh the access token this many seconds before it expires (default 60). */
   refreshBeforeExpirySeconds?: number;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof globalThis.fetch;
 };
 
-/** Per call: your own Idempotency-Key (default: a new one per call, reused by its retries), a signal. */
+/**
+ * Per call: your own Idempotency-Key (default: a new one per call, reused by its retries), a signal that cancels
+ * the call (the promise rejects with the signal's reason), and this call's own deadline.
+ */
 export type CallOptions = {
   idempotencyKey?: string;
   signal?: AbortSignal;
+  timeoutMs?: number;
 };
 
 type SendInit = { headers: Record<string, string>; signal: AbortSignal };
@@ -36,7 +51,8 @@ type Sent = { data?: unknown; error?: unknown; response: Response };
 type Unwrapped<R extends Sent> = NonNullable<R["data"]> extends { data: infer D } ? D : never;
 type Page<T> = { items: T[]; totalPages: number };
 
-const RETRYABLE_STATUS = new Set([502, 503, 504]);
+// Answers that say nothing was done or the server failed: repeated only when repeating is safe.
+const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 
 function newIdempotencyKey(): string {
   // Node 18 has no global crypto: the key only has to be unique, not secret.
@@ -47,7 +63,38 @@ function newIdempotencyKey(): string {
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+/** `node/22.1.0`, `bun/1.1.0`, `deno/2.0.0`, or what the browser or Worker calls itself. */
+function runtime(): string {
+  const scope = globalThis as {
+    process?: { versions?: Record<string, string | undefined> };
+    Deno?: { version?: { deno?: string } };
+    navigator?: { userAgent?: string };
+  };
+  const versions = scope.process?.versions;
+  if (scope.Deno?.version?.deno) return `deno/${scope.Deno.version.deno}`;
+  if (versions?.bun) return `bun/${versions.bun}`;
+  if (versions?.node) return `node/${versions.node}`;
+  return scope.navigator?.userAgent ?? "unknown";
+}
+
+/** `warehouse-api-typescript/1.0.0 (node/22.1.0)`: which client and runtime sent a request, for support. */
+export const USER_AGENT = `warehouse-api-typescript/${CLIENT_VERSION} (${runtime()})`;
 
 /** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s, ... (at most 8 s), each between half and all of it. */
 function backoffMs(attempt: number): number {
@@ -74,7 +121,7 @@ function errorFrom(response: Response, body: unknown): WarehouseApiError {
     typeof envelope.message === "string"
       ? envelope.message
       : `HTTP ${response.status} ${response.statusText}`;
-  return new WarehouseApiError({
+  return errorForStatus({
     status: response.status,
     code: response.headers.get("x-error-code") ?? `HTTP_${response.status}`,
     message,
@@ -174,15 +221,19 @@ export class Transport {
   readonly api: Client<paths>;
   private readonly session: Session | null;
   private readonly timeoutMs: number;
+  private readonly attemptTimeoutMs: number;
   private readonly maxRetries: number;
+  private readonly maxRetryAfterMs: number;
   private consistencyToken: string | null = null;
 
   constructor(private readonly options: WarehouseClientOptions) {
     const baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
     const fetchImpl = options.fetch ?? globalThis.fetch;
     this.api = createFetchClient<paths>({ baseUrl, fetch: (request) => fetchImpl(request) });
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 3;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
     const { email, password } = options;
     if (!options.apiKey && !(email && password) && !options.platformToken) {
       throw new TypeError(
@@ -199,7 +250,7 @@ export class Transport {
     op: OperationMeta,
     idempotencyKey: string | undefined,
   ): Promise<Record<string, string>> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { "User-Agent": USER_AGENT };
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     if (op.access === "public") return headers;
     if (op.access === "platform") {
@@ -231,28 +282,35 @@ export class Transport {
         (entry): entry is [string, string] => entry[1] !== undefined,
       ),
     );
+    const deadline = Date.now() + (options?.timeoutMs ?? this.timeoutMs);
+    const caller = options?.signal;
     let reauthenticated = false;
     for (let attempt = 0; ; attempt++) {
       const headers = { ...(await this.headersFor(op, idempotencyKey)), ...extra };
-      const { signal, done } = attemptSignal(this.timeoutMs, options?.signal);
+      const attemptMs = Math.min(this.attemptTimeoutMs, deadline - Date.now());
+      const { signal, done } = attemptSignal(Math.max(0, attemptMs), caller);
       let sent: R;
       try {
         sent = await send({ headers, signal });
       } catch (error) {
-        if (options?.signal?.aborted) throw error;
-        const timedOut = signal.reason instanceof TimeoutError;
-        if (op.retry !== "refused-only" && attempt < this.maxRetries) {
-          await sleep(backoffMs(attempt));
-          continue;
-        }
-        throw new WarehouseApiError({
-          status: 0,
-          code: timedOut ? "TIMEOUT" : "NETWORK_ERROR",
-          message: timedOut
-            ? `No response within ${this.timeoutMs} ms`
-            : `Network error: ${error instanceof Error ? error.message : String(error)}`,
-          cause: error,
-        });
+        if (caller?.aborted) throw caller.reason;
+        const failure =
+          signal.reason instanceof TimeoutError
+            ? new ApiTimeoutError({
+                status: 0,
+                code: "TIMEOUT",
+                message: `No response within ${Math.round(attemptMs)} ms`,
+                cause: error,
+              })
+            : new ApiConnectionError({
+                status: 0,
+                code: "NETWORK_ERROR",
+                message: `Network error: ${error instanceof Error ? error.message : String(error)}`,
+                cause: error,
+              });
+        if (op.retry === "refused-only") throw failure;
+        await this.pause(attempt, backoffMs(attempt), deadline, failure, caller);
+        continue;
       } finally {
         done();
       }
@@ -273,18 +331,30 @@ export class Transport {
         continue;
       }
       const error = errorFrom(response, sent.error);
-      if (attempt < this.maxRetries) {
-        if (response.status === 429) {
-          await sleep((error.retryAfter ?? backoffMs(attempt) / 1000) * 1000);
-          continue;
-        }
-        if (RETRYABLE_STATUS.has(response.status) && op.retry !== "refused-only") {
-          await sleep(backoffMs(attempt));
-          continue;
-        }
+      if (response.status === 429) {
+        const waitMs = error.retryAfter === null ? backoffMs(attempt) : error.retryAfter * 1000;
+        if (waitMs > this.maxRetryAfterMs) throw error;
+        await this.pause(attempt, waitMs, deadline, error, caller);
+        continue;
+      }
+      if (RETRYABLE_STATUS.has(response.status) && op.retry !== "refused-only") {
+        await this.pause(attempt, backoffMs(attempt), deadline, error, caller);
+        continue;
       }
       throw error;
     }
+  }
+
+  /** Waits before the next attempt; throws `error` instead when the retries are spent or the wait ends past the deadline. */
+  private async pause(
+    attempt: number,
+    ms: number,
+    deadline: number,
+    error: WarehouseApiError,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    if (attempt >= this.maxRetries || Date.now() + ms >= deadline) throw error;
+    await sleep(ms, signal);
   }
 
   /** Every item of a paged operation, fetching page after page until `totalPages`. */

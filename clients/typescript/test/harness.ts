@@ -23,6 +23,7 @@ export type LoggedRequest = {
   consistencyToken: string | null;
   status: number;
   requestId: string | null;
+  userAgent: string | null;
 };
 
 export const proxy = {
@@ -35,6 +36,12 @@ export const proxy = {
       "GET",
       `drop?match=${encodeURIComponent(match)}`,
     ),
+  /** Answers the next `times` requests whose `METHOD /path` contains `match` with `status` (or, with `hang`, never). */
+  fault: (fault: { match: string; status?: number; times?: number; retryAfter?: number; hang?: boolean }) =>
+    control("POST", "fault", fault),
+  /** How many requests matched the fault (answered by it, or forwarded after it ran out). */
+  faultSeen: async (match: string) =>
+    (await control<{ seen: number }>("GET", `fault?match=${encodeURIComponent(match)}`)).seen,
   sendConsistencyToken: (value: string) => control("POST", "consistency-token", { value }),
   webhooks: (type: string, waitSeconds: number) =>
     control<{ headers: Record<string, string>; body: string }[]>(

@@ -1,6 +1,7 @@
 // The scenario every client runs against the live API (see clients/README.md), here for TypeScript.
 import { readFileSync } from "node:fs";
 import {
+  RateLimitError,
   verifyWebhook,
   WarehouseApiError,
   WarehouseClient,
@@ -285,12 +286,11 @@ describe("TypeScript client against the live API", () => {
   it("waits out a Starter tenant's 429 through Retry-After", async () => {
     const key = env("WAREHOUSE_STARTER_API_KEY");
     const impatient = new WarehouseClient({ baseUrl: BASE_URL, apiKey: key, maxRetries: 0 });
-    let refused: WarehouseApiError | null = null;
+    let refused: RateLimitError | null = null;
     for (let i = 0; i < 200 && !refused; i++) {
       refused = await impatient.products.list({ pageSize: 1 }).then(
         () => null,
-        (error: unknown) =>
-          error instanceof WarehouseApiError && error.status === 429 ? error : Promise.reject(error),
+        (error: unknown) => (error instanceof RateLimitError ? error : Promise.reject(error)),
       );
     }
     expect(refused?.code).toBe("RATE_LIMITED");

@@ -176,9 +176,10 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/health</c> (getHealth).</summary>
-        public Task<JsonObject> GetAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Health> GetAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetHealth, new string[0], null, null, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetHealth, new string[0], null, null, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.Health.FromJson(data as JsonObject);
         }
     }
 
@@ -193,45 +194,50 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>POST /api/v1/platform/tenants</c> (createTenant).</summary>
-        public Task<JsonObject> CreateTenantAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.CreatedTenant> CreateTenantAsync(Models.CreateTenantRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateTenant, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateTenant, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.CreatedTenant.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/platform/tenants</c> (listTenants).</summary>
-        public Task<ResultPage> ListTenantsAsync(int? page = null, int? pageSize = null, string sort = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Tenant>> ListTenantsAsync(int? page = null, int? pageSize = null, string sort = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListTenants, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, null, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListTenants, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, null, null, cancellationToken, v => Models.Tenant.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListTenantsAsync</c>, page after page.</summary>
-        public PageIterator ListTenantsAllAsync(int? pageSize = null, string sort = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Tenant> ListTenantsAllAsync(int? pageSize = null, string sort = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListTenantsAsync(page: nextPage, pageSize: pageSize, sort: sort, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Tenant>(nextPage => ListTenantsAsync(page: nextPage, pageSize: pageSize, sort: sort, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/platform/shards</c> (listShards).</summary>
-        public Task<JsonObject> ListShardsAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<IList<Models.Shard>> ListShardsAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ListShards, new string[0], null, null, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ListShards, new string[0], null, null, null, null, cancellationToken).ConfigureAwait(false);
+            return ModelJson.ToList(data, v => Models.Shard.FromJson(v as JsonObject));
         }
 
         /// <summary><c>POST /api/v1/platform/tenants/{id}/move</c> (moveTenant).</summary>
-        public Task<JsonObject> MoveTenantAsync(string id, object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.TenantMove> MoveTenantAsync(string id, Models.MoveTenantRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.MoveTenant, new[] { id }, null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.MoveTenant, new[] { id }, null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.TenantMove.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/platform/moves/{id}</c> (getMove).</summary>
-        public Task<JsonObject> GetMoveAsync(string id, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.TenantMove> GetMoveAsync(string id, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetMove, new[] { id }, null, null, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetMove, new[] { id }, null, null, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.TenantMove.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PATCH /api/v1/platform/tenants/{id}</c> (updateTenant).</summary>
-        public Task<JsonObject> UpdateTenantAsync(string id, object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Tenant> UpdateTenantAsync(string id, Models.UpdateTenantRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateTenant, new[] { id }, null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.UpdateTenant, new[] { id }, null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.Tenant.FromJson(data as JsonObject);
         }
     }
 
@@ -246,45 +252,52 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>POST /api/v1/auth/login</c> (login).</summary>
-        public Task<JsonObject> LoginAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Session> LoginAsync(Models.LoginRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.Login, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.Login, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.Session.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/refresh</c> (refreshSession).</summary>
-        public Task<JsonObject> RefreshAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Session> RefreshAsync(Models.RefreshRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RefreshSession, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RefreshSession, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.Session.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/logout</c> (logout).</summary>
-        public Task<JsonObject> LogoutAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.LoggedOut> LogoutAsync(Models.RefreshRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.Logout, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.Logout, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.LoggedOut.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/auth/me</c> (getMe).</summary>
-        public Task<JsonObject> MeAsync(CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Me> MeAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetMe, new string[0], null, null, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetMe, new string[0], null, null, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.Me.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/password</c> (changePassword).</summary>
-        public Task<JsonObject> ChangePasswordAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.PasswordChanged> ChangePasswordAsync(Models.ChangePasswordRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ChangePassword, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ChangePassword, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.PasswordChanged.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/password-reset</c> (requestPasswordReset).</summary>
-        public Task<JsonObject> RequestPasswordResetAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.PasswordResetRequested> RequestPasswordResetAsync(Models.PasswordResetRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RequestPasswordReset, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RequestPasswordReset, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.PasswordResetRequested.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/password-reset/confirm</c> (confirmPasswordReset).</summary>
-        public Task<JsonObject> ConfirmPasswordResetAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.PasswordReset> ConfirmPasswordResetAsync(Models.ConfirmPasswordResetRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ConfirmPasswordReset, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ConfirmPasswordReset, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.PasswordReset.FromJson(data as JsonObject);
         }
     }
 
@@ -299,33 +312,36 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/users/invitations</c> (listInvitations).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Invitation>> ListAsync(int? page = null, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListInvitations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListInvitations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Invitation.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Invitation> ListAllAsync(int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Invitation>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>DELETE /api/v1/users/invitations/{id}</c> (revokeInvitation).</summary>
-        public Task<JsonObject> RevokeAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Invitation> RevokeAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RevokeInvitation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RevokeInvitation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Invitation.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/invitations/inspect</c> (inspectInvitation).</summary>
-        public Task<JsonObject> InspectAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InvitationPreview> InspectAsync(Models.InspectInvitationRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.InspectInvitation, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.InspectInvitation, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.InvitationPreview.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/invitations/accept</c> (acceptInvitation).</summary>
-        public Task<JsonObject> AcceptAsync(object body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.AcceptedInvitation> AcceptAsync(Models.AcceptInvitationRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.AcceptInvitation, new string[0], null, body, null, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.AcceptInvitation, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
+            return Models.AcceptedInvitation.FromJson(data as JsonObject);
         }
     }
 
@@ -340,39 +356,43 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/users</c> (listUsers).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.User>> ListAsync(int? page = null, int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListUsers, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListUsers, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.User.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.User> ListAllAsync(int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.User>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/users</c> (addUser).</summary>
-        public Task<JsonObject> AddAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Invitation> AddAsync(Models.InviteUserRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.AddUser, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.AddUser, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Invitation.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/users/{id}</c> (getUser).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.User> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.User.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PUT /api/v1/users/{id}</c> (updateUser).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.User> UpdateAsync(string id, Models.UpdateUserRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateUser, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.UpdateUser, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.User.FromJson(data as JsonObject);
         }
 
         /// <summary><c>DELETE /api/v1/users/{id}</c> (removeUser).</summary>
-        public Task<JsonObject> RemoveAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.User> RemoveAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RemoveUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RemoveUser, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.User.FromJson(data as JsonObject);
         }
     }
 
@@ -387,27 +407,29 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/api-keys</c> (listApiKeys).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.ApiKey>> ListAsync(int? page = null, int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListApiKeys, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListApiKeys, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.ApiKey.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.ApiKey> ListAllAsync(int? pageSize = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.ApiKey>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/api-keys</c> (createApiKey).</summary>
-        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.CreatedApiKey> CreateAsync(Models.CreateApiKeyRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateApiKey, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateApiKey, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.CreatedApiKey.FromJson(data as JsonObject);
         }
 
         /// <summary><c>DELETE /api/v1/api-keys/{id}</c> (revokeApiKey).</summary>
-        public Task<JsonObject> RevokeAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.ApiKey> RevokeAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RevokeApiKey, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RevokeApiKey, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.ApiKey.FromJson(data as JsonObject);
         }
     }
 
@@ -422,21 +444,22 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/reports</c> (listReportTypes).</summary>
-        public Task<JsonObject> ListAsync(string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.ReportCatalogue> ListAsync(string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ListReportTypes, new string[0], null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ListReportTypes, new string[0], null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.ReportCatalogue.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/reports/inventory-valuation</c> (getInventoryValuationReport).</summary>
-        public Task<ResultPage> InventoryValuationAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.InventoryValuationRow>> InventoryValuationAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetInventoryValuationReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.InventoryValuationRow.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>InventoryValuationAsync</c>, page after page.</summary>
-        public PageIterator InventoryValuationAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.InventoryValuationRow> InventoryValuationAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => InventoryValuationAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.InventoryValuationRow>(nextPage => InventoryValuationAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/inventory-valuation?format=csv</c>: the whole report as CSV text.</summary>
@@ -446,15 +469,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/reports/stock-movements</c> (getStockMovementsReport).</summary>
-        public Task<ResultPage> StockMovementsAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.StockMovementRow>> StockMovementsAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetStockMovementsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "reason", reason } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetStockMovementsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "reason", reason } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.StockMovementRow.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>StockMovementsAsync</c>, page after page.</summary>
-        public PageIterator StockMovementsAllAsync(string from, string to, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.StockMovementRow> StockMovementsAllAsync(string from, string to, int? pageSize = null, string format = null, string productId = null, string locationId = null, string warehouseId = null, string reason = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => StockMovementsAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, productId: productId, locationId: locationId, warehouseId: warehouseId, reason: reason, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.StockMovementRow>(nextPage => StockMovementsAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, productId: productId, locationId: locationId, warehouseId: warehouseId, reason: reason, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/stock-movements?format=csv</c>: the whole report as CSV text.</summary>
@@ -464,15 +487,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/reports/low-stock</c> (getLowStockReport).</summary>
-        public Task<ResultPage> LowStockAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.LowStockRow>> LowStockAsync(int? page = null, int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetLowStockReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetLowStockReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "warehouseId", warehouseId }, { "category", category } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.LowStockRow.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>LowStockAsync</c>, page after page.</summary>
-        public PageIterator LowStockAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.LowStockRow> LowStockAllAsync(int? pageSize = null, string format = null, string warehouseId = null, string category = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => LowStockAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.LowStockRow>(nextPage => LowStockAsync(page: nextPage, pageSize: pageSize, format: format, warehouseId: warehouseId, category: category, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/low-stock?format=csv</c>: the whole report as CSV text.</summary>
@@ -482,15 +505,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/reports/order-summary</c> (getOrderSummaryReport).</summary>
-        public Task<ResultPage> OrderSummaryAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.OrderSummaryRow>> OrderSummaryAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.GetOrderSummaryReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "type", type } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.GetOrderSummaryReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to }, { "type", type } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.OrderSummaryRow.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>OrderSummaryAsync</c>, page after page.</summary>
-        public PageIterator OrderSummaryAllAsync(string from, string to, int? pageSize = null, string format = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.OrderSummaryRow> OrderSummaryAllAsync(string from, string to, int? pageSize = null, string format = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => OrderSummaryAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, type: type, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.OrderSummaryRow>(nextPage => OrderSummaryAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, type: type, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/reports/order-summary?format=csv</c>: the whole report as CSV text.</summary>
@@ -511,45 +534,50 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/orders</c> (listOrders).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.OrderSummary>> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.OrderSummary.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.OrderSummary> ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.OrderSummary>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/orders/{id}</c> (getOrder).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Order> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetOrder, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetOrder, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Order.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/orders/sales</c> (createSalesOrder).</summary>
-        public Task<JsonObject> CreateSalesAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Order> CreateSalesAsync(Models.CreateSalesOrderRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateSalesOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateSalesOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Order.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/orders/purchase</c> (createPurchaseOrder).</summary>
-        public Task<JsonObject> CreatePurchaseAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Order> CreatePurchaseAsync(Models.CreatePurchaseOrderRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreatePurchaseOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreatePurchaseOrder, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Order.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PATCH /api/v1/orders/{id}/status</c> (updateOrderStatus).</summary>
-        public Task<JsonObject> UpdateStatusAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Order> UpdateStatusAsync(string id, Models.UpdateOrderStatusRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateOrderStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.UpdateOrderStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Order.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/orders/{id}/receive</c> (receivePurchaseOrder).</summary>
-        public Task<JsonObject> ReceiveAsync(string id, object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Order> ReceiveAsync(string id, Models.ReceivePurchaseOrderRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ReceivePurchaseOrder, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ReceivePurchaseOrder, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Order.FromJson(data as JsonObject);
         }
     }
 
@@ -564,51 +592,57 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/products</c> (listProducts).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Product>> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Product.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Product> ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, updatedSince: updatedSince, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Product>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, updatedSince: updatedSince, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/products</c> (createProduct).</summary>
-        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Product> CreateAsync(Models.CreateProductRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateProduct, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateProduct, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Product.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/products/import</c> (importProducts).</summary>
-        public Task<JsonObject> ImportAsync(object body, string mode = null, bool? dryRun = null, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.ProductImportResult> ImportAsync(object body, string mode = null, bool? dryRun = null, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ImportProducts, new string[0], new Dictionary<string, object> { { "mode", mode }, { "dryRun", dryRun } }, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ImportProducts, new string[0], new Dictionary<string, object> { { "mode", mode }, { "dryRun", dryRun } }, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.ProductImportResult.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/products/{id}</c> (getProduct).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Product> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Product.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PUT /api/v1/products/{id}</c> (updateProduct).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Product> UpdateAsync(string id, Models.UpdateProductRequest body, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.UpdateProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Product.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PATCH /api/v1/products/{id}</c> (patchProduct).</summary>
-        public Task<JsonObject> PatchAsync(string id, object body, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Product> PatchAsync(string id, Models.UpdateProductRequest body, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.PatchProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.PatchProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Product.FromJson(data as JsonObject);
         }
 
         /// <summary><c>DELETE /api/v1/products/{id}</c> (deleteProduct).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Product> DeleteAsync(string id, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.DeleteProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Product.FromJson(data as JsonObject);
         }
     }
 
@@ -623,39 +657,43 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/warehouses</c> (listWarehouses).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Warehouse>> ListAsync(int? page = null, int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListWarehouses, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListWarehouses, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Warehouse.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Warehouse> ListAllAsync(int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Warehouse>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/warehouses</c> (createWarehouse).</summary>
-        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Warehouse> CreateAsync(Models.WarehouseRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateWarehouse, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateWarehouse, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Warehouse.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/warehouses/{id}</c> (getWarehouse).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Warehouse> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Warehouse.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PUT /api/v1/warehouses/{id}</c> (updateWarehouse).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Warehouse> UpdateAsync(string id, Models.WarehouseRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateWarehouse, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.UpdateWarehouse, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Warehouse.FromJson(data as JsonObject);
         }
 
         /// <summary><c>DELETE /api/v1/warehouses/{id}</c> (deleteWarehouse).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Warehouse> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.DeleteWarehouse, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Warehouse.FromJson(data as JsonObject);
         }
     }
 
@@ -670,51 +708,55 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/locations</c> (listLocations).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Location>> ListAsync(int? page = null, int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListLocations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "type", type }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListLocations, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "warehouseId", warehouseId }, { "type", type }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Location.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Location> ListAllAsync(int? pageSize = null, string warehouseId = null, string type = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, warehouseId: warehouseId, type: type, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Location>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, warehouseId: warehouseId, type: type, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/locations</c> (createLocation).</summary>
-        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Location> CreateAsync(Models.CreateLocationRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateLocation, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateLocation, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Location.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/locations/{id}</c> (getLocation).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Location> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Location.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PUT /api/v1/locations/{id}</c> (updateLocation).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Location> UpdateAsync(string id, Models.UpdateLocationRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateLocation, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.UpdateLocation, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Location.FromJson(data as JsonObject);
         }
 
         /// <summary><c>DELETE /api/v1/locations/{id}</c> (deleteLocation).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Location> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.DeleteLocation, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Location.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/locations/{id}/inventory</c> (listLocationStock).</summary>
-        public Task<ResultPage> ListInventoryAsync(string id, int? page = null, int? pageSize = null, string lotId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.StockLevel>> ListInventoryAsync(string id, int? page = null, int? pageSize = null, string lotId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListLocationStock, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "lotId", lotId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListLocationStock, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "lotId", lotId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.StockLevel.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListInventoryAsync</c>, page after page.</summary>
-        public PageIterator ListInventoryAllAsync(string id, int? pageSize = null, string lotId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.StockLevel> ListInventoryAllAsync(string id, int? pageSize = null, string lotId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListInventoryAsync(id: id, page: nextPage, pageSize: pageSize, lotId: lotId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.StockLevel>(nextPage => ListInventoryAsync(id: id, page: nextPage, pageSize: pageSize, lotId: lotId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
     }
 
@@ -729,51 +771,57 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/inventory/counts</c> (listInventoryCounts).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string status = null, string warehouseId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.InventoryCountSummary>> ListAsync(int? page = null, int? pageSize = null, string status = null, string warehouseId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListInventoryCounts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "warehouseId", warehouseId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListInventoryCounts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "warehouseId", warehouseId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.InventoryCountSummary.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string status = null, string warehouseId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.InventoryCountSummary> ListAllAsync(int? pageSize = null, string status = null, string warehouseId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, warehouseId: warehouseId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.InventoryCountSummary>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, warehouseId: warehouseId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/inventory/counts</c> (createInventoryCount).</summary>
-        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> CreateAsync(Models.CreateInventoryCountRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateInventoryCount, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateInventoryCount, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.InventoryCount.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/inventory/counts/{id}</c> (getInventoryCount).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.InventoryCount.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PUT /api/v1/inventory/counts/{id}/lines</c> (recordInventoryCountLines).</summary>
-        public Task<JsonObject> RecordLinesAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> RecordLinesAsync(string id, Models.InventoryCountLinesRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RecordInventoryCountLines, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RecordInventoryCountLines, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.InventoryCount.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/inventory/counts/{id}/submit</c> (submitInventoryCount).</summary>
-        public Task<JsonObject> SubmitAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> SubmitAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.SubmitInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.SubmitInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.InventoryCount.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/inventory/counts/{id}/approve</c> (approveInventoryCount).</summary>
-        public Task<JsonObject> ApproveAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> ApproveAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ApproveInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ApproveInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.InventoryCount.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/inventory/counts/{id}/cancel</c> (cancelInventoryCount).</summary>
-        public Task<JsonObject> CancelAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> CancelAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CancelInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CancelInventoryCount, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.InventoryCount.FromJson(data as JsonObject);
         }
     }
 
@@ -788,69 +836,74 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/inventory/stock</c> (listStock).</summary>
-        public Task<ResultPage> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.ListStockResultItemsItem>> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.ListStockResultItemsItem.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListStockAsync</c>, page after page.</summary>
-        public PageIterator ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.ListStockResultItemsItem> ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.ListStockResultItemsItem>(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/inventory/movements</c> (listMovements).</summary>
-        public Task<ResultPage> ListMovementsAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.StockMovement>> ListMovementsAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListMovements, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "lotId", lotId }, { "reason", reason }, { "reference", reference }, { "from", from }, { "to", to } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListMovements, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "lotId", lotId }, { "reason", reason }, { "reference", reference }, { "from", from }, { "to", to } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.StockMovement.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListMovementsAsync</c>, page after page.</summary>
-        public PageIterator ListMovementsAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.StockMovement> ListMovementsAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string lotId = null, string reason = null, string reference = null, string from = null, string to = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListMovementsAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, lotId: lotId, reason: reason, reference: reference, from: from, to: to, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.StockMovement>(nextPage => ListMovementsAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, lotId: lotId, reason: reason, reference: reference, from: from, to: to, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/inventory/adjustments</c> (adjustStock).</summary>
-        public Task<JsonObject> AdjustAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.AdjustmentResult> AdjustAsync(Models.AdjustmentRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.AdjustStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.AdjustStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.AdjustmentResult.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/inventory/transfers</c> (transferStock).</summary>
-        public Task<JsonObject> TransferAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.TransferResult> TransferAsync(Models.TransferRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.TransferStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.TransferStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.TransferResult.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/inventory/holds</c> (createHold).</summary>
-        public Task<JsonObject> CreateHoldAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.StockHold> CreateHoldAsync(Models.CreateHoldRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateHold, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateHold, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.StockHold.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/inventory/holds</c> (listHolds).</summary>
-        public Task<ResultPage> ListHoldsAsync(int? page = null, int? pageSize = null, string productId = null, string reference = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.StockHold>> ListHoldsAsync(int? page = null, int? pageSize = null, string productId = null, string reference = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListHolds, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "reference", reference }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListHolds, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "reference", reference }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.StockHold.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListHoldsAsync</c>, page after page.</summary>
-        public PageIterator ListHoldsAllAsync(int? pageSize = null, string productId = null, string reference = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.StockHold> ListHoldsAllAsync(int? pageSize = null, string productId = null, string reference = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListHoldsAsync(page: nextPage, pageSize: pageSize, productId: productId, reference: reference, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.StockHold>(nextPage => ListHoldsAsync(page: nextPage, pageSize: pageSize, productId: productId, reference: reference, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/inventory/holds/{id}</c> (getHold).</summary>
-        public Task<JsonObject> GetHoldAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.StockHold> GetHoldAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetHold, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetHold, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.StockHold.FromJson(data as JsonObject);
         }
 
         /// <summary><c>DELETE /api/v1/inventory/holds/{id}</c> (releaseHold).</summary>
-        public Task<JsonObject> ReleaseHoldAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.StockHold> ReleaseHoldAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ReleaseHold, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ReleaseHold, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.StockHold.FromJson(data as JsonObject);
         }
     }
 
@@ -865,27 +918,29 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/lots</c> (listLots).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Lot>> ListAsync(int? page = null, int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListLots, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "number", number }, { "expiringBefore", expiringBefore }, { "expired", expired } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListLots, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "number", number }, { "expiringBefore", expiringBefore }, { "expired", expired } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Lot.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Lot> ListAllAsync(int? pageSize = null, string productId = null, string number = null, string expiringBefore = null, bool? expired = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, productId: productId, number: number, expiringBefore: expiringBefore, expired: expired, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Lot>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, productId: productId, number: number, expiringBefore: expiringBefore, expired: expired, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/lots/{id}</c> (getLot).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.LotDetail> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.LotDetail.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/lots/{id}/trace</c> (traceLot).</summary>
-        public Task<JsonObject> TraceAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.LotTrace> TraceAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.TraceLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.TraceLot, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.LotTrace.FromJson(data as JsonObject);
         }
     }
 
@@ -900,75 +955,83 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/webhooks</c> (listWebhooks).</summary>
-        public Task<ResultPage> ListAsync(int? page = null, int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Webhook>> ListAsync(int? page = null, int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListWebhooks, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListWebhooks, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Webhook.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator ListAllAsync(int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Webhook> ListAllAsync(int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListAsync(page: nextPage, pageSize: pageSize, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Webhook>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/webhooks</c> (createWebhook).</summary>
-        public Task<JsonObject> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.WebhookWithSecret> CreateAsync(Models.CreateWebhookRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.CreateWebhook, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.CreateWebhook, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.WebhookWithSecret.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/webhooks/{id}</c> (getWebhook).</summary>
-        public Task<JsonObject> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Webhook> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.GetWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.GetWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Webhook.FromJson(data as JsonObject);
         }
 
         /// <summary><c>PUT /api/v1/webhooks/{id}</c> (updateWebhook).</summary>
-        public Task<JsonObject> UpdateAsync(string id, object body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Webhook> UpdateAsync(string id, Models.UpdateWebhookRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.UpdateWebhook, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.UpdateWebhook, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Webhook.FromJson(data as JsonObject);
         }
 
         /// <summary><c>DELETE /api/v1/webhooks/{id}</c> (deleteWebhook).</summary>
-        public Task<JsonObject> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Webhook> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.DeleteWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.DeleteWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Webhook.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/webhooks/{id}/test</c> (testWebhook).</summary>
-        public Task<JsonObject> TestAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.QueuedDelivery> TestAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.TestWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.TestWebhook, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.QueuedDelivery.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/webhooks/{id}/deliveries</c> (listWebhookDeliveries).</summary>
-        public Task<ResultPage> ListDeliveriesAsync(string id, int? page = null, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.WebhookDelivery>> ListDeliveriesAsync(string id, int? page = null, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListWebhookDeliveries, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.PageAsync(Operations.ListWebhookDeliveries, new[] { id }, new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.WebhookDelivery.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListDeliveriesAsync</c>, page after page.</summary>
-        public PageIterator ListDeliveriesAllAsync(string id, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.WebhookDelivery> ListDeliveriesAllAsync(string id, int? pageSize = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator(nextPage => ListDeliveriesAsync(id: id, page: nextPage, pageSize: pageSize, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.WebhookDelivery>(nextPage => ListDeliveriesAsync(id: id, page: nextPage, pageSize: pageSize, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry</c> (retryWebhookDelivery).</summary>
-        public Task<JsonObject> RetryDeliveryAsync(string id, string deliveryId, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.QueuedDelivery> RetryDeliveryAsync(string id, string deliveryId, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RetryWebhookDelivery, new[] { id, deliveryId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RetryWebhookDelivery, new[] { id, deliveryId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.QueuedDelivery.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/webhooks/{id}/replay</c> (replayWebhook).</summary>
-        public Task<JsonObject> ReplayAsync(string id, object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.WebhookReplay> ReplayAsync(string id, Models.ReplayWebhookRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ReplayWebhook, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ReplayWebhook, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.WebhookReplay.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/webhooks/{id}/rotate-secret</c> (rotateWebhookSecret).</summary>
-        public Task<JsonObject> RotateSecretAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.WebhookWithSecret> RotateSecretAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.RotateWebhookSecret, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken);
+            var data = await _transport.DataAsync(Operations.RotateWebhookSecret, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.WebhookWithSecret.FromJson(data as JsonObject);
         }
     }
 
@@ -983,15 +1046,16 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/events</c> (listEvents).</summary>
-        public Task<JsonObject> ListAsync(string after = null, string type = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.EventFeedPage> ListAsync(string after = null, string type = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.ObjectAsync(Operations.ListEvents, new string[0], new Dictionary<string, object> { { "after", after }, { "type", type }, { "limit", limit } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            var data = await _transport.DataAsync(Operations.ListEvents, new string[0], new Dictionary<string, object> { { "after", after }, { "type", type }, { "limit", limit } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.EventFeedPage.FromJson(data as JsonObject);
         }
 
         /// <summary>Every item of <c>ListAsync</c> after <c>after</c>, with the position to store as <c>Cursor</c>.</summary>
-        public CursorFeed ListAllAsync(string after = null, string type = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public CursorFeed<Models.Event> ListAllAsync(string after = null, string type = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new CursorFeed(position => ListAsync(after: position, type: type, limit: limit, consistencyToken: consistencyToken, cancellationToken: cancellationToken), after);
+            return new CursorFeed<Models.Event>(async position => await _transport.DataAsync(Operations.ListEvents, new string[0], new Dictionary<string, object> { { "after", position }, { "type", type }, { "limit", limit } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false) as JsonObject, v => Models.Event.FromJson(v as JsonObject), after);
         }
     }
 }

@@ -6,10 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->apiKeys`: listApiKeys, createApiKey, revokeApiKey. */
+/**
+ * `$client->apiKeys`: listApiKeys, createApiKey, revokeApiKey.
+ *
+ * @phpstan-import-type ApiKey from Models
+ * @phpstan-import-type CreatedApiKey from Models
+ */
 final class ApiKeysResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +26,8 @@ final class ApiKeysResource
      * `GET /api/v1/api-keys` (listApiKeys).
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<ApiKey>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +38,8 @@ final class ApiKeysResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, ApiKey>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -43,8 +50,8 @@ final class ApiKeysResource
      * `POST /api/v1/api-keys` (createApiKey).
      *
      * @param array{name: string, scopes: list<mixed>, allowedIps?: list<mixed>, expiresAt?: string} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return CreatedApiKey
      */
     public function create(array $body, array $options = []): array
     {
@@ -54,8 +61,8 @@ final class ApiKeysResource
     /**
      * `DELETE /api/v1/api-keys/{id}` (revokeApiKey).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return ApiKey
      */
     public function revoke(string $id, array $options = []): array
     {

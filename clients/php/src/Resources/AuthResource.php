@@ -6,9 +6,19 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Transport;
 
-/** `$client->auth`: login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset. */
+/**
+ * `$client->auth`: login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset.
+ *
+ * @phpstan-import-type LoggedOut from Models
+ * @phpstan-import-type Me from Models
+ * @phpstan-import-type PasswordChanged from Models
+ * @phpstan-import-type PasswordReset from Models
+ * @phpstan-import-type PasswordResetRequested from Models
+ * @phpstan-import-type Session from Models
+ */
 final class AuthResource
 {
     public function __construct(private readonly Transport $transport)
@@ -19,8 +29,8 @@ final class AuthResource
      * `POST /api/v1/auth/login` (login).
      *
      * @param array{email: string, password: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return Session
      */
     public function login(array $body, array $options = []): array
     {
@@ -31,8 +41,8 @@ final class AuthResource
      * `POST /api/v1/auth/refresh` (refreshSession).
      *
      * @param array{refreshToken: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return Session
      */
     public function refresh(array $body, array $options = []): array
     {
@@ -43,8 +53,8 @@ final class AuthResource
      * `POST /api/v1/auth/logout` (logout).
      *
      * @param array{refreshToken: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return LoggedOut
      */
     public function logout(array $body, array $options = []): array
     {
@@ -54,8 +64,8 @@ final class AuthResource
     /**
      * `GET /api/v1/auth/me` (getMe).
      *
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return Me
      */
     public function me(array $options = []): array
     {
@@ -66,8 +76,8 @@ final class AuthResource
      * `POST /api/v1/auth/password` (changePassword).
      *
      * @param array{currentPassword: string, newPassword: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return PasswordChanged
      */
     public function changePassword(array $body, array $options = []): array
     {
@@ -78,8 +88,8 @@ final class AuthResource
      * `POST /api/v1/auth/password-reset` (requestPasswordReset).
      *
      * @param array{email: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return PasswordResetRequested
      */
     public function requestPasswordReset(array $body, array $options = []): array
     {
@@ -90,8 +100,8 @@ final class AuthResource
      * `POST /api/v1/auth/password-reset/confirm` (confirmPasswordReset).
      *
      * @param array{token: string, password: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return PasswordReset
      */
     public function confirmPasswordReset(array $body, array $options = []): array
     {

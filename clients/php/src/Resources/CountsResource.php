@@ -6,10 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->counts`: listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount. */
+/**
+ * `$client->counts`: listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount.
+ *
+ * @phpstan-import-type InventoryCount from Models
+ * @phpstan-import-type InventoryCountSummary from Models
+ */
 final class CountsResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +26,8 @@ final class CountsResource
      * `GET /api/v1/inventory/counts` (listInventoryCounts).
      *
      * @param array{page?: int, pageSize?: int, status?: 'open'|'submitted'|'approved'|'cancelled', warehouseId?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<InventoryCountSummary>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +38,8 @@ final class CountsResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'open'|'submitted'|'approved'|'cancelled', warehouseId?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, InventoryCountSummary>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -43,8 +50,8 @@ final class CountsResource
      * `POST /api/v1/inventory/counts` (createInventoryCount).
      *
      * @param array{warehouseId?: string, locationIds?: list<mixed>, productIds?: list<mixed>} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return InventoryCount
      */
     public function create(array $body, array $options = []): array
     {
@@ -54,8 +61,8 @@ final class CountsResource
     /**
      * `GET /api/v1/inventory/counts/{id}` (getInventoryCount).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return InventoryCount
      */
     public function get(string $id, array $options = []): array
     {
@@ -66,8 +73,8 @@ final class CountsResource
      * `PUT /api/v1/inventory/counts/{id}/lines` (recordInventoryCountLines).
      *
      * @param array{lines: list<mixed>} $body
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return InventoryCount
      */
     public function recordLines(string $id, array $body, array $options = []): array
     {
@@ -77,8 +84,8 @@ final class CountsResource
     /**
      * `POST /api/v1/inventory/counts/{id}/submit` (submitInventoryCount).
      *
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return InventoryCount
      */
     public function submit(string $id, array $options = []): array
     {
@@ -88,8 +95,8 @@ final class CountsResource
     /**
      * `POST /api/v1/inventory/counts/{id}/approve` (approveInventoryCount).
      *
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return InventoryCount
      */
     public function approve(string $id, array $options = []): array
     {
@@ -99,8 +106,8 @@ final class CountsResource
     /**
      * `POST /api/v1/inventory/counts/{id}/cancel` (cancelInventoryCount).
      *
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return InventoryCount
      */
     public function cancel(string $id, array $options = []): array
     {

@@ -7,9 +7,14 @@ declare(strict_types=1);
 namespace Warehouse\Api\Resources;
 
 use Warehouse\Api\CursorFeed;
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Transport;
 
-/** `$client->events`: listEvents. */
+/**
+ * `$client->events`: listEvents.
+ *
+ * @phpstan-import-type EventFeedPage from Models
+ */
 final class EventsResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,8 +25,8 @@ final class EventsResource
      * `GET /api/v1/events` (listEvents).
      *
      * @param array{after?: string, type?: string, limit?: int} $query
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return EventFeedPage
      */
     public function list(array $query = [], array $options = []): array
     {
@@ -32,7 +37,7 @@ final class EventsResource
      * Every item of `list` after `$query['after']`, with the position to store as `cursor()`.
      *
      * @param array{after?: string, type?: string, limit?: int} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
      */
     public function iterate(array $query = [], array $options = []): CursorFeed
     {

@@ -6,9 +6,14 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Transport;
 
-/** `$client->health`: getHealth. */
+/**
+ * `$client->health`: getHealth.
+ *
+ * @phpstan-import-type Health from Models
+ */
 final class HealthResource
 {
     public function __construct(private readonly Transport $transport)
@@ -18,8 +23,8 @@ final class HealthResource
     /**
      * `GET /api/v1/health` (getHealth).
      *
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return Health
      */
     public function get(array $options = []): array
     {

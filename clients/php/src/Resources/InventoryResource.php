@@ -6,10 +6,19 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->inventory`: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold. */
+/**
+ * `$client->inventory`: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold.
+ *
+ * @phpstan-import-type AdjustmentResult from Models
+ * @phpstan-import-type ListStockResultItemsItem from Models
+ * @phpstan-import-type StockHold from Models
+ * @phpstan-import-type StockMovement from Models
+ * @phpstan-import-type TransferResult from Models
+ */
 final class InventoryResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +29,8 @@ final class InventoryResource
      * `GET /api/v1/inventory/stock` (listStock).
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool, asOf?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<ListStockResultItemsItem>
      */
     public function listStock(array $query = [], array $options = []): Page
     {
@@ -31,8 +41,8 @@ final class InventoryResource
      * Every item of `listStock`, page after page.
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool, asOf?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, ListStockResultItemsItem>
      */
     public function iterateStock(array $query = [], array $options = []): \Generator
     {
@@ -43,7 +53,8 @@ final class InventoryResource
      * `GET /api/v1/inventory/movements` (listMovements).
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, lotId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<StockMovement>
      */
     public function listMovements(array $query = [], array $options = []): Page
     {
@@ -54,8 +65,8 @@ final class InventoryResource
      * Every item of `listMovements`, page after page.
      *
      * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, lotId?: string, reason?: string, reference?: string, from?: string, to?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, StockMovement>
      */
     public function iterateMovements(array $query = [], array $options = []): \Generator
     {
@@ -66,8 +77,8 @@ final class InventoryResource
      * `POST /api/v1/inventory/adjustments` (adjustStock).
      *
      * @param array{productId: string, locationId: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<mixed>} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return AdjustmentResult
      */
     public function adjust(array $body, array $options = []): array
     {
@@ -78,8 +89,8 @@ final class InventoryResource
      * `POST /api/v1/inventory/transfers` (transferStock).
      *
      * @param array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string, lotNumber?: string, serialNumbers?: list<mixed>} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return TransferResult
      */
     public function transfer(array $body, array $options = []): array
     {
@@ -90,8 +101,8 @@ final class InventoryResource
      * `POST /api/v1/inventory/holds` (createHold).
      *
      * @param array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return StockHold
      */
     public function createHold(array $body, array $options = []): array
     {
@@ -102,7 +113,8 @@ final class InventoryResource
      * `GET /api/v1/inventory/holds` (listHolds).
      *
      * @param array{page?: int, pageSize?: int, productId?: string, reference?: string, status?: 'active'|'released'|'expired'|'consumed'} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<StockHold>
      */
     public function listHolds(array $query = [], array $options = []): Page
     {
@@ -113,8 +125,8 @@ final class InventoryResource
      * Every item of `listHolds`, page after page.
      *
      * @param array{page?: int, pageSize?: int, productId?: string, reference?: string, status?: 'active'|'released'|'expired'|'consumed'} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, StockHold>
      */
     public function iterateHolds(array $query = [], array $options = []): \Generator
     {
@@ -124,8 +136,8 @@ final class InventoryResource
     /**
      * `GET /api/v1/inventory/holds/{id}` (getHold).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return StockHold
      */
     public function getHold(string $id, array $options = []): array
     {
@@ -135,8 +147,8 @@ final class InventoryResource
     /**
      * `DELETE /api/v1/inventory/holds/{id}` (releaseHold).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return StockHold
      */
     public function releaseHold(string $id, array $options = []): array
     {

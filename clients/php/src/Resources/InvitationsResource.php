@@ -6,10 +6,17 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->invitations`: listInvitations, revokeInvitation, inspectInvitation, acceptInvitation. */
+/**
+ * `$client->invitations`: listInvitations, revokeInvitation, inspectInvitation, acceptInvitation.
+ *
+ * @phpstan-import-type AcceptedInvitation from Models
+ * @phpstan-import-type Invitation from Models
+ * @phpstan-import-type InvitationPreview from Models
+ */
 final class InvitationsResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +27,8 @@ final class InvitationsResource
      * `GET /api/v1/users/invitations` (listInvitations).
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'accepted'|'revoked'|'expired'} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<Invitation>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +39,8 @@ final class InvitationsResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'accepted'|'revoked'|'expired'} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, Invitation>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -42,8 +50,8 @@ final class InvitationsResource
     /**
      * `DELETE /api/v1/users/invitations/{id}` (revokeInvitation).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Invitation
      */
     public function revoke(string $id, array $options = []): array
     {
@@ -54,8 +62,8 @@ final class InvitationsResource
      * `POST /api/v1/auth/invitations/inspect` (inspectInvitation).
      *
      * @param array{token: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return InvitationPreview
      */
     public function inspect(array $body, array $options = []): array
     {
@@ -66,8 +74,8 @@ final class InvitationsResource
      * `POST /api/v1/auth/invitations/accept` (acceptInvitation).
      *
      * @param array{token: string, password?: string, name?: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return AcceptedInvitation
      */
     public function accept(array $body, array $options = []): array
     {

@@ -6,10 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->locations`: listLocations, createLocation, getLocation, updateLocation, deleteLocation, listLocationStock. */
+/**
+ * `$client->locations`: listLocations, createLocation, getLocation, updateLocation, deleteLocation, listLocationStock.
+ *
+ * @phpstan-import-type Location from Models
+ * @phpstan-import-type StockLevel from Models
+ */
 final class LocationsResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +26,8 @@ final class LocationsResource
      * `GET /api/v1/locations` (listLocations).
      *
      * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', search?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<Location>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +38,8 @@ final class LocationsResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', search?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, Location>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -43,8 +50,8 @@ final class LocationsResource
      * `POST /api/v1/locations` (createLocation).
      *
      * @param array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Location
      */
     public function create(array $body, array $options = []): array
     {
@@ -54,8 +61,8 @@ final class LocationsResource
     /**
      * `GET /api/v1/locations/{id}` (getLocation).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Location
      */
     public function get(string $id, array $options = []): array
     {
@@ -66,8 +73,8 @@ final class LocationsResource
      * `PUT /api/v1/locations/{id}` (updateLocation).
      *
      * @param array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool} $body
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Location
      */
     public function update(string $id, array $body, array $options = []): array
     {
@@ -77,8 +84,8 @@ final class LocationsResource
     /**
      * `DELETE /api/v1/locations/{id}` (deleteLocation).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Location
      */
     public function delete(string $id, array $options = []): array
     {
@@ -89,7 +96,8 @@ final class LocationsResource
      * `GET /api/v1/locations/{id}/inventory` (listLocationStock).
      *
      * @param array{page?: int, pageSize?: int, lotId?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<StockLevel>
      */
     public function listInventory(string $id, array $query = [], array $options = []): Page
     {
@@ -100,8 +108,8 @@ final class LocationsResource
      * Every item of `listInventory`, page after page.
      *
      * @param array{page?: int, pageSize?: int, lotId?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, StockLevel>
      */
     public function iterateInventory(string $id, array $query = [], array $options = []): \Generator
     {

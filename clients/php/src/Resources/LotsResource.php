@@ -6,10 +6,17 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->lots`: listLots, getLot, traceLot. */
+/**
+ * `$client->lots`: listLots, getLot, traceLot.
+ *
+ * @phpstan-import-type Lot from Models
+ * @phpstan-import-type LotDetail from Models
+ * @phpstan-import-type LotTrace from Models
+ */
 final class LotsResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +27,8 @@ final class LotsResource
      * `GET /api/v1/lots` (listLots).
      *
      * @param array{page?: int, pageSize?: int, productId?: string, number?: string, expiringBefore?: string, expired?: bool} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<Lot>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +39,8 @@ final class LotsResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, productId?: string, number?: string, expiringBefore?: string, expired?: bool} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, Lot>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -42,8 +50,8 @@ final class LotsResource
     /**
      * `GET /api/v1/lots/{id}` (getLot).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return LotDetail
      */
     public function get(string $id, array $options = []): array
     {
@@ -53,8 +61,8 @@ final class LotsResource
     /**
      * `GET /api/v1/lots/{id}/trace` (traceLot).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return LotTrace
      */
     public function trace(string $id, array $options = []): array
     {

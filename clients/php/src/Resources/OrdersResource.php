@@ -6,10 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->orders`: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder. */
+/**
+ * `$client->orders`: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder.
+ *
+ * @phpstan-import-type Order from Models
+ * @phpstan-import-type OrderSummary from Models
+ */
 final class OrdersResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +26,8 @@ final class OrdersResource
      * `GET /api/v1/orders` (listOrders).
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<OrderSummary>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +38,8 @@ final class OrdersResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, OrderSummary>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -42,8 +49,8 @@ final class OrdersResource
     /**
      * `GET /api/v1/orders/{id}` (getOrder).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Order
      */
     public function get(string $id, array $options = []): array
     {
@@ -54,8 +61,8 @@ final class OrdersResource
      * `POST /api/v1/orders/sales` (createSalesOrder).
      *
      * @param array{customerId: string, warehouseId?: string, lines: list<mixed>, shippingAddress: array<string, mixed>, notes?: string} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Order
      */
     public function createSales(array $body, array $options = []): array
     {
@@ -66,8 +73,8 @@ final class OrdersResource
      * `POST /api/v1/orders/purchase` (createPurchaseOrder).
      *
      * @param array{supplier: string, warehouseId: string, lines: list<mixed>, expectedAt?: string, notes?: string} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Order
      */
     public function createPurchase(array $body, array $options = []): array
     {
@@ -78,8 +85,8 @@ final class OrdersResource
      * `PATCH /api/v1/orders/{id}/status` (updateOrderStatus).
      *
      * @param array{status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<mixed>} $body
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Order
      */
     public function updateStatus(string $id, array $body, array $options = []): array
     {
@@ -90,8 +97,8 @@ final class OrdersResource
      * `POST /api/v1/orders/{id}/receive` (receivePurchaseOrder).
      *
      * @param array{lines: list<mixed>} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Order
      */
     public function receive(string $id, array $body, array $options = []): array
     {

@@ -6,10 +6,18 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->platform`: createTenant, listTenants, listShards, moveTenant, getMove, updateTenant. */
+/**
+ * `$client->platform`: createTenant, listTenants, listShards, moveTenant, getMove, updateTenant.
+ *
+ * @phpstan-import-type CreatedTenant from Models
+ * @phpstan-import-type Shard from Models
+ * @phpstan-import-type Tenant from Models
+ * @phpstan-import-type TenantMove from Models
+ */
 final class PlatformResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,8 +28,8 @@ final class PlatformResource
      * `POST /api/v1/platform/tenants` (createTenant).
      *
      * @param array{name: string, plan: 'starter'|'business'|'enterprise', owner: array<string, mixed>, shard?: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return CreatedTenant
      */
     public function createTenant(array $body, array $options = []): array
     {
@@ -32,7 +40,8 @@ final class PlatformResource
      * `GET /api/v1/platform/tenants` (listTenants).
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{} $options
+     * @param array{timeout?: float} $options
+     * @return Page<Tenant>
      */
     public function listTenants(array $query = [], array $options = []): Page
     {
@@ -43,8 +52,8 @@ final class PlatformResource
      * Every item of `listTenants`, page after page.
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{timeout?: float} $options
+     * @return \Generator<int, Tenant>
      */
     public function iterateTenants(array $query = [], array $options = []): \Generator
     {
@@ -54,10 +63,10 @@ final class PlatformResource
     /**
      * `GET /api/v1/platform/shards` (listShards).
      *
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return list<Shard>|null
      */
-    public function listShards(array $options = []): array
+    public function listShards(array $options = []): mixed
     {
         return $this->transport->call('listShards', options: $options);
     }
@@ -66,8 +75,8 @@ final class PlatformResource
      * `POST /api/v1/platform/tenants/{id}/move` (moveTenant).
      *
      * @param array{shard: string} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return TenantMove
      */
     public function moveTenant(string $id, array $body, array $options = []): array
     {
@@ -77,8 +86,8 @@ final class PlatformResource
     /**
      * `GET /api/v1/platform/moves/{id}` (getMove).
      *
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return TenantMove
      */
     public function getMove(string $id, array $options = []): array
     {
@@ -89,8 +98,8 @@ final class PlatformResource
      * `PATCH /api/v1/platform/tenants/{id}` (updateTenant).
      *
      * @param array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'} $body
-     * @param array{} $options
-     * @return array<string, mixed>
+     * @param array{timeout?: float} $options
+     * @return Tenant
      */
     public function updateTenant(string $id, array $body, array $options = []): array
     {

@@ -6,10 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->products`: listProducts, createProduct, importProducts, getProduct, updateProduct, patchProduct, deleteProduct. */
+/**
+ * `$client->products`: listProducts, createProduct, importProducts, getProduct, updateProduct, patchProduct, deleteProduct.
+ *
+ * @phpstan-import-type Product from Models
+ * @phpstan-import-type ProductImportResult from Models
+ */
 final class ProductsResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +26,8 @@ final class ProductsResource
      * `GET /api/v1/products` (listProducts).
      *
      * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', updatedSince?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<Product>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +38,8 @@ final class ProductsResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', updatedSince?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, Product>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -43,8 +50,8 @@ final class ProductsResource
      * `POST /api/v1/products` (createProduct).
      *
      * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Product
      */
     public function create(array $body, array $options = []): array
     {
@@ -56,8 +63,8 @@ final class ProductsResource
      *
      * @param list<mixed>|string $body JSON rows, or CSV text with a header row
      * @param array{mode?: 'create'|'upsert', dryRun?: bool} $query
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return ProductImportResult
      */
     public function import(array|string $body, array $query = [], array $options = []): array
     {
@@ -67,8 +74,8 @@ final class ProductsResource
     /**
      * `GET /api/v1/products/{id}` (getProduct).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Product
      */
     public function get(string $id, array $options = []): array
     {
@@ -79,8 +86,8 @@ final class ProductsResource
      * `PUT /api/v1/products/{id}` (updateProduct).
      *
      * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
-     * @param array{consistency_token?: string, if_match?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
+     * @return Product
      */
     public function update(string $id, array $body, array $options = []): array
     {
@@ -91,8 +98,8 @@ final class ProductsResource
      * `PATCH /api/v1/products/{id}` (patchProduct).
      *
      * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
-     * @param array{consistency_token?: string, if_match?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
+     * @return Product
      */
     public function patch(string $id, array $body, array $options = []): array
     {
@@ -102,8 +109,8 @@ final class ProductsResource
     /**
      * `DELETE /api/v1/products/{id}` (deleteProduct).
      *
-     * @param array{consistency_token?: string, if_match?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
+     * @return Product
      */
     public function delete(string $id, array $options = []): array
     {

@@ -6,10 +6,19 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->reports`: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport. */
+/**
+ * `$client->reports`: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport.
+ *
+ * @phpstan-import-type InventoryValuationRow from Models
+ * @phpstan-import-type LowStockRow from Models
+ * @phpstan-import-type OrderSummaryRow from Models
+ * @phpstan-import-type ReportCatalogue from Models
+ * @phpstan-import-type StockMovementRow from Models
+ */
 final class ReportsResource
 {
     public function __construct(private readonly Transport $transport)
@@ -19,8 +28,8 @@ final class ReportsResource
     /**
      * `GET /api/v1/reports` (listReportTypes).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return ReportCatalogue
      */
     public function list(array $options = []): array
     {
@@ -31,7 +40,8 @@ final class ReportsResource
      * `GET /api/v1/reports/inventory-valuation` (getInventoryValuationReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string, asOf?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<InventoryValuationRow>
      */
     public function inventoryValuation(array $query = [], array $options = []): Page
     {
@@ -42,8 +52,8 @@ final class ReportsResource
      * Every item of `inventoryValuation`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string, asOf?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, InventoryValuationRow>
      */
     public function iterateInventoryValuation(array $query = [], array $options = []): \Generator
     {
@@ -54,7 +64,7 @@ final class ReportsResource
      * `GET /api/v1/reports/inventory-valuation?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string, asOf?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
      */
     public function inventoryValuationCsv(array $query = [], array $options = []): string
     {
@@ -65,7 +75,8 @@ final class ReportsResource
      * `GET /api/v1/reports/stock-movements` (getStockMovementsReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, productId?: string, locationId?: string, warehouseId?: string, reason?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<StockMovementRow>
      */
     public function stockMovements(array $query, array $options = []): Page
     {
@@ -76,8 +87,8 @@ final class ReportsResource
      * Every item of `stockMovements`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, productId?: string, locationId?: string, warehouseId?: string, reason?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, StockMovementRow>
      */
     public function iterateStockMovements(array $query, array $options = []): \Generator
     {
@@ -88,7 +99,7 @@ final class ReportsResource
      * `GET /api/v1/reports/stock-movements?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, productId?: string, locationId?: string, warehouseId?: string, reason?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
      */
     public function stockMovementsCsv(array $query, array $options = []): string
     {
@@ -99,7 +110,8 @@ final class ReportsResource
      * `GET /api/v1/reports/low-stock` (getLowStockReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<LowStockRow>
      */
     public function lowStock(array $query = [], array $options = []): Page
     {
@@ -110,8 +122,8 @@ final class ReportsResource
      * Every item of `lowStock`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, LowStockRow>
      */
     public function iterateLowStock(array $query = [], array $options = []): \Generator
     {
@@ -122,7 +134,7 @@ final class ReportsResource
      * `GET /api/v1/reports/low-stock?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', warehouseId?: string, category?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
      */
     public function lowStockCsv(array $query = [], array $options = []): string
     {
@@ -133,7 +145,8 @@ final class ReportsResource
      * `GET /api/v1/reports/order-summary` (getOrderSummaryReport).
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, type?: 'sales'|'purchase'} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<OrderSummaryRow>
      */
     public function orderSummary(array $query, array $options = []): Page
     {
@@ -144,8 +157,8 @@ final class ReportsResource
      * Every item of `orderSummary`, page after page.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, type?: 'sales'|'purchase'} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, OrderSummaryRow>
      */
     public function iterateOrderSummary(array $query, array $options = []): \Generator
     {
@@ -156,7 +169,7 @@ final class ReportsResource
      * `GET /api/v1/reports/order-summary?format=csv`: the whole report as CSV text.
      *
      * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string, type?: 'sales'|'purchase'} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
      */
     public function orderSummaryCsv(array $query, array $options = []): string
     {

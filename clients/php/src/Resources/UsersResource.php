@@ -6,10 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->users`: listUsers, addUser, getUser, updateUser, removeUser. */
+/**
+ * `$client->users`: listUsers, addUser, getUser, updateUser, removeUser.
+ *
+ * @phpstan-import-type Invitation from Models
+ * @phpstan-import-type User from Models
+ */
 final class UsersResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +26,8 @@ final class UsersResource
      * `GET /api/v1/users` (listUsers).
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<User>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +38,8 @@ final class UsersResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, sort?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, User>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -43,8 +50,8 @@ final class UsersResource
      * `POST /api/v1/users` (addUser).
      *
      * @param array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Invitation
      */
     public function add(array $body, array $options = []): array
     {
@@ -54,8 +61,8 @@ final class UsersResource
     /**
      * `GET /api/v1/users/{id}` (getUser).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return User
      */
     public function get(string $id, array $options = []): array
     {
@@ -66,8 +73,8 @@ final class UsersResource
      * `PUT /api/v1/users/{id}` (updateUser).
      *
      * @param array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return User
      */
     public function update(string $id, array $body, array $options = []): array
     {
@@ -77,8 +84,8 @@ final class UsersResource
     /**
      * `DELETE /api/v1/users/{id}` (removeUser).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return User
      */
     public function remove(string $id, array $options = []): array
     {

@@ -6,10 +6,15 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->warehouses`: listWarehouses, createWarehouse, getWarehouse, updateWarehouse, deleteWarehouse. */
+/**
+ * `$client->warehouses`: listWarehouses, createWarehouse, getWarehouse, updateWarehouse, deleteWarehouse.
+ *
+ * @phpstan-import-type Warehouse from Models
+ */
 final class WarehousesResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +25,8 @@ final class WarehousesResource
      * `GET /api/v1/warehouses` (listWarehouses).
      *
      * @param array{page?: int, pageSize?: int, search?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<Warehouse>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +37,8 @@ final class WarehousesResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int, search?: string, sort?: string} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, Warehouse>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -43,8 +49,8 @@ final class WarehousesResource
      * `POST /api/v1/warehouses` (createWarehouse).
      *
      * @param array{code: string, name: string, address?: array<string, mixed>, active?: bool} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Warehouse
      */
     public function create(array $body, array $options = []): array
     {
@@ -54,8 +60,8 @@ final class WarehousesResource
     /**
      * `GET /api/v1/warehouses/{id}` (getWarehouse).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Warehouse
      */
     public function get(string $id, array $options = []): array
     {
@@ -66,8 +72,8 @@ final class WarehousesResource
      * `PUT /api/v1/warehouses/{id}` (updateWarehouse).
      *
      * @param array{code: string, name: string, address?: array<string, mixed>, active?: bool} $body
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Warehouse
      */
     public function update(string $id, array $body, array $options = []): array
     {
@@ -77,8 +83,8 @@ final class WarehousesResource
     /**
      * `DELETE /api/v1/warehouses/{id}` (deleteWarehouse).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Warehouse
      */
     public function delete(string $id, array $options = []): array
     {

@@ -6,10 +6,19 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
-/** `$client->webhooks`: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, replayWebhook, rotateWebhookSecret. */
+/**
+ * `$client->webhooks`: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, replayWebhook, rotateWebhookSecret.
+ *
+ * @phpstan-import-type QueuedDelivery from Models
+ * @phpstan-import-type Webhook from Models
+ * @phpstan-import-type WebhookDelivery from Models
+ * @phpstan-import-type WebhookReplay from Models
+ * @phpstan-import-type WebhookWithSecret from Models
+ */
 final class WebhooksResource
 {
     public function __construct(private readonly Transport $transport)
@@ -20,7 +29,8 @@ final class WebhooksResource
      * `GET /api/v1/webhooks` (listWebhooks).
      *
      * @param array{page?: int, pageSize?: int} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<Webhook>
      */
     public function list(array $query = [], array $options = []): Page
     {
@@ -31,8 +41,8 @@ final class WebhooksResource
      * Every item of `list`, page after page.
      *
      * @param array{page?: int, pageSize?: int} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, Webhook>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -43,8 +53,8 @@ final class WebhooksResource
      * `POST /api/v1/webhooks` (createWebhook).
      *
      * @param array{url: string, events: list<mixed>, description?: string, active?: bool} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return WebhookWithSecret
      */
     public function create(array $body, array $options = []): array
     {
@@ -54,8 +64,8 @@ final class WebhooksResource
     /**
      * `GET /api/v1/webhooks/{id}` (getWebhook).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Webhook
      */
     public function get(string $id, array $options = []): array
     {
@@ -66,8 +76,8 @@ final class WebhooksResource
      * `PUT /api/v1/webhooks/{id}` (updateWebhook).
      *
      * @param array{url: string, events: list<mixed>, description?: string, active: bool} $body
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Webhook
      */
     public function update(string $id, array $body, array $options = []): array
     {
@@ -77,8 +87,8 @@ final class WebhooksResource
     /**
      * `DELETE /api/v1/webhooks/{id}` (deleteWebhook).
      *
-     * @param array{consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Webhook
      */
     public function delete(string $id, array $options = []): array
     {
@@ -88,8 +98,8 @@ final class WebhooksResource
     /**
      * `POST /api/v1/webhooks/{id}/test` (testWebhook).
      *
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return QueuedDelivery
      */
     public function test(string $id, array $options = []): array
     {
@@ -100,7 +110,8 @@ final class WebhooksResource
      * `GET /api/v1/webhooks/{id}/deliveries` (listWebhookDeliveries).
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'succeeded'|'failed'} $query
-     * @param array{consistency_token?: string} $options
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<WebhookDelivery>
      */
     public function listDeliveries(string $id, array $query = [], array $options = []): Page
     {
@@ -111,8 +122,8 @@ final class WebhooksResource
      * Every item of `listDeliveries`, page after page.
      *
      * @param array{page?: int, pageSize?: int, status?: 'pending'|'succeeded'|'failed'} $query
-     * @param array{consistency_token?: string} $options
-     * @return \Generator<int, array<string, mixed>>
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, WebhookDelivery>
      */
     public function iterateDeliveries(string $id, array $query = [], array $options = []): \Generator
     {
@@ -122,8 +133,8 @@ final class WebhooksResource
     /**
      * `POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry` (retryWebhookDelivery).
      *
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return QueuedDelivery
      */
     public function retryDelivery(string $id, string $deliveryId, array $options = []): array
     {
@@ -134,8 +145,8 @@ final class WebhooksResource
      * `POST /api/v1/webhooks/{id}/replay` (replayWebhook).
      *
      * @param array{from: string, to: string, types?: list<mixed>} $body
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return WebhookReplay
      */
     public function replay(string $id, array $body, array $options = []): array
     {
@@ -145,8 +156,8 @@ final class WebhooksResource
     /**
      * `POST /api/v1/webhooks/{id}/rotate-secret` (rotateWebhookSecret).
      *
-     * @param array{idempotency_key?: string, consistency_token?: string} $options
-     * @return array<string, mixed>
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return WebhookWithSecret
      */
     public function rotateSecret(string $id, array $options = []): array
     {
