@@ -43,7 +43,11 @@ const CHECKS = {
       '  var request = new CreateProductRequest { Sku = "A", Name = "B" };\n' +
       '  Console.WriteLine("dotnet client installed " + ClientVersion.Value + " " + request.ToJson());\n' +
       "  return client.Products == null ? 1 : 0; } }\n",
-    ["sh", "-c", "mcs -nologo -out:Check.exe -r:lib/Warehouse.Api.dll -r:System.Net.Http.dll Check.cs && MONO_PATH=lib mono Check.exe"],
+    [
+      "sh",
+      "-c",
+      "mcs -nologo -out:Check.exe -r:lib/Warehouse.Api.dll -r:System.Net.Http.dll Check.cs && MONO_PATH=lib mono Check.exe",
+    ],
   ],
 };
 
@@ -57,27 +61,46 @@ export function installCommands(readme) {
 /** PATH with, first, the folder of a python3 that can build a wheel offline (setuptools, wheel, venv). */
 function pathForPython() {
   for (const python of ["python3", "/usr/bin/python3"]) {
-    const probe = spawnSync(python, ["-c", "import setuptools, wheel, venv, sys; print(sys.executable)"], { encoding: "utf8" });
+    const probe = spawnSync(python, ["-c", "import setuptools, wheel, venv, sys; print(sys.executable)"], {
+      encoding: "utf8",
+    });
     if (probe.status === 0) return `${dirname(probe.stdout.trim())}:${process.env.PATH}`;
   }
-  throw new Error("no python3 with setuptools, wheel and venv: apt-get install python3-setuptools python3-wheel python3-venv");
+  throw new Error(
+    "no python3 with setuptools, wheel and venv: apt-get install python3-setuptools python3-wheel python3-venv",
+  );
 }
 
 function run(command, args, cwd, path = process.env.PATH) {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, PATH: path, CI: "true" } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, PATH: path, CI: "true" },
+  });
   process.stdout.write(result.stdout ?? "");
   process.stderr.write(result.stderr ?? "");
-  if (result.status !== 0) throw new Error(`${[command, ...args].join(" ")} exited ${result.status ?? result.error}`);
+  if (result.status !== 0)
+    throw new Error(`${[command, ...args].join(" ")} exited ${result.status ?? result.error}`);
 }
 
 /** The .csproj stays a NuGet project: well-formed, with the package's identity, and the sources it packs. */
 function checkProject(folder) {
   const project = readFileSync(join(folder, "Warehouse.Api.csproj"), "utf8");
-  run("python3", ["-c", "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])", join(folder, "Warehouse.Api.csproj")], folder);
+  run(
+    "python3",
+    [
+      "-c",
+      "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])",
+      join(folder, "Warehouse.Api.csproj"),
+    ],
+    folder,
+  );
   for (const element of ["PackageId", "Version", "TargetFrameworks", "Description"]) {
-    if (!new RegExp(`<${element}>[^<]+</${element}>`).test(project)) throw new Error(`Warehouse.Api.csproj has no ${element}`);
+    if (!new RegExp(`<${element}>[^<]+</${element}>`).test(project))
+      throw new Error(`Warehouse.Api.csproj has no ${element}`);
   }
-  if (!project.includes('<Project Sdk="Microsoft.NET.Sdk">')) throw new Error("Warehouse.Api.csproj is not an SDK project");
+  if (!project.includes('<Project Sdk="Microsoft.NET.Sdk">'))
+    throw new Error("Warehouse.Api.csproj is not an SDK project");
 }
 
 const language = process.argv[2];
@@ -92,7 +115,8 @@ try {
   const copy = join(folder, "warehouse-api", "clients", language);
   cpSync(source, copy, {
     recursive: true,
-    filter: (path) => !/\/(node_modules|dist|vendor|__pycache__|\.pytest_cache)(\/|$)/.test(path.slice(source.length)),
+    filter: (path) =>
+      !/\/(node_modules|dist|vendor|__pycache__|\.pytest_cache)(\/|$)/.test(path.slice(source.length)),
   });
   const app = join(folder, "my-app");
   cpSync(join(root, "clients", "README.md"), join(folder, "warehouse-api", "clients", "README.md"));
