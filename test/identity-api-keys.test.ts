@@ -97,6 +97,46 @@ describe("API keys", () => {
     expect(bad.body.errors?.[0]).toMatch(/^allowedIps\[0\]: /);
   });
 
+  it("refuse IPv4 spellings that software reads differently, and store IPv6 and ranges canonically", async () => {
+    // 010.000.000.001 was stored as typed and matched 8.0.0.1 (octal), not the 10.0.0.1 a person meant.
+    for (const ambiguous of ["010.000.000.001", "10.1", "0x0a.0.0.1", "167772161", "::ffff:010.0.0.1"]) {
+      const res = await createKey({ scopes: ["read:orders"], allowedIps: ["203.0.113.0/24", ambiguous] });
+      expect(res.status, ambiguous).toBe(400);
+      expect(res.body.errors, ambiguous).toEqual([
+        expect.stringMatching(/^allowedIps\[1\]: must write IPv4 as four decimal numbers .* \(10\.0\.0\.1\)/),
+      ]);
+    }
+    const hostBits = await createKey({ scopes: ["read:orders"], allowedIps: ["10.0.0.1/24"] });
+    expect(hostBits.status).toBe(400);
+    expect(hostBits.body.errors).toEqual([
+      "allowedIps[0]: has bits set past its /24 prefix: write 10.0.0.0/24 for the range, or 10.0.0.1/32 for the one address",
+    ]);
+    const zone = await createKey({ scopes: ["read:orders"], allowedIps: ["fe80::1%eth0"] });
+    expect(zone.body.errors).toEqual(["allowedIps[0]: must not carry an IPv6 zone index (%eth0)"]);
+
+    const created = await createKey({
+      scopes: ["read:orders"],
+      allowedIps: ["2001:DB8:0:0::/64", "::ffff:198.51.100.7", "10.0.0.1"],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.allowedIps).toEqual(["2001:db8::/64", "198.51.100.7", "10.0.0.1"]);
+    const headers = { "x-api-key": created.body.data.key };
+    expect((await me(headers, "10.0.0.1")).status).toBe(200);
+    expect((await me(headers, "198.51.100.7")).status).toBe(200);
+    expect((await me(headers, "2001:db8::42")).status).toBe(200);
+    expect((await me(headers, "8.0.0.1")).status).toBe(403);
+  });
+
+  it("admit nobody through an ambiguous entry stored before entries were checked", async () => {
+    const { id, key } = (await createKey({ scopes: ["read:orders"], allowedIps: ["10.0.0.1"] })).body.data;
+    await platformDatabase()
+      .prepare("update api_keys set allowed_ips = ? where id = ?")
+      .bind(JSON.stringify(["010.000.000.001"]), id)
+      .run();
+    expect((await me({ "x-api-key": key }, "8.0.0.1")).status).toBe(403);
+    expect((await me({ "x-api-key": key }, "10.0.0.1")).status).toBe(403);
+  });
+
   it("record lastUsedAt, writing it at most once a minute", async () => {
     const { key, id } = (await createKey({ scopes: ["read:orders"] })).body.data;
     await me({ "x-api-key": key });

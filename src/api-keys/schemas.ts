@@ -1,19 +1,37 @@
 import { z } from "@hono/zod-openapi";
-import { isValidCidr } from "../auth/ip-allow-list";
+import { parseAllowListEntry } from "../auth/ip-allow-list";
 import { scopes } from "../auth/scopes";
 import { pageQuery, sortQuery } from "../http/pagination";
 
 export const Scope = z.enum(scopes).openapi({ example: "read:products" });
+
+/** An allow-list entry, as its canonical spelling (what is stored and shown); an ambiguous one is a 400. */
+const allowListEntry = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const entry = parseAllowListEntry(value);
+    if ("canonical" in entry) return entry.canonical;
+    ctx.addIssue({ code: "custom", message: entry.refused });
+    return z.NEVER;
+  })
+  .openapi({ type: "string" });
 
 export const CreateApiKeyBody = z
   .strictObject({
     name: z.string().trim().min(1, "Name is required").max(100),
     scopes: z.array(Scope).min(1, "at least one scope is required").max(scopes.length),
     allowedIps: z
-      .array(z.string().trim().refine(isValidCidr, "must be an IPv4 or IPv6 address or CIDR range"))
+      .array(allowListEntry)
       .max(50)
       .optional()
-      .openapi({ example: ["203.0.113.0/24", "2001:db8::/32"] }),
+      .openapi({
+        description:
+          "Addresses or CIDR ranges the key may be used from (CF-Connecting-IP). IPv4 only as four decimal " +
+          "numbers without leading zeros (`010.0.0.1` is refused: software reads it as 8.0.0.1 or 10.0.0.1); " +
+          "IPv6 in any form, stored as RFC 5952 writes it; a range with no bits set past its prefix.",
+        example: ["203.0.113.0/24", "2001:db8::/32"],
+      }),
     expiresAt: z.iso
       .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
       .refine((value) => Date.parse(value) > Date.now(), "must be in the future")

@@ -1752,6 +1752,7 @@ export interface components {
             name: string;
             scopes: ("read:products" | "write:products" | "read:inventory" | "write:inventory" | "read:orders" | "write:orders" | "admin")[];
             /**
+             * @description Addresses or CIDR ranges the key may be used from (CF-Connecting-IP). IPv4 only as four decimal numbers without leading zeros (`010.0.0.1` is refused: software reads it as 8.0.0.1 or 10.0.0.1); IPv6 in any form, stored as RFC 5952 writes it; a range with no bits set past its prefix.
              * @example [
              *       "203.0.113.0/24",
              *       "2001:db8::/32"
