@@ -8,6 +8,7 @@ import { throttleLogin } from "../src/rate-limit/login-throttle";
 import { createTenant, unique } from "./support/builders";
 import { platformDatabase } from "./support/database";
 import { BASE, call } from "./support/http";
+import { mailCount, mailTo, tokenIn } from "./support/mail";
 
 // A stand-in for the login route around the real limiter: "right" is the password, and `usual` lists the
 // "email|ip" pairs that signed in recently (the real route reads them from D1).
@@ -168,5 +169,57 @@ describe("attack: locking a person out of their account (POST /auth/login, the r
     }
     expect((await attempt(tenant.owner.password, "198.19.9.9")).status).toBe(429);
     expect((await attempt(tenant.owner.password, "192.0.2.50")).status).toBe(200);
+  });
+});
+
+describe("attack: guessing mailed tokens (invitation inspect and accept, password-reset confirm)", () => {
+  it("unknown tokens count with failed logins: after 100 from a client it is refused everywhere, others are not", async () => {
+    const tenant = await createTenant();
+    const invitee = `invitee-${unique()}@example.com`;
+    const before = mailCount(invitee);
+    const invited = await call("POST", "/users", {
+      headers: tenant.admin,
+      body: { email: invitee, role: "viewer" },
+    });
+    expect(invited.status).toBe(202);
+    const token = tokenIn(await mailTo(invitee, before));
+    const guesser = { "cf-connecting-ip": "198.18.7.7" };
+    const post = (path: string, body: Record<string, unknown>, headers = guesser) =>
+      call("POST", path, { headers, body });
+    const guess = () => `wms_inv_${unique()}${unique()}`;
+
+    // A known token is not a failure: it spends nothing.
+    for (let i = 0; i < 3; i++) expect((await post("/auth/invitations/inspect", { token })).status).toBe(200);
+    for (let wave = 0; wave < 5; wave++) {
+      const answers = await Promise.all([
+        ...Array.from({ length: 10 }, () => post("/auth/invitations/inspect", { token: guess() })),
+        ...Array.from({ length: 5 }, () =>
+          post("/auth/invitations/accept", { token: guess(), password: "long-enough-pw-1", name: "G" }),
+        ),
+        ...Array.from({ length: 5 }, () =>
+          post("/auth/password-reset/confirm", { token: guess(), password: "long-enough-pw-1" }),
+        ),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(404));
+    }
+    const refused = [
+      await post("/auth/invitations/inspect", { token }),
+      await post("/auth/invitations/accept", { token, password: "long-enough-pw-1", name: "Invitee" }),
+      await post("/auth/password-reset/confirm", { token: guess(), password: "long-enough-pw-1" }),
+      await post("/auth/login", { email: tenant.owner.email, password: tenant.owner.password }),
+    ];
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(Number(answer.headers.get("Retry-After"))).toBeGreaterThan(0);
+    }
+    // Refused before the token was looked at: the invitation is still open, from another client.
+    const elsewhere = { "cf-connecting-ip": "198.18.7.8" };
+    expect((await post("/auth/invitations/inspect", { token }, elsewhere)).status).toBe(200);
+    const accepted = await post(
+      "/auth/invitations/accept",
+      { token, password: "long-enough-pw-1", name: "Invitee" },
+      elsewhere,
+    );
+    expect(accepted.status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { throttleTokenUse } from "../rate-limit/login-throttle";
 import { rememberClientAfterResponse } from "../sessions/known-clients";
 import { acceptInvitation } from "./accept-invitation";
 import { inspectInvitation } from "./inspect-invitation";
@@ -21,6 +22,9 @@ import {
 
 const admin = { scope: "admin" } as const;
 const unknownToken = errorResponse("The token is unknown, used, revoked or expired");
+const tooManyUnknownTokens = errorResponse(
+  "Too many unknown tokens or failed logins from this client IP (100 in 15 minutes); see Retry-After",
+);
 
 const listInvitationsRoute = defineRoute(admin, {
   method: "get",
@@ -53,11 +57,14 @@ const inspectInvitationRoute = defineRoute("public", {
   operationId: "inspectInvitation",
   tags: ["Auth"],
   summary: "What an invitation offers, for the page that accepts it",
-  description: "Only the holder of the mailed token can ask. The token stays valid.",
+  description:
+    "Only the holder of the mailed token can ask. The token stays valid. An unknown token counts as a failed " +
+    "attempt of the client, with its failed logins (100 in 15 minutes, then 429 with Retry-After).",
   request: { body: { required: true, ...json(InspectInvitationBody) } },
   responses: {
     200: { description: "The invitation", ...json(envelopeOf(InvitationPreview)) },
     404: unknownToken,
+    429: tooManyUnknownTokens,
   },
 });
 
@@ -71,7 +78,8 @@ const acceptInvitationRoute = defineRoute("public", {
     "For an email without an account, send `{token, password, name}`: the account is created and signed in " +
     "(the data is a Session, as from login). For an email that has an account, sign in first and send " +
     "`Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. " +
-    "The token works once.",
+    "The token works once. An unknown token counts as a failed attempt of the client, with its failed logins " +
+    "(100 in 15 minutes, then 429 with Retry-After).",
   request: { body: { required: true, ...json(AcceptInvitationBody) } },
   responses: {
     200: { description: "Accepted", ...json(envelopeOf(AcceptedInvitation)) },
@@ -81,6 +89,7 @@ const acceptInvitationRoute = defineRoute("public", {
     403: errorResponse("Signed in as another account than the invited email"),
     404: unknownToken,
     409: errorResponse("Already a member, or the account was created meanwhile"),
+    429: tooManyUnknownTokens,
   },
 });
 
@@ -95,12 +104,14 @@ export const invitationRoutes = createRouter()
   .openapi(revokeInvitationRoute, async (c) =>
     ok(c, await revokeInvitation(c.var.platformScope, c.req.valid("param").id)),
   )
-  .openapi(inspectInvitationRoute, async (c) =>
-    ok(c, await inspectInvitation(platformDb(c.env, c.var.d1Stats), c.req.valid("json").token)),
-  )
+  .openapi(inspectInvitationRoute, async (c) => {
+    const db = platformDb(c.env, c.var.d1Stats);
+    return ok(c, await throttleTokenUse(c, () => inspectInvitation(db, c.req.valid("json").token)));
+  })
   .openapi(acceptInvitationRoute, async (c) => {
     const input = { ...c.req.valid("json"), signedInUserId: await signedInUserId(c) };
-    const accepted = await acceptInvitation(platformDb(c.env, c.var.d1Stats), c.env.JWT_SECRET, input);
+    const db = platformDb(c.env, c.var.d1Stats);
+    const accepted = await throttleTokenUse(c, () => acceptInvitation(db, c.env.JWT_SECRET, input));
     if ("user" in accepted) rememberClientAfterResponse(c, accepted.user.id);
     return ok(c, accepted);
   });

@@ -5,7 +5,7 @@ import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
-import { mayMailReset, throttlePasswordCheck } from "../rate-limit/login-throttle";
+import { mayMailReset, throttlePasswordCheck, throttleTokenUse } from "../rate-limit/login-throttle";
 import { rememberClientAfterResponse } from "../sessions/known-clients";
 import { changePassword } from "./change";
 import { resetMail } from "./mail";
@@ -60,11 +60,15 @@ const confirmPasswordResetRoute = defineRoute("public", {
   summary: "Set a new password with the token from a reset mail",
   description:
     "The token works once. Every login of the account is signed out and its other reset links stop working; " +
-    "sign in with the new password.",
+    "sign in with the new password. An unknown token counts as a failed attempt of the client, with its failed " +
+    "logins (100 in 15 minutes, then 429 with Retry-After).",
   request: { body: { required: true, ...json(ConfirmPasswordResetBody) } },
   responses: {
     200: { description: "The password is set", ...json(envelopeOf(PasswordReset)) },
     404: errorResponse("The token is unknown, used or expired"),
+    429: errorResponse(
+      "Too many unknown tokens or failed logins from this client IP (100 in 15 minutes); see Retry-After",
+    ),
   },
 });
 
@@ -93,7 +97,8 @@ export const passwordRoutes = createRouter()
     return accepted(c, { email });
   })
   .openapi(confirmPasswordResetRoute, async (c) => {
-    const reset = await confirmPasswordReset(platformDb(c.env, c.var.d1Stats), c.req.valid("json"));
+    const db = platformDb(c.env, c.var.d1Stats);
+    const reset = await throttleTokenUse(c, () => confirmPasswordReset(db, c.req.valid("json")));
     // The mailbox's holder proved themselves from this client: it is now a usual one (a way back in for
     // someone locked out of a new network by an attacker filling their email's ceiling).
     rememberClientAfterResponse(c, reset.userId);

@@ -68,7 +68,12 @@ interface Subject {
  * clears the subject's failures, per `onSuccess`); a refusal or any other outcome gives it back.
  * Limiter outages fail open, like the plan limits.
  */
-async function throttled<T>(c: AppContext, subjects: Subject[], attempt: () => Promise<T>): Promise<T> {
+async function throttled<T>(
+  c: AppContext,
+  subjects: Subject[],
+  attempt: () => Promise<T>,
+  failed: (error: unknown) => boolean = isFailedAttempt,
+): Promise<T> {
   const logFields = { limiter: "login", requestId: c.var.requestId };
   const slots = await Promise.all(
     subjects.map((subject) =>
@@ -109,7 +114,7 @@ async function throttled<T>(c: AppContext, subjects: Subject[], attempt: () => P
   try {
     result = await attempt();
   } catch (error) {
-    if (!isFailedAttempt(error)) await release(false);
+    if (!failed(error)) await release(false);
     throw error;
   }
   await release(true);
@@ -151,6 +156,18 @@ export function throttleLogin<T>(
 /** `POST /auth/refresh`: a refresh token names no email before it is verified, so failures count per client. */
 export function throttleRefresh<T>(c: AppContext, attempt: () => Promise<T>): Promise<T> {
   return throttled(c, [clientSubject(c)], attempt);
+}
+
+/** A mailed token (invitation, password reset) that names nothing open: unknown, used, revoked or expired. */
+const isUnknownToken = (error: unknown) => error instanceof AppError && error.code === "NOT_FOUND";
+
+/**
+ * The public routes that take a mailed token (invitation inspect and accept, password-reset confirm): a token
+ * that names nothing is a failed attempt of the client, counted in the budget its failed logins use (100 in
+ * 15 minutes), so a client cannot try tokens where it may not try passwords.
+ */
+export function throttleTokenUse<T>(c: AppContext, attempt: () => Promise<T>): Promise<T> {
+  return throttled(c, [clientSubject(c)], attempt, isUnknownToken);
 }
 
 /** `POST /auth/password`: wrong current passwords count per user and per client. */

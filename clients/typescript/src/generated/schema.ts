@@ -246,7 +246,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the token from a reset mail
-         * @description The token works once. Every login of the account is signed out and its other reset links stop working; sign in with the new password.
+         * @description The token works once. Every login of the account is signed out and its other reset links stop working; sign in with the new password. An unknown token counts as a failed attempt of the client, with its failed logins (100 in 15 minutes, then 429 with Retry-After).
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -308,7 +308,7 @@ export interface paths {
         put?: never;
         /**
          * What an invitation offers, for the page that accepts it
-         * @description Only the holder of the mailed token can ask. The token stays valid.
+         * @description Only the holder of the mailed token can ask. The token stays valid. An unknown token counts as a failed attempt of the client, with its failed logins (100 in 15 minutes, then 429 with Retry-After).
          */
         post: operations["inspectInvitation"];
         delete?: never;
@@ -328,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation: a new account signs in, an existing one joins the tenant
-         * @description For an email without an account, send `{token, password, name}`: the account is created and signed in (the data is a Session, as from login). For an email that has an account, sign in first and send `Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. The token works once.
+         * @description For an email without an account, send `{token, password, name}`: the account is created and signed in (the data is a Session, as from login). For an email that has an account, sign in first and send `Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. The token works once. An unknown token counts as a failed attempt of the client, with its failed logins (100 in 15 minutes, then 429 with Retry-After).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -3958,6 +3958,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many unknown tokens or failed logins from this client IP (100 in 15 minutes); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
@@ -4298,6 +4307,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many unknown tokens or failed logins from this client IP (100 in 15 minutes); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
@@ -4402,6 +4420,15 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many unknown tokens or failed logins from this client IP (100 in 15 minutes); see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
