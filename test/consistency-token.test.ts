@@ -1,11 +1,15 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { decodeConsistencyToken, encodeConsistencyToken } from "../src/db/consistency-token";
+import { openConsistencyToken, sealConsistencyToken } from "../src/db/consistency-token";
 import { createProduct, createTenant } from "./support/builders";
 import { BASE, call, fetchApi } from "./support/http";
 import { servedDocument } from "./support/openapi";
 
-// Reads and writes run in a D1 session; the response's Consistency-Token is its bookmark (with the shard).
-// Local D1 has no replicas: these tests show the token's round trip, not a replica serving it.
+// Reads and writes run in a D1 session; the response's Consistency-Token is its bookmark (with the shard),
+// sealed for the tenant. Local D1 has no replicas: these tests show the token's round trip, not a replica serving it.
+
+const KEY = env.WEBHOOK_SECRET_KEY;
+const bytesOf = (token: string) => atob(token.replaceAll("-", "+").replaceAll("_", "/"));
 
 describe("Consistency-Token", () => {
   it("is returned on writes and reads, and a later write's token is at least as fresh", async () => {
@@ -20,7 +24,9 @@ describe("Consistency-Token", () => {
     const read = await call("GET", "/products", { headers: tenant.admin });
     const readToken = read.headers.get("Consistency-Token");
     expect(readToken).toBeTruthy();
-    const [a, b] = [written, readToken].map((token) => decodeConsistencyToken(token ?? ""));
+    const [a, b] = await Promise.all(
+      [written, readToken].map((token) => openConsistencyToken(KEY, tenant.id, token ?? "")),
+    );
     expect(a?.shard).toBe("SHARD_1");
     // Bookmarks sort oldest to newest.
     expect((b?.bookmark ?? "") >= (a?.bookmark ?? "")).toBe(true);
@@ -43,7 +49,7 @@ describe("Consistency-Token", () => {
   it("of another shard (the tenant moved since) is ignored: the request reads the primary", async () => {
     const tenant = await createTenant({ shard: "SHARD_0" });
     await createProduct(tenant);
-    const elsewhere = encodeConsistencyToken({
+    const elsewhere = await sealConsistencyToken(KEY, tenant.id, {
       shard: "SHARD_1",
       bookmark: "00000000-00000001-00000000-00000000000000000000000000000000",
     });
@@ -65,6 +71,71 @@ describe("Consistency-Token", () => {
       expect(res.body.errors?.[0]).toContain("Consistency-Token");
     }
     expect((await call("GET", "/products", { headers: tenant.admin })).body.data.items).toHaveLength(0);
+  });
+
+  it("is opaque: it names no shard and no bookmark, and no two answers carry the same token", async () => {
+    const tokens: string[] = [];
+    for (const shard of ["SHARD_0", "SHARD_1"]) {
+      const tenant = await createTenant({ shard });
+      await createProduct(tenant);
+      for (let i = 0; i < 2; i++) {
+        const read = await call("GET", "/products", { headers: tenant.admin });
+        tokens.push(read.headers.get("Consistency-Token") ?? "");
+        const opened = await openConsistencyToken(KEY, tenant.id, tokens.at(-1));
+        expect(opened?.shard).toBe(shard);
+        expect(bytesOf(tokens.at(-1) ?? "")).not.toContain(opened?.bookmark.slice(0, 17));
+      }
+    }
+    for (const token of tokens) expect(bytesOf(token)).not.toMatch(/SHARD/);
+    // An unchanged bookmark still gives a new token: equal tokens would tell that the shard saw no commit.
+    expect(new Set(tokens).size).toBe(tokens.length);
+    // One length whatever the shard.
+    expect(new Set(tokens.map((token) => token.length)).size).toBe(1);
+  });
+
+  it("is bound to its tenant: another tenant's token is a 400, as an altered one is, and changes nothing", async () => {
+    const [owner, neighbour] = [
+      await createTenant({ shard: "SHARD_0" }),
+      await createTenant({ shard: "SHARD_0" }),
+    ];
+    const written = await call("POST", "/products", {
+      headers: owner.admin,
+      body: { sku: `CT-${crypto.randomUUID()}`, name: "Mine" },
+    });
+    const token = written.headers.get("Consistency-Token") ?? "";
+    const last = token.at(-2) === "A" ? "B" : "A";
+    const altered = `${token.slice(0, -2)}${last}${token.at(-1)}`;
+    const refusals = [];
+    for (const [tenant, sent] of [
+      [neighbour, token],
+      [owner, altered],
+    ] as const) {
+      const res = await call("POST", "/products", {
+        headers: { ...tenant.admin, "Consistency-Token": sent },
+        body: { sku: `CT-${crypto.randomUUID()}`, name: "Never" },
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("Consistency-Token")).toBeNull();
+      refusals.push({ message: res.body.message, errors: res.body.errors });
+    }
+    expect(refusals[0]).toEqual(refusals[1]);
+    expect((await call("GET", "/products", { headers: neighbour.admin })).body.data.items).toHaveLength(0);
+    const read = await call("GET", "/products", { headers: { ...owner.admin, "Consistency-Token": token } });
+    expect(read.body.data.items).toHaveLength(1);
+  });
+
+  it("issued before tokens were sealed is read as none, and the answer carries a sealed one", async () => {
+    const tenant = await createTenant({ shard: "SHARD_0" });
+    const unsealed = btoa("SHARD_0.00000000-00000001-00000000-00000000000000000000000000000000")
+      .replaceAll("+", "-")
+      .replaceAll("/", "_")
+      .replace(/=+$/, "");
+    const read = await call("GET", "/products", {
+      headers: { ...tenant.admin, "Consistency-Token": unsealed },
+    });
+    expect(read.status).toBe(200);
+    const token = read.headers.get("Consistency-Token") ?? "";
+    expect((await openConsistencyToken(KEY, tenant.id, token))?.shard).toBe("SHARD_0");
   });
 
   it("is documented on every tenant operation and exposed to browsers", async () => {

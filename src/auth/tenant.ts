@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { dbFor, platformDb } from "../db/client";
-import { decodeConsistencyToken } from "../db/consistency-token";
+import { openConsistencyToken, sealConsistencyToken } from "../db/consistency-token";
 import { memberships, tenants } from "../db/schema/platform";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
@@ -66,7 +66,8 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
     scopes = scopesByRole[role as Role];
   }
   if (tenant.status !== "active") throw new AppError("FORBIDDEN", "This tenant is suspended");
-  const after = decodeConsistencyToken(c.req.header("consistency-token"));
+  const tokenKey = c.env.WEBHOOK_SECRET_KEY;
+  const after = await openConsistencyToken(tokenKey, tenant.id, c.req.header("consistency-token"));
   const tenantDb = await dbFor(c.env, tenant, c.var.d1Stats, after);
   c.set("tenant", tenant);
   c.set("scopes", scopes);
@@ -75,5 +76,5 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   // Set after the chain ran, so that error responses carry it too.
   const token = tenantDb.consistencyToken();
-  if (token) c.header("Consistency-Token", token);
+  if (token) c.header("Consistency-Token", await sealConsistencyToken(tokenKey, tenant.id, token));
 });

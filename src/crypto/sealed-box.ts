@@ -1,6 +1,7 @@
 // Data the server must read back but nobody else may (webhook signing secrets, stored idempotent
-// responses that carry secrets) is sealed at rest: AES-GCM with a key derived from a secret binding
-// and the data's purpose, so one purpose's ciphertext never opens as another's.
+// responses that carry secrets, the Consistency-Token clients hold) is sealed: AES-GCM with a key derived
+// from a secret binding and the data's purpose, so one purpose's ciphertext never opens as another's.
+// `boundTo` (GCM's associated data) ties a ciphertext to a context, such as a tenant: it opens in no other.
 
 const encoder = new TextEncoder();
 
@@ -15,7 +16,7 @@ export function toBase64(bytes: Uint8Array): string {
 
 export const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 
-export type SealPurpose = "webhook-secrets" | "idempotent-responses";
+export type SealPurpose = "webhook-secrets" | "idempotent-responses" | "consistency-tokens";
 
 // The isolate's requests share derived keys, never the promise of one: a request may await only what it
 // started itself (docs/decisions/rate-limits.md). Two requests deriving the same key at once both do it.
@@ -30,11 +31,21 @@ async function sealingKey(material: string, purpose: SealPurpose): Promise<Crypt
   return key;
 }
 
+const gcm = (iv: Uint8Array, boundTo: string | undefined) =>
+  boundTo === undefined
+    ? { name: "AES-GCM", iv }
+    : { name: "AES-GCM", iv, additionalData: encoder.encode(boundTo) };
+
 /** `base64(iv || ciphertext)` of `text`. */
-export async function seal(material: string, purpose: SealPurpose, text: string): Promise<string> {
+export async function seal(
+  material: string,
+  purpose: SealPurpose,
+  text: string,
+  boundTo?: string,
+): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv },
+    gcm(iv, boundTo),
     await sealingKey(material, purpose),
     encoder.encode(text),
   );
@@ -44,10 +55,16 @@ export async function seal(material: string, purpose: SealPurpose, text: string)
   return toBase64(out);
 }
 
-export async function unseal(material: string, purpose: SealPurpose, sealed: string): Promise<string> {
+/** The text `seal` sealed; throws unless `sealed` is intact and was sealed for this purpose and `boundTo`. */
+export async function unseal(
+  material: string,
+  purpose: SealPurpose,
+  sealed: string,
+  boundTo?: string,
+): Promise<string> {
   const bytes = fromBase64(sealed);
   const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: bytes.subarray(0, 12) },
+    gcm(bytes.subarray(0, 12), boundTo),
     await sealingKey(material, purpose),
     bytes.subarray(12),
   );

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import type { DatabaseBindings } from "./bindings";
-import { type ConsistencyToken, encodeConsistencyToken } from "./consistency-token";
+import type { ConsistencyToken } from "./consistency-token";
 import { D1Stats, instrumentD1 } from "./d1-stats";
 import * as platformSchema from "./schema/platform";
 import * as tenantSchema from "./schema/tenant";
@@ -30,8 +30,8 @@ export interface TenantDb {
   readonly shard: string;
   /** Outbox events committed through this handle (recorded by runBatch), handed to the queue after the response. */
   readonly committedEvents: string[];
-  /** The Consistency-Token of what this handle has read or written (undefined before its first query). */
-  consistencyToken(): string | undefined;
+  /** Where what this handle has read or written stands, for the Consistency-Token (undefined before its first query). */
+  consistencyToken(): ConsistencyToken | undefined;
 }
 
 /** Platform tables seen from one tenant (its members, its API keys): rows filtered by `tenantId`. */
@@ -79,7 +79,7 @@ export async function dbFor(
     committedEvents: [],
     consistencyToken: () => {
       const bookmark = session.getBookmark();
-      return bookmark ? encodeConsistencyToken({ shard, bookmark }) : undefined;
+      return bookmark ? { shard, bookmark } : undefined;
     },
   };
 }

@@ -145,15 +145,15 @@ const consistencyTokenParameter = {
   description:
     "A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh " +
     "as that response (read-your-writes across requests and regions). Without it the request reads the latest " +
-    "data. A malformed token is 400.",
+    "data. A malformed or altered token, or one given to another tenant, is 400.",
   schema: { type: "string" as const },
 };
 
 const consistencyTokenHeader = {
   "Consistency-Token": {
     description:
-      "Opaque: the point in the tenant's data this response was read or written at. Send it back as " +
-      "`Consistency-Token` to read at least this fresh from any replica.",
+      "Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. " +
+      "Send it back as `Consistency-Token` to read at least this fresh from any replica.",
     schema: { type: "string" as const },
   },
 };

@@ -3997,7 +3997,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -4008,7 +4008,7 @@ export interface operations {
             /** @description A page of invitations */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4031,7 +4031,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4042,7 +4042,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4053,7 +4053,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4076,7 +4076,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4087,7 +4087,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4098,7 +4098,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4114,7 +4114,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4127,7 +4127,7 @@ export interface operations {
             /** @description The revoked invitation */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4144,7 +4144,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4155,7 +4155,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4166,7 +4166,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4177,7 +4177,7 @@ export interface operations {
             /** @description Unknown invitation */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4188,7 +4188,7 @@ export interface operations {
             /** @description The invitation was already accepted */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4211,7 +4211,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4222,7 +4222,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4233,7 +4233,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4467,7 +4467,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -4478,7 +4478,7 @@ export interface operations {
             /** @description A page of users */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4501,7 +4501,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4512,7 +4512,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4523,7 +4523,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4546,7 +4546,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4557,7 +4557,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4568,7 +4568,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4584,7 +4584,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -4601,7 +4601,7 @@ export interface operations {
             /** @description Invited: the mail is on its way */
             202: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4618,7 +4618,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4629,7 +4629,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4640,7 +4640,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4651,7 +4651,7 @@ export interface operations {
             /** @description Already a member of this tenant */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4662,7 +4662,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4673,7 +4673,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4684,7 +4684,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4707,7 +4707,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4718,7 +4718,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4729,7 +4729,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4745,7 +4745,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4758,7 +4758,7 @@ export interface operations {
             /** @description The member */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4775,7 +4775,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4786,7 +4786,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4797,7 +4797,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4808,7 +4808,7 @@ export interface operations {
             /** @description Not a member of this tenant */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4831,7 +4831,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4842,7 +4842,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4853,7 +4853,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4869,7 +4869,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4886,7 +4886,7 @@ export interface operations {
             /** @description The member */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4903,7 +4903,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4914,7 +4914,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4925,7 +4925,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4936,7 +4936,7 @@ export interface operations {
             /** @description Not a member of this tenant */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4947,7 +4947,7 @@ export interface operations {
             /** @description The last owner cannot be demoted */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4958,7 +4958,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4969,7 +4969,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -4992,7 +4992,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5003,7 +5003,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5014,7 +5014,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5030,7 +5030,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -5043,7 +5043,7 @@ export interface operations {
             /** @description The removed member */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5060,7 +5060,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5071,7 +5071,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5082,7 +5082,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5093,7 +5093,7 @@ export interface operations {
             /** @description Not a member of this tenant */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5104,7 +5104,7 @@ export interface operations {
             /** @description The last owner cannot be removed */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5127,7 +5127,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5138,7 +5138,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5149,7 +5149,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5170,7 +5170,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -5181,7 +5181,7 @@ export interface operations {
             /** @description A page of keys */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5204,7 +5204,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5215,7 +5215,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5226,7 +5226,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5249,7 +5249,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5260,7 +5260,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5271,7 +5271,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5287,7 +5287,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -5304,7 +5304,7 @@ export interface operations {
             /** @description The new key, shown once */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5321,7 +5321,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5332,7 +5332,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5343,7 +5343,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5354,7 +5354,7 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5365,7 +5365,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5376,7 +5376,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5387,7 +5387,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5410,7 +5410,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5421,7 +5421,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5432,7 +5432,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5448,7 +5448,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -5461,7 +5461,7 @@ export interface operations {
             /** @description The revoked key */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5478,7 +5478,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5489,7 +5489,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5500,7 +5500,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5511,7 +5511,7 @@ export interface operations {
             /** @description Unknown API key */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5534,7 +5534,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5545,7 +5545,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5556,7 +5556,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5572,7 +5572,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -5583,7 +5583,7 @@ export interface operations {
             /** @description The catalogue */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5600,7 +5600,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5611,7 +5611,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5622,7 +5622,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5645,7 +5645,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5656,7 +5656,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5667,7 +5667,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5694,7 +5694,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -5705,7 +5705,7 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5723,7 +5723,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5734,7 +5734,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5745,7 +5745,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5768,7 +5768,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5779,7 +5779,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5790,7 +5790,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5823,7 +5823,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -5834,7 +5834,7 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5852,7 +5852,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5863,7 +5863,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5874,7 +5874,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5897,7 +5897,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5908,7 +5908,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5919,7 +5919,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5944,7 +5944,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -5955,7 +5955,7 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5973,7 +5973,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5984,7 +5984,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -5995,7 +5995,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6018,7 +6018,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6029,7 +6029,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6040,7 +6040,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6067,7 +6067,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -6078,7 +6078,7 @@ export interface operations {
             /** @description The report: the envelope (JSON) or a CSV download */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6096,7 +6096,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6107,7 +6107,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6118,7 +6118,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6141,7 +6141,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6152,7 +6152,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6163,7 +6163,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6191,7 +6191,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -6202,7 +6202,7 @@ export interface operations {
             /** @description A page of orders, newest first */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6225,7 +6225,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6236,7 +6236,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6247,7 +6247,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6270,7 +6270,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6281,7 +6281,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6292,7 +6292,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6308,7 +6308,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -6321,7 +6321,7 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6338,7 +6338,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6349,7 +6349,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6360,7 +6360,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6371,7 +6371,7 @@ export interface operations {
             /** @description Unknown order */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6394,7 +6394,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6405,7 +6405,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6416,7 +6416,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6432,7 +6432,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -6449,7 +6449,7 @@ export interface operations {
             /** @description The created order (status pending) */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6466,7 +6466,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6477,7 +6477,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6488,7 +6488,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6499,7 +6499,7 @@ export interface operations {
             /** @description Unknown product or warehouse */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6510,7 +6510,7 @@ export interface operations {
             /** @description Insufficient stock, or an Inactive product */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6521,7 +6521,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6532,7 +6532,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6543,7 +6543,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6566,7 +6566,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6577,7 +6577,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6588,7 +6588,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6604,7 +6604,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -6621,7 +6621,7 @@ export interface operations {
             /** @description The created order */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6638,7 +6638,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6649,7 +6649,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6660,7 +6660,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6671,7 +6671,7 @@ export interface operations {
             /** @description Unknown product or warehouse */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6682,7 +6682,7 @@ export interface operations {
             /** @description An Inactive product */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6693,7 +6693,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6704,7 +6704,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6715,7 +6715,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6738,7 +6738,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6749,7 +6749,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6760,7 +6760,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6776,7 +6776,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -6793,7 +6793,7 @@ export interface operations {
             /** @description The order after the change */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6810,7 +6810,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6821,7 +6821,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6832,7 +6832,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6843,7 +6843,7 @@ export interface operations {
             /** @description Unknown order */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6854,7 +6854,7 @@ export interface operations {
             /** @description Illegal transition, or the order was changed concurrently */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6865,7 +6865,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6876,7 +6876,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6899,7 +6899,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6910,7 +6910,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6921,7 +6921,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6937,7 +6937,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -6956,7 +6956,7 @@ export interface operations {
             /** @description The order after the receipt */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6973,7 +6973,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6984,7 +6984,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -6995,7 +6995,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7006,7 +7006,7 @@ export interface operations {
             /** @description Unknown order, line or location */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7017,7 +7017,7 @@ export interface operations {
             /** @description Not receivable in its status, or receiving more than was ordered */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7028,7 +7028,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7039,7 +7039,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7050,7 +7050,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7073,7 +7073,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7084,7 +7084,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7095,7 +7095,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7122,7 +7122,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -7133,7 +7133,7 @@ export interface operations {
             /** @description A page of products */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7156,7 +7156,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7167,7 +7167,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7178,7 +7178,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7201,7 +7201,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7212,7 +7212,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7223,7 +7223,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7239,7 +7239,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -7258,7 +7258,7 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7275,7 +7275,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7286,7 +7286,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7297,7 +7297,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7308,7 +7308,7 @@ export interface operations {
             /** @description SKU or barcode already used */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7319,7 +7319,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7330,7 +7330,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7341,7 +7341,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7364,7 +7364,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7375,7 +7375,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7386,7 +7386,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7405,7 +7405,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -7423,7 +7423,7 @@ export interface operations {
             /** @description Counts of created and updated products */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7440,7 +7440,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7451,7 +7451,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7462,7 +7462,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7473,7 +7473,7 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7484,7 +7484,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7495,7 +7495,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7506,7 +7506,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7529,7 +7529,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7540,7 +7540,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7551,7 +7551,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7567,7 +7567,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -7582,7 +7582,7 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7599,7 +7599,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7610,7 +7610,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7621,7 +7621,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7632,7 +7632,7 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7655,7 +7655,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7666,7 +7666,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7677,7 +7677,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7693,7 +7693,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description An ETag from a read: the write fails with 412 if the product changed since. */
                 "if-match"?: string;
@@ -7714,7 +7714,7 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7731,7 +7731,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7742,7 +7742,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7753,7 +7753,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7764,7 +7764,7 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7775,7 +7775,7 @@ export interface operations {
             /** @description SKU or barcode already used */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7786,7 +7786,7 @@ export interface operations {
             /** @description If-Match does not match the product's current ETag */
             412: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7797,7 +7797,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7808,7 +7808,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7831,7 +7831,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7842,7 +7842,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7853,7 +7853,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7869,7 +7869,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description An ETag from a read: the write fails with 412 if the product changed since. */
                 "if-match"?: string;
@@ -7886,7 +7886,7 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7903,7 +7903,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7914,7 +7914,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7925,7 +7925,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7936,7 +7936,7 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7947,7 +7947,7 @@ export interface operations {
             /** @description The product has stock or open order lines */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7958,7 +7958,7 @@ export interface operations {
             /** @description If-Match does not match the product's current ETag */
             412: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7981,7 +7981,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -7992,7 +7992,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8003,7 +8003,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8019,7 +8019,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description An ETag from a read: the write fails with 412 if the product changed since. */
                 "if-match"?: string;
@@ -8040,7 +8040,7 @@ export interface operations {
                 headers: {
                     /** @description The product's version, for If-Match */
                     ETag?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8057,7 +8057,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8068,7 +8068,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8079,7 +8079,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8090,7 +8090,7 @@ export interface operations {
             /** @description Unknown product */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8101,7 +8101,7 @@ export interface operations {
             /** @description SKU or barcode already used */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8112,7 +8112,7 @@ export interface operations {
             /** @description If-Match does not match the product's current ETag */
             412: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8123,7 +8123,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8134,7 +8134,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8157,7 +8157,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8168,7 +8168,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8179,7 +8179,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8201,7 +8201,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -8212,7 +8212,7 @@ export interface operations {
             /** @description A page of warehouses */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8235,7 +8235,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8246,7 +8246,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8257,7 +8257,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8280,7 +8280,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8291,7 +8291,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8302,7 +8302,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8318,7 +8318,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -8335,7 +8335,7 @@ export interface operations {
             /** @description The new warehouse */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8352,7 +8352,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8363,7 +8363,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8374,7 +8374,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8385,7 +8385,7 @@ export interface operations {
             /** @description Code already used */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8396,7 +8396,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8407,7 +8407,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8418,7 +8418,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8441,7 +8441,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8452,7 +8452,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8463,7 +8463,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8479,7 +8479,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -8492,7 +8492,7 @@ export interface operations {
             /** @description The warehouse */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8509,7 +8509,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8520,7 +8520,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8531,7 +8531,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8542,7 +8542,7 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8565,7 +8565,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8576,7 +8576,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8587,7 +8587,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8603,7 +8603,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -8620,7 +8620,7 @@ export interface operations {
             /** @description The warehouse */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8637,7 +8637,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8648,7 +8648,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8659,7 +8659,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8670,7 +8670,7 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8681,7 +8681,7 @@ export interface operations {
             /** @description Code already used */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8692,7 +8692,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8703,7 +8703,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8726,7 +8726,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8737,7 +8737,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8748,7 +8748,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8764,7 +8764,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -8777,7 +8777,7 @@ export interface operations {
             /** @description The deleted warehouse */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8794,7 +8794,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8805,7 +8805,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8816,7 +8816,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8827,7 +8827,7 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8838,7 +8838,7 @@ export interface operations {
             /** @description It holds stock */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8861,7 +8861,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8872,7 +8872,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8883,7 +8883,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8907,7 +8907,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -8918,7 +8918,7 @@ export interface operations {
             /** @description A page of locations */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8941,7 +8941,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8952,7 +8952,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8963,7 +8963,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8986,7 +8986,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -8997,7 +8997,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9008,7 +9008,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9024,7 +9024,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -9041,7 +9041,7 @@ export interface operations {
             /** @description The new location */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9058,7 +9058,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9069,7 +9069,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9080,7 +9080,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9091,7 +9091,7 @@ export interface operations {
             /** @description Unknown warehouse */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9102,7 +9102,7 @@ export interface operations {
             /** @description Code already used in the warehouse */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9113,7 +9113,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9124,7 +9124,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9135,7 +9135,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9158,7 +9158,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9169,7 +9169,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9180,7 +9180,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9196,7 +9196,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -9209,7 +9209,7 @@ export interface operations {
             /** @description The location */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9226,7 +9226,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9237,7 +9237,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9248,7 +9248,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9259,7 +9259,7 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9282,7 +9282,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9293,7 +9293,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9304,7 +9304,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9320,7 +9320,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -9337,7 +9337,7 @@ export interface operations {
             /** @description The location */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9354,7 +9354,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9365,7 +9365,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9376,7 +9376,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9387,7 +9387,7 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9398,7 +9398,7 @@ export interface operations {
             /** @description Code already used in the warehouse */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9409,7 +9409,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9420,7 +9420,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9443,7 +9443,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9454,7 +9454,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9465,7 +9465,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9481,7 +9481,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -9494,7 +9494,7 @@ export interface operations {
             /** @description The deleted location */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9511,7 +9511,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9522,7 +9522,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9533,7 +9533,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9544,7 +9544,7 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9555,7 +9555,7 @@ export interface operations {
             /** @description It holds stock or has children */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9578,7 +9578,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9589,7 +9589,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9600,7 +9600,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9620,7 +9620,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -9633,7 +9633,7 @@ export interface operations {
             /** @description A page of stock levels */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9656,7 +9656,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9667,7 +9667,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9678,7 +9678,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9689,7 +9689,7 @@ export interface operations {
             /** @description Unknown location */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9712,7 +9712,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9723,7 +9723,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9734,7 +9734,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9755,7 +9755,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -9766,7 +9766,7 @@ export interface operations {
             /** @description A page of counts */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9789,7 +9789,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9800,7 +9800,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9811,7 +9811,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9834,7 +9834,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9845,7 +9845,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9856,7 +9856,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9872,7 +9872,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -9889,7 +9889,7 @@ export interface operations {
             /** @description The open count with its snapshot */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9906,7 +9906,7 @@ export interface operations {
             /** @description The scope holds more than a count does (2000 lines or 5000 serial numbers on hand): narrow it */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9917,7 +9917,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9928,7 +9928,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9939,7 +9939,7 @@ export interface operations {
             /** @description Unknown warehouse, location or product (the message names which) */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9950,7 +9950,7 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9961,7 +9961,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9972,7 +9972,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -9983,7 +9983,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10006,7 +10006,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10017,7 +10017,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10028,7 +10028,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10044,7 +10044,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -10057,7 +10057,7 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10074,7 +10074,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10085,7 +10085,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10096,7 +10096,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10107,7 +10107,7 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10130,7 +10130,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10141,7 +10141,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10152,7 +10152,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10168,7 +10168,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -10185,7 +10185,7 @@ export interface operations {
             /** @description The count with its lines */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10202,7 +10202,7 @@ export interface operations {
             /** @description Invalid lines, or lines that would take the count past 2000 lines or 5000 counted serial numbers */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10213,7 +10213,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10224,7 +10224,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10235,7 +10235,7 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10246,7 +10246,7 @@ export interface operations {
             /** @description The count is no longer open, or an unknown lot */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10257,7 +10257,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10268,7 +10268,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10291,7 +10291,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10302,7 +10302,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10313,7 +10313,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10329,7 +10329,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -10344,7 +10344,7 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10361,7 +10361,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10372,7 +10372,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10383,7 +10383,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10394,7 +10394,7 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10405,7 +10405,7 @@ export interface operations {
             /** @description The count's status does not allow it */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10416,7 +10416,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10439,7 +10439,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10450,7 +10450,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10461,7 +10461,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10477,7 +10477,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -10492,7 +10492,7 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10509,7 +10509,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10520,7 +10520,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10531,7 +10531,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10542,7 +10542,7 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10553,7 +10553,7 @@ export interface operations {
             /** @description The count's status does not allow it */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10564,7 +10564,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10587,7 +10587,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10598,7 +10598,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10609,7 +10609,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10625,7 +10625,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -10640,7 +10640,7 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10657,7 +10657,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10668,7 +10668,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10679,7 +10679,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10690,7 +10690,7 @@ export interface operations {
             /** @description Unknown count */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10701,7 +10701,7 @@ export interface operations {
             /** @description The count's status does not allow it */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10712,7 +10712,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10735,7 +10735,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10746,7 +10746,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10757,7 +10757,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10786,7 +10786,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -10797,7 +10797,7 @@ export interface operations {
             /** @description A page of stock levels (StockLevelAsOf items with asOf) */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10820,7 +10820,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10831,7 +10831,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10842,7 +10842,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10865,7 +10865,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10876,7 +10876,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10887,7 +10887,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10915,7 +10915,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -10926,7 +10926,7 @@ export interface operations {
             /** @description A page of movements */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10949,7 +10949,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10960,7 +10960,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10971,7 +10971,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -10994,7 +10994,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11005,7 +11005,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11016,7 +11016,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11032,7 +11032,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -11049,7 +11049,7 @@ export interface operations {
             /** @description The ledger row and the resulting stock level */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11066,7 +11066,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11077,7 +11077,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11088,7 +11088,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11099,7 +11099,7 @@ export interface operations {
             /** @description Unknown product or location (the message names which) */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11110,7 +11110,7 @@ export interface operations {
             /** @description Removing more than is available (the message states what is), or an inactive location */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11121,7 +11121,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11132,7 +11132,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11143,7 +11143,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11166,7 +11166,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11177,7 +11177,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11188,7 +11188,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11204,7 +11204,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -11221,7 +11221,7 @@ export interface operations {
             /** @description The transfer id and both resulting stock levels */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11238,7 +11238,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11249,7 +11249,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11260,7 +11260,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11271,7 +11271,7 @@ export interface operations {
             /** @description Unknown product or location (the message names which) */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11282,7 +11282,7 @@ export interface operations {
             /** @description Not enough available at the source, or an inactive destination */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11293,7 +11293,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11304,7 +11304,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11315,7 +11315,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11338,7 +11338,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11349,7 +11349,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11360,7 +11360,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11385,7 +11385,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -11396,7 +11396,7 @@ export interface operations {
             /** @description A page of lots */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11419,7 +11419,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11430,7 +11430,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11441,7 +11441,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11464,7 +11464,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11475,7 +11475,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11486,7 +11486,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11502,7 +11502,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -11515,7 +11515,7 @@ export interface operations {
             /** @description The lot */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11532,7 +11532,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11543,7 +11543,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11554,7 +11554,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11565,7 +11565,7 @@ export interface operations {
             /** @description Unknown lot */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11588,7 +11588,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11599,7 +11599,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11610,7 +11610,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11626,7 +11626,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -11639,7 +11639,7 @@ export interface operations {
             /** @description The lot's movements and open orders */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11656,7 +11656,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11667,7 +11667,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11678,7 +11678,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11689,7 +11689,7 @@ export interface operations {
             /** @description Unknown lot */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11712,7 +11712,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11723,7 +11723,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11734,7 +11734,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11756,7 +11756,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -11767,7 +11767,7 @@ export interface operations {
             /** @description A page of holds */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11790,7 +11790,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11801,7 +11801,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11812,7 +11812,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11835,7 +11835,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11846,7 +11846,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11857,7 +11857,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11873,7 +11873,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -11890,7 +11890,7 @@ export interface operations {
             /** @description The hold and where its stock is reserved */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11907,7 +11907,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11918,7 +11918,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11929,7 +11929,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11940,7 +11940,7 @@ export interface operations {
             /** @description Unknown product, location or warehouse (the message names which) */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11951,7 +11951,7 @@ export interface operations {
             /** @description Not enough available (the message states what is), or an inactive product */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11962,7 +11962,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11973,7 +11973,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -11984,7 +11984,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12007,7 +12007,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12018,7 +12018,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12029,7 +12029,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12045,7 +12045,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -12058,7 +12058,7 @@ export interface operations {
             /** @description The hold */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12075,7 +12075,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12086,7 +12086,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12097,7 +12097,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12108,7 +12108,7 @@ export interface operations {
             /** @description Unknown hold */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12131,7 +12131,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12142,7 +12142,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12153,7 +12153,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12169,7 +12169,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -12182,7 +12182,7 @@ export interface operations {
             /** @description The released hold */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12199,7 +12199,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12210,7 +12210,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12221,7 +12221,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12232,7 +12232,7 @@ export interface operations {
             /** @description Unknown hold */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12243,7 +12243,7 @@ export interface operations {
             /** @description The hold has already ended (released, expired or consumed) */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12266,7 +12266,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12277,7 +12277,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12288,7 +12288,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12307,7 +12307,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -12318,7 +12318,7 @@ export interface operations {
             /** @description A page of subscriptions */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12341,7 +12341,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12352,7 +12352,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12363,7 +12363,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12386,7 +12386,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12397,7 +12397,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12408,7 +12408,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12424,7 +12424,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -12441,7 +12441,7 @@ export interface operations {
             /** @description The subscription and its secret */
             201: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12458,7 +12458,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12469,7 +12469,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12480,7 +12480,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12491,7 +12491,7 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12502,7 +12502,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12513,7 +12513,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12524,7 +12524,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12547,7 +12547,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12558,7 +12558,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12569,7 +12569,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12585,7 +12585,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -12598,7 +12598,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12615,7 +12615,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12626,7 +12626,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12637,7 +12637,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12648,7 +12648,7 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12671,7 +12671,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12682,7 +12682,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12693,7 +12693,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12709,7 +12709,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -12726,7 +12726,7 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12743,7 +12743,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12754,7 +12754,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12765,7 +12765,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12776,7 +12776,7 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12787,7 +12787,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12798,7 +12798,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12821,7 +12821,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12832,7 +12832,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12843,7 +12843,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12859,7 +12859,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -12872,7 +12872,7 @@ export interface operations {
             /** @description The deleted subscription */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12889,7 +12889,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12900,7 +12900,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12911,7 +12911,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12922,7 +12922,7 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12945,7 +12945,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12956,7 +12956,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12967,7 +12967,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -12983,7 +12983,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -12998,7 +12998,7 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13015,7 +13015,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13026,7 +13026,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13037,7 +13037,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13048,7 +13048,7 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13059,7 +13059,7 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13070,7 +13070,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13093,7 +13093,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13104,7 +13104,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13115,7 +13115,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13135,7 +13135,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -13148,7 +13148,7 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13171,7 +13171,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13182,7 +13182,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13193,7 +13193,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13204,7 +13204,7 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13227,7 +13227,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13238,7 +13238,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13249,7 +13249,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13265,7 +13265,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -13281,7 +13281,7 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13298,7 +13298,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13309,7 +13309,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13320,7 +13320,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13331,7 +13331,7 @@ export interface operations {
             /** @description Unknown webhook or delivery */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13342,7 +13342,7 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13353,7 +13353,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13376,7 +13376,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13387,7 +13387,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13398,7 +13398,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13414,7 +13414,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -13433,7 +13433,7 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13450,7 +13450,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13461,7 +13461,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13472,7 +13472,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13483,7 +13483,7 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13494,7 +13494,7 @@ export interface operations {
             /** @description The subscription is disabled */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13505,7 +13505,7 @@ export interface operations {
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13516,7 +13516,7 @@ export interface operations {
             /** @description Content-Type must be application/json */
             415: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13527,7 +13527,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13550,7 +13550,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13561,7 +13561,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13572,7 +13572,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13588,7 +13588,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
                 /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
                 "Idempotency-Key"?: string;
@@ -13603,7 +13603,7 @@ export interface operations {
             /** @description The subscription and its new secret */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13620,7 +13620,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13631,7 +13631,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13642,7 +13642,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13653,7 +13653,7 @@ export interface operations {
             /** @description Unknown webhook */
             404: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13664,7 +13664,7 @@ export interface operations {
             /** @description Conflict; also: a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13675,7 +13675,7 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request, or by another credential */
             422: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13698,7 +13698,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13709,7 +13709,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13720,7 +13720,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13742,7 +13742,7 @@ export interface operations {
             header?: {
                 /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
                 "X-Tenant-Id"?: string;
-                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed token is 400. */
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
                 "Consistency-Token"?: string;
             };
             path?: never;
@@ -13753,7 +13753,7 @@ export interface operations {
             /** @description A page of events and the cursor to continue from */
             200: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13770,7 +13770,7 @@ export interface operations {
             /** @description Validation failed, malformed JSON or a bad query parameter */
             400: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13781,7 +13781,7 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked credentials */
             401: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13792,7 +13792,7 @@ export interface operations {
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13803,7 +13803,7 @@ export interface operations {
             /** @description The cursor points before the events still kept: resynchronise, then read again without `after` */
             410: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13826,7 +13826,7 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
                     RateLimit?: string;
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13837,7 +13837,7 @@ export interface operations {
             /** @description Unexpected failure; the message carries the request id */
             500: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
@@ -13848,7 +13848,7 @@ export interface operations {
             /** @description Service unavailable: the deployment is not configured, or the database is not answering */
             503: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
