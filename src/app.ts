@@ -13,6 +13,7 @@ import { allowBrowserClients } from "./http/cors";
 import { handleError } from "./http/error-handler";
 import { notFoundOrMethodNotAllowed } from "./http/not-found";
 import { requestId } from "./http/request-id";
+import { securityHeaders } from "./http/security-headers";
 import { validationHook } from "./http/validation";
 import { holdRoutes } from "./inventory/holds/routes";
 import { inventoryRoutes } from "./inventory/routes";
@@ -33,11 +34,12 @@ import { webhookRoutes } from "./webhooks/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
- * request id -> CORS -> D1 stats -> production guard -> (soak only: fault injection) -> body limit -> control characters -> (per route: authenticate -> tenant ->
+ * security headers -> request id -> CORS -> D1 stats -> production guard -> (soak only: fault injection) -> body limit -> control characters -> (per route: authenticate -> tenant ->
  * rate limit -> scope -> validation) -> handler; errors become envelopes in one handler.
  */
 export function createApp() {
   const root = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  root.use("*", securityHeaders);
   const api = root.basePath("/api/v1");
 
   api.use(
