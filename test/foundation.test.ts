@@ -146,6 +146,15 @@ describe("production guard", () => {
     expect(wranglerToml).not.toMatch(/dev-only-/);
   });
 
+  it("names the development and production Workers apart: a plain `wrangler deploy` cannot replace production", () => {
+    const production = wranglerToml.indexOf("[env.production]");
+    const nameIn = (section: string) => /^name = "([^"]+)"$/m.exec(section)?.[1];
+    const topLevel = nameIn(wranglerToml.slice(0, production));
+    expect(topLevel).toBeTruthy();
+    expect(nameIn(wranglerToml.slice(production))).toBe("warehouse-api");
+    expect(topLevel).not.toBe("warehouse-api");
+  });
+
   it("serves in production once real secrets are set", async () => {
     const app = createApp();
     const response = await fetchApi(new Request("https://warehouse.example.com/api/v1/health"), (request) =>
