@@ -94,3 +94,82 @@ describe("control characters", () => {
     expect(res.body.errors).toEqual([refused("[1].name")]);
   });
 });
+
+// Format characters (category Cf) are invisible: refused in identifiers, refused in names but for ZWNJ and ZWJ,
+// allowed in free text.
+const invisible = (field: string, codePoint: string) =>
+  `${field}: must not contain invisible format characters (${codePoint})`;
+
+describe("format characters (bidi overrides, zero-width characters)", () => {
+  it("a bidi override or a zero-width space in a SKU, a name, a code or a serial is a 400 naming it; nothing is stored", async () => {
+    const before = await productCount();
+    const product = await call("POST", "/products", {
+      headers: tenant.admin,
+      body: { sku: "AB\u200bC", name: "Invoice\u202Efdp.exe", category: "tools\u2066", unit: "pcs" },
+    });
+    expect(product.status).toBe(400);
+    expect(product.body.errors).toEqual([
+      invisible("sku", "U+200B"),
+      invisible("name", "U+202E"),
+      invisible("category", "U+2066"),
+    ]);
+    expect(await productCount()).toBe(before);
+
+    const warehouse = await call("POST", "/warehouses", {
+      headers: tenant.admin,
+      body: { code: "WH\u00ad1", name: "Main" },
+    });
+    expect(warehouse.status).toBe(400);
+    expect(warehouse.body.errors).toEqual([invisible("code", "U+00AD")]);
+
+    const receipt = await call("POST", "/inventory/adjustments", {
+      headers: tenant.admin,
+      body: {
+        productId: crypto.randomUUID(),
+        locationId: crypto.randomUUID(),
+        quantity: 2,
+        reason: "received",
+        serialNumbers: ["SN-1", "SN\u200d2"],
+      },
+    });
+    expect(receipt.status).toBe(400);
+    expect(receipt.body.errors).toEqual([invisible("serialNumbers[1]", "U+200D")]);
+
+    const filter = await call("GET", `/products?sku=${encodeURIComponent("A\u200eB")}`, {
+      headers: tenant.admin,
+    });
+    expect(filter.status).toBe(400);
+    expect(filter.body.errors).toEqual([invisible("sku", "U+200E")]);
+  });
+
+  it("names keep ZWNJ and ZWJ (Persian, Indic scripts, emoji); free text keeps every format character", async () => {
+    const name = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \ud83d\udc69\u200d\ud83d\udd27";
+    const description = "\u05e9\u05dc\u05d5\u05dd \u200f(v2)\u200f \u202bquoted\u202c";
+    const res = await call("POST", "/products", {
+      headers: tenant.admin,
+      body: { sku: `FMT-${crypto.randomUUID()}`, name, description },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ name, description });
+  });
+
+  it("an escaped format character is refused as a raw one is", async () => {
+    const res = await call("POST", "/products", {
+      headers: { ...tenant.admin, "content-type": "application/json" },
+      body: '{"sku":"ESC-\\u202e1","name":"Escaped"}',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([invisible("sku", "U+202E")]);
+  });
+
+  it("a CSV import names the row and column, and imports nothing", async () => {
+    const before = await productCount();
+    const res = await call("POST", "/products/import", {
+      headers: { ...tenant.admin, "content-type": "text/csv" },
+      body: 'sku,name,description\nCSV-F1,Fine,"\u200fok"\nCSV-F2,"Bad\u202e, name",x\n',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([invisible("row 2: name", "U+202E")]);
+    expect(await productCount()).toBe(before);
+  });
+});

@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { parseCsv } from "../products/csv-parse";
 import { formatPath, validationError } from "./validation";
 
 // Control characters have no meaning in an identifier, a filter or a name, and some break what they reach
@@ -7,37 +8,97 @@ import { formatPath, validationError } from "./validation";
 // body text may hold tab, line feed and carriage return (descriptions, notes, addresses, CSV files) but no other.
 const IN_QUERY = /\p{Cc}/u; // C0, DEL and C1
 const IN_BODY = /(?![\t\n\r\u0080-\u009f])\p{Cc}/u; // C0 but tab, LF and CR; DEL
-// Valid JSON carries a control character only as an escape (raw ones make it malformed: the validator's 400),
-// so a body without such an escape needs no second parse.
-const ESCAPED_IN_JSON = /\\u00(?:0[0-8bcef]|1[0-9a-f]|7f)/i;
-const MESSAGE = "must not contain control characters";
+const CONTROL = "must not contain control characters";
+
+// Format characters (Unicode category Cf: bidi overrides and isolates, zero-width spaces and joiners, soft hyphens,
+// tags) are invisible: `ABC` and `A\u200bBC` would be two SKUs nobody can tell apart, and U+202E shows a name
+// backwards. Identifiers (SKUs, codes, lot and serial numbers, references) may hold none; names may hold ZWNJ and
+// ZWJ, which Persian, Indic scripts and emoji sequences need; free text (descriptions, notes, addresses, reasons)
+// may hold any, as right-to-left prose needs its marks. A field is known by its key, wherever it is in the body or
+// query (`lines[0].lotNumber`, `serialNumbers[3]`, `?sku=`). docs/decisions/security.md.
+const IN_IDENTIFIER = /\p{Cf}/u;
+const IN_NAME = /(?![\u200c\u200d])\p{Cf}/u;
+const IDENTIFIER_KEYS = new Set([
+  "sku",
+  "code",
+  "lotNumber",
+  "number",
+  "serialNumbers",
+  "trackingNumber",
+  "reference",
+]);
+const NAME_KEYS = new Set(["name", "supplier", "category", "unit"]);
+
+/** The format characters a field of this key may not hold, if any rule applies to it. */
+const formatRuleOf = (key: string | number | undefined) =>
+  typeof key !== "string"
+    ? undefined
+    : IDENTIFIER_KEYS.has(key)
+      ? IN_IDENTIFIER
+      : NAME_KEYS.has(key)
+        ? IN_NAME
+        : undefined;
+
+/** What is wrong with `text` as a value of `key`, if anything. */
+function problemIn(text: string, key: string | number | undefined, control: RegExp): string | undefined {
+  if (control.test(text)) return CONTROL;
+  const found = formatRuleOf(key)?.exec(text)?.[0];
+  return found === undefined
+    ? undefined
+    : `must not contain invisible format characters (${codePoint(found)})`;
+}
+
+const codePoint = (char: string) =>
+  `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** A name as it can be shown in a message: its control characters written as `\u0000`. */
 const visible = (name: string) =>
   name.replace(/\p{Cc}/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-/** Paths (`lines[0].sku`) of every string in a parsed JSON value, keys included, that holds a forbidden character. */
-function badStrings(value: unknown, path: (string | number)[] = []): string[] {
-  if (typeof value === "string") return IN_BODY.test(value) ? [formatPath(path) || "body"] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => badStrings(item, [...path, index]));
+/**
+ * `lines[0].sku: <problem>` for every string in a parsed JSON value, keys included, that holds a forbidden
+ * character. An array's items are ruled by the array's key (`serialNumbers[3]`).
+ */
+function badStrings(value: unknown, path: (string | number)[] = [], key?: string | number): string[] {
+  if (typeof value === "string") {
+    const problem = problemIn(value, key, IN_BODY);
+    return problem ? [`${formatPath(path) || "body"}: ${problem}`] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, index) => badStrings(item, [...path, index], key));
   if (value !== null && typeof value === "object") {
-    return Object.entries(value).flatMap(([key, item]) =>
-      IN_BODY.test(key) ? [formatPath([...path, visible(key)])] : badStrings(item, [...path, key]),
+    return Object.entries(value).flatMap(([name, item]) =>
+      IN_BODY.test(name)
+        ? [`${formatPath([...path, visible(name)])}: ${CONTROL}`]
+        : badStrings(item, [...path, name], name),
     );
   }
   return [];
 }
 
-/** `body: line 3` for a text body (a CSV import): the lines a person would look at. */
-function badLines(text: string): string[] {
-  return text
+/**
+ * A CSV body (a product import): `body: line 3` for a control character on a line a person would look at, then
+ * `row 2: sku` for a format character in a cell of a ruled column, as the import names rows.
+ */
+function badCsv(text: string): string[] {
+  const lines = text
     .split(/\r\n|\n|\r/)
-    .flatMap((line, index) => (IN_BODY.test(line) ? [`body: line ${index + 1}`] : []));
+    .flatMap((line, index) => (IN_BODY.test(line) ? [`body: line ${index + 1}: ${CONTROL}`] : []));
+  if (lines.length > 0 || !IN_IDENTIFIER.test(text)) return lines;
+  const [header = [], ...rows] = parseCsv(text);
+  const columns = header.map((column) => column.trim());
+  return rows.flatMap((cells, row) =>
+    cells.flatMap((cell, i) => {
+      const problem = problemIn(cell, columns[i], IN_BODY);
+      return problem ? [`row ${row + 1}: ${columns[i]}: ${problem}`] : [];
+    }),
+  );
 }
 
 function bodyProblems(text: string, contentType: string): string[] {
-  if (!/json/i.test(contentType)) return badLines(text);
-  if (!ESCAPED_IN_JSON.test(text)) return [];
+  if (!/json/i.test(contentType)) return badCsv(text);
+  // Valid JSON carries a control character only as an escape (a raw one makes it malformed: the validator's 400),
+  // and a format character raw or as an escape: a body with neither needs no second parse.
+  if (!/\\u|\p{Cf}/u.test(text)) return [];
   try {
     return badStrings(JSON.parse(text));
   } catch {
@@ -46,17 +107,20 @@ function bodyProblems(text: string, contentType: string): string[] {
 }
 
 /**
- * Every control character in a query parameter (name or value) or in a body string (value or key) is a 400
- * naming where it is. Runs before the routes, so no handler, query or stored row ever sees one.
+ * Every control character in a query parameter (name or value) or in a body string (value or key), and every
+ * format character in an identifier or name, is a 400 naming where it is. Runs before the routes, so no handler,
+ * query or stored row ever sees one.
  */
 export const refuseControlCharacters = createMiddleware<AppEnv>(async (c, next) => {
-  const query = Object.entries(c.req.queries()).flatMap(([name, values]) =>
-    IN_QUERY.test(name) || values.some((value) => IN_QUERY.test(value)) ? [visible(name)] : [],
-  );
+  const query = Object.entries(c.req.queries()).flatMap(([name, values]) => {
+    if (IN_QUERY.test(name)) return [`${visible(name)}: ${CONTROL}`];
+    const problem = values.map((value) => problemIn(value, name, IN_QUERY)).find(Boolean);
+    return problem ? [`${name}: ${problem}`] : [];
+  });
   // c.req.text() caches the body: the route's validator and the idempotency hash read the cached text.
   const text = c.req.raw.body ? await c.req.text() : "";
   const body = text === "" ? [] : bodyProblems(text, c.req.header("content-type") ?? "");
-  const fields = [...query, ...body];
-  if (fields.length > 0) throw validationError(fields.map((field) => `${field}: ${MESSAGE}`));
+  const problems = [...query, ...body];
+  if (problems.length > 0) throw validationError(problems);
   await next();
 });
