@@ -135,7 +135,7 @@ describe("format characters (bidi overrides, zero-width characters)", () => {
     expect(receipt.status).toBe(400);
     expect(receipt.body.errors).toEqual([invisible("serialNumbers[1]", "U+200D")]);
 
-    const filter = await call("GET", `/products?sku=${encodeURIComponent("A\u200eB")}`, {
+    const filter = await call("GET", `/inventory/stock?sku=${encodeURIComponent("A\u200eB")}`, {
       headers: tenant.admin,
     });
     expect(filter.status).toBe(400);
