@@ -6,6 +6,9 @@ import { PLATFORM } from "./support/builders";
 import { BASE, call, type Envelope, fetchApi } from "./support/http";
 import { servedDocument } from "./support/openapi";
 
+/** Where wrangler.toml's production environment starts (its header line, not a comment naming it). */
+const PRODUCTION_SECTION = /^\[env\.production\]$/m;
+
 describe("envelope and statuses", () => {
   it("answers health in the envelope with a generated request id", async () => {
     const res = await call("GET", "/health");
@@ -141,13 +144,13 @@ describe("production guard", () => {
 
   it("keeps development values out of the deployable configuration", () => {
     // A plain `wrangler deploy` uploads the top-level [vars]: none may exist.
-    const topLevel = wranglerToml.slice(0, wranglerToml.indexOf("[env.production]"));
+    const topLevel = wranglerToml.slice(0, wranglerToml.search(PRODUCTION_SECTION));
     expect(topLevel).not.toMatch(/^\[vars\]/m);
     expect(wranglerToml).not.toMatch(/dev-only-/);
   });
 
   it("names the development and production Workers apart: a plain `wrangler deploy` cannot replace production", () => {
-    const production = wranglerToml.indexOf("[env.production]");
+    const production = wranglerToml.search(PRODUCTION_SECTION);
     const nameIn = (section: string) => /^name = "([^"]+)"$/m.exec(section)?.[1];
     const topLevel = nameIn(wranglerToml.slice(0, production));
     expect(topLevel).toBeTruthy();
