@@ -1,8 +1,8 @@
 import type { Bindings } from "./env";
 import { sweepOldEvents } from "./events/retention";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
-import { sweepExpiredHolds } from "./inventory/holds/release";
 import { sweepSignInClients } from "./sessions/known-clients";
+import { sweepExpiredHolds } from "./stock/hold-release";
 import { redispatchLost } from "./webhooks/dispatch-sweep";
 
 /** The cron trigger's sweeps; each is independent, so one failing does not stop the others. */

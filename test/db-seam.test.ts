@@ -70,7 +70,7 @@ describe("the database seam", () => {
     expect(violations((_path, text) => /\btenantDatabases\b/.test(text)).sort()).toEqual([
       "../src/events/retention.ts",
       "../src/idempotency/sweep.ts",
-      "../src/inventory/holds/release.ts",
+      "../src/stock/hold-release.ts",
       "../src/webhooks/dispatch-sweep.ts",
     ]);
   });

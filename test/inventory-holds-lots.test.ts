@@ -12,7 +12,7 @@ import {
 import { checkedStockOf } from "./support/database";
 import { call } from "./support/http";
 
-// Holds of lot-tracked stock go through the same reservation module as order lines (src/inventory/reservations.ts):
+// Holds of lot-tracked stock go through the same reservation module as order lines (src/stock/reservations.ts):
 // first-expiring-first-out, never an expired lot, an optional lot pin, and the lots kept when an order consumes them.
 
 let tenant: TestTenant;

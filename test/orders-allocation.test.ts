@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allocate, byStockLevel } from "../src/inventory/allocation";
+import { allocate, byStockLevel } from "../src/stock/allocation";
 
 const stock = (productId: string, locationId: string, available: number) => ({
   productId,

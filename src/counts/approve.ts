@@ -8,19 +8,19 @@ import { inventoryCounts } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
-import { expiredHoldsOf, toHold } from "../inventory/holds/projection";
-import { isStockShortage } from "../inventory/insufficient-stock";
-import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
-import { type Drop, lowStockEvent } from "../inventory/low-stock-event";
-import { releaseExpiredHolds } from "../inventory/reservations";
-import { type LevelChange, levelChanges } from "../inventory/stock-statements";
+import { expiredHoldsOf, toHold } from "../stock/hold-projection";
+import { isStockShortage } from "../stock/insufficient-stock";
+import { isOverCeiling, overCeiling } from "../stock/level-ceiling";
+import { type Drop, lowStockEvent } from "../stock/low-stock-event";
+import { releaseExpiredHolds } from "../stock/reservations";
+import { changeLevels, type LevelChange } from "../stock/statements";
 import {
   isSerialClash,
   receiveSerialUnits,
   type SerialUnit,
   serialsWhereMany,
   takeSerialUnits,
-} from "../lots/tracked-stock";
+} from "../stock/tracked-stock";
 import { countApprovedPayload } from "./approved-event";
 import { type CountLineRecord, changesStock, readCount } from "./read";
 import { inStatus } from "./writes";
@@ -140,7 +140,7 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
   const written = await runBatch(tdb, {
     expiredHolds: releaseExpiredHolds(tdb, expiredHolds, now),
     // A few statements whatever the count's size: one atomic batch within D1's statement limits.
-    adjustments: levelChanges(tdb, changes, ctx, guard),
+    adjustments: changeLevels(tdb, changes, ctx, guard),
     // Missing serials leave first, so a serial found at another counted location can arrive there.
     taken: chunks(taken, SERIALS_PER_STATEMENT).map((units) =>
       takeSerialUnits(tdb, units, now, undefined, guard),

@@ -6,7 +6,7 @@ import { inventoryCountLines as cl, inventoryCounts, locations, lots, products }
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
-import { lotIdOf, withLot } from "../inventory/projections";
+import { lotIdOf, withLot } from "../stock/projections";
 import type { CountRecord, CountsQuery } from "./schemas";
 
 export type CountRow = typeof inventoryCounts.$inferSelect;

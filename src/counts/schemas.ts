@@ -7,7 +7,7 @@ import {
   MAX_SERIALS_PER_REQUEST,
   SerialNumber,
   withinSerialsPerRequest,
-} from "../lots/schemas";
+} from "../stock/schemas";
 
 const Id = z.uuid("must be a UUID");
 const MAX_IDS = 100;

@@ -7,7 +7,7 @@ import { inventoryCounts, locations, products, warehouses } from "../db/schema/t
 import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { resolveLots, trackingProblems } from "../lots/tracked-stock";
+import { resolveLots, trackingProblems } from "../stock/tracked-stock";
 import { type CountRow, countLinesQuery, countRecord, readCount } from "./read";
 import { type CountLinesBody, type CreateCountBody, MAX_COUNT_LINES, MAX_COUNT_SERIALS } from "./schemas";
 

@@ -4,11 +4,9 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
-import { receiveSerials, takeSerials } from "../lots/tracked-stock";
-import { insufficientStock } from "./insufficient-stock";
-import { lowStockEvent } from "./low-stock-event";
-import { releaseExpiredHolds } from "./reservations";
-import type { AdjustmentBody } from "./schemas";
+import { insufficientStock } from "../stock/insufficient-stock";
+import { lowStockEvent } from "../stock/low-stock-event";
+import { releaseExpiredHolds } from "../stock/reservations";
 import {
   addStock,
   changeLevel,
@@ -17,9 +15,11 @@ import {
   levelJson,
   levelSnapshot,
   movementSnapshot,
-} from "./stock-statements";
-import { stockWriteError, trackedStockOf } from "./stock-write";
-import { assertReceivable, loadTargets } from "./targets";
+} from "../stock/statements";
+import { assertReceivable, loadStockTargets } from "../stock/targets";
+import { receiveSerials, takeSerials } from "../stock/tracked-stock";
+import { answerFailedStockWrite, resolveTrackedStock } from "../stock/write";
+import type { AdjustmentBody } from "./schemas";
 
 /**
  * `POST /inventory/adjustments`: one batch holding the stock change, its ledger row, its
@@ -28,14 +28,14 @@ import { assertReceivable, loadTargets } from "./targets";
  */
 export async function adjustStock(tdb: TenantDb, actor: Actor, input: AdjustmentBody) {
   const now = new Date().toISOString();
-  const targets = await loadTargets(tdb, input.productId, [input.locationId], now);
+  const targets = await loadStockTargets(tdb, input.productId, [input.locationId], now);
   const { product } = targets;
   const location = targets.location(input.locationId);
   const adds = input.quantity > 0;
   if (adds) assertReceivable(location);
   const at = { locationId: location.id, locationCode: location.code, warehouseId: location.warehouseId };
   const expect = adds ? { mode: "add" as const } : { mode: "take" as const, ...at };
-  const { lotId, serials } = await trackedStockOf(tdb, product, input, expect);
+  const { lotId, serials } = await resolveTrackedStock(tdb, product, input, expect);
   const level = { productId: input.productId, locationId: input.locationId, lotId };
   const movementId = uuidv7();
   const exists = levelExists(tdb, level);
@@ -70,7 +70,7 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, input: Adjustment
     stockLevel: levelSnapshot(tdb, level),
     movement: movementSnapshot(tdb, [movementId]),
   }).catch(async (error) => {
-    throw await stockWriteError(tdb, error, {
+    throw await answerFailedStockWrite(tdb, error, {
       take: { level, quantity: -input.quantity },
       add: { level, quantity: input.quantity },
       serials: { productId: product.id, numbers: serials, expect },

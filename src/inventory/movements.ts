@@ -5,7 +5,7 @@ import { stockMovements as m } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { between } from "../db/time-range";
 import { offsetOf } from "../http/pagination";
-import { selectMovements } from "./projections";
+import { selectMovements } from "../stock/projections";
 import type { MovementsQuery } from "./schemas";
 
 /** `GET /inventory/movements`, newest first. A date-only `to` includes that whole day. */

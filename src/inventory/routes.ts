@@ -4,15 +4,14 @@ import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { MovementRecord, StockLevelRecord } from "../stock/schemas";
 import { adjustStock } from "./adjustments";
 import { listMovements } from "./movements";
 import {
   AdjustmentBody,
   AdjustmentResult,
-  MovementRecord,
   MovementsQuery,
   StockLevelAsOfRecord,
-  StockLevelRecord,
   StockQuery,
   TransferBody,
   TransferResult,

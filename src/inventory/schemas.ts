@@ -1,7 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
-import { LotNumber, movedFields, trackedFields } from "../lots/schemas";
+import {
+  LotNumber,
+  levelPlaceShape,
+  MovementRecord,
+  movedFields,
+  StockLevelRecord,
+  trackedFields,
+} from "../stock/schemas";
 
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
 const Notes = z.string().trim().max(1000).optional();
@@ -54,53 +61,6 @@ export const TransferBody = z
   .openapi("TransferRequest");
 export type TransferBody = z.infer<typeof TransferBody>;
 
-// Where a level is and what it holds, as a level now and a level at an instant both show it.
-const levelPlace = {
-  productId: z.uuid(),
-  sku: z.string(),
-  productName: z.string(),
-  locationId: z.uuid(),
-  locationCode: z.string(),
-  warehouseId: z.uuid(),
-  lotId: z.uuid().nullable(),
-  lotNumber: z.string().nullable(),
-  expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
-};
-
-export const StockLevelRecord = z
-  .object({
-    ...levelPlace,
-    onHand: z.number().int(),
-    reserved: z.number().int(),
-    available: z.number().int(),
-    updatedAt: z.string(),
-  })
-  .openapi("StockLevel");
-export type StockLevelRecord = z.infer<typeof StockLevelRecord>;
-
-export const MovementRecord = z
-  .object({
-    id: z.uuid(),
-    productId: z.uuid(),
-    locationId: z.uuid(),
-    warehouseId: z.uuid(),
-    lotId: z.uuid().nullable(),
-    lotNumber: z.string().nullable(),
-    serialNumbers: z.array(z.string()).nullable(),
-    delta: z.number().int(),
-    onHandAfter: z.number().int(),
-    reason: z.string(),
-    referenceType: z.string().nullable(),
-    referenceId: z.string().nullable(),
-    notes: z.string().nullable(),
-    actorType: z.enum(["user", "api_key", "system"]),
-    actorId: z.string().nullable(),
-    requestId: z.string().nullable(),
-    createdAt: z.string(),
-  })
-  .openapi("StockMovement");
-export type MovementRecord = z.infer<typeof MovementRecord>;
-
 export const AdjustmentResult = z
   .object({ movement: MovementRecord, stockLevel: StockLevelRecord })
   .openapi("AdjustmentResult");
@@ -148,7 +108,7 @@ export type StockQuery = z.infer<typeof StockQuery>;
 
 export const StockLevelAsOfRecord = z
   .object({
-    ...levelPlace,
+    ...levelPlaceShape,
     onHand: z.number().int().openapi({ description: "On hand at `asOf`." }),
     asOf: z.string(),
     lastMovementAt: z
@@ -156,9 +116,6 @@ export const StockLevelAsOfRecord = z
       .openapi({ description: "The ledger row that set `onHand` (at or before asOf)." }),
   })
   .openapi("StockLevelAsOf");
-
-export const LocationStockQuery = pageQuery.extend({ lotId: optionalId });
-export type LocationStockQuery = z.infer<typeof LocationStockQuery>;
 
 export const MovementsQuery = pageQuery.extend({
   productId: optionalId,

@@ -1,16 +1,14 @@
-import { count, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
+import { eq, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
-import { locations, lots, products, stockLevels } from "../db/schema/tenant";
+import { lots, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { notFound } from "../http/errors";
-import { offsetOf, type PageQuery } from "../http/pagination";
 import { validationError } from "../http/validation";
-import { availableUnits, today } from "../lots/expiry";
-import { levelOrder, levelsWithProducts, selectStockLevels } from "./projections";
-import type { LocationStockQuery, StockQuery } from "./schemas";
-import { asOfInstant, listStockAsOf } from "./stock-as-of";
+import { asOfInstant } from "../stock/as-of";
+import { availableUnits, today } from "../stock/expiry";
+import { lotFilters, stockLevelPage } from "../stock/level-pages";
+import type { StockQuery } from "./schemas";
+import { listStockAsOf } from "./stock-as-of";
 
 const all = alias(stockLevels, "all_levels");
 const allLots = alias(lots, "all_lots");
@@ -22,36 +20,6 @@ const productAvailable = (tdb: TenantDb) =>
     .from(all)
     .leftJoin(allLots, inTenant(tdb, allLots, eq(allLots.id, all.lotId)))
     .where(inTenant(tdb, all, eq(all.productId, stockLevels.productId)));
-
-function pageOf(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {
-  return readPage(tdb, query, {
-    rows: selectStockLevels(tdb, ...conditions)
-      .orderBy(...levelOrder)
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    count: tdb.db
-      .select({ value: count() })
-      .from(stockLevels)
-      .innerJoin(products, levelsWithProducts(tdb))
-      .where(inTenant(tdb, stockLevels, ...conditions)),
-  });
-}
-
-/** Levels of one lot, by id or by number (a number is unique per product, so it may name several lots). */
-function lotFilters(tdb: TenantDb, query: { lotId?: string; lotNumber?: string }) {
-  return [
-    query.lotId ? eq(stockLevels.lotId, query.lotId) : undefined,
-    query.lotNumber
-      ? inArray(
-          stockLevels.lotId,
-          tdb.db
-            .select({ id: lots.id })
-            .from(lots)
-            .where(inTenant(tdb, lots, eq(lots.number, query.lotNumber))),
-        )
-      : undefined,
-  ];
-}
 
 /**
  * `GET /inventory/stock`, ordered by SKU, location code, then lot expiry; with `asOf`, as it was at that instant.
@@ -70,7 +38,7 @@ export function listStock(tdb: TenantDb, query: StockQuery) {
     }
     return listStockAsOf(tdb, filters, query, asOfInstant(query.asOf));
   }
-  return pageOf(
+  return stockLevelPage(
     tdb,
     [
       ...filters,
@@ -79,15 +47,4 @@ export function listStock(tdb: TenantDb, query: StockQuery) {
     ],
     query,
   );
-}
-
-/** `GET /locations/{id}/inventory`: 404 for a location the tenant does not have. */
-export async function listLocationStock(tdb: TenantDb, locationId: string, query: LocationStockQuery) {
-  const [location] = await tdb.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(inTenant(tdb, locations, eq(locations.id, locationId)))
-    .limit(1);
-  if (!location) throw notFound("Location");
-  return pageOf(tdb, [eq(stockLevels.locationId, locationId), ...lotFilters(tdb, query)], query);
 }

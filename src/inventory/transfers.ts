@@ -4,10 +4,8 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../events/outbox";
-import { takeSerials } from "../lots/tracked-stock";
-import { insufficientStock } from "./insufficient-stock";
-import { releaseExpiredHolds } from "./reservations";
-import type { TransferBody } from "./schemas";
+import { insufficientStock } from "../stock/insufficient-stock";
+import { releaseExpiredHolds } from "../stock/reservations";
 import {
   addStock,
   changeLevel,
@@ -16,9 +14,11 @@ import {
   levelJson,
   levelSnapshot,
   movementSnapshot,
-} from "./stock-statements";
-import { stockWriteError, trackedStockOf } from "./stock-write";
-import { assertReceivable, loadTargets } from "./targets";
+} from "../stock/statements";
+import { assertReceivable, loadStockTargets } from "../stock/targets";
+import { takeSerials } from "../stock/tracked-stock";
+import { answerFailedStockWrite, resolveTrackedStock } from "../stock/write";
+import type { TransferBody } from "./schemas";
 
 /**
  * `POST /inventory/transfers`: both sides in one batch, or neither. The source's CHECKs refuse a
@@ -27,13 +27,18 @@ import { assertReceivable, loadTargets } from "./targets";
  */
 export async function transferStock(tdb: TenantDb, actor: Actor, input: TransferBody) {
   const now = new Date().toISOString();
-  const targets = await loadTargets(tdb, input.productId, [input.fromLocationId, input.toLocationId], now);
+  const targets = await loadStockTargets(
+    tdb,
+    input.productId,
+    [input.fromLocationId, input.toLocationId],
+    now,
+  );
   const { product } = targets;
   const source = targets.location(input.fromLocationId);
   const destination = targets.location(input.toLocationId);
   assertReceivable(destination);
   const expect = { mode: "take" as const, locationId: source.id, locationCode: source.code };
-  const { lotId, serials } = await trackedStockOf(tdb, product, input, expect);
+  const { lotId, serials } = await resolveTrackedStock(tdb, product, input, expect);
   const from = { productId: input.productId, locationId: input.fromLocationId, lotId };
   const to = { productId: input.productId, locationId: input.toLocationId, lotId };
   const transferId = uuidv7();
@@ -75,7 +80,7 @@ export async function transferStock(tdb: TenantDb, actor: Actor, input: Transfer
     to: levelSnapshot(tdb, to),
     movements: movementSnapshot(tdb, movementIds),
   }).catch(async (error) => {
-    throw await stockWriteError(tdb, error, {
+    throw await answerFailedStockWrite(tdb, error, {
       take: { level: from, quantity: input.quantity },
       add: { level: to, quantity: input.quantity },
       serials: { productId: product.id, numbers: serials, expect },

@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { locations, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
-import { holdsStock } from "../inventory/stock-statements";
+import { holdsStock } from "../stock/statements";
 import { getLocation } from "./read-location";
 import { ofLocation } from "./records";
 

@@ -3,13 +3,19 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { LocationStockQuery, StockLevelRecord } from "../inventory/schemas";
-import { listLocationStock } from "../inventory/stock-levels";
+import { StockLevelRecord } from "../stock/schemas";
 import { createLocation } from "./create-location";
 import { deleteLocation } from "./delete-location";
+import { listLocationStock } from "./list-location-stock";
 import { listLocations } from "./list-locations";
 import { getLocation } from "./read-location";
-import { CreateLocationBody, ListLocationsQuery, LocationRecord, UpdateLocationBody } from "./schemas";
+import {
+  CreateLocationBody,
+  ListLocationsQuery,
+  LocationRecord,
+  LocationStockQuery,
+  UpdateLocationBody,
+} from "./schemas";
 import { updateLocation } from "./update-location";
 
 const read = { scope: "read:inventory" } as const;

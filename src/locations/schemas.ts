@@ -52,3 +52,6 @@ export const ListLocationsQuery = pageQuery.extend({
   sort: sortQuery(["code", "name", "createdAt"], { field: "createdAt", direction: "desc" }),
 });
 export type ListLocationsQuery = z.infer<typeof ListLocationsQuery>;
+
+export const LocationStockQuery = pageQuery.extend({ lotId: z.uuid("must be a UUID").optional() });
+export type LocationStockQuery = z.infer<typeof LocationStockQuery>;

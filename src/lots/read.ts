@@ -6,8 +6,8 @@ import { locations, lots, orderReservations, orders, stockLevels, stockMovements
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
-import { available } from "../inventory/projections";
-import { isExpired, today } from "./expiry";
+import { isExpired, today } from "../stock/expiry";
+import { available } from "../stock/projections";
 import type { LotRecord, LotsQuery } from "./schemas";
 
 type LotRow = typeof lots.$inferSelect;

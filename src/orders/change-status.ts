@@ -8,15 +8,15 @@ import type { EventType } from "../events/catalog";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { byStockLevel } from "../inventory/allocation";
-import { isSerialClash, serialsChanged, takeSerials } from "../lots/tracked-stock";
+import { byStockLevel } from "../stock/allocation";
+import { releaseReservation, shipReservation } from "../stock/order-stock";
+import { isSerialClash, serialsChanged, takeSerials } from "../stock/tracked-stock";
 import { historyInsert } from "./order-writes";
 import { levelKey, pickedSerials } from "./picked-serials";
 import { type LoadedOrder, readOrder } from "./read-order";
 import { historyEntry, orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
 import { allowedTransitions, canTransition, shipsStock } from "./state-machine";
-import { consumeStock, releaseStock } from "./stock-effects";
 import { atVersion, bumpVersion } from "./version-guard";
 
 /** The events a move causes, besides order.status_changed. */
@@ -61,14 +61,14 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
     ? held.flatMap((s) => {
         const serials = picked?.atLevel.get(levelKey(s)) ?? [];
         return [
-          ...consumeStock(tdb, s, ctx, guard, serials.length ? serials : null),
+          ...shipReservation(tdb, s, ctx, guard, serials.length ? serials : null),
           ...(serials.length
             ? [takeSerials(tdb, s.productId, s.locationId, serials, now, undefined, guard)]
             : []),
         ];
       })
     : to === "cancelled"
-      ? held.map((s) => releaseStock(tdb, s, now, guard))
+      ? held.map((s) => releaseReservation(tdb, s, now, guard))
       : [];
   const releasesReservations = ships || to === "cancelled";
 

@@ -5,17 +5,12 @@ import type { TenantDb } from "../db/client";
 import { orderReservations, stockHolds } from "../db/schema/tenant";
 import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
-import { lotsOfLine, type Reservation, type ShortLine } from "../inventory/allocation";
-import { consumeHolds, heldReservations } from "../inventory/holds/consume";
-import { selectHolds, toHold } from "../inventory/holds/projection";
-import { type Drop, lowStockEvent } from "../inventory/low-stock-event";
-import {
-  planReservations,
-  reservationReads,
-  reservationStatements,
-  reserveRacing,
-} from "../inventory/reservations";
-import { resolveLots } from "../lots/tracked-stock";
+import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocation";
+import { consumeHolds, heldReservations } from "../stock/hold-consumption";
+import { selectHolds, toHold } from "../stock/hold-projection";
+import { type Drop, lowStockEvent } from "../stock/low-stock-event";
+import { planReservations, reservationReads, reserveRacing, reserveStock } from "../stock/reservations";
+import { resolveLots } from "../stock/tracked-stock";
 import {
   assertOrderable,
   assertPinnedLots,
@@ -119,7 +114,7 @@ async function writeSalesOrder(
   actor: Actor,
   row: Omit<OrderRow, "number">,
   lines: readonly OrderLineRow[],
-  plan: { reservations: Reservation[]; expiredHolds: Parameters<typeof reservationStatements>[2] },
+  plan: { reservations: Reservation[]; expiredHolds: Parameters<typeof reserveStock>[2] },
   held: ReturnType<typeof heldReservations>,
 ) {
   const now = row.createdAt;
@@ -138,7 +133,7 @@ async function writeSalesOrder(
     order: insertOrder(tdb, row, allocated, actor),
     // Consumed holds give their stock back first (asserting they are still active), then every line reserves.
     holds: consumeHolds(tdb, held.holds, row.id, now),
-    reserve: reservationStatements(tdb, reservations, plan.expiredHolds, now),
+    reserve: reserveStock(tdb, reservations, plan.expiredHolds, now),
     reservations: chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
       tdb.db.insert(orderReservations).values(
         chunk.map((r) => ({

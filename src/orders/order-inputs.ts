@@ -6,9 +6,9 @@ import { products, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";
-import { MAX_SERIALS_PER_LINE, MAX_SERIALS_PER_REQUEST } from "../lots/schemas";
-import type { LotWanted, TrackedProduct } from "../lots/tracked-stock";
 import { MAX_ORDER_TOTAL, toE4 } from "../money";
+import { MAX_SERIALS_PER_LINE, MAX_SERIALS_PER_REQUEST } from "../stock/schemas";
+import type { LotWanted, TrackedProduct } from "../stock/tracked-stock";
 import type { OrderLineRow } from "./records";
 import { totalE4Of } from "./records";
 

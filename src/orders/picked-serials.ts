@@ -1,7 +1,7 @@
 import type { TenantDb } from "../db/client";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { serialsWhere } from "../lots/tracked-stock";
+import { serialsWhere } from "../stock/tracked-stock";
 import { productsQuery } from "./order-inputs";
 import type { LoadedOrder } from "./read-order";
 import type { UpdateStatusBody } from "./schemas";

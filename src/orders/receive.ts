@@ -7,8 +7,9 @@ import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { isOverCeiling, overCeiling } from "../inventory/level-ceiling";
-import { assertReceivable, targetLocations } from "../inventory/targets";
+import { isOverCeiling, overCeiling } from "../stock/level-ceiling";
+import { receiveStock } from "../stock/order-stock";
+import { assertReceivable, targetLocations } from "../stock/targets";
 import {
   assertTracking,
   isSerialClash,
@@ -17,14 +18,13 @@ import {
   serialProblems,
   serialsChanged,
   trackingProblems,
-} from "../lots/tracked-stock";
+} from "../stock/tracked-stock";
 import { productsQuery } from "./order-inputs";
 import { historyInsert } from "./order-writes";
 import { readOrder } from "./read-order";
 import { historyEntry, orderRecord } from "./records";
 import type { ReceiveBody } from "./schemas";
 import { canReceive, statusAfterReceipt } from "./state-machine";
-import { receiveStock } from "./stock-effects";
 import { atVersion, bumpVersion } from "./version-guard";
 
 /** A serial number named on two lines of one receipt (of the same product) is one unit received twice. */

@@ -1,15 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
+import { nullableRef } from "../openapi/nullable";
 import {
   LotNumber,
   MAX_SERIALS_PER_REQUEST,
   SerialNumbers,
   trackedFields,
   withinSerialsPerRequest,
-} from "../lots/schemas";
-import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
-import { nullableRef } from "../openapi/nullable";
+} from "../stock/schemas";
 import { orderStatuses } from "./state-machine";
 
 const MAX_QUANTITY = 1_000_000_000;

@@ -7,8 +7,8 @@ import { lots, orderLines, orders, products, serialNumbers, stockLevels } from "
 import { inTenant } from "../db/tenant-scope";
 import { eventRow, previousStatementChanged } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
-import { holdsStock } from "../inventory/stock-statements";
 import { toE4 } from "../money";
+import { holdsStock } from "../stock/statements";
 import { findProduct } from "./list";
 import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
 import type { CreateProductBody, ProductChanges } from "./schemas";

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pagedOf, pageQuery } from "../http/pagination";
-import { MovementRecord } from "../inventory/schemas";
 import { ExactMoney } from "../money";
+import { MovementRecord } from "../stock/schemas";
 import { checkRange, dateRangeQuery } from "./date-range";
 
 const format = z

@@ -4,9 +4,9 @@ import type { TenantDb } from "../db/client";
 import { lots, products, stockLevels, stockMovements, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
-import { withLot } from "../inventory/projections";
-import { lastMovementAt } from "../inventory/stock-as-of";
-import { today } from "../lots/expiry";
+import { lastMovementAt } from "../stock/as-of";
+import { today } from "../stock/expiry";
+import { withLot } from "../stock/projections";
 import type { CsvPage } from "./csv";
 
 /** The filters every per-product report takes; `asOf` (valuation only) reads on-hand figures from the ledger. */
@@ -16,7 +16,7 @@ export interface StockFilters {
   asOf?: string;
 }
 
-/** A level's on hand: now, or at `asOf` (its last ledger row then, one index probe: see stock-as-of.ts). */
+/** A level's on hand: now, or at `asOf` (its last ledger row then, one index probe: see src/stock/as-of.ts). */
 const levelOnHand = (tdb: TenantDb, asOf: string | undefined) =>
   asOf
     ? sql`coalesce((select ${stockMovements.onHandAfter} from ${stockMovements}

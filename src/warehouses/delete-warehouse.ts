@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { locations, stockLevels, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
-import { holdsStock } from "../inventory/stock-statements";
+import { holdsStock } from "../stock/statements";
 import { getWarehouse } from "./read-warehouse";
 import { ofWarehouse } from "./records";
 

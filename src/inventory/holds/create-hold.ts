@@ -7,11 +7,12 @@ import { inTenant, tenantIdsAmong } from "../../db/tenant-scope";
 import { eventRow } from "../../events/outbox";
 import { AppError, conflict } from "../../http/errors";
 import { validationError } from "../../http/validation";
-import { resolveLots } from "../../lots/tracked-stock";
-import { lowStockEvent } from "../low-stock-event";
-import { planReservations, reservationReads, reservationStatements, reserveRacing } from "../reservations";
-import { inShownOrder, toHold } from "./projection";
-import { type CreateHoldBody, type HoldRecord, MAX_HOLD_MS } from "./schemas";
+import { inShownOrder, toHold } from "../../stock/hold-projection";
+import { lowStockEvent } from "../../stock/low-stock-event";
+import { planReservations, reservationReads, reserveRacing, reserveStock } from "../../stock/reservations";
+import type { HoldRecord } from "../../stock/schemas";
+import { resolveLots } from "../../stock/tracked-stock";
+import { type CreateHoldBody, MAX_HOLD_MS } from "./schemas";
 
 function assertExpiry(expiresAt: string, now: Date): string {
   const at = Date.parse(expiresAt);
@@ -93,7 +94,7 @@ export async function createHold(tdb: TenantDb, input: CreateHoldBody) {
       updatedAt: now,
     };
     await runBatch(tdb, {
-      reserve: reservationStatements(tdb, plan.reservations, plan.expiredHolds, now),
+      reserve: reserveStock(tdb, plan.reservations, plan.expiredHolds, now),
       hold: tdb.db.insert(stockHolds).values({
         id: holdId,
         tenantId: tdb.tenantId,

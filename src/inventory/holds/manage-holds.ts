@@ -6,8 +6,8 @@ import { stockHolds as h } from "../../db/schema/tenant";
 import { inTenant } from "../../db/tenant-scope";
 import { conflict, notFound } from "../../http/errors";
 import { offsetOf } from "../../http/pagination";
-import { holdStatusAt, reservesStock, selectHolds, toHold } from "./projection";
-import { releaseHold } from "./release";
+import { holdStatusAt, reservesStock, selectHolds, toHold } from "../../stock/hold-projection";
+import { releaseHold } from "../../stock/hold-release";
 import type { HoldsQuery } from "./schemas";
 
 /** `GET /inventory/holds`, newest first. */

@@ -3,9 +3,10 @@ import { pagedOf } from "../../http/pagination";
 import { IdParam } from "../../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../../http/route";
 import { createRouter } from "../../http/router";
+import { HoldRecord } from "../../stock/schemas";
 import { createHold } from "./create-hold";
 import { deleteHold, getHold, listHolds } from "./manage-holds";
-import { CreateHoldBody, HoldRecord, HoldsQuery } from "./schemas";
+import { CreateHoldBody, HoldsQuery } from "./schemas";
 
 const read = { scope: "read:inventory" } as const;
 const write = { scope: "write:inventory" } as const;

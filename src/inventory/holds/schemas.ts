@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { holdStatuses } from "../../db/schema/tenant";
 import { pageQuery } from "../../http/pagination";
-import { LotNumber } from "../../lots/schemas";
+import { LotNumber } from "../../stock/schemas";
 
 /** A hold lasts at most this long. */
 export const MAX_HOLD_MS = 7 * 24 * 60 * 60 * 1000;
@@ -42,44 +42,6 @@ export const CreateHoldBody = z
   })
   .openapi("CreateHoldRequest");
 export type CreateHoldBody = z.infer<typeof CreateHoldBody>;
-
-export const HoldStatus = z.enum(holdStatuses).openapi("HoldStatus");
-export type HoldStatus = z.infer<typeof HoldStatus>;
-
-export const HoldRecord = z
-  .object({
-    id: z.uuid(),
-    productId: z.uuid(),
-    quantity: z.number().int(),
-    status: HoldStatus.openapi({
-      description: "`expired` as soon as `expiresAt` passes (its stock is given back within 60 seconds).",
-    }),
-    reference: z.string().nullable(),
-    locationId: z.uuid().nullable().openapi({ description: "The location asked for, if any." }),
-    warehouseId: z.uuid().nullable().openapi({ description: "The warehouse asked for, if any." }),
-    allocations: z
-      .array(
-        z.object({
-          locationId: z.uuid(),
-          warehouseId: z.uuid(),
-          lotId: z.uuid().nullable(),
-          lotNumber: z.string().nullable(),
-          expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
-          quantity: z.number().int(),
-        }),
-      )
-      .openapi({
-        description:
-          "Where the quantity is reserved: per location and, for lot-tracked products, per lot (first-expiring first).",
-      }),
-    expiresAt: z.string(),
-    orderId: z.uuid().nullable().openapi({ description: "The sales order that consumed the hold." }),
-    releasedAt: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi("StockHold");
-export type HoldRecord = z.infer<typeof HoldRecord>;
 
 export const HoldsQuery = pageQuery.extend({
   productId: z.uuid("must be a UUID").optional(),

@@ -1,14 +1,14 @@
 import { and, asc, eq, exists, inArray, lte, sql } from "drizzle-orm";
-import { chunks, runBatch, type Statement } from "../../db/batch";
-import { dbFor, type TenantDb, tenantDatabases } from "../../db/client";
-import { stockHolds as h } from "../../db/schema/tenant";
-import { inTenant } from "../../db/tenant-scope";
-import type { Bindings } from "../../env";
-import { handOffEvents } from "../../events/hand-off";
-import { eventRow } from "../../events/outbox";
-import { changeLevel } from "../stock-statements";
-import { selectHolds, toHold } from "./projection";
+import { chunks, runBatch, type Statement } from "../db/batch";
+import { dbFor, type TenantDb, tenantDatabases } from "../db/client";
+import { stockHolds as h } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import type { Bindings } from "../env";
+import { handOffEvents } from "../events/hand-off";
+import { eventRow } from "../events/outbox";
+import { selectHolds, toHold } from "./hold-projection";
 import type { HoldRecord } from "./schemas";
+import { changeLevel } from "./statements";
 
 export type ReleaseReason = "released" | "expired" | "consumed";
 

@@ -1,9 +1,9 @@
 import { asc, eq, lte, type SQL, sql } from "drizzle-orm";
-import { inJsonArray } from "../../db/batch";
-import type { TenantDb } from "../../db/client";
-import { stockHolds as h } from "../../db/schema/tenant";
-import { inTenant } from "../../db/tenant-scope";
-import { nullsLast } from "../allocation";
+import { inJsonArray } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { stockHolds as h } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { nullsLast } from "./allocation";
 import type { HoldRecord, HoldStatus } from "./schemas";
 
 /** A hold's status as the API shows it: an active hold past its expiry is `expired` before the sweep gets to it. */

@@ -92,7 +92,7 @@ export function changeLevel(
 /**
  * A ledger row's time: now, or 1 ms after the level's previous row if that is later (two isolates' clocks
  * differ), so per level created_at is strictly increasing in commit order and stock as of an instant is
- * the on_hand_after of the level's last row at or before it (stock-as-of.ts).
+ * the on_hand_after of the level's last row at or before it (as-of.ts).
  */
 const ledgerTime = (tdb: TenantDb, l: Level, now: string) =>
   sql`max(${now}, coalesce((select strftime('%Y-%m-%dT%H:%M:%fZ', max(m.created_at), '+0.001 seconds')
@@ -139,7 +139,7 @@ const CHANGES_PER_STATEMENT = 500;
  * from json_each, guarded by `onlyIf`). A level changed twice (a removal, then an addition) gives its
  * first ledger row the on hand between the two.
  */
-export function levelChanges(
+export function changeLevels(
   tdb: TenantDb,
   changes: readonly LevelChange[],
   ctx: Omit<LedgerContext, "serialNumbers">,

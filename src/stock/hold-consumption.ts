@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Statement } from "../../db/batch";
-import type { TenantDb } from "../../db/client";
-import { AppError, conflict } from "../../http/errors";
-import { nullsLast, type Reservation } from "../allocation";
-import { releaseHold } from "./release";
+import type { Statement } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { AppError, conflict } from "../http/errors";
+import { nullsLast, type Reservation } from "./allocation";
+import { releaseHold } from "./hold-release";
 import type { HoldRecord } from "./schemas";
 
 interface HeldLine {

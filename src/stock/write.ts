@@ -1,4 +1,7 @@
 import type { TenantDb } from "../db/client";
+import { insufficientStock, isStockShortage } from "./insufficient-stock";
+import { isOverCeiling, overCeiling } from "./level-ceiling";
+import type { Level } from "./statements";
 import {
   assertSerials,
   assertTracking,
@@ -9,10 +12,7 @@ import {
   type TrackedInput,
   type TrackedProduct,
   trackingProblems,
-} from "../lots/tracked-stock";
-import { insufficientStock, isStockShortage } from "./insufficient-stock";
-import { isOverCeiling, overCeiling } from "./level-ceiling";
-import type { Level } from "./stock-statements";
+} from "./tracked-stock";
 
 // What an adjustment and a transfer share: the lot and serial numbers they name, checked before their
 // batch, and the 409 a failed batch means.
@@ -24,7 +24,7 @@ type SerialsExpected = Parameters<typeof serialProblems>[3];
  * The tracked stock a one-product write names, checked against the product's tracking (400) and the
  * serials' whereabouts (409); a new lot number on an addition creates the lot.
  */
-export async function trackedStockOf(
+export async function resolveTrackedStock(
   tdb: TenantDb,
   product: TrackedProduct,
   input: TrackedInput & { quantity: number },
@@ -46,7 +46,7 @@ export async function trackedStockOf(
  * The answer a rolled-back stock batch means: too little available where it takes, past the ceiling where
  * it adds, or serial numbers a concurrent write moved; any other error as it is.
  */
-export async function stockWriteError(
+export async function answerFailedStockWrite(
   tdb: TenantDb,
   error: unknown,
   change: {

@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { locations, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
-import { expiredHoldsOf, toHold } from "./holds/projection";
+import { expiredHoldsOf, toHold } from "./hold-projection";
 
 /** The tenant's locations among `ids`, with what a stock write checks (active, warehouse). */
 export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
@@ -23,7 +23,7 @@ export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
  * The product and locations a stock write names, each checked to belong to the tenant (404 names which),
  * and the product's expired holds, which a removal releases first (they must not block it).
  */
-export async function loadTargets(
+export async function loadStockTargets(
   tdb: TenantDb,
   productId: string,
   locationIds: readonly string[],

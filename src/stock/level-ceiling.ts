@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { MAX_ON_HAND, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
-import type { Level } from "./stock-statements";
+import type { Level } from "./statements";
 
 /** Whether a failed batch was rolled back by the ceiling CHECK: an addition past MAX_ON_HAND units. */
 export const isOverCeiling = (error: unknown) => violated(error, "stock_levels_on_hand_max_check");

@@ -3,7 +3,7 @@ import type { TenantDb } from "../db/client";
 import { lots, products as p, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { eventRow } from "../events/outbox";
-import { availableUnits, today } from "../lots/expiry";
+import { availableUnits, today } from "./expiry";
 
 /** Units a write took from a level's available stock (its lot's id; absent for stock without a lot). */
 export interface Drop {
@@ -14,7 +14,7 @@ export interface Drop {
 /**
  * An `inventory.low_stock` outbox row, written only if this change took the product's available stock
  * (across all its locations) from above its reorder point to at or below it. Only unexpired stock is
- * available (src/lots/expiry.ts), so units taken from an expired lot were not available before either.
+ * available (src/stock/expiry.ts), so units taken from an expired lot were not available before either.
  * Evaluated inside the batch, so it sees exactly the committed figures.
  */
 export function lowStockEvent(

@@ -3,7 +3,7 @@ import { violated } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { stockLevels } from "../db/schema/tenant";
 import { AppError } from "../http/errors";
-import { atLevel, type Level } from "./stock-statements";
+import { atLevel, type Level } from "./statements";
 
 /** Whether a failed batch was rolled back by a stock CHECK: a removal larger than what was available. */
 export function isStockShortage(error: unknown): boolean {

@@ -4,7 +4,6 @@ import type { TenantDb } from "../db/client";
 import { locations, lots, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
-import { today, unexpired } from "../lots/expiry";
 import {
   allocate,
   byStockLevel,
@@ -14,11 +13,12 @@ import {
   type ShortLine,
   type StockCandidate,
 } from "./allocation";
-import { expiredHoldsOf } from "./holds/projection";
-import { releaseHold } from "./holds/release";
-import type { HoldRecord } from "./holds/schemas";
+import { today, unexpired } from "./expiry";
+import { expiredHoldsOf } from "./hold-projection";
+import { releaseHold } from "./hold-release";
 import { available, withLot } from "./projections";
-import { changeLevel } from "./stock-statements";
+import type { HoldRecord } from "./schemas";
+import { changeLevel } from "./statements";
 
 // Every reservation of stock (an order's lines, a hold) is planned and written here: read what is available
 // (counting expired holds as free; never an expired lot), allocate first-expiring-first-out (a line pinned to a
@@ -34,7 +34,7 @@ export interface ReservationScope {
 
 /**
  * The reads a reservation plans from (put them in the caller's read batch): stock at active locations in
- * the scope, never of an expired lot (expiry: src/lots/expiry.ts), and the expired holds in its way.
+ * the scope, never of an expired lot (expiry: src/stock/expiry.ts), and the expired holds in its way.
  */
 export function reservationReads(
   tdb: TenantDb,
@@ -127,7 +127,7 @@ export const releaseExpiredHolds = (tdb: TenantDb, holds: readonly HoldRecord[],
   holds.flatMap((hold) => releaseHold(tdb, hold, "expired", now));
 
 /** Releases the expired holds the plan counted on, then reserves, in this order. */
-export function reservationStatements(
+export function reserveStock(
   tdb: TenantDb,
   reservations: readonly Reservation[],
   expiredHolds: readonly HoldRecord[],

@@ -2,8 +2,8 @@ import type { SQL } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
-import type { Reservation } from "../inventory/allocation";
-import { addStock, changeLevel, type LedgerContext, ledgerRow } from "../inventory/stock-statements";
+import type { Reservation } from "./allocation";
+import { addStock, changeLevel, type LedgerContext, ledgerRow } from "./statements";
 
 // The stock side of order changes, as batch statements built on the inventory primitives. Oversell is
 // impossible because the stock_levels CHECKs (reserved <= on_hand, on_hand >= 0) fail the whole batch
@@ -31,12 +31,12 @@ const ledgerContext = (
 });
 
 /** Gives held stock back (cancellation). */
-export function releaseStock(tdb: TenantDb, s: StockAmount, now: string, guard: SQL) {
+export function releaseReservation(tdb: TenantDb, s: StockAmount, now: string, guard: SQL) {
   return changeLevel(tdb, s, { reserved: -s.quantity }, now, guard);
 }
 
 /** Ships held stock: on_hand and reserved both go down, with a `shipped` ledger row (naming the serials shipped). */
-export function consumeStock(
+export function shipReservation(
   tdb: TenantDb,
   s: StockAmount,
   ctx: MovementContext,
