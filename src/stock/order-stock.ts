@@ -5,7 +5,7 @@ import type { TenantDb } from "../db/client";
 import type { Reservation } from "./allocation";
 import { addStock, changeLevel, type LedgerContext, ledgerRow } from "./statements";
 
-// The stock side of order changes, as batch statements built on the inventory primitives. Oversell is
+// The stock side of order changes, as batch statements built on the level statements. Oversell is
 // impossible because the stock_levels CHECKs (reserved <= on_hand, on_hand >= 0) fail the whole batch
 // of a losing racer.
 
