@@ -1,6 +1,7 @@
 // Shared benchmark harness: serves the API and a bare Hono hello Worker under `wrangler dev`
 // (same runtime, same machine), loads both with autocannon and reports ratios.
 import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -43,7 +44,31 @@ function serve(args, readyUrl, env = {}) {
       process.kill(-child.pid, "SIGTERM");
     } catch {}
   };
-  return waitFor(readyUrl, 90_000).then(() => stop);
+  return waitFor(readyUrl, 90_000).then(() => Object.assign(stop, { group: child.pid }));
+}
+
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"]).stdout.toString().trim() || 100);
+
+/**
+ * CPU seconds used so far by every process of a server's process group (`wrangler dev`, its workerd and
+ * their children), from /proc: user + system time of each live process and of its children that exited.
+ */
+export function cpuSecondsOf(group) {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after the command name (which may hold spaces): state is field 3, pgrp 5, utime 14 ... cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) !== group) continue;
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / CLOCK_TICKS;
 }
 
 /**
@@ -65,7 +90,7 @@ export async function startApi({
     ["--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo, "--log-level", "error"],
     `${url}/api/v1/health`,
   );
-  return { url, api: `${url}/api/v1`, persistTo, stop };
+  return { url, api: `${url}/api/v1`, persistTo, stop, group: stop.group };
 }
 
 /** Serves the bare Hono hello Worker on `port`. */
@@ -76,7 +101,35 @@ export async function startHello({ port: basePort }) {
     ["-c", "bench/hello/wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error"],
     `${url}/hello`,
   );
-  return { url: `${url}/hello`, stop };
+  return { url: `${url}/hello`, stop, group: stop.group };
+}
+
+/**
+ * Serves the same-work anchor (bench/anchor/) on `port`, with its own fresh local state migrated like the
+ * API's (same database ids, so the same schema, indexes and triggers).
+ */
+export async function startAnchor({ port: basePort, persistTo: baseDir = "/tmp/bench-anchor-state" }) {
+  const port = shifted(basePort);
+  const persistTo = stateDir(baseDir);
+  spawnSync("rm", ["-rf", resolve(root, persistTo)]);
+  applyMigrations(["--local", "--persist-to", persistTo]);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = await serve(
+    [
+      "-c",
+      "bench/anchor/wrangler.toml",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persistTo,
+      "--log-level",
+      "error",
+    ],
+    `${url}/ready`,
+  );
+  return { url, stop, group: stop.group };
 }
 
 /** Creates a tenant through the platform endpoint (on `shard`, if named); returns its id and admin API key. */

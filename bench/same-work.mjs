@@ -1,0 +1,169 @@
+// The API against the same necessary work (issue #35): the anchor in bench/anchor/ does only the D1 work of
+// each request (no framework), served the same way. For each scenario, 3 alternating rounds (API first, then
+// anchor first, then API first), the ratio of req/s per round, and CPU ms per request of each server's
+// whole process group (from /proc, so background work the request causes counts too).
+// Goals: hot-SKU adjustment >= 0.6, 100 SKUs >= 0.7, 3-line order >= 0.5, page of 20 >= 0.9; CPU <= 2x.
+// Run: npm run bench -- same-work   (BENCH_DURATION=<s> per round, default 10)
+import { cpuSecondsOf, createTenant, load, startAnchor, startApi, startHello } from "./lib.mjs";
+import { seedProducts } from "./seed-products.mjs";
+
+const ROUNDS = 3;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const SKUS = 100;
+
+const api = await startApi({ port: 8870, persistTo: "/tmp/bench-same-work-state", fresh: true });
+const anchor = await startAnchor({ port: 8871 });
+const hello = await startHello({ port: 8872 });
+
+async function call(url, init) {
+  const response = await fetch(url, init);
+  const body = await response.json();
+  if (response.status >= 300) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
+  return { body, stats: response.headers.get("x-d1-stats") };
+}
+
+try {
+  // The API's data, through the API: a tenant, a location, 100 products with stock.
+  const tenant = await createTenant(api.api, "enterprise");
+  const headers = { "x-api-key": tenant.key, "content-type": "application/json" };
+  await seedProducts(api.api, tenant.key, SKUS, "SW");
+  const post = (path, body) =>
+    call(`${api.api}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const warehouse = (await post("/warehouses", { code: "SW", name: "Same work" })).body.data;
+  const location = (
+    await post("/locations", { warehouseId: warehouse.id, code: "A-1", name: "A-1", type: "bin" })
+  ).body.data;
+  const products = (await call(`${api.api}/products?pageSize=${SKUS}`, { headers })).body.data.items.map(
+    (p) => p.id,
+  );
+  for (const productId of products) {
+    await post("/inventory/adjustments", {
+      productId,
+      locationId: location.id,
+      quantity: 500_000_000,
+      reason: "bench",
+    });
+  }
+  // The anchor's: the same shapes, seeded by SQL.
+  const anchorKey = `wms_test_anchor${crypto.randomUUID().replaceAll("-", "")}`;
+  const seeded = (
+    await call(`${anchor.url}/seed`, { method: "POST", body: JSON.stringify({ key: anchorKey }) })
+  ).body;
+  const anchorHeaders = { "x-api-key": anchorKey, "content-type": "application/json" };
+
+  const adjustment = (productId, locationId) =>
+    JSON.stringify({ productId, locationId, quantity: 1, reason: "bench" });
+  const order = (ids) =>
+    JSON.stringify({
+      customerId: crypto.randomUUID(),
+      lines: ids.slice(0, 3).map((productId) => ({ productId, quantity: 1, price: 9.99 })),
+      shippingAddress: { street: "1 Bench St", city: "Load", zip: "10000" },
+    });
+  const spread = (url, hdrs, ids, locationId) => ({
+    url,
+    method: "POST",
+    headers: hdrs,
+    requests: ids.map((id) => ({ method: "POST", headers: hdrs, body: adjustment(id, locationId) })),
+  });
+  const scenarios = {
+    "hot-SKU adjustment (one level)": {
+      api: {
+        url: `${api.api}/inventory/adjustments`,
+        method: "POST",
+        headers,
+        body: adjustment(products[0], location.id),
+      },
+      anchor: {
+        url: `${anchor.url}/adjust`,
+        method: "POST",
+        headers: anchorHeaders,
+        body: adjustment(seeded.productIds[0], seeded.location),
+      },
+      goal: 0.6,
+    },
+    "adjustments over 100 SKUs": {
+      api: spread(`${api.api}/inventory/adjustments`, headers, products, location.id),
+      anchor: spread(`${anchor.url}/adjust`, anchorHeaders, seeded.productIds, seeded.location),
+      goal: 0.7,
+    },
+    "3-line sales order": {
+      api: { url: `${api.api}/orders/sales`, method: "POST", headers, body: order(products) },
+      anchor: {
+        url: `${anchor.url}/orders`,
+        method: "POST",
+        headers: anchorHeaders,
+        body: order(seeded.productIds),
+      },
+      goal: 0.5,
+    },
+    "product page of 20": {
+      api: { url: `${api.api}/products?pageSize=20`, headers },
+      anchor: { url: `${anchor.url}/products?pageSize=20`, headers: anchorHeaders },
+      goal: 0.9,
+    },
+  };
+
+  // One request of each through the API, for its D1 round trips and rows.
+  const d1Stats = {};
+  for (const [name, { api: target }] of Object.entries(scenarios)) {
+    const init = {
+      method: target.method ?? "GET",
+      headers: target.headers,
+      body: target.requests?.[0].body ?? target.body,
+    };
+    d1Stats[name] = (await call(target.url, init)).stats;
+  }
+
+  /** One autocannon round with the CPU its server's process group spent on it. */
+  const measured = async (target, group) => {
+    const cpuBefore = cpuSecondsOf(group);
+    const result = await load({ ...target, duration: DURATION });
+    const cpu = cpuSecondsOf(group) - cpuBefore;
+    return { ...result, cpuMsPerRequest: result.total ? (cpu * 1000) / result.total : Number.NaN };
+  };
+  await load({ url: hello.url, duration: 2 });
+  const helloRound = await measured({ url: hello.url }, hello.group);
+  const rows = [];
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    await load({ ...scenario.api, duration: 2 }); // warm-up
+    await load({ ...scenario.anchor, duration: 2 });
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const apiFirst = round % 2 === 0;
+      const first = apiFirst
+        ? await measured(scenario.api, api.group)
+        : await measured(scenario.anchor, anchor.group);
+      const second = apiFirst
+        ? await measured(scenario.anchor, anchor.group)
+        : await measured(scenario.api, api.group);
+      rounds.push(apiFirst ? { api: first, anchor: second } : { api: second, anchor: first });
+    }
+    rows.push({ name, goal: scenario.goal, rounds });
+  }
+
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const fixed = (x, digits = 0) => x.toFixed(digits);
+  console.log(
+    `\n## same-work anchor: the API's share of the same necessary work (${ROUNDS} alternating rounds of ${DURATION} s)`,
+  );
+  console.log(
+    `bare hello (context): ${fixed(helloRound.requestsPerSecond)} req/s, ${fixed(helloRound.cpuMsPerRequest, 2)} CPU ms/request`,
+  );
+  console.log(
+    "| scenario | API req/s | anchor req/s | ratio per round | mean ratio (goal) | API / anchor p50 ms | CPU ms/req API / anchor (ratio) | non-2xx API / anchor | API X-D1-Stats |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const { name, goal, rounds } of rows) {
+    const ratios = rounds.map((r) => r.api.requestsPerSecond / r.anchor.requestsPerSecond);
+    const apiCpu = mean(rounds.map((r) => r.api.cpuMsPerRequest));
+    const anchorCpu = mean(rounds.map((r) => r.anchor.cpuMsPerRequest));
+    const ratio = mean(ratios);
+    console.log(
+      `| ${name} | ${fixed(mean(rounds.map((r) => r.api.requestsPerSecond)))} | ${fixed(mean(rounds.map((r) => r.anchor.requestsPerSecond)))} | ${ratios.map((x) => fixed(x, 2)).join(", ")} | ${fixed(ratio, 2)} (>= ${goal}: ${ratio >= goal ? "met" : "missed"}) | ${fixed(mean(rounds.map((r) => r.api.p50)))} / ${fixed(mean(rounds.map((r) => r.anchor.p50)))} | ${fixed(apiCpu, 2)} / ${fixed(anchorCpu, 2)} (${fixed(apiCpu / anchorCpu, 2)}) | ${rounds.reduce((s, r) => s + r.api.non2xx, 0)} / ${rounds.reduce((s, r) => s + r.anchor.non2xx, 0)} | ${d1Stats[name]} |`,
+    );
+  }
+} finally {
+  api.stop();
+  anchor.stop();
+  hello.stop();
+}
