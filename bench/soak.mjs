@@ -309,7 +309,17 @@ const admissions = `429 answered ${refusals.length} times to ${new Set(refusals.
   peakByPlan,
 )
   .map(([plan, peak]) => `${plan} ${peak} (plan allows ${LIMITS[plan]})`)
-  .join(", ")}`;
+  .join(", ")}; under-admission (a 429 while fewer than the plan were admitted in its 60 s): ${
+  final.underAdmissions.length
+} of ${refusals.length} refusals${
+  final.underAdmissions.length
+    ? ` (fewest admitted: ${Math.min(...final.underAdmissions.map((u) => u.admittedAtMost))}; at ${[
+        ...new Set(final.underAdmissions.map((u) => new Date(u.sentAt).toISOString().slice(11, 19))),
+      ]
+        .slice(0, 5)
+        .join(", ")})`
+    : ""
+}`;
 const droppedBy = Object.groupBy(dropped, (d) => `${d.name}: ${d.reason}`);
 const deliveries = `${received.length} requests at the receivers; connections that ended before an answer: ${
   Object.entries(droppedBy)

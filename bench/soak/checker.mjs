@@ -10,7 +10,9 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * Checks every invariant; answers the violations (each `{ invariant, detail }`), the events lost (expected
  * at a healthy receiver, never received; `missing` names each `{ tenantId, subscriptionId, eventId }`), the
  * duplicates left after de-duplication by `webhook-id`, and
- * `admissionPeaks` (limited tenant id -> the most admissions the history shows in one 60 s window).
+ * `admissionPeaks` (limited tenant id -> the most admissions the history shows in one 60 s window) and
+ * `underAdmissions` (each 429 whose 60 s window held fewer admissions than the plan: `{ tenantId, sentAt,
+ * admittedAtMost, limit }`; measured, not a violation: a dead or busy isolate's unused leased slots can cause it).
  *
  * - `history`: `{ tenantId, op, method, path, status, sentAt, receivedAt, headers, ids | body, expect? }`
  *   per attempt (`ids`: the UUIDs its response named, or the `body` they are read from); `status` 0 for no response. `expect` (acknowledged writes only): `events` (keys, see
@@ -53,6 +55,7 @@ export function checkInvariants({
     missing: delivery.missing,
     duplicates: delivery.duplicates,
     admissionPeaks,
+    underAdmissions: underAdmissions(history, limits),
   };
 }
 
@@ -264,6 +267,33 @@ function checkIsolation(history, { owners }, violate) {
   }
 }
 
+/** A limited tenant's admitted answers: a rate-limit header on a non-429 answer (fail-open answers carry none). */
+const admitted = (entry) => entry.status !== 429 && entry.headers?.["x-ratelimit-limit"] !== undefined;
+
+/**
+ * The refusals (429) of limited tenants while fewer than the plan were admitted in the 60 s before them. The
+ * refusal happened somewhere in its round trip, each admission somewhere in its own: an admission counts when it
+ * could lie in the window, so a refusal is listed only when even the widest reading held fewer than the plan.
+ */
+function underAdmissions(history, limits) {
+  const found = [];
+  const byTenant = Object.groupBy(
+    history.filter((entry) => limits[entry.tenantId] !== undefined),
+    (entry) => entry.tenantId,
+  );
+  for (const [tenantId, entries] of Object.entries(byTenant)) {
+    const limit = limits[tenantId];
+    const admissions = entries.filter(admitted);
+    for (const refusal of entries.filter((entry) => entry.status === 429)) {
+      const admittedAtMost = admissions.filter(
+        (a) => a.receivedAt > refusal.sentAt - 60_000 && a.sentAt < refusal.receivedAt,
+      ).length;
+      if (admittedAtMost < limit) found.push({ tenantId, sentAt: refusal.sentAt, admittedAtMost, limit });
+    }
+  }
+  return found;
+}
+
 /**
  * No tenant was admitted more than its plan allows in any 60 s window. Only requests the limiter
  * admitted count (a rate-limit header on a non-429 answer; fail-open answers carry none), and only when
@@ -275,7 +305,7 @@ function checkAdmissions(history, limits, violate) {
   const byTenant = new Map();
   for (const entry of history) {
     const limit = limits[entry.tenantId];
-    if (limit === undefined || entry.status === 429 || !entry.headers?.["x-ratelimit-limit"]) continue;
+    if (limit === undefined || !admitted(entry)) continue;
     if (!byTenant.has(entry.tenantId)) byTenant.set(entry.tenantId, []);
     byTenant.get(entry.tenantId).push(entry);
   }

@@ -316,4 +316,28 @@ describe("the soak's invariant checker", () => {
     assert.deepEqual(invariantsOf(w), []);
     assert.equal(checkInvariants(w).admissionPeaks[A], 40);
   });
+
+  it("measures refusals while fewer than the plan were admitted in their window, and only those", () => {
+    const attempt = (sentAt, status) => ({
+      ...world().history[0],
+      op: "burst",
+      method: "GET",
+      status,
+      expect: undefined,
+      sentAt,
+      receivedAt: sentAt + 300,
+    });
+    const w = world();
+    // 40 admitted, then refused: 20 slots were never used (a lease held elsewhere).
+    w.history = [...Array.from({ length: 40 }, () => attempt(10_000, 200)), attempt(11_000, 429)];
+    assert.deepEqual(checkInvariants(w).underAdmissions, [
+      { tenantId: A, sentAt: 11_000, admittedAtMost: 40, limit: w.limits[A] },
+    ]);
+    // The plan spent in the window: a fair refusal. Admissions that left the window before it do not count.
+    const full = Array.from({ length: w.limits[A] }, () => attempt(10_000, 200));
+    w.history = [...full, attempt(11_000, 429)];
+    assert.deepEqual(checkInvariants(w).underAdmissions, []);
+    w.history = [...full, attempt(70_400, 429)];
+    assert.equal(checkInvariants(w).underAdmissions.length, 1);
+  });
 });

@@ -34,7 +34,11 @@ interface HeldLease {
   resetAt: number;
 }
 
-/** A request admitted against a lease: `remaining` counts only this isolate's unused slots (a floor). */
+/**
+ * A request admitted against a lease. `remaining` is the plan minus this isolate's admissions in the window
+ * and minus what the object counted for other isolates at its last answer: exact for a tenant served by one
+ * isolate, and never rising but as admissions leave the window (leased slots not yet used are not spent).
+ */
 export interface LeasedSlot {
   leaseId: string;
   remaining: number;
@@ -42,10 +46,20 @@ export interface LeasedSlot {
 }
 
 export class LeaseHolder {
+  readonly #windowMs: number;
   #leases: HeldLease[] = [];
   #reports: (LeaseReport & { unused: number })[] = [];
-  /** This isolate's admissions in the last `RATE_SPAN_MS`. */
+  /**
+   * This isolate's admissions (its clock) for as long as the object may still count them: a window plus the
+   * clock margin by which the object places a reported use later than it happened.
+   */
   #admissions: number[] = [];
+  /** What the object counted at its last answer beyond this isolate's admissions and unused slots: other isolates' use. */
+  #others = 0;
+
+  constructor(windowMs: number) {
+    this.#windowMs = windowMs;
+  }
 
   /** Takes a slot at `now` for a request under `limit` from the lease that ends first, if any has one. */
   take(now: number, limit: number): LeasedSlot | undefined {
@@ -54,9 +68,23 @@ export class LeaseHolder {
     if (!lease) return undefined;
     lease.uses.push(now - lease.askedAt);
     this.#admissions.push(now);
-    const slot = { leaseId: lease.id, remaining: this.unused(), resetAt: lease.resetAt };
+    const slot = { leaseId: lease.id, remaining: this.remaining(now, limit), resetAt: lease.resetAt };
     this.#retire(now, limit);
     return slot;
+  }
+
+  /**
+   * What is left of `limit` at `now` as this isolate knows it: its own admissions still in the window and the
+   * other isolates' as of the object's last answer are spent; its unused leased slots are not.
+   */
+  remaining(now: number, limit: number): number {
+    return Math.max(0, limit - this.#others - this.#admittedInWindow(now));
+  }
+
+  #admittedInWindow(now: number): number {
+    const cutoff = now - this.#windowMs - CLOCK_MARGIN_MS;
+    while (this.#admissions.length > 0 && (this.#admissions[0] as number) <= cutoff) this.#admissions.shift();
+    return this.#admissions.length;
   }
 
   /** Slots this isolate holds and has not used. */
@@ -82,11 +110,23 @@ export class LeaseHolder {
     return reports;
   }
 
-  /** Records the object's grant of `slots` (asked for at `askedAt`) under `limit`. */
-  receive(grant: { id: string; slots: number; resetAt: number }, askedAt: number, limit: number): void {
-    if (grant.slots <= 0) return;
-    this.#leases.push({ ...grant, limit, askedAt, uses: [] });
-    this.#leases.sort((a, b) => a.askedAt - b.askedAt);
+  /**
+   * Records the object's grant of `slots` (asked for at `askedAt`, answered at `receivedAt`) under `limit`, and
+   * `free`: what the object could still grant after it. What it counted beyond that is this isolate's unused
+   * slots, its admissions in the window, and the other isolates' use, which later answers bring up to date.
+   */
+  receive(
+    grant: { id: string; slots: number; resetAt: number; free: number },
+    askedAt: number,
+    limit: number,
+    receivedAt: number,
+  ): void {
+    const { free, ...lease } = grant;
+    if (lease.slots > 0) {
+      this.#leases.push({ ...lease, limit, askedAt, uses: [] });
+      this.#leases.sort((a, b) => a.askedAt - b.askedAt);
+    }
+    this.#others = Math.max(0, limit - free - this.unused() - this.#admittedInWindow(receivedAt));
   }
 
   /**
@@ -110,15 +150,20 @@ export class LeaseHolder {
   }
 
   #spareWanted(now: number): number {
-    return this.#admissions.length >= LEASING_FROM ? Math.ceil(this.#rate(now) * LEASE_TRAFFIC_MS) : 0;
+    return this.#recent(now).length >= LEASING_FROM ? Math.ceil(this.#rate(now) * LEASE_TRAFFIC_MS) : 0;
+  }
+
+  /** This isolate's admissions in the last `RATE_SPAN_MS`. */
+  #recent(now: number): number[] {
+    return this.#admissions.filter((at) => at > now - RATE_SPAN_MS);
   }
 
   /** Admissions per ms over the last `RATE_SPAN_MS`. */
   #rate(now: number): number {
-    this.#admissions = this.#admissions.filter((at) => at > now - RATE_SPAN_MS);
-    const oldest = this.#admissions[0];
+    const recent = this.#recent(now);
+    const oldest = recent[0];
     if (oldest === undefined) return 0;
-    return this.#admissions.length / Math.max(RATE_FLOOR_MS, now - oldest);
+    return recent.length / Math.max(RATE_FLOOR_MS, now - oldest);
   }
 
   /** Moves used-up and expired leases, and those granted under another limit (a plan change), to the reports. */

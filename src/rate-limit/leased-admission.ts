@@ -38,11 +38,11 @@ const POLL_MS = 2;
 let objectCalls = 0;
 export const leaseCallsSoFar = () => objectCalls;
 
-function subjectNamed(name: string): Subject {
+function subjectNamed(name: string, windowMs: number): Subject {
   let subject = subjects.get(name);
   if (!subject) {
     if (subjects.size >= MAX_SUBJECTS) subjects.clear();
-    subject = { holder: new LeaseHolder(), callsDone: 0, lastReached: true, waiting: 0 };
+    subject = { holder: new LeaseHolder(windowMs), callsDone: 0, lastReached: true, waiting: 0 };
     subjects.set(name, subject);
   }
   return subject;
@@ -63,7 +63,7 @@ export async function admit(
   logFields: Record<string, string>,
 ): Promise<Admission | undefined> {
   const log = { ...logFields, requestId: c.var.requestId };
-  const subject = subjectNamed(name);
+  const subject = subjectNamed(name, rule.windowMs);
   const arrivedAt = Date.now();
   let answer: LeaseGrant | undefined;
   for (;;) {
@@ -71,14 +71,10 @@ export async function admit(
     const slot = subject.holder.take(now, rule.limit);
     if (slot) {
       askAhead(c, name, subject, rule, now, log);
-      // Answered by the object for this very request: its own count of what is left is exact, plus this
-      // isolate's unused slots. Otherwise only this isolate's unused slots are certain (others may be
-      // spending the rest), so Remaining never overstates.
-      const granted = answer !== undefined && slot.leaseId === answer.id ? answer.next.remaining : 0;
       return {
         allowed: true,
         limit: rule.limit,
-        remaining: slot.remaining + granted,
+        remaining: slot.remaining,
         resetAt: Math.max(slot.resetAt, now),
         retryAfter: 0,
         windowMs: rule.windowMs,
@@ -134,9 +130,10 @@ async function ask(
     grant = await consultLimiter(c.env, name, (limiter) => limiter.acquire(rule, ask, reports), log);
     if (!grant) return undefined;
     subject.holder.receive(
-      { id: grant.id, slots: grant.slots, resetAt: grant.next.resetAt },
+      { id: grant.id, slots: grant.slots, resetAt: grant.next.resetAt, free: grant.next.remaining },
       askedAt,
       rule.limit,
+      Date.now(),
     );
     if (!grant.next.allowed) rememberRefusal(name, { ...grant.next, at: askedAt });
     // Spare slots may outlive the isolate's need for them: hand them back when the lease ends.
