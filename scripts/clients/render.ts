@@ -1,6 +1,7 @@
 // Every file rendered from the operation table, by path: what `npm run clients:generate` writes and what
 // the drift checks compare with the committed files.
 import type { OperationTable } from "./operation-table.ts";
+import { CODE_SAMPLES_PATH, renderCodeSamples } from "./render-code-samples.ts";
 import { renderDotnet } from "./render-dotnet.ts";
 import { renderDotnetModels } from "./render-dotnet-models.ts";
 import { PHP_RESOURCES_DIR, renderPhp } from "./render-php.ts";
@@ -30,5 +31,6 @@ export function renderAll(table: OperationTable): Map<string, string> {
     ["clients/dotnet/src/Generated/Resources.g.cs", renderDotnet(table)],
     ["clients/dotnet/src/Generated/Models.g.cs", renderDotnetModels(table)],
     ...renderVersions(),
+    [CODE_SAMPLES_PATH, renderCodeSamples(table)],
   ]);
 }

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { DOCS_CSP, serveAsset } from "../web-app/assets";
+import { addCodeSamples } from "./code-samples";
 
 export const API_VERSION = "1.0.0";
 
@@ -10,6 +11,7 @@ export const API_VERSION = "1.0.0";
  * no CDN, so the page works offline and under a CSP that allows this origin only.
  */
 export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
+  addCodeSamples(api);
   const registry = api.openAPIRegistry;
   registry.registerComponent("securitySchemes", "BearerAuth", {
     type: "http",

@@ -1,9 +1,11 @@
 """Typed models, the error hierarchy, the call's deadline, Retry-After's cap, which 500s are retried, cancellation
 and the User-Agent: against the live API, with the harness proxy as the local test server of the faults."""
 
+import json
 import re
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from conftest import BASE_URL, env, proxy, unique
@@ -129,3 +131,12 @@ def test_sends_its_user_agent() -> None:
     proxy.clear_log()
     client.health.get()
     assert re.fullmatch(rf"warehouse-api-python/{__version__} \(\w+ [0-9.]+\)", proxy.log()[0]["userAgent"])
+
+
+def test_the_docs_page_samples_compile_and_call_methods_that_exist() -> None:
+    samples = json.loads((Path(__file__).resolve().parents[3] / "src/openapi/code-samples.json").read_text("utf-8"))
+    for operation_id, by_language in samples.items():
+        source = next(s["source"] for s in by_language if s["lang"] == "python")
+        compile(source, operation_id, "exec")
+        group, method = re.search(r"client\.(\w+)\.(\w+)\(", source).groups()
+        assert callable(getattr(getattr(client, group), method)), operation_id
