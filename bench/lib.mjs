@@ -73,12 +73,14 @@ export function cpuSecondsOf(group) {
 
 /**
  * Serves the API with its own local state (`.wrangler/bench-state`, migrated first) on `port`.
- * `fresh: true` wipes that state first, for benchmarks that need a known data set.
+ * `fresh: true` wipes that state first, for benchmarks that need a known data set; `inspectorPort` opens
+ * workerd's inspector there (bench/profile.mjs).
  */
 export async function startApi({
   port: basePort,
   persistTo: baseDir = ".wrangler/bench-state",
   fresh = false,
+  inspectorPort = undefined,
 } = {}) {
   const port = shifted(basePort);
   const persistTo = stateDir(baseDir);
@@ -87,7 +89,17 @@ export async function startApi({
   applyMigrations(["--local", "--persist-to", persistTo]);
   const url = `http://127.0.0.1:${port}`;
   const stop = await serve(
-    ["--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo, "--log-level", "error"],
+    [
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persistTo,
+      "--log-level",
+      "error",
+      ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
+    ],
     `${url}/api/v1/health`,
   );
   return { url, api: `${url}/api/v1`, persistTo, stop, group: stop.group };

@@ -5,10 +5,17 @@ import { D1Stats } from "../db/d1-stats";
 import type { AppContext, AppEnv } from "../env";
 import { AppError } from "../http/errors";
 import { findApiKey, lastUsedIsStale, looksLikeApiKey, touchApiKey } from "./api-keys";
-import { sha256Hex } from "./hashing";
 import { ipAllowed } from "./ip-allow-list";
 import { verifyAccessToken } from "./jwt";
-import { forgetKey, isSecondRun, rememberedKey, rememberKey, sameView, serveAgain } from "./key-views";
+import {
+  forgetKey,
+  isSecondRun,
+  keyHashOf,
+  rememberedKey,
+  rememberKey,
+  sameView,
+  serveAgain,
+} from "./key-views";
 import type { Principal } from "./principal";
 
 type KeyPrincipal = Extract<Principal, { type: "api_key" }>;
@@ -86,7 +93,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     c.set("principal", { type: "user", id: userId, tokenId, sessionId });
     return next();
   }
-  const keyHash = await sha256Hex(credential);
+  const keyHash = await keyHashOf(credential);
   const remembered = reads.has(c.req.method) && !isSecondRun(c.req.raw) ? rememberedKey(keyHash) : undefined;
   if (!remembered) {
     c.set(

@@ -1,3 +1,4 @@
+import { sha256Hex } from "./hashing";
 import type { Principal } from "./principal";
 
 type KeyPrincipal = Extract<Principal, { type: "api_key" }>;
@@ -9,6 +10,21 @@ type KeyPrincipal = Extract<Principal, { type: "api_key" }>;
  */
 const lastSeen = new Map<string, KeyPrincipal>();
 const MAX_KEYS = 10_000;
+
+/**
+ * Each presented key's SHA-256, so a key the isolate has seen is not hashed again on every request. Held in
+ * the isolate's memory only, as the request that carried the key was; bounded like the views.
+ */
+const hashes = new Map<string, string>();
+
+export async function keyHashOf(key: string): Promise<string> {
+  const known = hashes.get(key);
+  if (known) return known;
+  const hash = await sha256Hex(key);
+  if (hashes.size >= MAX_KEYS) hashes.delete(hashes.keys().next().value as string);
+  hashes.set(key, hash);
+  return hash;
+}
 
 export function rememberedKey(keyHash: string): KeyPrincipal | undefined {
   return lastSeen.get(keyHash);

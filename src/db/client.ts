@@ -4,18 +4,21 @@ import type { DatabaseBindings } from "./bindings";
 import type { ConsistencyToken } from "./consistency-token";
 import { D1Stats, instrumentD1 } from "./d1-stats";
 import * as platformSchema from "./schema/platform";
-import * as tenantSchema from "./schema/tenant";
 import { shardDatabase, shardNames } from "./shards";
 
 // The seam between platform data and tenant data (src/db/README.md): `platformDb` is the only way to
 // platform tables, `dbFor` the only way to a tenant's tables. The platform lives in the PLATFORM binding,
 // each tenant on the shard the directory (`tenants.shard`) names (docs/decisions/scale-out.md).
 
+// Handles are built per request (each wraps the request's D1 stats and session) without Drizzle's schema
+// argument: it only serves the relational `db.query` API, which nothing uses, and extracting its config from
+// every table cost about 3 ms of CPU per request (bench/profile.mjs, issue #35).
+
 /** The platform tables' database (tenants, users, memberships, refresh tokens, the API key index). */
-export type PlatformDb = DrizzleD1Database<typeof platformSchema> & { $client: D1Database };
+export type PlatformDb = DrizzleD1Database & { $client: D1Database };
 
 /** A database holding tenant tables; every query through it is limited to one tenant (`inTenant`). */
-export type TenantDatabase = DrizzleD1Database<typeof tenantSchema> & { $client: D1Database };
+export type TenantDatabase = DrizzleD1Database & { $client: D1Database };
 
 /** Where a tenant's tables live, as the directory says. */
 export interface Placement {
@@ -42,7 +45,7 @@ export interface PlatformScope {
 
 /** The handle for platform tables: always the primary (a replica could still show a revoked key). */
 export function platformDb(env: DatabaseBindings, stats = new D1Stats()): PlatformDb {
-  return drizzle(instrumentD1(env.PLATFORM, stats), { schema: platformSchema });
+  return drizzle(instrumentD1(env.PLATFORM, stats));
 }
 
 async function placementOf(env: DatabaseBindings, tenantId: string): Promise<Placement> {
@@ -71,7 +74,7 @@ export async function dbFor(
     after?.shard === shard ? after.bookmark : "first-primary",
   );
   // Drizzle's D1 driver only prepares statements and runs batches, which a session does as the database does.
-  const db = drizzle(instrumentD1(session as unknown as D1Database, stats), { schema: tenantSchema });
+  const db = drizzle(instrumentD1(session as unknown as D1Database, stats));
   return {
     db,
     tenantId: id,
@@ -89,7 +92,7 @@ export async function dbFor(
  * goes through `dbFor`.
  */
 export function tenantDatabases(env: DatabaseBindings): TenantDatabase[] {
-  return shardNames(env).map((shard) => drizzle(shardDatabase(env, shard), { schema: tenantSchema }));
+  return shardNames(env).map((shard) => drizzle(shardDatabase(env, shard)));
 }
 
 /** Throws unless the platform database and every shard answer (GET /health). */

@@ -33,6 +33,8 @@ const MAX_PAYLOAD_BYTES = 1_000_000;
 /** The payload as stored: its JSON, which must fit in a D1 row (for payloads completed in SQL too). */
 export function storedPayload(type: EventType, payload: unknown): string {
   const json = JSON.stringify(payload);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only a payload that could pass the limit is encoded to measure it.
+  if (json.length * 3 <= MAX_PAYLOAD_BYTES) return json;
   const bytes = utf8Bytes(json);
   if (bytes > MAX_PAYLOAD_BYTES) throw new Error(`A ${type} payload of ${bytes} bytes does not fit a D1 row`);
   return json;
