@@ -71,16 +71,22 @@ describe("webhook replay", () => {
 
   it("replays only what the subscription matches, narrowed by types", async () => {
     const t = await createTenant();
-    const id = await subscribe(t, ["product.created", "inventory.adjusted"]);
+    const events = ["product.created", "inventory.adjusted"];
+    // A subscription for each replay: a replay leaves out what an earlier one still has waiting.
+    const [forAll, forNarrowed, forNone] = [
+      await subscribe(t, events),
+      await subscribe(t, events),
+      await subscribe(t, events),
+    ];
     const from = new Date(Date.now() - 1000).toISOString();
     await stockedProduct(t, 1);
     const to = new Date().toISOString();
-    const all = await replay(t, id, { from, to });
+    const all = await replay(t, forAll, { from, to });
     expect(all.body.data.queued).toBe(2);
-    const narrowed = await replay(t, id, { from, to, types: ["product.created", "order.created"] });
+    const narrowed = await replay(t, forNarrowed, { from, to, types: ["product.created", "order.created"] });
     expect(narrowed.body.data.queued).toBe(1);
-    const none = await replay(t, id, { from, to, types: ["order.created"] });
-    expect(none.body.data).toEqual({ replayId: null, queued: 0 });
+    const none = await replay(t, forNone, { from, to, types: ["order.created"] });
+    expect(none.body.data).toEqual({ replayId: null, queued: 0, alreadyWaiting: 0 });
   });
 
   it("validates the range, and needs admin (401, 403) and the tenant's own subscription (404)", async () => {

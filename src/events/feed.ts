@@ -52,7 +52,14 @@ export async function readFeed(tdb: TenantDb, scopes: readonly Scope[], query: F
       .from(o)
       .where(inTenant(tdb, o)),
     rows: tdb.db
-      .select({ id: o.id, type: o.type, timestamp: o.createdAt, data: o.payload, seq: o.seq })
+      .select({
+        id: o.id,
+        type: o.type,
+        timestamp: o.createdAt,
+        data: o.payload,
+        seq: o.seq,
+        webhooksFailedAt: o.fanOutFailedAt,
+      })
       .from(o)
       // Swept events are gone, so without a cursor this starts at the oldest kept one.
       .where(inTenant(tdb, o, gt(o.seq, after ?? 0), typeFilter(types)))
@@ -71,7 +78,11 @@ export async function readFeed(tdb: TenantDb, scopes: readonly Scope[], query: F
   const lastSeq = read.last[0]?.seq ?? 0;
   const position = hasMore ? (items.at(-1)?.seq ?? 0) : Math.max(lastSeq, after ?? 0, sweptThrough);
   return {
-    items: items.map(({ seq: _seq, type, ...event }) => ({ ...event, type: type as FeedType })),
+    items: items.map(({ seq: _seq, type, webhooksFailedAt, ...event }) => ({
+      ...event,
+      type: type as FeedType,
+      ...(webhooksFailedAt ? { webhooksFailedAt } : {}),
+    })),
     nextCursor: encodeCursor(position),
     hasMore,
   };

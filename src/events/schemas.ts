@@ -45,6 +45,15 @@ export const FeedEvent = z
       .string()
       .openapi({ description: "When the change committed (the webhook body's `timestamp`)." }),
     data: z.unknown().openapi({ description: "The resource after the change (the webhook body's `data`)." }),
+    webhooksFailedAt: z
+      .string()
+      .optional()
+      .openapi({
+        format: "date-time",
+        description:
+          "Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour " +
+          "(10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.",
+      }),
   })
   .openapi("Event");
 

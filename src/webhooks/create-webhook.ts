@@ -1,5 +1,6 @@
 import { count, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import type { Grantor } from "../auth/current-rights";
 import type { TenantDb } from "../db/client";
 import { webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -8,8 +9,16 @@ import { type SubscriptionRow, webhookRecord } from "./records";
 import { type CreateWebhookBody, MAX_SUBSCRIPTIONS_PER_TENANT } from "./schemas";
 import { encryptSecret, generateSigningSecret } from "./secrets";
 
-/** `POST /webhooks`: the subscription and its signing secret, shown in this answer only. */
-export async function createSubscription(tdb: TenantDb, secretKey: string, input: CreateWebhookBody) {
+/**
+ * `POST /webhooks`: the subscription and its signing secret, shown in this answer only. It records its creator
+ * (the member or key): it delivers only what that creator may read, and only while the creator may.
+ */
+export async function createSubscription(
+  tdb: TenantDb,
+  secretKey: string,
+  creator: Grantor,
+  input: CreateWebhookBody,
+) {
   const secret = generateSigningSecret();
   const now = new Date().toISOString();
   const row: SubscriptionRow = {
@@ -24,14 +33,16 @@ export async function createSubscription(tdb: TenantDb, secretKey: string, input
     previousSecretExpiresAt: null,
     disabledReason: null,
     failingSince: null,
+    createdByType: creator.type,
+    createdById: creator.id,
     createdAt: now,
     updatedAt: now,
   };
   // The per-tenant limit is checked by the insert itself, so concurrent creations cannot exceed it.
   const result = await tdb.db.run(sql`insert into webhook_subscriptions
-      (id, tenant_id, url, description, events, active, secret_ciphertext, created_at, updated_at)
+      (id, tenant_id, url, description, events, active, secret_ciphertext, created_by_type, created_by_id, created_at, updated_at)
     select ${row.id}, ${row.tenantId}, ${row.url}, ${row.description}, ${JSON.stringify(row.events)}, ${row.active ? 1 : 0},
-      ${row.secretCiphertext}, ${now}, ${now}
+      ${row.secretCiphertext}, ${creator.type}, ${creator.id}, ${now}, ${now}
     where (${tdb.db.select({ n: count() }).from(webhookSubscriptions).where(inTenant(tdb, webhookSubscriptions))}) < ${MAX_SUBSCRIPTIONS_PER_TENANT}`);
   if (result.meta.changes === 0) {
     const message = `A tenant can have at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`;

@@ -5,6 +5,7 @@ import { dbFor, type TenantDb } from "../db/client";
 import { outboxEvents, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
+import { creatorRefusal } from "./creator-rights";
 import { urlGuardOptions } from "./dns";
 import { type NextStep, nextStep, type Outcome } from "./next-step";
 import type { SubscriptionRow } from "./records";
@@ -17,12 +18,15 @@ export type DeliveryOutcome = { retryAfterSeconds: number } | "done";
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type EventRow = typeof outboxEvents.$inferSelect;
 
-const notSent = (error: string) => ({
+const notSent = (error: string, stop?: string) => ({
   result: { statusCode: null, durationMs: 0, error },
-  outcome: { sent: false } as Outcome,
+  outcome: { sent: false, ...(stop ? { stop } : {}) } as Outcome,
 });
 
-/** Sends the event unless the subscription or event is gone or the URL is refused now (checked before every send). */
+/**
+ * Sends the event unless the subscription or event is gone, its creator may not send it now, or the URL is
+ * refused now (each checked before every send).
+ */
 async function attemptSend(
   env: Bindings,
   subscription: SubscriptionRow | undefined,
@@ -30,6 +34,9 @@ async function attemptSend(
   now: Date,
 ): Promise<{ result: SendResult; outcome: Outcome }> {
   if (!subscription?.active || !event) return notSent("subscription disabled or deleted");
+  const refusal = await creatorRefusal(env, subscription, event.type, now);
+  if (refusal && "stop" in refusal) return notSent(`not sent: ${refusal.stop}`, refusal.stop);
+  if (refusal) return notSent(`not sent: ${refusal.skip}`);
   // Checked again now, DNS included when deployed: the subscription may predate a rule, or its name may resolve
   // elsewhere since it was saved. The request goes to the normalised URL, the one that was checked.
   let url: URL;

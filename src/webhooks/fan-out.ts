@@ -1,14 +1,12 @@
 import { type AnyColumn, eq, isNull, notExists, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { chunks, runBatch } from "../db/batch";
+import { runBatch } from "../db/batch";
 import { dbFor, type TenantDb } from "../db/client";
-import { outboxEvents, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
+import { outboxEvents, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
+import { insertDeliveries, insertedIds } from "./insert-deliveries";
 import { queueDeliveries } from "./queue-deliveries";
-
-// 8 bound values per delivery row; D1 allows 100 per statement, and a Queue sendBatch 100 messages.
-const ROWS_PER_INSERT = 12;
 
 /** Active subscriptions of the tenant that want events of `type` (all events, or this type by name). */
 const wanting = (tdb: TenantDb, type: SQL | AnyColumn) =>
@@ -22,7 +20,8 @@ const wanting = (tdb: TenantDb, type: SQL | AnyColumn) =>
 /**
  * Turns one committed event into one delivery per matching active subscription, queues them, and marks the
  * event processed (the dispatch sweep hands off again an event left unprocessed). Running it twice for the same
- * event, a doubled hand-off, creates and queues no second delivery (unique subscription + event).
+ * event, a doubled hand-off, creates and queues no second delivery (unique subscription + event). Every matching
+ * subscription's delivery is inserted in one batch, in statements sized by D1's limits, however many match.
  *
  * `shard` is where the hand-off saw the event committed: reading there spares a directory read per event. If
  * the tenant has moved since, the old shard's fence refuses the writes below (the message is retried, and a
@@ -69,34 +68,23 @@ async function fanOutOn(env: Bindings, tdb: TenantDb, eventId: string): Promise<
   if (!event) return undefined;
   // webhook.test goes only to the subscription it was sent to (written with its delivery, processed).
   if (event.type === "webhook.test" || read.subscriptions.length === 0) return 0;
-  let queued = 0;
-  for (const chunk of chunks(read.subscriptions, ROWS_PER_INSERT)) {
-    const inserted = await tdb.db
-      .insert(webhookDeliveries)
-      .values(
-        chunk.map((s) => ({
-          id: uuidv7(),
-          tenantId: tdb.tenantId,
-          subscriptionId: s.id,
-          eventId,
-          eventType: event.type,
-          nextAttemptAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      )
-      .onConflictDoNothing()
-      .returning({ id: webhookDeliveries.id });
-    await queueDeliveries(
-      env,
-      tdb.tenantId,
-      inserted.map(({ id }) => id),
-    );
-    queued += inserted.length;
-  }
-  // Last: a failure before this leaves the event unprocessed, and the sweep hands it off again.
-  await markProcessed(tdb, eventId, now);
-  return queued;
+  const inserted = await runBatch(tdb, {
+    deliveries: insertDeliveries(
+      tdb,
+      read.subscriptions.map((subscription) => ({
+        id: uuidv7(),
+        subscriptionId: subscription.id,
+        eventId,
+        eventType: event.type,
+      })),
+      { replayId: "", now },
+    ),
+    // In the same batch: once its deliveries exist, a lost queue message is the overdue-delivery sweep's to resend.
+    processed: markProcessed(tdb, eventId, now),
+  });
+  const ids = insertedIds(inserted.deliveries);
+  await queueDeliveries(env, tdb.tenantId, ids);
+  return ids.length;
 }
 
 /** Marks the event fanned out (webhook.test is stored processed by its writer, so never matches here). */

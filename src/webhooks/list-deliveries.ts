@@ -1,4 +1,5 @@
-import { desc, eq, inArray } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
+import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { readNewestFirst } from "../db/pages";
 import { webhookAttempts, webhookDeliveries } from "../db/schema/tenant";
@@ -26,7 +27,8 @@ export async function listDeliveries(tdb: TenantDb, subscriptionId: string, quer
           inTenant(
             tdb,
             webhookAttempts,
-            inArray(
+            // One parameter for the page's ids: a page of 100 and the tenant would be 101 otherwise.
+            inJsonArray(
               webhookAttempts.deliveryId,
               page.items.map((r) => r.id),
             ),

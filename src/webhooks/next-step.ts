@@ -14,8 +14,11 @@ export interface Attempt {
 /** What the receiver did: answered with a status, or nothing came back (network error, timeout: null). */
 export type Outcome =
   | { sent: true; statusCode: number | null }
-  /** Never sent: the subscription is gone or disabled, the event is gone, or the URL is refused now. */
-  | { sent: false };
+  /**
+   * Never sent: the subscription is gone or disabled, the event is gone, its creator may not send it, or the
+   * URL is refused now. `stop`: why the subscription stops for good (its creator may do nothing any more).
+   */
+  | { sent: false; stop?: string };
 
 export interface NextStep {
   /** The delivery's status after this attempt: pending means another attempt follows. */
@@ -29,6 +32,7 @@ export interface NextStep {
 const succeeded = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /**
+ * A delivery never sent fails at once (and stops the subscription when its creator may do nothing any more).
  * A 2xx ends the delivery (and the subscription's failing streak); 410 Gone disables the subscription;
  * so do 5 days of failures; otherwise a failure is retried on the schedule until it runs out, after which
  * the delivery is kept as failed (retryable by hand). `random` is the schedule's jitter.
@@ -39,7 +43,9 @@ export function nextStep(attempt: Attempt, outcome: Outcome, random: () => numbe
     retryAfterSeconds: null,
     subscription,
   });
-  if (!outcome.sent) return done("failed");
+  if (!outcome.sent) {
+    return done("failed", outcome.stop ? { active: false, disabledReason: outcome.stop } : null);
+  }
   if (succeeded(outcome.statusCode)) {
     return done("succeeded", attempt.failingSince ? { failingSince: null } : null);
   }

@@ -15,6 +15,7 @@ export function webhookRecord(row: SubscriptionRow) {
     active: row.active,
     disabledReason: row.disabledReason,
     failingSince: row.failingSince,
+    createdBy: row.createdByType && row.createdById ? { type: row.createdByType, id: row.createdById } : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

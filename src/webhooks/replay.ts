@@ -1,27 +1,30 @@
-import { and, asc, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { chunks, runBatch } from "../db/batch";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { outboxEvents as o } from "../db/schema/tenant";
+import { webhookDeliveries as d, outboxEvents as o } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { feedTypes } from "../events/catalog";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { insertDeliveries, insertedIds } from "./insert-deliveries";
 import { queueDeliveries } from "./queue-deliveries";
 import { getSubscription } from "./read-webhook";
 import type { ReplayBody } from "./schemas";
 
 /** Events one replay may deliver again. */
 export const MAX_REPLAY = 10_000;
-// Deliveries travel as one JSON parameter per insert.
-const DELIVERIES_PER_INSERT = 1_000;
+/** Deliveries one subscription may have waiting at once, replays and new events together. */
+export const MAX_QUEUED = 10_000;
 
 /**
  * `POST /webhooks/{id}/replay`: every stored event from `from` to `to` (both inclusive) that the
  * subscription matches (and `types`, if given) becomes a new delivery of the same event: same
  * `webhook-id`, so a receiver de-duplicates what it already has. Deliveries carry the replay's id
  * (unique per subscription, event and replay), are queued before the answer, and follow the usual retries.
+ * An event an earlier replay has waiting for this subscription is left out (`alreadyWaiting`), and a replay that could
+ * take the subscription past MAX_QUEUED waiting deliveries is refused whole (409).
  */
 export async function replayEvents(env: Bindings, tdb: TenantDb, subscriptionId: string, input: ReplayBody) {
   const subscription = await getSubscription(tdb, subscriptionId);
@@ -35,7 +38,7 @@ export async function replayEvents(env: Bindings, tdb: TenantDb, subscriptionId:
     ? feedTypes
     : feedTypes.filter((type) => subscription.events.includes(type));
   const types = input.types ? subscribed.filter((type) => input.types?.includes(type)) : subscribed;
-  if (types.length === 0) return { replayId: null, queued: 0 };
+  if (types.length === 0) return { replayId: null, queued: 0, alreadyWaiting: 0 };
 
   const events = await tdb.db
     .select({ id: o.id, type: o.type })
@@ -48,26 +51,36 @@ export async function replayEvents(env: Bindings, tdb: TenantDb, subscriptionId:
       `from: more than ${MAX_REPLAY} events in this range; replay it in shorter ranges`,
     ]);
   }
-  if (events.length === 0) return { replayId: null, queued: 0 };
+  if (events.length === 0) return { replayId: null, queued: 0, alreadyWaiting: 0 };
 
   const replayId = uuidv7();
   const now = new Date().toISOString();
-  const deliveries = events.map((event) => ({ id: uuidv7(), eventId: event.id, type: event.type }));
-  await runBatch(tdb, {
-    deliveries: chunks(deliveries, DELIVERIES_PER_INSERT).map(
-      (
-        chunk,
-      ) => sql`insert into webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, replay_id,
-          status, attempts, next_attempt_at, created_at, updated_at)
-        select json_extract(value, '$.id'), ${tdb.tenantId}, ${subscriptionId}, json_extract(value, '$.eventId'),
-          json_extract(value, '$.type'), ${replayId}, 'pending', 0, ${now}, ${now}, ${now}
-        from json_each(${JSON.stringify(chunk)})`,
+  const ofSubscription = sql`${d.tenantId} = ${tdb.tenantId} and ${d.subscriptionId} = ${subscriptionId}`;
+  // Checked inside every insert (so concurrent replays cannot pass the bound together) against the deliveries
+  // waiting that are not this replay's own, a number the batch's earlier inserts do not change.
+  const othersWaiting = sql`(select count(*) from ${d} where ${ofSubscription} and ${d.status} = 'pending' and ${d.replayId} <> ${replayId})`;
+  // An event an earlier replay still has waiting for this subscription (the same range replayed again) is not
+  // queued twice. Its first delivery does not count: a receiver that missed it is why one replays.
+  const notWaiting = sql`not exists (select 1 from ${d} where ${ofSubscription} and ${d.eventId} = json_extract(value, '$.eventId') and ${d.replayId} <> '' and ${d.status} = 'pending')`;
+  const written = await runBatch(tdb, {
+    waiting: tdb.db
+      .select({ n: count() })
+      .from(d)
+      .where(inTenant(tdb, d, eq(d.subscriptionId, subscriptionId), eq(d.status, "pending"))),
+    deliveries: insertDeliveries(
+      tdb,
+      events.map((event) => ({ id: uuidv7(), subscriptionId, eventId: event.id, eventType: event.type })),
+      { replayId, now, guard: sql`${othersWaiting} + ${events.length} <= ${MAX_QUEUED} and ${notWaiting}` },
     ),
   });
-  await queueDeliveries(
-    env,
-    tdb.tenantId,
-    deliveries.map(({ id }) => id),
-  );
-  return { replayId, queued: deliveries.length };
+  const waiting = written.waiting[0]?.n ?? 0;
+  if (waiting + events.length > MAX_QUEUED) {
+    throw conflict(
+      `This subscription has ${waiting} deliveries waiting and this replay would add up to ${events.length}: at most ` +
+        `${MAX_QUEUED} may wait at once. Let them go out (GET /webhooks/{id}/deliveries?status=pending), or replay a shorter range`,
+    );
+  }
+  const ids = insertedIds(written.deliveries);
+  await queueDeliveries(env, tdb.tenantId, ids);
+  return { replayId, queued: ids.length, alreadyWaiting: events.length - ids.length };
 }

@@ -76,9 +76,15 @@ const updateWebhookRoute = defineRoute(admin, {
   operationId: "updateWebhook",
   tags,
   summary: "Replace a subscription's URL, events, description and active flag",
-  description: "Setting `active: true` re-enables a subscription the server disabled.",
+  description:
+    "Setting `active: true` re-enables a subscription the server disabled, unless its creator can no longer act " +
+    "for it (409: create a new subscription).",
   request: { params: IdParam, body: { required: true, ...json(UpdateWebhookBody) } },
-  responses: { 200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) }, ...unknown },
+  responses: {
+    200: { description: "The subscription", ...json(envelopeOf(WebhookRecord)) },
+    ...unknown,
+    409: errorResponse("Its creator can no longer act for it: it cannot be re-enabled"),
+  },
 });
 
 const deleteWebhookRoute = defineRoute(admin, {
@@ -139,12 +145,14 @@ const replayWebhookRoute = defineRoute(admin, {
   description:
     "Each event becomes a new delivery of the same event: same `webhook-id`, so your receiver de-duplicates what it " +
     "already has. `from` and `to` are inclusive, compared with the events' `timestamp`; events are kept 30 days. " +
-    "At most 10,000 events per call (more is 400: replay shorter ranges).",
+    "At most 10,000 events per call (more is 400: replay shorter ranges). An event an earlier replay still has " +
+    "waiting for this subscription is left out (`alreadyWaiting`). A subscription has at most 10,000 deliveries " +
+    "waiting at once: a replay that could pass that is refused whole (409) until they have gone out.",
   request: { params: IdParam, body: { required: true, ...json(ReplayBody) } },
   responses: {
     202: { description: "Queued", ...json(envelopeOf(ReplayResult)) },
     ...unknown,
-    409: errorResponse("The subscription is disabled"),
+    409: errorResponse("The subscription is disabled, or would have more than 10,000 deliveries waiting"),
   },
 });
 
@@ -171,7 +179,9 @@ export const webhookRoutes = createRouter()
   .openapi(createWebhookRoute, async (c) => {
     const body = c.req.valid("json");
     await guardUrl(c, body.url);
-    const subscription = await createSubscription(c.var.tenantDb, secretKey(c), body);
+    const { principal } = c.var;
+    const creator = { type: principal.type, id: principal.id };
+    const subscription = await createSubscription(c.var.tenantDb, secretKey(c), creator, body);
     return created(c, subscription, `/api/v1/webhooks/${subscription.id}`);
   })
   .openapi(getWebhookRoute, async (c) =>
@@ -180,7 +190,7 @@ export const webhookRoutes = createRouter()
   .openapi(updateWebhookRoute, async (c) => {
     const body = c.req.valid("json");
     await guardUrl(c, body.url);
-    return ok(c, await updateSubscription(c.var.tenantDb, c.req.valid("param").id, body));
+    return ok(c, await updateSubscription(c.env, c.var.tenantDb, c.req.valid("param").id, body));
   })
   .openapi(deleteWebhookRoute, async (c) =>
     ok(c, await deleteSubscription(c.var.tenantDb, c.req.valid("param").id)),

@@ -53,8 +53,24 @@ export const WebhookRecord = z
     disabledReason: z
       .string()
       .nullable()
-      .openapi({ description: "Why the server disabled it (410, 5 days failing)." }),
+      .openapi({
+        description:
+          "Why the server disabled it: the receiver answered 410, 5 days of failures, or its creator can no longer " +
+          "act for it (left the tenant, key revoked or expired; such a subscription cannot be re-enabled: create a new one).",
+      }),
     failingSince: z.string().nullable(),
+    createdBy: z
+      .object({
+        type: z.enum(["user", "api_key"]),
+        id: z.string().openapi({ description: "The user or API key." }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "Who created it. It delivers only the events its creator may read now, and stops (see `disabledReason`) " +
+          "when the creator leaves the tenant or, for a key, is revoked or expires. Null for subscriptions made " +
+          "before creators were recorded.",
+      }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -112,6 +128,14 @@ export const ReplayResult = z
       description: "Marks the new deliveries (`replayId` in the delivery list); null when nothing matched.",
     }),
     queued: z.number().int().openapi({ description: "Events queued for delivery again." }),
+    alreadyWaiting: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          "Events of the range left out because an earlier replay's delivery of them to this subscription is " +
+          "still waiting (replaying the same range again queues nothing twice).",
+      }),
   })
   .openapi("WebhookReplay");
 

@@ -1,11 +1,29 @@
+import { currentRightsIn } from "../auth/current-rights";
 import type { TenantDb } from "../db/client";
 import { webhookSubscriptions } from "../db/schema/tenant";
-import { notFound } from "../http/errors";
+import type { Bindings } from "../env";
+import { conflict, notFound } from "../http/errors";
+import { getSubscription } from "./read-webhook";
 import { ofSubscription, webhookRecord } from "./records";
 import type { UpdateWebhookBody } from "./schemas";
 
-/** `PUT /webhooks/{id}`: replaces url, events, description and active; re-activating clears the server's reason for disabling. */
-export async function updateSubscription(tdb: TenantDb, id: string, input: UpdateWebhookBody) {
+/**
+ * `PUT /webhooks/{id}`: replaces url, events, description and active; re-activating clears the server's reason
+ * for disabling. A subscription whose creator may do nothing any more cannot be re-activated: it is not
+ * transferable (like an API key), so an admin creates a new one as themself.
+ */
+export async function updateSubscription(env: Bindings, tdb: TenantDb, id: string, input: UpdateWebhookBody) {
+  if (input.active) {
+    const { createdByType, createdById } = await getSubscription(tdb, id);
+    if (createdByType && createdById) {
+      const rights = await currentRightsIn(env, tdb.tenantId, { type: createdByType, id: createdById });
+      if ("lost" in rights) {
+        throw conflict(
+          `This subscription's creator can no longer act for it (${rights.lost}): create a new subscription instead`,
+        );
+      }
+    }
+  }
   const [row] = await tdb.db
     .update(webhookSubscriptions)
     .set({

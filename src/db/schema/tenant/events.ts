@@ -15,6 +15,10 @@ export const outboxEvents = sqliteTable(
     // When the queue consumer fanned it out into deliveries (null: not yet). A handed-off event still
     // unprocessed minutes later lost its queue message and is handed off again (src/webhooks/dispatch-sweep.ts).
     processedAt: text("processed_at"),
+    // How often the sweep handed it off again without a fan-out following; at the limit the sweep gives up,
+    // stamps fan_out_failed_at (and processed_at) and logs it (src/webhooks/dispatch-sweep.ts).
+    redispatches: integer("redispatches").notNull().default(0),
+    fanOutFailedAt: text("fan_out_failed_at"),
     // The tenant's gapless commit order, assigned inside the insert (docs/decisions/events.md): the feed's cursor.
     seq: integer("seq").notNull(),
   },
@@ -41,6 +45,10 @@ export const webhookSubscriptions = sqliteTable(
     previousSecretExpiresAt: text("previous_secret_expires_at"),
     disabledReason: text("disabled_reason"),
     failingSince: text("failing_since"),
+    // Who created it (a member or an API key of the tenant): its deliveries are capped by that credential's
+    // current rights. Null for subscriptions made before creators were recorded.
+    createdByType: text("created_by_type", { enum: ["user", "api_key"] }),
+    createdById: text("created_by_id"),
     ...timestamps(),
   },
   (t) => [index("webhook_subscriptions_tenant_created_idx").on(t.tenantId, t.createdAt)],
