@@ -1,21 +1,39 @@
+import { and, eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
 import { grantsAll, type Scope } from "../auth/scopes";
 import type { PlatformScope } from "../db/client";
 import { apiKeys } from "../db/schema/platform";
 import { AppError } from "../http/errors";
+import { boundedByMaker } from "./key-bounds";
 import { type ApiKeyRow, apiKeyRecord } from "./records";
 import type { CreateApiKeyBody } from "./schemas";
 
-/** The key itself is in this answer only; the platform keeps its hash. */
+/**
+ * `POST /api-keys`: the key itself is in this answer only; the platform keeps its hash. A key is never broader
+ * than whoever makes it: its scopes are within the creator's, and a key made with a key (`creator.key`) keeps
+ * within that key's allow list and expiry (`boundedByMaker`).
+ */
 export async function createApiKey(
   scope: PlatformScope,
   environment: string,
-  creator: { id: string; scopes: readonly Scope[] },
+  creator: { id: string; scopes: readonly Scope[]; key?: string },
   input: CreateApiKeyBody,
 ) {
   if (!grantsAll(creator.scopes, input.scopes)) {
     throw new AppError("FORBIDDEN", "A key cannot be given a scope its creator does not hold");
+  }
+  const [maker] = creator.key
+    ? await scope.db
+        .select({ allowedIps: apiKeys.allowedIps, expiresAt: apiKeys.expiresAt })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.tenantId, scope.tenantId), eq(apiKeys.id, creator.key)))
+    : [];
+  const bounds = boundedByMaker(input, maker ?? { allowedIps: null, expiresAt: null });
+  if ("errors" in bounds) {
+    throw new AppError("FORBIDDEN", "A key made with a key cannot be broader than that key", {
+      errors: bounds.errors,
+    });
   }
   const key = await generateApiKey(environment);
   const row: ApiKeyRow = {
@@ -25,8 +43,8 @@ export async function createApiKey(
     prefix: key.prefix,
     keyHash: key.keyHash,
     scopes: [...new Set(input.scopes)],
-    allowedIps: input.allowedIps?.length ? input.allowedIps : null,
-    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    allowedIps: bounds.allowedIps,
+    expiresAt: bounds.expiresAt,
     lastUsedAt: null,
     revokedAt: null,
     createdBy: creator.id,

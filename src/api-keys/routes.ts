@@ -28,7 +28,9 @@ const createApiKeyRoute = defineRoute(admin, {
   operationId: "createApiKey",
   tags,
   summary: "Create an API key with scopes, an optional IP allow list and an optional expiry",
-  description: "The plain key is in this response only; store it in a secret manager.",
+  description:
+    "The plain key is in this response only; store it in a secret manager. A key made with a key is never " +
+    "broader than that key: without `allowedIps` or `expiresAt` it takes the maker's, and wider ones are 403.",
   request: { body: { required: true, ...json(CreateApiKeyBody) } },
   responses: { 201: { description: "The new key, shown once", ...json(envelopeOf(CreatedApiKey)) } },
 });
@@ -39,6 +41,7 @@ const revokeApiKeyRoute = defineRoute(admin, {
   operationId: "revokeApiKey",
   tags,
   summary: "Revoke an API key (effective on its next request)",
+  description: "The invitations the key sent that are still pending are revoked with it.",
   request: { params: IdParam },
   responses: {
     200: { description: "The revoked key", ...json(envelopeOf(ApiKeyRecord)) },
@@ -50,7 +53,12 @@ export const apiKeyRoutes = createRouter()
   .openapi(listApiKeysRoute, async (c) => ok(c, await listApiKeys(c.var.platformScope, c.req.valid("query"))))
   .openapi(createApiKeyRoute, async (c) => {
     // A key made with a key belongs to that key's creator, so its rights follow that person's role too.
-    const creator = { id: accountableUser(c.var.principal), scopes: c.var.scopes };
+    const { principal } = c.var;
+    const creator = {
+      id: accountableUser(principal),
+      scopes: c.var.scopes,
+      ...(principal.type === "api_key" ? { key: principal.id } : {}),
+    };
     const key = await createApiKey(c.var.platformScope, c.env.ENVIRONMENT, creator, c.req.valid("json"));
     return created(c, key, `/api/v1/api-keys/${key.id}`);
   })

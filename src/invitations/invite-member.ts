@@ -1,11 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { currentRights, mayGrant } from "../auth/current-rights";
 import { oneTimeToken } from "../auth/hashing";
 import type { Role } from "../auth/scopes";
 import { runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { invitations, memberships, users } from "../db/schema/platform";
-import { conflict } from "../http/errors";
+import { AppError, conflict } from "../http/errors";
 import { INVITATION_TTL_MS, type InvitationRow, invitationRecord } from "./records";
 
 export type InvitedBy = Pick<InvitationRow, "invitedByType" | "invitedById">;
@@ -37,7 +38,8 @@ export async function newInvitation(
 /**
  * `POST /users`: invites an email into the tenant. The answer is the same whether or not the email has
  * an account (only the mail's wording differs), so an admin learns nothing about other tenants' people.
- * Inviting an email again replaces its open invitation: the older link stops working.
+ * Inviting an email again replaces its open invitation: the older link stops working. Only an owner invites an
+ * owner (403).
  */
 export async function inviteMember(
   scope: PlatformScope,
@@ -46,6 +48,17 @@ export async function inviteMember(
   now = new Date(),
 ) {
   const email = input.email.toLowerCase();
+  if (invitedBy.invitedById && invitedBy.invitedByType !== "platform") {
+    const sender = { type: invitedBy.invitedByType, id: invitedBy.invitedById };
+    if (!mayGrant(await currentRights(scope.db, scope.tenantId, sender, now), input.role)) {
+      throw new AppError(
+        "FORBIDDEN",
+        input.role === "owner"
+          ? "Only an owner can grant, change or remove the owner role"
+          : "Inviting people needs the admin scope",
+      );
+    }
+  }
   const [known] = await scope.db
     .select({ memberRole: memberships.role })
     .from(users)

@@ -1,5 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
+import { currentRights, type Grantor, mayGrant } from "../auth/current-rights";
 import { sha256Hex } from "../auth/hashing";
+import type { Role } from "../auth/scopes";
 import type { PlatformDb } from "../db/client";
 import { invitations, tenants, users } from "../db/schema/platform";
 import { AppError } from "../http/errors";
@@ -15,6 +17,8 @@ export async function openInvitation(db: PlatformDb, token: string, now: Date) {
       tenantId: invitations.tenantId,
       email: invitations.email,
       role: invitations.role,
+      invitedByType: invitations.invitedByType,
+      invitedById: invitations.invitedById,
       expiresAt: invitations.expiresAt,
       tenantName: tenants.name,
       accountId: users.id,
@@ -32,7 +36,34 @@ export async function openInvitation(db: PlatformDb, token: string, now: Date) {
     )
     .limit(1);
   if (!found) throw invalid();
+  await assertSenderMayGrant(db, found, now);
   return found;
+}
+
+/**
+ * An invitation works only while whoever sent it (a member, or a key with its creator's rights) may still grant
+ * its role; otherwise it is revoked now and refused like any revoked one (removal, demotion and key revocation
+ * revoke such invitations themselves; this catches what they cannot: an expired key).
+ */
+async function assertSenderMayGrant(
+  db: PlatformDb,
+  invitation: { id: string; tenantId: string; role: Role; invitedByType: string; invitedById: string | null },
+  now: Date,
+) {
+  const { invitedByType: type, invitedById: id } = invitation;
+  if (type === "platform" || !id) return;
+  const rights = await currentRights(db, invitation.tenantId, { type: type as Grantor["type"], id }, now);
+  if (mayGrant(rights, invitation.role)) return;
+  await db
+    .update(invitations)
+    .set({ revokedAt: now.toISOString() })
+    .where(
+      and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
+    );
+  throw new AppError(
+    "NOT_FOUND",
+    `This invitation was revoked: whoever sent it can no longer grant the ${invitation.role} role`,
+  );
 }
 
 export type OpenInvitation = Awaited<ReturnType<typeof openInvitation>>;

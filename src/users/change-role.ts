@@ -1,21 +1,40 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { revokePendingInvitations, rolesNotGrantable } from "../auth/current-rights";
 import type { Role } from "../auth/scopes";
+import { changesOf, runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { memberships } from "../db/schema/platform";
-import { anotherOwnerRemains, lastOwner } from "./last-owner";
+import { anotherOwnerRemains, isOwner, ownerRoleGuard, refusal } from "./owner-rules";
 import { getMember } from "./read-user";
 
-/** `PUT /users/{id}`: a member's new role; the last owner cannot be demoted (409). */
-export async function changeRole(scope: PlatformScope, userId: string, role: Role) {
+/**
+ * `PUT /users/{id}`: a member's new role. Only an owner (`actor`: the member the request is accountable to)
+ * makes or unmakes an owner (403); the last owner cannot be demoted (409). In the same batch, the invitations
+ * the member (or their keys) sent that the new role can no longer grant are revoked.
+ */
+export async function changeRole(scope: PlatformScope, actor: string, userId: string, role: Role) {
   const ofMember = and(eq(memberships.tenantId, scope.tenantId), eq(memberships.userId, userId));
-  const guard = role === "owner" ? ofMember : and(ofMember, anotherOwnerRemains(scope, userId));
-  const result = await scope.db
-    .update(memberships)
-    .set({ role, updatedAt: new Date().toISOString() })
-    .where(guard);
-  if (result.meta.changes === 0) {
-    await getMember(scope, userId); // 404 when there is no such member
-    throw lastOwner();
+  const hasNewRole = sql`exists (select 1 from memberships n where n.tenant_id = ${scope.tenantId} and n.user_id = ${userId} and n.role = ${role})`;
+  const notGrantable = rolesNotGrantable(role);
+  const written = await runBatch(scope, {
+    changed: scope.db
+      .update(memberships)
+      .set({ role, updatedAt: new Date().toISOString() })
+      .where(
+        and(
+          ofMember,
+          ownerRoleGuard(scope, actor),
+          role === "owner" ? isOwner(scope, actor) : anotherOwnerRemains(scope, userId),
+        ),
+      ),
+    revoked:
+      notGrantable.length > 0
+        ? revokePendingInvitations(scope.db, scope.tenantId, { member: userId }, notGrantable, hasNewRole)
+        : undefined,
+  });
+  const member = await getMember(scope, userId); // 404 when there is no such member
+  if (changesOf(written.changed) === 0 && member.role !== role) {
+    throw await refusal(scope, actor, member.role === "owner" || role === "owner");
   }
-  return getMember(scope, userId);
+  return member;
 }

@@ -1,3 +1,4 @@
+import { accountableUser } from "../auth/principal";
 import { accepted, envelopeOf, ok } from "../http/envelope";
 import { pagedOf, pageQuery, sortQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
@@ -39,7 +40,9 @@ const addUserRoute = defineRoute(admin, {
   description:
     "Mails a one-time link (valid 7 days) to the email; the person joins by accepting it " +
     "(`POST /auth/invitations/accept`). The answer is the same whether or not the email has an account. " +
-    "Inviting an email again replaces its pending invitation.",
+    "Inviting an email again replaces its pending invitation. Only an owner (or a key an owner made) invites an " +
+    "owner (403). The invitation lives only while its sender may grant its role: removing or demoting the sender, " +
+    "or revoking the key that sent it, revokes it, and accepting re-checks it.",
   request: { body: { required: true, ...json(InviteUserBody) } },
   responses: {
     202: { description: "Invited: the mail is on its way", ...json(envelopeOf(Invitation)) },
@@ -66,7 +69,9 @@ const updateUserRoute = defineRoute(admin, {
   operationId: "updateUser",
   tags,
   summary: "Change a member's role",
-  description: "The last owner cannot be demoted (409).",
+  description:
+    "Only an owner grants or takes away the owner role (403). The last owner cannot be demoted (409). The " +
+    "invitations the member sent that the new role cannot grant are revoked with the change.",
   request: { params: IdParam, body: { required: true, ...json(UpdateUserBody) } },
   responses: {
     200: { description: "The member", ...json(envelopeOf(MemberRecord)) },
@@ -82,7 +87,8 @@ const removeUserRoute = defineRoute(admin, {
   tags,
   summary: "Remove a member from the tenant (effective on their next request)",
   description:
-    "The account itself remains (it may belong to other tenants). The last owner cannot be removed (409).",
+    "The account itself remains (it may belong to other tenants). Only an owner removes an owner (403); the last " +
+    "owner cannot be removed (409). The member's pending invitations, and those of their keys, are revoked with it.",
   request: { params: IdParam },
   responses: {
     200: { description: "The removed member", ...json(envelopeOf(MemberRecord)) },
@@ -118,8 +124,16 @@ export const userRoutes = createRouter()
   })
   .openapi(getUserRoute, async (c) => ok(c, await getMember(c.var.platformScope, c.req.valid("param").id)))
   .openapi(updateUserRoute, async (c) =>
-    ok(c, await changeRole(c.var.platformScope, c.req.valid("param").id, c.req.valid("json").role)),
+    ok(
+      c,
+      await changeRole(
+        c.var.platformScope,
+        accountableUser(c.var.principal),
+        c.req.valid("param").id,
+        c.req.valid("json").role,
+      ),
+    ),
   )
   .openapi(removeUserRoute, async (c) =>
-    ok(c, await removeMember(c.var.platformScope, c.req.valid("param").id)),
+    ok(c, await removeMember(c.var.platformScope, accountableUser(c.var.principal), c.req.valid("param").id)),
   );
