@@ -1237,7 +1237,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Replace a subscription's URL, events, description and active flag
-         * @description Setting `active: true` re-enables a subscription the server disabled.
+         * @description Setting `active: true` re-enables a subscription the server disabled, unless its creator can no longer act for it (409: create a new subscription).
          *
          *     Requires scope `admin`.
          */
@@ -1324,7 +1324,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver again every stored event of a time range that this subscription matches
-         * @description Each event becomes a new delivery of the same event: same `webhook-id`, so your receiver de-duplicates what it already has. `from` and `to` are inclusive, compared with the events' `timestamp`; events are kept 30 days. At most 10,000 events per call (more is 400: replay shorter ranges).
+         * @description Each event becomes a new delivery of the same event: same `webhook-id`, so your receiver de-duplicates what it already has. `from` and `to` are inclusive, compared with the events' `timestamp`; events are kept 30 days. At most 10,000 events per call (more is 400: replay shorter ranges). An event an earlier replay still has waiting for this subscription is left out (`alreadyWaiting`). A subscription has at most 10,000 deliveries waiting at once: a replay that could pass that is refused whole (409) until they have gone out.
          *
          *     Requires scope `admin`.
          */
@@ -2686,9 +2686,16 @@ export interface components {
             events: string[];
             description: string | null;
             active: boolean;
-            /** @description Why the server disabled it (410, 5 days failing). */
+            /** @description Why the server disabled it: the receiver answered 410, 5 days of failures, or its creator can no longer act for it (left the tenant, key revoked or expired; such a subscription cannot be re-enabled: create a new one). */
             disabledReason: string | null;
             failingSince: string | null;
+            /** @description Who created it. It delivers only the events its creator may read now, and stops (see `disabledReason`) when the creator leaves the tenant or, for a key, is revoked or expires. Null for subscriptions made before creators were recorded. */
+            createdBy: {
+                /** @enum {string} */
+                type: "user" | "api_key";
+                /** @description The user or API key. */
+                id: string;
+            } | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -2758,6 +2765,8 @@ export interface components {
             replayId: string | null;
             /** @description Events queued for delivery again. */
             queued: number;
+            /** @description Events of the range left out because an earlier replay's delivery of them to this subscription is still waiting (replaying the same range again queues nothing twice). */
+            alreadyWaiting: number;
         };
         ReplayWebhookRequest: {
             /** Format: date-time */
@@ -2783,6 +2792,11 @@ export interface components {
             timestamp: string;
             /** @description The resource after the change (the webhook body's `data`). */
             data?: unknown;
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
         };
     };
     responses: never;
@@ -12784,6 +12798,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Its creator can no longer act for it: it cannot be re-enabled */
+            409: {
+                headers: {
+                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
@@ -13491,7 +13516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The subscription is disabled */
+            /** @description The subscription is disabled, or would have more than 10,000 deliveries waiting */
             409: {
                 headers: {
                     /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
