@@ -16,11 +16,6 @@ export interface Grantor {
  */
 export type Rights = { scopes: Scope[]; role: Role } | { lost: string };
 
-/** The roles that hold `admin`: those that manage people, keys and webhooks. */
-export const adminRoles = (Object.keys(scopesByRole) as Role[]).filter((role) =>
-  scopesByRole[role].includes("admin"),
-);
-
 /** A grantor's rights in the tenant now (one indexed read), judged as its own requests would be. */
 export async function currentRights(
   db: PlatformDb,
