@@ -352,7 +352,7 @@ export interface paths {
         put?: never;
         /**
          * Invite an email into the tenant with a role
-         * @description Mails a one-time link (valid 7 days) to the email; the person joins by accepting it (`POST /auth/invitations/accept`). The answer is the same whether or not the email has an account. Inviting an email again replaces its pending invitation.
+         * @description Mails a one-time link (valid 7 days) to the email; the person joins by accepting it (`POST /auth/invitations/accept`). The answer is the same whether or not the email has an account. Inviting an email again replaces its pending invitation. Only an owner (or a key an owner made) invites an owner (403). The invitation lives only while its sender may grant its role: removing or demoting the sender, or revoking the key that sent it, revokes it, and accepting re-checks it.
          *
          *     Requires scope `admin`.
          */
@@ -377,7 +377,7 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Change a member's role
-         * @description The last owner cannot be demoted (409).
+         * @description Only an owner grants or takes away the owner role (403). The last owner cannot be demoted (409). The invitations the member sent that the new role cannot grant are revoked with the change.
          *
          *     Requires scope `admin`.
          */
@@ -385,7 +385,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member from the tenant (effective on their next request)
-         * @description The account itself remains (it may belong to other tenants). The last owner cannot be removed (409).
+         * @description The account itself remains (it may belong to other tenants). Only an owner removes an owner (403); the last owner cannot be removed (409). The member's pending invitations, and those of their keys, are revoked with it.
          *
          *     Requires scope `admin`.
          */
@@ -410,7 +410,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key with scopes, an optional IP allow list and an optional expiry
-         * @description The plain key is in this response only; store it in a secret manager.
+         * @description The plain key is in this response only; store it in a secret manager. A key made with a key is never broader than that key: without `allowedIps` or `expiresAt` it takes the maker's, and wider ones are 403.
          *
          *     Requires scope `admin`.
          */
@@ -433,7 +433,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key (effective on its next request)
-         * @description Requires scope `admin`.
+         * @description The invitations the key sent that are still pending are revoked with it.
+         *
+         *     Requires scope `admin`.
          */
         delete: operations["revokeApiKey"];
         options?: never;
