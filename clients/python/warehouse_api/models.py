@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "OrderStatus", "OrderStatusChangeByType", "OrderType", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookDeliveryStatus", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateLocationRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "Shard", "ShippingAddress", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
+__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "OrderStatus", "OrderStatusChangeByType", "OrderType", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateLocationRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "Shard", "ShippingAddress", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
 
 
 class HoldStatus(str, Enum):
@@ -144,6 +144,11 @@ class Tracking(str, Enum):
     NONE = "none"
     LOT = "lot"
     SERIAL = "serial"
+
+
+class WebhookCreatedByType(str, Enum):
+    USER = "user"
+    API_KEY = "api_key"
 
 
 class WebhookDeliveryStatus(str, Enum):
@@ -760,9 +765,10 @@ class Event(_m.Model):
     type: Union[ReplayWebhookRequestTypesItem, str]
     timestamp: str
     data: Optional[Any] = None
+    webhooks_failed_at: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data"}
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
     _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp"})
 
     @classmethod
@@ -772,6 +778,7 @@ class Event(_m.Model):
             type=_m.enum(ReplayWebhookRequestTypesItem)(data.get("type")),
             timestamp=data.get("timestamp"),
             data=data.get("data"),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3427,12 +3434,13 @@ class Webhook(_m.Model):
     active: bool
     disabled_reason: Optional[str]
     failing_since: Optional[str]
+    created_by: Optional[WebhookCreatedBy]
     created_at: str
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "url": "url", "events": "events", "description": "description", "active": "active", "disabled_reason": "disabledReason", "failing_since": "failingSince", "created_at": "createdAt", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdAt", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "url": "url", "events": "events", "description": "description", "active": "active", "disabled_reason": "disabledReason", "failing_since": "failingSince", "created_by": "createdBy", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdBy", "createdAt", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Webhook":
@@ -3444,8 +3452,27 @@ class Webhook(_m.Model):
             active=data.get("active"),
             disabled_reason=data.get("disabledReason"),
             failing_since=data.get("failingSince"),
+            created_by=_m.model(WebhookCreatedBy)(data.get("createdBy")),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class WebhookCreatedBy(_m.Model):
+    type: Union[WebhookCreatedByType, str]
+    id: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "id": "id"}
+    _required: ClassVar[frozenset] = frozenset({"type", "id"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "WebhookCreatedBy":
+        return cls(
+            type=_m.enum(WebhookCreatedByType)(data.get("type")),
+            id=data.get("id"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3518,16 +3545,18 @@ class WebhookDeliveryAttemptLogItem(_m.Model):
 class WebhookReplay(_m.Model):
     replay_id: Optional[str]
     queued: int
+    already_waiting: int
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"replay_id": "replayId", "queued": "queued"}
-    _required: ClassVar[frozenset] = frozenset({"replayId", "queued"})
+    _wire: ClassVar[Dict[str, str]] = {"replay_id": "replayId", "queued": "queued", "already_waiting": "alreadyWaiting"}
+    _required: ClassVar[frozenset] = frozenset({"replayId", "queued", "alreadyWaiting"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "WebhookReplay":
         return cls(
             replay_id=data.get("replayId"),
             queued=data.get("queued"),
+            already_waiting=data.get("alreadyWaiting"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3541,13 +3570,14 @@ class WebhookWithSecret(_m.Model):
     active: bool
     disabled_reason: Optional[str]
     failing_since: Optional[str]
+    created_by: Optional[WebhookCreatedBy]
     created_at: str
     updated_at: str
     secret: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "url": "url", "events": "events", "description": "description", "active": "active", "disabled_reason": "disabledReason", "failing_since": "failingSince", "created_at": "createdAt", "updated_at": "updatedAt", "secret": "secret"}
-    _required: ClassVar[frozenset] = frozenset({"id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdAt", "updatedAt", "secret"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "url": "url", "events": "events", "description": "description", "active": "active", "disabled_reason": "disabledReason", "failing_since": "failingSince", "created_by": "createdBy", "created_at": "createdAt", "updated_at": "updatedAt", "secret": "secret"}
+    _required: ClassVar[frozenset] = frozenset({"id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdBy", "createdAt", "updatedAt", "secret"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "WebhookWithSecret":
@@ -3559,6 +3589,7 @@ class WebhookWithSecret(_m.Model):
             active=data.get("active"),
             disabled_reason=data.get("disabledReason"),
             failing_since=data.get("failingSince"),
+            created_by=_m.model(WebhookCreatedBy)(data.get("createdBy")),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             secret=data.get("secret"),

@@ -189,6 +189,14 @@ namespace Warehouse.Api.Models
         [WireName("serial")] Serial,
     }
 
+    public enum WebhookCreatedByType
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("user")] User,
+        [WireName("api_key")] ApiKey,
+    }
+
     public enum WebhookDeliveryStatus
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -1405,7 +1413,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Event : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -1419,6 +1427,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>data</c> (optional), may be null.</summary>
         public object Data { get; set; }
 
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -1430,6 +1441,7 @@ namespace Warehouse.Api.Models
             model.Type = ModelJson.ReadEnum<ReplayWebhookRequestTypesItem>(json, "type", model.AdditionalProperties);
             model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
             model.Data = ModelJson.Get(json, "data");
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -1441,6 +1453,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "timestamp", Timestamp, true);
             ModelJson.Put(json, "data", Data, false);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -6805,7 +6818,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Webhook : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdAt", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdBy", "createdAt", "updatedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -6828,6 +6841,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>failingSince</c>, may be null.</summary>
         public string FailingSince { get; set; }
 
+        /// <summary><c>createdBy</c>, may be null.</summary>
+        public WebhookCreatedBy CreatedBy { get; set; }
+
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
 
@@ -6848,6 +6864,7 @@ namespace Warehouse.Api.Models
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
             model.DisabledReason = ModelJson.ToStringValue(ModelJson.Get(json, "disabledReason"));
             model.FailingSince = ModelJson.ToStringValue(ModelJson.Get(json, "failingSince"));
+            model.CreatedBy = WebhookCreatedBy.FromJson(ModelJson.Get(json, "createdBy") as JsonObject);
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -6864,8 +6881,42 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "active", Active, true);
             ModelJson.Put(json, "disabledReason", DisabledReason, true);
             ModelJson.Put(json, "failingSince", FailingSince, true);
+            ModelJson.Put(json, "createdBy", CreatedBy, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class WebhookCreatedBy : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "id" };
+
+        /// <summary><c>type</c>.</summary>
+        public WebhookCreatedByType? Type { get; set; }
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static WebhookCreatedBy FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new WebhookCreatedBy();
+            model.Type = ModelJson.ReadEnum<WebhookCreatedByType>(json, "type", model.AdditionalProperties);
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "id", Id, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -7009,13 +7060,16 @@ namespace Warehouse.Api.Models
 
     public sealed class WebhookReplay : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "replayId", "queued" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "replayId", "queued", "alreadyWaiting" };
 
         /// <summary><c>replayId</c>, may be null.</summary>
         public string ReplayId { get; set; }
 
         /// <summary><c>queued</c>.</summary>
         public long? Queued { get; set; }
+
+        /// <summary><c>alreadyWaiting</c>.</summary>
+        public long? AlreadyWaiting { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -7026,6 +7080,7 @@ namespace Warehouse.Api.Models
             var model = new WebhookReplay();
             model.ReplayId = ModelJson.ToStringValue(ModelJson.Get(json, "replayId"));
             model.Queued = ModelJson.ToInt64(ModelJson.Get(json, "queued"));
+            model.AlreadyWaiting = ModelJson.ToInt64(ModelJson.Get(json, "alreadyWaiting"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -7035,6 +7090,7 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "replayId", ReplayId, true);
             ModelJson.Put(json, "queued", Queued, true);
+            ModelJson.Put(json, "alreadyWaiting", AlreadyWaiting, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -7042,7 +7098,7 @@ namespace Warehouse.Api.Models
 
     public sealed class WebhookWithSecret : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdAt", "updatedAt", "secret" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdBy", "createdAt", "updatedAt", "secret" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -7064,6 +7120,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>failingSince</c>, may be null.</summary>
         public string FailingSince { get; set; }
+
+        /// <summary><c>createdBy</c>, may be null.</summary>
+        public WebhookCreatedBy CreatedBy { get; set; }
 
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
@@ -7088,6 +7147,7 @@ namespace Warehouse.Api.Models
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
             model.DisabledReason = ModelJson.ToStringValue(ModelJson.Get(json, "disabledReason"));
             model.FailingSince = ModelJson.ToStringValue(ModelJson.Get(json, "failingSince"));
+            model.CreatedBy = WebhookCreatedBy.FromJson(ModelJson.Get(json, "createdBy") as JsonObject);
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.Secret = ModelJson.ToStringValue(ModelJson.Get(json, "secret"));
@@ -7105,6 +7165,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "active", Active, true);
             ModelJson.Put(json, "disabledReason", DisabledReason, true);
             ModelJson.Put(json, "failingSince", FailingSince, true);
+            ModelJson.Put(json, "createdBy", CreatedBy, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "secret", Secret, true);

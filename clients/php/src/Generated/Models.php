@@ -36,7 +36,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
  * @phpstan-type CreatedTenantOwner array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type ErrorEnvelope array{success: bool, data: mixed|null, message: string, errors: list<string>}
- * @phpstan-type Event array{id: string, type: 'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted', timestamp: string, data?: mixed|null}
+ * @phpstan-type Event array{id: string, type: 'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted', timestamp: string, data?: mixed|null, webhooksFailedAt?: string}
  * @phpstan-type EventFeedPage array{items: list<Event>, nextCursor: string, hasMore: bool}
  * @phpstan-type Health array{status: string, version: string, time: string, database: string}
  * @phpstan-type InspectInvitationRequest array{token: string}
@@ -141,11 +141,12 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}
  * @phpstan-type WarehouseRequest array{code: string, name: string, address?: Address, active?: bool}
- * @phpstan-type Webhook array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdAt: string, updatedAt: string}
+ * @phpstan-type Webhook array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdBy: WebhookCreatedBy|null, createdAt: string, updatedAt: string}
+ * @phpstan-type WebhookCreatedBy array{type: 'user'|'api_key', id: string}
  * @phpstan-type WebhookDelivery array{id: string, eventId: string, eventType: string, replayId: string|null, status: 'pending'|'succeeded'|'failed', attempts: int, lastStatusCode: int|null, lastDurationMs: int|null, lastError: string|null, nextAttemptAt: string|null, createdAt: string, updatedAt: string, attemptLog: list<WebhookDeliveryAttemptLogItem>}
  * @phpstan-type WebhookDeliveryAttemptLogItem array{attempt: int, statusCode: int|null, durationMs: int, error: string|null, at: string}
- * @phpstan-type WebhookReplay array{replayId: string|null, queued: int}
- * @phpstan-type WebhookWithSecret array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdAt: string, updatedAt: string, secret: string}
+ * @phpstan-type WebhookReplay array{replayId: string|null, queued: int, alreadyWaiting: int}
+ * @phpstan-type WebhookWithSecret array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdBy: WebhookCreatedBy|null, createdAt: string, updatedAt: string, secret: string}
  */
 final class Models
 {

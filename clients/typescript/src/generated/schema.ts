@@ -12803,7 +12803,7 @@ export interface operations {
             /** @description Its creator can no longer act for it: it cannot be re-enabled */
             409: {
                 headers: {
-                    /** @description Opaque: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
