@@ -45,10 +45,19 @@ export function e4Text(units: bigint): string {
 }
 
 /**
- * A sum or product of amounts for a response, exact: a double rounds past 2^53 and already misprints the fourth
- * decimal above about 2 * 10^11 (898999999999.9101 printed as 898999999999.9102), so the JSON carries the text.
+ * A sum or product of amounts for a response, exact: under `name` the JSON number digit for digit (a double rounds
+ * past 2^53 and already misprints the fourth decimal above about 2 * 10^11: 898999999999.9101 printed as
+ * 898999999999.9102), and under `<name>Exact` the same as text, since JavaScript's JSON.parse (the web app's among
+ * them) reads the number into a double anyway.
  */
-export const exactMoney = (units: bigint | number): ExactNumber => JSON.rawJSON(e4Text(BigInt(units)));
+export function exactMoneyWithText<N extends string>(
+  name: N,
+  units: bigint | number,
+): Record<N, ExactNumber> & Record<`${N}Exact`, string> {
+  const text = e4Text(BigInt(units));
+  return { [name]: JSON.rawJSON(text), [`${name}Exact`]: text } as Record<N, ExactNumber> &
+    Record<`${N}Exact`, string>;
+}
 
 export const fromE4OrNull = (units: number | null): number | null => (units === null ? null : fromE4(units));
 
@@ -60,7 +69,16 @@ export const Money = z
   .refine((value) => toE4(value) !== undefined, "must have at most 4 decimals")
   .openapi({ example: 19.99 });
 
-/** A response amount from exactMoney: documented as the number it is in the JSON. */
+/** A response amount from exactMoneyWithText: documented as the number it is in the JSON. */
 export const ExactMoney = z
   .custom<ExactNumber>((value) => JSON.isRawJSON(value))
   .openapi({ type: "number", description: "Exact, at most 4 decimals, however large.", example: 1234.5 });
+
+/** The `<name>Exact` companion of an ExactMoney field: the same amount as decimal text. */
+export const ExactMoneyText = z.string().openapi({
+  description:
+    "The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are " +
+    "doubles (JavaScript), which round sums past 2^53 ten-thousandths.",
+  pattern: "^-?\\d+(\\.\\d{1,4})?$",
+  example: "1234.5",
+});

@@ -59,6 +59,15 @@ describe("inventory valuation totals", () => {
     );
     const csv = await rawReport(tenant, "/reports/inventory-valuation?format=csv");
     expect(csv.match(/,999999999\.9999,999999998999900000\.0001,/g)).toHaveLength(3);
+
+    // A JavaScript reader: JSON.parse rounds the numbers (to 2999999996999700000), the Exact strings do not.
+    const { data } = (await call("GET", "/reports/inventory-valuation", { headers: tenant.admin })).body;
+    expect(String(data.totals.value)).not.toBe("2999999996999700000.0003");
+    expect(data.totals.valueExact).toBe("2999999996999700000.0003");
+    expect(data.totals.byWarehouse.map((w) => w.valueExact)).toEqual(
+      Array(3).fill("999999998999900000.0001"),
+    );
+    expect(data.items.map((line) => line.valueExact)).toEqual(Array(3).fill("999999998999900000.0001"));
   });
 });
 
@@ -78,11 +87,22 @@ describe("order summary totals", () => {
     }
     // A double prints this total as 898999999999.9102.
     const order = await rawReport(tenant, `/orders/${ids[0]}`);
-    expect(order).toContain('"lineTotal":898999999999.9101}');
-    expect(order).toContain('"total":898999999999.9101}');
+    expect(order).toContain('"lineTotal":898999999999.9101,"lineTotalExact":"898999999999.9101"}');
+    expect(order).toContain('"total":898999999999.9101,"totalExact":"898999999999.9101"}');
     const today = new Date().toISOString().slice(0, 10);
     const text = await rawReport(tenant, `/reports/order-summary?from=${today}&to=${today}`);
-    expect(text).toContain('"orders":3,"value":2696999999999.7303}');
+    expect(text).toContain('"orders":3,"value":2696999999999.7303,"valueExact":"2696999999999.7303"}');
+
+    // A JavaScript reader: JSON.parse rounds the numbers, the Exact strings keep every digit.
+    const read = await call("GET", `/orders/${ids[0]}`, { headers: tenant.admin });
+    expect(read.body.data.totals.total).not.toBe("898999999999.9101");
+    expect(read.body.data.totals.totalExact).toBe("898999999999.9101");
+    expect(read.body.data.lines[0]?.lineTotalExact).toBe("898999999999.9101");
+    const summary = await call("GET", `/reports/order-summary?from=${today}&to=${today}`, {
+      headers: tenant.admin,
+    });
+    expect(summary.body.data.items[0]?.valueExact).toBe("2696999999999.7303");
+    expect(summary.body.data.totals.byStatus[0]?.valueExact).toBe("2696999999999.7303");
   });
 });
 

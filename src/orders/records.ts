@@ -1,5 +1,5 @@
 import type { orderLines, orderStatusHistory, orders } from "../db/schema/tenant";
-import { exactMoney, fromE4 } from "../money";
+import { exactMoneyWithText, fromE4 } from "../money";
 import { allowedTransitions, type OrderStatus } from "./state-machine";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -28,7 +28,7 @@ export function orderSummary(row: OrderRow, quantity: number) {
     trackingNumber: row.trackingNumber,
     notes: row.notes,
     expectedAt: row.expectedAt,
-    totals: { quantity, total: exactMoney(row.totalE4) },
+    totals: { quantity, ...exactMoneyWithText("total", row.totalE4) },
     allowedTransitions: allowedTransitions(row.type, row.status),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -46,7 +46,7 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
       ? { price: unit, lotNumber: line.lotNumber, lots: line.lots, serialNumbers: line.serialNumbers }
       : { cost: unit, receivedQuantity: line.receivedQuantity }),
     // A safe integer (the order total is one), printed exactly.
-    lineTotal: exactMoney(line.quantity * line.unitPriceE4),
+    ...exactMoneyWithText("lineTotal", line.quantity * line.unitPriceE4),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
-import { ExactMoney, MAX_ORDER_TOTAL, Money } from "../money";
+import { ExactMoney, ExactMoneyText, MAX_ORDER_TOTAL, Money } from "../money";
 import { nullableRef } from "../openapi/nullable";
 import {
   LotNumber,
@@ -185,6 +185,7 @@ export const OrderLineRecord = z
       .optional()
       .openapi({ description: "Sales orders: the serial numbers shipped (chosen at shipping)" }),
     lineTotal: ExactMoney,
+    lineTotalExact: ExactMoneyText,
   })
   .openapi("OrderLine");
 
@@ -205,7 +206,7 @@ const orderFields = {
   trackingNumber: z.string().nullable(),
   notes: z.string().nullable(),
   expectedAt: z.string().nullable(),
-  totals: z.object({ quantity: z.number().int(), total: ExactMoney }),
+  totals: z.object({ quantity: z.number().int(), total: ExactMoney, totalExact: ExactMoneyText }),
   allowedTransitions: z.array(OrderStatus),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -1,6 +1,6 @@
 import { asc, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { type ExactNumber, exactMoney, fromE4OrNull, MONEY_E4_BITS } from "../money";
+import { type ExactNumber, exactMoneyWithText, fromE4OrNull, MONEY_E4_BITS } from "../money";
 import type { CsvColumn } from "./csv";
 import { exactSumOfProducts } from "./exact-sum";
 import type { InventoryValuationQuery } from "./schemas";
@@ -21,7 +21,9 @@ function toLine(position: StockPosition): ValuationLine {
   return {
     ...line,
     unitCost: fromE4OrNull(costE4),
-    value: costE4 === null ? null : exactMoney(BigInt(line.onHand) * BigInt(costE4)),
+    ...(costE4 === null
+      ? { value: null, valueExact: null }
+      : exactMoneyWithText("value", BigInt(line.onHand) * BigInt(costE4))),
   };
 }
 
@@ -63,11 +65,14 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
       reserved,
       expired,
       available: onHand - reserved - expired,
-      value: exactMoney(byWarehouse.reduce((sum, w) => sum + w.valueE4, 0n)),
+      ...exactMoneyWithText(
+        "value",
+        byWarehouse.reduce((sum, w) => sum + w.valueE4, 0n),
+      ),
       byWarehouse: byWarehouse.map(({ valueE4, ...w }) => ({
         ...w,
         available: w.onHand - w.reserved - w.expired,
-        value: exactMoney(valueE4),
+        ...exactMoneyWithText("value", valueE4),
       })),
     },
   };

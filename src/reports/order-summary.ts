@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
-import { exactMoney } from "../money";
+import { exactMoneyWithText } from "../money";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
 import { exactSumOfProducts } from "./exact-sum";
@@ -72,7 +72,7 @@ function summaryQuery(tenantDb: TenantDb, filters: Filters, window: RowWindow<Or
 }
 
 function toRow({ valueE4, ...row }: Awaited<ReturnType<typeof summaryQuery>>[number]): OrderSummaryRecord {
-  return { ...row, value: exactMoney(valueE4) };
+  return { ...row, ...exactMoneyWithText("value", valueE4) };
 }
 
 /** Rows by day, type, then status. */
@@ -114,7 +114,7 @@ export async function orderSummary(tenantDb: TenantDb, query: OrderSummaryQuery)
     ...paged(read.page.map(toRow), read.count[0]?.value ?? 0, query),
     totals: {
       orders: byStatus.reduce((sum, row) => sum + row.orders, 0),
-      byStatus: byStatus.map(({ valueE4, ...row }) => ({ ...row, value: exactMoney(valueE4) })),
+      byStatus: byStatus.map(({ valueE4, ...row }) => ({ ...row, ...exactMoneyWithText("value", valueE4) })),
     },
   };
 }

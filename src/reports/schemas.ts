@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pagedOf, pageQuery } from "../http/pagination";
-import { ExactMoney } from "../money";
+import { ExactMoney, ExactMoneyText } from "../money";
 import { MovementRecord } from "../stock/schemas";
 import { checkRange, dateRangeQuery } from "./date-range";
 
@@ -96,6 +96,7 @@ export const ValuationRecord = z
       example: 1234.5,
     }),
     value: ExactMoney.nullable().openapi({ type: ["number", "null"] }),
+    valueExact: ExactMoneyText.nullable(),
   })
   .openapi("InventoryValuationRow");
 
@@ -114,6 +115,7 @@ export const InventoryValuationReport = pagedOf(ValuationRecord)
         .int()
         .openapi({ description: "onHand - reserved - expired: only unexpired stock is available." }),
       value: ExactMoney,
+      valueExact: ExactMoneyText,
       byWarehouse: z.array(
         z.object({
           warehouseId: z.uuid(),
@@ -123,6 +125,7 @@ export const InventoryValuationReport = pagedOf(ValuationRecord)
           expired: z.number().int(),
           available: z.number().int(),
           value: ExactMoney,
+          valueExact: ExactMoneyText,
         }),
       ),
     }),
@@ -202,6 +205,7 @@ export const OrderSummaryRecord = z
     status: z.string().openapi({ description: "The orders' current status." }),
     orders: z.number().int(),
     value: ExactMoney.openapi({ description: "Sum of the lines' quantity x unit price." }),
+    valueExact: ExactMoneyText,
   })
   .openapi("OrderSummaryRow");
 export type OrderSummaryRecord = z.infer<typeof OrderSummaryRecord>;
@@ -211,7 +215,13 @@ export const OrderSummaryReport = pagedOf(OrderSummaryRecord)
     totals: z.object({
       orders: z.number().int(),
       byStatus: z.array(
-        z.object({ type: OrderType, status: z.string(), orders: z.number().int(), value: ExactMoney }),
+        z.object({
+          type: OrderType,
+          status: z.string(),
+          orders: z.number().int(),
+          value: ExactMoney,
+          valueExact: ExactMoneyText,
+        }),
       ),
     }),
   })

@@ -1066,11 +1066,12 @@ class InventoryValuationReportTotals(_m.Model):
     expired: int
     available: int
     value: float
+    value_exact: str
     by_warehouse: List[InventoryValuationReportTotalsByWarehouseItem]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available", "value": "value", "by_warehouse": "byWarehouse"}
-    _required: ClassVar[frozenset] = frozenset({"onHand", "reserved", "expired", "available", "value", "byWarehouse"})
+    _wire: ClassVar[Dict[str, str]] = {"on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available", "value": "value", "value_exact": "valueExact", "by_warehouse": "byWarehouse"}
+    _required: ClassVar[frozenset] = frozenset({"onHand", "reserved", "expired", "available", "value", "valueExact", "byWarehouse"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryValuationReportTotals":
@@ -1080,6 +1081,7 @@ class InventoryValuationReportTotals(_m.Model):
             expired=data.get("expired"),
             available=data.get("available"),
             value=data.get("value"),
+            value_exact=data.get("valueExact"),
             by_warehouse=_m.list_of(_m.model(InventoryValuationReportTotalsByWarehouseItem))(data.get("byWarehouse")),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -1094,10 +1096,11 @@ class InventoryValuationReportTotalsByWarehouseItem(_m.Model):
     expired: int
     available: int
     value: float
+    value_exact: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available", "value": "value"}
-    _required: ClassVar[frozenset] = frozenset({"warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "value"})
+    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available", "value": "value", "value_exact": "valueExact"}
+    _required: ClassVar[frozenset] = frozenset({"warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "value", "valueExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryValuationReportTotalsByWarehouseItem":
@@ -1109,6 +1112,7 @@ class InventoryValuationReportTotalsByWarehouseItem(_m.Model):
             expired=data.get("expired"),
             available=data.get("available"),
             value=data.get("value"),
+            value_exact=data.get("valueExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1125,10 +1129,11 @@ class InventoryValuationRow(_m.Model):
     expired: int
     unit_cost: Optional[float]
     value: Optional[float]
+    value_exact: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "category": "category", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "expired": "expired", "unit_cost": "unitCost", "value": "value"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "unitCost", "value"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "category": "category", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "expired": "expired", "unit_cost": "unitCost", "value": "value", "value_exact": "valueExact"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "unitCost", "value", "valueExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryValuationRow":
@@ -1143,6 +1148,7 @@ class InventoryValuationRow(_m.Model):
             expired=data.get("expired"),
             unit_cost=data.get("unitCost"),
             value=data.get("value"),
+            value_exact=data.get("valueExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2132,6 +2138,7 @@ class OrderLine(_m.Model):
     product_id: str
     quantity: int
     line_total: float
+    line_total_exact: str
     price: Optional[float] = None
     cost: Optional[float] = None
     received_quantity: Optional[int] = None
@@ -2140,8 +2147,8 @@ class OrderLine(_m.Model):
     serial_numbers: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "lineTotal"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "lineTotal", "lineTotalExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderLine":
@@ -2151,6 +2158,7 @@ class OrderLine(_m.Model):
             product_id=data.get("productId"),
             quantity=data.get("quantity"),
             line_total=data.get("lineTotal"),
+            line_total_exact=data.get("lineTotalExact"),
             price=data.get("price"),
             cost=data.get("cost"),
             received_quantity=data.get("receivedQuantity"),
@@ -2317,10 +2325,11 @@ class OrderSummaryReportTotalsByStatusItem(_m.Model):
     status: str
     orders: int
     value: float
+    value_exact: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"type": "type", "status": "status", "orders": "orders", "value": "value"}
-    _required: ClassVar[frozenset] = frozenset({"type", "status", "orders", "value"})
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "status": "status", "orders": "orders", "value": "value", "value_exact": "valueExact"}
+    _required: ClassVar[frozenset] = frozenset({"type", "status", "orders", "value", "valueExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderSummaryReportTotalsByStatusItem":
@@ -2329,6 +2338,7 @@ class OrderSummaryReportTotalsByStatusItem(_m.Model):
             status=data.get("status"),
             orders=data.get("orders"),
             value=data.get("value"),
+            value_exact=data.get("valueExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2340,10 +2350,11 @@ class OrderSummaryRow(_m.Model):
     status: str
     orders: int
     value: float
+    value_exact: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"day": "day", "type": "type", "status": "status", "orders": "orders", "value": "value"}
-    _required: ClassVar[frozenset] = frozenset({"day", "type", "status", "orders", "value"})
+    _wire: ClassVar[Dict[str, str]] = {"day": "day", "type": "type", "status": "status", "orders": "orders", "value": "value", "value_exact": "valueExact"}
+    _required: ClassVar[frozenset] = frozenset({"day", "type", "status", "orders", "value", "valueExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderSummaryRow":
@@ -2353,6 +2364,7 @@ class OrderSummaryRow(_m.Model):
             status=data.get("status"),
             orders=data.get("orders"),
             value=data.get("value"),
+            value_exact=data.get("valueExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2361,16 +2373,18 @@ class OrderSummaryRow(_m.Model):
 class OrderSummaryTotals(_m.Model):
     quantity: int
     total: float
+    total_exact: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total"}
-    _required: ClassVar[frozenset] = frozenset({"quantity", "total"})
+    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
+    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderSummaryTotals":
         return cls(
             quantity=data.get("quantity"),
             total=data.get("total"),
+            total_exact=data.get("totalExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2379,16 +2393,18 @@ class OrderSummaryTotals(_m.Model):
 class OrderTotals(_m.Model):
     quantity: int
     total: float
+    total_exact: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total"}
-    _required: ClassVar[frozenset] = frozenset({"quantity", "total"})
+    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
+    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderTotals":
         return cls(
             quantity=data.get("quantity"),
             total=data.get("total"),
+            total_exact=data.get("totalExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

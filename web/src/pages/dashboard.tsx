@@ -61,7 +61,7 @@ export function Dashboard() {
               </div>
               <div>
                 <dt>Value at cost</dt>
-                <dd>{formatMoney(totals.value)}</dd>
+                <dd>{formatMoney(totals.valueExact)}</dd>
               </div>
             </dl>
           )}

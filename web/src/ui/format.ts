@@ -5,7 +5,9 @@ const money = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maxim
 export const formatDateTime = (iso: string | null | undefined) =>
   iso ? dateTime.format(new Date(iso)) : "—";
 export const formatInteger = (value: number) => integer.format(value);
-export const formatMoney = (value: number | null | undefined) => (value == null ? "—" : money.format(value));
+/** An amount, from a number or (exactly, however large) from an API `...Exact` decimal string. */
+export const formatMoney = (value: number | string | null | undefined) =>
+  value == null ? "—" : money.format(value as number | Intl.StringNumericLiteral);
 
 /** `YYYY-MM-DD` of the UTC day `daysAgo` days before today (reports count days in UTC). */
 export function utcDay(daysAgo = 0, now = new Date()): string {

@@ -2031,7 +2031,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InventoryValuationReportTotals : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "onHand", "reserved", "expired", "available", "value", "byWarehouse" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "onHand", "reserved", "expired", "available", "value", "valueExact", "byWarehouse" };
 
         /// <summary><c>onHand</c>.</summary>
         public long? OnHand { get; set; }
@@ -2048,6 +2048,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>value</c>.</summary>
         public decimal? Value { get; set; }
 
+        /// <summary><c>valueExact</c>.</summary>
+        public string ValueExact { get; set; }
+
         /// <summary><c>byWarehouse</c>.</summary>
         public IList<InventoryValuationReportTotalsByWarehouseItem> ByWarehouse { get; set; }
 
@@ -2063,6 +2066,7 @@ namespace Warehouse.Api.Models
             model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
             model.ByWarehouse = ModelJson.ToList(ModelJson.Get(json, "byWarehouse"), v => InventoryValuationReportTotalsByWarehouseItem.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -2076,6 +2080,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "expired", Expired, true);
             ModelJson.Put(json, "available", Available, true);
             ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
             ModelJson.Put(json, "byWarehouse", ByWarehouse, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -2084,7 +2089,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InventoryValuationReportTotalsByWarehouseItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "value" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "value", "valueExact" };
 
         /// <summary><c>warehouseId</c>.</summary>
         public string WarehouseId { get; set; }
@@ -2107,6 +2112,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>value</c>.</summary>
         public decimal? Value { get; set; }
 
+        /// <summary><c>valueExact</c>.</summary>
+        public string ValueExact { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -2121,6 +2129,7 @@ namespace Warehouse.Api.Models
             model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -2135,6 +2144,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "expired", Expired, true);
             ModelJson.Put(json, "available", Available, true);
             ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -2142,7 +2152,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InventoryValuationRow : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "unitCost", "value" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "unitCost", "value", "valueExact" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -2174,6 +2184,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>value</c>, may be null.</summary>
         public decimal? Value { get; set; }
 
+        /// <summary><c>valueExact</c>, may be null.</summary>
+        public string ValueExact { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -2191,6 +2204,7 @@ namespace Warehouse.Api.Models
             model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
             model.UnitCost = ModelJson.ToDecimal(ModelJson.Get(json, "unitCost"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -2208,6 +2222,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "expired", Expired, true);
             ModelJson.Put(json, "unitCost", UnitCost, true);
             ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4192,7 +4207,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "lotNumber", "lots", "serialNumbers", "lineTotal" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "lotNumber", "lots", "serialNumbers", "lineTotal", "lineTotalExact" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -4227,6 +4242,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>lineTotal</c>.</summary>
         public decimal? LineTotal { get; set; }
 
+        /// <summary><c>lineTotalExact</c>.</summary>
+        public string LineTotalExact { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -4245,6 +4263,7 @@ namespace Warehouse.Api.Models
             model.Lots = ModelJson.ToList(ModelJson.Get(json, "lots"), v => OrderLineLotsItem.FromJson(v as JsonObject));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
             model.LineTotal = ModelJson.ToDecimal(ModelJson.Get(json, "lineTotal"));
+            model.LineTotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "lineTotalExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -4263,6 +4282,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "lots", Lots, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
             ModelJson.Put(json, "lineTotal", LineTotal, true);
+            ModelJson.Put(json, "lineTotalExact", LineTotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4573,7 +4593,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderSummaryReportTotalsByStatusItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "type", "status", "orders", "value" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "status", "orders", "value", "valueExact" };
 
         /// <summary><c>type</c>.</summary>
         public OrderType? Type { get; set; }
@@ -4587,6 +4607,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>value</c>.</summary>
         public decimal? Value { get; set; }
 
+        /// <summary><c>valueExact</c>.</summary>
+        public string ValueExact { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -4598,6 +4621,7 @@ namespace Warehouse.Api.Models
             model.Status = ModelJson.ToStringValue(ModelJson.Get(json, "status"));
             model.Orders = ModelJson.ToInt64(ModelJson.Get(json, "orders"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -4609,6 +4633,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "orders", Orders, true);
             ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4616,7 +4641,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderSummaryRow : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "day", "type", "status", "orders", "value" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "day", "type", "status", "orders", "value", "valueExact" };
 
         /// <summary><c>day</c>.</summary>
         public string Day { get; set; }
@@ -4633,6 +4658,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>value</c>.</summary>
         public decimal? Value { get; set; }
 
+        /// <summary><c>valueExact</c>.</summary>
+        public string ValueExact { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -4645,6 +4673,7 @@ namespace Warehouse.Api.Models
             model.Status = ModelJson.ToStringValue(ModelJson.Get(json, "status"));
             model.Orders = ModelJson.ToInt64(ModelJson.Get(json, "orders"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -4657,6 +4686,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "orders", Orders, true);
             ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4664,13 +4694,16 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderSummaryTotals : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
 
         /// <summary><c>quantity</c>.</summary>
         public long? Quantity { get; set; }
 
         /// <summary><c>total</c>.</summary>
         public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -4681,6 +4714,7 @@ namespace Warehouse.Api.Models
             var model = new OrderSummaryTotals();
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
             model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -4690,6 +4724,7 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "quantity", Quantity, true);
             ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4697,13 +4732,16 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderTotals : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
 
         /// <summary><c>quantity</c>.</summary>
         public long? Quantity { get; set; }
 
         /// <summary><c>total</c>.</summary>
         public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -4714,6 +4752,7 @@ namespace Warehouse.Api.Models
             var model = new OrderTotals();
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
             model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -4723,6 +4762,7 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "quantity", Quantity, true);
             ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

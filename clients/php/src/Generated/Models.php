@@ -47,9 +47,9 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type InventoryCountSummary array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string}
  * @phpstan-type InventoryCountTotals array{lines: int, counted: int, withVariance: int, variance: int}
  * @phpstan-type InventoryValuationReport array{items: list<InventoryValuationRow>, totalCount: int, page: int, pageSize: int, totalPages: int, asOf: string|null, basis: string, totals: InventoryValuationReportTotals}
- * @phpstan-type InventoryValuationReportTotals array{onHand: int, reserved: int, expired: int, available: int, value: int|float, byWarehouse: list<InventoryValuationReportTotalsByWarehouseItem>}
- * @phpstan-type InventoryValuationReportTotalsByWarehouseItem array{warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, available: int, value: int|float}
- * @phpstan-type InventoryValuationRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, expired: int, unitCost: int|float|null, value: int|float|null}
+ * @phpstan-type InventoryValuationReportTotals array{onHand: int, reserved: int, expired: int, available: int, value: int|float, valueExact: string, byWarehouse: list<InventoryValuationReportTotalsByWarehouseItem>}
+ * @phpstan-type InventoryValuationReportTotalsByWarehouseItem array{warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, available: int, value: int|float, valueExact: string}
+ * @phpstan-type InventoryValuationRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, expired: int, unitCost: int|float|null, value: int|float|null, valueExact: string|null}
  * @phpstan-type Invitation array{id: string, email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', status: 'pending'|'accepted'|'revoked'|'expired', expiresAt: string, createdAt: string, acceptedAt: string|null, revokedAt: string|null, invitedBy: InvitationInvitedBy}
  * @phpstan-type InvitationInvitedBy array{type: 'user'|'api_key'|'platform', id: string|null}
  * @phpstan-type InvitationPreview array{email: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', expiresAt: string, accountExists: bool}
@@ -89,17 +89,17 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type Membership array{tenantId: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type MoveTenantRequest array{shard: string}
  * @phpstan-type Order array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>}
- * @phpstan-type OrderLine array{id: string, lineNo: int, productId: string, quantity: int, price?: int|float, cost?: int|float, receivedQuantity?: int, lotNumber?: string|null, lots?: list<OrderLineLotsItem>|null, serialNumbers?: list<string>|null, lineTotal: int|float}
+ * @phpstan-type OrderLine array{id: string, lineNo: int, productId: string, quantity: int, price?: int|float, cost?: int|float, receivedQuantity?: int, lotNumber?: string|null, lots?: list<OrderLineLotsItem>|null, serialNumbers?: list<string>|null, lineTotal: int|float, lineTotalExact: string}
  * @phpstan-type OrderLineLotsItem array{lotId: string, lotNumber: string, expiresAt: string|null, quantity: int}
  * @phpstan-type OrderStatusChange array{from: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'|null, to: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', at: string, by: OrderStatusChangeBy}
  * @phpstan-type OrderStatusChangeBy array{type: 'user'|'api_key'|'system', id: string|null}
  * @phpstan-type OrderSummary array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderSummaryTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string}
  * @phpstan-type OrderSummaryReport array{items: list<OrderSummaryRow>, totalCount: int, page: int, pageSize: int, totalPages: int, totals: OrderSummaryReportTotals}
  * @phpstan-type OrderSummaryReportTotals array{orders: int, byStatus: list<OrderSummaryReportTotalsByStatusItem>}
- * @phpstan-type OrderSummaryReportTotalsByStatusItem array{type: 'sales'|'purchase', status: string, orders: int, value: int|float}
- * @phpstan-type OrderSummaryRow array{day: string, type: 'sales'|'purchase', status: string, orders: int, value: int|float}
- * @phpstan-type OrderSummaryTotals array{quantity: int, total: int|float}
- * @phpstan-type OrderTotals array{quantity: int, total: int|float}
+ * @phpstan-type OrderSummaryReportTotalsByStatusItem array{type: 'sales'|'purchase', status: string, orders: int, value: int|float, valueExact: string}
+ * @phpstan-type OrderSummaryRow array{day: string, type: 'sales'|'purchase', status: string, orders: int, value: int|float, valueExact: string}
+ * @phpstan-type OrderSummaryTotals array{quantity: int, total: int|float, totalExact: string}
+ * @phpstan-type OrderTotals array{quantity: int, total: int|float, totalExact: string}
  * @phpstan-type PasswordChanged array{changedAt: string, otherSessionsRevoked: int}
  * @phpstan-type PasswordReset array{email: string}
  * @phpstan-type PasswordResetRequest array{email: string}

@@ -1806,6 +1806,11 @@ export interface components {
                  * @example 1234.5
                  */
                 value: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                valueExact: string;
                 byWarehouse: {
                     /** Format: uuid */
                     warehouseId: string;
@@ -1819,6 +1824,11 @@ export interface components {
                      * @example 1234.5
                      */
                     value: number;
+                    /**
+                     * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                     * @example 1234.5
+                     */
+                    valueExact: string;
                 }[];
             };
         };
@@ -1844,6 +1854,11 @@ export interface components {
              * @example 1234.5
              */
             value: number | null;
+            /**
+             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+             * @example 1234.5
+             */
+            valueExact: string | null;
         };
         StockMovementsReport: {
             items: components["schemas"]["StockMovementRow"][];
@@ -1935,6 +1950,11 @@ export interface components {
                      * @example 1234.5
                      */
                     value: number;
+                    /**
+                     * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                     * @example 1234.5
+                     */
+                    valueExact: string;
                 }[];
             };
         };
@@ -1954,6 +1974,11 @@ export interface components {
              * @example 1234.5
              */
             value: number;
+            /**
+             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+             * @example 1234.5
+             */
+            valueExact: string;
         };
         OrderSummary: {
             /** Format: uuid */
@@ -1978,6 +2003,11 @@ export interface components {
                  * @example 1234.5
                  */
                 total: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                totalExact: string;
             };
             allowedTransitions: components["schemas"]["OrderStatus"][];
             createdAt: string;
@@ -2017,6 +2047,11 @@ export interface components {
                  * @example 1234.5
                  */
                 total: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                totalExact: string;
             };
             allowedTransitions: components["schemas"]["OrderStatus"][];
             createdAt: string;
@@ -2054,6 +2089,11 @@ export interface components {
              * @example 1234.5
              */
             lineTotal: number;
+            /**
+             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+             * @example 1234.5
+             */
+            lineTotalExact: string;
         };
         OrderStatusChange: {
             from: components["schemas"]["OrderStatus"] | null;
