@@ -42,9 +42,15 @@ const get = <P extends string>(path: P) => call("GET", path, { headers: tenant.a
 it("values and flags the stock the API wrote: 10 on hand x 2.5, 3 reserved, 7 available under 10", async () => {
   const valuation = await get("/reports/inventory-valuation");
   expect(valuation.body.data.items).toMatchObject([
-    { sku: "LIVE-MUG", onHand: 10, unitCost: 2.5, value: 25 },
+    { sku: "LIVE-MUG", onHand: 10, unitCost: 2.5, value: 25, valueExact: "25" },
   ]);
-  expect(valuation.body.data.totals).toMatchObject({ onHand: 10, reserved: 3, available: 7, value: 25 });
+  expect(valuation.body.data.totals).toMatchObject({
+    onHand: 10,
+    reserved: 3,
+    available: 7,
+    value: 25,
+    valueExact: "25",
+  });
   const low = await get("/reports/low-stock");
   expect(low.body.data.items).toMatchObject([
     { sku: "LIVE-MUG", onHand: 10, reserved: 3, available: 7, reorderPoint: 10, shortfall: 3 },
@@ -65,6 +71,6 @@ it("lists the adjustments in the ledger, and the order in the summary", async ()
   });
   const summary = await get(`/reports/order-summary?${TODAY}`);
   expect(summary.body.data.items).toEqual([
-    { day: today, type: "sales", status: "pending", orders: 1, value: 59.97 },
+    { day: today, type: "sales", status: "pending", orders: 1, value: 59.97, valueExact: "59.97" },
   ]);
 });

@@ -60,16 +60,16 @@ describe("order-summary", () => {
     const res = await call("GET", `/reports/order-summary?${TODAY}`, { headers: tenant.admin });
     expect(res.status).toBe(200);
     expect(res.body.data.items).toEqual([
-      { day: today, type: "purchase", status: "draft", orders: 1, value: 6.1725 },
-      { day: today, type: "sales", status: "cancelled", orders: 1, value: 21 },
-      { day: today, type: "sales", status: "pending", orders: 2, value: 60.2701 }, // 59.9701 + 0.3
+      { day: today, type: "purchase", status: "draft", orders: 1, value: 6.1725, valueExact: "6.1725" },
+      { day: today, type: "sales", status: "cancelled", orders: 1, value: 21, valueExact: "21" },
+      { day: today, type: "sales", status: "pending", orders: 2, value: 60.2701, valueExact: "60.2701" }, // 59.9701 + 0.3
     ]);
     expect(res.body.data.totals).toEqual({
       orders: 4,
       byStatus: [
-        { type: "purchase", status: "draft", orders: 1, value: 6.1725 },
-        { type: "sales", status: "cancelled", orders: 1, value: 21 },
-        { type: "sales", status: "pending", orders: 2, value: 60.2701 },
+        { type: "purchase", status: "draft", orders: 1, value: 6.1725, valueExact: "6.1725" },
+        { type: "sales", status: "cancelled", orders: 1, value: 21, valueExact: "21" },
+        { type: "sales", status: "pending", orders: 2, value: 60.2701, valueExact: "60.2701" },
       ],
     });
   });
@@ -103,7 +103,7 @@ describe("order-summary", () => {
   it("never counts another tenant's orders", async () => {
     const theirs = await call("GET", `/reports/order-summary?${TODAY}`, { headers: other.admin });
     expect(theirs.body.data.items).toEqual([
-      { day: today, type: "sales", status: "pending", orders: 1, value: 999 },
+      { day: today, type: "sales", status: "pending", orders: 1, value: 999, valueExact: "999" },
     ]);
   });
 });
