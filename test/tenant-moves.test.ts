@@ -62,14 +62,21 @@ async function shardOf(tenantId: string): Promise<string> {
 /** A tenant on SHARD_0 with stock, an order, outbox events, a webhook delivery and an idempotent write. */
 async function tenantWithData() {
   const tenant = await createTenant({ shard: "SHARD_0" });
-  await call("POST", "/webhooks", {
+  const subscription = await call("POST", "/webhooks", {
     headers: tenant.admin,
     body: { url: "https://shop.example.com/orders", events: ["order.created"] },
   });
-  const { received } = stubReceiver();
+  stubReceiver();
   const stock = await stockedProduct(tenant, 100);
   expect((await salesOrder(tenant, [{ productId: stock.productId, quantity: 3 }])).status).toBe(201);
-  await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
+  // Wait for the attempt to be recorded, not only received: the recording writes rows the move counts.
+  const recorded = async () =>
+    (
+      await call("GET", `/webhooks/${subscription.body.data.id}/deliveries?status=succeeded`, {
+        headers: tenant.admin,
+      })
+    ).body.data.totalCount;
+  await expect.poll(recorded, { timeout: 5000 }).toBe(1);
   const idempotent = await adjust(tenant, stock, "before-the-move");
   expect(idempotent.status).toBe(201);
   return { tenant, stock, idempotent };
