@@ -116,7 +116,15 @@ describe("formats", () => {
       totalPages: 0,
       asOf: null,
       basis: "Stock on hand now, valued at each product's current unit cost",
-      totals: { onHand: 0, reserved: 0, expired: 0, available: 0, value: 0, valueExact: "0", byWarehouse: [] },
+      totals: {
+        onHand: 0,
+        reserved: 0,
+        expired: 0,
+        available: 0,
+        value: 0,
+        valueExact: "0",
+        byWarehouse: [],
+      },
     });
   });
 
