@@ -116,6 +116,8 @@ export function lineRows(
     // The schema admits only amounts with at most 4 decimals, so this is defined.
     unitPriceE4: toE4(line.unitPrice) ?? 0,
     receivedQuantity: 0,
+    shippedQuantity: 0,
+    backorderedQuantity: 0,
     lotNumber: line.lotNumber ?? null,
     lots: null,
     serialNumbers: null,

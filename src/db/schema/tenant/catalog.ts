@@ -66,7 +66,7 @@ export const warehouses = sqliteTable(
   ],
 );
 
-export const locationTypes = ["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"] as const;
+export const locationTypes = ["zone", "aisle", "rack", "shelf", "bin", "dock", "staging", "packing"] as const;
 
 export const locations = sqliteTable(
   "locations",
@@ -79,6 +79,8 @@ export const locations = sqliteTable(
     name: text("name").notNull(),
     type: text("type", { enum: locationTypes }).notNull(),
     parentId: text("parent_id"),
+    // Walking order for pick lists (lower first, then code); null: after every numbered one.
+    pickSequence: integer("pick_sequence"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     ...timestamps(),
   },
@@ -88,7 +90,7 @@ export const locations = sqliteTable(
     index("locations_tenant_type_idx").on(t.tenantId, t.type, t.createdAt),
     check(
       "locations_type_check",
-      sql`${t.type} in ('zone', 'aisle', 'rack', 'shelf', 'bin', 'dock', 'staging')`,
+      sql`${t.type} in ('zone', 'aisle', 'rack', 'shelf', 'bin', 'dock', 'staging', 'packing')`,
     ),
   ],
 );

@@ -3,6 +3,7 @@
 // key can cross databases, the directory (`tenants.shard`) is the reference.
 export * from "./catalog";
 export * from "./events";
+export * from "./fulfilment";
 export * from "./holds";
 export * from "./inventory";
 export * from "./lots";

@@ -19,6 +19,8 @@ export const lots = sqliteTable(
   (t) => [
     uniqueIndex("lots_tenant_product_number_unique").on(t.tenantId, t.productId, t.number),
     index("lots_tenant_expires_idx").on(t.tenantId, t.expiresAt),
+    // A scanned lot number is looked up without its product (GET /barcodes/{code}).
+    index("lots_tenant_number_idx").on(t.tenantId, t.number),
     index("lots_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
   ],
 );

@@ -46,6 +46,9 @@ export const orderLines = sqliteTable(
     // Unit price (sales) or unit cost (purchase), in ten-thousandths.
     unitPriceE4: integer("unit_price_e4").notNull(),
     receivedQuantity: integer("received_quantity").notNull().default(0),
+    // Sales lines: units shipped so far, and units a short pick closed (they will not ship on this order).
+    shippedQuantity: integer("shipped_quantity").notNull().default(0),
+    backorderedQuantity: integer("backordered_quantity").notNull().default(0),
     // Sales lines of lot-tracked products: the lot the line was pinned to, if any.
     lotNumber: text("lot_number"),
     // What the line was allocated (lots, at creation) and shipped (serial numbers, at shipping).
@@ -59,6 +62,11 @@ export const orderLines = sqliteTable(
     check(
       "order_lines_received_check",
       sql`${t.receivedQuantity} >= 0 and ${t.receivedQuantity} <= ${t.quantity}`,
+    ),
+    // What makes concurrent shipments of one order unable to ship more than it ordered.
+    check(
+      "order_lines_shipped_check",
+      sql`${t.shippedQuantity} >= 0 and ${t.backorderedQuantity} >= 0 and ${t.shippedQuantity} + ${t.backorderedQuantity} <= ${t.quantity}`,
     ),
   ],
 );
