@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { apiKeyRoutes } from "./api-keys/routes";
+import { barcodeRoutes } from "./barcodes/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";
 import { countRoutes } from "./counts/routes";
 import { trackD1Stats } from "./db/d1-stats-header";
@@ -27,6 +28,7 @@ import { platformRoutes } from "./platform/routes";
 import { productRoutes } from "./products/routes";
 import { reportRoutes } from "./reports/routes";
 import { sessionRoutes } from "./sessions/routes";
+import { settingsRoutes } from "./settings/routes";
 import { userRoutes } from "./users/routes";
 import { warehouseRoutes } from "./warehouses/routes";
 import { webAppRoutes } from "./web-app/routes";
@@ -74,6 +76,8 @@ export function createApp() {
     holdRoutes,
     webhookRoutes,
     eventRoutes,
+    settingsRoutes,
+    barcodeRoutes,
   ];
   for (const routes of modules) api.route("/", routes);
 

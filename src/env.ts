@@ -14,6 +14,8 @@ export interface Bindings extends DatabaseBindings {
   /** One Durable Object per online tenant move (src/db/moves). */
   TENANT_MOVER: DurableObjectNamespace<TenantMover>;
   WEBHOOK_QUEUE: Queue<WebhookQueueMessage>;
+  /** Shipping labels (PDF or ZPL) per package, keyed `<tenant>/<shipment>/<package>` (docs/decisions/fulfilment.md). */
+  LABELS: R2Bucket;
   /** The built web application and docs page (wrangler.toml [assets]). */
   ASSETS: Fetcher;
   ENVIRONMENT: string;

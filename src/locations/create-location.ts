@@ -26,6 +26,7 @@ export async function createLocation(tdb: TenantDb, input: CreateLocationBody) {
       name: input.name,
       type: input.type,
       parentId: input.parentId ?? null,
+      pickSequence: input.pickSequence ?? null,
       active: input.active ?? true,
     },
     duplicateCode,

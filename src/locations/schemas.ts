@@ -20,6 +20,17 @@ const locationFields = {
     .nullable()
     .optional()
     .openapi({ description: "A location of the same warehouse." }),
+  pickSequence: z
+    .number({ error: "must be an integer" })
+    .int("must be an integer")
+    .min(0, "must not be negative")
+    .max(1_000_000_000, "must be at most 1000000000")
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "Walking order on pick lists: lower first, then by code; locations without one come after those with.",
+    }),
   active: z.boolean().optional(),
 };
 
@@ -39,6 +50,7 @@ export const LocationRecord = z
     name: z.string(),
     type: z.enum(locationTypes),
     parentId: z.string().nullable(),
+    pickSequence: z.number().int().nullable(),
     active: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -17,6 +17,7 @@ export async function updateLocation(tdb: TenantDb, id: string, input: UpdateLoc
       name: input.name,
       type: input.type,
       parentId: input.parentId ?? null,
+      pickSequence: input.pickSequence ?? null,
       active: input.active ?? true,
       updatedAt: new Date().toISOString(),
     })

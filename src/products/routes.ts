@@ -3,18 +3,20 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { created, envelopeOf, ok } from "../http/envelope";
-import { pagedOf } from "../http/pagination";
+import { pagedOf, pageQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
+import { listInvalidBarcodes } from "./invalid-barcodes";
 import { findProduct, listProducts } from "./list";
 import { etagOf, type ProductRow, productRecord } from "./records";
 import {
   CreateProductBody,
   ImportQuery,
   ImportResult,
+  InvalidBarcode,
   ListProductsQuery,
   ProductRecord,
   UpdateProductBody,
@@ -49,6 +51,21 @@ const listProductsRoute = defineRoute(read, {
   summary: "List products: search, filters, sort and updatedSince for incremental sync",
   request: { query: ListProductsQuery },
   responses: { 200: { description: "A page of products", ...json(envelopeOf(pagedOf(ProductRecord))) } },
+});
+const listInvalidBarcodesRoute = defineRoute(read, {
+  method: "get",
+  path: "/products/invalid-barcodes",
+  operationId: "listInvalidBarcodes",
+  tags,
+  summary:
+    "Stored barcodes that read as a GTIN with a wrong check digit (a read-only check; nothing is changed)",
+  request: { query: pageQuery },
+  responses: {
+    200: {
+      description: "A page of products with a bad GTIN, by SKU",
+      ...json(envelopeOf(pagedOf(InvalidBarcode))),
+    },
+  },
 });
 const getProductRoute = defineRoute(read, {
   method: "get",
@@ -152,6 +169,9 @@ export const productRoutes = createRouter()
     const rows = rowsOf(c.req.header("content-type") ?? "", await c.req.text());
     return ok(c, await importProducts(c.var.tenantDb, rows, c.req.valid("query")));
   })
+  .openapi(listInvalidBarcodesRoute, async (c) =>
+    ok(c, await listInvalidBarcodes(c.var.tenantDb, c.req.valid("query"))),
+  )
   .openapi(getProductRoute, async (c) =>
     ok(c, withEtag(c, await findProduct(c.var.tenantDb, c.req.valid("param").id))),
   )

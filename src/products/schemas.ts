@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { productTrackings } from "../db/schema/tenant";
+import { gtinProblem } from "../gs1/gtin";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { Money } from "../money";
 
@@ -22,9 +23,17 @@ const fields = {
     .string()
     .trim()
     .regex(/^\d{1,64}$/, "must be a digit string")
+    .superRefine((barcode, ctx) => {
+      // 8, 12, 13 or 14 digits are a GTIN: its check digit must be right (docs/decisions/fulfilment.md).
+      const problem = gtinProblem(barcode);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
     .nullable()
     .optional()
-    .openapi({ example: "4006381333931" }),
+    .openapi({
+      example: "4006381333931",
+      description: "Digits. 8, 12, 13 or 14 of them are a GTIN and must end in its GS1 check digit.",
+    }),
   category: z.string().trim().min(1).max(100).nullable().optional(),
   unit: z.string().trim().min(1).max(32).nullable().optional().openapi({ example: "pcs" }),
   price: Money.nullable().optional(),
@@ -121,3 +130,15 @@ export const ImportResult = z
     updated: z.number().int(),
   })
   .openapi("ProductImportResult");
+
+export const InvalidBarcode = z
+  .object({
+    productId: z.uuid(),
+    sku: z.string(),
+    name: z.string(),
+    barcode: z.string(),
+    problem: z
+      .string()
+      .openapi({ example: "4006381333932 is not a valid GTIN-13: its check digit should be 1" }),
+  })
+  .openapi("InvalidBarcode");

@@ -48,6 +48,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listProducts": Operation("listProducts", "GET", "/api/v1/products", "tenant", "safe"),
     "createProduct": Operation("createProduct", "POST", "/api/v1/products", "tenant", "idempotency-key"),
     "importProducts": Operation("importProducts", "POST", "/api/v1/products/import", "tenant", "idempotency-key"),
+    "listInvalidBarcodes": Operation("listInvalidBarcodes", "GET", "/api/v1/products/invalid-barcodes", "tenant", "safe"),
     "getProduct": Operation("getProduct", "GET", "/api/v1/products/{id}", "tenant", "safe"),
     "updateProduct": Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe"),
     "patchProduct": Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "refused-only"),
@@ -92,6 +93,9 @@ OPERATIONS: Dict[str, Operation] = {
     "replayWebhook": Operation("replayWebhook", "POST", "/api/v1/webhooks/{id}/replay", "tenant", "idempotency-key"),
     "rotateWebhookSecret": Operation("rotateWebhookSecret", "POST", "/api/v1/webhooks/{id}/rotate-secret", "tenant", "idempotency-key"),
     "listEvents": Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe"),
+    "getSettings": Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe"),
+    "updateSettings": Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only"),
+    "resolveBarcode": Operation("resolveBarcode", "GET", "/api/v1/barcodes/{code}", "tenant", "safe"),
 }
 
 
@@ -995,7 +999,7 @@ class OrdersResource:
 
 
 class ProductsResource:
-    """``client.products``: listProducts, createProduct, importProducts, getProduct, updateProduct, patchProduct, deleteProduct."""
+    """``client.products``: listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -1086,6 +1090,34 @@ class ProductsResource:
             timeout=timeout,
             convert=_m.model(m.ProductImportResult),
         )
+
+    def list_invalid_barcodes(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.InvalidBarcode]:
+        """``GET /api/v1/products/invalid-barcodes`` (listInvalidBarcodes)."""
+        return self._t.call(
+            OPERATIONS["listInvalidBarcodes"],
+            query={"page": page, "pageSize": page_size},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.InvalidBarcode),
+        )
+
+    def iterate_invalid_barcodes(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.InvalidBarcode]:
+        """Every item of ``list_invalid_barcodes``, page after page."""
+        return self._t.iterate(lambda page: self.list_invalid_barcodes(page=page, page_size=page_size, consistency_token=consistency_token, timeout=timeout))
 
     def get(
         self,
@@ -1304,7 +1336,7 @@ class LocationsResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         warehouse_id: Optional[str] = UNSET,
-        type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"]] = UNSET,
+        type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging", "packing"]] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
@@ -1325,7 +1357,7 @@ class LocationsResource:
         *,
         page_size: Optional[int] = UNSET,
         warehouse_id: Optional[str] = UNSET,
-        type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"]] = UNSET,
+        type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging", "packing"]] = UNSET,
         search: Optional[str] = UNSET,
         sort: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
@@ -1340,8 +1372,9 @@ class LocationsResource:
         warehouse_id: str,
         code: str,
         name: str,
-        type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"],
+        type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging", "packing"],
         parent_id: Optional[str] = UNSET,
+        pick_sequence: Optional[int] = UNSET,
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
@@ -1350,7 +1383,7 @@ class LocationsResource:
         """``POST /api/v1/locations`` (createLocation)."""
         return self._t.call(
             OPERATIONS["createLocation"],
-            body={"warehouseId": warehouse_id, "code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
+            body={"warehouseId": warehouse_id, "code": code, "name": name, "type": type, "parentId": parent_id, "pickSequence": pick_sequence, "active": active},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,
@@ -1379,8 +1412,9 @@ class LocationsResource:
         *,
         code: str,
         name: str,
-        type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging"],
+        type: Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging", "packing"],
         parent_id: Optional[str] = UNSET,
+        pick_sequence: Optional[int] = UNSET,
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1389,7 +1423,7 @@ class LocationsResource:
         return self._t.call(
             OPERATIONS["updateLocation"],
             path=(id,),
-            body={"code": code, "name": name, "type": type, "parentId": parent_id, "active": active},
+            body={"code": code, "name": name, "type": type, "parentId": parent_id, "pickSequence": pick_sequence, "active": active},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             convert=_m.model(m.Location),
@@ -2161,6 +2195,66 @@ class EventsResource:
         )
 
 
+class SettingsResource:
+    """``client.settings``: getSettings, updateSettings."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def get(
+        self,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.TenantSettings:
+        """``GET /api/v1/settings`` (getSettings)."""
+        return self._t.call(
+            OPERATIONS["getSettings"],
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.TenantSettings),
+        )
+
+    def update(
+        self,
+        *,
+        gs1_company_prefix: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.TenantSettings:
+        """``PATCH /api/v1/settings`` (updateSettings)."""
+        return self._t.call(
+            OPERATIONS["updateSettings"],
+            body={"gs1CompanyPrefix": gs1_company_prefix},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.TenantSettings),
+        )
+
+
+class BarcodesResource:
+    """``client.barcodes``: resolveBarcode."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def resolve(
+        self,
+        code: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.BarcodeResolution:
+        """``GET /api/v1/barcodes/{code}`` (resolveBarcode)."""
+        return self._t.call(
+            OPERATIONS["resolveBarcode"],
+            path=(code,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.BarcodeResolution),
+        )
+
+
 class Resources:
     """The resource groups of the client, one attribute per group."""
 
@@ -2181,3 +2275,5 @@ class Resources:
         self.lots = LotsResource(transport)
         self.webhooks = WebhooksResource(transport)
         self.events = EventsResource(transport)
+        self.settings = SettingsResource(transport)
+        self.barcodes = BarcodesResource(transport)

@@ -55,6 +55,15 @@ namespace Warehouse.Api.Models
         [WireName("bin")] Bin,
         [WireName("dock")] Dock,
         [WireName("staging")] Staging,
+        [WireName("packing")] Packing,
+    }
+
+    public enum MatchedOn
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("barcode")] Barcode,
+        [WireName("sku")] Sku,
     }
 
     public enum OrderStatus
@@ -519,6 +528,421 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class BarcodeLocationMatch : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "location" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>location</c>.</summary>
+        public BarcodeLocationMatchLocation Location { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeLocationMatch FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeLocationMatch();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Location = BarcodeLocationMatchLocation.FromJson(ModelJson.Get(json, "location") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "location", Location, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodeLocationMatchLocation : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "code", "name", "type", "warehouseId", "warehouseCode" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public LocationType? Type { get; set; }
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>warehouseCode</c>.</summary>
+        public string WarehouseCode { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeLocationMatchLocation FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeLocationMatchLocation();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Type = ModelJson.ReadEnum<LocationType>(json, "type", model.AdditionalProperties);
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "warehouseCode", WarehouseCode, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodeLotMatch : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "lot" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>lot</c>.</summary>
+        public BarcodeLotMatchLot Lot { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeLotMatch FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeLotMatch();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Lot = BarcodeLotMatchLot.FromJson(ModelJson.Get(json, "lot") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "lot", Lot, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodeLotMatchLot : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "expiresAt", "productId", "sku" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>number</c>.</summary>
+        public string Number { get; set; }
+
+        /// <summary><c>expiresAt</c>, may be null.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeLotMatchLot FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeLotMatchLot();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Number = ModelJson.ToStringValue(ModelJson.Get(json, "number"));
+            model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "number", Number, true);
+            ModelJson.Put(json, "expiresAt", ExpiresAt, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodePackageMatch : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "package" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>package</c>.</summary>
+        public BarcodePackageMatchPackage Package { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodePackageMatch FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodePackageMatch();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Package = BarcodePackageMatchPackage.FromJson(ModelJson.Get(json, "package") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "package", Package, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodePackageMatchPackage : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sscc", "shipmentId", "orderId", "trackingNumber" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>sscc</c>.</summary>
+        public string Sscc { get; set; }
+
+        /// <summary><c>shipmentId</c>.</summary>
+        public string ShipmentId { get; set; }
+
+        /// <summary><c>orderId</c>.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>trackingNumber</c>, may be null.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodePackageMatchPackage FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodePackageMatchPackage();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Sscc = ModelJson.ToStringValue(ModelJson.Get(json, "sscc"));
+            model.ShipmentId = ModelJson.ToStringValue(ModelJson.Get(json, "shipmentId"));
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "sscc", Sscc, true);
+            ModelJson.Put(json, "shipmentId", ShipmentId, true);
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodeProductMatch : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>matchedOn</c>.</summary>
+        public MatchedOn? MatchedOn { get; set; }
+
+        /// <summary><c>product</c>.</summary>
+        public BarcodeProductMatchProduct Product { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeProductMatch FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeProductMatch();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.MatchedOn = ModelJson.ReadEnum<MatchedOn>(json, "matchedOn", model.AdditionalProperties);
+            model.Product = BarcodeProductMatchProduct.FromJson(ModelJson.Get(json, "product") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "matchedOn", MatchedOn, true);
+            ModelJson.Put(json, "product", Product, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodeProductMatchProduct : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>barcode</c>, may be null.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeProductMatchProduct FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeProductMatchProduct();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "barcode", Barcode, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodeResolution : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "matches" };
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>matches</c>.</summary>
+        public IList<BarcodeResolutionMatchesItem> Matches { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeResolution FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeResolution();
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Matches = ModelJson.ToList(ModelJson.Get(json, "matches"), v => BarcodeResolutionMatchesItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "matches", Matches, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodeResolutionMatchesItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product", "location", "lot", "package" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>matchedOn</c> (optional).</summary>
+        public MatchedOn? MatchedOn { get; set; }
+
+        /// <summary><c>product</c> (optional).</summary>
+        public BarcodeProductMatchProduct Product { get; set; }
+
+        /// <summary><c>location</c> (optional).</summary>
+        public BarcodeLocationMatchLocation Location { get; set; }
+
+        /// <summary><c>lot</c> (optional).</summary>
+        public BarcodeLotMatchLot Lot { get; set; }
+
+        /// <summary><c>package</c> (optional).</summary>
+        public BarcodePackageMatchPackage Package { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodeResolutionMatchesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodeResolutionMatchesItem();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.MatchedOn = ModelJson.ReadEnum<MatchedOn>(json, "matchedOn", model.AdditionalProperties);
+            model.Product = BarcodeProductMatchProduct.FromJson(ModelJson.Get(json, "product") as JsonObject);
+            model.Location = BarcodeLocationMatchLocation.FromJson(ModelJson.Get(json, "location") as JsonObject);
+            model.Lot = BarcodeLotMatchLot.FromJson(ModelJson.Get(json, "lot") as JsonObject);
+            model.Package = BarcodePackageMatchPackage.FromJson(ModelJson.Get(json, "package") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "matchedOn", MatchedOn, false);
+            ModelJson.Put(json, "product", Product, false);
+            ModelJson.Put(json, "location", Location, false);
+            ModelJson.Put(json, "lot", Lot, false);
+            ModelJson.Put(json, "package", Package, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ChangePasswordRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "currentPassword", "newPassword" };
@@ -726,7 +1150,7 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateLocationRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "code", "name", "type", "parentId", "active" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active" };
 
         /// <summary><c>warehouseId</c>.</summary>
         public string WarehouseId { get; set; }
@@ -743,6 +1167,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>parentId</c> (optional), may be null.</summary>
         public string ParentId { get; set; }
 
+        /// <summary><c>pickSequence</c> (optional), may be null.</summary>
+        public long? PickSequence { get; set; }
+
         /// <summary><c>active</c> (optional).</summary>
         public bool? Active { get; set; }
 
@@ -758,6 +1185,7 @@ namespace Warehouse.Api.Models
             model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
             model.Type = ModelJson.ReadEnum<LocationType>(json, "type", model.AdditionalProperties);
             model.ParentId = ModelJson.ToStringValue(ModelJson.Get(json, "parentId"));
+            model.PickSequence = ModelJson.ToInt64(ModelJson.Get(json, "pickSequence"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -771,6 +1199,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "name", Name, true);
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "parentId", ParentId, false);
+            ModelJson.Put(json, "pickSequence", PickSequence, false);
             ModelJson.Put(json, "active", Active, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -1563,6 +1992,54 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "token", Token, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InvalidBarcode : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "name", "barcode", "problem" };
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>barcode</c>.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary><c>problem</c>.</summary>
+        public string Problem { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InvalidBarcode FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InvalidBarcode();
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            model.Problem = ModelJson.ToStringValue(ModelJson.Get(json, "problem"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "barcode", Barcode, true);
+            ModelJson.Put(json, "problem", Problem, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -2539,6 +3016,54 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ListInvalidBarcodesResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<InvalidBarcode> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListInvalidBarcodesResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListInvalidBarcodesResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => InvalidBarcode.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ListInventoryCountsResult : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
@@ -3311,7 +3836,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Location : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "warehouseId", "code", "name", "type", "parentId", "active", "createdAt", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active", "createdAt", "updatedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -3330,6 +3855,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>parentId</c>, may be null.</summary>
         public string ParentId { get; set; }
+
+        /// <summary><c>pickSequence</c>, may be null.</summary>
+        public long? PickSequence { get; set; }
 
         /// <summary><c>active</c>.</summary>
         public bool? Active { get; set; }
@@ -3353,6 +3881,7 @@ namespace Warehouse.Api.Models
             model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
             model.Type = ModelJson.ReadEnum<LocationType>(json, "type", model.AdditionalProperties);
             model.ParentId = ModelJson.ToStringValue(ModelJson.Get(json, "parentId"));
+            model.PickSequence = ModelJson.ToInt64(ModelJson.Get(json, "pickSequence"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
@@ -3369,6 +3898,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "name", Name, true);
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "parentId", ParentId, true);
+            ModelJson.Put(json, "pickSequence", PickSequence, true);
             ModelJson.Put(json, "active", Active, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
@@ -6300,6 +6830,39 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class TenantSettings : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "gs1CompanyPrefix", "updatedAt" };
+
+        /// <summary><c>gs1CompanyPrefix</c>, may be null.</summary>
+        public string Gs1CompanyPrefix { get; set; }
+
+        /// <summary><c>updatedAt</c>, may be null.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static TenantSettings FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new TenantSettings();
+            model.Gs1CompanyPrefix = ModelJson.ToStringValue(ModelJson.Get(json, "gs1CompanyPrefix"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "gs1CompanyPrefix", Gs1CompanyPrefix, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class TransferRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "productId", "fromLocationId", "toLocationId", "quantity", "notes", "lotNumber", "serialNumbers" };
@@ -6403,7 +6966,7 @@ namespace Warehouse.Api.Models
 
     public sealed class UpdateLocationRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "type", "parentId", "active" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "type", "parentId", "pickSequence", "active" };
 
         /// <summary><c>code</c>.</summary>
         public string Code { get; set; }
@@ -6416,6 +6979,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>parentId</c> (optional), may be null.</summary>
         public string ParentId { get; set; }
+
+        /// <summary><c>pickSequence</c> (optional), may be null.</summary>
+        public long? PickSequence { get; set; }
 
         /// <summary><c>active</c> (optional).</summary>
         public bool? Active { get; set; }
@@ -6431,6 +6997,7 @@ namespace Warehouse.Api.Models
             model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
             model.Type = ModelJson.ReadEnum<LocationType>(json, "type", model.AdditionalProperties);
             model.ParentId = ModelJson.ToStringValue(ModelJson.Get(json, "parentId"));
+            model.PickSequence = ModelJson.ToInt64(ModelJson.Get(json, "pickSequence"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -6443,6 +7010,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "name", Name, true);
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "parentId", ParentId, false);
+            ModelJson.Put(json, "pickSequence", PickSequence, false);
             ModelJson.Put(json, "active", Active, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -6593,6 +7161,34 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "description", Description, false);
             ModelJson.Put(json, "status", Status, false);
             ModelJson.Put(json, "tracking", Tracking, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class UpdateSettingsRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "gs1CompanyPrefix" };
+
+        /// <summary><c>gs1CompanyPrefix</c> (optional), may be null.</summary>
+        public string Gs1CompanyPrefix { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static UpdateSettingsRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new UpdateSettingsRequest();
+            model.Gs1CompanyPrefix = ModelJson.ToStringValue(ModelJson.Get(json, "gs1CompanyPrefix"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "gs1CompanyPrefix", Gs1CompanyPrefix, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -48,6 +48,7 @@ namespace Warehouse.Api
         internal static readonly Operation ListProducts = new Operation("listProducts", "GET", "/api/v1/products", "tenant", "safe");
         internal static readonly Operation CreateProduct = new Operation("createProduct", "POST", "/api/v1/products", "tenant", "idempotency-key");
         internal static readonly Operation ImportProducts = new Operation("importProducts", "POST", "/api/v1/products/import", "tenant", "idempotency-key");
+        internal static readonly Operation ListInvalidBarcodes = new Operation("listInvalidBarcodes", "GET", "/api/v1/products/invalid-barcodes", "tenant", "safe");
         internal static readonly Operation GetProduct = new Operation("getProduct", "GET", "/api/v1/products/{id}", "tenant", "safe");
         internal static readonly Operation UpdateProduct = new Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe");
         internal static readonly Operation PatchProduct = new Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "refused-only");
@@ -92,6 +93,9 @@ namespace Warehouse.Api
         internal static readonly Operation ReplayWebhook = new Operation("replayWebhook", "POST", "/api/v1/webhooks/{id}/replay", "tenant", "idempotency-key");
         internal static readonly Operation RotateWebhookSecret = new Operation("rotateWebhookSecret", "POST", "/api/v1/webhooks/{id}/rotate-secret", "tenant", "idempotency-key");
         internal static readonly Operation ListEvents = new Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe");
+        internal static readonly Operation GetSettings = new Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe");
+        internal static readonly Operation UpdateSettings = new Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only");
+        internal static readonly Operation ResolveBarcode = new Operation("resolveBarcode", "GET", "/api/v1/barcodes/{code}", "tenant", "safe");
     }
 
     public sealed partial class WarehouseClient
@@ -120,7 +124,7 @@ namespace Warehouse.Api
         /// <summary>listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder.</summary>
         public OrdersResource Orders { get; private set; }
 
-        /// <summary>listProducts, createProduct, importProducts, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
+        /// <summary>listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
         public ProductsResource Products { get; private set; }
 
         /// <summary>listWarehouses, createWarehouse, getWarehouse, updateWarehouse, deleteWarehouse.</summary>
@@ -144,6 +148,12 @@ namespace Warehouse.Api
         /// <summary>listEvents.</summary>
         public EventsResource Events { get; private set; }
 
+        /// <summary>getSettings, updateSettings.</summary>
+        public SettingsResource Settings { get; private set; }
+
+        /// <summary>resolveBarcode.</summary>
+        public BarcodesResource Barcodes { get; private set; }
+
         private void InitializeResources(Transport transport)
         {
             Health = new HealthResource(transport);
@@ -162,6 +172,8 @@ namespace Warehouse.Api
             Lots = new LotsResource(transport);
             Webhooks = new WebhooksResource(transport);
             Events = new EventsResource(transport);
+            Settings = new SettingsResource(transport);
+            Barcodes = new BarcodesResource(transport);
         }
     }
 
@@ -581,7 +593,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Products</c>: listProducts, createProduct, importProducts, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
+    /// <summary><c>client.Products</c>: listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
     public sealed class ProductsResource
     {
         private readonly Transport _transport;
@@ -615,6 +627,18 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.ImportProducts, new string[0], new Dictionary<string, object> { { "mode", mode }, { "dryRun", dryRun } }, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.ProductImportResult.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/products/invalid-barcodes</c> (listInvalidBarcodes).</summary>
+        public Task<ResultPage<Models.InvalidBarcode>> ListInvalidBarcodesAsync(int? page = null, int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListInvalidBarcodes, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.InvalidBarcode.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListInvalidBarcodesAsync</c>, page after page.</summary>
+        public PageIterator<Models.InvalidBarcode> ListInvalidBarcodesAllAsync(int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.InvalidBarcode>(nextPage => ListInvalidBarcodesAsync(page: nextPage, pageSize: pageSize, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/products/{id}</c> (getProduct).</summary>
@@ -1056,6 +1080,49 @@ namespace Warehouse.Api
         public CursorFeed<Models.Event> ListAllAsync(string after = null, string type = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             return new CursorFeed<Models.Event>(async position => await _transport.DataAsync(Operations.ListEvents, new string[0], new Dictionary<string, object> { { "after", position }, { "type", type }, { "limit", limit } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false) as JsonObject, v => Models.Event.FromJson(v as JsonObject), after);
+        }
+    }
+
+    /// <summary><c>client.Settings</c>: getSettings, updateSettings.</summary>
+    public sealed class SettingsResource
+    {
+        private readonly Transport _transport;
+
+        internal SettingsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/settings</c> (getSettings).</summary>
+        public async Task<Models.TenantSettings> GetAsync(string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetSettings, new string[0], null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.TenantSettings.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>PATCH /api/v1/settings</c> (updateSettings).</summary>
+        public async Task<Models.TenantSettings> UpdateAsync(Models.UpdateSettingsRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.UpdateSettings, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.TenantSettings.FromJson(data as JsonObject);
+        }
+    }
+
+    /// <summary><c>client.Barcodes</c>: resolveBarcode.</summary>
+    public sealed class BarcodesResource
+    {
+        private readonly Transport _transport;
+
+        internal BarcodesResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/barcodes/{code}</c> (resolveBarcode).</summary>
+        public async Task<Models.BarcodeResolution> ResolveAsync(string code, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.ResolveBarcode, new[] { code }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.BarcodeResolution.FromJson(data as JsonObject);
         }
     }
 }

@@ -15,4 +15,5 @@ enum LocationType: string
     case Bin = 'bin';
     case Dock = 'dock';
     case Staging = 'staging';
+    case Packing = 'packing';
 }

@@ -51,6 +51,7 @@ final class Operations
         'listProducts' => ['GET', '/api/v1/products', 'tenant', 'safe'],
         'createProduct' => ['POST', '/api/v1/products', 'tenant', 'idempotency-key'],
         'importProducts' => ['POST', '/api/v1/products/import', 'tenant', 'idempotency-key'],
+        'listInvalidBarcodes' => ['GET', '/api/v1/products/invalid-barcodes', 'tenant', 'safe'],
         'getProduct' => ['GET', '/api/v1/products/{id}', 'tenant', 'safe'],
         'updateProduct' => ['PUT', '/api/v1/products/{id}', 'tenant', 'safe'],
         'patchProduct' => ['PATCH', '/api/v1/products/{id}', 'tenant', 'refused-only'],
@@ -95,5 +96,8 @@ final class Operations
         'replayWebhook' => ['POST', '/api/v1/webhooks/{id}/replay', 'tenant', 'idempotency-key'],
         'rotateWebhookSecret' => ['POST', '/api/v1/webhooks/{id}/rotate-secret', 'tenant', 'idempotency-key'],
         'listEvents' => ['GET', '/api/v1/events', 'tenant', 'safe'],
+        'getSettings' => ['GET', '/api/v1/settings', 'tenant', 'safe'],
+        'updateSettings' => ['PATCH', '/api/v1/settings', 'tenant', 'refused-only'],
+        'resolveBarcode' => ['GET', '/api/v1/barcodes/{code}', 'tenant', 'safe'],
     ];
 }

@@ -11,8 +11,9 @@ use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->products`: listProducts, createProduct, importProducts, getProduct, updateProduct, patchProduct, deleteProduct.
+ * `$client->products`: listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.
  *
+ * @phpstan-import-type InvalidBarcode from Models
  * @phpstan-import-type Product from Models
  * @phpstan-import-type ProductImportResult from Models
  */
@@ -69,6 +70,30 @@ final class ProductsResource
     public function import(array|string $body, array $query = [], array $options = []): array
     {
         return $this->transport->call('importProducts', query: $query, body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `GET /api/v1/products/invalid-barcodes` (listInvalidBarcodes).
+     *
+     * @param array{page?: int, pageSize?: int} $query
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<InvalidBarcode>
+     */
+    public function listInvalidBarcodes(array $query = [], array $options = []): Page
+    {
+        return $this->transport->call('listInvalidBarcodes', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+    }
+
+    /**
+     * Every item of `listInvalidBarcodes`, page after page.
+     *
+     * @param array{page?: int, pageSize?: int} $query
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, InvalidBarcode>
+     */
+    public function iterateInvalidBarcodes(array $query = [], array $options = []): \Generator
+    {
+        return $this->transport->iterate(fn (int $page): Page => $this->listInvalidBarcodes(['page' => $page] + $query, $options));
     }
 
     /**

@@ -27,6 +27,8 @@ abstract class Resources
     public readonly LotsResource $lots;
     public readonly WebhooksResource $webhooks;
     public readonly EventsResource $events;
+    public readonly SettingsResource $settings;
+    public readonly BarcodesResource $barcodes;
 
     protected function __construct(Transport $transport)
     {
@@ -46,5 +48,7 @@ abstract class Resources
         $this->lots = new LotsResource($transport);
         $this->webhooks = new WebhooksResource($transport);
         $this->events = new EventsResource($transport);
+        $this->settings = new SettingsResource($transport);
+        $this->barcodes = new BarcodesResource($transport);
     }
 }

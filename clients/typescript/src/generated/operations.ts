@@ -45,6 +45,7 @@ export const OPERATIONS = {
   listProducts: { operationId: "listProducts", access: "tenant", retry: "safe" },
   createProduct: { operationId: "createProduct", access: "tenant", retry: "idempotency-key" },
   importProducts: { operationId: "importProducts", access: "tenant", retry: "idempotency-key" },
+  listInvalidBarcodes: { operationId: "listInvalidBarcodes", access: "tenant", retry: "safe" },
   getProduct: { operationId: "getProduct", access: "tenant", retry: "safe" },
   updateProduct: { operationId: "updateProduct", access: "tenant", retry: "safe" },
   patchProduct: { operationId: "patchProduct", access: "tenant", retry: "refused-only" },
@@ -89,6 +90,9 @@ export const OPERATIONS = {
   replayWebhook: { operationId: "replayWebhook", access: "tenant", retry: "idempotency-key" },
   rotateWebhookSecret: { operationId: "rotateWebhookSecret", access: "tenant", retry: "idempotency-key" },
   listEvents: { operationId: "listEvents", access: "tenant", retry: "safe" },
+  getSettings: { operationId: "getSettings", access: "tenant", retry: "safe" },
+  updateSettings: { operationId: "updateSettings", access: "tenant", retry: "refused-only" },
+  resolveBarcode: { operationId: "resolveBarcode", access: "tenant", retry: "safe" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -374,6 +378,14 @@ export function productsResource(t: Transport) {
     t.call(OPERATIONS.importProducts, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "Content-Type": typeof body === "string" ? "text/csv" : "application/json" } }, (init) =>
       t.api.POST("/api/v1/products/import", { ...init, params: { query: query }, body, bodySerializer: jsonOrText }),
     );
+  /** `GET /api/v1/products/invalid-barcodes` (listInvalidBarcodes) */
+  const listInvalidBarcodes = (query?: QueryOf<"listInvalidBarcodes">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listInvalidBarcodes">> =>
+    t.call(OPERATIONS.listInvalidBarcodes, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/products/invalid-barcodes", { ...init, params: { query: query } }),
+    );
+  /** Every item of `listInvalidBarcodes`, page after page. */
+  const listInvalidBarcodesAll = (query?: Omit<QueryOf<"listInvalidBarcodes">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listInvalidBarcodes">, void, undefined> =>
+    t.paginate((page) => listInvalidBarcodes({ ...query, page } as QueryOf<"listInvalidBarcodes">, options));
   /** `GET /api/v1/products/{id}` (getProduct) */
   const getProduct = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getProduct">> =>
     t.call(OPERATIONS.getProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
@@ -394,7 +406,7 @@ export function productsResource(t: Transport) {
     t.call(OPERATIONS.deleteProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "if-match": options?.ifMatch } }, (init) =>
       t.api.DELETE("/api/v1/products/{id}", { ...init, params: { path: { id } } }),
     );
-  return { list: listProducts, listAll: listProductsAll, create: createProduct, import: importProducts, get: getProduct, update: updateProduct, patch: patchProduct, delete: deleteProduct };
+  return { list: listProducts, listAll: listProductsAll, create: createProduct, import: importProducts, listInvalidBarcodes, listInvalidBarcodesAll, get: getProduct, update: updateProduct, patch: patchProduct, delete: deleteProduct };
 }
 
 export function warehousesResource(t: Transport) {
@@ -658,6 +670,29 @@ export function eventsResource(t: Transport) {
   return { list: listEvents, listAll: listEventsAll };
 }
 
+export function settingsResource(t: Transport) {
+  /** `GET /api/v1/settings` (getSettings) */
+  const getSettings = (options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getSettings">> =>
+    t.call(OPERATIONS.getSettings, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/settings", { ...init }),
+    );
+  /** `PATCH /api/v1/settings` (updateSettings) */
+  const updateSettings = (body: BodyOf<"updateSettings">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateSettings">> =>
+    t.call(OPERATIONS.updateSettings, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.PATCH("/api/v1/settings", { ...init, body }),
+    );
+  return { get: getSettings, update: updateSettings };
+}
+
+export function barcodesResource(t: Transport) {
+  /** `GET /api/v1/barcodes/{code}` (resolveBarcode) */
+  const resolveBarcode = (code: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"resolveBarcode">> =>
+    t.call(OPERATIONS.resolveBarcode, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/barcodes/{code}", { ...init, params: { path: { code } } }),
+    );
+  return { resolve: resolveBarcode };
+}
+
 /** The resource groups of the client, one property per group. */
 export class Resources {
   readonly health: ReturnType<typeof healthResource>;
@@ -676,6 +711,8 @@ export class Resources {
   readonly lots: ReturnType<typeof lotsResource>;
   readonly webhooks: ReturnType<typeof webhooksResource>;
   readonly events: ReturnType<typeof eventsResource>;
+  readonly settings: ReturnType<typeof settingsResource>;
+  readonly barcodes: ReturnType<typeof barcodesResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -694,5 +731,7 @@ export class Resources {
     this.lots = lotsResource(t);
     this.webhooks = webhooksResource(t);
     this.events = eventsResource(t);
+    this.settings = settingsResource(t);
+    this.barcodes = barcodesResource(t);
   }
 }

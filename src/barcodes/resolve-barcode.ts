@@ -1,0 +1,75 @@
+import { eq, or, sql } from "drizzle-orm";
+import { runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { locations, lots, packages, products, shipments, warehouses } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { ssccOf } from "../gs1/sscc";
+import { notFound } from "../http/errors";
+import type { BarcodeResolution } from "./schemas";
+
+/**
+ * Everything a scanned code names, in one round trip: products by barcode or SKU, locations by code (in any
+ * warehouse), lots by number, and packages by SSCC (18 digits, or 20 with the `00` application identifier)
+ * when the caller reads orders. Nothing named: 404.
+ */
+export async function resolveBarcode(
+  tdb: TenantDb,
+  code: string,
+  readsOrders: boolean,
+): Promise<BarcodeResolution> {
+  const { db } = tdb;
+  const sscc = readsOrders ? ssccOf(code) : null;
+  const read = await runBatch(tdb, {
+    products: db
+      .select({ id: products.id, sku: products.sku, name: products.name, barcode: products.barcode })
+      .from(products)
+      .where(inTenant(tdb, products, or(eq(products.barcode, code), eq(products.sku, code)))),
+    locations: db
+      .select({
+        id: locations.id,
+        code: locations.code,
+        name: locations.name,
+        type: locations.type,
+        warehouseId: locations.warehouseId,
+        // Aliased: two columns named `code` in one row would collide.
+        warehouseCode: sql<string>`${warehouses.code}`.as("warehouse_code"),
+      })
+      .from(locations)
+      .innerJoin(warehouses, eq(warehouses.id, locations.warehouseId))
+      .where(inTenant(tdb, locations, eq(locations.code, code))),
+    lots: db
+      .select({
+        id: lots.id,
+        number: lots.number,
+        expiresAt: lots.expiresAt,
+        productId: lots.productId,
+        sku: products.sku,
+      })
+      .from(lots)
+      .innerJoin(products, eq(products.id, lots.productId))
+      .where(inTenant(tdb, lots, eq(lots.number, code))),
+    packages: db
+      .select({
+        id: packages.id,
+        sscc: packages.sscc,
+        shipmentId: packages.shipmentId,
+        orderId: shipments.orderId,
+        trackingNumber: packages.trackingNumber,
+      })
+      .from(packages)
+      .innerJoin(shipments, eq(shipments.id, packages.shipmentId))
+      .where(inTenant(tdb, packages, eq(packages.sscc, sscc ?? ""))),
+  });
+  const matches: BarcodeResolution["matches"] = [
+    ...read.products.map((product) => ({
+      type: "product" as const,
+      matchedOn: product.barcode === code ? ("barcode" as const) : ("sku" as const),
+      product,
+    })),
+    ...read.locations.map((location) => ({ type: "location" as const, location })),
+    ...read.lots.map((lot) => ({ type: "lot" as const, lot })),
+    ...(sscc ? read.packages.map((found) => ({ type: "package" as const, package: found })) : []),
+  ];
+  if (matches.length === 0) throw notFound(`Nothing named ${code}`);
+  return { code, matches };
+}

@@ -1,0 +1,66 @@
+import { z } from "@hono/zod-openapi";
+import { locationTypes } from "../db/schema/tenant";
+
+export const BarcodeParam = z.object({
+  code: z
+    .string()
+    .min(1, "must not be empty")
+    .max(128, "must be at most 128 characters")
+    .openapi({ param: { name: "code", in: "path" }, example: "4006381333931" }),
+});
+
+const ProductMatch = z
+  .object({
+    type: z.literal("product"),
+    matchedOn: z.enum(["barcode", "sku"]),
+    product: z.object({ id: z.uuid(), sku: z.string(), name: z.string(), barcode: z.string().nullable() }),
+  })
+  .openapi("BarcodeProductMatch");
+
+const LocationMatch = z
+  .object({
+    type: z.literal("location"),
+    location: z.object({
+      id: z.uuid(),
+      code: z.string(),
+      name: z.string(),
+      type: z.enum(locationTypes),
+      warehouseId: z.uuid(),
+      warehouseCode: z.string(),
+    }),
+  })
+  .openapi("BarcodeLocationMatch");
+
+const LotMatch = z
+  .object({
+    type: z.literal("lot"),
+    lot: z.object({
+      id: z.uuid(),
+      number: z.string(),
+      expiresAt: z.string().nullable(),
+      productId: z.uuid(),
+      sku: z.string(),
+    }),
+  })
+  .openapi("BarcodeLotMatch");
+
+const PackageMatch = z
+  .object({
+    type: z.literal("package"),
+    package: z.object({
+      id: z.uuid(),
+      sscc: z.string(),
+      shipmentId: z.uuid(),
+      orderId: z.uuid(),
+      trackingNumber: z.string().nullable(),
+    }),
+  })
+  .openapi("BarcodePackageMatch");
+
+export const BarcodeResolution = z
+  .object({
+    code: z.string(),
+    matches: z.array(z.discriminatedUnion("type", [ProductMatch, LocationMatch, LotMatch, PackageMatch])),
+  })
+  .openapi("BarcodeResolution");
+export type BarcodeResolution = z.infer<typeof BarcodeResolution>;
