@@ -222,7 +222,7 @@ describe("products", () => {
       "APL-1",
       "DAT-1",
     ]);
-    expect((await list("status=inactive", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
+    expect((await list("status=Inactive", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
     expect((await list("search=apple", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);
     expect((await list("search=RROT", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["CAR-1"]);
     expect((await list("search=900", t)).items.map((p: { sku: string }) => p.sku)).toEqual(["APL-1"]);

@@ -34,6 +34,11 @@ export const CreateCountBody = z
     path: ["warehouseId"],
   })
   .openapi("CreateInventoryCountRequest", {
+    // The refinement above, for the document: exactly one of the two scopes.
+    oneOf: [
+      { required: ["warehouseId"], title: "By warehouse" },
+      { required: ["locationIds"], title: "By locations" },
+    ],
     description: `A count holds at most ${MAX_COUNT_LINES} lines (levels with stock in scope) and ${MAX_COUNT_SERIALS} serial numbers on hand in scope; a larger scope is a 400 (narrow it with productIds or locationIds).`,
   });
 export type CreateCountBody = z.infer<typeof CreateCountBody>;
@@ -94,7 +99,7 @@ export const CountLine = z
       .int()
       .nullable()
       .openapi({ description: "counted - onHandAtCount (null until counted)." }),
-    countedAt: z.string().nullable(),
+    countedAt: z.string().nullable().openapi({ format: "date-time" }),
     expectedSerials: serials("Serial-tracked products: the serials on hand there at the snapshot."),
     serialNumbers: serials("Serial-tracked products: the serials counted (null until counted)."),
     missingSerials: serials(
@@ -114,11 +119,11 @@ const countFields = {
   productIds: z.array(z.uuid()).nullable(),
   createdBy: z.string().nullable(),
   approvedBy: z.string().nullable(),
-  createdAt: z.string(),
-  submittedAt: z.string().nullable(),
-  approvedAt: z.string().nullable(),
-  cancelledAt: z.string().nullable(),
-  updatedAt: z.string(),
+  createdAt: z.string().openapi({ format: "date-time" }),
+  submittedAt: z.string().nullable().openapi({ format: "date-time" }),
+  approvedAt: z.string().nullable().openapi({ format: "date-time" }),
+  cancelledAt: z.string().nullable().openapi({ format: "date-time" }),
+  updatedAt: z.string().openapi({ format: "date-time" }),
 };
 
 export const CountSummary = z.object(countFields).openapi("InventoryCountSummary");

@@ -17,6 +17,8 @@ const typeNames = z
   })
   .openapi({
     type: "string",
+    // The characters of names, families and commas; which names exist the description says.
+    pattern: "^[a-z_.*, ]+$",
     description:
       "Comma-separated event types, or families such as `order.*`. Default: every type your scopes can read.",
     example: "inventory.adjusted,order.*",
@@ -41,9 +43,10 @@ export const FeedEvent = z
   .object({
     id: z.string().openapi({ description: "The event id: the `webhook-id` of its deliveries." }),
     type: z.enum(feedTypes),
-    timestamp: z
-      .string()
-      .openapi({ description: "When the change committed (the webhook body's `timestamp`)." }),
+    timestamp: z.string().openapi({
+      format: "date-time",
+      description: "When the change committed (the webhook body's `timestamp`).",
+    }),
     data: z.unknown().openapi({ description: "The resource after the change (the webhook body's `data`)." }),
     webhooksFailedAt: z
       .string()

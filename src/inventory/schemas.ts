@@ -20,9 +20,11 @@ export const AdjustmentBody = z
     quantity: z
       .number({ error: "must be an integer" })
       .int("must be an integer")
+      .min(-1_000_000_000, "must be between -1000000000 and 1000000000")
+      .max(1_000_000_000, "must be between -1000000000 and 1000000000")
       .refine((q) => q !== 0, "must not be zero")
-      .refine((q) => Math.abs(q) <= 1_000_000_000, "must be between -1000000000 and 1000000000")
       .openapi({
+        not: { const: 0 },
         description: `Signed: positive adds stock, negative removes it. A stock level holds at most ${MAX_ON_HAND} units; an addition past that is a 409.`,
         example: -3,
       }),
@@ -110,10 +112,10 @@ export const StockLevelAsOfRecord = z
   .object({
     ...levelPlaceShape,
     onHand: z.number().int().openapi({ description: "On hand at `asOf`." }),
-    asOf: z.string(),
+    asOf: z.string().openapi({ format: "date-time" }),
     lastMovementAt: z
       .string()
-      .openapi({ description: "The ledger row that set `onHand` (at or before asOf)." }),
+      .openapi({ format: "date-time", description: "The ledger row that set `onHand` (at or before asOf)." }),
   })
   .openapi("StockLevelAsOf");
 

@@ -38,6 +38,7 @@ const unknown = { 404: errorResponse("Unknown product") };
 const ifMatch = z.object({
   "if-match": z
     .string()
+    .max(128)
     .optional()
     .openapi({ description: "An ETag from a read: the write fails with 412 if the product changed since." }),
 });

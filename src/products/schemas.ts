@@ -75,8 +75,8 @@ export const ProductRecord = z
     reorderPoint: z.number().int(),
     tracking: z.enum(productTrackings),
     description: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Product");
 export type ProductRecord = z.infer<typeof ProductRecord>;
@@ -94,15 +94,7 @@ export const ListProductsQuery = pageQuery.extend({
     .optional()
     .openapi({ description: "Case-insensitive, on sku, name and barcode." }),
   category: z.string().trim().min(1).max(100).optional(),
-  status: z
-    .string()
-    .transform((value, ctx) => {
-      const match = productStatuses.find((s) => s.toLowerCase() === value.toLowerCase());
-      if (!match) ctx.addIssue({ code: "custom", message: "must be Active or Inactive" });
-      return match as (typeof productStatuses)[number];
-    })
-    .optional()
-    .openapi({ type: "string", enum: [...productStatuses] }),
+  status: z.enum(productStatuses, { error: "must be Active or Inactive" }).optional(),
   updatedSince: z.iso
     .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
     .optional()

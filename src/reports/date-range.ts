@@ -33,6 +33,8 @@ function bound(edge: "from" | "to") {
     .openapi({
       param: { name: edge, in: "query", required: true },
       type: "string",
+      // Either form, as the transform reads them (the calendar check stays the API's: 2026-02-30 fits the pattern).
+      pattern: `${DATE.source}|${DATE_TIME.source}`,
       description:
         edge === "from"
           ? "Start of the range: a UTC date (from its midnight) or an ISO 8601 date-time."

@@ -64,7 +64,7 @@ export const levelPlaceShape = {
   warehouseId: z.uuid(),
   lotId: z.uuid().nullable(),
   lotNumber: z.string().nullable(),
-  expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
+  expiresAt: z.string().nullable().openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
 };
 
 export const StockLevelRecord = z
@@ -73,7 +73,7 @@ export const StockLevelRecord = z
     onHand: z.number().int(),
     reserved: z.number().int(),
     available: z.number().int(),
-    updatedAt: z.string(),
+    updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("StockLevel");
 export type StockLevelRecord = z.infer<typeof StockLevelRecord>;
@@ -96,7 +96,7 @@ export const MovementRecord = z
     actorType: z.enum(["user", "api_key", "system"]),
     actorId: z.string().nullable(),
     requestId: z.string().nullable(),
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("StockMovement");
 export type MovementRecord = z.infer<typeof MovementRecord>;
@@ -122,7 +122,7 @@ export const HoldRecord = z
           warehouseId: z.uuid(),
           lotId: z.uuid().nullable(),
           lotNumber: z.string().nullable(),
-          expiresAt: z.string().nullable().openapi({ description: "The lot's expiry date, if it has one." }),
+          expiresAt: z.string().nullable().openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
           quantity: z.number().int(),
         }),
       )
@@ -130,11 +130,11 @@ export const HoldRecord = z
         description:
           "Where the quantity is reserved: per location and, for lot-tracked products, per lot (first-expiring first).",
       }),
-    expiresAt: z.string(),
+    expiresAt: z.string().openapi({ format: "date-time" }),
     orderId: z.uuid().nullable().openapi({ description: "The sales order that consumed the hold." }),
-    releasedAt: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    releasedAt: z.string().nullable().openapi({ format: "date-time" }),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("StockHold");
 export type HoldRecord = z.infer<typeof HoldRecord>;

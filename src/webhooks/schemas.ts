@@ -7,10 +7,7 @@ export const MAX_SUBSCRIPTIONS_PER_TENANT = 20;
 export const MAX_EVENTS_PER_SUBSCRIPTION = 50;
 
 const EventName = z
-  .string()
-  .refine((name) => name === "*" || (eventTypes as readonly string[]).includes(name), {
-    message: `must be * or one of ${eventTypes.join(", ")}`,
-  })
+  .enum(["*", ...eventTypes], { error: `must be * or one of ${eventTypes.join(", ")}` })
   .openapi({ example: "inventory.adjusted" });
 
 const subscriptionFields = {
@@ -58,7 +55,7 @@ export const WebhookRecord = z
           "Why the server disabled it: the receiver answered 410, 5 days of failures, or its creator can no longer " +
           "act for it (left the tenant, key revoked or expired; such a subscription cannot be re-enabled: create a new one).",
       }),
-    failingSince: z.string().nullable(),
+    failingSince: z.string().nullable().openapi({ format: "date-time" }),
     createdBy: z
       .object({
         type: z.enum(["user", "api_key"]),
@@ -71,8 +68,8 @@ export const WebhookRecord = z
           "when the creator leaves the tenant or, for a key, is revoked or expires. Null for subscriptions made " +
           "before creators were recorded.",
       }),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Webhook");
 
@@ -94,9 +91,9 @@ export const DeliveryRecord = z
     lastStatusCode: z.number().int().nullable(),
     lastDurationMs: z.number().int().nullable(),
     lastError: z.string().nullable(),
-    nextAttemptAt: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    nextAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
     attemptLog: z.array(
       z.object({
         attempt: z.number().int(),
@@ -116,6 +113,7 @@ export const ReplayBody = z
     types: z
       .array(z.enum(feedTypes, { error: "must be an event type of the catalogue" }))
       .min(1, "must name at least one type")
+      .max(MAX_EVENTS_PER_SUBSCRIPTION)
       .optional()
       .openapi({ description: "Only these types (of those the subscription matches)." }),
   })
@@ -144,7 +142,9 @@ export const QueuedDelivery = z
   .openapi("QueuedDelivery");
 
 export const DeliveryParams = IdParam.extend({
-  deliveryId: z.uuid("must be a UUID").openapi({ param: { name: "deliveryId", in: "path" } }),
+  deliveryId: z
+    .uuid("must be a UUID")
+    .openapi({ param: { name: "deliveryId", in: "path" }, example: "0193a5c2-0d4b-7e8f-a1c3-5b7d9f1e3a6c" }),
 });
 
 export const ListWebhooksQuery = pageQuery;
