@@ -20,6 +20,7 @@ const statusByCode = {
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof statusByCode;
+export const errorCodes = Object.keys(statusByCode) as ErrorCode[];
 
 /** A failure the client can act on. Thrown anywhere; turned into a response by the one error handler. */
 export class AppError extends Error {
@@ -40,7 +41,7 @@ export class AppError extends Error {
 }
 
 export function errorCodeForStatus(status: number): ErrorCode {
-  const match = (Object.keys(statusByCode) as ErrorCode[]).find((code) => statusByCode[code] === status);
+  const match = errorCodes.find((code) => statusByCode[code] === status);
   return match ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");
 }
 

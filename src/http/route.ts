@@ -9,6 +9,7 @@ import { resolveTenant } from "../auth/tenant";
 import type { AppEnv } from "../env";
 import { handOffCommittedEvents } from "../events/hand-off";
 import { idempotency } from "../idempotency/middleware";
+import { withStandardHeaders } from "../openapi/response-headers";
 import { documentedRateLimitHeaders } from "../rate-limit/headers";
 import { rateLimit } from "../rate-limit/middleware";
 import { ErrorEnvelope } from "./envelope";
@@ -146,27 +147,9 @@ const consistencyTokenParameter = {
     "A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh " +
     "as that response (read-your-writes across requests and regions). Without it the request reads the latest " +
     "data. A malformed or altered token, or one given to another tenant, is 400.",
-  schema: { type: "string" as const },
+  // The shape src/db/consistency-token.ts accepts.
+  schema: { type: "string" as const, maxLength: 300, pattern: "^[A-Za-z0-9_-]+$" },
 };
-
-const consistencyTokenHeader = {
-  "Consistency-Token": {
-    description:
-      "Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. " +
-      "Send it back as `Consistency-Token` to read at least this fresh from any replica.",
-    schema: { type: "string" as const },
-  },
-};
-
-/** Every response of a tenant operation carries `Consistency-Token`, besides the headers it documents. */
-function withConsistencyToken<T extends Record<string, unknown>>(responses: T): T {
-  return Object.fromEntries(
-    Object.entries(responses).map(([status, response]) => {
-      const documented = response as { headers?: Record<string, unknown> };
-      return [status, { ...documented, headers: { ...documented.headers, ...consistencyTokenHeader } }];
-    }),
-  ) as T;
-}
 
 const tenantHeaderParameter = {
   name: "X-Tenant-Id",
@@ -211,15 +194,19 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     ...config,
     request: { ...config.request, query: strictQuery(config.request?.query) },
     middleware: guardsFor(access, idempotent),
-    security: securityFor(access),
+    // A route may state its own (an optional credential: `[{}, { BearerAuth: [] }]`).
+    security: config.security ?? securityFor(access),
     ...(scoped ? { "x-required-scopes": scopesOf(access), parameters } : {}),
     ...(access === "credential" ? { parameters: [countingTenantHeaderParameter] } : {}),
     description: [config.description, scopeSentence(access)].filter(Boolean).join("\n\n"),
-    responses: (scoped ? withConsistencyToken : <T>(responses: T) => responses)({
-      ...errorResponsesFor(access),
-      ...(idempotent ? idempotencyResponses : {}),
-      ...(config.request?.body ? bodyResponses : {}),
-      ...config.responses,
-    }),
+    responses: withStandardHeaders(
+      {
+        ...errorResponsesFor(access),
+        ...(idempotent ? idempotencyResponses : {}),
+        ...(config.request?.body ? bodyResponses : {}),
+        ...config.responses,
+      },
+      { counted: scoped || access === "credential", tenant: scoped, idempotent },
+    ),
   }) as R & { middleware: MiddlewareHandler<AppEnv>[] };
 }
