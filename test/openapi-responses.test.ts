@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BASE } from "./support/http";
-import { documentProblem } from "./support/openapi";
+import { documentProblem, requestDisagreement, requestRefusal } from "./support/openapi";
 
 // The shared helpers check every answer against the served OpenAPI document (test/support/openapi.ts).
 // These cases show the check refuses what the document does not promise, with made-up answers.
@@ -14,8 +14,15 @@ function problem(
   status: number,
   body: unknown,
   contentType = "application/json",
+  headers: Record<string, string> = {},
 ) {
-  const response = new Response(JSON.stringify(body), { status, headers: { "content-type": contentType } });
+  const sent = {
+    "content-type": contentType,
+    "x-request-id": "req-1",
+    ...(status >= 400 ? { "x-error-code": "INTERNAL" } : {}),
+    ...headers,
+  };
+  const response = new Response(JSON.stringify(body), { status, headers: sent });
   return documentProblem(new Request(`${BASE}${path}`, { method }), response, body);
 }
 
@@ -65,5 +72,71 @@ describe("responses are checked against the served OpenAPI document", () => {
     expect(await problem("GET", "/no-such-thing", 404, { message: "Not found" })).toMatch(
       /must have required property 'success'/,
     );
+  });
+
+  it("refuses an API header the response does not declare, and a declared required one missing", async () => {
+    expect(
+      await problem("GET", "/health", 200, envelope(health), "application/json", { location: "/x" }),
+    ).toMatch(/200 sends Location, which the document does not declare on it/);
+    const bare = new Response(JSON.stringify(envelope(health)), {
+      headers: { "content-type": "application/json" },
+    });
+    expect(await documentProblem(new Request(`${BASE}/health`), bare, envelope(health))).toMatch(
+      /200 lacks x-request-id, which the document declares required/,
+    );
+  });
+});
+
+describe("requests are checked against the served OpenAPI document", () => {
+  const post = (path: string, body: unknown) =>
+    new Request(`${BASE}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const answer = (status: number, errors: string[] | null = null, code = "VALIDATION_FAILED") =>
+    new Response(JSON.stringify({ success: status < 400, data: null, message: null, errors }), {
+      status,
+      headers: { "content-type": "application/json", ...(status >= 400 ? { "x-error-code": code } : {}) },
+    });
+
+  it("accepts what the document describes, and refuses bad parameters and bodies", async () => {
+    expect(await requestRefusal(new Request(`${BASE}/products?sort=-price&page=2`))).toBeUndefined();
+    expect(await requestRefusal(new Request(`${BASE}/products?page=x`))).toMatch(
+      /query parameter page: .*integer/,
+    );
+    expect(await requestRefusal(new Request(`${BASE}/products/not-a-uuid`))).toMatch(/path parameter id/);
+    expect(await requestRefusal(post("/warehouses", { code: "W1", name: "Main", extra: 1 }))).toMatch(
+      /the body: .*additional properties/,
+    );
+    expect(await requestRefusal(new Request(`${BASE}/warehouses`, { method: "POST" }))).toMatch(
+      /the request body is required/,
+    );
+  });
+
+  it("fails when the API accepts what the document refuses, or refuses as invalid what it accepts", async () => {
+    const bad = post("/warehouses", { code: "W1" });
+    expect(await requestDisagreement(bad, answer(201), null)).toMatch(
+      /answered 201 to a request the document refuses/,
+    );
+    expect(await requestDisagreement(bad, answer(400, ["name: is required"]), null)).toBeUndefined();
+    const good = post("/warehouses", { code: "W1", name: "Main" });
+    const body = {
+      success: false,
+      data: null,
+      message: "Validation failed",
+      errors: ["code: must be lower case"],
+    };
+    expect(await requestDisagreement(good, answer(400, body.errors), body)).toMatch(
+      /refused as invalid a request the document accepts: code: must be lower case/,
+    );
+    // A refusal the document cannot state, listed with its reason: a name that is blank once trimmed.
+    const blankName = post("/warehouses", { code: "W1", name: " " });
+    const blankBody = { ...body, errors: ["name: must not be empty"] };
+    expect(await requestDisagreement(blankName, answer(400, blankBody.errors), blankBody)).toBeUndefined();
+    // Not a validation failure: a conflict is about stored data.
+    expect(
+      await requestDisagreement(good, answer(409, ["code: already used"], "CONFLICT"), body),
+    ).toBeUndefined();
   });
 });

@@ -47,9 +47,12 @@ export const ApiKeyRecord = z
     prefix: z.string().openapi({ description: "The key's first characters, to tell keys apart." }),
     scopes: z.array(Scope),
     allowedIps: z.array(z.string()).nullable(),
-    expiresAt: z.string().nullable(),
-    lastUsedAt: z.string().nullable().openapi({ description: "Updated at most once a minute." }),
-    revokedAt: z.string().nullable(),
+    expiresAt: z.string().nullable().openapi({ format: "date-time" }),
+    lastUsedAt: z
+      .string()
+      .nullable()
+      .openapi({ format: "date-time", description: "Updated at most once a minute." }),
+    revokedAt: z.string().nullable().openapi({ format: "date-time" }),
     createdBy: z
       .string()
       .nullable()
@@ -58,7 +61,7 @@ export const ApiKeyRecord = z
           "The member accountable for the key (for a key made with a key, that key's creator). The key's " +
           "scopes are capped by this member's current role, and it stops working when they leave the tenant.",
       }),
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("ApiKey");
 

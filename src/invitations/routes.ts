@@ -80,6 +80,8 @@ const acceptInvitationRoute = defineRoute("public", {
     "`Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. " +
     "The token works once. An unknown token counts as a failed attempt of the client, with its failed logins " +
     "(100 in 15 minutes, then 429 with Retry-After).",
+  // No credential for a new account; an existing account's access token otherwise.
+  security: [{}, { BearerAuth: [] }],
   request: { body: { required: true, ...json(AcceptInvitationBody) } },
   responses: {
     200: { description: "Accepted", ...json(envelopeOf(AcceptedInvitation)) },

@@ -52,8 +52,8 @@ export const LocationRecord = z
     parentId: z.string().nullable(),
     pickSequence: z.number().int().nullable(),
     active: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Location");
 

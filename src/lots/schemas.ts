@@ -7,10 +7,10 @@ export const LotRecord = z
     id: z.uuid(),
     productId: z.uuid(),
     number: z.string(),
-    expiresAt: z.string().nullable(),
-    manufacturedAt: z.string().nullable(),
+    expiresAt: z.string().nullable().openapi({ format: "date" }),
+    manufacturedAt: z.string().nullable().openapi({ format: "date" }),
     expired: z.boolean().openapi({ description: "Whether the expiry date is today or earlier (UTC)." }),
-    createdAt: z.string().openapi({ description: "When the lot was first received." }),
+    createdAt: z.string().openapi({ format: "date-time", description: "When the lot was first received." }),
   })
   .openapi("Lot");
 export type LotRecord = z.infer<typeof LotRecord>;

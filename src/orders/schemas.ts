@@ -172,7 +172,7 @@ export const OrderLineRecord = z
         z.object({
           lotId: z.uuid(),
           lotNumber: z.string(),
-          expiresAt: z.string().nullable(),
+          expiresAt: z.string().nullable().openapi({ format: "date" }),
           quantity: z.number().int(),
         }),
       )
@@ -205,11 +205,11 @@ const orderFields = {
   shippingAddress: nullableRef(ShippingAddress),
   trackingNumber: z.string().nullable(),
   notes: z.string().nullable(),
-  expectedAt: z.string().nullable(),
+  expectedAt: z.string().nullable().openapi({ format: "date-time" }),
   totals: z.object({ quantity: z.number().int(), total: ExactMoney, totalExact: ExactMoneyText }),
   allowedTransitions: z.array(OrderStatus),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: z.string().openapi({ format: "date-time" }),
+  updatedAt: z.string().openapi({ format: "date-time" }),
 };
 
 export const OrderSummary = z.object(orderFields).openapi("OrderSummary");

@@ -49,6 +49,8 @@ const listTenantsRoute = defineRoute("platform", {
   operationId: "listTenants",
   tags: ["Platform"],
   summary: "List tenants",
+  description:
+    "Every tenant with its plan, status, shard and owner, newest first unless `sort` says otherwise.",
   request: { query: ListTenantsQuery },
   responses: { 200: { description: "A page of tenants", ...json(envelopeOf(pagedOf(TenantRecord))) } },
 });
@@ -104,6 +106,9 @@ const getMoveRoute = defineRoute("platform", {
   operationId: "getMove",
   tags: ["Platform"],
   summary: "Show a tenant move's progress",
+  description:
+    "Poll it after starting a move: the status goes copying, verifying, switching, then done (or failed, with " +
+    "the reason); the tenant is served throughout.",
   request: { params: IdParam },
   responses: {
     200: { description: "The move", ...json(envelopeOf(MoveRecord)) },

@@ -102,7 +102,10 @@ export const ValuationRecord = z
 
 export const InventoryValuationReport = pagedOf(ValuationRecord)
   .extend({
-    asOf: z.string().nullable().openapi({ description: "The instant valued; null: now." }),
+    asOf: z
+      .string()
+      .nullable()
+      .openapi({ format: "date-time", description: "The instant valued; null: now." }),
     basis: z.string().openapi({
       description: "How the report was valued, in words (past stock is valued at current unit costs).",
     }),

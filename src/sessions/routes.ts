@@ -67,6 +67,9 @@ const getMeRoute = defineRoute("credential", {
   operationId: "getMe",
   tags,
   summary: "Who is calling: the user and their memberships, or the API key's tenant and scopes",
+  description:
+    "`type` says which: a JWT's user with every tenant they belong to and their role there, or an API key with " +
+    "its tenant and scopes. Needs no tenant; with `X-Tenant-Id` the call counts against that tenant's rate limit.",
   responses: { 200: { description: "The current principal", ...json(envelopeOf(Me)) } },
 });
 

@@ -31,6 +31,6 @@ export const MemberRecord = z
     email: z.string(),
     name: z.string(),
     role: Role,
-    joinedAt: z.string(),
+    joinedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("User");

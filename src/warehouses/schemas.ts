@@ -38,8 +38,8 @@ export const WarehouseRecord = z
     name: z.string(),
     address: nullableRef(Address),
     active: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Warehouse");
 

@@ -32,9 +32,10 @@ export async function fetchApi(
   request: Request,
   through: (request: Request) => Response | Promise<Response> = (r) => exports.default.fetch(r),
 ): Promise<Response> {
+  const sent = request.clone();
   const response = await through(request);
   const body = isJson(response) ? await response.clone().json() : undefined;
-  await assertDocumented(request, response, body);
+  await assertDocumented(sent, response, body);
   return response;
 }
 
@@ -53,6 +54,7 @@ export async function call<M extends Method, P extends string, T = DataAt<M, P>>
     headers["content-type"] ??= "application/json";
   }
   const request = new Request(`${BASE}${path}`, { ...init, method, headers, body });
+  const sent = request.clone();
   const response = await exports.default.fetch(request);
   const text = await response.text();
   let parsed: Envelope<T>;
@@ -61,7 +63,7 @@ export async function call<M extends Method, P extends string, T = DataAt<M, P>>
   } catch {
     parsed = { success: false, data: text as T, message: "not JSON", errors: null };
   }
-  await assertDocumented(request, response, isJson(response) ? parsed : undefined);
+  await assertDocumented(sent, response, isJson(response) ? parsed : undefined);
   return { status: response.status, headers: response.headers, body: parsed };
 }
 

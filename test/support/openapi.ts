@@ -35,13 +35,13 @@ interface MediaType {
 }
 interface ResponseObject {
   content?: Record<string, MediaType>;
-  headers?: Record<string, object>;
+  headers?: Record<string, { required?: boolean }>;
 }
 /** The parts of an operation that tests read. */
 export interface DocumentedOperation {
   operationId?: string;
   parameters?: { name: string; in: string; required?: boolean; schema?: SchemaObject }[];
-  requestBody?: { content: Record<string, MediaType> };
+  requestBody?: { required?: boolean; content: Record<string, MediaType> };
   responses: Record<string, ResponseObject>;
   security?: Record<string, string[]>[];
   "x-required-scopes"?: string[];
@@ -57,6 +57,8 @@ export interface OpenApiDocument {
 interface PathTemplate {
   template: string;
   pattern: RegExp;
+  /** The names of the template's parameters, in the order `pattern` captures them. */
+  names: string[];
   literalSegments: number;
   operations: Record<string, DocumentedOperation>;
 }
@@ -112,7 +114,52 @@ function closeObjects(document: OpenApiDocument): void {
   });
 }
 
-class ResponseChecker {
+/** The API's own headers: each one sent must be declared on the response that carries it. */
+const API_HEADERS = [
+  "X-Request-Id",
+  "X-Error-Code",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Retry-After",
+  "Location",
+  "Idempotent-Replayed",
+  "Consistency-Token",
+];
+
+/** An API header sent but not declared on the response, or a required one declared but not sent. */
+function undocumentedHeaders(response: ResponseObject, headers: Headers): string | undefined {
+  const declared = new Map(
+    Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), h]),
+  );
+  const sent = API_HEADERS.filter((name) => headers.has(name) && !declared.has(name.toLowerCase()));
+  if (sent.length > 0) return `sends ${sent.join(", ")}, which the document does not declare on it`;
+  const missing = [...declared].filter(([name, h]) => h.required && !headers.has(name)).map(([name]) => name);
+  if (missing.length > 0) return `lacks ${missing.join(", ")}, which the document declares required`;
+  return undefined;
+}
+
+const safeDecode = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** A parameter's text as its schema's type, when it reads as one; else the text, which then fails the type. */
+function asParameterValue(raw: string, schema: SchemaObject): unknown {
+  const types = [schema.type ?? []].flat();
+  if ((types.includes("integer") || types.includes("number")) && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw)) {
+    return Number(raw);
+  }
+  if (types.includes("boolean") && (raw === "true" || raw === "false")) return raw === "true";
+  return raw;
+}
+
+class DocumentChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly templates: PathTemplate[];
 
@@ -126,9 +173,10 @@ class ResponseChecker {
         return {
           template,
           operations,
+          names: segments.filter((s) => s.startsWith("{")).map((s) => s.slice(1, -1)),
           literalSegments: segments.filter((segment) => !segment.startsWith("{")).length,
           pattern: new RegExp(
-            `^${segments.map((s) => (s.startsWith("{") ? "[^/]+" : s.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))).join("/")}$`,
+            `^${segments.map((s) => (s.startsWith("{") ? "([^/]+)" : s.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))).join("/")}$`,
           ),
         };
       })
@@ -137,7 +185,8 @@ class ResponseChecker {
   }
 
   /** What is wrong with the answer, or undefined when the document describes it. */
-  problem(request: Request, status: number, contentType: string | null, body: unknown): string | undefined {
+  problem(request: Request, status: number, headers: Headers, body: unknown): string | undefined {
+    const contentType = headers.get("content-type");
     const method = request.method.toUpperCase();
     const { pathname } = new URL(request.url);
     if (outsideTheDocument(method, pathname, request)) return undefined;
@@ -153,6 +202,8 @@ class ResponseChecker {
     if (!key) {
       return `status ${status} is not documented for ${method} ${matched.template} (documented: ${Object.keys(operation.responses).join(", ")})`;
     }
+    const headerProblem = undocumentedHeaders(operation.responses[key]!, headers);
+    if (headerProblem) return `${status} ${headerProblem}`;
     const content = operation.responses[key]!.content;
     if (!content)
       return contentType ? `${status} has a ${contentType} body the document does not declare` : undefined;
@@ -174,6 +225,68 @@ class ResponseChecker {
       .map(pointerToken)
       .join("/");
     return this.bodyProblem(`${DOCUMENT_ID}#/${pointer}`, body);
+  }
+
+  /**
+   * What the document refuses about this request, or undefined when it accepts it: a path or query parameter,
+   * a documented header, or the JSON body against its schema. Parameters arrive as text, so a value is
+   * read as the parameter's type first (`page=2` as 2; `page=x` stays text and fails the type).
+   */
+  requestProblem(request: Request, bodyText: string | undefined): string | undefined {
+    const method = request.method.toLowerCase();
+    const url = new URL(request.url);
+    if (outsideTheDocument(method.toUpperCase(), url.pathname, request)) return undefined;
+    const matched = this.templates.find((t) => t.pattern.test(url.pathname) && t.operations[method]);
+    if (!matched) return undefined;
+    const operation = matched.operations[method]!;
+    const values = matched.pattern.exec(url.pathname)!.slice(1);
+    const problems: string[] = [];
+    (operation.parameters ?? []).forEach((parameter, index) => {
+      const raw =
+        parameter.in === "path"
+          ? safeDecode(values[matched.names.indexOf(parameter.name)] ?? "")
+          : parameter.in === "query"
+            ? (url.searchParams.get(parameter.name) ?? undefined)
+            : parameter.in === "header"
+              ? (request.headers.get(parameter.name) ?? undefined)
+              : undefined;
+      if (raw === undefined) {
+        if (parameter.required) problems.push(`${parameter.in} parameter ${parameter.name} is required`);
+        return;
+      }
+      const pointer = ["paths", matched.template, method, "parameters", String(index), "schema"];
+      const problem = this.valueProblem(pointer, asParameterValue(raw, parameter.schema ?? {}));
+      if (problem) problems.push(`${parameter.in} parameter ${parameter.name}: ${problem}`);
+    });
+    const body = operation.requestBody;
+    if (body) {
+      const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+      if (!bodyText) {
+        if (body.required) problems.push("the request body is required");
+      } else if (!body.content[mediaType]) {
+        problems.push(`the body's type "${mediaType}" is not one of ${Object.keys(body.content).join(", ")}`);
+      } else if (mediaType === "application/json") {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(bodyText);
+        } catch {
+          problems.push("the body is not JSON");
+        }
+        const pointer = ["paths", matched.template, method, "requestBody", "content", mediaType, "schema"];
+        const problem = problems.length === 0 ? this.valueProblem(pointer, parsed) : undefined;
+        if (problem) problems.push(`the body: ${problem}`);
+      }
+    }
+    return problems.length > 0 ? problems.join("; ") : undefined;
+  }
+
+  private valueProblem(pointer: string[], value: unknown): string | undefined {
+    const validate = this.ajv.getSchema(`${DOCUMENT_ID}#/${pointer.map(pointerToken).join("/")}`);
+    if (!validate) throw new Error(`no schema at ${pointer.join("/")}`);
+    if (validate(value)) return undefined;
+    return [...new Set((validate.errors ?? []).map((e) => `${e.instancePath || "value"} ${e.message}`))].join(
+      ", ",
+    );
   }
 
   private bodyProblem(schemaRef: string, body: unknown): string | undefined {
@@ -206,30 +319,179 @@ export async function servedDocument(): Promise<OpenApiDocument> {
   return JSON.parse(await documentText()) as OpenApiDocument;
 }
 
-let checker: Promise<ResponseChecker> | undefined;
+let checker: Promise<DocumentChecker> | undefined;
 
-function responseChecker(): Promise<ResponseChecker> {
-  checker ??= servedDocument().then((document) => new ResponseChecker(document));
+function documentChecker(): Promise<DocumentChecker> {
+  checker ??= servedDocument().then((document) => new DocumentChecker(document));
   return checker;
 }
 
 /**
  * What the served OpenAPI document does not describe about this answer: the status for the request's
- * operation, the content type for that status, or the JSON body (`body`, parsed; ignored for other types).
+ * operation, the API's headers on it, the content type for that status, or the JSON body (`body`, parsed;
+ * ignored for other types).
  */
 export async function documentProblem(
   request: Request,
   response: Response,
   body: unknown,
 ): Promise<string | undefined> {
-  const checker = await responseChecker();
-  return checker.problem(request, response.status, response.headers.get("content-type"), body);
+  const checker = await documentChecker();
+  return checker.problem(request, response.status, response.headers, body);
 }
 
-/** Throws, failing the test that received the answer, unless the served OpenAPI document describes it. */
-export async function assertDocumented(request: Request, response: Response, body: unknown): Promise<void> {
-  const problem = await documentProblem(request, response, body);
+async function jsonOf(request: Request): Promise<unknown> {
+  if (!request.body) return undefined;
+  try {
+    return JSON.parse(await request.clone().text());
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the served document refuses about a request (see `requestProblem`), undefined when it accepts it. */
+export async function requestRefusal(request: Request): Promise<string | undefined> {
+  const checker = await documentChecker();
+  return checker.requestProblem(request, request.body ? await request.clone().text() : undefined);
+}
+
+/** A value in a JSON body at an error's field path (`lines[0].name`), or undefined. */
+function valueAt(body: unknown, field: string): unknown {
+  const keys = field.match(/[^.[\]]+/g) ?? [];
+  return keys.reduce<unknown>(
+    (node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined),
+    body,
+  );
+}
+
+const blank = (value: unknown) => typeof value === "string" && value.trim() === "";
+
+/**
+ * The API's refusals the document cannot state, each with why; `when` narrows a rule to the value sent.
+ * Any other validation failure of a request the document accepts means the document is looser than the API.
+ */
+const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) => boolean }[] = [
+  {
+    rule: /: must not contain control characters$/,
+    why: "every string refuses control characters; a pattern on each would bury its real constraints",
+  },
+  {
+    rule: /: (.+ is required|must not be empty)$/,
+    when: blank,
+    why: "strings are trimmed before their length is checked, so a blank one fails what minLength 1 lets pass",
+  },
+  {
+    rule: /^url: must (use https:\/\/|use port 443|not contain credentials|name a host, not an IP address|be a public host name)/,
+    why: "a receiver's URL is checked against the world (public host names, resolved by DNS; http://localhost in development): the document says so in words",
+  },
+  {
+    rule: / is (not )?(serial|lot)-tracked\b| is not in this count$| serial numbers for a quantity of | needs the serial numbers shipped$/,
+    why: "depends on the stored product's tracking and the count's scope",
+  },
+  {
+    rule: /: the order total must be at most /,
+    why: "an order's total comes from the stored products' prices",
+  },
+  {
+    rule: /a count holds at most \d+ lines/,
+    why: "a count's size is its scope's stock levels and what it already holds",
+  },
+  {
+    rule: /: names a hold another line already uses$/,
+    why: "a rule across an array's items (each hold once), which JSON Schema cannot state for one field",
+  },
+  {
+    rule: /: must (not )?be in the future$/,
+    why: "depends on the clock",
+  },
+  {
+    rule: /: (is incorrect|.+ already exists)$/,
+    why: "depends on stored data (the current password, an existing SKU)",
+  },
+  {
+    rule: /^type: unknown event type /,
+    why: "a comma-separated list of names and families (`order.*`): the pattern bounds its characters, the description names the types",
+  },
+  {
+    rule: /^(from|to): must be a date \(YYYY-MM-DD\) or an ISO 8601 date-time with a time zone$/,
+    why: "a calendar check (2026-02-30 has the pattern's shape)",
+  },
+  {
+    rule: /^toLocationId: must differ from fromLocationId$/,
+    why: "a rule across fields; generators ignore the `not`/`if` that could state it",
+  },
+  {
+    rule: /^allowedIps\[\d+\]: must be an IPv4 or IPv6 address or CIDR range$/,
+    why: "the address grammars (IPv4, IPv6 and their CIDR forms) are checked by ipaddr.js; a pattern for them would be unreadable",
+  },
+  {
+    rule: /^shard: must be one of /,
+    why: "the shards are the deployment's database bindings, not the document's",
+  },
+  {
+    rule: /: (not accepted: the account already has one|is required for a new account)$/,
+    why: "depends on whether the invited email already has an account",
+  },
+  {
+    rule: /^trackingNumber: only accepted when the order is shipped$/,
+    why: "a rule across fields (the status asked for); generators ignore the if/then that could state it",
+  },
+  {
+    rule: /^A tenant can have at most \d+ webhook subscriptions$/,
+    why: "depends on how many subscriptions the tenant has",
+  },
+];
+
+/** Where an error's field is in the body: `row 2: name` of an import is the second item's `name`. */
+function fieldOf(error: string): string {
+  const [first = "", second = ""] = error.split(": ");
+  const row = /^row (\d+)$/.exec(first);
+  return row ? `[${Number(row[1]) - 1}].${second}` : first;
+}
+
+/** Whether an error is one the document cannot state; the value is read from the body, else the query. */
+const explained = (error: string, body: unknown, url: URL) =>
+  BEYOND_THE_DOCUMENT.some(({ rule, when }) => {
+    if (!rule.test(error)) return false;
+    const field = fieldOf(error);
+    return !when || when(valueAt(body, field) ?? url.searchParams.get(field) ?? undefined);
+  });
+
+/**
+ * Where the API and the document disagree about a request: the API accepted (2xx/3xx) what the document
+ * refuses, or refused as invalid (400 VALIDATION_FAILED) what it accepts, for a reason the document could
+ * state. A deliberately bad request both refuse is agreement.
+ */
+export async function requestDisagreement(
+  request: Request,
+  response: Response,
+  body: unknown,
+): Promise<string | undefined> {
+  const refusal = await requestRefusal(request);
+  if (refusal && response.status < 400) {
+    return `the API answered ${response.status} to a request the document refuses: ${refusal}`;
+  }
+  if (refusal || response.status !== 400 || response.headers.get("x-error-code") !== "VALIDATION_FAILED") {
+    return undefined;
+  }
+  // A body that is not JSON (a CSV import) is text to the document: its rows are the API's alone to check.
+  const contentType = request.headers.get("content-type") ?? "";
+  if (request.body && !/^application\/json\b/i.test(contentType)) return undefined;
+  const errors = (body as { errors?: string[] } | undefined)?.errors ?? [];
+  const sentBody = await jsonOf(request);
+  const unexplained = errors.filter((error) => !explained(error, sentBody, new URL(request.url)));
+  if (unexplained.length === 0) return undefined;
+  return `the API refused as invalid a request the document accepts: ${unexplained.join("; ")}`;
+}
+
+/**
+ * Throws, failing the test that received the answer, unless the served OpenAPI document describes it and
+ * agrees with the API about the request. `sent` is the request as sent (a clone taken before sending it).
+ */
+export async function assertDocumented(sent: Request, response: Response, body: unknown): Promise<void> {
+  const problem =
+    (await documentProblem(sent, response, body)) ?? (await requestDisagreement(sent, response, body));
   if (problem) {
-    throw new Error(`${request.method} ${request.url} does not match the OpenAPI document: ${problem}`);
+    throw new Error(`${sent.method} ${sent.url} does not match the OpenAPI document: ${problem}`);
   }
 }
