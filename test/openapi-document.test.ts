@@ -167,8 +167,9 @@ function properties(
   at: string,
   visit: (name: string, schema: SchemaObject, at: string) => void,
 ) {
-  if (Array.isArray(node)) node.forEach((item, i) => properties(item, `${at}/${i}`, visit));
-  else if (node && typeof node === "object") {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) properties(item, `${at}/${i}`, visit);
+  } else if (node && typeof node === "object") {
     for (const [name, schema] of Object.entries((node as SchemaObject).properties ?? {}))
       visit(name, schema, at);
     for (const [key, value] of Object.entries(node)) properties(value, `${at}/${key}`, visit);

@@ -9,13 +9,15 @@ export const Scope = z.enum(scopes).openapi({ example: "read:products" });
 const allowListEntry = z
   .string()
   .trim()
+  // Longer than any address or range (an IPv6 CIDR is at most 43 characters).
+  .max(64)
   .transform((value, ctx) => {
     const entry = parseAllowListEntry(value);
     if ("canonical" in entry) return entry.canonical;
     ctx.addIssue({ code: "custom", message: entry.refused });
     return z.NEVER;
   })
-  .openapi({ type: "string" });
+  .openapi({ type: "string", maxLength: 64 });
 
 export const CreateApiKeyBody = z
   .strictObject({

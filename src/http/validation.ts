@@ -99,7 +99,7 @@ export function messageFor(issue: z.core.$ZodRawIssue): string {
 // Global, so every parse (request validation, the CSV import's rows) words its issues the same way.
 z.config({ customError: messageFor });
 
-/** One message per failed field, each naming its field: `sku: SKU is required`. */
+/** One message per failed field, each naming its field (`body` for the whole body): `sku: SKU is required`. */
 export function formatIssues(
   issues: readonly z.core.$ZodIssue[],
   prefix = "",
@@ -110,7 +110,7 @@ export function formatIssues(
       return issue.keys.map((key) => `${prefix}${formatPath([...issue.path, key])}: ${unknownKey}`);
     }
     const field = formatPath(issue.path);
-    return [field || prefix ? `${prefix}${field || "body"}: ${issue.message}` : issue.message];
+    return [`${prefix}${field || "body"}: ${issue.message}`];
   });
 }
 

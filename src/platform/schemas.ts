@@ -26,7 +26,7 @@ export const CreateTenantBody = z
     name: z.string().trim().min(1, "Name is required").max(200),
     plan: Plan,
     owner: NewUser,
-    shard: z.string().optional().openapi({
+    shard: z.string().max(64).optional().openapi({
       description: "The shard to place the tenant on; by default the one holding the least data",
       example: "SHARD_1",
     }),
@@ -87,7 +87,7 @@ export const ShardRecord = z
 
 export const MoveTenantBody = z
   .strictObject({
-    shard: z.string().openapi({ description: "The shard to move the tenant to", example: "SHARD_1" }),
+    shard: z.string().max(64).openapi({ description: "The shard to move the tenant to", example: "SHARD_1" }),
   })
   .openapi("MoveTenantRequest");
 

@@ -64,7 +64,10 @@ export const levelPlaceShape = {
   warehouseId: z.uuid(),
   lotId: z.uuid().nullable(),
   lotNumber: z.string().nullable(),
-  expiresAt: z.string().nullable().openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
+  expiresAt: z
+    .string()
+    .nullable()
+    .openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
 };
 
 export const StockLevelRecord = z
@@ -122,7 +125,10 @@ export const HoldRecord = z
           warehouseId: z.uuid(),
           lotId: z.uuid().nullable(),
           lotNumber: z.string().nullable(),
-          expiresAt: z.string().nullable().openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
+          expiresAt: z
+            .string()
+            .nullable()
+            .openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
           quantity: z.number().int(),
         }),
       )

@@ -8,7 +8,7 @@ export const MAX_EVENTS_PER_SUBSCRIPTION = 50;
 
 const EventName = z
   .enum(["*", ...eventTypes], { error: `must be * or one of ${eventTypes.join(", ")}` })
-  .openapi({ example: "inventory.adjusted" });
+  .openapi("WebhookEventName", { example: "inventory.adjusted" });
 
 const subscriptionFields = {
   url: z

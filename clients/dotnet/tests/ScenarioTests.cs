@@ -263,7 +263,7 @@ namespace Warehouse.Api.Tests
 
         private static async Task Webhooks()
         {
-            var webhook = await Client.Webhooks.CreateAsync(new CreateWebhookRequest { Url = Harness.Env("WAREHOUSE_WEBHOOK_URL"), Events = new List<string> { "product.created" } });
+            var webhook = await Client.Webhooks.CreateAsync(new CreateWebhookRequest { Url = Harness.Env("WAREHOUSE_WEBHOOK_URL"), Events = new List<WebhookEventName> { WebhookEventName.ProductCreated } });
             await Client.Webhooks.TestAsync(webhook.Id);
             var deliveries = (List<object>)await Harness.ProxyAsync("GET", "webhooks?type=webhook.test&wait=30");
             Assert.True(deliveries.Count > 0, "no webhook delivery arrived within 30 s");

@@ -25,7 +25,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listInvitations": Operation("listInvitations", "GET", "/api/v1/users/invitations", "tenant", "safe"),
     "revokeInvitation": Operation("revokeInvitation", "DELETE", "/api/v1/users/invitations/{id}", "tenant", "safe"),
     "inspectInvitation": Operation("inspectInvitation", "POST", "/api/v1/auth/invitations/inspect", "public", "refused-only"),
-    "acceptInvitation": Operation("acceptInvitation", "POST", "/api/v1/auth/invitations/accept", "public", "refused-only"),
+    "acceptInvitation": Operation("acceptInvitation", "POST", "/api/v1/auth/invitations/accept", "credential", "refused-only"),
     "listUsers": Operation("listUsers", "GET", "/api/v1/users", "tenant", "safe"),
     "addUser": Operation("addUser", "POST", "/api/v1/users", "tenant", "idempotency-key"),
     "getUser": Operation("getUser", "GET", "/api/v1/users/{id}", "tenant", "safe"),
@@ -146,7 +146,7 @@ class PlatformResource:
         *,
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["createdAt", "-createdAt", "name", "-name"]] = UNSET,
         timeout: Optional[float] = None,
     ) -> Page[m.Tenant]:
         """``GET /api/v1/platform/tenants`` (listTenants)."""
@@ -162,7 +162,7 @@ class PlatformResource:
         self,
         *,
         page_size: Optional[int] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["createdAt", "-createdAt", "name", "-name"]] = UNSET,
         timeout: Optional[float] = None,
     ) -> Iterator[m.Tenant]:
         """Every item of ``list_tenants``, page after page."""
@@ -429,7 +429,7 @@ class UsersResource:
         *,
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["joinedAt", "-joinedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Page[m.User]:
@@ -447,7 +447,7 @@ class UsersResource:
         self,
         *,
         page_size: Optional[int] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["joinedAt", "-joinedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.User]:
@@ -535,7 +535,7 @@ class ApiKeysResource:
         *,
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["createdAt", "-createdAt", "name", "-name"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Page[m.ApiKey]:
@@ -553,7 +553,7 @@ class ApiKeysResource:
         self,
         *,
         page_size: Optional[int] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["createdAt", "-createdAt", "name", "-name"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.ApiKey]:
@@ -866,7 +866,7 @@ class OrdersResource:
         created_from: Optional[str] = UNSET,
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["createdAt", "-createdAt", "updatedAt", "-updatedAt", "number", "-number", "status", "-status", "total", "-total"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Page[m.OrderSummary]:
@@ -890,7 +890,7 @@ class OrdersResource:
         created_from: Optional[str] = UNSET,
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["createdAt", "-createdAt", "updatedAt", "-updatedAt", "number", "-number", "status", "-status", "total", "-total"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.OrderSummary]:
@@ -1013,7 +1013,7 @@ class ProductsResource:
         category: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         updated_since: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["sku", "-sku", "name", "-name", "price", "-price", "createdAt", "-createdAt", "updatedAt", "-updatedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Page[m.Product]:
@@ -1035,7 +1035,7 @@ class ProductsResource:
         category: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         updated_since: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["sku", "-sku", "name", "-name", "price", "-price", "createdAt", "-createdAt", "updatedAt", "-updatedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.Product]:
@@ -1223,7 +1223,7 @@ class WarehousesResource:
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
         search: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["code", "-code", "name", "-name", "createdAt", "-createdAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Page[m.Warehouse]:
@@ -1242,7 +1242,7 @@ class WarehousesResource:
         *,
         page_size: Optional[int] = UNSET,
         search: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["code", "-code", "name", "-name", "createdAt", "-createdAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.Warehouse]:
@@ -1338,7 +1338,7 @@ class LocationsResource:
         warehouse_id: Optional[str] = UNSET,
         type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging", "packing"]] = UNSET,
         search: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["code", "-code", "name", "-name", "createdAt", "-createdAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Page[m.Location]:
@@ -1359,7 +1359,7 @@ class LocationsResource:
         warehouse_id: Optional[str] = UNSET,
         type: Optional[Literal["zone", "aisle", "rack", "shelf", "bin", "dock", "staging", "packing"]] = UNSET,
         search: Optional[str] = UNSET,
-        sort: Optional[str] = UNSET,
+        sort: Optional[Literal["code", "-code", "name", "-name", "createdAt", "-createdAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.Location]:
@@ -1521,8 +1521,8 @@ class CountsResource:
         self,
         *,
         warehouse_id: Optional[str] = UNSET,
-        location_ids: Optional[List[str]] = UNSET,
-        product_ids: Optional[List[str]] = UNSET,
+        location_ids: Optional[List[Any]] = UNSET,
+        product_ids: Optional[List[Any]] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1974,7 +1974,7 @@ class WebhooksResource:
         self,
         *,
         url: str,
-        events: List[str],
+        events: List[Union[m.WebhookEventName, str]],
         description: Optional[str] = UNSET,
         active: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
@@ -2012,7 +2012,7 @@ class WebhooksResource:
         id: str,
         *,
         url: str,
-        events: List[str],
+        events: List[Union[m.WebhookEventName, str]],
         description: Optional[str] = UNSET,
         active: bool,
         consistency_token: Optional[str] = None,

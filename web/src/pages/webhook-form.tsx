@@ -26,11 +26,13 @@ export function WebhookForm({
       onSubmit={(event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);
-        const events = form.getAll("event").map(String);
+        const checked = form.getAll("event").map(String);
+        // The boxes are the catalogue's names: the document types `events` as that enum.
+        const events = feedTypes.filter((type) => checked.includes(type));
         onSubmit({
           url: String(form.get("url") ?? "").trim(),
           description: String(form.get("description") ?? "").trim(),
-          events: events.includes("*") ? ["*"] : events,
+          events: checked.includes("*") ? ["*"] : events,
           active: initial ? form.get("active") === "on" : true,
         });
       }}

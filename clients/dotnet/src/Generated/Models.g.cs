@@ -215,6 +215,29 @@ namespace Warehouse.Api.Models
         [WireName("failed")] Failed,
     }
 
+    public enum WebhookEventName
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("*")] V,
+        [WireName("order.created")] OrderCreated,
+        [WireName("order.status_changed")] OrderStatusChanged,
+        [WireName("order.shipped")] OrderShipped,
+        [WireName("order.delivered")] OrderDelivered,
+        [WireName("order.cancelled")] OrderCancelled,
+        [WireName("purchase_order.received")] PurchaseOrderReceived,
+        [WireName("inventory.adjusted")] InventoryAdjusted,
+        [WireName("inventory.transferred")] InventoryTransferred,
+        [WireName("inventory.low_stock")] InventoryLowStock,
+        [WireName("inventory.count_approved")] InventoryCountApproved,
+        [WireName("inventory.hold_created")] InventoryHoldCreated,
+        [WireName("inventory.hold_released")] InventoryHoldReleased,
+        [WireName("product.created")] ProductCreated,
+        [WireName("product.updated")] ProductUpdated,
+        [WireName("product.deleted")] ProductDeleted,
+        [WireName("webhook.test")] WebhookTest,
+    }
+
     public sealed class AcceptInvitationRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "token", "password", "name" };
@@ -1110,44 +1133,6 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class CreateInventoryCountRequest : IJsonModel
-    {
-        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "locationIds", "productIds" };
-
-        /// <summary><c>warehouseId</c> (optional).</summary>
-        public string WarehouseId { get; set; }
-
-        /// <summary><c>locationIds</c> (optional).</summary>
-        public IList<string> LocationIds { get; set; }
-
-        /// <summary><c>productIds</c> (optional).</summary>
-        public IList<string> ProductIds { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static CreateInventoryCountRequest FromJson(JsonObject json)
-        {
-            if (json == null) return null;
-            var model = new CreateInventoryCountRequest();
-            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
-            model.LocationIds = ModelJson.ToList(ModelJson.Get(json, "locationIds"), v => ModelJson.ToStringValue(v));
-            model.ProductIds = ModelJson.ToList(ModelJson.Get(json, "productIds"), v => ModelJson.ToStringValue(v));
-            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
-            return model;
-        }
-
-        public JsonObject ToJson()
-        {
-            var json = new JsonObject();
-            ModelJson.Put(json, "warehouseId", WarehouseId, false);
-            ModelJson.Put(json, "locationIds", LocationIds, false);
-            ModelJson.Put(json, "productIds", ProductIds, false);
-            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
-            return json;
-        }
-    }
-
     public sealed class CreateLocationRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active" };
@@ -1555,7 +1540,7 @@ namespace Warehouse.Api.Models
         public string Url { get; set; }
 
         /// <summary><c>events</c>.</summary>
-        public IList<string> Events { get; set; }
+        public IList<WebhookEventName> Events { get; set; }
 
         /// <summary><c>description</c> (optional).</summary>
         public string Description { get; set; }
@@ -1571,7 +1556,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new CreateWebhookRequest();
             model.Url = ModelJson.ToStringValue(ModelJson.Get(json, "url"));
-            model.Events = ModelJson.ToList(ModelJson.Get(json, "events"), v => ModelJson.ToStringValue(v));
+            model.Events = ModelJson.ToList(ModelJson.Get(json, "events"), v => ModelJson.ToEnum<WebhookEventName>(v).GetValueOrDefault());
             model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -7268,7 +7253,7 @@ namespace Warehouse.Api.Models
         public string Url { get; set; }
 
         /// <summary><c>events</c>.</summary>
-        public IList<string> Events { get; set; }
+        public IList<WebhookEventName> Events { get; set; }
 
         /// <summary><c>description</c> (optional).</summary>
         public string Description { get; set; }
@@ -7284,7 +7269,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new UpdateWebhookRequest();
             model.Url = ModelJson.ToStringValue(ModelJson.Get(json, "url"));
-            model.Events = ModelJson.ToList(ModelJson.Get(json, "events"), v => ModelJson.ToStringValue(v));
+            model.Events = ModelJson.ToList(ModelJson.Get(json, "events"), v => ModelJson.ToEnum<WebhookEventName>(v).GetValueOrDefault());
             model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);

@@ -25,7 +25,7 @@ namespace Warehouse.Api
         internal static readonly Operation ListInvitations = new Operation("listInvitations", "GET", "/api/v1/users/invitations", "tenant", "safe");
         internal static readonly Operation RevokeInvitation = new Operation("revokeInvitation", "DELETE", "/api/v1/users/invitations/{id}", "tenant", "safe");
         internal static readonly Operation InspectInvitation = new Operation("inspectInvitation", "POST", "/api/v1/auth/invitations/inspect", "public", "refused-only");
-        internal static readonly Operation AcceptInvitation = new Operation("acceptInvitation", "POST", "/api/v1/auth/invitations/accept", "public", "refused-only");
+        internal static readonly Operation AcceptInvitation = new Operation("acceptInvitation", "POST", "/api/v1/auth/invitations/accept", "credential", "refused-only");
         internal static readonly Operation ListUsers = new Operation("listUsers", "GET", "/api/v1/users", "tenant", "safe");
         internal static readonly Operation AddUser = new Operation("addUser", "POST", "/api/v1/users", "tenant", "idempotency-key");
         internal static readonly Operation GetUser = new Operation("getUser", "GET", "/api/v1/users/{id}", "tenant", "safe");
@@ -807,7 +807,7 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>POST /api/v1/inventory/counts</c> (createInventoryCount).</summary>
-        public async Task<Models.InventoryCount> CreateAsync(Models.CreateInventoryCountRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var data = await _transport.DataAsync(Operations.CreateInventoryCount, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.InventoryCount.FromJson(data as JsonObject);

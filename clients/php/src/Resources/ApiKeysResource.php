@@ -25,7 +25,7 @@ final class ApiKeysResource
     /**
      * `GET /api/v1/api-keys` (listApiKeys).
      *
-     * @param array{page?: int, pageSize?: int, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, sort?: 'createdAt'|'-createdAt'|'name'|'-name'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<ApiKey>
      */
@@ -37,7 +37,7 @@ final class ApiKeysResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, sort?: 'createdAt'|'-createdAt'|'name'|'-name'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, ApiKey>
      */

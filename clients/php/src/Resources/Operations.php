@@ -28,7 +28,7 @@ final class Operations
         'listInvitations' => ['GET', '/api/v1/users/invitations', 'tenant', 'safe'],
         'revokeInvitation' => ['DELETE', '/api/v1/users/invitations/{id}', 'tenant', 'safe'],
         'inspectInvitation' => ['POST', '/api/v1/auth/invitations/inspect', 'public', 'refused-only'],
-        'acceptInvitation' => ['POST', '/api/v1/auth/invitations/accept', 'public', 'refused-only'],
+        'acceptInvitation' => ['POST', '/api/v1/auth/invitations/accept', 'credential', 'refused-only'],
         'listUsers' => ['GET', '/api/v1/users', 'tenant', 'safe'],
         'addUser' => ['POST', '/api/v1/users', 'tenant', 'idempotency-key'],
         'getUser' => ['GET', '/api/v1/users/{id}', 'tenant', 'safe'],

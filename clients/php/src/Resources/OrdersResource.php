@@ -25,7 +25,7 @@ final class OrdersResource
     /**
      * `GET /api/v1/orders` (listOrders).
      *
-     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<OrderSummary>
      */
@@ -37,7 +37,7 @@ final class OrdersResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, OrderSummary>
      */

@@ -39,7 +39,7 @@ final class PlatformResource
     /**
      * `GET /api/v1/platform/tenants` (listTenants).
      *
-     * @param array{page?: int, pageSize?: int, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, sort?: 'createdAt'|'-createdAt'|'name'|'-name'} $query
      * @param array{timeout?: float} $options
      * @return Page<Tenant>
      */
@@ -51,7 +51,7 @@ final class PlatformResource
     /**
      * Every item of `listTenants`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, sort?: 'createdAt'|'-createdAt'|'name'|'-name'} $query
      * @param array{timeout?: float} $options
      * @return \Generator<int, Tenant>
      */

@@ -25,7 +25,7 @@ final class UsersResource
     /**
      * `GET /api/v1/users` (listUsers).
      *
-     * @param array{page?: int, pageSize?: int, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, sort?: 'joinedAt'|'-joinedAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<User>
      */
@@ -37,7 +37,7 @@ final class UsersResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, sort?: 'joinedAt'|'-joinedAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, User>
      */

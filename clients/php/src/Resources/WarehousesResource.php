@@ -24,7 +24,7 @@ final class WarehousesResource
     /**
      * `GET /api/v1/warehouses` (listWarehouses).
      *
-     * @param array{page?: int, pageSize?: int, search?: string, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, search?: string, sort?: 'code'|'-code'|'name'|'-name'|'createdAt'|'-createdAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<Warehouse>
      */
@@ -36,7 +36,7 @@ final class WarehousesResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, search?: string, sort?: string} $query
+     * @param array{page?: int, pageSize?: int, search?: string, sort?: 'code'|'-code'|'name'|'-name'|'createdAt'|'-createdAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, Warehouse>
      */

@@ -22,7 +22,7 @@ export const OPERATIONS = {
   listInvitations: { operationId: "listInvitations", access: "tenant", retry: "safe" },
   revokeInvitation: { operationId: "revokeInvitation", access: "tenant", retry: "safe" },
   inspectInvitation: { operationId: "inspectInvitation", access: "public", retry: "refused-only" },
-  acceptInvitation: { operationId: "acceptInvitation", access: "public", retry: "refused-only" },
+  acceptInvitation: { operationId: "acceptInvitation", access: "credential", retry: "refused-only" },
   listUsers: { operationId: "listUsers", access: "tenant", retry: "safe" },
   addUser: { operationId: "addUser", access: "tenant", retry: "idempotency-key" },
   getUser: { operationId: "getUser", access: "tenant", retry: "safe" },
