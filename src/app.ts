@@ -24,6 +24,7 @@ import { lotRoutes } from "./lots/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { passwordRoutes } from "./passwords/routes";
+import { serveAgainOnChangedKeyView } from "./pipeline/serve-again";
 import { platformRoutes } from "./platform/routes";
 import { productRoutes } from "./products/routes";
 import { reportRoutes } from "./reports/routes";
@@ -36,8 +37,10 @@ import { webhookRoutes } from "./webhooks/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
- * security headers -> request id -> CORS -> D1 stats -> production guard -> (soak only: fault injection) -> body limit -> control characters -> (per route: authenticate -> tenant ->
- * rate limit -> scope -> validation) -> handler; errors become envelopes in one handler.
+ * security headers -> (a read on a changed API-key view: served again) -> request id -> CORS -> D1 stats ->
+ * production guard -> (soak only: fault injection) -> body limit -> control characters -> (per route,
+ * src/pipeline/route.ts: authenticate -> tenant -> rate limit -> scope -> validation) -> handler; errors become
+ * envelopes in one handler.
  */
 export function createApp() {
   const root = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -46,6 +49,7 @@ export function createApp() {
 
   api.use(
     "*",
+    serveAgainOnChangedKeyView(root),
     requestId,
     allowBrowserClients,
     trackD1Stats,

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { KeyView } from "./auth/key-views";
 import type { Principal } from "./auth/principal";
 import type { Scope } from "./auth/scopes";
 import type { Tenant } from "./auth/tenant";
@@ -43,6 +44,7 @@ export type WebhookQueueMessage =
 /** Per-request values set by the middleware pipeline and read by handlers. */
 export interface Variables {
   requestId: string;
+  keyView: KeyView;
   d1Stats: D1Stats;
   principal: Principal;
   tenant: Tenant;

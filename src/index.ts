@@ -1,5 +1,4 @@
 import { createApp } from "./app";
-import { servingAgainWhenStale } from "./auth/key-views";
 import type { Bindings, WebhookQueueMessage } from "./env";
 import { consumeQueue } from "./queue";
 import { runSweeps } from "./scheduled";
@@ -10,7 +9,7 @@ export { RateLimiter } from "./rate-limit/rate-limiter";
 const app = createApp();
 
 export default {
-  fetch: servingAgainWhenStale(app.fetch),
+  fetch: app.fetch,
   queue: (batch, env) => consumeQueue(batch, env),
   scheduled: (_controller, env, ctx) => ctx.waitUntil(runSweeps(env)),
 } satisfies ExportedHandler<Bindings, WebhookQueueMessage>;

@@ -1,6 +1,6 @@
 import type { Bindings } from "./env";
-import { sweepOldEvents } from "./events/retention";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
+import { sweepOldEvents } from "./outbox/retention";
 import { sweepSignInClients } from "./sessions/known-clients";
 import { sweepExpiredHolds } from "./stock/hold-release";
 import { redispatchLost } from "./webhooks/dispatch-sweep";

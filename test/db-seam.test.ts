@@ -68,8 +68,8 @@ describe("the database seam", () => {
 
   it("spans tenants' databases only in the cron sweeps", () => {
     expect(violations((_path, text) => /\btenantDatabases\b/.test(text)).sort()).toEqual([
-      "../src/events/retention.ts",
       "../src/idempotency/sweep.ts",
+      "../src/outbox/retention.ts",
       "../src/stock/hold-release.ts",
       "../src/webhooks/dispatch-sweep.ts",
     ]);

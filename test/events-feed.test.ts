@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sweepOldEvents } from "../src/events/retention";
+import { sweepOldEvents } from "../src/outbox/retention";
 import { deliver } from "../src/webhooks/deliver";
 import { fanOutEvent } from "../src/webhooks/fan-out";
 import { adjustStock, createTenant, scopedKey, stockedProduct, type TestTenant } from "./support/builders";

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runBatch } from "../src/db/batch";
 import { dbFor } from "../src/db/client";
 import type { AppEnv } from "../src/env";
-import { handOffCommittedEvents } from "../src/events/hand-off";
-import { eventRow, eventRows } from "../src/events/outbox";
+import { handOffCommittedEvents } from "../src/outbox/hand-off";
+import { eventRow, eventRows } from "../src/outbox/outbox";
 import { createTenant, type TestTenant } from "./support/builders";
 import { tenantDatabase } from "./support/database";
 
@@ -131,7 +131,7 @@ describe("one way to write events", () => {
         ([, text]) => /insert\s+into\s+outbox_events/i.test(text) || /insert\(outboxEvents\)/.test(text),
       )
       .map(([path]) => path);
-    expect(writers).toEqual(["../src/events/outbox.ts"]);
+    expect(writers).toEqual(["../src/outbox/outbox.ts"]);
   });
 
   it("has no route handling event ids or handing events off itself", () => {

@@ -3,7 +3,6 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import devVarsExample from "../.dev.vars.example?raw";
 import { createApp } from "../src/app";
-import { servingAgainWhenStale } from "../src/auth/key-views";
 import wranglerToml from "../wrangler.toml?raw";
 import { createProduct, createTenant, type TestTenant } from "./support/builders";
 import { BASE, call, fetchApi } from "./support/http";
@@ -12,7 +11,7 @@ import { BASE, call, fetchApi } from "./support/http";
 // `wrangler dev` started with FAULT_INJECTION=on: these tests hold it to that.
 
 // As the Worker serves: a read whose key lookup contradicts the view it ran on is served again.
-const fetchWorker = servingAgainWhenStale(createApp().fetch);
+const fetchWorker = createApp().fetch;
 const soakEnv = { ...env, FAULT_INJECTION: "on" };
 const real = "a-real-secret-that-is-long-enough-0123456789";
 const productionEnv = {

@@ -7,15 +7,7 @@ import { AppError } from "../http/errors";
 import { findApiKey, lastUsedIsStale, looksLikeApiKey, touchApiKey } from "./api-keys";
 import { ipAllowed } from "./ip-allow-list";
 import { verifyAccessToken } from "./jwt";
-import {
-  forgetKey,
-  isSecondRun,
-  keyHashOf,
-  rememberedKey,
-  rememberKey,
-  sameView,
-  serveAgain,
-} from "./key-views";
+import { forgetKey, keyHashOf, rememberedKey, rememberKey, sameView } from "./key-views";
 import type { Principal } from "./principal";
 
 type KeyPrincipal = Extract<Principal, { type: "api_key" }>;
@@ -94,7 +86,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     return next();
   }
   const keyHash = await keyHashOf(credential);
-  const remembered = reads.has(c.req.method) && !isSecondRun(c.req.raw) ? rememberedKey(keyHash) : undefined;
+  const remembered = reads.has(c.req.method) && c.var.keyView.mayGuess ? rememberedKey(keyHash) : undefined;
   if (!remembered) {
     c.set(
       "principal",
@@ -116,7 +108,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
       () => false,
     )
     .finally(() => c.var.d1Stats.includeAlongside(lookupStats));
-  if (!confirmed) serveAgain(c.req.raw);
+  if (!confirmed) c.set("keyView", { ...c.var.keyView, contradicted: true });
 });
 
 /**

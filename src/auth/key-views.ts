@@ -46,26 +46,11 @@ export function sameView(a: KeyPrincipal, b: KeyPrincipal): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-// Requests whose first run read on a view the lookup then contradicted: the fetch handler serves them
-// again, and that second run waits for its lookup before reading.
-const servedAgain = new WeakSet<Request>();
-
-export function serveAgain(request: Request): void {
-  servedAgain.add(request);
-}
-
-export function isSecondRun(request: Request): boolean {
-  return servedAgain.has(request);
-}
-
-/** Wraps the app's fetch: a response built on a stale view is discarded and the request served once more. */
-export function servingAgainWhenStale<E, C>(
-  fetch: (request: Request, env: E, ctx: C) => Response | Promise<Response>,
-) {
-  return async (request: Request, env: E, ctx: C): Promise<Response> => {
-    const response = await fetch(request, env, ctx);
-    if (!servedAgain.has(request)) return response;
-    await response.body?.cancel();
-    return fetch(request, env, ctx);
-  };
+/**
+ * A request's use of the remembered views: whether this run may read on one (not on the request's second
+ * run), and whether the key's lookup contradicted the view it read on (src/pipeline/serve-again.ts).
+ */
+export interface KeyView {
+  mayGuess: boolean;
+  contradicted: boolean;
 }

@@ -15,7 +15,7 @@ export type Role = (typeof roles)[number];
 
 const readScopes: Scope[] = ["read:products", "read:inventory", "read:orders"];
 
-/** Contract section 3: what each membership role may do. */
+/** What each membership role may do (README, "Authentication"). */
 export const scopesByRole: Record<Role, readonly Scope[]> = {
   owner: ["admin"],
   admin: ["admin"],

@@ -1,7 +1,7 @@
 import { grants } from "../auth/scopes";
 import { envelopeOf, ok } from "../http/envelope";
-import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { resolveBarcode } from "./resolve-barcode";
 import { BarcodeParam, BarcodeResolution } from "./schemas";
 

@@ -4,18 +4,18 @@ import type { Actor } from "../auth/principal";
 import { grants, grantsAll, type Scope, scopesByRole } from "../auth/scopes";
 import { changesOf, chunks, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
 import { inventoryCounts } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
+import { eventRow } from "../outbox/outbox";
 import { expiredHoldsOf, toHold } from "../stock/hold-projection";
-import { isStockShortage } from "../stock/insufficient-stock";
-import { isOverCeiling, overCeiling } from "../stock/level-ceiling";
+import { shortage } from "../stock/insufficient-stock";
+import { overCeiling } from "../stock/level-ceiling";
 import { type Drop, lowStockEvent } from "../stock/low-stock-event";
 import { releaseExpiredHolds } from "../stock/reservations";
 import { changeLevels, type LevelChange } from "../stock/statements";
 import {
-  isSerialClash,
   receiveSerialUnits,
   type SerialUnit,
   serialsWhereMany,
@@ -156,26 +156,25 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
         inTenant(tdb, inventoryCounts, eq(inventoryCounts.id, id), eq(inventoryCounts.status, "submitted")),
       ),
   }).catch(async (error) => {
-    if (isOverCeiling(error)) {
-      throw await overCeiling(
-        tdb,
-        changes.filter((c) => c.delta > 0).map((c) => ({ ...c, quantity: c.delta, field: "lines" })),
-      );
-    }
-    if (isSerialClash(error)) {
-      throw conflict(
-        "Serial numbers moved since the count: a missing serial is no longer where it was counted",
-      );
-    }
-    if (!isStockShortage(error)) throw error;
-    throw conflict("Stock changed since the count: a variance would remove stock that is reserved", [
-      ...varying
-        .filter((line) => (line.variance ?? 0) < 0 || (line.missingSerials?.length ?? 0) > 0)
-        .map(
-          (line) =>
-            `lines: ${line.sku} at ${line.locationCode}${line.lotNumber ? ` lot ${line.lotNumber}` : ""}: variance ${line.variance}`,
+    const reserved = () =>
+      conflict("Stock changed since the count: a variance would remove stock that is reserved", [
+        ...varying
+          .filter((line) => (line.variance ?? 0) < 0 || (line.missingSerials?.length ?? 0) > 0)
+          .map(
+            (line) =>
+              `lines: ${line.sku} at ${line.locationCode}${line.lotNumber ? ` lot ${line.lotNumber}` : ""}: variance ${line.variance}`,
+          ),
+      ]);
+    throw await answerFor<AppError | Promise<AppError>>(error, {
+      ...shortage(reserved),
+      stock_levels_on_hand_max_check: () =>
+        overCeiling(
+          tdb,
+          changes.filter((c) => c.delta > 0).map((c) => ({ ...c, quantity: c.delta, field: "lines" })),
         ),
-    ]);
+      serial_numbers_on_hand_check: () =>
+        conflict("Serial numbers moved since the count: a missing serial is no longer where it was counted"),
+    });
   });
   if (changesOf(written.approve) === 0) return readCount(tdb, id);
   return approved;

@@ -5,7 +5,7 @@ import { changesOf, inJsonArray, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { inventoryCounts, locations, products, warehouses } from "../db/schema/tenant";
 import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
-import { AppError, conflict } from "../http/errors";
+import { AppError, assertFound, conflict, missingAmong } from "../http/errors";
 import { validationError } from "../http/validation";
 import { resolveLots, trackingProblems } from "../stock/tracked-stock";
 import { type CountRow, countLinesQuery, countRecord, readCount } from "./read";
@@ -36,22 +36,11 @@ async function assertScope(tdb: TenantDb, input: CreateCountBody) {
     locations: tenantIdsAmong(tdb, locations, locationIds),
     products: tenantIdsAmong(tdb, products, productIds),
   });
-  const missing = [
-    ...(input.warehouseId && read.warehouse.length === 0
-      ? [`warehouseId: warehouse ${input.warehouseId} not found`]
-      : []),
-    ...locationIds
-      .filter((id) => !read.locations.some((l) => l.id === id))
-      .map((id) => `locationIds: location ${id} not found`),
-    ...productIds
-      .filter((id) => !read.products.some((p) => p.id === id))
-      .map((id) => `productIds: product ${id} not found`),
-  ];
-  if (missing.length) {
-    throw new AppError("NOT_FOUND", missing.length === 1 ? (missing[0] as string) : "Not found", {
-      errors: missing,
-    });
-  }
+  assertFound([
+    ...missingAmong("warehouseId", "warehouse", input.warehouseId ? [input.warehouseId] : [], read.warehouse),
+    ...missingAmong("locationIds", "location", locationIds, read.locations),
+    ...missingAmong("productIds", "product", productIds, read.products),
+  ]);
 }
 
 const asJson = (value: readonly string[] | null) => (value === null ? null : JSON.stringify(value));

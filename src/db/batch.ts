@@ -15,7 +15,7 @@ export type DrizzleQuery = BatchItem<"sqlite"> & {
 };
 
 /**
- * An outbox row (built by src/events/outbox.ts only): a batch that commits it records `eventIds` on the
+ * An outbox row (built by src/outbox/outbox.ts only): a batch that commits it records `eventIds` on the
  * tenant handle, and the request's hand-off queues them once the response is a success.
  */
 export interface EventStatement {
@@ -115,14 +115,6 @@ export function onlyRow<T>(rows: readonly T[]): T {
   const [row] = rows;
   if (row === undefined) throw new Error("Expected the batch to read back one row");
   return row;
-}
-
-/** Whether a failed batch was rolled back by the named CHECK/UNIQUE constraint (a lost race, not a bug). */
-export function violated(error: unknown, constraint: string): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof Error && e.message.includes(constraint)) return true;
-  }
-  return false;
 }
 
 /** `column in (...)` with ONE bound parameter (a JSON array), whatever the number of values. */

@@ -1,4 +1,5 @@
 import { RoundTrips } from "../http/round-trips";
+import { answeringFencedWrites } from "./moves/fence";
 
 /**
  * D1 calls and rows touched by one request, and the request's sequential round trips (D1 and Durable
@@ -40,7 +41,7 @@ function instrumentStatement(statement: D1PreparedStatement, stats: D1Stats): D1
         case "run":
           return async () => {
             stats.calls++;
-            const result = await stats.roundTrips.track(target[prop]());
+            const result = await stats.roundTrips.track(answeringFencedWrites(target[prop]()));
             stats.add(result.meta);
             return result;
           };
@@ -49,7 +50,9 @@ function instrumentStatement(statement: D1PreparedStatement, stats: D1Stats): D1
           // D1 returns no meta for these: only the round trip is counted.
           return (...args: never[]) => {
             stats.calls++;
-            return stats.roundTrips.track((target[prop] as (...a: never[]) => Promise<unknown>)(...args));
+            return stats.roundTrips.track(
+              answeringFencedWrites((target[prop] as (...a: never[]) => Promise<unknown>)(...args)),
+            );
           };
         default: {
           const value = Reflect.get(target, prop, target);
@@ -62,7 +65,10 @@ function instrumentStatement(statement: D1PreparedStatement, stats: D1Stats): D1
   return wrapped;
 }
 
-/** Wraps the D1 binding so every call made through it is counted in `stats`. */
+/**
+ * Wraps the D1 binding so every call made through it is counted in `stats`, and a write refused by a moving
+ * tenant's fence fails with its answer (src/db/moves/fence.ts), whichever layer made it.
+ */
 export function instrumentD1(d1: D1Database, stats: D1Stats): D1Database {
   return new Proxy(d1, {
     get(target, prop) {
@@ -73,7 +79,7 @@ export function instrumentD1(d1: D1Database, stats: D1Stats): D1Database {
         return async (statements: D1PreparedStatement[]) => {
           stats.calls++;
           const results = await stats.roundTrips.track(
-            target.batch(statements.map((s) => realStatements.get(s) ?? s)),
+            answeringFencedWrites(target.batch(statements.map((s) => realStatements.get(s) ?? s))),
           );
           for (const result of results) stats.add(result.meta);
           return results;

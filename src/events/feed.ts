@@ -5,7 +5,7 @@ import type { TenantDb } from "../db/client";
 import { eventSweeps, outboxEvents as o } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
-import { type FeedType, feedTypes, readScopeOf } from "./catalog";
+import { type FeedType, feedTypes, readScopeOf } from "../outbox/catalog";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { FeedQuery } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { envelopeOf, ok } from "../http/envelope";
-import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { readFeed } from "./feed";
 import { FeedPage, FeedQuery } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { feedTypes } from "./catalog";
+import { feedTypes } from "../outbox/catalog";
 
 const typeNames = z
   .string()

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { pingDatabases } from "../db/client";
+import { API_VERSION } from "../http/api-version";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
-import { defineRoute } from "../http/route";
 import { createRouter } from "../http/router";
-import { API_VERSION } from "../openapi/document";
+import { defineRoute } from "../pipeline/route";
 
 const Health = z
   .object({

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 
 const success = <T>(data: T) => ({ success: true as const, data, message: null, errors: null });
 
-/** 200 with the success envelope every JSON response uses (the spec's section 2). */
+/** 200 with the success envelope every JSON response uses (README, "Conventions"). */
 export function ok<T>(c: Context, data: T) {
   return c.json(success(data), 200);
 }

@@ -1,14 +1,12 @@
 import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { fencedWrite } from "../db/moves/fence";
 import type { AppEnv } from "../env";
 import { errorBody } from "./envelope";
 import { AppError, errorCodeForStatus } from "./errors";
 
 /** The one place where a thrown error becomes a status and an envelope. */
-export const handleError: ErrorHandler<AppEnv> = (thrown, c) => {
+export const handleError: ErrorHandler<AppEnv> = (err, c) => {
   const requestId = c.get("requestId") ?? "unknown";
-  const err = fencedWrite(thrown) ?? thrown;
   if (err instanceof AppError) {
     for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
     c.header("X-Error-Code", err.code);

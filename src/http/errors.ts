@@ -46,5 +46,21 @@ export function errorCodeForStatus(status: number): ErrorCode {
 }
 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+
+/** `field: what <id> not found` for each of `ids` that is not among `found`. */
+export const missingAmong = (
+  field: string,
+  what: string,
+  ids: readonly string[],
+  found: readonly { id: string }[],
+) => ids.filter((id) => !found.some((f) => f.id === id)).map((id) => `${field}: ${what} ${id} not found`);
+
+/** 404 naming every missing thing a request names, when there is any: the one message, or "Not found". */
+export function assertFound(missing: readonly string[]): void {
+  if (missing.length === 0) return;
+  throw new AppError("NOT_FOUND", missing.length === 1 ? (missing[0] as string) : "Not found", {
+    errors: [...missing],
+  });
+}
 export const conflict = (message: string, errors?: string[]) =>
   new AppError("CONFLICT", message, errors ? { errors } : {});

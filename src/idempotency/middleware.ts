@@ -16,7 +16,7 @@ const REPLAYED_HEADERS = ["content-type", "location", "etag"];
 const PURPOSE = "idempotent-responses";
 
 /**
- * `Idempotency-Key` on POST (contract section 10): the first request with a key claims it and its
+ * `Idempotency-Key` on POST (README, "Concepts and invariants"): the first request with a key claims it and its
  * response is stored, encrypted; a retry by the same credential with the same body gets that response
  * again with `Idempotent-Replayed: true` and changes nothing. Keys are per tenant, belong to the API key
  * or user that claimed them (anyone else using one gets 422, never its response), and are kept 24 hours.

@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { eventRow } from "../events/outbox";
+import { eventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
 import { lowStockEvent } from "../stock/low-stock-event";
 import { releaseExpiredHolds } from "../stock/reservations";

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { changesOf, runBatch, violated } from "../db/batch";
+import { changesOf, runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
 import { invitations } from "../db/schema/platform";
 import { AppError, conflict } from "../http/errors";
 import { signIn } from "../sessions/session";
@@ -110,10 +111,10 @@ async function createAccount(
     });
     created = written.user;
   } catch (error) {
-    if (violated(error, "users.email")) {
-      throw conflict("An account for this email was just created: sign in and accept the invitation again");
-    }
-    throw error;
+    throw answerFor(error, {
+      users_email_unique: () =>
+        conflict("An account for this email was just created: sign in and accept the invitation again"),
+    });
   }
   if (changesOf(created) === 0) throw invalid();
   return signIn(db, secret, user.id);

@@ -11,8 +11,7 @@ export function locationRecord({ tenantId: _t, ...row }: LocationRow) {
 
 /** The 409 of the unique (tenant, warehouse, code) constraint, for a create or an update. */
 export const duplicateCode = {
-  "locations.tenant_id, locations.warehouse_id, locations.code":
-    "A location with this code already exists in the warehouse",
+  locations_tenant_warehouse_code_unique: "A location with this code already exists in the warehouse",
 };
 
 export const ofLocation = (tdb: TenantDb, id: string) => inTenant(tdb, locations, eq(locations.id, id));

@@ -1,10 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { DOCS_CSP, serveAsset } from "../web-app/assets";
+import { API_VERSION } from "../http/api-version";
+import { DOCS_CSP, serveAsset } from "../http/static-assets";
 import { addCodeSamples } from "./code-samples";
 import { withUuidPatterns } from "./uuid-pattern";
-
-export const API_VERSION = "1.0.0";
 
 /**
  * Publishes GET /openapi.json (OpenAPI 3.1, from the routes' own zod schemas) and GET /docs, the reference page.

@@ -2,15 +2,16 @@ import { eq } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
 import { orderLines, orderReservations } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import type { EventType } from "../events/catalog";
-import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import type { EventType } from "../outbox/catalog";
+import { eventRow } from "../outbox/outbox";
 import { byStockLevel } from "../stock/allocation";
 import { releaseReservation, shipReservation } from "../stock/order-stock";
-import { isSerialClash, serialsChanged, takeSerials } from "../stock/tracked-stock";
+import { serialsChanged, takeSerials } from "../stock/tracked-stock";
 import { historyInsert } from "./order-writes";
 import { levelKey, pickedSerials } from "./picked-serials";
 import { type LoadedOrder, readOrder } from "./read-order";
@@ -107,8 +108,7 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
       updatedAt: now,
     }),
   }).catch((error) => {
-    if (isSerialClash(error)) throw serialsChanged();
-    throw error;
+    throw answerFor(error, { serial_numbers_on_hand_check: serialsChanged });
   });
   if (changesOf(written.version) === 0) {
     throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);

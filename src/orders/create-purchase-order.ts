@@ -2,7 +2,7 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { eventRow } from "../events/outbox";
+import { eventRow } from "../outbox/outbox";
 import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
 import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
 import { newOrderRecord, type OrderRow } from "./records";

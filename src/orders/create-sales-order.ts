@@ -1,10 +1,11 @@
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { chunks, inJsonArray, onlyRow, runBatch, violated } from "../db/batch";
+import { chunks, inJsonArray, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
 import { orderReservations, stockHolds } from "../db/schema/tenant";
-import { eventRow } from "../events/outbox";
 import { conflict } from "../http/errors";
+import { eventRow } from "../outbox/outbox";
 import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocation";
 import { consumeHolds, heldReservations } from "../stock/hold-consumption";
 import { selectHolds, toHold } from "../stock/hold-projection";
@@ -102,10 +103,10 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
     }
     return writeSalesOrder(tdb, actor, row, lines, plan, held);
   }).catch((error) => {
-    if (violated(error, "stock_holds_status_check")) {
-      throw conflict("A hold named by a line ended while the order was created; nothing was written");
-    }
-    throw error;
+    throw answerFor(error, {
+      stock_holds_status_check: () =>
+        conflict("A hold named by a line ended while the order was created; nothing was written"),
+    });
   });
 }
 

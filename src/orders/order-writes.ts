@@ -5,7 +5,7 @@ import { chunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { storedPayload } from "../events/outbox";
+import { storedPayload } from "../outbox/outbox";
 import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;

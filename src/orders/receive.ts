@@ -1,18 +1,18 @@
 import { eq, sql } from "drizzle-orm";
 import type { Actor } from "../auth/principal";
-import { changesOf, runBatch, violated } from "../db/batch";
+import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
 import { orderLines } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { eventRow } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { isOverCeiling, overCeiling } from "../stock/level-ceiling";
+import { eventRow } from "../outbox/outbox";
+import { overCeiling } from "../stock/level-ceiling";
 import { receiveStock } from "../stock/order-stock";
 import { assertReceivable, targetLocations } from "../stock/targets";
 import {
   assertTracking,
-  isSerialClash,
   receiveSerials,
   resolveLots,
   serialProblems,
@@ -178,15 +178,15 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
     // Last: the version bump that turns a concurrent receipt's batch into a no-op.
     version: bumpVersion(tdb, orderId, row.version, { status: to, updatedAt: now }),
   }).catch(async (error) => {
-    if (violated(error, "order_lines_received_check")) throw conflict("Receiving more than was ordered");
-    if (isOverCeiling(error)) {
-      throw await overCeiling(
-        tdb,
-        receipt.map((l, i) => ({ ...l, field: `lines[${i}].quantity` })),
-      );
-    }
-    if (isSerialClash(error)) throw serialsChanged();
-    throw error;
+    throw await answerFor<AppError | Promise<AppError>>(error, {
+      order_lines_received_check: () => conflict("Receiving more than was ordered"),
+      stock_levels_on_hand_max_check: () =>
+        overCeiling(
+          tdb,
+          receipt.map((l, i) => ({ ...l, field: `lines[${i}].quantity` })),
+        ),
+      serial_numbers_on_hand_check: serialsChanged,
+    });
   });
   if (changesOf(written.version) === 0) {
     throw conflict(`Order ${row.number} was changed by another request; reload it and retry`);

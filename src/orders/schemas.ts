@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
+import { nullableRef } from "../http/nullable";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { ExactMoney, ExactMoneyText, MAX_ORDER_TOTAL, Money } from "../money";
-import { nullableRef } from "../openapi/nullable";
 import {
   LotNumber,
   MAX_SERIALS_PER_REQUEST,

@@ -1,4 +1,4 @@
-// The order lifecycles (contract section 8) as pure data and functions: no database, no HTTP.
+// The order lifecycles (README, "Orders") as pure data and functions: no database, no HTTP.
 
 // Each lifecycle's own steps, then `cancelled`, which both share.
 const salesSteps = ["pending", "confirmed", "picking", "packed", "shipped", "delivered"] as const;

@@ -1,10 +1,10 @@
 import { platformDb } from "../db/client";
 import { accepted, envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
-import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { mayMailReset, throttlePasswordCheck, throttleTokenUse } from "../rate-limit/login-throttle";
 import { rememberClientAfterResponse } from "../sessions/known-clients";
 import { changePassword } from "./change";

@@ -1,7 +1,8 @@
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
-import { runBatch, violated } from "../db/batch";
+import { runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
 import { apiKeys, invitations, memberships, tenants, users } from "../db/schema/platform";
 import { conflict } from "../http/errors";
 import { newInvitation } from "../invitations/invite-member";
@@ -75,9 +76,9 @@ export async function createTenant(
       }),
     });
   } catch (error) {
-    if (violated(error, "users.email"))
-      throw conflict("An account for this email was created meanwhile; retry");
-    throw error;
+    throw answerFor(error, {
+      users_email_unique: () => conflict("An account for this email was created meanwhile; retry"),
+    });
   }
   const created = {
     tenant: tenantRecord(tenant),

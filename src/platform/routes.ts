@@ -6,11 +6,11 @@ import { moveFaultOf } from "../dev/fault-injection";
 import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
-import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
 import { invitationMail } from "../invitations/mail";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createTenant } from "./create-tenant";
 import { listTenants } from "./list-tenants";
 import {

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
+import { nullableRef } from "../http/nullable";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { Invitation } from "../invitations/schemas";
-import { nullableRef } from "../openapi/nullable";
 import { NewUser, Role } from "../users/schemas";
 
 export const Plan = z.enum(["starter", "business", "enterprise"]).openapi({ example: "business" });

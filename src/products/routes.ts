@@ -5,8 +5,8 @@ import type { AppEnv } from "../env";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf, pageQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
-import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { listInvalidBarcodes } from "./invalid-barcodes";

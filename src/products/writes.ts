@@ -5,17 +5,17 @@ import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
 import { lots, orderLines, orders, products, serialNumbers, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { eventRow, previousStatementChanged } from "../events/outbox";
 import { AppError, conflict } from "../http/errors";
 import { toE4 } from "../money";
+import { eventRow, previousStatementChanged } from "../outbox/outbox";
 import { holdsStock } from "../stock/statements";
 import { findProduct } from "./list";
 import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
 import type { CreateProductBody, ProductChanges } from "./schemas";
 
 export const duplicateProduct = {
-  "products.tenant_id, products.sku": "A product with this SKU already exists",
-  "products.tenant_id, products.barcode": "A product with this barcode already exists",
+  products_tenant_sku_unique: "A product with this SKU already exists",
+  products_tenant_barcode_unique: "A product with this barcode already exists",
 };
 
 const e4 = (value: number | null | undefined) =>

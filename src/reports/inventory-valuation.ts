@@ -1,6 +1,7 @@
 import { asc, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { type ExactNumber, exactMoneyWithText, fromE4OrNull, MONEY_E4_BITS } from "../money";
+import { reportTypes } from "./catalogue";
 import type { CsvColumn } from "./csv";
 import { exactSumOfProducts } from "./exact-sum";
 import type { InventoryValuationQuery } from "./schemas";
@@ -90,3 +91,11 @@ export const valuationColumns: CsvColumn<ValuationLine>[] = [
   { header: "productId", cell: (r) => r.productId },
   { header: "warehouseId", cell: (r) => r.warehouseId },
 ];
+
+/** The report as `GET /reports/inventory-valuation` serves it (serve-report.ts). */
+export const servedInventoryValuation = {
+  type: reportTypes.inventoryValuation.type,
+  json: inventoryValuation,
+  columns: valuationColumns,
+  csvPage: valuationLines.csvPage,
+};

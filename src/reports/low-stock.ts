@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products } from "../db/schema/tenant";
+import { reportTypes } from "./catalogue";
 import type { CsvColumn } from "./csv";
 import type { LowStockQuery } from "./schemas";
 import { type PositionSums, positionReport, type StockPosition } from "./stock-position";
@@ -45,3 +46,11 @@ export const lowStockColumns: CsvColumn<LowStockLine>[] = [
   { header: "productId", cell: (r) => r.productId },
   { header: "warehouseId", cell: (r) => r.warehouseId },
 ];
+
+/** The report as `GET /reports/low-stock` serves it (serve-report.ts). */
+export const servedLowStock = {
+  type: reportTypes.lowStock.type,
+  json: lowStockReport,
+  columns: lowStockColumns,
+  csvPage: lowStockLines.csvPage,
+};

@@ -5,6 +5,7 @@ import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
 import { exactMoneyWithText } from "../money";
+import { reportTypes } from "./catalogue";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
 import { exactSumOfProducts } from "./exact-sum";
@@ -136,3 +137,12 @@ export const orderSummaryColumns: CsvColumn<OrderSummaryRecord>[] = [
   { header: "orders", cell: (r) => r.orders },
   { header: "value", cell: (r) => r.value },
 ];
+
+/** The report as `GET /reports/order-summary` serves it (serve-report.ts). */
+export const servedOrderSummary = {
+  type: reportTypes.orderSummary.type,
+  json: orderSummary,
+  columns: orderSummaryColumns,
+  csvPage: orderSummaryPage,
+  range: (query: { from: number; to: number }) => query,
+};

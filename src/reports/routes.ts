@@ -1,29 +1,28 @@
 import { z } from "@hono/zod-openapi";
 import { every } from "hono/combine";
+import { API_VERSION } from "../http/api-version";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
-import { defineRoute, guardsFor, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
-import { API_VERSION } from "../openapi/document";
+import { defineRoute, guardsFor, jsonContent as json } from "../pipeline/route";
 import { asOfInstant } from "../stock/as-of";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
-import { csvDownload, downloadName } from "./download";
-import { inventoryValuation, valuationColumns, valuationLines } from "./inventory-valuation";
-import { lowStockColumns, lowStockLines, lowStockReport } from "./low-stock";
-import { orderSummary, orderSummaryColumns, orderSummaryPage } from "./order-summary";
+import { servedInventoryValuation } from "./inventory-valuation";
+import { servedLowStock } from "./low-stock";
+import { servedOrderSummary } from "./order-summary";
 import {
   InventoryValuationQuery,
   InventoryValuationReport,
   LowStockQuery,
   LowStockReport,
   OrderSummaryQuery,
-  type OrderSummaryRecord,
   OrderSummaryReport,
   ReportCatalogue,
   StockMovementsQuery,
   StockMovementsReport,
 } from "./schemas";
-import { type MovementRow, movementColumns, movementPage, stockMovementsReport } from "./stock-movements";
+import { serveReport } from "./serve-report";
+import { servedStockMovements } from "./stock-movements";
 
 const csvContent = {
   "text/csv": {
@@ -135,59 +134,14 @@ function reportCatalogue(): z.infer<typeof ReportCatalogue>["items"] {
 
 export const reportRoutes = createRouter()
   .openapi(listReportTypesRoute, (c) => ok(c, { items: reportCatalogue() }))
-  .openapi(getInventoryValuationReportRoute, async (c) => {
-    const asked = c.req.valid("query");
-    const query = asked.asOf ? { ...asked, asOf: asOfInstant(asked.asOf) } : asked;
-    const tenantDb = c.var.tenantDb;
-    if (query.format === "csv") {
-      return csvDownload(
-        c,
-        downloadName(reportTypes.inventoryValuation.type),
-        valuationColumns,
-        (after: string | null) => valuationLines.csvPage(tenantDb, query, after),
-      );
-    }
-    return ok(c, await inventoryValuation(tenantDb, query));
-  })
-  .openapi(getStockMovementsReportRoute, async (c) => {
+  .openapi(getInventoryValuationReportRoute, (c) => {
     const query = c.req.valid("query");
-    const tenantDb = c.var.tenantDb;
-    if (query.format === "csv") {
-      return csvDownload(
-        c,
-        downloadName(reportTypes.stockMovements.type, query),
-        movementColumns,
-        (after: MovementRow | null) => movementPage(tenantDb, query, after),
-      );
-    }
-    return ok(c, await stockMovementsReport(tenantDb, query));
+    const at = query.asOf ? { ...query, asOf: asOfInstant(query.asOf) } : query;
+    return serveReport(c, servedInventoryValuation, at);
   })
-  .openapi(getLowStockReportRoute, async (c) => {
-    const query = c.req.valid("query");
-    const tenantDb = c.var.tenantDb;
-    if (query.format === "csv") {
-      return csvDownload(
-        c,
-        downloadName(reportTypes.lowStock.type),
-        lowStockColumns,
-        (after: string | null) => lowStockLines.csvPage(tenantDb, query, after),
-      );
-    }
-    return ok(c, await lowStockReport(tenantDb, query));
-  })
-  .openapi(getOrderSummaryReportRoute, async (c) => {
-    const query = c.req.valid("query");
-    const tenantDb = c.var.tenantDb;
-    if (query.format === "csv") {
-      return csvDownload(
-        c,
-        downloadName(reportTypes.orderSummary.type, query),
-        orderSummaryColumns,
-        (after: OrderSummaryRecord | null) => orderSummaryPage(tenantDb, query, after),
-      );
-    }
-    return ok(c, await orderSummary(tenantDb, query));
-  });
+  .openapi(getStockMovementsReportRoute, (c) => serveReport(c, servedStockMovements, c.req.valid("query")))
+  .openapi(getLowStockReportRoute, (c) => serveReport(c, servedLowStock, c.req.valid("query")))
+  .openapi(getOrderSummaryReportRoute, (c) => serveReport(c, servedOrderSummary, c.req.valid("query")));
 
 // Any other type is a bad parameter (400), not a missing page; it is a tenant's request like the catalogue.
 reportRoutes.get("/reports/:type", every(...guardsFor("tenant")), (c) => {

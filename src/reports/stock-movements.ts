@@ -4,6 +4,7 @@ import type { TenantDb } from "../db/client";
 import { locations, products, stockMovements, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, paged } from "../http/pagination";
+import { reportTypes } from "./catalogue";
 import type { CsvColumn } from "./csv";
 import { isoRange } from "./date-range";
 import type { StockMovementsQuery } from "./schemas";
@@ -130,3 +131,12 @@ export const movementColumns: CsvColumn<MovementRow>[] = [
   { header: "locationId", cell: (r) => r.locationId },
   { header: "warehouseId", cell: (r) => r.warehouseId },
 ];
+
+/** The report as `GET /reports/stock-movements` serves it (serve-report.ts). */
+export const servedStockMovements = {
+  type: reportTypes.stockMovements.type,
+  json: stockMovementsReport,
+  columns: movementColumns,
+  csvPage: movementPage,
+  range: (query: { from: number; to: number }) => query,
+};

@@ -1,7 +1,7 @@
 import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
-import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { signInClient, throttleLogin, throttleRefresh } from "../rate-limit/login-throttle";
 import { describePrincipal } from "./describe-principal";
 import { isKnownClient, rememberClientAfterResponse } from "./known-clients";

@@ -1,6 +1,6 @@
 import { envelopeOf, ok } from "../http/envelope";
-import { defineRoute, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { defineRoute, jsonContent as json } from "../pipeline/route";
 import { readSettings } from "./read-settings";
 import { TenantSettingsRecord, UpdateSettingsBody } from "./schemas";
 import { updateSettings } from "./update-settings";

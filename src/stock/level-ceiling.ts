@@ -1,13 +1,10 @@
 import { and } from "drizzle-orm";
-import { inJsonArray, violated } from "../db/batch";
+import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { MAX_ON_HAND, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
 import type { Level } from "./statements";
-
-/** Whether a failed batch was rolled back by the ceiling CHECK: an addition past MAX_ON_HAND units. */
-export const isOverCeiling = (error: unknown) => violated(error, "stock_levels_on_hand_max_check");
 
 /** An addition of a batch that the ceiling may have refused, and the request field it came from. */
 export interface Addition extends Level {
@@ -15,7 +12,11 @@ export interface Addition extends Level {
   field: string;
 }
 
-/** 409 naming the first addition that takes its level past the ceiling, with what that level holds now. */
+/**
+ * The answer to a batch rolled back by the ceiling CHECK (`stock_levels_on_hand_max_check`), an addition past
+ * MAX_ON_HAND units: 409 naming the first addition that takes its level past the ceiling, with what that level
+ * holds now.
+ */
 export async function overCeiling(tdb: TenantDb, additions: readonly Addition[]) {
   const levels = await tdb.db
     .select({

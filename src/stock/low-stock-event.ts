@@ -2,7 +2,7 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { lots, products as p, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { eventRow } from "../events/outbox";
+import { eventRow } from "../outbox/outbox";
 import { availableUnits, today } from "./expiry";
 
 /** Units a write took from a level's available stock (its lot's id; absent for stock without a lot). */

@@ -1,6 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
-import { inJsonArray, type Statement, violated } from "../db/batch";
+import { inJsonArray, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
 import { locations, lots, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
@@ -149,7 +150,8 @@ export async function reserveRacing<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
-      if (!violated(error, "stock_levels_reserved_check")) throw error;
+      // Lost the stock to a concurrent reservation: plan again, at most MAX_ATTEMPTS times.
+      answerFor(error, { stock_levels_reserved_check: () => undefined });
       if (n === MAX_ATTEMPTS) throw conflict("Stock changed while reserving; retry the request");
     }
   }

@@ -3,7 +3,7 @@ import { inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { AppError } from "../http/errors";
+import { AppError, assertFound, missingAmong } from "../http/errors";
 import { expiredHoldsOf, toHold } from "./hold-projection";
 
 /** The tenant's locations among `ids`, with what a stock write checks (active, warehouse). */
@@ -45,17 +45,10 @@ export async function loadStockTargets(
   });
   const [product] = read.product;
   const found = read.locations;
-  const missing = [
-    ...(product ? [] : [`productId: product ${productId} not found`]),
-    ...locationIds
-      .filter((id) => !found.some((l) => l.id === id))
-      .map((id) => `locationId: location ${id} not found`),
-  ];
-  if (missing.length > 0) {
-    throw new AppError("NOT_FOUND", missing.length === 1 ? (missing[0] as string) : "Not found", {
-      errors: missing,
-    });
-  }
+  assertFound([
+    ...missingAmong("productId", "product", [productId], read.product),
+    ...missingAmong("locationId", "location", locationIds, found),
+  ]);
   const byId = new Map(found.map((l) => [l.id, l]));
   return {
     product: product as NonNullable<typeof product>,

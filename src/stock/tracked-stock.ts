@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { inJsonArray, runBatch, violated } from "../db/batch";
+import { inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { lots, type productTrackings, serialNumbers } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -180,10 +180,10 @@ export async function serialClash(...args: Parameters<typeof serialProblems>): P
   return problems.length ? conflict(problems[0] as string, problems) : serialsChanged();
 }
 
-/** Whether a failed batch was rolled back by a serial's CHECK: a serial received twice or taken where it is not. */
-export const isSerialClash = (error: unknown) => violated(error, "serial_numbers_on_hand_check");
-
-/** A serial that changed between the check and the write: 409, never a 500. */
+/**
+ * A serial that changed between the check and the write (its CHECK, `serial_numbers_on_hand_check`, rolled
+ * the batch back: a serial received twice or taken where it is not): 409, never a 500.
+ */
 export const serialsChanged = () =>
   new AppError("CONFLICT", "Serial numbers changed while writing; reload them and retry");
 

@@ -1,11 +1,11 @@
 import type { TenantDb } from "../db/client";
-import { insufficientStock, isStockShortage } from "./insufficient-stock";
-import { isOverCeiling, overCeiling } from "./level-ceiling";
+import { answerFor } from "../db/constraint-errors";
+import { insufficientStock, shortage } from "./insufficient-stock";
+import { overCeiling } from "./level-ceiling";
 import type { Level } from "./statements";
 import {
   assertSerials,
   assertTracking,
-  isSerialClash,
   resolveLots,
   serialClash,
   type serialProblems,
@@ -44,7 +44,7 @@ export async function resolveTrackedStock(
 
 /**
  * The answer a rolled-back stock batch means: too little available where it takes, past the ceiling where
- * it adds, or serial numbers a concurrent write moved; any other error as it is.
+ * it adds, or serial numbers a concurrent write moved (by the CHECK it broke); any other error is thrown as it is.
  */
 export async function answerFailedStockWrite(
   tdb: TenantDb,
@@ -56,10 +56,13 @@ export async function answerFailedStockWrite(
   },
 ): Promise<unknown> {
   const { take, add, serials } = change;
-  if (isStockShortage(error)) return insufficientStock(tdb, take.level, take.quantity, "quantity");
-  if (isOverCeiling(error))
-    return overCeiling(tdb, [{ ...add.level, quantity: add.quantity, field: "quantity" }]);
-  if (serials.numbers && isSerialClash(error))
-    return serialClash(tdb, serials.productId, serials.numbers, serials.expect);
-  return error;
+  const { numbers } = serials;
+  return answerFor(error, {
+    ...shortage(() => insufficientStock(tdb, take.level, take.quantity, "quantity")),
+    stock_levels_on_hand_max_check: () =>
+      overCeiling(tdb, [{ ...add.level, quantity: add.quantity, field: "quantity" }]),
+    ...(numbers && {
+      serial_numbers_on_hand_check: () => serialClash(tdb, serials.productId, numbers, serials.expect),
+    }),
+  });
 }

@@ -11,7 +11,7 @@ export function warehouseRecord({ tenantId: _t, ...row }: WarehouseRow) {
 
 /** The 409 of the unique (tenant, code) constraint, for a create or an update. */
 export const duplicateCode = {
-  "warehouses.tenant_id, warehouses.code": "A warehouse with this code already exists",
+  warehouses_tenant_code_unique: "A warehouse with this code already exists",
 };
 
 export const ofWarehouse = (tdb: TenantDb, id: string) => inTenant(tdb, warehouses, eq(warehouses.id, id));

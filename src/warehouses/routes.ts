@@ -1,8 +1,8 @@
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
-import { defineRoute, errorResponse, jsonContent as json } from "../http/route";
 import { createRouter } from "../http/router";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createWarehouse } from "./create-warehouse";
 import { deleteWarehouse } from "./delete-warehouse";
 import { listWarehouses } from "./list-warehouses";

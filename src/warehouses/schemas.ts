@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { nullableRef } from "../http/nullable";
 import { pageQuery, sortQuery } from "../http/pagination";
-import { nullableRef } from "../openapi/nullable";
 
 export const Address = z
   .strictObject({

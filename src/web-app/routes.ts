@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
-import { APP_CSP, serveAsset } from "./assets";
+import { APP_CSP, serveAsset } from "../http/static-assets";
 
 // A path whose last segment has an extension names a file (`/app/assets/index-3f2a.js`); any other path
 // under /app/ is a page of the single-page app (`/app/products/...`), answered with its index.html.

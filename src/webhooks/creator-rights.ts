@@ -1,7 +1,7 @@
 import { currentRightsIn } from "../auth/current-rights";
 import { grants } from "../auth/scopes";
 import type { Bindings } from "../env";
-import { type FeedType, readScopeOf } from "../events/catalog";
+import { type FeedType, readScopeOf } from "../outbox/catalog";
 import type { SubscriptionRow } from "./records";
 
 /**

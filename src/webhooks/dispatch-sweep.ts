@@ -3,7 +3,7 @@ import { inJsonArray, runBatch } from "../db/batch";
 import { type TenantDatabase, tenantDatabases } from "../db/client";
 import { outboxEvents, webhookDeliveries } from "../db/schema/tenant";
 import type { Bindings } from "../env";
-import { handOffEvents } from "../events/hand-off";
+import { handOffEvents } from "../outbox/hand-off";
 import { queueDeliveries } from "./queue-deliveries";
 
 // An event younger than this is probably still being handed over by its request's waitUntil.

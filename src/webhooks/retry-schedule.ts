@@ -1,4 +1,4 @@
-// Contract section 9: retries about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure
+// README, "Webhooks": retries about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure
 // (8 attempts over roughly 28 hours), each with up to 10% jitter so a receiver that comes back is
 // not hit by every delayed message at the same second.
 const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];

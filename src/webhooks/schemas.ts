@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { eventTypes, feedTypes } from "../events/catalog";
 import { pageQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
+import { eventTypes, feedTypes } from "../outbox/catalog";
 
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 20;
 export const MAX_EVENTS_PER_SUBSCRIPTION = 50;

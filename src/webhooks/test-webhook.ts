@@ -3,7 +3,7 @@ import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { webhookDeliveries } from "../db/schema/tenant";
 import type { Bindings } from "../env";
-import { eventRow } from "../events/outbox";
+import { eventRow } from "../outbox/outbox";
 import { queueDeliveries } from "./queue-deliveries";
 import { getSubscription } from "./read-webhook";
 

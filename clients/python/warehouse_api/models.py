@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "OrderStatus", "OrderStatusChangeByType", "OrderType", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "Shard", "ShippingAddress", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
+__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "Shard", "ShippingAddress", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
 
 
 class HoldStatus(str, Enum):
@@ -48,6 +48,12 @@ class LocationType(str, Enum):
     BIN = "bin"
     DOCK = "dock"
     STAGING = "staging"
+    PACKING = "packing"
+
+
+class MatchedOn(str, Enum):
+    BARCODE = "barcode"
+    SKU = "sku"
 
 
 class OrderStatus(str, Enum):
@@ -332,6 +338,220 @@ class ApiKey(_m.Model):
 
 
 @dataclass
+class BarcodeLocationMatch(_m.Model):
+    type: str
+    location: BarcodeLocationMatchLocation
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "location": "location"}
+    _required: ClassVar[frozenset] = frozenset({"type", "location"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeLocationMatch":
+        return cls(
+            type=data.get("type"),
+            location=_m.model(BarcodeLocationMatchLocation)(data.get("location")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodeLocationMatchLocation(_m.Model):
+    id: str
+    code: str
+    name: str
+    type: Union[LocationType, str]
+    warehouse_id: str
+    warehouse_code: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "code": "code", "name": "name", "type": "type", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode"}
+    _required: ClassVar[frozenset] = frozenset({"id", "code", "name", "type", "warehouseId", "warehouseCode"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeLocationMatchLocation":
+        return cls(
+            id=data.get("id"),
+            code=data.get("code"),
+            name=data.get("name"),
+            type=_m.enum(LocationType)(data.get("type")),
+            warehouse_id=data.get("warehouseId"),
+            warehouse_code=data.get("warehouseCode"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodeLotMatch(_m.Model):
+    type: str
+    lot: BarcodeLotMatchLot
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "lot": "lot"}
+    _required: ClassVar[frozenset] = frozenset({"type", "lot"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeLotMatch":
+        return cls(
+            type=data.get("type"),
+            lot=_m.model(BarcodeLotMatchLot)(data.get("lot")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodeLotMatchLot(_m.Model):
+    id: str
+    number: str
+    expires_at: Optional[str]
+    product_id: str
+    sku: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "expires_at": "expiresAt", "product_id": "productId", "sku": "sku"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "expiresAt", "productId", "sku"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeLotMatchLot":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            expires_at=data.get("expiresAt"),
+            product_id=data.get("productId"),
+            sku=data.get("sku"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodePackageMatch(_m.Model):
+    type: str
+    package: BarcodePackageMatchPackage
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "package": "package"}
+    _required: ClassVar[frozenset] = frozenset({"type", "package"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodePackageMatch":
+        return cls(
+            type=data.get("type"),
+            package=_m.model(BarcodePackageMatchPackage)(data.get("package")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodePackageMatchPackage(_m.Model):
+    id: str
+    sscc: str
+    shipment_id: str
+    order_id: str
+    tracking_number: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sscc": "sscc", "shipment_id": "shipmentId", "order_id": "orderId", "tracking_number": "trackingNumber"}
+    _required: ClassVar[frozenset] = frozenset({"id", "sscc", "shipmentId", "orderId", "trackingNumber"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodePackageMatchPackage":
+        return cls(
+            id=data.get("id"),
+            sscc=data.get("sscc"),
+            shipment_id=data.get("shipmentId"),
+            order_id=data.get("orderId"),
+            tracking_number=data.get("trackingNumber"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodeProductMatch(_m.Model):
+    type: str
+    matched_on: Union[MatchedOn, str]
+    product: BarcodeProductMatchProduct
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "matched_on": "matchedOn", "product": "product"}
+    _required: ClassVar[frozenset] = frozenset({"type", "matchedOn", "product"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeProductMatch":
+        return cls(
+            type=data.get("type"),
+            matched_on=_m.enum(MatchedOn)(data.get("matchedOn")),
+            product=_m.model(BarcodeProductMatchProduct)(data.get("product")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodeProductMatchProduct(_m.Model):
+    id: str
+    sku: str
+    name: str
+    barcode: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode"}
+    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeProductMatchProduct":
+        return cls(
+            id=data.get("id"),
+            sku=data.get("sku"),
+            name=data.get("name"),
+            barcode=data.get("barcode"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodeResolution(_m.Model):
+    code: str
+    matches: List[BarcodeResolutionMatchesItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"code": "code", "matches": "matches"}
+    _required: ClassVar[frozenset] = frozenset({"code", "matches"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeResolution":
+        return cls(
+            code=data.get("code"),
+            matches=_m.list_of(_m.model(BarcodeResolutionMatchesItem))(data.get("matches")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodeResolutionMatchesItem(_m.Model):
+    type: str
+    matched_on: Optional[Union[MatchedOn, str]] = None
+    product: Optional[BarcodeProductMatchProduct] = None
+    location: Optional[BarcodeLocationMatchLocation] = None
+    lot: Optional[BarcodeLotMatchLot] = None
+    package: Optional[BarcodePackageMatchPackage] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "matched_on": "matchedOn", "product": "product", "location": "location", "lot": "lot", "package": "package"}
+    _required: ClassVar[frozenset] = frozenset({"type"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeResolutionMatchesItem":
+        return cls(
+            type=data.get("type"),
+            matched_on=_m.enum(MatchedOn)(data.get("matchedOn")),
+            product=_m.model(BarcodeProductMatchProduct)(data.get("product")),
+            location=_m.model(BarcodeLocationMatchLocation)(data.get("location")),
+            lot=_m.model(BarcodeLotMatchLot)(data.get("lot")),
+            package=_m.model(BarcodePackageMatchPackage)(data.get("package")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class ChangePasswordRequest(_m.Model):
     current_password: str
     new_password: str
@@ -424,10 +644,11 @@ class CreateLocationRequest(_m.Model):
     name: str
     type: Union[LocationType, str]
     parent_id: Optional[str] = None
+    pick_sequence: Optional[int] = None
     active: Optional[bool] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "active": "active"}
+    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active"}
     _required: ClassVar[frozenset] = frozenset({"warehouseId", "code", "name", "type"})
 
     @classmethod
@@ -438,6 +659,7 @@ class CreateLocationRequest(_m.Model):
             name=data.get("name"),
             type=_m.enum(LocationType)(data.get("type")),
             parent_id=data.get("parentId"),
+            pick_sequence=data.get("pickSequence"),
             active=data.get("active"),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -837,6 +1059,30 @@ class InspectInvitationRequest(_m.Model):
     def from_dict(cls, data: Mapping[str, Any]) -> "InspectInvitationRequest":
         return cls(
             token=data.get("token"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InvalidBarcode(_m.Model):
+    product_id: str
+    sku: str
+    name: str
+    barcode: str
+    problem: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "name": "name", "barcode": "barcode", "problem": "problem"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "name", "barcode", "problem"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InvalidBarcode":
+        return cls(
+            product_id=data.get("productId"),
+            sku=data.get("sku"),
+            name=data.get("name"),
+            barcode=data.get("barcode"),
+            problem=data.get("problem"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1312,6 +1558,30 @@ class ListHoldsResult(_m.Model):
 
 
 @dataclass
+class ListInvalidBarcodesResult(_m.Model):
+    items: List[InvalidBarcode]
+    total_count: int
+    page: int
+    page_size: int
+    total_pages: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "total_count": "totalCount", "page": "page", "page_size": "pageSize", "total_pages": "totalPages"}
+    _required: ClassVar[frozenset] = frozenset({"items", "totalCount", "page", "pageSize", "totalPages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ListInvalidBarcodesResult":
+        return cls(
+            items=_m.list_of(_m.model(InvalidBarcode))(data.get("items")),
+            total_count=data.get("totalCount"),
+            page=data.get("page"),
+            page_size=data.get("pageSize"),
+            total_pages=data.get("totalPages"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class ListInventoryCountsResult(_m.Model):
     items: List[InventoryCountSummary]
     total_count: int
@@ -1699,13 +1969,14 @@ class Location(_m.Model):
     name: str
     type: Union[LocationType, str]
     parent_id: Optional[str]
+    pick_sequence: Optional[int]
     active: bool
     created_at: str
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "active": "active", "created_at": "createdAt", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "warehouseId", "code", "name", "type", "parentId", "active", "createdAt", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active", "createdAt", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Location":
@@ -1716,6 +1987,7 @@ class Location(_m.Model):
             name=data.get("name"),
             type=_m.enum(LocationType)(data.get("type")),
             parent_id=data.get("parentId"),
+            pick_sequence=data.get("pickSequence"),
             active=data.get("active"),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
@@ -3162,6 +3434,24 @@ class TenantMove(_m.Model):
 
 
 @dataclass
+class TenantSettings(_m.Model):
+    gs1_company_prefix: Optional[str]
+    updated_at: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"gs1_company_prefix": "gs1CompanyPrefix", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"gs1CompanyPrefix", "updatedAt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "TenantSettings":
+        return cls(
+            gs1_company_prefix=data.get("gs1CompanyPrefix"),
+            updated_at=data.get("updatedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class TransferRequest(_m.Model):
     product_id: str
     from_location_id: str
@@ -3217,10 +3507,11 @@ class UpdateLocationRequest(_m.Model):
     name: str
     type: Union[LocationType, str]
     parent_id: Optional[str] = None
+    pick_sequence: Optional[int] = None
     active: Optional[bool] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name", "type": "type", "parent_id": "parentId", "active": "active"}
+    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active"}
     _required: ClassVar[frozenset] = frozenset({"code", "name", "type"})
 
     @classmethod
@@ -3230,6 +3521,7 @@ class UpdateLocationRequest(_m.Model):
             name=data.get("name"),
             type=_m.enum(LocationType)(data.get("type")),
             parent_id=data.get("parentId"),
+            pick_sequence=data.get("pickSequence"),
             active=data.get("active"),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -3305,6 +3597,22 @@ class UpdateProductRequest(_m.Model):
             description=data.get("description"),
             status=_m.enum(ProductStatus)(data.get("status")),
             tracking=_m.enum(Tracking)(data.get("tracking")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class UpdateSettingsRequest(_m.Model):
+    gs1_company_prefix: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"gs1_company_prefix": "gs1CompanyPrefix"}
+    _required: ClassVar[frozenset] = frozenset({})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "UpdateSettingsRequest":
+        return cls(
+            gs1_company_prefix=data.get("gs1CompanyPrefix"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

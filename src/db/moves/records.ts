@@ -1,9 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { AppError, conflict, notFound } from "../../http/errors";
-import { violated } from "../batch";
 import type { DatabaseBindings } from "../bindings";
 import { platformDb } from "../client";
+import { answerFor } from "../constraint-errors";
 import { tenantMoves, tenants } from "../schema/platform";
 import { isShard, shardNames } from "../shards";
 import type { MoveFault, TenantMover } from "./mover";
@@ -63,8 +63,9 @@ export async function startMove(env: MoveBindings, tenantId: string, toShard: st
   try {
     await db.insert(tenantMoves).values(row);
   } catch (error) {
-    if (violated(error, "tenant_moves.tenant_id")) throw conflict("This tenant is already being moved");
-    throw error;
+    throw answerFor(error, {
+      tenant_moves_one_active_idx: () => conflict("This tenant is already being moved"),
+    });
   }
   const mover = env.TENANT_MOVER.get(env.TENANT_MOVER.idFromName(row.id));
   await mover.start({ moveId: row.id, tenantId, from: tenant.shard, to: toShard, fault });

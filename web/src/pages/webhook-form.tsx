@@ -1,4 +1,4 @@
-import { feedTypes } from "../../../src/events/catalog";
+import { feedTypes } from "../../../src/outbox/catalog";
 import type { Schemas } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 

@@ -17,11 +17,21 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type AdjustmentRequest array{productId: string, locationId: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type AdjustmentResult array{movement: StockMovement, stockLevel: StockLevel}
  * @phpstan-type ApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string}
+ * @phpstan-type BarcodeLocationMatch array{type: string, location: BarcodeLocationMatchLocation}
+ * @phpstan-type BarcodeLocationMatchLocation array{id: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', warehouseId: string, warehouseCode: string}
+ * @phpstan-type BarcodeLotMatch array{type: string, lot: BarcodeLotMatchLot}
+ * @phpstan-type BarcodeLotMatchLot array{id: string, number: string, expiresAt: string|null, productId: string, sku: string}
+ * @phpstan-type BarcodePackageMatch array{type: string, package: BarcodePackageMatchPackage}
+ * @phpstan-type BarcodePackageMatchPackage array{id: string, sscc: string, shipmentId: string, orderId: string, trackingNumber: string|null}
+ * @phpstan-type BarcodeProductMatch array{type: string, matchedOn: 'barcode'|'sku', product: BarcodeProductMatchProduct}
+ * @phpstan-type BarcodeProductMatchProduct array{id: string, sku: string, name: string, barcode: string|null}
+ * @phpstan-type BarcodeResolution array{code: string, matches: list<BarcodeResolutionMatchesItem>}
+ * @phpstan-type BarcodeResolutionMatchesItem array{type: string, matchedOn?: 'barcode'|'sku', product?: BarcodeProductMatchProduct, location?: BarcodeLocationMatchLocation, lot?: BarcodeLotMatchLot, package?: BarcodePackageMatchPackage}
  * @phpstan-type ChangePasswordRequest array{currentPassword: string, newPassword: string}
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string}
  * @phpstan-type CreateHoldRequest array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
- * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool}
+ * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool}
  * @phpstan-type CreateProductRequest array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'}
  * @phpstan-type CreatePurchaseOrderRequest array{supplier: string, warehouseId: string, lines: list<CreatePurchaseOrderRequestLinesItem>, expectedAt?: string, notes?: string}
  * @phpstan-type CreatePurchaseOrderRequestLinesItem array{productId: string, quantity: int, cost: int|float}
@@ -39,6 +49,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type EventFeedPage array{items: list<Event>, nextCursor: string, hasMore: bool}
  * @phpstan-type Health array{status: string, version: string, time: string, database: string}
  * @phpstan-type InspectInvitationRequest array{token: string}
+ * @phpstan-type InvalidBarcode array{productId: string, sku: string, name: string, barcode: string, problem: string}
  * @phpstan-type InventoryCount array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string, lines: list<InventoryCountLine>, totals: InventoryCountTotals}
  * @phpstan-type InventoryCountLine array{productId: string, sku: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expected: int, counted: int|null, onHandAtCount: int|null, variance: int|null, countedAt: string|null, expectedSerials: list<string>|null, serialNumbers: list<string>|null, missingSerials: list<string>|null, foundSerials: list<string>|null}
  * @phpstan-type InventoryCountLinesRequest array{lines: list<InventoryCountLinesRequestLinesItem>}
@@ -56,6 +67,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type JoinedTenant array{tenantId: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type ListApiKeysResult array{items: list<ApiKey>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListHoldsResult array{items: list<StockHold>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type ListInvalidBarcodesResult array{items: list<InvalidBarcode>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListInventoryCountsResult array{items: list<InventoryCountSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListInvitationsResult array{items: list<Invitation>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListLocationStockResult array{items: list<StockLevel>, totalCount: int, page: int, pageSize: int, totalPages: int}
@@ -71,7 +83,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ListWarehousesResult array{items: list<Warehouse>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListWebhookDeliveriesResult array{items: list<WebhookDelivery>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListWebhooksResult array{items: list<Webhook>, totalCount: int, page: int, pageSize: int, totalPages: int}
- * @phpstan-type Location array{id: string, warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId: string|null, active: bool, createdAt: string, updatedAt: string}
+ * @phpstan-type Location array{id: string, warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId: string|null, pickSequence: int|null, active: bool, createdAt: string, updatedAt: string}
  * @phpstan-type LoggedOut array{revoked: bool}
  * @phpstan-type LoginRequest array{email: string, password: string}
  * @phpstan-type Lot array{id: string, productId: string, number: string, expiresAt: string|null, manufacturedAt: string|null, expired: bool, createdAt: string}
@@ -128,12 +140,14 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type StockMovementsReportTotalsByDayItem array{day: string, movements: int, unitsIn: int, unitsOut: int, netDelta: int}
  * @phpstan-type Tenant array{id: string, name: string, plan: 'starter'|'business'|'enterprise', status: 'active'|'suspended', shard: string, createdAt: string}
  * @phpstan-type TenantMove array{id: string, tenantId: string, fromShard: string, toShard: string, status: 'copying'|'verifying'|'switching'|'done'|'failed', reason: string|null, rowsCopied: int, createdAt: string, updatedAt: string, finishedAt: string|null}
+ * @phpstan-type TenantSettings array{gs1CompanyPrefix: string|null, updatedAt: string|null}
  * @phpstan-type TransferRequest array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type TransferResult array{transferId: string, from: StockLevel, to: StockLevel, movements: list<StockMovement>}
- * @phpstan-type UpdateLocationRequest array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool}
+ * @phpstan-type UpdateLocationRequest array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool}
  * @phpstan-type UpdateOrderStatusRequest array{status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<UpdateOrderStatusRequestLinesItem>}
  * @phpstan-type UpdateOrderStatusRequestLinesItem array{lineId: string, serialNumbers: list<string>}
  * @phpstan-type UpdateProductRequest array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'}
+ * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}

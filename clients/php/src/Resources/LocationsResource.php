@@ -25,7 +25,7 @@ final class LocationsResource
     /**
      * `GET /api/v1/locations` (listLocations).
      *
-     * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', search?: string, sort?: 'code'|'-code'|'name'|'-name'|'createdAt'|'-createdAt'} $query
+     * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', search?: string, sort?: 'code'|'-code'|'name'|'-name'|'createdAt'|'-createdAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<Location>
      */
@@ -37,7 +37,7 @@ final class LocationsResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', search?: string, sort?: 'code'|'-code'|'name'|'-name'|'createdAt'|'-createdAt'} $query
+     * @param array{page?: int, pageSize?: int, warehouseId?: string, type?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', search?: string, sort?: 'code'|'-code'|'name'|'-name'|'createdAt'|'-createdAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, Location>
      */
@@ -49,7 +49,7 @@ final class LocationsResource
     /**
      * `POST /api/v1/locations` (createLocation).
      *
-     * @param array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool} $body
+     * @param array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Location
      */
@@ -72,7 +72,7 @@ final class LocationsResource
     /**
      * `PUT /api/v1/locations/{id}` (updateLocation).
      *
-     * @param array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging', parentId?: string|null, active?: bool} $body
+     * @param array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool} $body
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Location
      */

@@ -7,12 +7,12 @@ import { requireScope } from "../auth/require-scope";
 import type { Scope } from "../auth/scopes";
 import { resolveTenant } from "../auth/tenant";
 import type { AppEnv } from "../env";
-import { handOffCommittedEvents } from "../events/hand-off";
+import { ErrorEnvelope } from "../http/envelope";
 import { idempotency } from "../idempotency/middleware";
 import { withStandardHeaders } from "../openapi/response-headers";
+import { handOffCommittedEvents } from "../outbox/hand-off";
 import { documentedRateLimitHeaders } from "../rate-limit/headers";
 import { rateLimit } from "../rate-limit/middleware";
-import { ErrorEnvelope } from "./envelope";
 
 /**
  * Who may call a route:
@@ -183,7 +183,7 @@ function strictQuery(query: unknown) {
  */
 export function defineRoute<const R extends RouteConfig>(access: Access, config: R) {
   const scoped = actsOnTenant(access);
-  // Every POST of the tenant API honours Idempotency-Key (contract section 10).
+  // Every POST of the tenant API honours Idempotency-Key (README, "Concepts and invariants").
   const idempotent = scoped && config.method === "post";
   const parameters = [
     tenantHeaderParameter,

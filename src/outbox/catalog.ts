@@ -1,6 +1,6 @@
 import type { Scope } from "../auth/scopes";
 
-/** Contract section 9: every event a subscription can name (`*` subscribes to all). */
+/** README, "Webhooks": every event a subscription can name (`*` subscribes to all). */
 export const eventTypes = [
   "order.created",
   "order.status_changed",
@@ -28,7 +28,7 @@ export const feedTypes = eventTypes.filter(
 );
 export type FeedType = (typeof feedTypes)[number];
 
-/** The read scope an event's family needs (contract section 3): what the feed shows a caller. */
+/** The read scope an event's family needs (README, "Events feed and replay"): what the feed shows a caller. */
 export function readScopeOf(type: FeedType): Scope {
   if (type.startsWith("product.")) return "read:products";
   if (type.startsWith("inventory.")) return "read:inventory";
