@@ -37,7 +37,7 @@ const LotMatch = z
     lot: z.object({
       id: z.uuid(),
       number: z.string(),
-      expiresAt: z.string().nullable(),
+      expiresAt: z.string().nullable().openapi({ format: "date" }),
       productId: z.uuid(),
       sku: z.string(),
     }),

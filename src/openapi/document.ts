@@ -70,6 +70,11 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
           { name: "Webhooks", description: "Event subscriptions and deliveries" },
           { name: "Events", description: "The feed of every change, the same events webhooks deliver" },
           { name: "Reports", description: "Reports as JSON or CSV" },
+          { name: "Settings", description: "The tenant's settings, such as its GS1 company prefix" },
+          {
+            name: "Barcodes",
+            description: "What a scanned code names: a product, location, lot, serial or package",
+          },
         ],
       }),
     );

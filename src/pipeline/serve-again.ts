@@ -15,10 +15,12 @@ class SecondRun extends Request {}
 export const serveAgainOnChangedKeyView = (app: Pick<Hono<AppEnv>, "fetch">) =>
   createMiddleware<AppEnv>(async (c, next) => {
     c.set("keyView", { mayGuess: !(c.req.raw instanceof SecondRun), contradicted: false });
+    // The bindings as they arrived: later steps may replace c.env (the soak's fault injection wraps D1).
+    const env = c.env;
     await next();
     if (!c.var.keyView.contradicted) return;
     await c.res.body?.cancel();
-    const again = await app.fetch(new SecondRun(c.req.raw), c.env, c.executionCtx);
+    const again = await app.fetch(new SecondRun(c.req.raw), env, c.executionCtx);
     c.res = undefined; // replaced, not merged: the first run's headers must not survive
     c.res = again;
   });

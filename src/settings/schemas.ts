@@ -9,7 +9,7 @@ export const TenantSettingsRecord = z
       .openapi({
         description: `The tenant's GS1 company prefix, from which package SSCCs are built; null: the internal prefix ${INTERNAL_COMPANY_PREFIX} is used.`,
       }),
-    updatedAt: z.string().nullable(),
+    updatedAt: z.string().nullable().openapi({ format: "date-time" }),
   })
   .openapi("TenantSettings");
 export type TenantSettingsRecord = z.infer<typeof TenantSettingsRecord>;

@@ -393,7 +393,7 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "a receiver's URL is checked against the world (public host names, resolved by DNS; http://localhost in development): the document says so in words",
   },
   {
-    rule: / is (not )?(serial|lot)-tracked\b| is not in this count$| serial numbers for a quantity of | needs the serial numbers shipped$/,
+    rule: / is (not )?(serial|lot)-tracked\b| is not in this count$| serial numbers for a quantity of | needs the serial numbers shipped$|: a serial-tracked line ships at most \d+ units /,
     why: "depends on the stored product's tracking and the count's scope",
   },
   {
@@ -431,6 +431,14 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
   {
     rule: /: must be another location of the same warehouse$| is not in the order's warehouse$|^this scope has \d+ |^newPassword: must differ from the current password$/,
     why: "depends on stored data (a location's warehouse, a count's scope, the current password)",
+  },
+  {
+    rule: / ships at most \d+ serial-tracked units |: must name at most \d+ serial numbers in all: /,
+    why: "a sum over every line's serial numbers, which JSON Schema cannot state for one field",
+  },
+  {
+    rule: / is not a valid GTIN-\d+: its check digit should be \d$/,
+    why: "a check digit is arithmetic over the other digits: the pattern states the length and the digits",
   },
   {
     rule: /: must be at most \d+ days ahead$/,
