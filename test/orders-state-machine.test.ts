@@ -7,7 +7,7 @@ import {
   salesStatuses,
   shipsStock,
   statusAfterReceipt,
-} from "../src/orders/state-machine";
+} from "../src/order-core/state-machine";
 
 describe("sales order state machine", () => {
   it("allows every forward move along the chain, and cancelling before shipped", () => {

@@ -9,16 +9,16 @@ import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import type { EventType } from "../outbox/catalog";
 import { eventRow } from "../outbox/outbox";
+import { type LoadedOrder, readOrder } from "../order-core/read-order";
+import { historyEntry, orderRecord } from "../order-core/records";
+import { allowedTransitions, canTransition, shipsStock } from "../order-core/state-machine";
+import { atVersion, bumpVersion } from "../order-core/version-guard";
 import { byStockLevel } from "../stock/allocation";
 import { releaseReservation, shipReservation } from "../stock/order-stock";
 import { serialsChanged, takeSerials } from "../stock/tracked-stock";
 import { historyInsert } from "./order-writes";
 import { levelKey, pickedSerials } from "./picked-serials";
-import { type LoadedOrder, readOrder } from "./read-order";
-import { historyEntry, orderRecord } from "./records";
 import type { UpdateStatusBody } from "./schemas";
-import { allowedTransitions, canTransition, shipsStock } from "./state-machine";
-import { atVersion, bumpVersion } from "./version-guard";
 
 /** The events a move causes, besides order.status_changed. */
 function eventsFor(from: string, to: string): EventType[] {

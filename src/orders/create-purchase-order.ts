@@ -2,10 +2,10 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { newOrderRecord, type OrderRow } from "../order-core/records";
 import { eventRow } from "../outbox/outbox";
 import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
 import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
-import { newOrderRecord, type OrderRow } from "./records";
 import type { CreatePurchaseOrderBody } from "./schemas";
 
 /** Creates a purchase order (status draft) in one batch; stock changes only when it is received. */

@@ -5,6 +5,7 @@ import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { orderReservations, stockHolds } from "../db/schema/tenant";
 import { conflict } from "../http/errors";
+import { newOrderRecord, type OrderLineRow, type OrderRow } from "../order-core/records";
 import { eventRow } from "../outbox/outbox";
 import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocation";
 import { consumeHolds, heldReservations } from "../stock/hold-consumption";
@@ -22,7 +23,6 @@ import {
   warehouseQuery,
 } from "./order-inputs";
 import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
-import { newOrderRecord, type OrderLineRow, type OrderRow } from "./records";
 import type { CreateSalesOrderBody } from "./schemas";
 
 // 7 bound values per reservation row.

@@ -6,7 +6,7 @@ import { inTenant } from "../db/tenant-scope";
 import { contains } from "../db/text-match";
 import { between } from "../db/time-range";
 import { offsetOf } from "../http/pagination";
-import { orderSummary } from "./records";
+import { orderSummary } from "../order-core/records";
 import type { ListOrdersQuery } from "./schemas";
 
 const sortColumns = {

@@ -7,10 +7,10 @@ import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";
 import { MAX_ORDER_TOTAL, toE4 } from "../money";
+import type { OrderLineRow } from "../order-core/records";
+import { totalE4Of } from "../order-core/records";
 import { MAX_SERIALS_PER_LINE, MAX_SERIALS_PER_REQUEST } from "../stock/schemas";
 import type { LotWanted, TrackedProduct } from "../stock/tracked-stock";
-import type { OrderLineRow } from "./records";
-import { totalE4Of } from "./records";
 
 export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
   return tdb.db

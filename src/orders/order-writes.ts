@@ -5,8 +5,8 @@ import { chunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { orderCounters, orderLines, orderStatusHistory, orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { historyEntry, type OrderLineRow, type OrderRow } from "../order-core/records";
 import { storedPayload } from "../outbox/outbox";
-import { historyEntry, type OrderLineRow, type OrderRow } from "./records";
 
 const numberPrefix = { sales: "SO", purchase: "PO" } as const;
 

@@ -1,9 +1,9 @@
 import type { TenantDb } from "../db/client";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import type { LoadedOrder } from "../order-core/read-order";
 import { serialsWhere } from "../stock/tracked-stock";
 import { productsQuery } from "./order-inputs";
-import type { LoadedOrder } from "./read-order";
 import type { UpdateStatusBody } from "./schemas";
 
 /** The serial numbers shipped per stock level (`product|location|lot`) and per line. */

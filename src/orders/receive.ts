@@ -7,6 +7,10 @@ import { orderLines } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { readOrder } from "../order-core/read-order";
+import { historyEntry, orderRecord } from "../order-core/records";
+import { canReceive, statusAfterReceipt } from "../order-core/state-machine";
+import { atVersion, bumpVersion } from "../order-core/version-guard";
 import { eventRow } from "../outbox/outbox";
 import { overCeiling } from "../stock/level-ceiling";
 import { receiveStock } from "../stock/order-stock";
@@ -21,11 +25,7 @@ import {
 } from "../stock/tracked-stock";
 import { productsQuery } from "./order-inputs";
 import { historyInsert } from "./order-writes";
-import { readOrder } from "./read-order";
-import { historyEntry, orderRecord } from "./records";
 import type { ReceiveBody } from "./schemas";
-import { canReceive, statusAfterReceipt } from "./state-machine";
-import { atVersion, bumpVersion } from "./version-guard";
 
 /** A serial number named on two lines of one receipt (of the same product) is one unit received twice. */
 function serialsOnTwoLines(lines: readonly { productId: string; serialNumbers?: readonly string[] }[]) {

@@ -3,14 +3,14 @@ import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
+import { readOrder } from "../order-core/read-order";
+import { orderRecord } from "../order-core/records";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { changeStatus } from "./change-status";
 import { createPurchaseOrder } from "./create-purchase-order";
 import { createSalesOrder } from "./create-sales-order";
 import { listOrders } from "./list-orders";
-import { readOrder } from "./read-order";
 import { receivePurchaseOrder } from "./receive";
-import { orderRecord } from "./records";
 import {
   CreatePurchaseOrderBody,
   CreateSalesOrderBody,

@@ -3,6 +3,7 @@ import { MAX_ON_HAND } from "../db/schema/tenant";
 import { nullableRef } from "../http/nullable";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { ExactMoney, ExactMoneyText, MAX_ORDER_TOTAL, Money } from "../money";
+import { orderStatuses } from "../order-core/state-machine";
 import {
   LotNumber,
   MAX_SERIALS_PER_REQUEST,
@@ -10,7 +11,6 @@ import {
   trackedFields,
   withinSerialsPerRequest,
 } from "../stock/schemas";
-import { orderStatuses } from "./state-machine";
 
 const MAX_QUANTITY = 1_000_000_000;
 const MAX_LINES = 500;
@@ -166,6 +166,15 @@ export const OrderLineRecord = z
     price: z.number().optional().openapi({ description: "Unit price (sales orders)" }),
     cost: z.number().optional().openapi({ description: "Unit cost (purchase orders)" }),
     receivedQuantity: z.number().int().optional().openapi({ description: "Purchase orders only" }),
+    shippedQuantity: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Sales orders: units shipped so far" }),
+    backorderedQuantity: z.number().int().optional().openapi({
+      description:
+        "Sales orders: units a short pick closed (they will not ship on this order). Open = quantity - shipped - backordered.",
+    }),
     lotNumber: z.string().nullable().optional().openapi({ description: "The lot a sales line is pinned to" }),
     lots: z
       .array(

@@ -43,7 +43,14 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
     productId: line.productId,
     quantity: line.quantity,
     ...(type === "sales"
-      ? { price: unit, lotNumber: line.lotNumber, lots: line.lots, serialNumbers: line.serialNumbers }
+      ? {
+          price: unit,
+          shippedQuantity: line.shippedQuantity,
+          backorderedQuantity: line.backorderedQuantity,
+          lotNumber: line.lotNumber,
+          lots: line.lots,
+          serialNumbers: line.serialNumbers,
+        }
       : { cost: unit, receivedQuantity: line.receivedQuantity }),
     // A safe integer (the order total is one), printed exactly.
     ...exactMoneyWithText("lineTotal", line.quantity * line.unitPriceE4),
