@@ -24,6 +24,7 @@ import { lotRoutes } from "./lots/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { passwordRoutes } from "./passwords/routes";
+import { pickListRoutes } from "./pick-lists/routes";
 import { serveAgainOnChangedKeyView } from "./pipeline/serve-again";
 import { platformRoutes } from "./platform/routes";
 import { productRoutes } from "./products/routes";
@@ -82,6 +83,7 @@ export function createApp() {
     eventRoutes,
     settingsRoutes,
     barcodeRoutes,
+    pickListRoutes,
   ];
   for (const routes of modules) api.route("/", routes);
 

@@ -67,6 +67,10 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
           { name: "Cycle counts", description: "Counting stock and approving the differences" },
           { name: "Lots", description: "Lots and serial numbers, with their expiry and trace" },
           { name: "Orders", description: "Sales and purchase orders" },
+          {
+            name: "Pick lists",
+            description: "Picking confirmed sales orders, one order or a wave at a time",
+          },
           { name: "Webhooks", description: "Event subscriptions and deliveries" },
           { name: "Events", description: "The feed of every change, the same events webhooks deliver" },
           { name: "Reports", description: "Reports as JSON or CSV" },

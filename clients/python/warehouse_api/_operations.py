@@ -96,6 +96,12 @@ OPERATIONS: Dict[str, Operation] = {
     "getSettings": Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe"),
     "updateSettings": Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only"),
     "resolveBarcode": Operation("resolveBarcode", "GET", "/api/v1/barcodes/{code}", "tenant", "safe"),
+    "listPickLists": Operation("listPickLists", "GET", "/api/v1/pick-lists", "tenant", "safe"),
+    "createPickList": Operation("createPickList", "POST", "/api/v1/pick-lists", "tenant", "idempotency-key"),
+    "getPickList": Operation("getPickList", "GET", "/api/v1/pick-lists/{id}", "tenant", "safe"),
+    "cancelPickList": Operation("cancelPickList", "POST", "/api/v1/pick-lists/{id}/cancel", "tenant", "idempotency-key"),
+    "confirmPick": Operation("confirmPick", "POST", "/api/v1/pick-lists/{id}/picks", "tenant", "idempotency-key"),
+    "recordShort": Operation("recordShort", "POST", "/api/v1/pick-lists/{id}/shorts", "tenant", "idempotency-key"),
 }
 
 
@@ -2255,6 +2261,148 @@ class BarcodesResource:
         )
 
 
+class PickListsResource:
+    """``client.pick_lists``: listPickLists, createPickList, getPickList, cancelPickList, confirmPick, recordShort."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["open", "in_progress", "completed", "cancelled"]] = UNSET,
+        warehouse_id: Optional[str] = UNSET,
+        order_id: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.PickListSummary]:
+        """``GET /api/v1/pick-lists`` (listPickLists)."""
+        return self._t.call(
+            OPERATIONS["listPickLists"],
+            query={"page": page, "pageSize": page_size, "status": status, "warehouseId": warehouse_id, "orderId": order_id},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.PickListSummary),
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["open", "in_progress", "completed", "cancelled"]] = UNSET,
+        warehouse_id: Optional[str] = UNSET,
+        order_id: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.PickListSummary]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, warehouse_id=warehouse_id, order_id=order_id, consistency_token=consistency_token, timeout=timeout))
+
+    def create(
+        self,
+        *,
+        warehouse_id: str,
+        order_ids: List[str],
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.PickList:
+        """``POST /api/v1/pick-lists`` (createPickList)."""
+        return self._t.call(
+            OPERATIONS["createPickList"],
+            body={"warehouseId": warehouse_id, "orderIds": order_ids},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.PickList),
+        )
+
+    def get(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.PickList:
+        """``GET /api/v1/pick-lists/{id}`` (getPickList)."""
+        return self._t.call(
+            OPERATIONS["getPickList"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.PickList),
+        )
+
+    def cancel(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.PickList:
+        """``POST /api/v1/pick-lists/{id}/cancel`` (cancelPickList)."""
+        return self._t.call(
+            OPERATIONS["cancelPickList"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.PickList),
+        )
+
+    def pick(
+        self,
+        id: str,
+        *,
+        line_id: Optional[str] = UNSET,
+        location: str,
+        product: str,
+        quantity: int,
+        lot_number: Optional[str] = UNSET,
+        serial_numbers: Optional[List[str]] = UNSET,
+        tote_code: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.PickList:
+        """``POST /api/v1/pick-lists/{id}/picks`` (confirmPick)."""
+        return self._t.call(
+            OPERATIONS["confirmPick"],
+            path=(id,),
+            body={"lineId": line_id, "location": location, "product": product, "quantity": quantity, "lotNumber": lot_number, "serialNumbers": serial_numbers, "toteCode": tote_code},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.PickList),
+        )
+
+    def short(
+        self,
+        id: str,
+        *,
+        line_id: str,
+        quantity: int,
+        reason: str,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.PickList:
+        """``POST /api/v1/pick-lists/{id}/shorts`` (recordShort)."""
+        return self._t.call(
+            OPERATIONS["recordShort"],
+            path=(id,),
+            body={"lineId": line_id, "quantity": quantity, "reason": reason},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.PickList),
+        )
+
+
 class Resources:
     """The resource groups of the client, one attribute per group."""
 
@@ -2277,3 +2425,4 @@ class Resources:
         self.events = EventsResource(transport)
         self.settings = SettingsResource(transport)
         self.barcodes = BarcodesResource(transport)
+        self.pick_lists = PickListsResource(transport)

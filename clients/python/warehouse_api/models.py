@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "Shard", "ShippingAddress", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
+__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "Shard", "ShippingAddress", "ShortRequest", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
 
 
 class HoldStatus(str, Enum):
@@ -81,6 +81,20 @@ class OrderType(str, Enum):
     PURCHASE = "purchase"
 
 
+class PickListLineStatus(str, Enum):
+    OPEN = "open"
+    PICKED = "picked"
+    SHORT = "short"
+    CANCELLED = "cancelled"
+
+
+class PickListSummaryStatus(str, Enum):
+    OPEN = "open"
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+    CANCELLED = "cancelled"
+
+
 class Plan(str, Enum):
     STARTER = "starter"
     BUSINESS = "business"
@@ -98,6 +112,10 @@ class ReplayWebhookRequestTypesItem(str, Enum):
     ORDER_SHIPPED = "order.shipped"
     ORDER_DELIVERED = "order.delivered"
     ORDER_CANCELLED = "order.cancelled"
+    ORDER_BACKORDERED = "order.backordered"
+    PICK_LIST_CREATED = "pick_list.created"
+    PICK_LIST_COMPLETED = "pick_list.completed"
+    PICK_LIST_CANCELLED = "pick_list.cancelled"
     PURCHASE_ORDER_RECEIVED = "purchase_order.received"
     INVENTORY_ADJUSTED = "inventory.adjusted"
     INVENTORY_TRANSFERRED = "inventory.transferred"
@@ -170,6 +188,10 @@ class WebhookEventName(str, Enum):
     ORDER_SHIPPED = "order.shipped"
     ORDER_DELIVERED = "order.delivered"
     ORDER_CANCELLED = "order.cancelled"
+    ORDER_BACKORDERED = "order.backordered"
+    PICK_LIST_CREATED = "pick_list.created"
+    PICK_LIST_COMPLETED = "pick_list.completed"
+    PICK_LIST_CANCELLED = "pick_list.cancelled"
     PURCHASE_ORDER_RECEIVED = "purchase_order.received"
     INVENTORY_ADJUSTED = "inventory.adjusted"
     INVENTORY_TRANSFERRED = "inventory.transferred"
@@ -661,6 +683,24 @@ class CreateLocationRequest(_m.Model):
             parent_id=data.get("parentId"),
             pick_sequence=data.get("pickSequence"),
             active=data.get("active"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class CreatePickListRequest(_m.Model):
+    warehouse_id: str
+    order_ids: List[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "order_ids": "orderIds"}
+    _required: ClassVar[frozenset] = frozenset({"warehouseId", "orderIds"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreatePickListRequest":
+        return cls(
+            warehouse_id=data.get("warehouseId"),
+            order_ids=data.get("orderIds"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1750,6 +1790,30 @@ class ListOrdersResult(_m.Model):
 
 
 @dataclass
+class ListPickListsResult(_m.Model):
+    items: List[PickListSummary]
+    total_count: int
+    page: int
+    page_size: int
+    total_pages: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "total_count": "totalCount", "page": "page", "page_size": "pageSize", "total_pages": "totalPages"}
+    _required: ClassVar[frozenset] = frozenset({"items", "totalCount", "page", "pageSize", "totalPages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ListPickListsResult":
+        return cls(
+            items=_m.list_of(_m.model(PickListSummary))(data.get("items")),
+            total_count=data.get("totalCount"),
+            page=data.get("page"),
+            page_size=data.get("pageSize"),
+            total_pages=data.get("totalPages"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class ListProductsResult(_m.Model):
     items: List[Product]
     total_count: int
@@ -2414,12 +2478,14 @@ class OrderLine(_m.Model):
     price: Optional[float] = None
     cost: Optional[float] = None
     received_quantity: Optional[int] = None
+    shipped_quantity: Optional[int] = None
+    backordered_quantity: Optional[int] = None
     lot_number: Optional[str] = None
     lots: Optional[List[OrderLineLotsItem]] = None
     serial_numbers: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers"}
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "shipped_quantity": "shippedQuantity", "backordered_quantity": "backorderedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers"}
     _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "lineTotal", "lineTotalExact"})
 
     @classmethod
@@ -2434,6 +2500,8 @@ class OrderLine(_m.Model):
             price=data.get("price"),
             cost=data.get("cost"),
             received_quantity=data.get("receivedQuantity"),
+            shipped_quantity=data.get("shippedQuantity"),
+            backordered_quantity=data.get("backorderedQuantity"),
             lot_number=data.get("lotNumber"),
             lots=_m.list_of(_m.model(OrderLineLotsItem))(data.get("lots")),
             serial_numbers=data.get("serialNumbers"),
@@ -2743,6 +2811,160 @@ class PasswordResetRequested(_m.Model):
     def from_dict(cls, data: Mapping[str, Any]) -> "PasswordResetRequested":
         return cls(
             email=data.get("email"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickList(_m.Model):
+    id: str
+    warehouse_id: str
+    status: Union[PickListSummaryStatus, str]
+    order_ids: List[str]
+    created_at: str
+    updated_at: str
+    completed_at: Optional[str]
+    cancelled_at: Optional[str]
+    lines: List[PickListLine]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "warehouse_id": "warehouseId", "status": "status", "order_ids": "orderIds", "created_at": "createdAt", "updated_at": "updatedAt", "completed_at": "completedAt", "cancelled_at": "cancelledAt", "lines": "lines"}
+    _required: ClassVar[frozenset] = frozenset({"id", "warehouseId", "status", "orderIds", "createdAt", "updatedAt", "completedAt", "cancelledAt", "lines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickList":
+        return cls(
+            id=data.get("id"),
+            warehouse_id=data.get("warehouseId"),
+            status=_m.enum(PickListSummaryStatus)(data.get("status")),
+            order_ids=data.get("orderIds"),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            completed_at=data.get("completedAt"),
+            cancelled_at=data.get("cancelledAt"),
+            lines=_m.list_of(_m.model(PickListLine))(data.get("lines")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListLine(_m.Model):
+    id: str
+    line_no: int
+    order_id: str
+    order_line_id: str
+    product_id: str
+    sku: str
+    location_id: str
+    location_code: str
+    lot_number: Optional[str]
+    quantity: int
+    picked_quantity: int
+    short_quantity: int
+    status: Union[PickListLineStatus, str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "order_id": "orderId", "order_line_id": "orderLineId", "product_id": "productId", "sku": "sku", "location_id": "locationId", "location_code": "locationCode", "lot_number": "lotNumber", "quantity": "quantity", "picked_quantity": "pickedQuantity", "short_quantity": "shortQuantity", "status": "status"}
+    _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "orderId", "orderLineId", "productId", "sku", "locationId", "locationCode", "lotNumber", "quantity", "pickedQuantity", "shortQuantity", "status"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListLine":
+        return cls(
+            id=data.get("id"),
+            line_no=data.get("lineNo"),
+            order_id=data.get("orderId"),
+            order_line_id=data.get("orderLineId"),
+            product_id=data.get("productId"),
+            sku=data.get("sku"),
+            location_id=data.get("locationId"),
+            location_code=data.get("locationCode"),
+            lot_number=data.get("lotNumber"),
+            quantity=data.get("quantity"),
+            picked_quantity=data.get("pickedQuantity"),
+            short_quantity=data.get("shortQuantity"),
+            status=_m.enum(PickListLineStatus)(data.get("status")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListSummary(_m.Model):
+    id: str
+    warehouse_id: str
+    status: Union[PickListSummaryStatus, str]
+    order_ids: List[str]
+    created_at: str
+    updated_at: str
+    completed_at: Optional[str]
+    cancelled_at: Optional[str]
+    totals: PickListSummaryTotals
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "warehouse_id": "warehouseId", "status": "status", "order_ids": "orderIds", "created_at": "createdAt", "updated_at": "updatedAt", "completed_at": "completedAt", "cancelled_at": "cancelledAt", "totals": "totals"}
+    _required: ClassVar[frozenset] = frozenset({"id", "warehouseId", "status", "orderIds", "createdAt", "updatedAt", "completedAt", "cancelledAt", "totals"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListSummary":
+        return cls(
+            id=data.get("id"),
+            warehouse_id=data.get("warehouseId"),
+            status=_m.enum(PickListSummaryStatus)(data.get("status")),
+            order_ids=data.get("orderIds"),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            completed_at=data.get("completedAt"),
+            cancelled_at=data.get("cancelledAt"),
+            totals=_m.model(PickListSummaryTotals)(data.get("totals")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListSummaryTotals(_m.Model):
+    lines: int
+    quantity: int
+    picked_quantity: int
+    short_quantity: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"lines": "lines", "quantity": "quantity", "picked_quantity": "pickedQuantity", "short_quantity": "shortQuantity"}
+    _required: ClassVar[frozenset] = frozenset({"lines", "quantity", "pickedQuantity", "shortQuantity"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListSummaryTotals":
+        return cls(
+            lines=data.get("lines"),
+            quantity=data.get("quantity"),
+            picked_quantity=data.get("pickedQuantity"),
+            short_quantity=data.get("shortQuantity"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickRequest(_m.Model):
+    location: str
+    product: str
+    quantity: int
+    line_id: Optional[str] = None
+    lot_number: Optional[str] = None
+    serial_numbers: Optional[List[str]] = None
+    tote_code: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"location": "location", "product": "product", "quantity": "quantity", "line_id": "lineId", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "tote_code": "toteCode"}
+    _required: ClassVar[frozenset] = frozenset({"location", "product", "quantity"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickRequest":
+        return cls(
+            location=data.get("location"),
+            product=data.get("product"),
+            quantity=data.get("quantity"),
+            line_id=data.get("lineId"),
+            lot_number=data.get("lotNumber"),
+            serial_numbers=data.get("serialNumbers"),
+            tote_code=data.get("toteCode"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3059,6 +3281,26 @@ class ShippingAddress(_m.Model):
             zip=data.get("zip"),
             state=data.get("state"),
             country=data.get("country"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ShortRequest(_m.Model):
+    line_id: str
+    quantity: int
+    reason: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"line_id": "lineId", "quantity": "quantity", "reason": "reason"}
+    _required: ClassVar[frozenset] = frozenset({"lineId", "quantity", "reason"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ShortRequest":
+        return cls(
+            line_id=data.get("lineId"),
+            quantity=data.get("quantity"),
+            reason=data.get("reason"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

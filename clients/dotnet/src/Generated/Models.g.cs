@@ -100,6 +100,26 @@ namespace Warehouse.Api.Models
         [WireName("purchase")] Purchase,
     }
 
+    public enum PickListLineStatus
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("open")] Open,
+        [WireName("picked")] Picked,
+        [WireName("short")] Short,
+        [WireName("cancelled")] Cancelled,
+    }
+
+    public enum PickListSummaryStatus
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("open")] Open,
+        [WireName("in_progress")] InProgress,
+        [WireName("completed")] Completed,
+        [WireName("cancelled")] Cancelled,
+    }
+
     public enum Plan
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -126,6 +146,10 @@ namespace Warehouse.Api.Models
         [WireName("order.shipped")] OrderShipped,
         [WireName("order.delivered")] OrderDelivered,
         [WireName("order.cancelled")] OrderCancelled,
+        [WireName("order.backordered")] OrderBackordered,
+        [WireName("pick_list.created")] PickListCreated,
+        [WireName("pick_list.completed")] PickListCompleted,
+        [WireName("pick_list.cancelled")] PickListCancelled,
         [WireName("purchase_order.received")] PurchaseOrderReceived,
         [WireName("inventory.adjusted")] InventoryAdjusted,
         [WireName("inventory.transferred")] InventoryTransferred,
@@ -225,6 +249,10 @@ namespace Warehouse.Api.Models
         [WireName("order.shipped")] OrderShipped,
         [WireName("order.delivered")] OrderDelivered,
         [WireName("order.cancelled")] OrderCancelled,
+        [WireName("order.backordered")] OrderBackordered,
+        [WireName("pick_list.created")] PickListCreated,
+        [WireName("pick_list.completed")] PickListCompleted,
+        [WireName("pick_list.cancelled")] PickListCancelled,
         [WireName("purchase_order.received")] PurchaseOrderReceived,
         [WireName("inventory.adjusted")] InventoryAdjusted,
         [WireName("inventory.transferred")] InventoryTransferred,
@@ -1186,6 +1214,39 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "parentId", ParentId, false);
             ModelJson.Put(json, "pickSequence", PickSequence, false);
             ModelJson.Put(json, "active", Active, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class CreatePickListRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "orderIds" };
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>orderIds</c>.</summary>
+        public IList<string> OrderIds { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreatePickListRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreatePickListRequest();
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.OrderIds = ModelJson.ToList(ModelJson.Get(json, "orderIds"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "orderIds", OrderIds, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -3385,6 +3446,54 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ListPickListsResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<PickListSummary> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListPickListsResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListPickListsResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => PickListSummary.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ListProductsResult : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
@@ -4722,7 +4831,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "lotNumber", "lots", "serialNumbers", "lineTotal", "lineTotalExact" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "lineTotal", "lineTotalExact" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -4744,6 +4853,12 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>receivedQuantity</c> (optional).</summary>
         public long? ReceivedQuantity { get; set; }
+
+        /// <summary><c>shippedQuantity</c> (optional).</summary>
+        public long? ShippedQuantity { get; set; }
+
+        /// <summary><c>backorderedQuantity</c> (optional).</summary>
+        public long? BackorderedQuantity { get; set; }
 
         /// <summary><c>lotNumber</c> (optional), may be null.</summary>
         public string LotNumber { get; set; }
@@ -4774,6 +4889,8 @@ namespace Warehouse.Api.Models
             model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
             model.Cost = ModelJson.ToDecimal(ModelJson.Get(json, "cost"));
             model.ReceivedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "receivedQuantity"));
+            model.ShippedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "shippedQuantity"));
+            model.BackorderedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "backorderedQuantity"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.Lots = ModelJson.ToList(ModelJson.Get(json, "lots"), v => OrderLineLotsItem.FromJson(v as JsonObject));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
@@ -4793,6 +4910,8 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "price", Price, false);
             ModelJson.Put(json, "cost", Cost, false);
             ModelJson.Put(json, "receivedQuantity", ReceivedQuantity, false);
+            ModelJson.Put(json, "shippedQuantity", ShippedQuantity, false);
+            ModelJson.Put(json, "backorderedQuantity", BackorderedQuantity, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "lots", Lots, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
@@ -5395,6 +5514,331 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "email", Email, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickList : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "warehouseId", "status", "orderIds", "createdAt", "updatedAt", "completedAt", "cancelledAt", "lines" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public PickListSummaryStatus? Status { get; set; }
+
+        /// <summary><c>orderIds</c>.</summary>
+        public IList<string> OrderIds { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>completedAt</c>, may be null.</summary>
+        public string CompletedAt { get; set; }
+
+        /// <summary><c>cancelledAt</c>, may be null.</summary>
+        public string CancelledAt { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<PickListLine> Lines { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickList FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickList();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.Status = ModelJson.ReadEnum<PickListSummaryStatus>(json, "status", model.AdditionalProperties);
+            model.OrderIds = ModelJson.ToList(ModelJson.Get(json, "orderIds"), v => ModelJson.ToStringValue(v));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.CompletedAt = ModelJson.ToStringValue(ModelJson.Get(json, "completedAt"));
+            model.CancelledAt = ModelJson.ToStringValue(ModelJson.Get(json, "cancelledAt"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => PickListLine.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "orderIds", OrderIds, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "completedAt", CompletedAt, true);
+            ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "orderId", "orderLineId", "productId", "sku", "locationId", "locationCode", "lotNumber", "quantity", "pickedQuantity", "shortQuantity", "status" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>lineNo</c>.</summary>
+        public long? LineNo { get; set; }
+
+        /// <summary><c>orderId</c>.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>orderLineId</c>.</summary>
+        public string OrderLineId { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>locationId</c>.</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>locationCode</c>.</summary>
+        public string LocationCode { get; set; }
+
+        /// <summary><c>lotNumber</c>, may be null.</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>pickedQuantity</c>.</summary>
+        public long? PickedQuantity { get; set; }
+
+        /// <summary><c>shortQuantity</c>.</summary>
+        public long? ShortQuantity { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public PickListLineStatus? Status { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListLine();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.LineNo = ModelJson.ToInt64(ModelJson.Get(json, "lineNo"));
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.LocationCode = ModelJson.ToStringValue(ModelJson.Get(json, "locationCode"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.PickedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "pickedQuantity"));
+            model.ShortQuantity = ModelJson.ToInt64(ModelJson.Get(json, "shortQuantity"));
+            model.Status = ModelJson.ReadEnum<PickListLineStatus>(json, "status", model.AdditionalProperties);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "lineNo", LineNo, true);
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "orderLineId", OrderLineId, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "locationId", LocationId, true);
+            ModelJson.Put(json, "locationCode", LocationCode, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "pickedQuantity", PickedQuantity, true);
+            ModelJson.Put(json, "shortQuantity", ShortQuantity, true);
+            ModelJson.Put(json, "status", Status, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListSummary : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "warehouseId", "status", "orderIds", "createdAt", "updatedAt", "completedAt", "cancelledAt", "totals" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public PickListSummaryStatus? Status { get; set; }
+
+        /// <summary><c>orderIds</c>.</summary>
+        public IList<string> OrderIds { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>completedAt</c>, may be null.</summary>
+        public string CompletedAt { get; set; }
+
+        /// <summary><c>cancelledAt</c>, may be null.</summary>
+        public string CancelledAt { get; set; }
+
+        /// <summary><c>totals</c>.</summary>
+        public PickListSummaryTotals Totals { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListSummary FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListSummary();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.Status = ModelJson.ReadEnum<PickListSummaryStatus>(json, "status", model.AdditionalProperties);
+            model.OrderIds = ModelJson.ToList(ModelJson.Get(json, "orderIds"), v => ModelJson.ToStringValue(v));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.CompletedAt = ModelJson.ToStringValue(ModelJson.Get(json, "completedAt"));
+            model.CancelledAt = ModelJson.ToStringValue(ModelJson.Get(json, "cancelledAt"));
+            model.Totals = PickListSummaryTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "orderIds", OrderIds, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "completedAt", CompletedAt, true);
+            ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            ModelJson.Put(json, "totals", Totals, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListSummaryTotals : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "lines", "quantity", "pickedQuantity", "shortQuantity" };
+
+        /// <summary><c>lines</c>.</summary>
+        public long? Lines { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>pickedQuantity</c>.</summary>
+        public long? PickedQuantity { get; set; }
+
+        /// <summary><c>shortQuantity</c>.</summary>
+        public long? ShortQuantity { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListSummaryTotals FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListSummaryTotals();
+            model.Lines = ModelJson.ToInt64(ModelJson.Get(json, "lines"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.PickedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "pickedQuantity"));
+            model.ShortQuantity = ModelJson.ToInt64(ModelJson.Get(json, "shortQuantity"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "pickedQuantity", PickedQuantity, true);
+            ModelJson.Put(json, "shortQuantity", ShortQuantity, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "location", "product", "quantity", "lotNumber", "serialNumbers", "toteCode" };
+
+        /// <summary><c>lineId</c> (optional).</summary>
+        public string LineId { get; set; }
+
+        /// <summary><c>location</c>.</summary>
+        public string Location { get; set; }
+
+        /// <summary><c>product</c>.</summary>
+        public string Product { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>lotNumber</c> (optional).</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>serialNumbers</c> (optional).</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary><c>toteCode</c> (optional).</summary>
+        public string ToteCode { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickRequest();
+            model.LineId = ModelJson.ToStringValue(ModelJson.Get(json, "lineId"));
+            model.Location = ModelJson.ToStringValue(ModelJson.Get(json, "location"));
+            model.Product = ModelJson.ToStringValue(ModelJson.Get(json, "product"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            model.ToteCode = ModelJson.ToStringValue(ModelJson.Get(json, "toteCode"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "lineId", LineId, false);
+            ModelJson.Put(json, "location", Location, true);
+            ModelJson.Put(json, "product", Product, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, false);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
+            ModelJson.Put(json, "toteCode", ToteCode, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -6017,6 +6461,44 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "zip", Zip, true);
             ModelJson.Put(json, "state", State, false);
             ModelJson.Put(json, "country", Country, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ShortRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "quantity", "reason" };
+
+        /// <summary><c>lineId</c>.</summary>
+        public string LineId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ShortRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ShortRequest();
+            model.LineId = ModelJson.ToStringValue(ModelJson.Get(json, "lineId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "lineId", LineId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "reason", Reason, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

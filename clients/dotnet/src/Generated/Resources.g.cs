@@ -96,6 +96,12 @@ namespace Warehouse.Api
         internal static readonly Operation GetSettings = new Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe");
         internal static readonly Operation UpdateSettings = new Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only");
         internal static readonly Operation ResolveBarcode = new Operation("resolveBarcode", "GET", "/api/v1/barcodes/{code}", "tenant", "safe");
+        internal static readonly Operation ListPickLists = new Operation("listPickLists", "GET", "/api/v1/pick-lists", "tenant", "safe");
+        internal static readonly Operation CreatePickList = new Operation("createPickList", "POST", "/api/v1/pick-lists", "tenant", "idempotency-key");
+        internal static readonly Operation GetPickList = new Operation("getPickList", "GET", "/api/v1/pick-lists/{id}", "tenant", "safe");
+        internal static readonly Operation CancelPickList = new Operation("cancelPickList", "POST", "/api/v1/pick-lists/{id}/cancel", "tenant", "idempotency-key");
+        internal static readonly Operation ConfirmPick = new Operation("confirmPick", "POST", "/api/v1/pick-lists/{id}/picks", "tenant", "idempotency-key");
+        internal static readonly Operation RecordShort = new Operation("recordShort", "POST", "/api/v1/pick-lists/{id}/shorts", "tenant", "idempotency-key");
     }
 
     public sealed partial class WarehouseClient
@@ -154,6 +160,9 @@ namespace Warehouse.Api
         /// <summary>resolveBarcode.</summary>
         public BarcodesResource Barcodes { get; private set; }
 
+        /// <summary>listPickLists, createPickList, getPickList, cancelPickList, confirmPick, recordShort.</summary>
+        public PickListsResource PickLists { get; private set; }
+
         private void InitializeResources(Transport transport)
         {
             Health = new HealthResource(transport);
@@ -174,6 +183,7 @@ namespace Warehouse.Api
             Events = new EventsResource(transport);
             Settings = new SettingsResource(transport);
             Barcodes = new BarcodesResource(transport);
+            PickLists = new PickListsResource(transport);
         }
     }
 
@@ -1123,6 +1133,64 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.ResolveBarcode, new[] { code }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
             return Models.BarcodeResolution.FromJson(data as JsonObject);
+        }
+    }
+
+    /// <summary><c>client.PickLists</c>: listPickLists, createPickList, getPickList, cancelPickList, confirmPick, recordShort.</summary>
+    public sealed class PickListsResource
+    {
+        private readonly Transport _transport;
+
+        internal PickListsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/pick-lists</c> (listPickLists).</summary>
+        public Task<ResultPage<Models.PickListSummary>> ListAsync(int? page = null, int? pageSize = null, string status = null, string warehouseId = null, string orderId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListPickLists, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "warehouseId", warehouseId }, { "orderId", orderId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.PickListSummary.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator<Models.PickListSummary> ListAllAsync(int? pageSize = null, string status = null, string warehouseId = null, string orderId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.PickListSummary>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, warehouseId: warehouseId, orderId: orderId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>POST /api/v1/pick-lists</c> (createPickList).</summary>
+        public async Task<Models.PickList> CreateAsync(Models.CreatePickListRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CreatePickList, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.PickList.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/pick-lists/{id}</c> (getPickList).</summary>
+        public async Task<Models.PickList> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetPickList, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.PickList.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/pick-lists/{id}/cancel</c> (cancelPickList).</summary>
+        public async Task<Models.PickList> CancelAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CancelPickList, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.PickList.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/pick-lists/{id}/picks</c> (confirmPick).</summary>
+        public async Task<Models.PickList> PickAsync(string id, Models.PickRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.ConfirmPick, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.PickList.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/pick-lists/{id}/shorts</c> (recordShort).</summary>
+        public async Task<Models.PickList> ShortAsync(string id, Models.ShortRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.RecordShort, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.PickList.FromJson(data as JsonObject);
         }
     }
 }

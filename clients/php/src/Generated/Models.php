@@ -32,6 +32,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string}
  * @phpstan-type CreateHoldRequest array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
  * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool}
+ * @phpstan-type CreatePickListRequest array{warehouseId: string, orderIds: list<string>}
  * @phpstan-type CreateProductRequest array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'}
  * @phpstan-type CreatePurchaseOrderRequest array{supplier: string, warehouseId: string, lines: list<CreatePurchaseOrderRequestLinesItem>, expectedAt?: string, notes?: string}
  * @phpstan-type CreatePurchaseOrderRequestLinesItem array{productId: string, quantity: int, cost: int|float}
@@ -39,13 +40,13 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateSalesOrderRequestLinesItem array{productId: string, quantity: int, price: int|float, lotNumber?: string, holdId?: string}
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
- * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active?: bool}
+ * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active?: bool}
  * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string, key: string}
  * @phpstan-type CreatedTenant array{tenant: Tenant, owner: CreatedTenantOwner|null, ownerInvitation: Invitation|null, apiKey: CreatedTenantApiKey|null}
  * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
  * @phpstan-type CreatedTenantOwner array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type ErrorEnvelope array{success: bool, data: mixed|null, message: string, errors: list<string>}
- * @phpstan-type Event array{id: string, type: 'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted', timestamp: string, data?: mixed|null, webhooksFailedAt?: string}
+ * @phpstan-type Event array{id: string, type: 'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted', timestamp: string, data?: mixed|null, webhooksFailedAt?: string}
  * @phpstan-type EventFeedPage array{items: list<Event>, nextCursor: string, hasMore: bool}
  * @phpstan-type Health array{status: string, version: string, time: string, database: string}
  * @phpstan-type InspectInvitationRequest array{token: string}
@@ -75,6 +76,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ListLotsResult array{items: list<Lot>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListMovementsResult array{items: list<StockMovement>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListOrdersResult array{items: list<OrderSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type ListPickListsResult array{items: list<PickListSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListProductsResult array{items: list<Product>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListStockResult array{items: list<ListStockResultItemsItem>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListStockResultItemsItem array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved?: int, available?: int, updatedAt?: string, asOf?: string, lastMovementAt?: string}
@@ -100,7 +102,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type Membership array{tenantId: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type MoveTenantRequest array{shard: string}
  * @phpstan-type Order array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>}
- * @phpstan-type OrderLine array{id: string, lineNo: int, productId: string, quantity: int, price?: int|float, cost?: int|float, receivedQuantity?: int, lotNumber?: string|null, lots?: list<OrderLineLotsItem>|null, serialNumbers?: list<string>|null, lineTotal: int|float, lineTotalExact: string}
+ * @phpstan-type OrderLine array{id: string, lineNo: int, productId: string, quantity: int, price?: int|float, cost?: int|float, receivedQuantity?: int, shippedQuantity?: int, backorderedQuantity?: int, lotNumber?: string|null, lots?: list<OrderLineLotsItem>|null, serialNumbers?: list<string>|null, lineTotal: int|float, lineTotalExact: string}
  * @phpstan-type OrderLineLotsItem array{lotId: string, lotNumber: string, expiresAt: string|null, quantity: int}
  * @phpstan-type OrderStatusChange array{from: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'|null, to: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', at: string, by: OrderStatusChangeBy}
  * @phpstan-type OrderStatusChangeBy array{type: 'user'|'api_key'|'system', id: string|null}
@@ -115,13 +117,18 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type PasswordReset array{email: string}
  * @phpstan-type PasswordResetRequest array{email: string}
  * @phpstan-type PasswordResetRequested array{email: string}
+ * @phpstan-type PickList array{id: string, warehouseId: string, status: 'open'|'in_progress'|'completed'|'cancelled', orderIds: list<string>, createdAt: string, updatedAt: string, completedAt: string|null, cancelledAt: string|null, lines: list<PickListLine>}
+ * @phpstan-type PickListLine array{id: string, lineNo: int, orderId: string, orderLineId: string, productId: string, sku: string, locationId: string, locationCode: string, lotNumber: string|null, quantity: int, pickedQuantity: int, shortQuantity: int, status: 'open'|'picked'|'short'|'cancelled'}
+ * @phpstan-type PickListSummary array{id: string, warehouseId: string, status: 'open'|'in_progress'|'completed'|'cancelled', orderIds: list<string>, createdAt: string, updatedAt: string, completedAt: string|null, cancelledAt: string|null, totals: PickListSummaryTotals}
+ * @phpstan-type PickListSummaryTotals array{lines: int, quantity: int, pickedQuantity: int, shortQuantity: int}
+ * @phpstan-type PickRequest array{lineId?: string, location: string, product: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>, toteCode?: string}
  * @phpstan-type Product array{id: string, sku: string, name: string, barcode: string|null, category: string|null, unit: string|null, price: int|float|null, cost: int|float|null, status: 'Active'|'Inactive', reorderPoint: int, tracking: 'none'|'lot'|'serial', description: string|null, createdAt: string, updatedAt: string}
  * @phpstan-type ProductImportResult array{dryRun: bool, rows: int, created: int, updated: int}
  * @phpstan-type QueuedDelivery array{deliveryId: string, eventId: string}
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type RefreshRequest array{refreshToken: string}
- * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'>}
+ * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'>}
  * @phpstan-type ReportCatalogue array{items: list<ReportType>}
  * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
@@ -129,6 +136,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type SessionUser array{id: string, email: string, name: string, memberships: list<Membership>}
  * @phpstan-type Shard array{name: string, tenants: int, sizeBytes: int, rows: array<string, int>}
  * @phpstan-type ShippingAddress array{street: string, city: string, zip: string, state?: string, country?: string}
+ * @phpstan-type ShortRequest array{lineId: string, quantity: int, reason: string}
  * @phpstan-type StockHold array{id: string, productId: string, quantity: int, status: 'active'|'released'|'expired'|'consumed', reference: string|null, locationId: string|null, warehouseId: string|null, allocations: list<StockHoldAllocationsItem>, expiresAt: string, orderId: string|null, releasedAt: string|null, createdAt: string, updatedAt: string}
  * @phpstan-type StockHoldAllocationsItem array{locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, quantity: int}
  * @phpstan-type StockLevel array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved: int, available: int, updatedAt: string}
@@ -150,7 +158,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
- * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}
+ * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}
  * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}
  * @phpstan-type WarehouseRequest array{code: string, name: string, address?: Address, active?: bool}

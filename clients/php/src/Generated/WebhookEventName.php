@@ -14,6 +14,10 @@ enum WebhookEventName: string
     case OrderShipped = 'order.shipped';
     case OrderDelivered = 'order.delivered';
     case OrderCancelled = 'order.cancelled';
+    case OrderBackordered = 'order.backordered';
+    case PickListCreated = 'pick_list.created';
+    case PickListCompleted = 'pick_list.completed';
+    case PickListCancelled = 'pick_list.cancelled';
     case PurchaseOrderReceived = 'purchase_order.received';
     case InventoryAdjusted = 'inventory.adjusted';
     case InventoryTransferred = 'inventory.transferred';

@@ -99,5 +99,11 @@ final class Operations
         'getSettings' => ['GET', '/api/v1/settings', 'tenant', 'safe'],
         'updateSettings' => ['PATCH', '/api/v1/settings', 'tenant', 'refused-only'],
         'resolveBarcode' => ['GET', '/api/v1/barcodes/{code}', 'tenant', 'safe'],
+        'listPickLists' => ['GET', '/api/v1/pick-lists', 'tenant', 'safe'],
+        'createPickList' => ['POST', '/api/v1/pick-lists', 'tenant', 'idempotency-key'],
+        'getPickList' => ['GET', '/api/v1/pick-lists/{id}', 'tenant', 'safe'],
+        'cancelPickList' => ['POST', '/api/v1/pick-lists/{id}/cancel', 'tenant', 'idempotency-key'],
+        'confirmPick' => ['POST', '/api/v1/pick-lists/{id}/picks', 'tenant', 'idempotency-key'],
+        'recordShort' => ['POST', '/api/v1/pick-lists/{id}/shorts', 'tenant', 'idempotency-key'],
     ];
 }

@@ -29,6 +29,7 @@ abstract class Resources
     public readonly EventsResource $events;
     public readonly SettingsResource $settings;
     public readonly BarcodesResource $barcodes;
+    public readonly PickListsResource $pickLists;
 
     protected function __construct(Transport $transport)
     {
@@ -50,5 +51,6 @@ abstract class Resources
         $this->events = new EventsResource($transport);
         $this->settings = new SettingsResource($transport);
         $this->barcodes = new BarcodesResource($transport);
+        $this->pickLists = new PickListsResource($transport);
     }
 }

@@ -93,6 +93,12 @@ export const OPERATIONS = {
   getSettings: { operationId: "getSettings", access: "tenant", retry: "safe" },
   updateSettings: { operationId: "updateSettings", access: "tenant", retry: "refused-only" },
   resolveBarcode: { operationId: "resolveBarcode", access: "tenant", retry: "safe" },
+  listPickLists: { operationId: "listPickLists", access: "tenant", retry: "safe" },
+  createPickList: { operationId: "createPickList", access: "tenant", retry: "idempotency-key" },
+  getPickList: { operationId: "getPickList", access: "tenant", retry: "safe" },
+  cancelPickList: { operationId: "cancelPickList", access: "tenant", retry: "idempotency-key" },
+  confirmPick: { operationId: "confirmPick", access: "tenant", retry: "idempotency-key" },
+  recordShort: { operationId: "recordShort", access: "tenant", retry: "idempotency-key" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -693,6 +699,43 @@ export function barcodesResource(t: Transport) {
   return { resolve: resolveBarcode };
 }
 
+export function pickListsResource(t: Transport) {
+  /** `GET /api/v1/pick-lists` (listPickLists) */
+  const listPickLists = (query?: QueryOf<"listPickLists">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listPickLists">> =>
+    t.call(OPERATIONS.listPickLists, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/pick-lists", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listPickListsAll = (query?: Omit<QueryOf<"listPickLists">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listPickLists">, void, undefined> =>
+    t.paginate((page) => listPickLists({ ...query, page } as QueryOf<"listPickLists">, options));
+  /** `POST /api/v1/pick-lists` (createPickList) */
+  const createPickList = (body: BodyOf<"createPickList">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createPickList">> =>
+    t.call(OPERATIONS.createPickList, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/pick-lists", { ...init, body }),
+    );
+  /** `GET /api/v1/pick-lists/{id}` (getPickList) */
+  const getPickList = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getPickList">> =>
+    t.call(OPERATIONS.getPickList, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/pick-lists/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/pick-lists/{id}/cancel` (cancelPickList) */
+  const cancelPickList = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"cancelPickList">> =>
+    t.call(OPERATIONS.cancelPickList, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/pick-lists/{id}/cancel", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/pick-lists/{id}/picks` (confirmPick) */
+  const confirmPick = (id: string, body: BodyOf<"confirmPick">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"confirmPick">> =>
+    t.call(OPERATIONS.confirmPick, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/pick-lists/{id}/picks", { ...init, params: { path: { id } }, body }),
+    );
+  /** `POST /api/v1/pick-lists/{id}/shorts` (recordShort) */
+  const recordShort = (id: string, body: BodyOf<"recordShort">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"recordShort">> =>
+    t.call(OPERATIONS.recordShort, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/pick-lists/{id}/shorts", { ...init, params: { path: { id } }, body }),
+    );
+  return { list: listPickLists, listAll: listPickListsAll, create: createPickList, get: getPickList, cancel: cancelPickList, pick: confirmPick, short: recordShort };
+}
+
 /** The resource groups of the client, one property per group. */
 export class Resources {
   readonly health: ReturnType<typeof healthResource>;
@@ -713,6 +756,7 @@ export class Resources {
   readonly events: ReturnType<typeof eventsResource>;
   readonly settings: ReturnType<typeof settingsResource>;
   readonly barcodes: ReturnType<typeof barcodesResource>;
+  readonly pickLists: ReturnType<typeof pickListsResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -733,5 +777,6 @@ export class Resources {
     this.events = eventsResource(t);
     this.settings = settingsResource(t);
     this.barcodes = barcodesResource(t);
+    this.pickLists = pickListsResource(t);
   }
 }

@@ -1,0 +1,165 @@
+import { sql } from "drizzle-orm";
+import { uuidv7 } from "uuidv7";
+import type { Actor } from "../auth/principal";
+import { changesOf, runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { answerFor } from "../db/constraint-errors";
+import { conflict } from "../http/errors";
+import { validationError } from "../http/validation";
+import { addStock, changeLevel, type LedgerContext, ledgerRow } from "../stock/statements";
+import { serialsChanged, serialsWhere, takeSerials } from "../stock/tracked-stock";
+import {
+  bumpOrderVersion,
+  type LineRef,
+  listProgress,
+  pickGuard,
+  shrinkBinReservation,
+  updateLine,
+} from "./progress";
+import {
+  type PickListLineRow,
+  pickListRecord,
+  readPickList,
+  selectPickList,
+  selectPickListLines,
+} from "./records";
+import { lineOfScan, resolveScan } from "./scan";
+import type { PickBody } from "./schemas";
+
+const ACTIVE = ["open", "in_progress"];
+
+export const remainingOf = (line: PickListLineRow) =>
+  line.quantity - line.pickedQuantity - line.shortQuantity;
+
+/** Why a pick or short whose batch changed nothing was refused, from a fresh read. */
+export async function refusal(tdb: TenantDb, pickListId: string, lineId: string) {
+  const { row, lines } = await readPickList(tdb, pickListId);
+  const line = lines.find((l) => l.id === lineId);
+  if (!ACTIVE.includes(row.status)) return conflict(`Pick list ${pickListId} is ${row.status}`);
+  if (line && line.status !== "open") return conflict(`Line ${line.lineNo} is ${line.status}`);
+  if (line && remainingOf(line) > 0) {
+    return conflict(`The order of line ${line.lineNo} is no longer picking (cancelled?); reload it`);
+  }
+  return conflict("The pick list changed meanwhile; reload it and retry");
+}
+
+/**
+ * Confirms a scanned pick: the units move from the bin to the warehouse's packing location WITH their
+ * reservation (bin: on hand and reserved down; packing: both up; the order's reservation row follows), with
+ * a ledger row of reason `pick` on each side. One batch guarded by "list active, line open, order picking";
+ * the line's update is last and its CHECK (picked + short <= quantity) fails the whole batch of a picker
+ * who would exceed the line, so concurrent pickers never over-pick.
+ */
+export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: string, input: PickBody) {
+  const { row, lines } = await readPickList(tdb, pickListId);
+  if (!ACTIVE.includes(row.status)) {
+    throw conflict(`Pick list ${pickListId} is ${row.status}; it takes no more picks`);
+  }
+  const scanned = await resolveScan(tdb, row.warehouseId, input);
+  const line = lineOfScan(lines, scanned, input);
+  const remaining = remainingOf(line);
+  if (input.quantity > remaining) {
+    throw conflict(`Line ${line.lineNo} asks for ${remaining} more`, [
+      `quantity: line ${line.lineNo} asks for ${remaining} more, picking ${input.quantity}`,
+    ]);
+  }
+  const serials = input.serialNumbers ?? null;
+  const tracking = scanned.product?.tracking;
+  if (tracking === "serial" && serials?.length !== input.quantity) {
+    throw validationError([
+      `serialNumbers: ${line.sku} is serial-tracked: name one serial number per unit picked`,
+    ]);
+  }
+  if (tracking !== "serial" && serials) {
+    throw validationError([`serialNumbers: ${line.sku} is not serial-tracked`]);
+  }
+  if (serials) {
+    const where = await serialsWhere(tdb, line.productId, serials);
+    const elsewhere = serials.filter((s) => where.get(s) !== line.locationId);
+    if (elsewhere.length) {
+      throw conflict(
+        `Serial numbers not at ${line.locationCode}`,
+        elsewhere.map((s) => `serialNumbers: ${s} is not in stock at ${line.locationCode}`),
+      );
+    }
+  }
+  const packing = scanned.packing;
+  if (!packing)
+    throw conflict("The warehouse has no active packing location: create a location of type packing");
+
+  const now = new Date().toISOString();
+  const ref: LineRef = { ...line, pickListId };
+  const guard = pickGuard(tdb, ref);
+  const lot = line.lotId || undefined;
+  const bin = { productId: line.productId, locationId: line.locationId, lotId: lot };
+  const pack = {
+    productId: line.productId,
+    locationId: packing.id,
+    lotId: lot,
+    warehouseId: row.warehouseId,
+  };
+  const ledger: LedgerContext = {
+    reason: "pick",
+    referenceType: "pick_list",
+    referenceId: pickListId,
+    notes: input.toteCode ? `tote ${input.toteCode}` : null,
+    ...actor,
+    now,
+    serialNumbers: serials,
+  };
+  const q = input.quantity;
+  const written = await runBatch(tdb, {
+    order: bumpOrderVersion(tdb, ref, now, guard),
+    bin: [
+      changeLevel(tdb, bin, { onHand: -q, reserved: -q }, now, guard),
+      ledgerRow(tdb, uuidv7(), bin, -q, ledger, guard),
+    ],
+    pack: [
+      addStock(tdb, pack, q, now, guard),
+      changeLevel(tdb, pack, { reserved: q }, now, guard),
+      ledgerRow(tdb, uuidv7(), pack, q, ledger, guard),
+    ],
+    serials: serials
+      ? takeSerials(
+          tdb,
+          line.productId,
+          line.locationId,
+          serials,
+          now,
+          { locationId: packing.id, warehouseId: row.warehouseId },
+          guard,
+        )
+      : undefined,
+    binReservation: shrinkBinReservation(tdb, ref, q, guard),
+    packReservation: sql`insert into order_reservations (tenant_id, order_id, line_id, product_id, location_id, lot_id, quantity)
+      select ${tdb.tenantId}, ${line.orderId}, ${line.orderLineId}, ${line.productId}, ${packing.id}, ${line.lotId}, ${q}
+      where ${guard}
+      on conflict (tenant_id, order_id, line_id, location_id, lot_id) do update set quantity = quantity + excluded.quantity`,
+    audit: sql`insert into pick_list_picks (id, tenant_id, pick_list_id, line_id, kind, quantity, serial_numbers, tote_code,
+        actor_type, actor_id, created_at)
+      select ${uuidv7()}, ${tdb.tenantId}, ${pickListId}, ${line.id}, 'pick', ${q}, ${serials ? JSON.stringify(serials) : null},
+        ${input.toteCode ?? null}, ${actor.actorType}, ${actor.actorId}, ${now}
+      where ${guard}`,
+    line: updateLine(tdb, ref, { picked: q, short: 0 }, guard),
+    progress: listProgress(tdb, pickListId, now),
+    list: selectPickList(tdb, pickListId),
+    lines: selectPickListLines(tdb, pickListId),
+  }).catch(async (error) => {
+    const stockChanged = () =>
+      conflict(`The stock at ${line.locationCode} changed meanwhile; reload the pick list`);
+    throw await answerFor(error, {
+      pick_list_lines_picked_check: async () => {
+        const fresh = (await readPickList(tdb, pickListId)).lines.find((l) => l.id === line.id) ?? line;
+        return conflict(`Line ${line.lineNo} asks for ${remainingOf(fresh)} more`, [
+          `quantity: line ${line.lineNo} asks for ${remainingOf(fresh)} more, picking ${q}`,
+        ]);
+      },
+      serial_numbers_on_hand_check: async () => serialsChanged(),
+      stock_levels_reserved_check: async () => stockChanged(),
+      stock_levels_on_hand_check: async () => stockChanged(),
+    });
+  });
+  if (changesOf(written.line) === 0) throw await refusal(tdb, pickListId, line.id);
+  const [after] = written.list;
+  return pickListRecord(after ?? row, written.lines);
+}

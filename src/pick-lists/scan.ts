@@ -1,0 +1,107 @@
+import { and, asc, eq, or } from "drizzle-orm";
+import { runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { locations, products } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { conflict } from "../http/errors";
+import type { PickListLineRow } from "./records";
+
+// What a scanner sent, resolved against the pick list: the location (id or code) in the list's warehouse,
+// the product (id, SKU or barcode), the warehouse's packing location, and the line the scan confirms.
+
+export async function resolveScan(
+  tdb: TenantDb,
+  warehouseId: string,
+  scan: { location: string; product: string },
+) {
+  const { db } = tdb;
+  const read = await runBatch(tdb, {
+    locations: db
+      .select({ id: locations.id, code: locations.code })
+      .from(locations)
+      .where(
+        inTenant(
+          tdb,
+          locations,
+          eq(locations.warehouseId, warehouseId),
+          or(eq(locations.id, scan.location), eq(locations.code, scan.location)),
+        ),
+      ),
+    products: db
+      .select({ id: products.id, sku: products.sku, tracking: products.tracking })
+      .from(products)
+      .where(
+        inTenant(
+          tdb,
+          products,
+          or(
+            eq(products.id, scan.product),
+            eq(products.sku, scan.product),
+            eq(products.barcode, scan.product),
+          ),
+        ),
+      ),
+    packing: db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(
+        and(
+          inTenant(tdb, locations, eq(locations.warehouseId, warehouseId), eq(locations.type, "packing")),
+          eq(locations.active, true),
+        ),
+      )
+      .orderBy(asc(locations.createdAt))
+      .limit(1),
+  });
+  return { location: read.locations[0], product: read.products[0], packing: read.packing[0] };
+}
+
+type Scanned = Awaited<ReturnType<typeof resolveScan>>;
+
+const mismatch = (field: string, expected: string, got: string, line: PickListLineRow) =>
+  conflict(`Scanned ${field} ${got} does not match line ${line.lineNo}`, [
+    `${field}: expected ${expected} (line ${line.lineNo}), scanned ${got}`,
+  ]);
+
+/**
+ * The open line a scan confirms: the one named, or the first open line (walking order) for the scanned
+ * location, product and lot. A scan that matches no open line is a 409 naming what was expected.
+ */
+export function lineOfScan(
+  lines: readonly PickListLineRow[],
+  scanned: Scanned,
+  input: { lineId?: string; location: string; product: string; lotNumber?: string },
+): PickListLineRow {
+  const open = lines.filter((l) => l.status === "open");
+  let line: PickListLineRow | undefined;
+  if (input.lineId) {
+    line = lines.find((l) => l.id === input.lineId);
+    if (!line)
+      throw conflict(`Line ${input.lineId} is not on this pick list`, [
+        `lineId: ${input.lineId} is not on this pick list`,
+      ]);
+    if (line.status !== "open")
+      throw conflict(`Line ${line.lineNo} is ${line.status}`, [
+        `lineId: line ${line.lineNo} is ${line.status}`,
+      ]);
+  } else {
+    const atLocation = open.filter((l) => l.locationId === scanned.location?.id);
+    const next = atLocation[0] ?? open[0];
+    if (!next) throw conflict("Every line of this pick list is done");
+    line =
+      atLocation.find(
+        (l) =>
+          l.productId === scanned.product?.id &&
+          (l.lotNumber ?? undefined) === (input.lotNumber ?? l.lotNumber ?? undefined),
+      ) ??
+      atLocation.find((l) => l.productId === scanned.product?.id) ??
+      next;
+  }
+  if (scanned.location?.id !== line.locationId)
+    throw mismatch("location", line.locationCode, input.location, line);
+  if (scanned.product?.id !== line.productId) throw mismatch("product", line.sku, input.product, line);
+  if ((line.lotNumber ?? undefined) !== input.lotNumber) {
+    throw mismatch("lotNumber", line.lotNumber ?? "no lot", input.lotNumber ?? "no lot", line);
+  }
+  return line;
+}
