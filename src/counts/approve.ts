@@ -12,7 +12,7 @@ import { eventRow } from "../outbox/outbox";
 import { expiredHoldsOf, toHold } from "../stock/hold-projection";
 import { shortage } from "../stock/insufficient-stock";
 import { overCeiling } from "../stock/level-ceiling";
-import { type Drop, lowStockEvent } from "../stock/low-stock-event";
+import { type Drop, lowStockEvents } from "../stock/low-stock-event";
 import { releaseExpiredHolds } from "../stock/reservations";
 import { changeLevels, type LevelChange } from "../stock/statements";
 import {
@@ -146,7 +146,12 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
       takeSerialUnits(tdb, units, now, undefined, guard),
     ),
     found: chunks(found, SERIALS_PER_STATEMENT).map((units) => receiveSerialUnits(tdb, units, now, guard)),
-    lowStock: [...drops].map(([productId, taken]) => lowStockEvent(tdb, productId, taken, now, guard)),
+    lowStock: lowStockEvents(
+      tdb,
+      [...drops].map(([productId, taken]) => ({ productId, drops: taken })),
+      now,
+      guard,
+    ),
     event: eventRow(tdb, "inventory.count_approved", countApprovedPayload(approved), now, { onlyIf: guard }),
     // Last: once approved, every statement above is a no-op for a concurrent approval.
     approve: tdb.db

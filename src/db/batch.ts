@@ -24,6 +24,11 @@ export interface EventStatement {
   readonly statement: SQL;
   /** False for an event its writer delivers itself (webhook.test): never handed off. */
   readonly handOff: boolean;
+  /**
+   * The statement writes only some of `eventIds` (those passing a condition evaluated in the batch) and
+   * returns the ids it wrote (`returning id`): only those are recorded.
+   */
+  readonly returnsIds?: boolean;
 }
 
 /** One statement of a batch: a drizzle builder, raw SQL (a write whose guard drizzle cannot express) or an event. */
@@ -89,7 +94,10 @@ export async function runBatch<const B extends Record<string, Entry>>(
   flat.forEach((statement, i) => {
     if (!isEvent(statement) || !statement.handOff || changesOf(results[i]) === 0) return;
     if (!tenant) throw new Error("Events are written through a tenant's handle");
-    tenant.committedEvents.push(...statement.eventIds);
+    const written = statement.returnsIds
+      ? ((results[i]?.results ?? []) as { id: string }[]).map((row) => row.id)
+      : statement.eventIds;
+    tenant.committedEvents.push(...written);
   });
 
   let next = 0;

@@ -6,6 +6,15 @@ import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { MovementRecord, StockLevelRecord } from "../stock/schemas";
 import { adjustStock } from "./adjustments";
+import { adjustStockBatch } from "./batch-adjustments";
+import {
+  AdjustmentBatchBody,
+  BatchResult,
+  LevelsBatchBody,
+  MAX_BATCH_LINES,
+  SetLevelBody,
+  SetLevelResult,
+} from "./batch-schemas";
 import { listMovements } from "./movements";
 import {
   AdjustmentBody,
@@ -16,6 +25,7 @@ import {
   TransferBody,
   TransferResult,
 } from "./schemas";
+import { setStockLevel, setStockLevels } from "./set-levels";
 import { listStock } from "./stock-levels";
 import { transferStock } from "./transfers";
 
@@ -87,6 +97,66 @@ const transferStockRoute = defineRoute(write, {
   },
 });
 
+const batchResponses = (what: string) => ({
+  200: {
+    description:
+      `Each ${what}'s result in request order. Atomic: every one written (201) or already as asked (200). ` +
+      "Per line: what became of each, the good ones written.",
+    ...json(envelopeOf(BatchResult)),
+  },
+  400: errorResponse(`Validation failed; or (atomic) a ${what} does not fit its product (each one listed)`),
+  404: errorResponse(
+    `Atomic: a ${what} names an unknown product or location (each one listed); nothing was written`,
+  ),
+  409: errorResponse(
+    `Atomic: the stock does not allow a ${what} (each one listed, with what is available); nothing was written`,
+  ),
+});
+
+const adjustStockBatchRoute = defineRoute(write, {
+  method: "post",
+  path: "/inventory/adjustments/batch",
+  operationId: "adjustStockBatch",
+  tags,
+  summary: `Up to ${MAX_BATCH_LINES} adjustments keyed by SKU and location code (or ids): all or none, or each on its own`,
+  description:
+    "The same ledger rows and events as single adjustments; one Idempotency-Key covers the whole batch. A line names " +
+    "one stock level: two lines of the same level (or the same serial number) are refused.",
+  request: { body: { required: true, ...json(AdjustmentBatchBody) } },
+  responses: batchResponses("line"),
+});
+
+const setStockLevelRoute = defineRoute(write, {
+  method: "put",
+  path: "/inventory/levels",
+  operationId: "setStockLevel",
+  tags,
+  summary: "Set a stock level's on hand (compare-and-swap with expectedOnHand)",
+  description:
+    "The difference becomes one ledger row (reason `set`) and an `inventory.adjusted` event. With `expectedOnHand`, " +
+    "a level whose on hand is not exactly that is a 409 stating the current value, and nothing changes. Setting " +
+    "below what is reserved is a 409.",
+  request: { body: { required: true, ...json(SetLevelBody) } },
+  responses: {
+    200: { description: "The ledger row and the level", ...json(envelopeOf(SetLevelResult)) },
+    404: errorResponse("Unknown product or location (the message names which)"),
+    409: errorResponse(
+      "expectedOnHand is not the current on hand (the message states it), below what is reserved, or an inactive location",
+    ),
+  },
+});
+
+const setStockLevelsRoute = defineRoute(write, {
+  method: "post",
+  path: "/inventory/levels/batch",
+  operationId: "setStockLevels",
+  tags,
+  summary: `Set up to ${MAX_BATCH_LINES} stock levels (compare-and-swap each): all or none, or each on its own`,
+  description: "Each level as `PUT /inventory/levels` sets it; one Idempotency-Key covers the whole batch.",
+  request: { body: { required: true, ...json(LevelsBatchBody) } },
+  responses: batchResponses("level"),
+});
+
 export const inventoryRoutes = createRouter()
   .openapi(listStockRoute, async (c) => ok(c, await listStock(c.var.tenantDb, c.req.valid("query"))))
   .openapi(listMovementsRoute, async (c) => ok(c, await listMovements(c.var.tenantDb, c.req.valid("query"))))
@@ -95,4 +165,13 @@ export const inventoryRoutes = createRouter()
   )
   .openapi(transferStockRoute, async (c) =>
     created(c, await transferStock(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
+  )
+  .openapi(adjustStockBatchRoute, async (c) =>
+    ok(c, await adjustStockBatch(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
+  )
+  .openapi(setStockLevelRoute, async (c) =>
+    ok(c, await setStockLevel(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
+  )
+  .openapi(setStockLevelsRoute, async (c) =>
+    ok(c, await setStockLevels(c.var.tenantDb, actorOf(c), c.req.valid("json"))),
   );

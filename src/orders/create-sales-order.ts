@@ -10,7 +10,7 @@ import { eventRow } from "../outbox/outbox";
 import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocation";
 import { consumeHolds, heldReservations } from "../stock/hold-consumption";
 import { selectHolds, toHold } from "../stock/hold-projection";
-import { type Drop, lowStockEvent } from "../stock/low-stock-event";
+import { type Drop, lowStockEvents } from "../stock/low-stock-event";
 import { planReservations, reservationReads, reserveRacing, reserveStock } from "../stock/reservations";
 import { resolveLots } from "../stock/tracked-stock";
 import {
@@ -149,7 +149,11 @@ async function writeSalesOrder(
       ),
     ),
     created: eventRow(tdb, "order.created", withOrderNumber(tdb, row.id, record), now),
-    lowStock: [...perProduct].map(([productId, drops]) => lowStockEvent(tdb, productId, drops, now)),
+    lowStock: lowStockEvents(
+      tdb,
+      [...perProduct].map(([productId, drops]) => ({ productId, drops })),
+      now,
+    ),
     number: selectNumber(tdb, row.id),
   });
   return { ...record, number: onlyRow(written.number).number };

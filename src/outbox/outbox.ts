@@ -91,3 +91,46 @@ export function eventRows(
       from json_each(${JSON.stringify(chunk)})`,
   }));
 }
+
+/** What a bulk event statement selects per row of its JSON (alias `j`; a field is `j.value ->> 'name'`). */
+export interface SelectedEvents {
+  payload: SQL;
+  /** Joins after `json_each(...) j`, given the rows' JSON parameter (to aggregate over every row). */
+  from?: (rowsJson: SQL) => SQL;
+  /** Only rows for which this holds become events (evaluated in the batch, after the change). */
+  onlyIf?: SQL;
+}
+
+/**
+ * Outbox rows of one type for many rows whose payloads only the batch knows (a bulk stock write's levels
+ * after it): a few statements whatever their number. Rows that `onlyIf` drops are not written and take no
+ * seq (the written ones are numbered without gaps); each statement returns the ids it wrote, which
+ * runBatch hands off.
+ */
+export function selectedEventRows(
+  tdb: TenantDb,
+  type: EventType,
+  rows: readonly object[],
+  now: string,
+  select: SelectedEvents,
+): EventStatement[] {
+  return jsonChunks(
+    rows.map((row) => ({ ...row, id: uuidv7() })),
+    EVENTS_PER_STATEMENT,
+  ).map((chunk) => {
+    const json = sql`${JSON.stringify(chunk)}`;
+    return {
+      kind: "event",
+      eventIds: chunk.map((row) => row.id),
+      handOff: true,
+      returnsIds: true,
+      statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, seq)
+        select e.id, ${tdb.tenantId}, ${type}, e.payload, ${now}, ${lastSeq(tdb)} + row_number() over (order by e.ord)
+        from (select j.value ->> 'id' as id, j.key as ord, ${select.payload} as payload
+          from json_each(${json}) j ${select.from?.(json) ?? sql``}
+          where ${select.onlyIf ?? sql`1`}) e
+        where true
+        returning id`,
+    };
+  });
+}

@@ -1,8 +1,8 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import type { EventStatement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { lots, products as p, stockLevels } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
-import { eventRow } from "../outbox/outbox";
+import { selectedEventRows } from "../outbox/outbox";
 import { availableUnits, today } from "./expiry";
 
 /** Units a write took from a level's available stock (its lot's id; absent for stock without a lot). */
@@ -11,35 +11,49 @@ export interface Drop {
   units: number;
 }
 
+/** What a write took from one product's available stock. */
+export interface ProductDrops {
+  productId: string;
+  drops: readonly Drop[];
+}
+
 /**
- * An `inventory.low_stock` outbox row, written only if this change took the product's available stock
- * (across all its locations) from above its reorder point to at or below it. Only unexpired stock is
- * available (src/stock/expiry.ts), so units taken from an expired lot were not available before either.
- * Evaluated inside the batch, so it sees exactly the committed figures.
+ * `inventory.low_stock` outbox rows, one for each product whose available stock (across all its locations)
+ * this change took from above its reorder point to at or below it. Only unexpired stock is available
+ * (src/stock/expiry.ts), so units taken from an expired lot were not available before either. Evaluated
+ * inside the batch, so it sees exactly the committed figures; a few statements whatever the products' number.
  */
-export function lowStockEvent(
+export function lowStockEvents(
+  tdb: TenantDb,
+  taken: readonly ProductDrops[],
+  now: string,
+  guard: SQL = sql`1`,
+): EventStatement[] {
+  const day = today();
+  const dropped = sql`(select coalesce(sum(d.value ->> 'units'), 0) from json_each(j.value -> 'drops') d
+    left join ${lots} on ${lots.tenantId} = ${tdb.tenantId} and ${lots.id} = d.value ->> 'lotId'
+    where ${lots.expiresAt} is null or ${lots.expiresAt} > ${day})`;
+  return selectedEventRows(tdb, "inventory.low_stock", taken, now, {
+    payload: sql`json_object('productId', ${p.id}, 'sku', ${p.sku}, 'name', ${p.name},
+      'reorderPoint', ${p.reorderPoint}, 'onHand', t.on_hand, 'reserved', t.reserved,
+      'expired', t.on_hand - t.reserved - t.available, 'available', t.available)`,
+    // The product's totals, for every product of the part at once.
+    from: (rows) => sql`join ${p} on ${p.tenantId} = ${tdb.tenantId} and ${p.id} = j.value ->> 'productId'
+      join (select ${stockLevels.productId} as product_id, sum(${stockLevels.onHand}) as on_hand,
+          sum(${stockLevels.reserved}) as reserved, sum(${availableUnits(stockLevels, lots.expiresAt, day)}) as available
+        from ${stockLevels} left join ${lots} on ${lots.tenantId} = ${stockLevels.tenantId} and ${lots.id} = ${stockLevels.lotId}
+        where ${stockLevels.tenantId} = ${tdb.tenantId}
+          and ${stockLevels.productId} in (select value ->> 'productId' from json_each(${rows}))
+        group by ${stockLevels.productId}) t on t.product_id = ${p.id}`,
+    onlyIf: sql`t.available <= ${p.reorderPoint} and t.available + ${dropped} > ${p.reorderPoint} and ${guard}`,
+  });
+}
+
+/** The `inventory.low_stock` row of a change that took stock of one product (see lowStockEvents). */
+export const lowStockEvent = (
   tdb: TenantDb,
   productId: string,
   drops: readonly Drop[],
   now: string,
-  guard: SQL = sql`1`,
-) {
-  const day = today();
-  const dropped = sql`(select coalesce(sum(d.value ->> 'units'), 0) from json_each(${JSON.stringify(drops)}) d
-    left join ${lots} on ${inTenant(tdb, lots, sql`${lots.id} = d.value ->> 'lotId'`)}
-    where ${lots.expiresAt} is null or ${lots.expiresAt} > ${day})`;
-  const payload = sql`json_object('productId', ${p.id}, 'sku', ${p.sku}, 'name', ${p.name},
-    'reorderPoint', ${p.reorderPoint}, 'onHand', t.on_hand, 'reserved', t.reserved, 'expired', t.on_hand - t.reserved - t.available,
-    'available', t.available)`;
-  return eventRow(tdb, "inventory.low_stock", payload, now, {
-    from: sql`from ${p},
-      (select coalesce(sum(${stockLevels.onHand}), 0) as on_hand, coalesce(sum(${stockLevels.reserved}), 0) as reserved,
-          coalesce(sum(${availableUnits(stockLevels, lots.expiresAt, day)}), 0) as available
-         from ${stockLevels} left join ${lots} on ${inTenant(tdb, lots, eq(lots.id, stockLevels.lotId))}
-         where ${inTenant(tdb, stockLevels, eq(stockLevels.productId, productId))}) t`,
-    onlyIf: sql`${inTenant(tdb, p, eq(p.id, productId))}
-      and t.available <= ${p.reorderPoint}
-      and t.available + ${dropped} > ${p.reorderPoint}
-      and ${guard}`,
-  });
-}
+  guard?: SQL,
+): EventStatement[] => lowStockEvents(tdb, [{ productId, drops }], now, guard);

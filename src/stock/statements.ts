@@ -94,10 +94,14 @@ export function changeLevel(
  * differ), so per level created_at is strictly increasing in commit order and stock as of an instant is
  * the on_hand_after of the level's last row at or before it (as-of.ts).
  */
-const ledgerTime = (tdb: TenantDb, l: Level, now: string) =>
+const ledgerTime = (
+  tdb: TenantDb,
+  l: { productId: unknown; locationId: unknown; lotId: unknown },
+  now: string,
+) =>
   sql`max(${now}, coalesce((select strftime('%Y-%m-%dT%H:%M:%fZ', max(m.created_at), '+0.001 seconds')
     from stock_movements m where m.tenant_id = ${tdb.tenantId} and m.product_id = ${l.productId}
-    and m.location_id = ${l.locationId} and m.lot_id = ${lotKey(l)}), ''))`;
+    and m.location_id = ${l.locationId} and m.lot_id = ${l.lotId}), ''))`;
 
 /**
  * The ledger row of a change already applied: on_hand_after is read from the level in the same batch
@@ -116,7 +120,7 @@ export function ledgerRow(
       delta, on_hand_after, reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
     select ${id}, tenant_id, product_id, location_id, lot_id, ${serials}, warehouse_id, ${delta}, on_hand, ${ctx.reason},
       ${ctx.referenceType}, ${ctx.referenceId}, ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId},
-      ${ledgerTime(tdb, l, ctx.now)}
+      ${ledgerTime(tdb, { ...l, lotId: lotKey(l) }, ctx.now)}
     from stock_levels where ${atLevel(tdb, l)} and ${onlyIf}`;
 }
 
@@ -126,6 +130,14 @@ export interface LevelChange extends Level {
   id: string;
   delta: number;
   serialNumbers?: readonly string[] | null;
+  /**
+   * Compare-and-swap: the change applies only while the level holds exactly this on hand (0 for a level not
+   * created yet); otherwise its on hand becomes -1, which the on-hand CHECK refuses, failing the batch.
+   */
+  expectOnHand?: number;
+  /** The ledger row's reason and notes when they are the change's own (a batch of adjustments). */
+  reason?: string;
+  notes?: string | null;
 }
 
 // A bulk write's rows travel as ONE JSON parameter per statement (D1 binds at most 100 and caps a
@@ -135,9 +147,9 @@ const CHANGES_PER_STATEMENT = 500;
 
 /**
  * Many level changes and their ledger rows in a few statements whatever their number (a count's
- * approval): the levels first, then the ledger rows reading each level after them (raw: bulk writes
- * from json_each, guarded by `onlyIf`). A level changed twice (a removal, then an addition) gives its
- * first ledger row the on hand between the two.
+ * approval, a batch of adjustments): the levels first, then the ledger rows reading each level after them
+ * (raw: bulk writes from json_each, guarded by `onlyIf`). A level changed twice (a removal, then an
+ * addition) gives its first ledger row the on hand between the two.
  */
 export function changeLevels(
   tdb: TenantDb,
@@ -161,24 +173,31 @@ export function changeLevels(
     lot: lotKey(c),
     w: c.warehouseId,
     d: c.delta,
+    e: c.expectOnHand ?? null,
     s: c.serialNumbers?.length ? c.serialNumbers : null,
+    r: c.reason ?? ctx.reason,
+    n: c.notes === undefined ? ctx.notes : c.notes,
     later: later[i],
   }));
   const parts = jsonChunks(rows, CHANGES_PER_STATEMENT).map((chunk) => JSON.stringify(chunk));
   // Net change per level of a part (a level may change twice: a serial swap removes and adds).
   const net = (json: string) => sql`(select value ->> 'p' as p, value ->> 'l' as l, value ->> 'lot' as lot,
-      max(value ->> 'w') as w, sum(value ->> 'd') as d
+      max(value ->> 'w') as w, sum(value ->> 'd') as d, max(value ->> 'e') as e
     from json_each(${json}) group by 1, 2, 3)`;
   return [
     // Existing levels move by their net change; then a level that does not exist yet is created with it
     // (a negative one fails the on-hand CHECK like any shortage). An upsert cannot do both: SQLite
-    // checks the candidate row's CHECKs before it finds the conflict.
+    // checks the candidate row's CHECKs before it finds the conflict. A level whose on hand is not the one
+    // expected becomes -1 (the CHECK fails the batch).
     ...parts.flatMap((json) => [
-      sql`update stock_levels set on_hand = on_hand + j.d, updated_at = ${ctx.now} from ${net(json)} j
+      sql`update stock_levels set on_hand = case when j.e is null or on_hand = j.e then on_hand + j.d else -1 end,
+          updated_at = ${ctx.now}
+        from ${net(json)} j
         where stock_levels.tenant_id = ${tdb.tenantId} and stock_levels.product_id = j.p
           and stock_levels.location_id = j.l and stock_levels.lot_id = j.lot and ${onlyIf}`,
       sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at)
-        select ${tdb.tenantId}, j.p, j.l, j.lot, j.w, j.d, 0, ${ctx.now} from ${net(json)} j
+        select ${tdb.tenantId}, j.p, j.l, j.lot, j.w, case when j.e is null or j.e = 0 then j.d else -1 end, 0, ${ctx.now}
+        from ${net(json)} j
         where j.d <> 0 and not exists (select 1 from stock_levels s where s.tenant_id = ${tdb.tenantId}
           and s.product_id = j.p and s.location_id = j.l and s.lot_id = j.lot) and ${onlyIf}`,
     ]),
@@ -190,8 +209,9 @@ export function changeLevels(
       ) => sql`insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, serial_numbers,
         warehouse_id, delta, on_hand_after, reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
       select j.value ->> 'id', s.tenant_id, s.product_id, s.location_id, s.lot_id, j.value ->> 's', s.warehouse_id,
-        j.value ->> 'd', s.on_hand - (j.value ->> 'later'), ${ctx.reason}, ${ctx.referenceType}, ${ctx.referenceId},
-        ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId}, ${ctx.now}
+        j.value ->> 'd', s.on_hand - (j.value ->> 'later'), j.value ->> 'r', ${ctx.referenceType}, ${ctx.referenceId},
+        j.value ->> 'n', ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId},
+        ${ledgerTime(tdb, { productId: sql`s.product_id`, locationId: sql`s.location_id`, lotId: sql`s.lot_id` }, ctx.now)}
       from json_each(${json}) j cross join stock_levels s on s.tenant_id = ${tdb.tenantId}
         and s.product_id = j.value ->> 'p' and s.location_id = j.value ->> 'l' and s.lot_id = j.value ->> 'lot'
       where ${onlyIf}`,
@@ -200,11 +220,14 @@ export function changeLevels(
 }
 
 /** A level's figures as a JSON object, for event payloads built inside the batch. */
-export const levelJson = (tdb: TenantDb, l: Level) =>
+export const levelJson = (tdb: TenantDb, l: Level) => levelJsonWhere(atLevel(tdb, l) as SQL);
+
+/** The JSON of the level `where` picks (a bulk write's event names its level by columns of its rows). */
+export const levelJsonWhere = (where: SQL) =>
   sql`(select json_object('locationId', location_id, 'warehouseId', warehouse_id,
       'lotId', nullif(lot_id, ''), 'lotNumber', (select number from lots where lots.id = stock_levels.lot_id),
       'onHand', on_hand, 'reserved', reserved, 'available', on_hand - reserved)
-    from stock_levels where ${atLevel(tdb, l)})`;
+    from stock_levels where ${where})`;
 
 /** A level as the API shows it, read at the end of the write batch so it shows exactly what committed. */
 export const levelSnapshot = (tdb: TenantDb, l: Level) =>

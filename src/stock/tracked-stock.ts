@@ -91,7 +91,20 @@ export async function resolveLots(
   wanted: readonly LotWanted[],
   mode: "add" | "take",
 ): Promise<(productId: string, lotNumber: string) => string> {
-  if (wanted.length === 0) return () => "";
+  const { idOf, problemOf } = await findLots(tdb, wanted, mode);
+  const problems = wanted.flatMap((w) => problemOf(w) ?? []);
+  if (problems.length) throw conflict(problems[0] as string, problems);
+  return (productId, lotNumber) => idOf(productId, lotNumber) ?? "";
+}
+
+/**
+ * The lots a write names (an addition creates the missing ones), and each wanted lot's problem, if it has
+ * one (a batch answers each line on its own).
+ */
+export async function findLots(tdb: TenantDb, wanted: readonly LotWanted[], mode: "add" | "take") {
+  if (wanted.length === 0) {
+    return { idOf: (_p: string, _n: string): string | undefined => undefined, problemOf: () => undefined };
+  }
   const now = new Date().toISOString();
   const fresh = JSON.stringify(
     wanted.map((w) => ({
@@ -125,19 +138,18 @@ export async function resolveLots(
       ),
   });
   const found = new Map(read.lots.map((lot) => [lotKey(lot.productId, lot.number), lot]));
-  const problems = wanted.flatMap((w) => {
+  const problemOf = (w: LotWanted): string | undefined => {
     const lot = found.get(lotKey(w.productId, w.lotNumber));
-    const at = `${w.field ?? ""}lotNumber`;
-    if (!lot) return [`${at}: product ${w.sku} has no lot ${w.lotNumber}`];
+    if (!lot) return `${w.field ?? ""}lotNumber: product ${w.sku} has no lot ${w.lotNumber}`;
     if (mode === "add" && w.expiresAt !== undefined && w.expiresAt !== lot.expiresAt) {
-      return [
-        `${w.field ?? ""}expiresAt: lot ${w.lotNumber} expires ${lot.expiresAt ?? "never"}, not ${w.expiresAt}`,
-      ];
+      return `${w.field ?? ""}expiresAt: lot ${w.lotNumber} expires ${lot.expiresAt ?? "never"}, not ${w.expiresAt}`;
     }
-    return [];
-  });
-  if (problems.length) throw conflict(problems[0] as string, problems);
-  return (productId, lotNumber) => found.get(lotKey(productId, lotNumber))?.id ?? "";
+    return undefined;
+  };
+  return {
+    idOf: (productId: string, lotNumber: string) => found.get(lotKey(productId, lotNumber))?.id,
+    problemOf,
+  };
 }
 
 /** Where each of `serials` is now: its location while on hand (null: not in stock or never received). */

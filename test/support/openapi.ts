@@ -457,6 +457,18 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "serial numbers unique within a line, and an import of at least one row: not yet in the document (uniqueItems, minItems)",
   },
   {
+    rule: /^(lines|levels)\[\d+\]\.(sku: give exactly one of sku and productId|locationCode: give exactly one of locationCode and locationId|warehouseCode: only with locationCode)$/,
+    why: "a rule across a line's fields (one key of two); generators ignore the oneOf that could state it",
+  },
+  {
+    rule: /^(lines|levels)\[\d+\]\.(stockLevel: named by line \d+ already|serialNumbers: .+ is named by line \d+ already)$/,
+    why: "a rule across an array's items (each stock level and serial once), which JSON Schema cannot state for one field",
+  },
+  {
+    rule: /warehouseCode: location code .+ is used in \d+ warehouses; name the warehouse$/,
+    why: "depends on stored data (which warehouses use a location code)",
+  },
+  {
     rule: /^warehouseId: give locationId or warehouseId, not both$/,
     why: "a rule across fields; generators ignore the `not` that could state it",
   },

@@ -75,6 +75,9 @@ OPERATIONS: Dict[str, Operation] = {
     "listMovements": Operation("listMovements", "GET", "/api/v1/inventory/movements", "tenant", "safe"),
     "adjustStock": Operation("adjustStock", "POST", "/api/v1/inventory/adjustments", "tenant", "idempotency-key"),
     "transferStock": Operation("transferStock", "POST", "/api/v1/inventory/transfers", "tenant", "idempotency-key"),
+    "adjustStockBatch": Operation("adjustStockBatch", "POST", "/api/v1/inventory/adjustments/batch", "tenant", "idempotency-key"),
+    "setStockLevel": Operation("setStockLevel", "PUT", "/api/v1/inventory/levels", "tenant", "safe"),
+    "setStockLevels": Operation("setStockLevels", "POST", "/api/v1/inventory/levels/batch", "tenant", "idempotency-key"),
     "listLots": Operation("listLots", "GET", "/api/v1/lots", "tenant", "safe"),
     "getLot": Operation("getLot", "GET", "/api/v1/lots/{id}", "tenant", "safe"),
     "traceLot": Operation("traceLot", "GET", "/api/v1/lots/{id}/trace", "tenant", "safe"),
@@ -1633,7 +1636,7 @@ class CountsResource:
 
 
 class InventoryResource:
-    """``client.inventory``: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold."""
+    """``client.inventory``: listStock, listMovements, adjustStock, transferStock, adjustStockBatch, setStockLevel, setStockLevels, createHold, listHolds, getHold, releaseHold."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -1774,6 +1777,67 @@ class InventoryResource:
             idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.TransferResult),
+        )
+
+    def adjust_batch(
+        self,
+        *,
+        atomic: Optional[bool] = UNSET,
+        lines: List[Union[m.AdjustmentBatchLine, Dict[str, Any]]],
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.StockBatchResult:
+        """``POST /api/v1/inventory/adjustments/batch`` (adjustStockBatch)."""
+        return self._t.call(
+            OPERATIONS["adjustStockBatch"],
+            body={"atomic": atomic, "lines": lines},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.StockBatchResult),
+        )
+
+    def set_level(
+        self,
+        *,
+        sku: Optional[str] = UNSET,
+        product_id: Optional[str] = UNSET,
+        location_code: Optional[str] = UNSET,
+        location_id: Optional[str] = UNSET,
+        warehouse_code: Optional[str] = UNSET,
+        lot_number: Optional[str] = UNSET,
+        on_hand: int,
+        expected_on_hand: Optional[int] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.SetStockLevelResult:
+        """``PUT /api/v1/inventory/levels`` (setStockLevel)."""
+        return self._t.call(
+            OPERATIONS["setStockLevel"],
+            body={"sku": sku, "productId": product_id, "locationCode": location_code, "locationId": location_id, "warehouseCode": warehouse_code, "lotNumber": lot_number, "onHand": on_hand, "expectedOnHand": expected_on_hand},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.SetStockLevelResult),
+        )
+
+    def set_levels(
+        self,
+        *,
+        atomic: Optional[bool] = UNSET,
+        levels: List[Union[m.SetStockLevelRequest, Dict[str, Any]]],
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.StockBatchResult:
+        """``POST /api/v1/inventory/levels/batch`` (setStockLevels)."""
+        return self._t.call(
+            OPERATIONS["setStockLevels"],
+            body={"atomic": atomic, "levels": levels},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.StockBatchResult),
         )
 
     def create_hold(

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "Shard", "ShippingAddress", "ShortRequest", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
+__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
 
 
 class HoldStatus(str, Enum):
@@ -271,6 +271,62 @@ class Address(_m.Model):
             zip=data.get("zip"),
             state=data.get("state"),
             country=data.get("country"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AdjustmentBatchLine(_m.Model):
+    quantity: int
+    reason: str
+    sku: Optional[str] = None
+    product_id: Optional[str] = None
+    location_code: Optional[str] = None
+    location_id: Optional[str] = None
+    warehouse_code: Optional[str] = None
+    notes: Optional[str] = None
+    lot_number: Optional[str] = None
+    expires_at: Optional[str] = None
+    manufactured_at: Optional[str] = None
+    serial_numbers: Optional[List[str]] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "reason": "reason", "sku": "sku", "product_id": "productId", "location_code": "locationCode", "location_id": "locationId", "warehouse_code": "warehouseCode", "notes": "notes", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"quantity", "reason"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AdjustmentBatchLine":
+        return cls(
+            quantity=data.get("quantity"),
+            reason=data.get("reason"),
+            sku=data.get("sku"),
+            product_id=data.get("productId"),
+            location_code=data.get("locationCode"),
+            location_id=data.get("locationId"),
+            warehouse_code=data.get("warehouseCode"),
+            notes=data.get("notes"),
+            lot_number=data.get("lotNumber"),
+            expires_at=data.get("expiresAt"),
+            manufactured_at=data.get("manufacturedAt"),
+            serial_numbers=data.get("serialNumbers"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AdjustmentBatchRequest(_m.Model):
+    lines: List[AdjustmentBatchLine]
+    atomic: Optional[bool] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"lines": "lines", "atomic": "atomic"}
+    _required: ClassVar[frozenset] = frozenset({"lines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AdjustmentBatchRequest":
+        return cls(
+            lines=_m.list_of(_m.model(AdjustmentBatchLine))(data.get("lines")),
+            atomic=data.get("atomic"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -569,6 +625,28 @@ class BarcodeResolutionMatchesItem(_m.Model):
             location=_m.model(BarcodeLocationMatchLocation)(data.get("location")),
             lot=_m.model(BarcodeLotMatchLot)(data.get("lot")),
             package=_m.model(BarcodePackageMatchPackage)(data.get("package")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BatchLineResult(_m.Model):
+    status: int
+    movement_id: Optional[str] = None
+    on_hand: Optional[int] = None
+    errors: Optional[List[str]] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"status": "status", "movement_id": "movementId", "on_hand": "onHand", "errors": "errors"}
+    _required: ClassVar[frozenset] = frozenset({"status"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BatchLineResult":
+        return cls(
+            status=data.get("status"),
+            movement_id=data.get("movementId"),
+            on_hand=data.get("onHand"),
+            errors=data.get("errors"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3240,6 +3318,72 @@ class SessionUser(_m.Model):
 
 
 @dataclass
+class SetStockLevelRequest(_m.Model):
+    on_hand: int
+    sku: Optional[str] = None
+    product_id: Optional[str] = None
+    location_code: Optional[str] = None
+    location_id: Optional[str] = None
+    warehouse_code: Optional[str] = None
+    lot_number: Optional[str] = None
+    expected_on_hand: Optional[int] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"on_hand": "onHand", "sku": "sku", "product_id": "productId", "location_code": "locationCode", "location_id": "locationId", "warehouse_code": "warehouseCode", "lot_number": "lotNumber", "expected_on_hand": "expectedOnHand"}
+    _required: ClassVar[frozenset] = frozenset({"onHand"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "SetStockLevelRequest":
+        return cls(
+            on_hand=data.get("onHand"),
+            sku=data.get("sku"),
+            product_id=data.get("productId"),
+            location_code=data.get("locationCode"),
+            location_id=data.get("locationId"),
+            warehouse_code=data.get("warehouseCode"),
+            lot_number=data.get("lotNumber"),
+            expected_on_hand=data.get("expectedOnHand"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class SetStockLevelResult(_m.Model):
+    movement: Optional[StockMovement]
+    stock_level: Optional[StockLevel]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"movement": "movement", "stock_level": "stockLevel"}
+    _required: ClassVar[frozenset] = frozenset({"movement", "stockLevel"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "SetStockLevelResult":
+        return cls(
+            movement=_m.model(StockMovement)(data.get("movement")),
+            stock_level=_m.model(StockLevel)(data.get("stockLevel")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class SetStockLevelsRequest(_m.Model):
+    levels: List[SetStockLevelRequest]
+    atomic: Optional[bool] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"levels": "levels", "atomic": "atomic"}
+    _required: ClassVar[frozenset] = frozenset({"levels"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "SetStockLevelsRequest":
+        return cls(
+            levels=_m.list_of(_m.model(SetStockLevelRequest))(data.get("levels")),
+            atomic=data.get("atomic"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class Shard(_m.Model):
     name: str
     tenants: int
@@ -3301,6 +3445,28 @@ class ShortRequest(_m.Model):
             line_id=data.get("lineId"),
             quantity=data.get("quantity"),
             reason=data.get("reason"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class StockBatchResult(_m.Model):
+    atomic: bool
+    applied: int
+    failed: int
+    results: List[BatchLineResult]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"atomic": "atomic", "applied": "applied", "failed": "failed", "results": "results"}
+    _required: ClassVar[frozenset] = frozenset({"atomic", "applied", "failed", "results"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "StockBatchResult":
+        return cls(
+            atomic=data.get("atomic"),
+            applied=data.get("applied"),
+            failed=data.get("failed"),
+            results=_m.list_of(_m.model(BatchLineResult))(data.get("results")),
             extra_fields=_m.extra(data, cls._wire),
         )
 

@@ -405,6 +405,122 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class AdjustmentBatchLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "productId", "locationCode", "locationId", "warehouseCode", "quantity", "reason", "notes", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
+
+        /// <summary><c>sku</c> (optional).</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>productId</c> (optional).</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>locationCode</c> (optional).</summary>
+        public string LocationCode { get; set; }
+
+        /// <summary><c>locationId</c> (optional).</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>warehouseCode</c> (optional).</summary>
+        public string WarehouseCode { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary><c>notes</c> (optional).</summary>
+        public string Notes { get; set; }
+
+        /// <summary><c>lotNumber</c> (optional).</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>expiresAt</c> (optional).</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary><c>manufacturedAt</c> (optional).</summary>
+        public string ManufacturedAt { get; set; }
+
+        /// <summary><c>serialNumbers</c> (optional).</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AdjustmentBatchLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AdjustmentBatchLine();
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.LocationCode = ModelJson.ToStringValue(ModelJson.Get(json, "locationCode"));
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
+            model.ManufacturedAt = ModelJson.ToStringValue(ModelJson.Get(json, "manufacturedAt"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "sku", Sku, false);
+            ModelJson.Put(json, "productId", ProductId, false);
+            ModelJson.Put(json, "locationCode", LocationCode, false);
+            ModelJson.Put(json, "locationId", LocationId, false);
+            ModelJson.Put(json, "warehouseCode", WarehouseCode, false);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "reason", Reason, true);
+            ModelJson.Put(json, "notes", Notes, false);
+            ModelJson.Put(json, "lotNumber", LotNumber, false);
+            ModelJson.Put(json, "expiresAt", ExpiresAt, false);
+            ModelJson.Put(json, "manufacturedAt", ManufacturedAt, false);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AdjustmentBatchRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "atomic", "lines" };
+
+        /// <summary><c>atomic</c> (optional).</summary>
+        public bool? Atomic { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<AdjustmentBatchLine> Lines { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AdjustmentBatchRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AdjustmentBatchRequest();
+            model.Atomic = ModelJson.ToBoolean(ModelJson.Get(json, "atomic"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => AdjustmentBatchLine.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "atomic", Atomic, false);
+            ModelJson.Put(json, "lines", Lines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class AdjustmentRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "productId", "locationId", "quantity", "reason", "notes", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
@@ -989,6 +1105,49 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "location", Location, false);
             ModelJson.Put(json, "lot", Lot, false);
             ModelJson.Put(json, "package", Package, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BatchLineResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "status", "movementId", "onHand", "errors" };
+
+        /// <summary><c>status</c>.</summary>
+        public long? Status { get; set; }
+
+        /// <summary><c>movementId</c> (optional).</summary>
+        public string MovementId { get; set; }
+
+        /// <summary><c>onHand</c> (optional).</summary>
+        public long? OnHand { get; set; }
+
+        /// <summary><c>errors</c> (optional).</summary>
+        public IList<string> Errors { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BatchLineResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BatchLineResult();
+            model.Status = ModelJson.ToInt64(ModelJson.Get(json, "status"));
+            model.MovementId = ModelJson.ToStringValue(ModelJson.Get(json, "movementId"));
+            model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
+            model.Errors = ModelJson.ToList(ModelJson.Get(json, "errors"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "movementId", MovementId, false);
+            ModelJson.Put(json, "onHand", OnHand, false);
+            ModelJson.Put(json, "errors", Errors, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -6375,6 +6534,135 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class SetStockLevelRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "productId", "locationCode", "locationId", "warehouseCode", "lotNumber", "onHand", "expectedOnHand" };
+
+        /// <summary><c>sku</c> (optional).</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>productId</c> (optional).</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>locationCode</c> (optional).</summary>
+        public string LocationCode { get; set; }
+
+        /// <summary><c>locationId</c> (optional).</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>warehouseCode</c> (optional).</summary>
+        public string WarehouseCode { get; set; }
+
+        /// <summary><c>lotNumber</c> (optional).</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>onHand</c>.</summary>
+        public long? OnHand { get; set; }
+
+        /// <summary><c>expectedOnHand</c> (optional).</summary>
+        public long? ExpectedOnHand { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static SetStockLevelRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new SetStockLevelRequest();
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.LocationCode = ModelJson.ToStringValue(ModelJson.Get(json, "locationCode"));
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
+            model.ExpectedOnHand = ModelJson.ToInt64(ModelJson.Get(json, "expectedOnHand"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "sku", Sku, false);
+            ModelJson.Put(json, "productId", ProductId, false);
+            ModelJson.Put(json, "locationCode", LocationCode, false);
+            ModelJson.Put(json, "locationId", LocationId, false);
+            ModelJson.Put(json, "warehouseCode", WarehouseCode, false);
+            ModelJson.Put(json, "lotNumber", LotNumber, false);
+            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "expectedOnHand", ExpectedOnHand, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class SetStockLevelResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "movement", "stockLevel" };
+
+        /// <summary><c>movement</c>, may be null.</summary>
+        public StockMovement Movement { get; set; }
+
+        /// <summary><c>stockLevel</c>, may be null.</summary>
+        public StockLevel StockLevel { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static SetStockLevelResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new SetStockLevelResult();
+            model.Movement = StockMovement.FromJson(ModelJson.Get(json, "movement") as JsonObject);
+            model.StockLevel = StockLevel.FromJson(ModelJson.Get(json, "stockLevel") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "movement", Movement, true);
+            ModelJson.Put(json, "stockLevel", StockLevel, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class SetStockLevelsRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "atomic", "levels" };
+
+        /// <summary><c>atomic</c> (optional).</summary>
+        public bool? Atomic { get; set; }
+
+        /// <summary><c>levels</c>.</summary>
+        public IList<SetStockLevelRequest> Levels { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static SetStockLevelsRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new SetStockLevelsRequest();
+            model.Atomic = ModelJson.ToBoolean(ModelJson.Get(json, "atomic"));
+            model.Levels = ModelJson.ToList(ModelJson.Get(json, "levels"), v => SetStockLevelRequest.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "atomic", Atomic, false);
+            ModelJson.Put(json, "levels", Levels, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class Shard : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "name", "tenants", "sizeBytes", "rows" };
@@ -6499,6 +6787,49 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "lineId", LineId, true);
             ModelJson.Put(json, "quantity", Quantity, true);
             ModelJson.Put(json, "reason", Reason, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class StockBatchResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "atomic", "applied", "failed", "results" };
+
+        /// <summary><c>atomic</c>.</summary>
+        public bool? Atomic { get; set; }
+
+        /// <summary><c>applied</c>.</summary>
+        public long? Applied { get; set; }
+
+        /// <summary><c>failed</c>.</summary>
+        public long? Failed { get; set; }
+
+        /// <summary><c>results</c>.</summary>
+        public IList<BatchLineResult> Results { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static StockBatchResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new StockBatchResult();
+            model.Atomic = ModelJson.ToBoolean(ModelJson.Get(json, "atomic"));
+            model.Applied = ModelJson.ToInt64(ModelJson.Get(json, "applied"));
+            model.Failed = ModelJson.ToInt64(ModelJson.Get(json, "failed"));
+            model.Results = ModelJson.ToList(ModelJson.Get(json, "results"), v => BatchLineResult.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "atomic", Atomic, true);
+            ModelJson.Put(json, "applied", Applied, true);
+            ModelJson.Put(json, "failed", Failed, true);
+            ModelJson.Put(json, "results", Results, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

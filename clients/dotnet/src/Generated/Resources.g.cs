@@ -75,6 +75,9 @@ namespace Warehouse.Api
         internal static readonly Operation ListMovements = new Operation("listMovements", "GET", "/api/v1/inventory/movements", "tenant", "safe");
         internal static readonly Operation AdjustStock = new Operation("adjustStock", "POST", "/api/v1/inventory/adjustments", "tenant", "idempotency-key");
         internal static readonly Operation TransferStock = new Operation("transferStock", "POST", "/api/v1/inventory/transfers", "tenant", "idempotency-key");
+        internal static readonly Operation AdjustStockBatch = new Operation("adjustStockBatch", "POST", "/api/v1/inventory/adjustments/batch", "tenant", "idempotency-key");
+        internal static readonly Operation SetStockLevel = new Operation("setStockLevel", "PUT", "/api/v1/inventory/levels", "tenant", "safe");
+        internal static readonly Operation SetStockLevels = new Operation("setStockLevels", "POST", "/api/v1/inventory/levels/batch", "tenant", "idempotency-key");
         internal static readonly Operation ListLots = new Operation("listLots", "GET", "/api/v1/lots", "tenant", "safe");
         internal static readonly Operation GetLot = new Operation("getLot", "GET", "/api/v1/lots/{id}", "tenant", "safe");
         internal static readonly Operation TraceLot = new Operation("traceLot", "GET", "/api/v1/lots/{id}/trace", "tenant", "safe");
@@ -142,7 +145,7 @@ namespace Warehouse.Api
         /// <summary>listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount.</summary>
         public CountsResource Counts { get; private set; }
 
-        /// <summary>listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold.</summary>
+        /// <summary>listStock, listMovements, adjustStock, transferStock, adjustStockBatch, setStockLevel, setStockLevels, createHold, listHolds, getHold, releaseHold.</summary>
         public InventoryResource Inventory { get; private set; }
 
         /// <summary>listLots, getLot, traceLot.</summary>
@@ -859,7 +862,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Inventory</c>: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold.</summary>
+    /// <summary><c>client.Inventory</c>: listStock, listMovements, adjustStock, transferStock, adjustStockBatch, setStockLevel, setStockLevels, createHold, listHolds, getHold, releaseHold.</summary>
     public sealed class InventoryResource
     {
         private readonly Transport _transport;
@@ -905,6 +908,27 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.TransferStock, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.TransferResult.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/inventory/adjustments/batch</c> (adjustStockBatch).</summary>
+        public async Task<Models.StockBatchResult> AdjustBatchAsync(Models.AdjustmentBatchRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.AdjustStockBatch, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.StockBatchResult.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>PUT /api/v1/inventory/levels</c> (setStockLevel).</summary>
+        public async Task<Models.SetStockLevelResult> SetLevelAsync(Models.SetStockLevelRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.SetStockLevel, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.SetStockLevelResult.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/inventory/levels/batch</c> (setStockLevels).</summary>
+        public async Task<Models.StockBatchResult> SetLevelsAsync(Models.SetStockLevelsRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.SetStockLevels, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.StockBatchResult.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/inventory/holds</c> (createHold).</summary>

@@ -14,6 +14,8 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type AcceptInvitationRequest array{token: string, password?: string, name?: string}
  * @phpstan-type AcceptedInvitation array{token?: string, refreshToken?: string, expiresAt?: string, user?: SessionUser, tenantId?: string, role?: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type Address array{street?: string, city?: string, zip?: string, state?: string, country?: string}
+ * @phpstan-type AdjustmentBatchLine array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
+ * @phpstan-type AdjustmentBatchRequest array{atomic?: bool, lines: list<AdjustmentBatchLine>}
  * @phpstan-type AdjustmentRequest array{productId: string, locationId: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type AdjustmentResult array{movement: StockMovement, stockLevel: StockLevel}
  * @phpstan-type ApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string}
@@ -27,6 +29,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type BarcodeProductMatchProduct array{id: string, sku: string, name: string, barcode: string|null}
  * @phpstan-type BarcodeResolution array{code: string, matches: list<BarcodeResolutionMatchesItem>}
  * @phpstan-type BarcodeResolutionMatchesItem array{type: string, matchedOn?: 'barcode'|'sku', product?: BarcodeProductMatchProduct, location?: BarcodeLocationMatchLocation, lot?: BarcodeLotMatchLot, package?: BarcodePackageMatchPackage}
+ * @phpstan-type BatchLineResult array{status: int, movementId?: string, onHand?: int, errors?: list<string>}
  * @phpstan-type ChangePasswordRequest array{currentPassword: string, newPassword: string}
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string}
@@ -134,9 +137,13 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
  * @phpstan-type Session array{token: string, refreshToken: string, expiresAt: string, user: SessionUser}
  * @phpstan-type SessionUser array{id: string, email: string, name: string, memberships: list<Membership>}
+ * @phpstan-type SetStockLevelRequest array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand: int, expectedOnHand?: int}
+ * @phpstan-type SetStockLevelResult array{movement: StockMovement|null, stockLevel: StockLevel|null}
+ * @phpstan-type SetStockLevelsRequest array{atomic?: bool, levels: list<SetStockLevelRequest>}
  * @phpstan-type Shard array{name: string, tenants: int, sizeBytes: int, rows: array<string, int>}
  * @phpstan-type ShippingAddress array{street: string, city: string, zip: string, state?: string, country?: string}
  * @phpstan-type ShortRequest array{lineId: string, quantity: int, reason: string}
+ * @phpstan-type StockBatchResult array{atomic: bool, applied: int, failed: int, results: list<BatchLineResult>}
  * @phpstan-type StockHold array{id: string, productId: string, quantity: int, status: 'active'|'released'|'expired'|'consumed', reference: string|null, locationId: string|null, warehouseId: string|null, allocations: list<StockHoldAllocationsItem>, expiresAt: string, orderId: string|null, releasedAt: string|null, createdAt: string, updatedAt: string}
  * @phpstan-type StockHoldAllocationsItem array{locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, quantity: int}
  * @phpstan-type StockLevel array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved: int, available: int, updatedAt: string}

@@ -11,10 +11,12 @@ use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->inventory`: listStock, listMovements, adjustStock, transferStock, createHold, listHolds, getHold, releaseHold.
+ * `$client->inventory`: listStock, listMovements, adjustStock, transferStock, adjustStockBatch, setStockLevel, setStockLevels, createHold, listHolds, getHold, releaseHold.
  *
  * @phpstan-import-type AdjustmentResult from Models
  * @phpstan-import-type ListStockResultItemsItem from Models
+ * @phpstan-import-type SetStockLevelResult from Models
+ * @phpstan-import-type StockBatchResult from Models
  * @phpstan-import-type StockHold from Models
  * @phpstan-import-type StockMovement from Models
  * @phpstan-import-type TransferResult from Models
@@ -95,6 +97,42 @@ final class InventoryResource
     public function transfer(array $body, array $options = []): array
     {
         return $this->transport->call('transferStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/inventory/adjustments/batch` (adjustStockBatch).
+     *
+     * @param array{atomic?: bool, lines: list<mixed>} $body
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return StockBatchResult
+     */
+    public function adjustBatch(array $body, array $options = []): array
+    {
+        return $this->transport->call('adjustStockBatch', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `PUT /api/v1/inventory/levels` (setStockLevel).
+     *
+     * @param array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand: int, expectedOnHand?: int} $body
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return SetStockLevelResult
+     */
+    public function setLevel(array $body, array $options = []): array
+    {
+        return $this->transport->call('setStockLevel', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/inventory/levels/batch` (setStockLevels).
+     *
+     * @param array{atomic?: bool, levels: list<mixed>} $body
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return StockBatchResult
+     */
+    public function setLevels(array $body, array $options = []): array
+    {
+        return $this->transport->call('setStockLevels', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**

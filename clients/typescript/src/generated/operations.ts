@@ -72,6 +72,9 @@ export const OPERATIONS = {
   listMovements: { operationId: "listMovements", access: "tenant", retry: "safe" },
   adjustStock: { operationId: "adjustStock", access: "tenant", retry: "idempotency-key" },
   transferStock: { operationId: "transferStock", access: "tenant", retry: "idempotency-key" },
+  adjustStockBatch: { operationId: "adjustStockBatch", access: "tenant", retry: "idempotency-key" },
+  setStockLevel: { operationId: "setStockLevel", access: "tenant", retry: "safe" },
+  setStockLevels: { operationId: "setStockLevels", access: "tenant", retry: "idempotency-key" },
   listLots: { operationId: "listLots", access: "tenant", retry: "safe" },
   getLot: { operationId: "getLot", access: "tenant", retry: "safe" },
   traceLot: { operationId: "traceLot", access: "tenant", retry: "safe" },
@@ -556,6 +559,21 @@ export function inventoryResource(t: Transport) {
     t.call(OPERATIONS.transferStock, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/inventory/transfers", { ...init, body }),
     );
+  /** `POST /api/v1/inventory/adjustments/batch` (adjustStockBatch) */
+  const adjustStockBatch = (body: BodyOf<"adjustStockBatch">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"adjustStockBatch">> =>
+    t.call(OPERATIONS.adjustStockBatch, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/inventory/adjustments/batch", { ...init, body }),
+    );
+  /** `PUT /api/v1/inventory/levels` (setStockLevel) */
+  const setStockLevel = (body: BodyOf<"setStockLevel">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"setStockLevel">> =>
+    t.call(OPERATIONS.setStockLevel, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.PUT("/api/v1/inventory/levels", { ...init, body }),
+    );
+  /** `POST /api/v1/inventory/levels/batch` (setStockLevels) */
+  const setStockLevels = (body: BodyOf<"setStockLevels">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"setStockLevels">> =>
+    t.call(OPERATIONS.setStockLevels, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/inventory/levels/batch", { ...init, body }),
+    );
   /** `POST /api/v1/inventory/holds` (createHold) */
   const createHold = (body: BodyOf<"createHold">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createHold">> =>
     t.call(OPERATIONS.createHold, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
@@ -579,7 +597,7 @@ export function inventoryResource(t: Transport) {
     t.call(OPERATIONS.releaseHold, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.DELETE("/api/v1/inventory/holds/{id}", { ...init, params: { path: { id } } }),
     );
-  return { listStock, listStockAll, listMovements, listMovementsAll, adjust: adjustStock, transfer: transferStock, createHold, listHolds, listHoldsAll, getHold, releaseHold };
+  return { listStock, listStockAll, listMovements, listMovementsAll, adjust: adjustStock, transfer: transferStock, adjustBatch: adjustStockBatch, setLevel: setStockLevel, setLevels: setStockLevels, createHold, listHolds, listHoldsAll, getHold, releaseHold };
 }
 
 export function lotsResource(t: Transport) {

@@ -1,0 +1,30 @@
+import type { Actor } from "../auth/principal";
+import type { TenantDb } from "../db/client";
+import { resolveLineTargets } from "../stock/line-targets";
+import { writeStockLines } from "../stock/stock-lines";
+import { batchResult } from "./batch-results";
+import type { AdjustmentBatchBody } from "./batch-schemas";
+
+/**
+ * `POST /inventory/adjustments/batch`: up to 1,000 adjustments keyed by SKU and location code (or ids), with the
+ * ledger rows and events of single adjustments, written in one batch (atomic) or each on its own.
+ */
+export async function adjustStockBatch(tdb: TenantDb, actor: Actor, body: AdjustmentBatchBody) {
+  const targets = await resolveLineTargets(tdb, body.lines);
+  const results = await writeStockLines(
+    tdb,
+    actor,
+    body.lines.map((line, i) => ({
+      target: targets[i] as (typeof targets)[number],
+      change: { quantity: line.quantity },
+      reason: line.reason,
+      notes: line.notes ?? null,
+      lotNumber: line.lotNumber,
+      expiresAt: line.expiresAt,
+      manufacturedAt: line.manufacturedAt,
+      serialNumbers: line.serialNumbers,
+    })),
+    { atomic: body.atomic, field: "lines" },
+  );
+  return batchResult(body.atomic, results);
+}
