@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runBatch } from "../src/db/batch";
 import { dbFor } from "../src/db/client";
 import type { AppEnv } from "../src/env";
-import { handOffCommittedEvents } from "../src/outbox/hand-off";
 import { eventRow, eventRows } from "../src/outbox/outbox";
+import { handOffCommittedEvents } from "../src/pipeline/hand-off-committed-events";
 import { createTenant, type TestTenant } from "./support/builders";
 import { tenantDatabase } from "./support/database";
 

@@ -165,8 +165,8 @@ describe("replay", () => {
   it("queues nothing twice when the same range is replayed while the first replay's deliveries wait", async () => {
     const t = await createTenant();
     const id = await subscribe(t);
-    const { from, to } = await productsCreated(t, 3);
     stubReceiver(() => new Response("down", { status: 503 })); // so the deliveries keep waiting
+    const { from, to } = await productsCreated(t, 3);
     const first = await replay(t, id, from, to);
     expect(first.body.data).toMatchObject({ queued: 3, alreadyWaiting: 0 });
     const second = await replay(t, id, from, to);

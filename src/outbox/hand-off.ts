@@ -1,9 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { createMiddleware } from "hono/factory";
 import { chunks, inJsonArray } from "../db/batch";
 import { dbFor, type TenantDb } from "../db/client";
 import { outboxEvents } from "../db/schema/tenant";
-import type { AppEnv, Bindings } from "../env";
+import type { Bindings } from "../env";
 
 // A Queue sendBatch takes at most 100 messages.
 const MESSAGES_PER_SEND = 100;
@@ -38,16 +37,3 @@ export async function handOffEvents(
     .set({ dispatchedAt: new Date().toISOString() })
     .where(and(eq(outboxEvents.tenantId, tdb.tenantId), inJsonArray(outboxEvents.id, eventIds)));
 }
-
-/**
- * The one place a request's events reach the queue: after the handler, if the response is a success,
- * every event its batches committed is handed off without delaying the response. A failed response
- * hands off nothing; an event committed before the failure is picked up by the cron sweep.
- */
-export const handOffCommittedEvents = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
-  const tdb = c.var.tenantDb;
-  if (c.res.ok && tdb.committedEvents.length > 0) {
-    c.executionCtx.waitUntil(handOffEvents(c.env, tdb, tdb.committedEvents.splice(0)));
-  }
-});

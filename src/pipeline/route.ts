@@ -10,9 +10,9 @@ import type { AppEnv } from "../env";
 import { ErrorEnvelope } from "../http/envelope";
 import { idempotency } from "../idempotency/middleware";
 import { withStandardHeaders } from "../openapi/response-headers";
-import { handOffCommittedEvents } from "../outbox/hand-off";
 import { documentedRateLimitHeaders } from "../rate-limit/headers";
 import { rateLimit } from "../rate-limit/middleware";
+import { handOffCommittedEvents } from "./hand-off-committed-events";
 
 /**
  * Who may call a route:

@@ -17,9 +17,16 @@ const wanting = (tdb: TenantDb, type: SQL | AnyColumn) =>
     sql`exists (select 1 from json_each(${webhookSubscriptions.events}) where value in ('*', ${type}))`,
   );
 
+/** What becomes of the deliveries a fan-out created: queued (the consumer), or attempted at once (deliver-now.ts). */
+export type SendDeliveries = (
+  env: Bindings,
+  tenantId: string,
+  deliveryIds: readonly string[],
+) => Promise<void>;
+
 /**
- * Turns one committed event into one delivery per matching active subscription, queues them, and marks the
- * event processed (the dispatch sweep hands off again an event left unprocessed). Running it twice for the same
+ * Turns one committed event into one delivery per matching active subscription, sends them (`send`: queued
+ * unless the committing request attempts them itself), and marks the event processed (the dispatch sweep hands off again an event left unprocessed). Running it twice for the same
  * event, a doubled hand-off, creates and queues no second delivery (unique subscription + event). Every matching
  * subscription's delivery is inserted in one batch, in statements sized by D1's limits, however many match.
  *
@@ -32,16 +39,22 @@ export async function fanOutEvent(
   tenantId: string,
   eventId: string,
   shard?: string,
+  send: SendDeliveries = queueDeliveries,
 ): Promise<number> {
   if (shard !== undefined) {
-    const queued = await fanOutOn(env, await dbFor(env, { id: tenantId, shard }), eventId);
-    if (queued !== undefined) return queued;
+    const sent = await fanOutOn(env, await dbFor(env, { id: tenantId, shard }), eventId, send);
+    if (sent !== undefined) return sent;
   }
-  return (await fanOutOn(env, await dbFor(env, tenantId), eventId)) ?? 0;
+  return (await fanOutOn(env, await dbFor(env, tenantId), eventId, send)) ?? 0;
 }
 
 /** The fan-out on one shard; undefined if the event is not there. */
-async function fanOutOn(env: Bindings, tdb: TenantDb, eventId: string): Promise<number | undefined> {
+async function fanOutOn(
+  env: Bindings,
+  tdb: TenantDb,
+  eventId: string,
+  send: SendDeliveries,
+): Promise<number | undefined> {
   const now = new Date().toISOString();
   const read = await runBatch(tdb, {
     event: tdb.db
@@ -79,19 +92,23 @@ async function fanOutOn(env: Bindings, tdb: TenantDb, eventId: string): Promise<
       })),
       { replayId: "", now },
     ),
-    // In the same batch: once its deliveries exist, a lost queue message is the overdue-delivery sweep's to resend.
+    // In the same batch: once its deliveries exist, a lost queue message (or an isolate that died before its first
+    // attempt) is the overdue-delivery sweep's to resend.
     processed: markProcessed(tdb, eventId, now),
   });
   const ids = insertedIds(inserted.deliveries);
-  await queueDeliveries(env, tdb.tenantId, ids);
+  await send(env, tdb.tenantId, ids);
   return ids.length;
 }
 
-/** Marks the event fanned out (webhook.test is stored processed by its writer, so never matches here). */
+/**
+ * Marks the event fanned out (webhook.test is stored processed by its writer, so never matches here), and handed
+ * off if its committing request fanned it out itself (no queue hand-off stamped it).
+ */
 const markProcessed = (tdb: TenantDb, eventId: string, now: string, onlyIf?: SQL) =>
   tdb.db
     .update(outboxEvents)
-    .set({ processedAt: now })
+    .set({ processedAt: now, dispatchedAt: sql`coalesce(${outboxEvents.dispatchedAt}, ${now})` })
     .where(
       inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId), isNull(outboxEvents.processedAt), onlyIf),
     );

@@ -4,12 +4,16 @@ import { webhookDeliveries } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { notFound } from "../http/errors";
-import { queueDeliveries } from "./queue-deliveries";
+import { deliverNow } from "./deliver-now";
 import { getSubscription } from "./read-webhook";
 
-/** `POST .../deliveries/{deliveryId}/retry`: a fresh series of attempts for one delivery, whatever its state. */
+/**
+ * `POST .../deliveries/{deliveryId}/retry`: a fresh series of attempts for one delivery, whatever its state, the
+ * first from the request's `waitUntil`.
+ */
 export async function retryDelivery(
   env: Bindings,
+  ctx: Pick<ExecutionContext, "waitUntil">,
   tdb: TenantDb,
   subscriptionId: string,
   deliveryId: string,
@@ -33,6 +37,6 @@ export async function retryDelivery(
     )
     .returning();
   if (!row) throw notFound("Delivery");
-  await queueDeliveries(env, tdb.tenantId, [row.id]);
+  ctx.waitUntil(deliverNow(env, tdb.tenantId, [row.id]));
   return { deliveryId: row.id, eventId: row.eventId };
 }

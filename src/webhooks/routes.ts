@@ -196,14 +196,14 @@ export const webhookRoutes = createRouter()
     ok(c, await deleteSubscription(c.var.tenantDb, c.req.valid("param").id)),
   )
   .openapi(testWebhookRoute, async (c) =>
-    accepted(c, await sendTestEvent(c.env, c.var.tenantDb, c.req.valid("param").id)),
+    accepted(c, await sendTestEvent(c.env, c.executionCtx, c.var.tenantDb, c.req.valid("param").id)),
   )
   .openapi(listWebhookDeliveriesRoute, async (c) =>
     ok(c, await listDeliveries(c.var.tenantDb, c.req.valid("param").id, c.req.valid("query"))),
   )
   .openapi(retryWebhookDeliveryRoute, async (c) => {
     const { id, deliveryId } = c.req.valid("param");
-    return accepted(c, await retryDelivery(c.env, c.var.tenantDb, id, deliveryId));
+    return accepted(c, await retryDelivery(c.env, c.executionCtx, c.var.tenantDb, id, deliveryId));
   })
   .openapi(replayWebhookRoute, async (c) =>
     accepted(c, await replayEvents(c.env, c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),

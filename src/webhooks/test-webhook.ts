@@ -4,14 +4,20 @@ import type { TenantDb } from "../db/client";
 import { webhookDeliveries } from "../db/schema/tenant";
 import type { Bindings } from "../env";
 import { eventRow } from "../outbox/outbox";
-import { queueDeliveries } from "./queue-deliveries";
+import { deliverNow } from "./deliver-now";
 import { getSubscription } from "./read-webhook";
 
 /**
  * `POST /webhooks/{id}/test`: a `webhook.test` event delivered to this subscription only (so it is
- * written as already dispatched: the fan-out and the sweep never send it to others).
+ * written as already dispatched: the fan-out and the sweep never send it to others), attempted from the
+ * request's `waitUntil` as a change's first delivery is.
  */
-export async function sendTestEvent(env: Bindings, tdb: TenantDb, subscriptionId: string) {
+export async function sendTestEvent(
+  env: Bindings,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  tdb: TenantDb,
+  subscriptionId: string,
+) {
   const subscription = await getSubscription(tdb, subscriptionId);
   const now = new Date().toISOString();
   const deliveryId = uuidv7();
@@ -31,6 +37,6 @@ export async function sendTestEvent(env: Bindings, tdb: TenantDb, subscriptionId
       updatedAt: now,
     }),
   });
-  await queueDeliveries(env, tdb.tenantId, [deliveryId]);
+  ctx.waitUntil(deliverNow(env, tdb.tenantId, [deliveryId]));
   return { deliveryId, eventId };
 }
