@@ -107,7 +107,7 @@ describe("the automatic hand-off", () => {
     return ((await response.json()) as { eventIds: string[] }).eventIds;
   }
 
-  it("hands a successful request's committed events to the queue and marks them dispatched", async () => {
+  it("hands a successful request's committed events to the webhooks and marks them dispatched", async () => {
     const ids = await write(201);
     expect((await stored(ids))[0]?.dispatched_at).toEqual(expect.any(String));
   });

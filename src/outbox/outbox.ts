@@ -6,7 +6,8 @@ import type { EventType } from "./catalog";
 
 // The one writer of outbox rows. An event row goes into the same batch as the change that causes it,
 // so an event exists exactly when its change committed; runBatch records the committed ids on the
-// tenant handle and the request's hand-off (hand-off.ts) queues them once the response is a success.
+// tenant handle and the request's hand-off (src/pipeline/hand-off-committed-events.ts) sends them to the
+// webhooks once the response is a success.
 // Each row takes the tenant's next `seq` inside its insert: a database has one writer and a batch is
 // atomic, so seq is commit order, gapless per tenant (the events feed's cursor, docs/decisions/events.md).
 
