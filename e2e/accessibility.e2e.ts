@@ -58,8 +58,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
     await page.keyboard.press("Escape");
     await visit("Users", "Users", "E2E Owner");
     await visit("Webhooks", "Webhooks", "erp.example.com");
-    await page.goto(`/app/configuration/webhooks/${webhookId}`);
-    await signIn(page, tenant.email, tenant.password); // a full page load starts a new session (see docs)
+    await page.goto(`/app/configuration/webhooks/${webhookId}`); // a full page load keeps the session
     await page.getByRole("heading", { name: "Webhook", level: 1 }).waitFor();
     await page.getByRole("heading", { name: "Deliveries" }).waitFor();
     await expectAccessible(page, "webhook");

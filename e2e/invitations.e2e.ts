@@ -44,9 +44,8 @@ describe("Configuration, Users: invitations", () => {
     await invited.getByRole("link", { name: "Grace (your account)" }).waitFor();
     expect(await invited.getByRole("link", { name: "Configuration" }).count()).toBe(0); // an operator
 
-    // The session lives in memory only (a reload signs out): leave the page and come back instead.
-    await admin.getByRole("link", { name: "API Keys" }).first().click();
-    await admin.getByRole("link", { name: "Users" }).first().click();
+    // A reload keeps the session (the refresh token is in the session cookie) and shows the new member.
+    await admin.reload();
     await admin.getByRole("row", { name: new RegExp(`Grace ${email}`) }).waitFor();
     await pending.getByText("No pending invitations.").waitFor();
     expectWellBehaved(admin);

@@ -40,7 +40,7 @@ describe("sign-in", () => {
     expectWellBehaved(page);
   });
 
-  it("never lets page scripts see the refresh token, and keeps nothing in storage", async () => {
+  it("never lets page scripts see the refresh token: it lives in an HttpOnly cookie, storage holds only the tenant", async () => {
     const page = await openPage("/app/");
     // Stands in for a script injected into the page: it sees every fetch and XHR the page makes.
     await page.evaluate(() => {
@@ -63,8 +63,40 @@ describe("sign-in", () => {
       cookie: document.cookie,
     }));
     expect(exposed.seen.length).toBeGreaterThan(0); // the page's own API calls went through the wrapper
-    expect(exposed.seen.join("\n")).not.toContain("refreshToken");
-    expect(exposed).toMatchObject({ local: [], session: [], cookie: "" });
+    expect(exposed.seen.join("\n")).not.toMatch(/wms_rt_/);
+    expect(exposed).toMatchObject({ session: [], cookie: "" });
+    expect(exposed.local.sort()).toEqual(["wms.signedIn", "wms.tenant"]); // ids and a mark, no credential
+    // The browser keeps the token where no script reaches: HttpOnly, Secure, SameSite=Strict, for /api/v1/auth only.
+    const [cookie] = await page.context().cookies();
+    expect(cookie).toMatchObject({
+      name: "wms_refresh",
+      path: "/api/v1/auth",
+      httpOnly: true,
+      secure: true,
+      sameSite: "Strict",
+    });
+    expect(cookie?.value).toMatch(/^wms_rt_/);
+    expectWellBehaved(page);
+  });
+
+  it("keeps the session across a reload and in a new tab, until signing out in either", async () => {
+    const page = await openPage("/app/products");
+    await signIn(page, DEMO.email, DEMO.password);
+    await page.getByRole("heading", { name: "Products", level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Products", level: 1 }).waitFor();
+    const tab = await page.context().newPage();
+    await tab.goto("/app/configuration/users");
+    await tab.getByRole("heading", { name: "Users", level: 1 }).waitFor();
+    // Both tabs renew at once: refresh tokens are single use, so a shared cookie must not be presented twice.
+    await Promise.all([page.reload(), tab.reload()]);
+    await page.getByRole("heading", { name: "Products", level: 1 }).waitFor();
+    await tab.getByRole("heading", { name: "Users", level: 1 }).waitFor();
+    await tab.getByRole("button", { name: "Sign out" }).click();
+    await tab.getByRole("heading", { name: "Sign in" }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expectWellBehaved(page);
   });
 
   it("renews the access token a minute before it expires", async () => {

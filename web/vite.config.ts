@@ -6,7 +6,6 @@ export default defineConfig({
   root: import.meta.dirname,
   base: "/app/",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
-  worker: { format: "es" },
   build: {
     outDir: "dist/app",
     emptyOutDir: true,

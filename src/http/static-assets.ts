@@ -3,7 +3,7 @@ import type { AppContext } from "../env";
 /**
  * The web application's pages: scripts, styles and API calls from this origin only (the API is same-origin),
  * no inline script or style, no plugins, no framing, and Trusted Types so that no string reaches a DOM
- * script sink (the one worker script URL goes through the `session-worker` policy).
+ * script sink (the app creates no script URL or HTML from strings at all: no policy is allowed).
  */
 export const APP_CSP = [
   "default-src 'none'",
@@ -12,13 +12,12 @@ export const APP_CSP = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
-  "worker-src 'self'",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  "trusted-types session-worker",
+  "trusted-types 'none'",
 ].join("; ");
 
 /** The API reference page: the same, except that its renderer (Scalar) injects style elements at run time. */

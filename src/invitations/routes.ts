@@ -6,6 +6,7 @@ import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { throttleTokenUse } from "../rate-limit/login-throttle";
+import { deliverSession, SESSION_COOKIE_TEXT } from "../sessions/cookie";
 import { rememberClientAfterResponse } from "../sessions/known-clients";
 import { acceptInvitation } from "./accept-invitation";
 import { inspectInvitation } from "./inspect-invitation";
@@ -79,7 +80,8 @@ const acceptInvitationRoute = defineRoute("public", {
     "(the data is a Session, as from login). For an email that has an account, sign in first and send " +
     "`Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. " +
     "The token works once. An unknown token counts as a failed attempt of the client, with its failed logins " +
-    "(100 in 15 minutes, then 429 with Retry-After).",
+    "(100 in 15 minutes, then 429 with Retry-After)." +
+    SESSION_COOKIE_TEXT,
   // No credential for a new account; an existing account's access token otherwise.
   security: [{}, { BearerAuth: [] }],
   request: { body: { required: true, ...json(AcceptInvitationBody) } },
@@ -88,7 +90,9 @@ const acceptInvitationRoute = defineRoute("public", {
     401: errorResponse(
       "The email has an account: sign in and send its access token; or the token is invalid",
     ),
-    403: errorResponse("Signed in as another account than the invited email"),
+    403: errorResponse(
+      "Signed in as another account than the invited email, or X-Session-Cookie from another origin",
+    ),
     404: unknownToken,
     409: errorResponse("Already a member, or the account was created meanwhile"),
     429: tooManyUnknownTokens,
@@ -115,5 +119,5 @@ export const invitationRoutes = createRouter()
     const db = platformDb(c.env, c.var.d1Stats);
     const accepted = await throttleTokenUse(c, () => acceptInvitation(db, c.env.JWT_SECRET, input));
     if ("user" in accepted) rememberClientAfterResponse(c, accepted.user.id);
-    return ok(c, accepted);
+    return ok(c, "refreshToken" in accepted ? deliverSession(c, accepted) : accepted);
   });

@@ -25,9 +25,11 @@ export const SessionUser = z
 export const Session = z
   .object({
     token: z.string().openapi({ description: "The access token (JWT, HS256), valid for 1 hour." }),
-    refreshToken: z
-      .string()
-      .openapi({ description: "Opaque; single use: each refresh returns a new one. Valid for 30 days." }),
+    refreshToken: z.string().openapi({
+      description:
+        "Opaque; single use: each refresh returns a new one. Valid for 30 days. Empty when the request sent " +
+        "`X-Session-Cookie: 1`: the token is then in an HttpOnly cookie no script can read.",
+    }),
     expiresAt: z.string().openapi({ format: "date-time", description: "When the access token expires." }),
     user: SessionUser,
   })

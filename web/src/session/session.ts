@@ -1,11 +1,13 @@
 import { decodeJwt } from "jose";
+import createClient from "openapi-fetch";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, type Schemas, setCredentials } from "../api/client";
-import type { PageSession, SessionReply, SessionRequest } from "./protocol";
+import { ApiError, type Schemas, setCredentials, unwrap } from "../api/client";
+import type { paths } from "../api/openapi";
 import type { Role } from "./roles";
-import workerUrl from "./session-worker.ts?worker&url";
 
 export interface SessionState {
+  /** True while the page asks whether the session cookie still holds a session (a reload, a new tab). */
+  restoring: boolean;
   user: Schemas["SessionUser"] | null;
   /** The tenant every call names (X-Tenant-Id); null until one is chosen. */
   tenantId: string | null;
@@ -13,10 +15,18 @@ export interface SessionState {
   notice: string | null;
 }
 
-let state: SessionState = { user: null, tenantId: null, notice: null };
+// The chosen tenant is remembered across reloads and tabs; it is an id, not a credential. So is the mark that this
+// browser signed in: without it a first visit does not ask the API for a session it cannot have (a 401).
+const TENANT_KEY = "wms.tenant";
+const SIGNED_IN_KEY = "wms.signedIn";
+let state: SessionState = { restoring: true, user: null, tenantId: null, notice: null };
 const listeners = new Set<() => void>();
 function update(next: Partial<SessionState>) {
   state = { ...state, ...next };
+  if (next.tenantId !== undefined) {
+    if (next.tenantId) localStorage.setItem(TENANT_KEY, next.tenantId);
+    else localStorage.removeItem(TENANT_KEY);
+  }
   for (const listener of listeners) listener();
 }
 
@@ -35,47 +45,17 @@ export function currentRole(session: SessionState = state): Role | undefined {
   return session.user?.memberships.find((m) => m.tenantId === session.tenantId)?.role;
 }
 
-// The access token lives in this module's memory only (never in storage); the refresh token never reaches
-// the page at all: the session worker keeps it.
+// The refresh token never reaches the page: the token endpoints keep it in an HttpOnly cookie scoped to
+// /api/v1/auth (`X-Session-Cookie: 1`, see docs/decisions/web-app.md). The access token lives in this module's
+// memory only, never in storage.
+const tokens = createClient<paths>({ baseUrl: location.origin });
+const cookie = { "X-Session-Cookie": "1" };
+type PageSession = Schemas["Session"];
+
 let accessToken: string | null = null;
 let expiresAt = 0;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 const RENEW_BEFORE_MS = 60_000;
-
-// Trusted Types (required by the app's CSP): the worker's URL is the one script URL this app ever creates.
-interface TrustedTypesFactory {
-  createPolicy(
-    name: string,
-    rules: { createScriptURL(url: string): string },
-  ): { createScriptURL(url: string): string };
-}
-const trustedTypes = (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes;
-const workerPolicy = trustedTypes?.createPolicy("session-worker", {
-  createScriptURL(url) {
-    if (url !== workerUrl) throw new TypeError(`Refusing to load ${url} as a script`);
-    return url;
-  },
-});
-
-let worker: Worker | undefined;
-let nextId = 0;
-const pending = new Map<number, (reply: SessionReply) => void>();
-
-function ask(request: SessionRequest): Promise<SessionReply> {
-  if (!worker) {
-    const url = workerPolicy ? workerPolicy.createScriptURL(workerUrl) : workerUrl;
-    worker = new Worker(url, { type: "module", name: "session" });
-    worker.onmessage = (event: MessageEvent<{ id: number; reply: SessionReply }>) => {
-      pending.get(event.data.id)?.(event.data.reply);
-      pending.delete(event.data.id);
-    };
-  }
-  const id = ++nextId;
-  return new Promise((resolve) => {
-    pending.set(id, resolve);
-    worker?.postMessage({ id, request });
-  });
-}
 
 // Only the token's lifetime is trusted, measured from now on this machine's clock: a browser whose clock runs
 // ahead of the server's would otherwise see every new token as nearly expired and renew in a loop.
@@ -92,36 +72,35 @@ function begin(session: PageSession) {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => void renew(), Math.max(0, expiresAt - Date.now() - RENEW_BEFORE_MS));
   const memberships = session.user.memberships;
-  const keepTenant = memberships.some((m) => m.tenantId === state.tenantId);
-  const tenantId = keepTenant
-    ? state.tenantId
+  const wanted = state.tenantId ?? localStorage.getItem(TENANT_KEY);
+  const tenantId = memberships.some((m) => m.tenantId === wanted)
+    ? wanted
     : memberships.length === 1
       ? (memberships[0]?.tenantId ?? null)
       : null;
-  update({ user: session.user, tenantId, notice: null });
+  localStorage.setItem(SIGNED_IN_KEY, "1");
+  update({ restoring: false, user: session.user, tenantId, notice: null });
 }
 
 function end(notice: string | null) {
   accessToken = null;
   expiresAt = 0;
   clearTimeout(refreshTimer);
-  update({ user: null, tenantId: null, notice });
-}
-
-function sessionOf(reply: SessionReply): PageSession | null {
-  if (!reply.ok) throw new ApiError(reply.message, reply.status, reply.errors);
-  return reply.session;
+  localStorage.removeItem(SIGNED_IN_KEY);
+  update({ restoring: false, user: null, tenantId: null, notice });
 }
 
 export async function signIn(email: string, password: string) {
-  const session = sessionOf(await ask({ op: "signIn", email, password }));
-  if (session) begin(session);
+  begin(await unwrap(tokens.POST("/api/v1/auth/login", { headers: cookie, body: { email, password } })));
 }
 
 /** A new person accepts an invitation with their own name and password, and is signed in. */
 export async function acceptInvitation(token: string, name: string, password: string) {
-  const session = sessionOf(await ask({ op: "acceptInvitation", token, name, password }));
-  if (session) begin(session);
+  const accepted = await unwrap(
+    tokens.POST("/api/v1/auth/invitations/accept", { headers: cookie, body: { token, name, password } }),
+  );
+  if (!("token" in accepted)) throw new ApiError("No session was started", 500);
+  begin(accepted);
 }
 
 /** After joining a tenant with an existing account: a fresh session lists the new membership. */
@@ -131,7 +110,7 @@ export async function rejoin(tenantId: string) {
 }
 
 export async function signOut() {
-  await ask({ op: "signOut" });
+  await tokens.POST("/api/v1/auth/logout", { headers: cookie }).catch(() => undefined);
   end(null);
 }
 
@@ -139,16 +118,42 @@ export function chooseTenant(tenantId: string | null) {
   update({ tenantId });
 }
 
-/** A new access token from the worker; the session ends when the API refuses the refresh token. */
+/**
+ * A new access token for the session cookie's refresh token. Refresh tokens are single use and a reused one ends
+ * the whole session, so refreshes are serialised across this origin's tabs (they share the cookie) by a Web
+ * Lock, and within the tab share one request.
+ */
+type Refreshed = PageSession | null | undefined; // undefined: the server could not be reached, try later
+let refreshing: Promise<Refreshed> | null = null;
+
+async function refreshRequest(): Promise<Refreshed> {
+  const { data, response } = await tokens.POST("/api/v1/auth/refresh", { headers: cookie });
+  if (data) return data.data;
+  return response.status === 401 ? null : undefined;
+}
+
+function refreshOnce(): Promise<Refreshed> {
+  if (!refreshing) {
+    const locked = navigator.locks.request("wms-session-refresh", refreshRequest) as Promise<unknown>;
+    refreshing = (locked as Promise<Refreshed>)
+      .catch(() => undefined)
+      .finally(() => {
+        refreshing = null;
+      });
+  }
+  return refreshing;
+}
+
+/** Renews the access token; the session ends when the API refuses the cookie's refresh token. */
 async function renew(): Promise<string | null> {
-  if (!state.user) return null;
-  const reply = await ask({ op: "refresh" });
-  if (!reply.ok) return accessToken; // the server could not be reached: keep the token, try again later
-  if (!reply.session) {
-    end("Your session has ended. Sign in again.");
+  const wasSignedIn = state.user !== null;
+  const session = await refreshOnce();
+  if (session === undefined) return accessToken; // the server could not be reached: keep the token, try later
+  if (session === null) {
+    end(wasSignedIn ? "Your session has ended. Sign in again." : null);
     return null;
   }
-  begin(reply.session);
+  begin(session);
   return accessToken;
 }
 
@@ -157,6 +162,12 @@ setCredentials({
     if (accessToken && expiresAt - Date.now() < RENEW_BEFORE_MS) return renew();
     return accessToken;
   },
-  renew,
+  async renew() {
+    return state.user ? renew() : null;
+  },
   tenantId: () => state.tenantId,
 });
+
+// A reload or a new tab: the cookie may still hold a session.
+if (localStorage.getItem(SIGNED_IN_KEY)) void renew();
+else update({ restoring: false });

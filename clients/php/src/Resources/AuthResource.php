@@ -44,7 +44,7 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return Session
      */
-    public function refresh(array $body, array $options = []): array
+    public function refresh(array $body = [], array $options = []): array
     {
         return $this->transport->call('refreshSession', body: $body, options: $options);
     }
@@ -56,7 +56,7 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return LoggedOut
      */
-    public function logout(array $body, array $options = []): array
+    public function logout(array $body = [], array $options = []): array
     {
         return $this->transport->call('logout', body: $body, options: $options);
     }

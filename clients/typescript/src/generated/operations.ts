@@ -157,12 +157,12 @@ export function authResource(t: Transport) {
       t.api.POST("/api/v1/auth/login", { ...init, body }),
     );
   /** `POST /api/v1/auth/refresh` (refreshSession) */
-  const refreshSession = (body: BodyOf<"refreshSession">, options?: CallOptions): Promise<DataOf<"refreshSession">> =>
+  const refreshSession = (body?: BodyOf<"refreshSession">, options?: CallOptions): Promise<DataOf<"refreshSession">> =>
     t.call(OPERATIONS.refreshSession, options, (init) =>
       t.api.POST("/api/v1/auth/refresh", { ...init, body }),
     );
   /** `POST /api/v1/auth/logout` (logout) */
-  const logout = (body: BodyOf<"logout">, options?: CallOptions): Promise<DataOf<"logout">> =>
+  const logout = (body?: BodyOf<"logout">, options?: CallOptions): Promise<DataOf<"logout">> =>
     t.call(OPERATIONS.logout, options, (init) =>
       t.api.POST("/api/v1/auth/logout", { ...init, body }),
     );
