@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTenant, invitedMember, ok } from "./support/api";
-import { expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+import { expectFitsPhone, expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
 
 describe("Configuration, Users", () => {
   it("changes a member's role, refuses to demote the last owner with the API's message, and removes a member", async () => {
@@ -38,6 +38,29 @@ describe("Configuration, Users", () => {
     await expect.poll(() => page.getByRole("row", { name: /Ada/ }).count()).toBe(0);
     const gone = await tenant.api.GET("/api/v1/users/{id}", { params: { path: { id: member.id } } });
     expect(gone.response.status).toBe(404);
+    expectWellBehaved(page);
+  });
+
+  it("fits a 390 px phone: the invite form starts on viewer, members stack, nothing scrolls sideways", async () => {
+    const tenant = await createTenant();
+    await invitedMember(tenant, {
+      email: `lin-${tenant.id}@e2e.example`,
+      name: "Lin",
+      password: "lin-password-1",
+      role: "operator",
+    });
+    const page = await openPage("/app/configuration/users", { phone: true });
+    await signIn(page, tenant.email, tenant.password);
+    await page.getByRole("heading", { name: "Users", level: 1 }).waitFor();
+    await page.getByRole("row", { name: /Lin/ }).waitFor();
+    expect(await page.locator("select[name=role]").inputValue()).toBe("viewer");
+    await page.getByRole("button", { name: "Invite" }).isVisible();
+    // A stacked row still names every column: Lin's email is on screen under "Email".
+    const email = page.getByRole("cell", { name: `lin-${tenant.id}@e2e.example` });
+    expect(await email.getAttribute("data-label")).toBe("Email");
+    expect(await email.isVisible()).toBe(true);
+    await expectFitsPhone(page, "users at 390 px");
+    await screenshot(page, "users-phone");
     expectWellBehaved(page);
   });
 });

@@ -15,6 +15,7 @@ interface Misdeeds {
   otherOrigins: string[];
   cspViolations: string[];
   pageErrors: string[];
+  consoleErrors: string[];
 }
 const misdeeds = new WeakMap<Page, Misdeeds>();
 
@@ -55,14 +56,14 @@ export interface PageOptions {
 export async function openPage(path = "/app/", options: PageOptions = {}): Promise<Page> {
   const context = await browser.newContext({
     baseURL: origin,
-    viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+    viewport: options.phone ? { width: 390, height: 844 } : { width: 1366, height: 800 },
     isMobile: options.phone ?? false,
     hasTouch: options.phone ?? false,
     permissions: ["clipboard-read", "clipboard-write"],
   });
   contexts.push(context);
   const page = await context.newPage();
-  const record: Misdeeds = { otherOrigins: [], cspViolations: [], pageErrors: [] };
+  const record: Misdeeds = { otherOrigins: [], cspViolations: [], pageErrors: [], consoleErrors: [] };
   misdeeds.set(page, record);
   await context.route("**/*", (route) => {
     const url = route.request().url();
@@ -75,11 +76,21 @@ export async function openPage(path = "/app/", options: PageOptions = {}): Promi
   page.on("console", (message) => {
     if (/Content[- ]Security[- ]Policy|Trusted Type/i.test(message.text()))
       record.cspViolations.push(message.text());
+    if (message.type() === "error") record.consoleErrors.push(`${message.text()} ${message.location().url}`);
   });
   page.on("pageerror", (error) => record.pageErrors.push(String(error)));
   if (options.fakeClock) await page.clock.install();
   await page.goto(path);
   return page;
+}
+
+/**
+ * `expectWellBehaved`, and not one console error either. (Chromium logs every 4xx answer as one, so tests that
+ * provoke a refusal on purpose use `expectWellBehaved` alone.)
+ */
+export function expectSpotless(page: Page) {
+  expectWellBehaved(page);
+  expect(misdeeds.get(page)?.consoleErrors, "console errors").toEqual([]);
 }
 
 export function expectWellBehaved(page: Page) {
@@ -100,4 +111,29 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * At phone size: nothing scrolls sideways (the page is no wider than the screen) and every visible button, field
+ * and menu link is a touch target at least 44 px high. The offenders are listed in the failure.
+ */
+export async function expectFitsPhone(page: Page, where: string) {
+  const found = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const problems: string[] = [];
+    if (document.documentElement.scrollWidth > width)
+      problems.push(`page is ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
+    const targets = document.querySelectorAll<HTMLElement>(
+      "button, input:not([type=checkbox]):not([type=radio]), select, .main-nav a, .sub-nav a",
+    );
+    for (const target of targets) {
+      const box = target.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || target.closest(".visually-hidden")) continue;
+      const name = `${target.tagName.toLowerCase()} "${(target.textContent || target.getAttribute("aria-label") || target.getAttribute("name") || "").trim()}"`;
+      if (box.height < 44) problems.push(`${name} is ${Math.round(box.height)} px high`);
+      if (box.right > width + 1) problems.push(`${name} ends at ${Math.round(box.right)} px, off the screen`);
+    }
+    return problems;
+  });
+  expect(found, where).toEqual([]);
 }

@@ -53,9 +53,10 @@ export function Invitations() {
           </label>
           <label class="field">
             <span>Role</span>
-            <select name="role" defaultValue="viewer">
+            {/* The least power by default: Preact has no defaultValue for a select, the option says `selected`. */}
+            <select name="role">
               {roles.map((role) => (
-                <option key={role} value={role}>
+                <option key={role} value={role} selected={role === "viewer"}>
                   {role}
                 </option>
               ))}

@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { formatMoney } from "../ui/format";
@@ -5,6 +6,8 @@ import { LoadedList } from "../ui/loaded-list";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
+import { ProductDialog } from "./product-form";
+import { ImportDialog } from "./product-import";
 
 type Status = Schemas["Product"]["status"];
 
@@ -12,6 +15,7 @@ type Status = Schemas["Product"]["status"];
 export function Products() {
   useDocumentTitle("Products");
   const { query, path, route } = useLocation();
+  const [dialog, setDialog] = useState<"new" | "import" | null>(null);
   const search = query.search ?? "";
   const category = query.category ?? "";
   const status = (query.status ?? "") as Status | "";
@@ -47,6 +51,18 @@ export function Products() {
   return (
     <>
       <h1 tabIndex={-1}>Products</h1>
+      <div class="toolbar">
+        <button type="button" class="button button-primary" onClick={() => setDialog("new")}>
+          New product
+        </button>
+        <button type="button" class="button" onClick={() => setDialog("import")}>
+          Import CSV
+        </button>
+      </div>
+      {dialog === "new" && (
+        <ProductDialog onClose={() => setDialog(null)} onSaved={(p) => route(`/app/products/${p.id}`)} />
+      )}
+      {dialog === "import" && <ImportDialog onClose={() => setDialog(null)} onImported={products.reload} />}
       <form
         class="filters"
         aria-label="Filter products"
@@ -77,10 +93,14 @@ export function Products() {
         </label>
         <label class="field">
           <span>Status</span>
-          <select name="status" defaultValue={status}>
+          <select name="status">
             <option value="">Any</option>
-            <option value="Active">Active</option>
-            <option value="Inactive">Inactive</option>
+            <option value="Active" selected={status === "Active"}>
+              Active
+            </option>
+            <option value="Inactive" selected={status === "Inactive"}>
+              Inactive
+            </option>
           </select>
         </label>
         <button type="submit" class="button button-primary">
