@@ -1,10 +1,12 @@
-// `npm run dev`: apply local D1 migrations (the platform and every shard), seed the demo tenant, then serve
-// with wrangler dev.
+// `npm run dev`: apply local D1 migrations (the platform and every shard), seed the demo tenant, serve with
+// wrangler dev, fill the demo tenant through the API once the server answers, and run the scheduled job every
+// minute as the cron trigger (`* * * * *`) does in production: wrangler dev does not fire cron triggers itself.
 // Extra arguments (`npm run dev -- --port 8788`) are passed to wrangler.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fillDemoTenant } from "./demo-data.mjs";
 import { DEMO, demoSeedSql } from "./demo-seed.mjs";
 import { ensureDevVars } from "./dev-vars.mjs";
 import { applyMigrations } from "./migrate.mjs";
@@ -14,11 +16,15 @@ function run(args, options = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+const argument = (name) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+
 ensureDevVars();
 const quiet = { env: { ...process.env, CI: "true" }, stdio: ["ignore", "ignore", "inherit"] };
-const persist = process.argv.slice(2).includes("--persist-to")
-  ? ["--persist-to", process.argv[process.argv.indexOf("--persist-to") + 1]]
-  : [];
+const persistTo = argument("--persist-to");
+const persist = persistTo ? ["--persist-to", persistTo] : [];
 applyMigrations(["--local", ...persist]);
 
 const seedFile = join(mkdtempSync(join(tmpdir(), "wms-seed-")), "demo.sql");
@@ -26,10 +32,35 @@ writeFileSync(seedFile, demoSeedSql());
 // The demo tenant's directory row, owner and key live on the platform; its tables on SHARD_0.
 run(["d1", "execute", "PLATFORM", "--local", ...persist, "--file", seedFile], quiet);
 
-const portIndex = process.argv.indexOf("--port");
-const port = portIndex > 0 ? process.argv[portIndex + 1] : "8787";
-const origin = `http://localhost:${port}`;
+const port = argument("--port") ?? "8787";
+const ip = argument("--ip");
+const origin = `http://${ip && ip !== "0.0.0.0" ? ip : "localhost"}:${port}`;
 const base = `${origin}/api/v1`;
+
+const wrangler = spawn("npx", ["wrangler", "dev", ...process.argv.slice(2)], { stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => wrangler.kill(signal));
+wrangler.on("exit", (code) => process.exit(code ?? 0));
+
+async function answers() {
+  try {
+    return (await fetch(`${base}/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+while (!(await answers())) await new Promise((resolve) => setTimeout(resolve, 500));
+
+// Miniflare's trigger for the scheduled handler (wrangler's --test-scheduled `/__scheduled` is the older name).
+const scheduled = `${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`;
+setInterval(() => {
+  fetch(scheduled).then(
+    (response) => response.ok || console.error(`[dev] the scheduled job answered ${response.status}`),
+    () => undefined, // the server is restarting (a rebuild): the next minute tries again
+  );
+}, 60_000);
+
+// The browser tests make their own tenants and leave the demo tenant's request budget to the sign-in tests.
+if (process.env.WMS_DEMO_DATA !== "skip") await fillDemoTenant(base, DEMO, { persist });
 console.log(`
 Web app: ${origin}/app/   (sign in with ${DEMO.email} / ${DEMO.password})
 
@@ -42,5 +73,5 @@ Demo tenant "${DEMO.tenantName}" (business plan) is ready:
   curl -X POST ${base}/auth/login -H "Content-Type: application/json" \\
        -d '{"email":"${DEMO.email}","password":"${DEMO.password}"}'
   Docs: ${base}/docs
+  The scheduled job runs every minute (${scheduled}).
 `);
-run(["dev", ...process.argv.slice(2)]);

@@ -40,20 +40,29 @@ export default async function setup(project: TestProject) {
       "--persist-to",
       join(stateDir, "state"),
     ],
-    { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } },
+    {
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", WMS_DEMO_DATA: "skip" },
+    },
   );
   server.stdout?.pipe(log);
   server.stderr?.pipe(log);
 
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  // Generous: on a shared machine under load, migrations, the build and wrangler's start take minutes.
+  const deadline = Date.now() + 300_000;
   for (;;) {
     try {
       if ((await fetch(`${origin}/api/v1/health`)).ok) break;
     } catch {}
     if (server.exitCode !== null)
       throw new Error(`npm run dev exited with ${server.exitCode}; see ${serverLog}`);
-    if (Date.now() > deadline) throw new Error(`wrangler dev did not answer within 120 s; see ${serverLog}`);
+    if (Date.now() > deadline) {
+      if (server.pid) process.kill(-server.pid, "SIGTERM"); // no teardown runs when setup fails
+      throw new Error(`wrangler dev did not answer within 300 s; see ${serverLog}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   project.provide("origin", origin);
