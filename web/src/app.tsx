@@ -4,19 +4,31 @@ import { AcceptInvitation } from "./pages/accept-invitation";
 import { Account } from "./pages/account";
 import { ApiKeys } from "./pages/api-keys";
 import { Configuration } from "./pages/configuration";
+import { CountPage } from "./pages/count";
+import { Counts } from "./pages/counts";
 import { Dashboard } from "./pages/dashboard";
+import { Events } from "./pages/events";
 import { ForgotPassword } from "./pages/forgot-password";
+import { Holds } from "./pages/holds";
+import { Lots } from "./pages/lots";
+import { Movements } from "./pages/movements";
 import { NotFound } from "./pages/not-found";
+import { OrderPage } from "./pages/order";
+import { Orders } from "./pages/orders";
 import { Product } from "./pages/product";
 import { Products } from "./pages/products";
+import { Reports } from "./pages/reports";
 import { ResetPassword } from "./pages/reset-password";
 import { SignIn } from "./pages/sign-in";
+import { Stock } from "./pages/stock";
 import { TenantPicker } from "./pages/tenant-picker";
 import { Users } from "./pages/users";
+import { Warehouses } from "./pages/warehouses";
 import { Webhook } from "./pages/webhook";
 import { Webhooks } from "./pages/webhooks";
 import { isAdmin } from "./session/roles";
 import { chooseTenant, currentRole, type SessionState, signOut, useSession } from "./session/session";
+import { Spinner } from "./ui/spinner";
 
 export function App() {
   const session = useSession();
@@ -36,6 +48,12 @@ function Screen({ session }: { session: SessionState }) {
   if (path === "/app/accept-invitation") return <AcceptInvitation session={session} />;
   if (path === "/app/reset-password") return <ResetPassword session={session} />;
   if (path === "/app/forgot-password") return <ForgotPassword />;
+  if (session.restoring)
+    return (
+      <main id="main" class="content">
+        <Spinner label="Signing in…" />
+      </main>
+    );
   if (!session.user) return <SignIn notice={session.notice} />;
   if (!session.tenantId) return <TenantPicker session={session} />;
   return <SignedIn session={session} />;
@@ -83,7 +101,16 @@ function SignedIn({ session }: { session: SessionState }) {
         <nav id="main-nav" class={menuOpen ? "main-nav open" : "main-nav"} aria-label="Main">
           <ul>
             {link("/app/", "Dashboard", true)}
+            {link("/app/stock", "Stock")}
+            {link("/app/orders", "Orders")}
             {link("/app/products", "Products")}
+            {link("/app/movements", "Movements")}
+            {link("/app/counts", "Counts")}
+            {link("/app/lots", "Lots")}
+            {link("/app/holds", "Holds")}
+            {link("/app/warehouses", "Warehouses")}
+            {link("/app/reports", "Reports")}
+            {link("/app/events", "Events")}
             {admin && link("/app/configuration", "Configuration")}
           </ul>
           <div class="session-controls">
@@ -121,6 +148,17 @@ function SignedIn({ session }: { session: SessionState }) {
           <Route path="/app/account" component={Account} />
           <Route path="/app/products" component={Products} />
           <Route path="/app/products/:id" component={Product} />
+          <Route path="/app/stock" component={Stock} />
+          <Route path="/app/orders" component={Orders} />
+          <Route path="/app/orders/:id" component={OrderPage} />
+          <Route path="/app/movements" component={Movements} />
+          <Route path="/app/counts" component={Counts} />
+          <Route path="/app/counts/:id" component={CountPage} />
+          <Route path="/app/lots" component={Lots} />
+          <Route path="/app/holds" component={Holds} />
+          <Route path="/app/warehouses" component={Warehouses} />
+          <Route path="/app/reports" component={Reports} />
+          <Route path="/app/events" component={Events} />
           <Route path="/app/configuration" component={admin ? Configuration : NotFound} />
           <Route path="/app/configuration/api-keys" component={admin ? ApiKeys : NotFound} />
           <Route path="/app/configuration/users" component={admin ? Users : NotFound} />

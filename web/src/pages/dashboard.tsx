@@ -1,5 +1,5 @@
 import { api, unwrap } from "../api/client";
-import { CountChart, DailyMovementsChart, type DayBar } from "../ui/charts";
+import { CountChart, DailyMovementsChart, fillDays } from "../ui/charts";
 import { formatInteger, formatMoney, utcDay } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
@@ -8,15 +8,6 @@ import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 
 const DAYS = 30;
-
-/** Every day of the window, oldest first, with zeros where the report has no entry. */
-function fillDays(byDay: DayBar[]): DayBar[] {
-  const known = new Map(byDay.map((d) => [d.day, d]));
-  return Array.from({ length: DAYS }, (_, i) => {
-    const day = utcDay(DAYS - 1 - i);
-    return known.get(day) ?? { day, unitsIn: 0, unitsOut: 0, movements: 0 };
-  });
-}
 
 export function Dashboard() {
   useDocumentTitle("Dashboard");
@@ -75,7 +66,10 @@ export function Dashboard() {
           </p>
           <Loaded load={movements}>
             {({ totals }) => (
-              <DailyMovementsChart title="Stock movements per day" days={fillDays(totals.byDay)} />
+              <DailyMovementsChart
+                title="Stock movements per day"
+                days={fillDays(totals.byDay, range.from, range.to)}
+              />
             )}
           </Loaded>
         </section>

@@ -1,11 +1,15 @@
+import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
 import { formatDateTime, formatMoney } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
+import { ProductDialog } from "./product-form";
 
 /** One product: its details, its stock at every location, and its latest ledger rows. */
 export function Product() {
@@ -28,6 +32,12 @@ export function Product() {
     () => unwrap(api.GET("/api/v1/warehouses", { params: { query: { pageSize: 100 } } })),
     [],
   );
+  const [editing, setEditing] = useState(false);
+  // Archiving marks the product Inactive (it stays in the ledger and in old orders); Reactivate undoes it.
+  const archive = useSubmit(async (status: "Active" | "Inactive") => {
+    await unwrap(api.PATCH("/api/v1/products/{id}", { params: { path: { id } }, body: { status } }));
+    product.reload();
+  });
   const title = product.data ? `${product.data.sku} ${product.data.name}` : "Product";
   useDocumentTitle(title);
   const warehouseCode = (warehouseId: string) =>
@@ -44,26 +54,47 @@ export function Product() {
       <h1 tabIndex={-1}>{title}</h1>
       <Loaded load={product}>
         {(p) => (
-          <dl class="details">
-            <dt>SKU</dt>
-            <dd>{p.sku}</dd>
-            <dt>Barcode</dt>
-            <dd>{p.barcode ?? "—"}</dd>
-            <dt>Category</dt>
-            <dd>{p.category ?? "—"}</dd>
-            <dt>Status</dt>
-            <dd>{p.status}</dd>
-            <dt>Unit</dt>
-            <dd>{p.unit ?? "—"}</dd>
-            <dt>Price</dt>
-            <dd>{formatMoney(p.price)}</dd>
-            <dt>Cost</dt>
-            <dd>{formatMoney(p.cost)}</dd>
-            <dt>Reorder point</dt>
-            <dd>{p.reorderPoint}</dd>
-            <dt>Updated</dt>
-            <dd>{formatDateTime(p.updatedAt)}</dd>
-          </dl>
+          <>
+            <div class="toolbar">
+              <button type="button" class="button" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+              <button
+                type="button"
+                class="button"
+                disabled={archive.busy}
+                onClick={() => void archive.run(p.status === "Active" ? "Inactive" : "Active")}
+              >
+                {p.status === "Active" ? "Archive" : "Reactivate"}
+              </button>
+            </div>
+            <ErrorMessage error={archive.error} />
+            {editing && (
+              <ProductDialog product={p} onClose={() => setEditing(false)} onSaved={product.reload} />
+            )}
+            <dl class="details">
+              <dt>SKU</dt>
+              <dd>{p.sku}</dd>
+              <dt>Barcode</dt>
+              <dd>{p.barcode ?? "—"}</dd>
+              <dt>Category</dt>
+              <dd>{p.category ?? "—"}</dd>
+              <dt>Status</dt>
+              <dd>{p.status}</dd>
+              <dt>Unit</dt>
+              <dd>{p.unit ?? "—"}</dd>
+              <dt>Price</dt>
+              <dd>{formatMoney(p.price)}</dd>
+              <dt>Cost</dt>
+              <dd>{formatMoney(p.cost)}</dd>
+              <dt>Reorder point</dt>
+              <dd>{p.reorderPoint}</dd>
+              <dt>Tracking</dt>
+              <dd>{p.tracking}</dd>
+              <dt>Updated</dt>
+              <dd>{formatDateTime(p.updatedAt)}</dd>
+            </dl>
+          </>
         )}
       </Loaded>
       <section aria-labelledby="stock-heading">

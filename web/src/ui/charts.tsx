@@ -13,6 +13,17 @@ export interface DayBar {
   movements: number;
 }
 
+/** Every UTC day from `from` to `to` (YYYY-MM-DD), oldest first, with zeros where the report has no entry. */
+export function fillDays(byDay: DayBar[], from: string, to: string): DayBar[] {
+  const known = new Map(byDay.map((d) => [d.day, d]));
+  const days: DayBar[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    const day = new Date(t).toISOString().slice(0, 10);
+    days.push(known.get(day) ?? { day, unitsIn: 0, unitsOut: 0, movements: 0 });
+  }
+  return days;
+}
+
 /**
  * The element's width in CSS pixels, followed as it changes: the charts draw at their real size, so their text
  * stays legible from a phone to a wide screen instead of scaling with the drawing.

@@ -1,0 +1,102 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTenant, ok, type TestTenant } from "./support/api";
+import { expectFitsPhone, expectSpotless, openPage, screenshot, signIn } from "./support/browser";
+import { seedWarehouse } from "./support/seed";
+
+let tenant: TestTenant;
+const pages: [path: string, heading: string | RegExp][] = [
+  ["/app/", "Dashboard"],
+  ["/app/stock", "Stock"],
+  ["/app/orders", "Orders"],
+  ["/app/products", "Products"],
+  ["/app/movements", "Movements"],
+  ["/app/counts", "Cycle counts"],
+  ["/app/lots", "Lots and expiry"],
+  ["/app/holds", "Holds"],
+  ["/app/warehouses", "Warehouses"],
+  ["/app/reports", "Reports"],
+  ["/app/events", "Events"],
+  ["/app/configuration/users", "Users"],
+  ["/app/configuration/api-keys", "API Keys"],
+  ["/app/configuration/webhooks", "Webhooks"],
+];
+
+beforeAll(async () => {
+  tenant = await createTenant();
+  const { warehouse, a1, pen, mug } = await seedWarehouse(tenant);
+  const soap = await ok(
+    tenant.api.POST("/api/v1/products", { body: { sku: "SOAP-1", name: "Dish soap", tracking: "lot" } }),
+  );
+  await ok(
+    tenant.api.POST("/api/v1/inventory/adjustments", {
+      body: {
+        productId: soap.id,
+        locationId: a1.id,
+        quantity: 6,
+        reason: "received",
+        lotNumber: "L-1",
+        expiresAt: "2026-12-20",
+      },
+    }),
+  );
+  await ok(
+    tenant.api.POST("/api/v1/inventory/holds", {
+      body: {
+        productId: pen.id,
+        quantity: 2,
+        warehouseId: warehouse.id,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    }),
+  );
+  const count = await ok(tenant.api.POST("/api/v1/inventory/counts", { body: { locationIds: [a1.id] } }));
+  const orders = await ok(tenant.api.GET("/api/v1/orders", { params: { query: { pageSize: 1 } } }));
+  pages.push([`/app/counts/${count.id}`, /^Count /], [`/app/orders/${orders.items[0]?.id}`, /^Order /]);
+  pages.push([`/app/products/${mug.id}`, "MUG-1 Mug"]);
+});
+
+/** axe-core's WCAG 2.1 A and AA rules; a serious or critical finding fails, with every node named. */
+async function expectAccessible(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const found = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`);
+  expect(found, where).toEqual([]);
+}
+
+async function walk(phone: boolean) {
+  const page = await openPage("/app/", { phone });
+  await signIn(page, tenant.email, tenant.password);
+  await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+  for (const [path, heading] of pages) {
+    await page.goto(path); // a full load keeps the session (the refresh cookie)
+    await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
+    await expect
+      .poll(() =>
+        page
+          .getByRole("status")
+          .filter({ hasText: /Loading|Updating/ })
+          .count(),
+      )
+      .toBe(0);
+    const where = `${path} at ${phone ? "390x844" : "1366x800"}`;
+    await expectAccessible(page, where);
+    if (phone) await expectFitsPhone(page, where);
+    await screenshot(page, `page${path.replaceAll("/", "-").replace(/-$/, "")}${phone ? "-phone" : ""}`);
+  }
+  expectSpotless(page);
+}
+
+describe("every page", () => {
+  it("is accessible at 1366 x 800, with no console error and no other origin", async () => {
+    await walk(false);
+  });
+
+  it("is accessible at 390 x 844 and fits the phone: no sideways scrolling, touch targets of 44 px", async () => {
+    await walk(true);
+  });
+});

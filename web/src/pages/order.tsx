@@ -1,0 +1,332 @@
+import { useState } from "preact/hooks";
+import { useRoute } from "preact-iso";
+import { api, type Schemas, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
+import { formatDateTime, formatInteger, formatMoney } from "../ui/format";
+import { Loaded } from "../ui/loaded";
+import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { Modal } from "../ui/modal";
+import { useProductsById } from "../ui/products-lookup";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { useLoad } from "../ui/use-load";
+import { statusLabel } from "./orders";
+
+type Order = Schemas["Order"];
+type Status = Schemas["OrderStatus"];
+
+/** One order: its lines (with lots), its status timeline, and the next steps the API allows from here. */
+export function OrderPage() {
+  const { params } = useRoute();
+  const id = params.id ?? "";
+  const order = useLoad(() => unwrap(api.GET("/api/v1/orders/{id}", { params: { path: { id } } })), [id]);
+  const warehouses = useWarehouses();
+  const products = useProductsById(order.data?.lines.map((l) => l.productId) ?? []);
+  const [receiving, setReceiving] = useState(false);
+  const title = order.data ? `Order ${order.data.number}` : "Order";
+  useDocumentTitle(title);
+  const sku = (productId: string) => products.data?.get(productId)?.sku ?? productId.slice(0, 8);
+
+  return (
+    <>
+      <p>
+        <a href="/app/orders">← Orders</a>
+      </p>
+      <h1 tabIndex={-1}>{title}</h1>
+      <Loaded load={order}>
+        {(o) => (
+          <>
+            <dl class="details">
+              <dt>Type</dt>
+              <dd>{o.type}</dd>
+              <dt>Status</dt>
+              <dd>
+                <span class={`badge status-${o.status}`}>{statusLabel(o.status)}</span>
+              </dd>
+              <dt>{o.type === "sales" ? "Customer" : "Supplier"}</dt>
+              <dd>{o.supplier ?? o.customerId ?? "—"}</dd>
+              <dt>Warehouse</dt>
+              <dd>{codeOf(warehouses.data, o.warehouseId)}</dd>
+              {o.shippingAddress && (
+                <>
+                  <dt>Ship to</dt>
+                  <dd>
+                    {o.shippingAddress.street}, {o.shippingAddress.zip} {o.shippingAddress.city}
+                  </dd>
+                </>
+              )}
+              {o.trackingNumber && (
+                <>
+                  <dt>Tracking</dt>
+                  <dd>{o.trackingNumber}</dd>
+                </>
+              )}
+              {o.expectedAt && (
+                <>
+                  <dt>Expected</dt>
+                  <dd>{formatDateTime(o.expectedAt)}</dd>
+                </>
+              )}
+              <dt>Total</dt>
+              <dd>
+                {formatInteger(o.totals.quantity)} units, {formatMoney(o.totals.total)}
+              </dd>
+            </dl>
+            <NextSteps order={o} onChanged={order.reload} onReceive={() => setReceiving(true)} />
+            <section aria-labelledby="lines-heading">
+              <h2 id="lines-heading">Lines</h2>
+              <Table
+                label="Lines"
+                columns={[
+                  "#",
+                  "Product",
+                  { label: "Quantity", number: true },
+                  ...(o.type === "purchase" ? [{ label: "Received", number: true }] : []),
+                  { label: o.type === "sales" ? "Price" : "Cost", number: true },
+                  { label: "Line total", number: true },
+                  "Lots",
+                ]}
+              >
+                {o.lines.map((line) => (
+                  <tr key={line.id}>
+                    <td>{line.lineNo}</td>
+                    <td>
+                      <a href={`/app/products/${line.productId}`}>{sku(line.productId)}</a>{" "}
+                      {products.data?.get(line.productId)?.name}
+                    </td>
+                    <td class="number">{formatInteger(line.quantity)}</td>
+                    {o.type === "purchase" && (
+                      <td class="number">{formatInteger(line.receivedQuantity ?? 0)}</td>
+                    )}
+                    <td class="number">{formatMoney(line.price ?? line.cost)}</td>
+                    <td class="number">{formatMoney(line.lineTotal)}</td>
+                    <td>
+                      {line.lots?.length
+                        ? line.lots
+                            .map(
+                              (lot) =>
+                                `${lot.lotNumber} × ${lot.quantity}${lot.expiresAt ? ` (expires ${lot.expiresAt})` : ""}`,
+                            )
+                            .join("; ")
+                        : (line.lotNumber ?? "—")}
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+            </section>
+            <section aria-labelledby="timeline-heading">
+              <h2 id="timeline-heading">Status timeline</h2>
+              <ol class="timeline">
+                {o.statusHistory.map((change) => (
+                  <li key={`${change.at}:${change.to}`}>
+                    <strong>{statusLabel(change.to)}</strong>
+                    {change.from && <span class="muted"> from {statusLabel(change.from)}</span>}
+                    <span class="muted">
+                      {" "}
+                      · {formatDateTime(change.at)} · by {change.by.type.replace("_", " ")}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            </section>
+            {receiving && (
+              <ReceiveDialog order={o} sku={sku} onClose={() => setReceiving(false)} onDone={order.reload} />
+            )}
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+/** The statuses the API allows next (its allowedTransitions), and Receive for a purchase order awaiting stock. */
+function NextSteps({
+  order,
+  onChanged,
+  onReceive,
+}: {
+  order: Order;
+  onChanged: () => void;
+  onReceive: () => void;
+}) {
+  const [tracking, setTracking] = useState("");
+  const change = useSubmit(async (status: Status) => {
+    await unwrap(
+      api.PATCH("/api/v1/orders/{id}/status", {
+        params: { path: { id: order.id } },
+        body: { status, ...(status === "shipped" && tracking.trim() && { trackingNumber: tracking.trim() }) },
+      }),
+    );
+    onChanged();
+  });
+  const receivable =
+    order.type === "purchase" && (order.status === "ordered" || order.status === "partially_received");
+  if (order.allowedTransitions.length === 0 && !receivable) return null;
+  return (
+    <section aria-labelledby="next-heading">
+      <h2 id="next-heading">Next steps</h2>
+      {order.allowedTransitions.includes("shipped") && (
+        <label class="field">
+          <span>Tracking number (for Shipped)</span>
+          <input value={tracking} maxLength={100} onInput={(e) => setTracking(e.currentTarget.value)} />
+        </label>
+      )}
+      <div class="toolbar">
+        {receivable && (
+          <button type="button" class="button button-primary" onClick={onReceive}>
+            Receive
+          </button>
+        )}
+        {order.allowedTransitions.map((status) => (
+          <button
+            key={status}
+            type="button"
+            class={status === "cancelled" ? "button button-danger" : "button"}
+            disabled={change.busy}
+            onClick={() => void change.run(status)}
+          >
+            {status === "cancelled" ? "Cancel order" : `Mark ${statusLabel(status)}`}
+          </button>
+        ))}
+      </div>
+      <ErrorMessage error={change.error} />
+    </section>
+  );
+}
+
+interface Receipt {
+  quantity: string;
+  locationId: string;
+  lotNumber: string;
+  expiresAt: string;
+}
+
+/** Receives what is still open on each line into a location, with its lot and expiry where the product has lots. */
+export function ReceiveDialog({
+  order,
+  sku,
+  onClose,
+  onDone,
+}: {
+  order: Order;
+  sku: (productId: string) => string;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const locations = useLocations(order.warehouseId ?? "");
+  const products = useProductsById(order.lines.map((l) => l.productId));
+  const open = order.lines.filter((l) => (l.receivedQuantity ?? 0) < l.quantity);
+  const [receipts, setReceipts] = useState<Record<string, Receipt>>(() =>
+    Object.fromEntries(
+      open.map((l) => [
+        l.id,
+        {
+          quantity: String(l.quantity - (l.receivedQuantity ?? 0)),
+          locationId: "",
+          lotNumber: "",
+          expiresAt: "",
+        },
+      ]),
+    ),
+  );
+  const set = (lineId: string, change: Partial<Receipt>) =>
+    setReceipts({ ...receipts, [lineId]: { ...(receipts[lineId] as Receipt), ...change } });
+  const submit = useSubmit(async () => {
+    const lines = open
+      .map((line) => ({ line, receipt: receipts[line.id] as Receipt }))
+      .filter(({ receipt }) => Number(receipt.quantity) > 0)
+      .map(({ line, receipt }) => ({
+        lineId: line.id,
+        quantity: Number(receipt.quantity),
+        locationId: receipt.locationId,
+        ...(receipt.lotNumber.trim() && { lotNumber: receipt.lotNumber.trim() }),
+        ...(receipt.expiresAt && { expiresAt: receipt.expiresAt }),
+      }));
+    await unwrap(
+      api.POST("/api/v1/orders/{id}/receive", { params: { path: { id: order.id } }, body: { lines } }),
+    );
+    onDone();
+    onClose();
+  });
+  return (
+    <Modal title={`Receive ${order.number}`} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit.run();
+        }}
+      >
+        {open.map((line) => {
+          const receipt = receipts[line.id] as Receipt;
+          const lotted = products.data?.get(line.productId)?.tracking === "lot";
+          return (
+            <fieldset key={line.id} class="field receipt">
+              <legend>
+                {sku(line.productId)}: {line.quantity - (line.receivedQuantity ?? 0)} open
+              </legend>
+              <div class="field-row">
+                <label class="field narrow-field">
+                  <span>Quantity</span>
+                  <input
+                    type="number"
+                    min={0}
+                    step={1}
+                    inputMode="numeric"
+                    value={receipt.quantity}
+                    onInput={(e) => set(line.id, { quantity: e.currentTarget.value })}
+                  />
+                </label>
+                <label class="field">
+                  <span>Into location</span>
+                  <select
+                    required
+                    value={receipt.locationId}
+                    onChange={(e) => set(line.id, { locationId: e.currentTarget.value })}
+                  >
+                    <option value="">Choose…</option>
+                    {locations.data?.map((l) => (
+                      <option key={l.id} value={l.id}>
+                        {l.code}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              {lotted && (
+                <div class="field-row">
+                  <label class="field">
+                    <span>Lot number</span>
+                    <input
+                      required
+                      maxLength={100}
+                      value={receipt.lotNumber}
+                      onInput={(e) => set(line.id, { lotNumber: e.currentTarget.value })}
+                    />
+                  </label>
+                  <label class="field">
+                    <span>Expires on</span>
+                    <input
+                      type="date"
+                      value={receipt.expiresAt}
+                      onInput={(e) => set(line.id, { expiresAt: e.currentTarget.value })}
+                    />
+                  </label>
+                </div>
+              )}
+            </fieldset>
+          );
+        })}
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            Receive stock
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,356 @@
+import { useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import { api, type Schemas, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
+import { formatDateTime, formatInteger, formatMoney } from "../ui/format";
+import { LoadedList } from "../ui/loaded-list";
+import { codeOf, useWarehouses } from "../ui/lookups";
+import { Modal } from "../ui/modal";
+import { productByCode } from "../ui/products-lookup";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+
+type Status = Schemas["OrderStatus"];
+type OrderType = Schemas["OrderType"];
+export const SALES_STATUSES: Status[] = [
+  "pending",
+  "confirmed",
+  "picking",
+  "packed",
+  "shipped",
+  "delivered",
+  "cancelled",
+];
+export const PURCHASE_STATUSES: Status[] = [
+  "draft",
+  "ordered",
+  "partially_received",
+  "received",
+  "cancelled",
+];
+export const statusLabel = (status: string) => status.replaceAll("_", " ");
+
+/** Sales and purchase orders: status and type filters, search by number, customer or supplier. */
+export function Orders() {
+  useDocumentTitle("Orders");
+  const { route } = useLocation();
+  const { values, page, show } = useUrlFilters(["type", "status", "search"] as const);
+  const warehouses = useWarehouses();
+  const [creating, setCreating] = useState<OrderType | null>(null);
+  const orders = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/v1/orders", {
+          params: {
+            query: {
+              page,
+              pageSize: 25,
+              ...(values.type && { type: values.type as OrderType }),
+              ...(values.status && { status: values.status as Status }),
+              ...(values.search && { search: values.search }),
+            },
+          },
+        }),
+      ),
+    [page, values.type, values.status, values.search],
+  );
+  const statuses =
+    values.type === "purchase"
+      ? PURCHASE_STATUSES
+      : values.type === "sales"
+        ? SALES_STATUSES
+        : [...SALES_STATUSES, ...PURCHASE_STATUSES.filter((s) => s !== "cancelled")];
+  return (
+    <>
+      <h1 tabIndex={-1}>Orders</h1>
+      <div class="toolbar">
+        <button type="button" class="button button-primary" onClick={() => setCreating("sales")}>
+          New sales order
+        </button>
+        <button type="button" class="button" onClick={() => setCreating("purchase")}>
+          New purchase order
+        </button>
+      </div>
+      <form
+        class="filters"
+        aria-label="Filter orders"
+        onSubmit={(event) => {
+          const f = filterFields(event);
+          show({ type: f.type ?? "", status: f.status ?? "", search: f.search ?? "", page: 1 });
+        }}
+      >
+        <label class="field">
+          <span>Type</span>
+          <select name="type">
+            <option value="">Sales and purchase</option>
+            <option value="sales" selected={values.type === "sales"}>
+              Sales
+            </option>
+            <option value="purchase" selected={values.type === "purchase"}>
+              Purchase
+            </option>
+          </select>
+        </label>
+        <label class="field">
+          <span>Status</span>
+          <select name="status">
+            <option value="">Any</option>
+            {statuses.map((s) => (
+              <option key={s} value={s} selected={s === values.status}>
+                {statusLabel(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Search</span>
+          <input
+            name="search"
+            type="search"
+            defaultValue={values.search}
+            placeholder="Number, supplier…"
+            maxLength={100}
+          />
+        </label>
+        <button type="submit" class="button button-primary">
+          Apply
+        </button>
+      </form>
+      <LoadedList load={orders} empty="No orders match." onPage={(next) => show({ page: next })}>
+        {(list) => (
+          <Table
+            label="Orders"
+            columns={[
+              "Number",
+              "Type",
+              "Status",
+              "Party",
+              "Warehouse",
+              { label: "Units", number: true },
+              { label: "Total", number: true },
+              "Created",
+            ]}
+          >
+            {list.items.map((order) => (
+              <tr key={order.id}>
+                <td>
+                  <a href={`/app/orders/${order.id}`}>{order.number}</a>
+                </td>
+                <td>{order.type}</td>
+                <td>
+                  <span class={`badge status-${order.status}`}>{statusLabel(order.status)}</span>
+                </td>
+                <td>
+                  {order.supplier ?? (order.customerId ? `Customer ${order.customerId.slice(-6)}` : "—")}
+                </td>
+                <td>{codeOf(warehouses.data, order.warehouseId)}</td>
+                <td class="number">{formatInteger(order.totals.quantity)}</td>
+                <td class="number">{formatMoney(order.totals.total)}</td>
+                <td>{formatDateTime(order.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
+      {creating && (
+        <NewOrderDialog
+          type={creating}
+          onClose={() => setCreating(null)}
+          onCreated={(id) => route(`/app/orders/${id}`)}
+        />
+      )}
+    </>
+  );
+}
+
+interface LineDraft {
+  code: string;
+  quantity: string;
+  amount: string;
+}
+const blankLine = (): LineDraft => ({ code: "", quantity: "1", amount: "" });
+
+/** A new sales order (customer, address, lines) or purchase order (supplier, warehouse, lines). */
+function NewOrderDialog({
+  type,
+  onClose,
+  onCreated,
+}: {
+  type: OrderType;
+  onClose: () => void;
+  onCreated: (id: string) => void;
+}) {
+  const warehouses = useWarehouses();
+  const [lines, setLines] = useState<LineDraft[]>([blankLine()]);
+  const setLine = (index: number, change: Partial<LineDraft>) =>
+    setLines(lines.map((line, i) => (i === index ? { ...line, ...change } : line)));
+  const submit = useSubmit(async (form: HTMLFormElement) => {
+    const fields = Object.fromEntries(
+      [...new FormData(form).entries()].map(([k, v]) => [k, String(v).trim()]),
+    );
+    // Each line's SKU or barcode becomes its product; an unknown code stops here with its own message.
+    const resolved = await Promise.all(
+      lines
+        .filter((l) => l.code.trim())
+        .map(async (line) => {
+          const product = await productByCode(line.code);
+          const amount =
+            line.amount === "" ? (type === "sales" ? product.price : product.cost) : Number(line.amount);
+          return { productId: product.id, quantity: Number(line.quantity), amount: amount ?? 0 };
+        }),
+    );
+    const order =
+      type === "sales"
+        ? await unwrap(
+            api.POST("/api/v1/orders/sales", {
+              body: {
+                customerId: fields.customerId || crypto.randomUUID(),
+                ...(fields.warehouseId && { warehouseId: fields.warehouseId }),
+                lines: resolved.map((l) => ({
+                  productId: l.productId,
+                  quantity: l.quantity,
+                  price: l.amount,
+                })),
+                shippingAddress: {
+                  street: fields.street ?? "",
+                  city: fields.city ?? "",
+                  zip: fields.zip ?? "",
+                  ...(fields.country && { country: fields.country }),
+                },
+                ...(fields.notes && { notes: fields.notes }),
+              },
+            }),
+          )
+        : await unwrap(
+            api.POST("/api/v1/orders/purchase", {
+              body: {
+                supplier: fields.supplier ?? "",
+                warehouseId: fields.warehouseId ?? "",
+                lines: resolved.map((l) => ({
+                  productId: l.productId,
+                  quantity: l.quantity,
+                  cost: l.amount,
+                })),
+                ...(fields.expectedAt && { expectedAt: `${fields.expectedAt}T00:00:00.000Z` }),
+                ...(fields.notes && { notes: fields.notes }),
+              },
+            }),
+          );
+    onCreated(order.id);
+  });
+  return (
+    <Modal title={type === "sales" ? "New sales order" : "New purchase order"} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit.run(event.currentTarget);
+        }}
+      >
+        {type === "sales" ? (
+          <>
+            <label class="field">
+              <span>Customer id (optional)</span>
+              <input name="customerId" maxLength={36} pattern="[0-9a-fA-F-]{36}" title="A UUID" />
+            </label>
+            <fieldset class="field">
+              <legend>Ship to</legend>
+              <label class="field">
+                <span>Street</span>
+                <input name="street" required maxLength={200} autocomplete="street-address" />
+              </label>
+              <div class="field-row">
+                <label class="field">
+                  <span>City</span>
+                  <input name="city" required maxLength={100} autocomplete="address-level2" />
+                </label>
+                <label class="field">
+                  <span>ZIP</span>
+                  <input name="zip" required maxLength={20} autocomplete="postal-code" />
+                </label>
+              </div>
+            </fieldset>
+          </>
+        ) : (
+          <>
+            <label class="field">
+              <span>Supplier</span>
+              <input name="supplier" required maxLength={200} />
+            </label>
+            <label class="field">
+              <span>Expected on (optional)</span>
+              <input name="expectedAt" type="date" />
+            </label>
+          </>
+        )}
+        <label class="field">
+          <span>Warehouse{type === "sales" ? " (optional)" : ""}</span>
+          <select name="warehouseId" required={type === "purchase"}>
+            <option value="">{type === "sales" ? "Any" : "Choose…"}</option>
+            {warehouses.data?.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.code} {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset class="field">
+          <legend>Lines</legend>
+          {lines.map((line, index) => (
+            <div class="field-row" key={index}>
+              <label class="field">
+                <span>SKU or barcode</span>
+                <input
+                  value={line.code}
+                  required={index === 0}
+                  onInput={(e) => setLine(index, { code: e.currentTarget.value })}
+                />
+              </label>
+              <label class="field narrow-field">
+                <span>Quantity</span>
+                <input
+                  type="number"
+                  min={1}
+                  step={1}
+                  inputMode="numeric"
+                  value={line.quantity}
+                  onInput={(e) => setLine(index, { quantity: e.currentTarget.value })}
+                />
+              </label>
+              <label class="field narrow-field">
+                <span>{type === "sales" ? "Price" : "Cost"}</span>
+                <input
+                  type="number"
+                  min={0}
+                  step="0.01"
+                  inputMode="decimal"
+                  value={line.amount}
+                  placeholder="list"
+                  onInput={(e) => setLine(index, { amount: e.currentTarget.value })}
+                />
+              </label>
+            </div>
+          ))}
+          <button type="button" class="button" onClick={() => setLines([...lines, blankLine()])}>
+            Add line
+          </button>
+        </fieldset>
+        <label class="field">
+          <span>Notes (optional)</span>
+          <input name="notes" maxLength={1000} />
+        </label>
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            Create order
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

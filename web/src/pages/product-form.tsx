@@ -1,0 +1,93 @@
+import { api, type Schemas, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { fieldsOf, useSubmit } from "../ui/form";
+import { Modal } from "../ui/modal";
+
+type Product = Schemas["Product"];
+type Fields = Schemas["CreateProductRequest"];
+
+const numberOrNull = (value: string | undefined) => (value ? Number(value) : null);
+
+/** The fields of a product form as the API takes them (empty optional fields are null). */
+function productFields(fields: Record<string, string>): Fields {
+  return {
+    sku: (fields.sku ?? "").trim(),
+    name: (fields.name ?? "").trim(),
+    barcode: fields.barcode?.trim() || null,
+    category: fields.category?.trim() || null,
+    unit: fields.unit?.trim() || null,
+    price: numberOrNull(fields.price),
+    cost: numberOrNull(fields.cost),
+    reorderPoint: Number(fields.reorderPoint || 0),
+    description: fields.description?.trim() || null,
+    tracking: (fields.tracking || "none") as Fields["tracking"],
+  };
+}
+
+/** Creates a product, or edits one (the write names the version read: If-Match, so a concurrent edit is a 412). */
+export function ProductDialog({
+  product,
+  onClose,
+  onSaved,
+}: {
+  product?: Product;
+  onClose: () => void;
+  onSaved: (product: Product) => void;
+}) {
+  const submit = useSubmit(async (fields: Record<string, string>) => {
+    const body = productFields(fields);
+    const saved = product
+      ? await unwrap(api.PUT("/api/v1/products/{id}", { params: { path: { id: product.id } }, body }))
+      : await unwrap(api.POST("/api/v1/products", { body }));
+    onSaved(saved);
+    onClose();
+  });
+  const text = (name: keyof Product, label: string, extra: Record<string, unknown> = {}) => (
+    <label class="field">
+      <span>{label}</span>
+      <input name={name} defaultValue={product?.[name] == null ? "" : String(product[name])} {...extra} />
+    </label>
+  );
+  return (
+    <Modal title={product ? `Edit ${product.sku}` : "New product"} onClose={onClose}>
+      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
+        <div class="field-row">
+          {text("sku", "SKU", { required: true, maxLength: 100 })}
+          {text("name", "Name", { required: true, maxLength: 200 })}
+        </div>
+        <div class="field-row">
+          {text("barcode", "Barcode (optional)", { maxLength: 100, inputMode: "numeric" })}
+          {text("category", "Category (optional)", { maxLength: 100 })}
+        </div>
+        <div class="field-row">
+          {text("price", "Price", { type: "number", min: 0, step: "0.01", inputMode: "decimal" })}
+          {text("cost", "Cost", { type: "number", min: 0, step: "0.01", inputMode: "decimal" })}
+          {text("reorderPoint", "Reorder point", { type: "number", min: 0, step: 1, inputMode: "numeric" })}
+        </div>
+        <div class="field-row">
+          {text("unit", "Unit (optional)", { maxLength: 20 })}
+          <label class="field">
+            <span>Tracking</span>
+            <select name="tracking">
+              {(["none", "lot", "serial"] as const).map((t) => (
+                <option key={t} value={t} selected={(product?.tracking ?? "none") === t}>
+                  {t === "none" ? "None" : t === "lot" ? "Lots (with expiry)" : "Serial numbers"}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {text("description", "Description (optional)", { maxLength: 2000 })}
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            {product ? "Save" : "Create product"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,133 @@
+import { api, unwrap } from "../api/client";
+import { CountChart, DailyMovementsChart, fillDays } from "../ui/charts";
+import { saveCsv } from "../ui/download";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
+import { formatInteger, formatMoney, utcDay } from "../ui/format";
+import { Loaded } from "../ui/loaded";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+
+type Report = "inventory-valuation" | "stock-movements" | "low-stock" | "order-summary";
+
+/** The four reports over a chosen span of UTC days: charts of the totals, and each report as a CSV file. */
+export function Reports() {
+  useDocumentTitle("Reports");
+  const { values, show } = useUrlFilters(["from", "to"] as const);
+  const from = values.from || utcDay(29);
+  const to = values.to || utcDay(0);
+  const movements = useLoad(
+    () =>
+      unwrap(api.GET("/api/v1/reports/stock-movements", { params: { query: { from, to, pageSize: 1 } } })),
+    [from, to],
+  );
+  const orders = useLoad(
+    () => unwrap(api.GET("/api/v1/reports/order-summary", { params: { query: { from, to, pageSize: 1 } } })),
+    [from, to],
+  );
+  const valuation = useLoad(
+    () => unwrap(api.GET("/api/v1/reports/inventory-valuation", { params: { query: { pageSize: 1 } } })),
+    [],
+  );
+  const download = useSubmit((report: Report) => {
+    const csv = { format: "csv" as const };
+    const call =
+      report === "stock-movements"
+        ? api.GET("/api/v1/reports/stock-movements", {
+            params: { query: { ...csv, from, to } },
+            parseAs: "text",
+          })
+        : report === "order-summary"
+          ? api.GET("/api/v1/reports/order-summary", {
+              params: { query: { ...csv, from, to } },
+              parseAs: "text",
+            })
+          : report === "low-stock"
+            ? api.GET("/api/v1/reports/low-stock", { params: { query: csv }, parseAs: "text" })
+            : api.GET("/api/v1/reports/inventory-valuation", { params: { query: csv }, parseAs: "text" });
+    return saveCsv(call, `${report}.csv`);
+  });
+  const csvButton = (report: Report, label: string) => (
+    <button type="button" class="button" disabled={download.busy} onClick={() => void download.run(report)}>
+      {label}
+    </button>
+  );
+  return (
+    <>
+      <h1 tabIndex={-1}>Reports</h1>
+      <form
+        class="filters"
+        aria-label="Report period"
+        onSubmit={(event) => {
+          const f = filterFields(event);
+          show({ from: f.from ?? "", to: f.to ?? "" });
+        }}
+      >
+        <label class="field">
+          <span>From</span>
+          <input name="from" type="date" defaultValue={from} required />
+        </label>
+        <label class="field">
+          <span>To</span>
+          <input name="to" type="date" defaultValue={to} required />
+        </label>
+        <button type="submit" class="button button-primary">
+          Show
+        </button>
+      </form>
+      <div class="toolbar">
+        {csvButton("stock-movements", "Movements CSV")}
+        {csvButton("order-summary", "Orders CSV")}
+        {csvButton("inventory-valuation", "Valuation CSV")}
+        {csvButton("low-stock", "Low stock CSV")}
+      </div>
+      <ErrorMessage error={download.error} />
+      <section aria-labelledby="valuation-heading">
+        <h2 id="valuation-heading">Inventory valuation (now)</h2>
+        <Loaded load={valuation}>
+          {({ totals }) => (
+            <dl class="stats">
+              <div>
+                <dt>On hand</dt>
+                <dd>{formatInteger(totals.onHand)} units</dd>
+              </div>
+              <div>
+                <dt>Value at cost</dt>
+                <dd>{formatMoney(totals.value)}</dd>
+              </div>
+            </dl>
+          )}
+        </Loaded>
+      </section>
+      <div class="columns">
+        <section aria-labelledby="movements-heading">
+          <h2 id="movements-heading">Stock movements per day</h2>
+          <Loaded load={movements}>
+            {({ totals }) => (
+              <DailyMovementsChart title="Stock movements per day" days={fillDays(totals.byDay, from, to)} />
+            )}
+          </Loaded>
+        </section>
+        <section aria-labelledby="orders-heading">
+          <h2 id="orders-heading">Orders by status</h2>
+          <Loaded load={orders}>
+            {({ totals }) =>
+              totals.byStatus.length === 0 ? (
+                <p>No orders in this period.</p>
+              ) : (
+                <CountChart
+                  title="Orders by status"
+                  bars={totals.byStatus.map((s) => ({
+                    label: `${s.type === "sales" ? "Sales" : "Purchase"}: ${s.status.replaceAll("_", " ")}`,
+                    value: s.orders,
+                  }))}
+                />
+              )
+            }
+          </Loaded>
+        </section>
+      </div>
+    </>
+  );
+}

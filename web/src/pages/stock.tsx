@@ -1,0 +1,309 @@
+import { useState } from "preact/hooks";
+import { api, type Schemas, unwrap } from "../api/client";
+import { saveCsv } from "../ui/download";
+import { ErrorMessage } from "../ui/error-message";
+import { fieldsOf, useSubmit } from "../ui/form";
+import { formatInteger } from "../ui/format";
+import { LoadedList } from "../ui/loaded-list";
+import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { Modal } from "../ui/modal";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+
+type Level = Schemas["StockLevel"];
+const REASONS = ["received", "found", "damaged", "lost", "expired", "correction", "returned"];
+
+/** Stock per product, location and lot, with what is reserved and what is free to promise. */
+export function Stock() {
+  useDocumentTitle("Stock");
+  const { values, page, show } = useUrlFilters([
+    "warehouseId",
+    "locationId",
+    "sku",
+    "lotNumber",
+    "low",
+  ] as const);
+  const warehouses = useWarehouses();
+  const locations = useLocations(values.warehouseId);
+  const [adjusting, setAdjusting] = useState<Level | null>(null);
+  const [moving, setMoving] = useState<Level | null>(null);
+  const download = useSubmit(() =>
+    saveCsv(
+      api.GET("/api/v1/reports/inventory-valuation", {
+        params: { query: { format: "csv", ...(values.warehouseId && { warehouseId: values.warehouseId }) } },
+        parseAs: "text",
+      }),
+      "stock.csv",
+    ),
+  );
+  const stock = useLoad(async () => {
+    const list = await unwrap(
+      api.GET("/api/v1/inventory/stock", {
+        params: {
+          query: {
+            page,
+            pageSize: 25,
+            ...(values.warehouseId && { warehouseId: values.warehouseId }),
+            ...(values.locationId && { locationId: values.locationId }),
+            ...(values.sku && { sku: values.sku }),
+            ...(values.lotNumber && { lotNumber: values.lotNumber }),
+            ...(values.low && { belowReorderPoint: "true" as const }),
+          },
+        },
+      }),
+    );
+    // Without asOf every item is a current level (with reserved and available).
+    return { ...list, items: list.items.flatMap((level) => ("reserved" in level ? [level] : [])) };
+  }, [page, values.warehouseId, values.locationId, values.sku, values.lotNumber, values.low]);
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Stock</h1>
+      <form
+        class="filters"
+        aria-label="Filter stock"
+        onSubmit={(event) => {
+          const f = filterFields(event);
+          show({
+            warehouseId: f.warehouseId ?? "",
+            locationId: f.warehouseId === values.warehouseId ? (f.locationId ?? "") : "",
+            sku: f.sku ?? "",
+            lotNumber: f.lotNumber ?? "",
+            low: f.low ? "1" : "",
+            page: 1,
+          });
+        }}
+      >
+        <label class="field">
+          <span>Warehouse</span>
+          <select name="warehouseId">
+            <option value="">All</option>
+            {warehouses.data?.map((w) => (
+              <option key={w.id} value={w.id} selected={w.id === values.warehouseId}>
+                {w.code} {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Location</span>
+          <select name="locationId">
+            <option value="">All</option>
+            {locations.data?.map((l) => (
+              <option key={l.id} value={l.id} selected={l.id === values.locationId}>
+                {l.code}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>SKU</span>
+          <input name="sku" defaultValue={values.sku} maxLength={100} />
+        </label>
+        <label class="field">
+          <span>Lot</span>
+          <input name="lotNumber" defaultValue={values.lotNumber} maxLength={100} />
+        </label>
+        <label class="check field">
+          <input type="checkbox" name="low" defaultChecked={values.low !== ""} />
+          <span>Below reorder point</span>
+        </label>
+        <button type="submit" class="button button-primary">
+          Apply
+        </button>
+      </form>
+      <div class="toolbar">
+        <button type="button" class="button" onClick={() => void download.run()} disabled={download.busy}>
+          Download CSV
+        </button>
+      </div>
+      <ErrorMessage error={download.error} />
+      <LoadedList load={stock} empty="No stock matches." onPage={(next) => show({ page: next })}>
+        {(list) => (
+          <Table
+            label="Stock"
+            columns={[
+              "Product",
+              "Warehouse",
+              "Location",
+              "Lot",
+              { label: "On hand", number: true },
+              { label: "Reserved", number: true },
+              { label: "Available", number: true },
+              { label: "Actions", hidden: true },
+            ]}
+          >
+            {list.items.map((level) => (
+              <tr key={`${level.productId}:${level.locationId}:${level.lotId ?? ""}`}>
+                <td>
+                  <a href={`/app/products/${level.productId}`}>{level.sku}</a> {level.productName}
+                </td>
+                <td>{codeOf(warehouses.data, level.warehouseId)}</td>
+                <td>{level.locationCode}</td>
+                <td>
+                  {level.lotNumber ?? "—"}
+                  {level.expiresAt && <span class="muted"> expires {level.expiresAt}</span>}
+                </td>
+                <td class="number">{formatInteger(level.onHand)}</td>
+                <td class="number">{formatInteger(level.reserved)}</td>
+                <td class="number">{formatInteger(level.available)}</td>
+                <td>
+                  <div class="row-actions">
+                    <button
+                      type="button"
+                      class="button"
+                      aria-label={`Adjust ${level.sku} at ${level.locationCode}`}
+                      onClick={() => setAdjusting(level)}
+                    >
+                      Adjust
+                    </button>
+                    <button
+                      type="button"
+                      class="button"
+                      aria-label={`Transfer ${level.sku} from ${level.locationCode}`}
+                      onClick={() => setMoving(level)}
+                    >
+                      Transfer
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
+      {adjusting && (
+        <AdjustDialog level={adjusting} onClose={() => setAdjusting(null)} onDone={stock.reload} />
+      )}
+      {moving && <TransferDialog level={moving} onClose={() => setMoving(null)} onDone={stock.reload} />}
+    </>
+  );
+}
+
+const where = (level: Level) =>
+  `${level.sku} at ${level.locationCode}${level.lotNumber ? `, lot ${level.lotNumber}` : ""}`;
+
+/** A signed change of one level with its reason: the ledger records both. */
+function AdjustDialog({ level, onClose, onDone }: { level: Level; onClose: () => void; onDone: () => void }) {
+  const submit = useSubmit(async (fields: Record<string, string>) => {
+    await unwrap(
+      api.POST("/api/v1/inventory/adjustments", {
+        body: {
+          productId: level.productId,
+          locationId: level.locationId,
+          quantity: Number(fields.quantity),
+          reason: fields.reason ?? "correction",
+          ...(fields.notes && { notes: fields.notes }),
+          ...(level.lotNumber && { lotNumber: level.lotNumber }),
+        },
+      }),
+    );
+    onDone();
+    onClose();
+  });
+  return (
+    <Modal title={`Adjust ${where(level)}`} onClose={onClose}>
+      <p class="muted">
+        On hand {level.onHand}, reserved {level.reserved}. A negative quantity removes stock.
+      </p>
+      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
+        <label class="field">
+          <span>Quantity</span>
+          <input name="quantity" type="number" step={1} required inputMode="numeric" autofocus />
+        </label>
+        <label class="field">
+          <span>Reason</span>
+          <select name="reason">
+            {REASONS.map((reason) => (
+              <option key={reason} value={reason} selected={reason === "correction"}>
+                {reason}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Notes (optional)</span>
+          <input name="notes" maxLength={500} />
+        </label>
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            Adjust
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Moves units of one level to another location (of any warehouse). */
+function TransferDialog({
+  level,
+  onClose,
+  onDone,
+}: {
+  level: Level;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const locations = useLocations();
+  const warehouses = useWarehouses();
+  const submit = useSubmit(async (fields: Record<string, string>) => {
+    await unwrap(
+      api.POST("/api/v1/inventory/transfers", {
+        body: {
+          productId: level.productId,
+          fromLocationId: level.locationId,
+          toLocationId: fields.toLocationId ?? "",
+          quantity: Number(fields.quantity),
+          ...(fields.notes && { notes: fields.notes }),
+          ...(level.lotNumber && { lotNumber: level.lotNumber }),
+        },
+      }),
+    );
+    onDone();
+    onClose();
+  });
+  return (
+    <Modal title={`Transfer ${where(level)}`} onClose={onClose}>
+      <p class="muted">{level.available} available to move.</p>
+      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
+        <label class="field">
+          <span>Quantity</span>
+          <input name="quantity" type="number" min={1} step={1} required inputMode="numeric" autofocus />
+        </label>
+        <label class="field">
+          <span>To location</span>
+          <select name="toLocationId" required>
+            <option value="">Choose…</option>
+            {locations.data
+              ?.filter((l) => l.id !== level.locationId)
+              .map((l) => (
+                <option key={l.id} value={l.id}>
+                  {codeOf(warehouses.data, l.warehouseId)} {l.code}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Notes (optional)</span>
+          <input name="notes" maxLength={500} />
+        </label>
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            Transfer
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,273 @@
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { fieldsOf, useSubmit } from "../ui/form";
+import { Loaded } from "../ui/loaded";
+import { type Location, useLocations, useWarehouses, type Warehouse } from "../ui/lookups";
+import { Modal } from "../ui/modal";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+
+const TYPES = ["bin", "shelf", "rack", "aisle", "zone", "dock", "staging"] as const;
+type LocationType = (typeof TYPES)[number];
+
+/** Warehouses and their locations: create and edit both (codes sort in walking order: name bins so). */
+export function Warehouses() {
+  useDocumentTitle("Warehouses");
+  const warehouses = useWarehouses();
+  const [chosen, setChosen] = useState("");
+  const [editing, setEditing] = useState<Warehouse | "new" | null>(null);
+  const current = warehouses.data?.find((w) => w.id === chosen) ?? warehouses.data?.[0];
+  return (
+    <>
+      <h1 tabIndex={-1}>Warehouses</h1>
+      <div class="toolbar">
+        <button type="button" class="button button-primary" onClick={() => setEditing("new")}>
+          New warehouse
+        </button>
+      </div>
+      <Loaded load={warehouses}>
+        {(list) =>
+          list.length === 0 ? (
+            <p>No warehouses yet.</p>
+          ) : (
+            <Table
+              label="Warehouses"
+              columns={["Code", "Name", "City", "Active", { label: "Actions", hidden: true }]}
+            >
+              {list.map((w) => (
+                <tr key={w.id} class={w.id === current?.id ? "selected" : undefined}>
+                  <td>{w.code}</td>
+                  <td>{w.name}</td>
+                  <td>{w.address?.city ?? "—"}</td>
+                  <td>{w.active ? "Yes" : "No"}</td>
+                  <td>
+                    <div class="row-actions">
+                      <button
+                        type="button"
+                        class="button"
+                        onClick={() => setChosen(w.id)}
+                        aria-label={`Locations of ${w.code}`}
+                      >
+                        Locations
+                      </button>
+                      <button
+                        type="button"
+                        class="button"
+                        onClick={() => setEditing(w)}
+                        aria-label={`Edit ${w.code}`}
+                      >
+                        Edit
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )
+        }
+      </Loaded>
+      {current && <Locations warehouse={current} />}
+      {editing && (
+        <WarehouseDialog
+          warehouse={editing === "new" ? undefined : editing}
+          onClose={() => setEditing(null)}
+          onSaved={warehouses.reload}
+        />
+      )}
+    </>
+  );
+}
+
+function WarehouseDialog({
+  warehouse,
+  onClose,
+  onSaved,
+}: {
+  warehouse?: Warehouse;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const submit = useSubmit(async (f: Record<string, string>) => {
+    const body = {
+      code: f.code ?? "",
+      name: f.name ?? "",
+      address: {
+        ...(f.street && { street: f.street }),
+        ...(f.city && { city: f.city }),
+        ...(f.zip && { zip: f.zip }),
+        ...(f.country && { country: f.country }),
+      },
+      active: f.active === "on",
+    };
+    if (warehouse)
+      await unwrap(api.PUT("/api/v1/warehouses/{id}", { params: { path: { id: warehouse.id } }, body }));
+    else await unwrap(api.POST("/api/v1/warehouses", { body }));
+    onSaved();
+    onClose();
+  });
+  return (
+    <Modal title={warehouse ? `Edit ${warehouse.code}` : "New warehouse"} onClose={onClose}>
+      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
+        <div class="field-row">
+          <label class="field narrow-field">
+            <span>Code</span>
+            <input name="code" required maxLength={50} defaultValue={warehouse?.code} />
+          </label>
+          <label class="field">
+            <span>Name</span>
+            <input name="name" required maxLength={200} defaultValue={warehouse?.name} />
+          </label>
+        </div>
+        <label class="field">
+          <span>Street</span>
+          <input name="street" maxLength={200} defaultValue={warehouse?.address?.street} />
+        </label>
+        <div class="field-row">
+          <label class="field">
+            <span>City</span>
+            <input name="city" maxLength={100} defaultValue={warehouse?.address?.city} />
+          </label>
+          <label class="field narrow-field">
+            <span>ZIP</span>
+            <input name="zip" maxLength={20} defaultValue={warehouse?.address?.zip} />
+          </label>
+          <label class="field narrow-field">
+            <span>Country</span>
+            <input name="country" maxLength={2} defaultValue={warehouse?.address?.country} />
+          </label>
+        </div>
+        <label class="check">
+          <input type="checkbox" name="active" defaultChecked={warehouse?.active ?? true} />
+          <span>Active</span>
+        </label>
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            {warehouse ? "Save" : "Create warehouse"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function Locations({ warehouse }: { warehouse: Warehouse }) {
+  const locations = useLocations(warehouse.id);
+  const [editing, setEditing] = useState<Location | "new" | null>(null);
+  return (
+    <section aria-labelledby="locations-heading">
+      <h2 id="locations-heading">Locations of {warehouse.code}</h2>
+      <div class="toolbar">
+        <button type="button" class="button" onClick={() => setEditing("new")}>
+          New location
+        </button>
+      </div>
+      <Loaded load={locations}>
+        {(list) => (
+          <Table
+            label={`Locations of ${warehouse.code}`}
+            columns={["Code", "Name", "Type", "Active", { label: "Actions", hidden: true }]}
+          >
+            {list.map((l) => (
+              <tr key={l.id}>
+                <td>{l.code}</td>
+                <td>{l.name}</td>
+                <td>{l.type}</td>
+                <td>{l.active ? "Yes" : "No"}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="button"
+                    onClick={() => setEditing(l)}
+                    aria-label={`Edit ${l.code}`}
+                  >
+                    Edit
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Loaded>
+      {editing && (
+        <LocationDialog
+          warehouse={warehouse}
+          location={editing === "new" ? undefined : editing}
+          onClose={() => setEditing(null)}
+          onSaved={locations.reload}
+        />
+      )}
+    </section>
+  );
+}
+
+function LocationDialog({
+  warehouse,
+  location,
+  onClose,
+  onSaved,
+}: {
+  warehouse: Warehouse;
+  location?: Location;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const submit = useSubmit(async (f: Record<string, string>) => {
+    const fields = {
+      code: f.code ?? "",
+      name: f.name ?? "",
+      type: (f.type ?? "bin") as LocationType,
+      active: f.active === "on",
+    };
+    if (location)
+      await unwrap(
+        api.PUT("/api/v1/locations/{id}", { params: { path: { id: location.id } }, body: fields }),
+      );
+    else await unwrap(api.POST("/api/v1/locations", { body: { ...fields, warehouseId: warehouse.id } }));
+    onSaved();
+    onClose();
+  });
+  return (
+    <Modal title={location ? `Edit ${location.code}` : `New location in ${warehouse.code}`} onClose={onClose}>
+      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
+        <div class="field-row">
+          <label class="field narrow-field">
+            <span>Code</span>
+            <input name="code" required maxLength={50} defaultValue={location?.code} />
+          </label>
+          <label class="field">
+            <span>Name</span>
+            <input name="name" required maxLength={200} defaultValue={location?.name} />
+          </label>
+        </div>
+        <label class="field">
+          <span>Type</span>
+          <select name="type">
+            {TYPES.map((t) => (
+              <option key={t} value={t} selected={(location?.type ?? "bin") === t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="check">
+          <input type="checkbox" name="active" defaultChecked={location?.active ?? true} />
+          <span>Active</span>
+        </label>
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            {location ? "Save" : "Create location"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,45 @@
+import { api, type Schemas, unwrap } from "../api/client";
+import { type Load, useLoad } from "./use-load";
+
+export type Warehouse = Schemas["Warehouse"];
+export type Location = Schemas["Location"];
+
+const PAGE = 100;
+
+/** Every page of a list, for the few small lists (warehouses, locations) that pickers offer whole. */
+async function allPages<T>(page: (n: number) => Promise<{ items: T[]; totalPages: number }>): Promise<T[]> {
+  const first = await page(1);
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, i) => page(i + 2)),
+  );
+  return [first, ...rest].flatMap((p) => p.items);
+}
+
+export function useWarehouses(): Load<Warehouse[]> {
+  return useLoad(
+    () =>
+      allPages((page) =>
+        unwrap(api.GET("/api/v1/warehouses", { params: { query: { page, pageSize: PAGE } } })),
+      ),
+    [],
+  );
+}
+
+/** The locations of one warehouse, or of all, sorted by code (the bins' walking order). */
+export function useLocations(warehouseId = ""): Load<Location[]> {
+  return useLoad(
+    () =>
+      allPages((page) =>
+        unwrap(
+          api.GET("/api/v1/locations", {
+            params: { query: { page, pageSize: PAGE, sort: "code", ...(warehouseId && { warehouseId }) } },
+          }),
+        ),
+      ),
+    [warehouseId],
+  );
+}
+
+/** A code for an id, or the id's start while the list loads. */
+export const codeOf = (items: { id: string; code: string }[] | undefined, id: string | null) =>
+  id ? (items?.find((item) => item.id === id)?.code ?? id.slice(0, 8)) : "—";

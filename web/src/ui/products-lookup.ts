@@ -1,0 +1,27 @@
+import { ApiError, api, type Schemas, unwrap } from "../api/client";
+import { useLoad } from "./use-load";
+
+export type Product = Schemas["Product"];
+
+/** The product whose SKU or barcode is exactly `code` (a typed or scanned code), or a 404-like ApiError. */
+export async function productByCode(code: string): Promise<Product> {
+  const wanted = code.trim();
+  const { items } = await unwrap(
+    api.GET("/api/v1/products", { params: { query: { search: wanted, pageSize: 20 } } }),
+  );
+  const found = items.find((p) => p.sku === wanted || p.barcode === wanted);
+  if (!found) throw new ApiError(`No product has the SKU or barcode ${wanted}`, 404);
+  return found;
+}
+
+/** The products an order or count names, by id (one read each, the same id read once). */
+export function useProductsById(ids: string[]) {
+  const key = [...new Set(ids)].sort().join(",");
+  return useLoad(async () => {
+    const unique = key ? key.split(",") : [];
+    const products = await Promise.all(
+      unique.map((id) => unwrap(api.GET("/api/v1/products/{id}", { params: { path: { id } } }))),
+    );
+    return new Map(products.map((p) => [p.id, p]));
+  }, [key]);
+}
