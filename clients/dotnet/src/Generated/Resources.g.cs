@@ -284,14 +284,14 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>POST /api/v1/auth/refresh</c> (refreshSession).</summary>
-        public async Task<Models.Session> RefreshAsync(Models.RefreshRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Session> RefreshAsync(Models.RefreshRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var data = await _transport.DataAsync(Operations.RefreshSession, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
             return Models.Session.FromJson(data as JsonObject);
         }
 
         /// <summary><c>POST /api/v1/auth/logout</c> (logout).</summary>
-        public async Task<Models.LoggedOut> LogoutAsync(Models.RefreshRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.LoggedOut> LogoutAsync(Models.RefreshRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var data = await _transport.DataAsync(Operations.Logout, new string[0], null, body, null, null, cancellationToken).ConfigureAwait(false);
             return Models.LoggedOut.FromJson(data as JsonObject);
