@@ -129,6 +129,7 @@ describe("products", () => {
     await page.getByRole("heading", { name: "MUG-1 Mug", level: 1 }).waitFor();
     const stock = page.getByRole("region", { name: "Stock per location" });
     await stock.getByText("A2", { exact: true }).waitFor();
+    await stock.getByText("MAIN").first().waitFor(); // the warehouses' codes load alongside the levels
     const rows = await stock
       .locator("tbody tr")
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
