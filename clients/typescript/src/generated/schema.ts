@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange email and password for an access token and a refresh token
-         * @description Wrong email and wrong password give the same 401. Failed attempts are limited (then 429 with Retry-After): per email and client with a growing delay (5 in a minute, 10 in 15 minutes, 20 in a day), 30 an hour per email from clients it has not signed in from in the last 90 days, and 100 in 15 minutes per client (IPv4 address or IPv6 /64).
+         * @description Wrong email and wrong password give the same 401. Failed attempts are limited (then 429 with Retry-After): per email and client with a growing delay (5 in a minute, 10 in 15 minutes, 20 in a day), 30 an hour per email from clients it has not signed in from in the last 90 days, and 100 in 15 minutes per client (IPv4 address or IPv6 /64). A page of this origin sends `X-Session-Cookie: 1` instead: the refresh token then lives in an HttpOnly, Secure, SameSite=Strict cookie scoped to `/api/v1/auth` (the answer's `refreshToken` is empty), and a refresh or logout without a body uses that cookie. Such a request is refused (403) when its `Origin` or `Sec-Fetch-Site` names another site, and CORS does not allow the header from other origins.
          */
         post: operations["login"];
         delete?: never;
@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a refresh token: a new access token and a new refresh token
-         * @description Each refresh token works once. Presenting one that was already used revokes every token of that login (reuse detection).
+         * @description Each refresh token works once. Presenting one that was already used revokes every token of that login (reuse detection). A page of this origin sends `X-Session-Cookie: 1` instead: the refresh token then lives in an HttpOnly, Secure, SameSite=Strict cookie scoped to `/api/v1/auth` (the answer's `refreshToken` is empty), and a refresh or logout without a body uses that cookie. Such a request is refused (403) when its `Origin` or `Sec-Fetch-Site` names another site, and CORS does not allow the header from other origins.
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -175,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a refresh token and every token of its login
-         * @description Access tokens already issued stay valid until they expire (at most 1 hour).
+         * @description Access tokens already issued stay valid until they expire (at most 1 hour). A page of this origin sends `X-Session-Cookie: 1` instead: the refresh token then lives in an HttpOnly, Secure, SameSite=Strict cookie scoped to `/api/v1/auth` (the answer's `refreshToken` is empty), and a refresh or logout without a body uses that cookie. Such a request is refused (403) when its `Origin` or `Sec-Fetch-Site` names another site, and CORS does not allow the header from other origins.
          */
         post: operations["logout"];
         delete?: never;
@@ -337,7 +337,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation: a new account signs in, an existing one joins the tenant
-         * @description For an email without an account, send `{token, password, name}`: the account is created and signed in (the data is a Session, as from login). For an email that has an account, sign in first and send `Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. The token works once. An unknown token counts as a failed attempt of the client, with its failed logins (100 in 15 minutes, then 429 with Retry-After).
+         * @description For an email without an account, send `{token, password, name}`: the account is created and signed in (the data is a Session, as from login). For an email that has an account, sign in first and send `Authorization: Bearer <access token>` of that account with `{token}` only: the data is the tenant joined. The token works once. An unknown token counts as a failed attempt of the client, with its failed logins (100 in 15 minutes, then 429 with Retry-After). A page of this origin sends `X-Session-Cookie: 1` instead: the refresh token then lives in an HttpOnly, Secure, SameSite=Strict cookie scoped to `/api/v1/auth` (the answer's `refreshToken` is empty), and a refresh or logout without a body uses that cookie. Such a request is refused (403) when its `Origin` or `Sec-Fetch-Site` names another site, and CORS does not allow the header from other origins.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1812,7 +1812,7 @@ export interface components {
         Session: {
             /** @description The access token (JWT, HS256), valid for 1 hour. */
             token: string;
-            /** @description Opaque; single use: each refresh returns a new one. Valid for 30 days. */
+            /** @description Opaque; single use: each refresh returns a new one. Valid for 30 days. Empty when the request sent `X-Session-Cookie: 1`: the token is then in an HttpOnly cookie no script can read. */
             refreshToken: string;
             /**
              * Format: date-time
@@ -4284,6 +4284,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description X-Session-Cookie from another origin or site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The request body is larger than 1 MiB */
             413: {
                 headers: {
@@ -4362,7 +4371,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RefreshRequest"];
             };
@@ -4405,6 +4414,15 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
                     "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description X-Session-Cookie from another origin or site */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,7 +4507,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RefreshRequest"];
             };
@@ -4519,6 +4537,15 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
                     "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description X-Session-Cookie from another origin or site */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5868,7 +5895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Signed in as another account than the invited email */
+            /** @description Signed in as another account than the invited email, or X-Session-Cookie from another origin */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
