@@ -270,7 +270,9 @@ class DocumentChecker {
     if (body) {
       const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
       if (!bodyText) {
-        if (body.required) problems.push("the request body is required");
+        // A Content-Type announces a body: sent empty as JSON, it is a malformed one, not an absent one.
+        if (mediaType === "application/json") problems.push("the body is not JSON");
+        else if (body.required) problems.push("the request body is required");
       } else if (!body.content[mediaType]) {
         problems.push(`the body's type "${mediaType}" is not one of ${Object.keys(body.content).join(", ")}`);
       } else if (mediaType === "application/json") {
@@ -487,6 +489,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
   {
     rule: /: (not accepted: the account already has one|is required for a new account)$/,
     why: "depends on whether the invited email already has an account",
+  },
+  {
+    rule: /^refreshToken: is required \(or send X-Session-Cookie: 1 with the session cookie\)$/,
+    why: "a rule across the body and a header: the token comes in the body or, with X-Session-Cookie: 1, in the cookie (the description says so)",
   },
   {
     rule: /^trackingNumber: only accepted when the order is shipped$/,
