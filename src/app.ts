@@ -31,6 +31,7 @@ import { productRoutes } from "./products/routes";
 import { reportRoutes } from "./reports/routes";
 import { sessionRoutes } from "./sessions/routes";
 import { settingsRoutes } from "./settings/routes";
+import { shipmentRoutes } from "./shipments/routes";
 import { userRoutes } from "./users/routes";
 import { warehouseRoutes } from "./warehouses/routes";
 import { webAppRoutes } from "./web-app/routes";
@@ -84,6 +85,7 @@ export function createApp() {
     settingsRoutes,
     barcodeRoutes,
     pickListRoutes,
+    shipmentRoutes,
   ];
   for (const routes of modules) api.route("/", routes);
 

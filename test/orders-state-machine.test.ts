@@ -20,6 +20,7 @@ describe("sales order state machine", () => {
       "cancelled",
     ]);
     expect(allowedTransitions("sales", "packed")).toEqual(["shipped", "delivered", "cancelled"]);
+    expect(allowedTransitions("sales", "partially_shipped")).toEqual(["shipped", "delivered"]);
     expect(allowedTransitions("sales", "shipped")).toEqual(["delivered"]);
     expect(allowedTransitions("sales", "delivered")).toEqual([]);
     expect(allowedTransitions("sales", "cancelled")).toEqual([]);
@@ -28,7 +29,8 @@ describe("sales order state machine", () => {
   it("refuses every backward move, self move and exit from a final status", () => {
     for (const [i, from] of salesStatuses.entries()) {
       for (const [j, to] of salesStatuses.entries()) {
-        const forward = from !== "cancelled" && to !== "cancelled" && j > i;
+        // partially_shipped is reached only by creating a shipment, never by a status update.
+        const forward = from !== "cancelled" && to !== "cancelled" && to !== "partially_shipped" && j > i;
         const cancel = to === "cancelled" && ["pending", "confirmed", "picking", "packed"].includes(from);
         expect(canTransition("sales", from, to), `${from} -> ${to}`).toBe(forward || cancel);
       }
@@ -39,6 +41,8 @@ describe("sales order state machine", () => {
     expect(shipsStock("pending", "shipped")).toBe(true);
     expect(shipsStock("packed", "delivered")).toBe(true);
     expect(shipsStock("shipped", "delivered")).toBe(false);
+    // The rest of a partially shipped order ships with the legacy status update.
+    expect(shipsStock("partially_shipped", "shipped")).toBe(true);
     expect(shipsStock("pending", "packed")).toBe(false);
     expect(shipsStock("pending", "cancelled")).toBe(false);
   });

@@ -1,7 +1,15 @@
 // The order lifecycles (README, "Orders") as pure data and functions: no database, no HTTP.
 
 // Each lifecycle's own steps, then `cancelled`, which both share.
-const salesSteps = ["pending", "confirmed", "picking", "packed", "shipped", "delivered"] as const;
+const salesSteps = [
+  "pending",
+  "confirmed",
+  "picking",
+  "packed",
+  "partially_shipped",
+  "shipped",
+  "delivered",
+] as const;
 const purchaseSteps = ["draft", "ordered", "partially_received", "received"] as const;
 export const salesStatuses = [...salesSteps, "cancelled"] as const;
 export const purchaseStatuses = [...purchaseSteps, "cancelled"] as const;
@@ -12,22 +20,18 @@ export type PurchaseStatus = (typeof purchaseStatuses)[number];
 export type OrderStatus = (typeof orderStatuses)[number];
 export type OrderType = "sales" | "purchase";
 
-// The sales chain: any forward move is allowed (pending -> shipped directly is fine).
-const salesChain: readonly SalesStatus[] = [
-  "pending",
-  "confirmed",
-  "picking",
-  "packed",
-  "shipped",
-  "delivered",
-];
+// The sales chain: any forward move is allowed (pending -> shipped directly is fine), except to
+// partially_shipped, which only a shipment reaches (like partially_received, by receiving).
+const salesChain: readonly SalesStatus[] = salesSteps;
 const salesShippedIndex = salesChain.indexOf("shipped");
+const partiallyShippedIndex = salesChain.indexOf("partially_shipped");
 
 function salesNext(status: SalesStatus): SalesStatus[] {
   const index = salesChain.indexOf(status);
   if (index < 0) return []; // cancelled is final
-  const forward = salesChain.slice(index + 1);
-  return index < salesShippedIndex ? [...forward, "cancelled"] : forward;
+  const forward = salesChain.slice(index + 1).filter((s) => s !== "partially_shipped");
+  // Once a unit shipped the order cannot be cancelled: its shipments happened (short the rest instead).
+  return index < partiallyShippedIndex ? [...forward, "cancelled"] : forward;
 }
 
 // Purchase orders move to partially_received / received only by receiving stock, never by a status update.

@@ -7,17 +7,20 @@ import { orderLines, orderReservations } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { historyInsert } from "../order-core/history";
 import { type LoadedOrder, readOrder } from "../order-core/read-order";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { allowedTransitions, canTransition, shipsStock } from "../order-core/state-machine";
 import { atVersion, bumpVersion } from "../order-core/version-guard";
 import type { EventType } from "../outbox/catalog";
 import { eventRow } from "../outbox/outbox";
+import { dispatchedPayload, shipmentInOrderEvent } from "../shipment-core/records";
+import { shipmentStatements } from "../shipment-core/statements";
 import { byStockLevel } from "../stock/allocation";
-import { releaseReservation, shipReservation } from "../stock/order-stock";
-import { serialsChanged, takeSerials } from "../stock/tracked-stock";
-import { historyInsert } from "./order-writes";
-import { levelKey, pickedSerials } from "./picked-serials";
+import { releaseReservation } from "../stock/order-stock";
+import { serialsChanged } from "../stock/tracked-stock";
+import { pickedSerials } from "./picked-serials";
+import { remainderShipment } from "./remainder-shipment";
 import type { UpdateStatusBody } from "./schemas";
 
 /** The events a move causes, besides order.status_changed. */
@@ -56,20 +59,26 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
 
   const now = new Date().toISOString();
   const guard = atVersion(tdb, orderId, row.version);
-  const ctx = { orderId, ...actor, now };
-  const held = byStockLevel(order.reservations);
-  const stockStatements = ships
-    ? held.flatMap((s) => {
-        const serials = picked?.atLevel.get(levelKey(s)) ?? [];
-        return [
-          ...shipReservation(tdb, s, ctx, guard, serials.length ? serials : null),
-          ...(serials.length
-            ? [takeSerials(tdb, s.productId, s.locationId, serials, now, undefined, guard)]
-            : []),
-        ];
-      })
+  const shipping =
+    ships && picked
+      ? await remainderShipment(tdb, order, picked, input.trackingNumber, actor, now)
+      : undefined;
+  const stockStatements = shipping
+    ? shipmentStatements(
+        tdb,
+        shipping.row,
+        shipping.packages,
+        shipping.plan,
+        {
+          actor,
+          now,
+          // As before shipments existed: the ledger rows point at the order, reason `shipped`.
+          ledger: { reason: "shipped", referenceType: "order", referenceId: orderId },
+        },
+        guard,
+      )
     : to === "cancelled"
-      ? held.map((s) => releaseReservation(tdb, s, now, guard))
+      ? byStockLevel(order.reservations).map((s) => releaseReservation(tdb, s, now, guard))
       : [];
   const releasesReservations = ships || to === "cancelled";
 
@@ -82,9 +91,15 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
   const history = [...order.history, historyEntry(row, row.status, to, actor, now)];
   const lines = order.lines.map((l) => ({
     ...l,
+    shippedQuantity: l.shippedQuantity + (shipping?.plan.shipped.get(l.id) ?? 0),
     serialNumbers: picked?.byLine.get(l.id) ?? l.serialNumbers,
   }));
   const record = orderRecord({ ...after, version: row.version + 1 }, lines, history);
+  // order.shipped keeps its payload (the order) and gains the order's shipments (packages without contents).
+  const payloadOf = (type: EventType) =>
+    type === "order.shipped" && shipping
+      ? { ...record, shipments: [...shipping.earlier, shipping.record].map(shipmentInOrderEvent) }
+      : record;
 
   const written = await runBatch(tdb, {
     history: historyInsert(tdb, orderId, row.status, to, actor, now, guard),
@@ -100,7 +115,14 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
           .delete(orderReservations)
           .where(inTenant(tdb, orderReservations, eq(orderReservations.orderId, orderId), guard))
       : undefined,
-    events: eventsFor(row.status, to).map((type) => eventRow(tdb, type, record, now, { onlyIf: guard })),
+    events: [
+      ...eventsFor(row.status, to).map((type) =>
+        eventRow(tdb, type, payloadOf(type), now, { onlyIf: guard }),
+      ),
+      ...(shipping
+        ? [eventRow(tdb, "shipment.dispatched", dispatchedPayload(shipping.record), now, { onlyIf: guard })]
+        : []),
+    ],
     // Last: bumping the version is what makes every statement above a no-op for a concurrent change.
     version: bumpVersion(tdb, orderId, row.version, {
       status: to,

@@ -59,18 +59,3 @@ export function selectNumber(tdb: TenantDb, orderId: string) {
 export function withOrderNumber(tdb: TenantDb, orderId: string, record: unknown): SQL {
   return sql`json_set(${storedPayload("order.created", record)}, '$.number', ${selectNumber(tdb, orderId)})`;
 }
-
-/** A status history row, written only when `guard` holds (raw: an insert from a guarded select). */
-export function historyInsert(
-  tdb: TenantDb,
-  orderId: string,
-  from: string,
-  to: string,
-  actor: Actor,
-  now: string,
-  guard: SQL,
-) {
-  return sql`insert into order_status_history (id, tenant_id, order_id, from_status, to_status, actor_type, actor_id, created_at)
-        select ${uuidv7()}, ${tdb.tenantId}, ${orderId}, ${from}, ${to}, ${actor.actorType}, ${actor.actorId}, ${now}
-        where ${guard}`;
-}

@@ -7,6 +7,7 @@ import { orderLines } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
+import { historyInsert } from "../order-core/history";
 import { readOrder } from "../order-core/read-order";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { canReceive, statusAfterReceipt } from "../order-core/state-machine";
@@ -24,7 +25,6 @@ import {
   trackingProblems,
 } from "../stock/tracked-stock";
 import { productsQuery } from "./order-inputs";
-import { historyInsert } from "./order-writes";
 import type { ReceiveBody } from "./schemas";
 
 /** A serial number named on two lines of one receipt (of the same product) is one unit received twice. */

@@ -6,10 +6,13 @@ import { createRouter } from "../http/router";
 import { readOrder } from "../order-core/read-order";
 import { orderRecord } from "../order-core/records";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { createShipment } from "../shipment-core/create-shipment";
+import { CreateShipmentBody, ShipmentRecord } from "../shipment-core/schemas";
 import { changeStatus } from "./change-status";
 import { createPurchaseOrder } from "./create-purchase-order";
 import { createSalesOrder } from "./create-sales-order";
 import { listOrders } from "./list-orders";
+import { listOrderShipments } from "./order-shipments";
 import { receivePurchaseOrder } from "./receive";
 import {
   CreatePurchaseOrderBody,
@@ -114,6 +117,39 @@ const receivePurchaseOrderRoute = defineRoute(write, {
   },
 });
 
+const createShipmentRoute = defineRoute(write, {
+  method: "post",
+  path: "/orders/{id}/shipments",
+  operationId: "createShipment",
+  tags,
+  summary:
+    "Ship part or all of a sales order as packages (each gets an SSCC); the order becomes partially_shipped or shipped",
+  description:
+    "Units come from the packing location first (picked units), then from the bins the order holds (an order never picked). " +
+    "Stock leaves with ledger reason `shipment`. More than a line has open is 409.",
+  request: { params: IdParam, body: { required: true, ...json(CreateShipmentBody) } },
+  responses: {
+    201: { description: "The shipment (packed)", ...json(envelopeOf(ShipmentRecord)) },
+    404: errorResponse("Unknown order, or an order line not on it (each named)"),
+    409: errorResponse(
+      "Not shippable in its status, more than a line has open, or the order changed concurrently",
+    ),
+  },
+});
+
+const listOrderShipmentsRoute = defineRoute(read, {
+  method: "get",
+  path: "/orders/{id}/shipments",
+  operationId: "listOrderShipments",
+  tags,
+  summary: "An order's shipments, oldest first, with their packages",
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The order's shipments", ...json(envelopeOf(ShipmentRecord.array())) },
+    404: errorResponse("Unknown order"),
+  },
+});
+
 export const orderRoutes = createRouter()
   .openapi(listOrdersRoute, async (c) => ok(c, await listOrders(c.var.tenantDb, c.req.valid("query"))))
   .openapi(getOrderRoute, async (c) => {
@@ -135,4 +171,16 @@ export const orderRoutes = createRouter()
   .openapi(receivePurchaseOrderRoute, async (c) => {
     const { id } = c.req.valid("param");
     return ok(c, await receivePurchaseOrder(c.var.tenantDb, actorOf(c), id, c.req.valid("json")));
-  });
+  })
+  .openapi(createShipmentRoute, async (c) => {
+    const shipment = await createShipment(
+      c.var.tenantDb,
+      actorOf(c),
+      c.req.valid("param").id,
+      c.req.valid("json"),
+    );
+    return created(c, shipment, `/api/v1/shipments/${shipment.id}`);
+  })
+  .openapi(listOrderShipmentsRoute, async (c) =>
+    ok(c, await listOrderShipments(c.var.tenantDb, c.req.valid("param").id)),
+  );

@@ -8,6 +8,8 @@ export const eventTypes = [
   "order.delivered",
   "order.cancelled",
   "order.backordered",
+  "order.partially_shipped",
+  "shipment.dispatched",
   "pick_list.created",
   "pick_list.completed",
   "pick_list.cancelled",

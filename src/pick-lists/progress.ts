@@ -18,14 +18,15 @@ export interface LineRef {
 
 /**
  * Every statement of a pick or a short holds only while the pick list is active, the line open and its
- * order still `picking` (a cancelled order's lines take no more picks). The line's own update comes last,
+ * order still `picking` or `partially_shipped` (what was picked may ship before the rest is; a cancelled
+ * order's lines take no more picks). The line's own update comes last,
  * so this guard is the same for every statement before it.
  */
 export const pickGuard = (tdb: TenantDb, line: LineRef): SQL =>
   sql`exists (select 1 from pick_lists p join pick_list_lines l on l.pick_list_id = p.id
       join orders o on o.id = l.order_id
     where p.tenant_id = ${tdb.tenantId} and p.id = ${line.pickListId} and p.status in ('open', 'in_progress')
-      and l.id = ${line.id} and l.status = 'open' and o.status = 'picking')`;
+      and l.id = ${line.id} and l.status = 'open' and o.status in ('picking', 'partially_shipped'))`;
 
 /**
  * Bumps the order's version: a status change that read the order before this pick moved its reservation

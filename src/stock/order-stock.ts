@@ -35,20 +35,6 @@ export function releaseReservation(tdb: TenantDb, s: StockAmount, now: string, g
   return changeLevel(tdb, s, { reserved: -s.quantity }, now, guard);
 }
 
-/** Ships held stock: on_hand and reserved both go down, with a `shipped` ledger row (naming the serials shipped). */
-export function shipReservation(
-  tdb: TenantDb,
-  s: StockAmount,
-  ctx: MovementContext,
-  guard: SQL,
-  serialNumbers: readonly string[] | null = null,
-) {
-  return [
-    changeLevel(tdb, s, { onHand: -s.quantity, reserved: -s.quantity }, ctx.now, guard),
-    ledgerRow(tdb, uuidv7(), s, -s.quantity, ledgerContext(ctx, "shipped", serialNumbers), guard),
-  ] as const;
-}
-
 /** Adds received stock (creating the level on first receipt), with a `received` ledger row. */
 export function receiveStock(
   tdb: TenantDb,

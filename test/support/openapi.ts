@@ -499,6 +499,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "a rule across fields (the status asked for); generators ignore the if/then that could state it",
   },
   {
+    rule: /: must have at most 3 decimals$/,
+    why: "multipleOf 0.001 is not exact in binary floating point (Ajv refuses 2.675); the description says it",
+  },
+  {
     rule: /^A tenant can have at most \d+ webhook subscriptions$/,
     why: "depends on how many subscriptions the tenant has",
   },

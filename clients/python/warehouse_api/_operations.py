@@ -45,6 +45,8 @@ OPERATIONS: Dict[str, Operation] = {
     "createPurchaseOrder": Operation("createPurchaseOrder", "POST", "/api/v1/orders/purchase", "tenant", "idempotency-key"),
     "updateOrderStatus": Operation("updateOrderStatus", "PATCH", "/api/v1/orders/{id}/status", "tenant", "refused-only"),
     "receivePurchaseOrder": Operation("receivePurchaseOrder", "POST", "/api/v1/orders/{id}/receive", "tenant", "idempotency-key"),
+    "createShipment": Operation("createShipment", "POST", "/api/v1/orders/{id}/shipments", "tenant", "idempotency-key"),
+    "listOrderShipments": Operation("listOrderShipments", "GET", "/api/v1/orders/{id}/shipments", "tenant", "safe"),
     "listProducts": Operation("listProducts", "GET", "/api/v1/products", "tenant", "safe"),
     "createProduct": Operation("createProduct", "POST", "/api/v1/products", "tenant", "idempotency-key"),
     "importProducts": Operation("importProducts", "POST", "/api/v1/products/import", "tenant", "idempotency-key"),
@@ -105,6 +107,9 @@ OPERATIONS: Dict[str, Operation] = {
     "cancelPickList": Operation("cancelPickList", "POST", "/api/v1/pick-lists/{id}/cancel", "tenant", "idempotency-key"),
     "confirmPick": Operation("confirmPick", "POST", "/api/v1/pick-lists/{id}/picks", "tenant", "idempotency-key"),
     "recordShort": Operation("recordShort", "POST", "/api/v1/pick-lists/{id}/shorts", "tenant", "idempotency-key"),
+    "listShipments": Operation("listShipments", "GET", "/api/v1/shipments", "tenant", "safe"),
+    "getShipment": Operation("getShipment", "GET", "/api/v1/shipments/{id}", "tenant", "safe"),
+    "dispatchShipment": Operation("dispatchShipment", "POST", "/api/v1/shipments/{id}/dispatch", "tenant", "idempotency-key"),
 }
 
 
@@ -859,7 +864,7 @@ class ReportsResource:
 
 
 class OrdersResource:
-    """``client.orders``: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder."""
+    """``client.orders``: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -869,7 +874,7 @@ class OrdersResource:
         *,
         page: Optional[int] = UNSET,
         page_size: Optional[int] = UNSET,
-        status: Optional[Literal["pending", "confirmed", "picking", "packed", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
+        status: Optional[Literal["pending", "confirmed", "picking", "packed", "partially_shipped", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         customer_id: Optional[str] = UNSET,
         created_from: Optional[str] = UNSET,
@@ -893,7 +898,7 @@ class OrdersResource:
         self,
         *,
         page_size: Optional[int] = UNSET,
-        status: Optional[Literal["pending", "confirmed", "picking", "packed", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
+        status: Optional[Literal["pending", "confirmed", "picking", "packed", "partially_shipped", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         customer_id: Optional[str] = UNSET,
         created_from: Optional[str] = UNSET,
@@ -970,7 +975,7 @@ class OrdersResource:
         self,
         id: str,
         *,
-        status: Literal["pending", "confirmed", "picking", "packed", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"],
+        status: Literal["pending", "confirmed", "picking", "packed", "partially_shipped", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"],
         tracking_number: Optional[str] = UNSET,
         lines: Optional[List[Union[m.UpdateOrderStatusRequestLinesItem, Dict[str, Any]]]] = UNSET,
         consistency_token: Optional[str] = None,
@@ -1004,6 +1009,44 @@ class OrdersResource:
             idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.Order),
+        )
+
+    def create_shipment(
+        self,
+        id: str,
+        *,
+        packages: List[Union[m.CreateShipmentRequestPackagesItem, Dict[str, Any]]],
+        carrier: Optional[str] = UNSET,
+        service: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Shipment:
+        """``POST /api/v1/orders/{id}/shipments`` (createShipment)."""
+        return self._t.call(
+            OPERATIONS["createShipment"],
+            path=(id,),
+            body={"packages": packages, "carrier": carrier, "service": service},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Shipment),
+        )
+
+    def list_shipments(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> List[m.Shipment]:
+        """``GET /api/v1/orders/{id}/shipments`` (listOrderShipments)."""
+        return self._t.call(
+            OPERATIONS["listOrderShipments"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.list_of(_m.model(m.Shipment)),
         )
 
 
@@ -2467,6 +2510,81 @@ class PickListsResource:
         )
 
 
+class ShipmentsResource:
+    """``client.shipments``: listShipments, getShipment, dispatchShipment."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["packed", "labelled", "dispatched", "cancelled"]] = UNSET,
+        carrier: Optional[str] = UNSET,
+        since: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.Shipment]:
+        """``GET /api/v1/shipments`` (listShipments)."""
+        return self._t.call(
+            OPERATIONS["listShipments"],
+            query={"page": page, "pageSize": page_size, "status": status, "carrier": carrier, "since": since},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.Shipment),
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["packed", "labelled", "dispatched", "cancelled"]] = UNSET,
+        carrier: Optional[str] = UNSET,
+        since: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Shipment]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, carrier=carrier, since=since, consistency_token=consistency_token, timeout=timeout))
+
+    def get(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Shipment:
+        """``GET /api/v1/shipments/{id}`` (getShipment)."""
+        return self._t.call(
+            OPERATIONS["getShipment"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Shipment),
+        )
+
+    def dispatch(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Shipment:
+        """``POST /api/v1/shipments/{id}/dispatch`` (dispatchShipment)."""
+        return self._t.call(
+            OPERATIONS["dispatchShipment"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Shipment),
+        )
+
+
 class Resources:
     """The resource groups of the client, one attribute per group."""
 
@@ -2490,3 +2608,4 @@ class Resources:
         self.settings = SettingsResource(transport)
         self.barcodes = BarcodesResource(transport)
         self.pick_lists = PickListsResource(transport)
+        self.shipments = ShipmentsResource(transport)

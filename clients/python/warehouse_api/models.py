@@ -10,7 +10,12 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "TenantMoveStatus", "TenantStatus", "Tracking", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret"]
+__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret", "Weight"]
+
+
+class DimensionsUnit(str, Enum):
+    CM = "cm"
+    IN = "in"
 
 
 class HoldStatus(str, Enum):
@@ -61,6 +66,7 @@ class OrderStatus(str, Enum):
     CONFIRMED = "confirmed"
     PICKING = "picking"
     PACKED = "packed"
+    PARTIALLY_SHIPPED = "partially_shipped"
     SHIPPED = "shipped"
     DELIVERED = "delivered"
     DRAFT = "draft"
@@ -113,6 +119,8 @@ class ReplayWebhookRequestTypesItem(str, Enum):
     ORDER_DELIVERED = "order.delivered"
     ORDER_CANCELLED = "order.cancelled"
     ORDER_BACKORDERED = "order.backordered"
+    ORDER_PARTIALLY_SHIPPED = "order.partially_shipped"
+    SHIPMENT_DISPATCHED = "shipment.dispatched"
     PICK_LIST_CREATED = "pick_list.created"
     PICK_LIST_COMPLETED = "pick_list.completed"
     PICK_LIST_CANCELLED = "pick_list.cancelled"
@@ -151,6 +159,13 @@ class Scope(str, Enum):
     ADMIN = "admin"
 
 
+class ShipmentStatus(str, Enum):
+    PACKED = "packed"
+    LABELLED = "labelled"
+    DISPATCHED = "dispatched"
+    CANCELLED = "cancelled"
+
+
 class TenantMoveStatus(str, Enum):
     COPYING = "copying"
     VERIFYING = "verifying"
@@ -168,6 +183,13 @@ class Tracking(str, Enum):
     NONE = "none"
     LOT = "lot"
     SERIAL = "serial"
+
+
+class Unit(str, Enum):
+    G = "g"
+    KG = "kg"
+    OZ = "oz"
+    LB = "lb"
 
 
 class WebhookCreatedByType(str, Enum):
@@ -189,6 +211,8 @@ class WebhookEventName(str, Enum):
     ORDER_DELIVERED = "order.delivered"
     ORDER_CANCELLED = "order.cancelled"
     ORDER_BACKORDERED = "order.backordered"
+    ORDER_PARTIALLY_SHIPPED = "order.partially_shipped"
+    SHIPMENT_DISPATCHED = "shipment.dispatched"
     PICK_LIST_CREATED = "pick_list.created"
     PICK_LIST_COMPLETED = "pick_list.completed"
     PICK_LIST_CANCELLED = "pick_list.cancelled"
@@ -912,6 +936,70 @@ class CreateSalesOrderRequestLinesItem(_m.Model):
 
 
 @dataclass
+class CreateShipmentRequest(_m.Model):
+    packages: List[CreateShipmentRequestPackagesItem]
+    carrier: Optional[str] = None
+    service: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"packages": "packages", "carrier": "carrier", "service": "service"}
+    _required: ClassVar[frozenset] = frozenset({"packages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreateShipmentRequest":
+        return cls(
+            packages=_m.list_of(_m.model(CreateShipmentRequestPackagesItem))(data.get("packages")),
+            carrier=data.get("carrier"),
+            service=data.get("service"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class CreateShipmentRequestPackagesItem(_m.Model):
+    weight: Weight
+    lines: List[CreateShipmentRequestPackagesItemLinesItem]
+    package_type: Optional[str] = None
+    dimensions: Optional[Dimensions] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"weight": "weight", "lines": "lines", "package_type": "packageType", "dimensions": "dimensions"}
+    _required: ClassVar[frozenset] = frozenset({"weight", "lines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreateShipmentRequestPackagesItem":
+        return cls(
+            weight=_m.model(Weight)(data.get("weight")),
+            lines=_m.list_of(_m.model(CreateShipmentRequestPackagesItemLinesItem))(data.get("lines")),
+            package_type=data.get("packageType"),
+            dimensions=_m.model(Dimensions)(data.get("dimensions")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class CreateShipmentRequestPackagesItemLinesItem(_m.Model):
+    order_line_id: str
+    quantity: int
+    lot_number: Optional[str] = None
+    serial_numbers: Optional[List[str]] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"order_line_id": "orderLineId", "quantity": "quantity", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"orderLineId", "quantity"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreateShipmentRequestPackagesItemLinesItem":
+        return cls(
+            order_line_id=data.get("orderLineId"),
+            quantity=data.get("quantity"),
+            lot_number=data.get("lotNumber"),
+            serial_numbers=data.get("serialNumbers"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class CreateTenantRequest(_m.Model):
     name: str
     plan: Union[Plan, str]
@@ -1073,6 +1161,28 @@ class CreatedTenantOwner(_m.Model):
             email=data.get("email"),
             name=data.get("name"),
             role=_m.enum(Role)(data.get("role")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class Dimensions(_m.Model):
+    length: float
+    width: float
+    height: float
+    unit: Union[DimensionsUnit, str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"length": "length", "width": "width", "height": "height", "unit": "unit"}
+    _required: ClassVar[frozenset] = frozenset({"length", "width", "height", "unit"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Dimensions":
+        return cls(
+            length=data.get("length"),
+            width=data.get("width"),
+            height=data.get("height"),
+            unit=_m.enum(DimensionsUnit)(data.get("unit")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1907,6 +2017,30 @@ class ListProductsResult(_m.Model):
     def from_dict(cls, data: Mapping[str, Any]) -> "ListProductsResult":
         return cls(
             items=_m.list_of(_m.model(Product))(data.get("items")),
+            total_count=data.get("totalCount"),
+            page=data.get("page"),
+            page_size=data.get("pageSize"),
+            total_pages=data.get("totalPages"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ListShipmentsResult(_m.Model):
+    items: List[Shipment]
+    total_count: int
+    page: int
+    page_size: int
+    total_pages: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "total_count": "totalCount", "page": "page", "page_size": "pageSize", "total_pages": "totalPages"}
+    _required: ClassVar[frozenset] = frozenset({"items", "totalCount", "page", "pageSize", "totalPages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ListShipmentsResult":
+        return cls(
+            items=_m.list_of(_m.model(Shipment))(data.get("items")),
             total_count=data.get("totalCount"),
             page=data.get("page"),
             page_size=data.get("pageSize"),
@@ -2828,6 +2962,62 @@ class OrderTotals(_m.Model):
 
 
 @dataclass
+class Package(_m.Model):
+    id: str
+    package_no: int
+    sscc: str
+    package_type: Optional[str]
+    weight: Weight
+    dimensions: Dimensions
+    tracking_number: Optional[str]
+    label_format: Optional[str]
+    lines: List[PackageLine]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "package_no": "packageNo", "sscc": "sscc", "package_type": "packageType", "weight": "weight", "dimensions": "dimensions", "tracking_number": "trackingNumber", "label_format": "labelFormat", "lines": "lines"}
+    _required: ClassVar[frozenset] = frozenset({"id", "packageNo", "sscc", "packageType", "weight", "dimensions", "trackingNumber", "labelFormat", "lines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Package":
+        return cls(
+            id=data.get("id"),
+            package_no=data.get("packageNo"),
+            sscc=data.get("sscc"),
+            package_type=data.get("packageType"),
+            weight=_m.model(Weight)(data.get("weight")),
+            dimensions=_m.model(Dimensions)(data.get("dimensions")),
+            tracking_number=data.get("trackingNumber"),
+            label_format=data.get("labelFormat"),
+            lines=_m.list_of(_m.model(PackageLine))(data.get("lines")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PackageLine(_m.Model):
+    order_line_id: str
+    product_id: str
+    quantity: int
+    lot_number: Optional[str]
+    serial_numbers: Optional[List[str]]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"order_line_id": "orderLineId", "product_id": "productId", "quantity": "quantity", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"orderLineId", "productId", "quantity", "lotNumber", "serialNumbers"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PackageLine":
+        return cls(
+            order_line_id=data.get("orderLineId"),
+            product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            lot_number=data.get("lotNumber"),
+            serial_numbers=data.get("serialNumbers"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class PasswordChanged(_m.Model):
     changed_at: str
     other_sessions_revoked: int
@@ -3401,6 +3591,42 @@ class Shard(_m.Model):
             tenants=data.get("tenants"),
             size_bytes=data.get("sizeBytes"),
             rows=data.get("rows"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class Shipment(_m.Model):
+    id: str
+    order_id: str
+    warehouse_id: Optional[str]
+    status: Union[ShipmentStatus, str]
+    carrier: Optional[str]
+    service: Optional[str]
+    packages: List[Package]
+    created_at: str
+    updated_at: str
+    dispatched_at: Optional[str]
+    cancelled_at: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "order_id": "orderId", "warehouse_id": "warehouseId", "status": "status", "carrier": "carrier", "service": "service", "packages": "packages", "created_at": "createdAt", "updated_at": "updatedAt", "dispatched_at": "dispatchedAt", "cancelled_at": "cancelledAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Shipment":
+        return cls(
+            id=data.get("id"),
+            order_id=data.get("orderId"),
+            warehouse_id=data.get("warehouseId"),
+            status=_m.enum(ShipmentStatus)(data.get("status")),
+            carrier=data.get("carrier"),
+            service=data.get("service"),
+            packages=_m.list_of(_m.model(Package))(data.get("packages")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            dispatched_at=data.get("dispatchedAt"),
+            cancelled_at=data.get("cancelledAt"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4325,5 +4551,23 @@ class WebhookWithSecret(_m.Model):
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             secret=data.get("secret"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class Weight(_m.Model):
+    value: float
+    unit: Union[Unit, str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"value": "value", "unit": "unit"}
+    _required: ClassVar[frozenset] = frozenset({"value", "unit"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Weight":
+        return cls(
+            value=data.get("value"),
+            unit=_m.enum(Unit)(data.get("unit")),
             extra_fields=_m.extra(data, cls._wire),
         )

@@ -5,6 +5,14 @@ using System.Collections.Generic;
 namespace Warehouse.Api.Models
 {
 
+    public enum DimensionsUnit
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("cm")] Cm,
+        [WireName("in")] In,
+    }
+
     public enum HoldStatus
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -74,6 +82,7 @@ namespace Warehouse.Api.Models
         [WireName("confirmed")] Confirmed,
         [WireName("picking")] Picking,
         [WireName("packed")] Packed,
+        [WireName("partially_shipped")] PartiallyShipped,
         [WireName("shipped")] Shipped,
         [WireName("delivered")] Delivered,
         [WireName("draft")] Draft,
@@ -147,6 +156,8 @@ namespace Warehouse.Api.Models
         [WireName("order.delivered")] OrderDelivered,
         [WireName("order.cancelled")] OrderCancelled,
         [WireName("order.backordered")] OrderBackordered,
+        [WireName("order.partially_shipped")] OrderPartiallyShipped,
+        [WireName("shipment.dispatched")] ShipmentDispatched,
         [WireName("pick_list.created")] PickListCreated,
         [WireName("pick_list.completed")] PickListCompleted,
         [WireName("pick_list.cancelled")] PickListCancelled,
@@ -194,6 +205,16 @@ namespace Warehouse.Api.Models
         [WireName("admin")] Admin,
     }
 
+    public enum ShipmentStatus
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("packed")] Packed,
+        [WireName("labelled")] Labelled,
+        [WireName("dispatched")] Dispatched,
+        [WireName("cancelled")] Cancelled,
+    }
+
     public enum TenantMoveStatus
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -220,6 +241,16 @@ namespace Warehouse.Api.Models
         [WireName("none")] None,
         [WireName("lot")] Lot,
         [WireName("serial")] Serial,
+    }
+
+    public enum Unit
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("g")] G,
+        [WireName("kg")] Kg,
+        [WireName("oz")] Oz,
+        [WireName("lb")] Lb,
     }
 
     public enum WebhookCreatedByType
@@ -250,6 +281,8 @@ namespace Warehouse.Api.Models
         [WireName("order.delivered")] OrderDelivered,
         [WireName("order.cancelled")] OrderCancelled,
         [WireName("order.backordered")] OrderBackordered,
+        [WireName("order.partially_shipped")] OrderPartiallyShipped,
+        [WireName("shipment.dispatched")] ShipmentDispatched,
         [WireName("pick_list.created")] PickListCreated,
         [WireName("pick_list.completed")] PickListCompleted,
         [WireName("pick_list.cancelled")] PickListCancelled,
@@ -1671,6 +1704,130 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class CreateShipmentRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "packages", "carrier", "service" };
+
+        /// <summary><c>packages</c>.</summary>
+        public IList<CreateShipmentRequestPackagesItem> Packages { get; set; }
+
+        /// <summary><c>carrier</c> (optional).</summary>
+        public string Carrier { get; set; }
+
+        /// <summary><c>service</c> (optional).</summary>
+        public string Service { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreateShipmentRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreateShipmentRequest();
+            model.Packages = ModelJson.ToList(ModelJson.Get(json, "packages"), v => CreateShipmentRequestPackagesItem.FromJson(v as JsonObject));
+            model.Carrier = ModelJson.ToStringValue(ModelJson.Get(json, "carrier"));
+            model.Service = ModelJson.ToStringValue(ModelJson.Get(json, "service"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "packages", Packages, true);
+            ModelJson.Put(json, "carrier", Carrier, false);
+            ModelJson.Put(json, "service", Service, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class CreateShipmentRequestPackagesItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "packageType", "weight", "dimensions", "lines" };
+
+        /// <summary><c>packageType</c> (optional).</summary>
+        public string PackageType { get; set; }
+
+        /// <summary><c>weight</c>.</summary>
+        public Weight Weight { get; set; }
+
+        /// <summary><c>dimensions</c> (optional).</summary>
+        public Dimensions Dimensions { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<CreateShipmentRequestPackagesItemLinesItem> Lines { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreateShipmentRequestPackagesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreateShipmentRequestPackagesItem();
+            model.PackageType = ModelJson.ToStringValue(ModelJson.Get(json, "packageType"));
+            model.Weight = Weight.FromJson(ModelJson.Get(json, "weight") as JsonObject);
+            model.Dimensions = Dimensions.FromJson(ModelJson.Get(json, "dimensions") as JsonObject);
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => CreateShipmentRequestPackagesItemLinesItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "packageType", PackageType, false);
+            ModelJson.Put(json, "weight", Weight, true);
+            ModelJson.Put(json, "dimensions", Dimensions, false);
+            ModelJson.Put(json, "lines", Lines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class CreateShipmentRequestPackagesItemLinesItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "orderLineId", "quantity", "lotNumber", "serialNumbers" };
+
+        /// <summary><c>orderLineId</c>.</summary>
+        public string OrderLineId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>lotNumber</c> (optional).</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>serialNumbers</c> (optional).</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreateShipmentRequestPackagesItemLinesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreateShipmentRequestPackagesItemLinesItem();
+            model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "orderLineId", OrderLineId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, false);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class CreateTenantRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "name", "plan", "owner", "shard" };
@@ -1997,6 +2154,49 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "email", Email, true);
             ModelJson.Put(json, "name", Name, true);
             ModelJson.Put(json, "role", Role, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class Dimensions : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "length", "width", "height", "unit" };
+
+        /// <summary><c>length</c>.</summary>
+        public decimal? Length { get; set; }
+
+        /// <summary><c>width</c>.</summary>
+        public decimal? Width { get; set; }
+
+        /// <summary><c>height</c>.</summary>
+        public decimal? Height { get; set; }
+
+        /// <summary><c>unit</c>.</summary>
+        public DimensionsUnit? Unit { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Dimensions FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Dimensions();
+            model.Length = ModelJson.ToDecimal(ModelJson.Get(json, "length"));
+            model.Width = ModelJson.ToDecimal(ModelJson.Get(json, "width"));
+            model.Height = ModelJson.ToDecimal(ModelJson.Get(json, "height"));
+            model.Unit = ModelJson.ReadEnum<DimensionsUnit>(json, "unit", model.AdditionalProperties);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "length", Length, true);
+            ModelJson.Put(json, "width", Width, true);
+            ModelJson.Put(json, "height", Height, true);
+            ModelJson.Put(json, "unit", Unit, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -3680,6 +3880,54 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new ListProductsResult();
             model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Product.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ListShipmentsResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<Shipment> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListShipmentsResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListShipmentsResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Shipment.FromJson(v as JsonObject));
             model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
             model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
             model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
@@ -5561,6 +5809,122 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Package : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "packageNo", "sscc", "packageType", "weight", "dimensions", "trackingNumber", "labelFormat", "lines" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>packageNo</c>.</summary>
+        public long? PackageNo { get; set; }
+
+        /// <summary><c>sscc</c>.</summary>
+        public string Sscc { get; set; }
+
+        /// <summary><c>packageType</c>, may be null.</summary>
+        public string PackageType { get; set; }
+
+        /// <summary><c>weight</c>.</summary>
+        public Weight Weight { get; set; }
+
+        /// <summary><c>dimensions</c>.</summary>
+        public Dimensions Dimensions { get; set; }
+
+        /// <summary><c>trackingNumber</c>, may be null.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary><c>labelFormat</c>, may be null.</summary>
+        public string LabelFormat { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<PackageLine> Lines { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Package FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Package();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.PackageNo = ModelJson.ToInt64(ModelJson.Get(json, "packageNo"));
+            model.Sscc = ModelJson.ToStringValue(ModelJson.Get(json, "sscc"));
+            model.PackageType = ModelJson.ToStringValue(ModelJson.Get(json, "packageType"));
+            model.Weight = Weight.FromJson(ModelJson.Get(json, "weight") as JsonObject);
+            model.Dimensions = Dimensions.FromJson(ModelJson.Get(json, "dimensions") as JsonObject);
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            model.LabelFormat = ModelJson.ToStringValue(ModelJson.Get(json, "labelFormat"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => PackageLine.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "packageNo", PackageNo, true);
+            ModelJson.Put(json, "sscc", Sscc, true);
+            ModelJson.Put(json, "packageType", PackageType, true);
+            ModelJson.Put(json, "weight", Weight, true);
+            ModelJson.Put(json, "dimensions", Dimensions, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
+            ModelJson.Put(json, "labelFormat", LabelFormat, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PackageLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "orderLineId", "productId", "quantity", "lotNumber", "serialNumbers" };
+
+        /// <summary><c>orderLineId</c>.</summary>
+        public string OrderLineId { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>lotNumber</c>, may be null.</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>serialNumbers</c>, may be null.</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PackageLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PackageLine();
+            model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "orderLineId", OrderLineId, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, true);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class PasswordChanged : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "changedAt", "otherSessionsRevoked" };
@@ -6701,6 +7065,84 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "tenants", Tenants, true);
             ModelJson.Put(json, "sizeBytes", SizeBytes, true);
             ModelJson.Put(json, "rows", Rows, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class Shipment : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>orderId</c>.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public ShipmentStatus? Status { get; set; }
+
+        /// <summary><c>carrier</c>, may be null.</summary>
+        public string Carrier { get; set; }
+
+        /// <summary><c>service</c>, may be null.</summary>
+        public string Service { get; set; }
+
+        /// <summary><c>packages</c>.</summary>
+        public IList<Package> Packages { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>dispatchedAt</c>, may be null.</summary>
+        public string DispatchedAt { get; set; }
+
+        /// <summary><c>cancelledAt</c>, may be null.</summary>
+        public string CancelledAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Shipment FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Shipment();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.Status = ModelJson.ReadEnum<ShipmentStatus>(json, "status", model.AdditionalProperties);
+            model.Carrier = ModelJson.ToStringValue(ModelJson.Get(json, "carrier"));
+            model.Service = ModelJson.ToStringValue(ModelJson.Get(json, "service"));
+            model.Packages = ModelJson.ToList(ModelJson.Get(json, "packages"), v => Package.FromJson(v as JsonObject));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.DispatchedAt = ModelJson.ToStringValue(ModelJson.Get(json, "dispatchedAt"));
+            model.CancelledAt = ModelJson.ToStringValue(ModelJson.Get(json, "cancelledAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "carrier", Carrier, true);
+            ModelJson.Put(json, "service", Service, true);
+            ModelJson.Put(json, "packages", Packages, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "dispatchedAt", DispatchedAt, true);
+            ModelJson.Put(json, "cancelledAt", CancelledAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -8603,6 +9045,39 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "secret", Secret, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class Weight : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "value", "unit" };
+
+        /// <summary><c>value</c>.</summary>
+        public decimal? Value { get; set; }
+
+        /// <summary><c>unit</c>.</summary>
+        public Unit? Unit { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Weight FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Weight();
+            model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.Unit = ModelJson.ReadEnum<Unit>(json, "unit", model.AdditionalProperties);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "unit", Unit, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

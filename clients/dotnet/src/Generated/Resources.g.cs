@@ -45,6 +45,8 @@ namespace Warehouse.Api
         internal static readonly Operation CreatePurchaseOrder = new Operation("createPurchaseOrder", "POST", "/api/v1/orders/purchase", "tenant", "idempotency-key");
         internal static readonly Operation UpdateOrderStatus = new Operation("updateOrderStatus", "PATCH", "/api/v1/orders/{id}/status", "tenant", "refused-only");
         internal static readonly Operation ReceivePurchaseOrder = new Operation("receivePurchaseOrder", "POST", "/api/v1/orders/{id}/receive", "tenant", "idempotency-key");
+        internal static readonly Operation CreateShipment = new Operation("createShipment", "POST", "/api/v1/orders/{id}/shipments", "tenant", "idempotency-key");
+        internal static readonly Operation ListOrderShipments = new Operation("listOrderShipments", "GET", "/api/v1/orders/{id}/shipments", "tenant", "safe");
         internal static readonly Operation ListProducts = new Operation("listProducts", "GET", "/api/v1/products", "tenant", "safe");
         internal static readonly Operation CreateProduct = new Operation("createProduct", "POST", "/api/v1/products", "tenant", "idempotency-key");
         internal static readonly Operation ImportProducts = new Operation("importProducts", "POST", "/api/v1/products/import", "tenant", "idempotency-key");
@@ -105,6 +107,9 @@ namespace Warehouse.Api
         internal static readonly Operation CancelPickList = new Operation("cancelPickList", "POST", "/api/v1/pick-lists/{id}/cancel", "tenant", "idempotency-key");
         internal static readonly Operation ConfirmPick = new Operation("confirmPick", "POST", "/api/v1/pick-lists/{id}/picks", "tenant", "idempotency-key");
         internal static readonly Operation RecordShort = new Operation("recordShort", "POST", "/api/v1/pick-lists/{id}/shorts", "tenant", "idempotency-key");
+        internal static readonly Operation ListShipments = new Operation("listShipments", "GET", "/api/v1/shipments", "tenant", "safe");
+        internal static readonly Operation GetShipment = new Operation("getShipment", "GET", "/api/v1/shipments/{id}", "tenant", "safe");
+        internal static readonly Operation DispatchShipment = new Operation("dispatchShipment", "POST", "/api/v1/shipments/{id}/dispatch", "tenant", "idempotency-key");
     }
 
     public sealed partial class WarehouseClient
@@ -130,7 +135,7 @@ namespace Warehouse.Api
         /// <summary>listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport.</summary>
         public ReportsResource Reports { get; private set; }
 
-        /// <summary>listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder.</summary>
+        /// <summary>listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments.</summary>
         public OrdersResource Orders { get; private set; }
 
         /// <summary>listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
@@ -166,6 +171,9 @@ namespace Warehouse.Api
         /// <summary>listPickLists, createPickList, getPickList, cancelPickList, confirmPick, recordShort.</summary>
         public PickListsResource PickLists { get; private set; }
 
+        /// <summary>listShipments, getShipment, dispatchShipment.</summary>
+        public ShipmentsResource Shipments { get; private set; }
+
         private void InitializeResources(Transport transport)
         {
             Health = new HealthResource(transport);
@@ -187,6 +195,7 @@ namespace Warehouse.Api
             Settings = new SettingsResource(transport);
             Barcodes = new BarcodesResource(transport);
             PickLists = new PickListsResource(transport);
+            Shipments = new ShipmentsResource(transport);
         }
     }
 
@@ -548,7 +557,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Orders</c>: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder.</summary>
+    /// <summary><c>client.Orders</c>: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments.</summary>
     public sealed class OrdersResource
     {
         private readonly Transport _transport;
@@ -603,6 +612,20 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.ReceivePurchaseOrder, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Order.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/orders/{id}/shipments</c> (createShipment).</summary>
+        public async Task<Models.Shipment> CreateShipmentAsync(string id, Models.CreateShipmentRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CreateShipment, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Shipment.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/orders/{id}/shipments</c> (listOrderShipments).</summary>
+        public async Task<IList<Models.Shipment>> ListShipmentsAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.ListOrderShipments, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return ModelJson.ToList(data, v => Models.Shipment.FromJson(v as JsonObject));
         }
     }
 
@@ -1215,6 +1238,43 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.RecordShort, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.PickList.FromJson(data as JsonObject);
+        }
+    }
+
+    /// <summary><c>client.Shipments</c>: listShipments, getShipment, dispatchShipment.</summary>
+    public sealed class ShipmentsResource
+    {
+        private readonly Transport _transport;
+
+        internal ShipmentsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/shipments</c> (listShipments).</summary>
+        public Task<ResultPage<Models.Shipment>> ListAsync(int? page = null, int? pageSize = null, string status = null, string carrier = null, string since = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListShipments, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "carrier", carrier }, { "since", since } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Shipment.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator<Models.Shipment> ListAllAsync(int? pageSize = null, string status = null, string carrier = null, string since = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.Shipment>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, carrier: carrier, since: since, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>GET /api/v1/shipments/{id}</c> (getShipment).</summary>
+        public async Task<Models.Shipment> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetShipment, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Shipment.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/shipments/{id}/dispatch</c> (dispatchShipment).</summary>
+        public async Task<Models.Shipment> DispatchAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.DispatchShipment, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Shipment.FromJson(data as JsonObject);
         }
     }
 }

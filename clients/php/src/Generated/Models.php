@@ -41,15 +41,19 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreatePurchaseOrderRequestLinesItem array{productId: string, quantity: int, cost: int|float}
  * @phpstan-type CreateSalesOrderRequest array{customerId: string, warehouseId?: string, lines: list<CreateSalesOrderRequestLinesItem>, shippingAddress: ShippingAddress, notes?: string}
  * @phpstan-type CreateSalesOrderRequestLinesItem array{productId: string, quantity: int, price: int|float, lotNumber?: string, holdId?: string}
+ * @phpstan-type CreateShipmentRequest array{packages: list<CreateShipmentRequestPackagesItem>, carrier?: string, service?: string}
+ * @phpstan-type CreateShipmentRequestPackagesItem array{packageType?: string, weight: Weight, dimensions?: Dimensions, lines: list<CreateShipmentRequestPackagesItemLinesItem>}
+ * @phpstan-type CreateShipmentRequestPackagesItemLinesItem array{orderLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
- * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active?: bool}
+ * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active?: bool}
  * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string, key: string}
  * @phpstan-type CreatedTenant array{tenant: Tenant, owner: CreatedTenantOwner|null, ownerInvitation: Invitation|null, apiKey: CreatedTenantApiKey|null}
  * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
  * @phpstan-type CreatedTenantOwner array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
+ * @phpstan-type Dimensions array{length: int|float, width: int|float, height: int|float, unit: 'cm'|'in'}
  * @phpstan-type ErrorEnvelope array{success: bool, data: mixed|null, message: string, errors: list<string>}
- * @phpstan-type Event array{id: string, type: 'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted', timestamp: string, data?: mixed|null, webhooksFailedAt?: string}
+ * @phpstan-type Event array{id: string, type: 'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted', timestamp: string, data?: mixed|null, webhooksFailedAt?: string}
  * @phpstan-type EventFeedPage array{items: list<Event>, nextCursor: string, hasMore: bool}
  * @phpstan-type Health array{status: string, version: string, time: string, database: string}
  * @phpstan-type InspectInvitationRequest array{token: string}
@@ -81,6 +85,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ListOrdersResult array{items: list<OrderSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListPickListsResult array{items: list<PickListSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListProductsResult array{items: list<Product>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type ListShipmentsResult array{items: list<Shipment>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListStockResult array{items: list<ListStockResultItemsItem>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListStockResultItemsItem array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved?: int, available?: int, updatedAt?: string, asOf?: string, lastMovementAt?: string}
  * @phpstan-type ListTenantsResult array{items: list<Tenant>, totalCount: int, page: int, pageSize: int, totalPages: int}
@@ -104,18 +109,20 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type MeTenant array{id: string, name: string, plan: string, status: string}
  * @phpstan-type Membership array{tenantId: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type MoveTenantRequest array{shard: string}
- * @phpstan-type Order array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>}
+ * @phpstan-type Order array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>}
  * @phpstan-type OrderLine array{id: string, lineNo: int, productId: string, quantity: int, price?: int|float, cost?: int|float, receivedQuantity?: int, shippedQuantity?: int, backorderedQuantity?: int, lotNumber?: string|null, lots?: list<OrderLineLotsItem>|null, serialNumbers?: list<string>|null, lineTotal: int|float, lineTotalExact: string}
  * @phpstan-type OrderLineLotsItem array{lotId: string, lotNumber: string, expiresAt: string|null, quantity: int}
- * @phpstan-type OrderStatusChange array{from: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'|null, to: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', at: string, by: OrderStatusChangeBy}
+ * @phpstan-type OrderStatusChange array{from: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'|null, to: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', at: string, by: OrderStatusChangeBy}
  * @phpstan-type OrderStatusChangeBy array{type: 'user'|'api_key'|'system', id: string|null}
- * @phpstan-type OrderSummary array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderSummaryTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string}
+ * @phpstan-type OrderSummary array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderSummaryTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string}
  * @phpstan-type OrderSummaryReport array{items: list<OrderSummaryRow>, totalCount: int, page: int, pageSize: int, totalPages: int, totals: OrderSummaryReportTotals}
  * @phpstan-type OrderSummaryReportTotals array{orders: int, byStatus: list<OrderSummaryReportTotalsByStatusItem>}
  * @phpstan-type OrderSummaryReportTotalsByStatusItem array{type: 'sales'|'purchase', status: string, orders: int, value: int|float, valueExact: string}
  * @phpstan-type OrderSummaryRow array{day: string, type: 'sales'|'purchase', status: string, orders: int, value: int|float, valueExact: string}
  * @phpstan-type OrderSummaryTotals array{quantity: int, total: int|float, totalExact: string}
  * @phpstan-type OrderTotals array{quantity: int, total: int|float, totalExact: string}
+ * @phpstan-type Package array{id: string, packageNo: int, sscc: string, packageType: string|null, weight: Weight, dimensions: Dimensions, trackingNumber: string|null, labelFormat: string|null, lines: list<PackageLine>}
+ * @phpstan-type PackageLine array{orderLineId: string, productId: string, quantity: int, lotNumber: string|null, serialNumbers: list<string>|null}
  * @phpstan-type PasswordChanged array{changedAt: string, otherSessionsRevoked: int}
  * @phpstan-type PasswordReset array{email: string}
  * @phpstan-type PasswordResetRequest array{email: string}
@@ -131,7 +138,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type RefreshRequest array{refreshToken: string}
- * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'>}
+ * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'>}
  * @phpstan-type ReportCatalogue array{items: list<ReportType>}
  * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
@@ -141,6 +148,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type SetStockLevelResult array{movement: StockMovement|null, stockLevel: StockLevel|null}
  * @phpstan-type SetStockLevelsRequest array{atomic?: bool, levels: list<SetStockLevelRequest>}
  * @phpstan-type Shard array{name: string, tenants: int, sizeBytes: int, rows: array<string, int>}
+ * @phpstan-type Shipment array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, packages: list<Package>, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null}
  * @phpstan-type ShippingAddress array{street: string, city: string, zip: string, state?: string, country?: string}
  * @phpstan-type ShortRequest array{lineId: string, quantity: int, reason: string}
  * @phpstan-type StockBatchResult array{atomic: bool, applied: int, failed: int, results: list<BatchLineResult>}
@@ -159,13 +167,13 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type TransferRequest array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type TransferResult array{transferId: string, from: StockLevel, to: StockLevel, movements: list<StockMovement>}
  * @phpstan-type UpdateLocationRequest array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool}
- * @phpstan-type UpdateOrderStatusRequest array{status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<UpdateOrderStatusRequestLinesItem>}
+ * @phpstan-type UpdateOrderStatusRequest array{status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<UpdateOrderStatusRequestLinesItem>}
  * @phpstan-type UpdateOrderStatusRequestLinesItem array{lineId: string, serialNumbers: list<string>}
  * @phpstan-type UpdateProductRequest array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'}
  * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
- * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}
+ * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}
  * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}
  * @phpstan-type WarehouseRequest array{code: string, name: string, address?: Address, active?: bool}
@@ -175,6 +183,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type WebhookDeliveryAttemptLogItem array{attempt: int, statusCode: int|null, durationMs: int, error: string|null, at: string}
  * @phpstan-type WebhookReplay array{replayId: string|null, queued: int, alreadyWaiting: int}
  * @phpstan-type WebhookWithSecret array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdBy: WebhookCreatedBy|null, createdAt: string, updatedAt: string, secret: string}
+ * @phpstan-type Weight array{value: int|float, unit: 'g'|'kg'|'oz'|'lb'}
  */
 final class Models
 {

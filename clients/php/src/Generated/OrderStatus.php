@@ -12,6 +12,7 @@ enum OrderStatus: string
     case Confirmed = 'confirmed';
     case Picking = 'picking';
     case Packed = 'packed';
+    case PartiallyShipped = 'partially_shipped';
     case Shipped = 'shipped';
     case Delivered = 'delivered';
     case Draft = 'draft';

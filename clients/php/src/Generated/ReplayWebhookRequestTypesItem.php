@@ -14,6 +14,8 @@ enum ReplayWebhookRequestTypesItem: string
     case OrderDelivered = 'order.delivered';
     case OrderCancelled = 'order.cancelled';
     case OrderBackordered = 'order.backordered';
+    case OrderPartiallyShipped = 'order.partially_shipped';
+    case ShipmentDispatched = 'shipment.dispatched';
     case PickListCreated = 'pick_list.created';
     case PickListCompleted = 'pick_list.completed';
     case PickListCancelled = 'pick_list.cancelled';

@@ -15,6 +15,8 @@ enum WebhookEventName: string
     case OrderDelivered = 'order.delivered';
     case OrderCancelled = 'order.cancelled';
     case OrderBackordered = 'order.backordered';
+    case OrderPartiallyShipped = 'order.partially_shipped';
+    case ShipmentDispatched = 'shipment.dispatched';
     case PickListCreated = 'pick_list.created';
     case PickListCompleted = 'pick_list.completed';
     case PickListCancelled = 'pick_list.cancelled';

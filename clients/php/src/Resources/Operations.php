@@ -48,6 +48,8 @@ final class Operations
         'createPurchaseOrder' => ['POST', '/api/v1/orders/purchase', 'tenant', 'idempotency-key'],
         'updateOrderStatus' => ['PATCH', '/api/v1/orders/{id}/status', 'tenant', 'refused-only'],
         'receivePurchaseOrder' => ['POST', '/api/v1/orders/{id}/receive', 'tenant', 'idempotency-key'],
+        'createShipment' => ['POST', '/api/v1/orders/{id}/shipments', 'tenant', 'idempotency-key'],
+        'listOrderShipments' => ['GET', '/api/v1/orders/{id}/shipments', 'tenant', 'safe'],
         'listProducts' => ['GET', '/api/v1/products', 'tenant', 'safe'],
         'createProduct' => ['POST', '/api/v1/products', 'tenant', 'idempotency-key'],
         'importProducts' => ['POST', '/api/v1/products/import', 'tenant', 'idempotency-key'],
@@ -108,5 +110,8 @@ final class Operations
         'cancelPickList' => ['POST', '/api/v1/pick-lists/{id}/cancel', 'tenant', 'idempotency-key'],
         'confirmPick' => ['POST', '/api/v1/pick-lists/{id}/picks', 'tenant', 'idempotency-key'],
         'recordShort' => ['POST', '/api/v1/pick-lists/{id}/shorts', 'tenant', 'idempotency-key'],
+        'listShipments' => ['GET', '/api/v1/shipments', 'tenant', 'safe'],
+        'getShipment' => ['GET', '/api/v1/shipments/{id}', 'tenant', 'safe'],
+        'dispatchShipment' => ['POST', '/api/v1/shipments/{id}/dispatch', 'tenant', 'idempotency-key'],
     ];
 }

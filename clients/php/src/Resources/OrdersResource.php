@@ -11,10 +11,11 @@ use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->orders`: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder.
+ * `$client->orders`: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments.
  *
  * @phpstan-import-type Order from Models
  * @phpstan-import-type OrderSummary from Models
+ * @phpstan-import-type Shipment from Models
  */
 final class OrdersResource
 {
@@ -25,7 +26,7 @@ final class OrdersResource
     /**
      * `GET /api/v1/orders` (listOrders).
      *
-     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
+     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<OrderSummary>
      */
@@ -37,7 +38,7 @@ final class OrdersResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
+     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, OrderSummary>
      */
@@ -84,7 +85,7 @@ final class OrdersResource
     /**
      * `PATCH /api/v1/orders/{id}/status` (updateOrderStatus).
      *
-     * @param array{status: 'pending'|'confirmed'|'picking'|'packed'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<mixed>} $body
+     * @param array{status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<mixed>} $body
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Order
      */
@@ -103,5 +104,28 @@ final class OrdersResource
     public function receive(string $id, array $body, array $options = []): array
     {
         return $this->transport->call('receivePurchaseOrder', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/orders/{id}/shipments` (createShipment).
+     *
+     * @param array{packages: list<mixed>, carrier?: string, service?: string} $body
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Shipment
+     */
+    public function createShipment(string $id, array $body, array $options = []): array
+    {
+        return $this->transport->call('createShipment', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `GET /api/v1/orders/{id}/shipments` (listOrderShipments).
+     *
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return list<Shipment>|null
+     */
+    public function listShipments(string $id, array $options = []): mixed
+    {
+        return $this->transport->call('listOrderShipments', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

@@ -30,6 +30,7 @@ abstract class Resources
     public readonly SettingsResource $settings;
     public readonly BarcodesResource $barcodes;
     public readonly PickListsResource $pickLists;
+    public readonly ShipmentsResource $shipments;
 
     protected function __construct(Transport $transport)
     {
@@ -52,5 +53,6 @@ abstract class Resources
         $this->settings = new SettingsResource($transport);
         $this->barcodes = new BarcodesResource($transport);
         $this->pickLists = new PickListsResource($transport);
+        $this->shipments = new ShipmentsResource($transport);
     }
 }

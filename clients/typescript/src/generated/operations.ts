@@ -42,6 +42,8 @@ export const OPERATIONS = {
   createPurchaseOrder: { operationId: "createPurchaseOrder", access: "tenant", retry: "idempotency-key" },
   updateOrderStatus: { operationId: "updateOrderStatus", access: "tenant", retry: "refused-only" },
   receivePurchaseOrder: { operationId: "receivePurchaseOrder", access: "tenant", retry: "idempotency-key" },
+  createShipment: { operationId: "createShipment", access: "tenant", retry: "idempotency-key" },
+  listOrderShipments: { operationId: "listOrderShipments", access: "tenant", retry: "safe" },
   listProducts: { operationId: "listProducts", access: "tenant", retry: "safe" },
   createProduct: { operationId: "createProduct", access: "tenant", retry: "idempotency-key" },
   importProducts: { operationId: "importProducts", access: "tenant", retry: "idempotency-key" },
@@ -102,6 +104,9 @@ export const OPERATIONS = {
   cancelPickList: { operationId: "cancelPickList", access: "tenant", retry: "idempotency-key" },
   confirmPick: { operationId: "confirmPick", access: "tenant", retry: "idempotency-key" },
   recordShort: { operationId: "recordShort", access: "tenant", retry: "idempotency-key" },
+  listShipments: { operationId: "listShipments", access: "tenant", retry: "safe" },
+  getShipment: { operationId: "getShipment", access: "tenant", retry: "safe" },
+  dispatchShipment: { operationId: "dispatchShipment", access: "tenant", retry: "idempotency-key" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -365,7 +370,17 @@ export function ordersResource(t: Transport) {
     t.call(OPERATIONS.receivePurchaseOrder, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/orders/{id}/receive", { ...init, params: { path: { id } }, body }),
     );
-  return { list: listOrders, listAll: listOrdersAll, get: getOrder, createSales: createSalesOrder, createPurchase: createPurchaseOrder, updateStatus: updateOrderStatus, receive: receivePurchaseOrder };
+  /** `POST /api/v1/orders/{id}/shipments` (createShipment) */
+  const createShipment = (id: string, body: BodyOf<"createShipment">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createShipment">> =>
+    t.call(OPERATIONS.createShipment, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/orders/{id}/shipments", { ...init, params: { path: { id } }, body }),
+    );
+  /** `GET /api/v1/orders/{id}/shipments` (listOrderShipments) */
+  const listOrderShipments = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listOrderShipments">> =>
+    t.call(OPERATIONS.listOrderShipments, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/orders/{id}/shipments", { ...init, params: { path: { id } } }),
+    );
+  return { list: listOrders, listAll: listOrdersAll, get: getOrder, createSales: createSalesOrder, createPurchase: createPurchaseOrder, updateStatus: updateOrderStatus, receive: receivePurchaseOrder, createShipment, listShipments: listOrderShipments };
 }
 
 export function productsResource(t: Transport) {
@@ -754,6 +769,28 @@ export function pickListsResource(t: Transport) {
   return { list: listPickLists, listAll: listPickListsAll, create: createPickList, get: getPickList, cancel: cancelPickList, pick: confirmPick, short: recordShort };
 }
 
+export function shipmentsResource(t: Transport) {
+  /** `GET /api/v1/shipments` (listShipments) */
+  const listShipments = (query?: QueryOf<"listShipments">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listShipments">> =>
+    t.call(OPERATIONS.listShipments, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/shipments", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listShipmentsAll = (query?: Omit<QueryOf<"listShipments">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listShipments">, void, undefined> =>
+    t.paginate((page) => listShipments({ ...query, page } as QueryOf<"listShipments">, options));
+  /** `GET /api/v1/shipments/{id}` (getShipment) */
+  const getShipment = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getShipment">> =>
+    t.call(OPERATIONS.getShipment, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/shipments/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/shipments/{id}/dispatch` (dispatchShipment) */
+  const dispatchShipment = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"dispatchShipment">> =>
+    t.call(OPERATIONS.dispatchShipment, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/shipments/{id}/dispatch", { ...init, params: { path: { id } } }),
+    );
+  return { list: listShipments, listAll: listShipmentsAll, get: getShipment, dispatch: dispatchShipment };
+}
+
 /** The resource groups of the client, one property per group. */
 export class Resources {
   readonly health: ReturnType<typeof healthResource>;
@@ -775,6 +812,7 @@ export class Resources {
   readonly settings: ReturnType<typeof settingsResource>;
   readonly barcodes: ReturnType<typeof barcodesResource>;
   readonly pickLists: ReturnType<typeof pickListsResource>;
+  readonly shipments: ReturnType<typeof shipmentsResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -796,5 +834,6 @@ export class Resources {
     this.settings = settingsResource(t);
     this.barcodes = barcodesResource(t);
     this.pickLists = pickListsResource(t);
+    this.shipments = shipmentsResource(t);
   }
 }

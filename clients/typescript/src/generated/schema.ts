@@ -686,6 +686,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orders/{id}/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order's shipments, oldest first, with their packages
+         * @description Requires scope `read:orders`.
+         */
+        get: operations["listOrderShipments"];
+        put?: never;
+        /**
+         * Ship part or all of a sales order as packages (each gets an SSCC); the order becomes partially_shipped or shipped
+         * @description Units come from the packing location first (picked units), then from the bins the order holds (an order never picked). Stock leaves with ledger reason `shipment`. More than a line has open is 409.
+         *
+         *     Requires scope `write:orders`.
+         */
+        post: operations["createShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products": {
         parameters: {
             query?: never;
@@ -1626,6 +1652,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipments, newest first (filters: status, carrier, since)
+         * @description Requires scope `read:orders`.
+         */
+        get: operations["listShipments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shipments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a shipment with its packages
+         * @description Requires scope `read:orders`.
+         */
+        get: operations["getShipment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shipments/{id}/dispatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a shipment handed to the carrier (event shipment.dispatched with every tracking number)
+         * @description Requires scope `write:orders`.
+         */
+        post: operations["dispatchShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2276,7 +2362,7 @@ export interface components {
         /** @enum {string} */
         OrderType: "sales" | "purchase";
         /** @enum {string} */
-        OrderStatus: "pending" | "confirmed" | "picking" | "packed" | "shipped" | "delivered" | "draft" | "ordered" | "partially_received" | "received" | "cancelled";
+        OrderStatus: "pending" | "confirmed" | "picking" | "packed" | "partially_shipped" | "shipped" | "delivered" | "draft" | "ordered" | "partially_received" | "received" | "cancelled";
         ShippingAddress: {
             street: string;
             city: string;
@@ -2470,6 +2556,91 @@ export interface components {
                  */
                 serialNumbers?: string[];
             }[];
+        };
+        Shipment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            orderId: string;
+            warehouseId: string | null;
+            /** @enum {string} */
+            status: "packed" | "labelled" | "dispatched" | "cancelled";
+            carrier: string | null;
+            service: string | null;
+            packages: components["schemas"]["Package"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            dispatchedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+        };
+        Package: {
+            /** Format: uuid */
+            id: string;
+            packageNo: number;
+            /** @description The package's SSCC-18 (GS1 Serial Shipping Container Code). */
+            sscc: string;
+            packageType: string | null;
+            weight: components["schemas"]["Weight"];
+            dimensions: components["schemas"]["Dimensions"];
+            trackingNumber: string | null;
+            /** @enum {string|null} */
+            labelFormat: "pdf" | "zpl" | null;
+            lines: components["schemas"]["PackageLine"][];
+        };
+        Weight: {
+            /** @description At least 0.001, at most 3 decimals. */
+            value: number;
+            /** @enum {string} */
+            unit: "g" | "kg" | "oz" | "lb";
+        } | null;
+        Dimensions: {
+            /** @description At least 0.001, at most 3 decimals. */
+            length: number;
+            /** @description At least 0.001, at most 3 decimals. */
+            width: number;
+            /** @description At least 0.001, at most 3 decimals. */
+            height: number;
+            /** @enum {string} */
+            unit: "cm" | "in";
+        } | null;
+        PackageLine: {
+            /** Format: uuid */
+            orderLineId: string;
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+            lotNumber: string | null;
+            serialNumbers: string[] | null;
+        };
+        CreateShipmentRequest: {
+            packages: {
+                /** @example box-m */
+                packageType?: string;
+                weight: components["schemas"]["Weight"];
+                dimensions?: components["schemas"]["Dimensions"];
+                lines: {
+                    /** Format: uuid */
+                    orderLineId: string;
+                    quantity: number;
+                    /** @example L2026-11-A */
+                    lotNumber?: string;
+                    /**
+                     * @example [
+                     *       "SN-0001",
+                     *       "SN-0002"
+                     *     ]
+                     */
+                    serialNumbers?: string[];
+                }[];
+            }[];
+            /** @example dhl */
+            carrier?: string;
+            /** @example express */
+            service?: string;
         };
         Product: {
             /** Format: uuid */
@@ -3212,7 +3383,7 @@ export interface components {
          * @example inventory.adjusted
          * @enum {string}
          */
-        WebhookEventName: "*" | "order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted" | "webhook.test";
+        WebhookEventName: "*" | "order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted" | "webhook.test";
         UpdateWebhookRequest: {
             /**
              * Format: uri
@@ -3276,7 +3447,7 @@ export interface components {
             /** Format: date-time */
             to: string;
             /** @description Only these types (of those the subscription matches). */
-            types?: ("order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted")[];
+            types?: ("order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted")[];
         };
         EventFeedPage: {
             items: components["schemas"]["Event"][];
@@ -3289,7 +3460,7 @@ export interface components {
             /** @description The event id: the `webhook-id` of its deliveries. */
             id: string;
             /** @enum {string} */
-            type: "order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted";
+            type: "order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted";
             /**
              * Format: date-time
              * @description When the change committed (the webhook body's `timestamp`).
@@ -10772,6 +10943,590 @@ export interface operations {
                 };
             };
             /** @description Not receivable in its status, or receiving more than was ordered */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOrderShipments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's shipments */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Shipment"][];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown order */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createShipment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateShipmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The shipment (packed) */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description The URL of what was created or started (absent for stock movements, which have no URL of their own). */
+                    Location?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Shipment"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown order, or an order line not on it (each named) */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not shippable in its status, more than a line has open, or the order changed concurrently */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -27355,6 +28110,742 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listShipments: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "packed" | "labelled" | "dispatched" | "cancelled";
+                carrier?: string;
+                /** @description Shipments created at or after this instant (incremental sync). */
+                since?: string;
+            };
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shipments */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Shipment"][];
+                            totalCount: number;
+                            page: number;
+                            pageSize: number;
+                            totalPages: number;
+                        };
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getShipment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipment */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Shipment"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown shipment */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    dispatchShipment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispatched shipment */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Shipment"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown shipment */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Already dispatched or cancelled */
+            409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
