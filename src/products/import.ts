@@ -1,21 +1,14 @@
-import { or, sql } from "drizzle-orm";
-import { inJsonArray, jsonChunks, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
-import { products } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
-import { eventRows } from "../outbox/outbox";
 import { parseCsv } from "./csv-parse";
-import { type ProductRow, productRecord } from "./records";
+import type { ProductRow } from "./records";
 import { CreateProductBody } from "./schemas";
-import { changedProductRow, duplicateProduct, newProductRow } from "./writes";
+import { planProductRows, writeProductRows } from "./write-rows";
+import { duplicateProduct } from "./writes";
 
 export const MAX_IMPORT_ROWS = 5000;
-// Rows travel as one JSON parameter per statement (json_each), so a 5,000-row import is a handful of
-// statements and stays far below D1's 100 bound parameters; jsonChunks keep each parameter below 1 MB.
-const ROWS_PER_STATEMENT = 500;
 const NUMERIC = new Set(["price", "cost", "reorderPoint"]);
 // A number as spreadsheets write it. Not Number(): it reads `0x10` as 16, `0b11` as 3 and `Infinity`; such a cell
 // stays text and is refused as not a number.
@@ -65,87 +58,36 @@ export async function importProducts(
   if (rows.length === 0) throw invalid(["body: no rows to import"]);
   if (rows.length > MAX_IMPORT_ROWS) throw invalid([`body: at most ${MAX_IMPORT_ROWS} rows per import`]);
   const errors: string[] = [];
-  const valid: { line: number; input: CreateProductBody }[] = [];
-  rows.forEach((row, i) => {
+  const valid: { index: number; input: CreateProductBody }[] = [];
+  rows.forEach((row, index) => {
     const result = CreateProductBody.safeParse(row);
-    if (result.success) valid.push({ line: i + 1, input: result.data });
-    else for (const message of formatIssues(result.error.issues)) errors.push(`row ${i + 1}: ${message}`);
+    if (result.success) valid.push({ index, input: result.data });
+    else for (const message of formatIssues(result.error.issues)) errors.push(`row ${index + 1}: ${message}`);
   });
-  for (const field of ["sku", "barcode"] as const) {
-    const firstLine = new Map<string, number>();
-    for (const { line, input } of valid) {
-      const value = input[field];
-      if (!value) continue;
-      const seen = firstLine.get(value);
-      if (seen) errors.push(`row ${line}: ${field}: ${value} duplicates row ${seen}`);
-      else firstLine.set(value, line);
-    }
-  }
-  const skus = valid.map((v) => v.input.sku);
-  const barcodes = valid.flatMap((v) => (v.input.barcode ? [v.input.barcode] : []));
-  const stored = await tdb.db
-    .select()
-    .from(products)
-    .where(
-      inTenant(tdb, products, or(inJsonArray(products.sku, skus), inJsonArray(products.barcode, barcodes))),
-    );
-  const storedBySku = new Map(stored.map((p) => [p.sku, p]));
-  const storedByBarcode = new Map(stored.flatMap((p) => (p.barcode ? [[p.barcode, p] as const] : [])));
-  for (const { line, input } of valid) {
-    const existing = storedBySku.get(input.sku);
-    if (existing && options.mode === "create") errors.push(`row ${line}: sku: ${input.sku} already exists`);
-    const owner = input.barcode ? storedByBarcode.get(input.barcode) : undefined;
-    if (owner && owner.sku !== input.sku) {
-      errors.push(`row ${line}: barcode: ${input.barcode} already belongs to ${owner.sku}`);
-    }
-  }
-  if (errors.length > 0) throw invalid(errors);
+  const label = (i: number) => `row ${(valid[i] as (typeof valid)[number]).index + 1}`;
+  const plan = await planProductRows(
+    tdb,
+    valid.map((v) => v.input),
+    { mode: options.mode, label },
+  );
+  for (const [i, { errors: found }] of plan.problems) errors.push(...found.map((e) => `${label(i)}: ${e}`));
+  if (errors.length > 0) throw invalid(errors.sort(byRow));
 
   const now = new Date().toISOString();
-  const toCreate: ProductRow[] = [];
-  const toUpdate: ProductRow[] = [];
-  for (const { input } of valid) {
-    const existing = storedBySku.get(input.sku);
-    if (existing) toUpdate.push(changedProductRow(existing, input, now));
-    else toCreate.push(newProductRow(tdb.tenantId, input, now));
-  }
+  const planned = [...plan.rows.values()];
+  const toCreate = planned.flatMap((p) => (p.stored ? [] : [p.row]));
+  const toUpdate = planned.flatMap((p) => (p.stored ? [p.row] : []));
   if (!options.dryRun) await writeImport(tdb, toCreate, toUpdate, now);
   return { dryRun: options.dryRun, rows: rows.length, created: toCreate.length, updated: toUpdate.length };
 }
 
-const column = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
+/** Problems in row order (a row's own first, as they were found). */
+const byRow = (a: string, b: string) => rowOf(a) - rowOf(b);
+const rowOf = (error: string) => Number(/^row (\d+):/.exec(error)?.[1] ?? 0);
 
 async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: ProductRow[], now: string) {
-  const events = [
-    ...toCreate.map((row) => ({ type: "product.created" as const, payload: productRecord(row) })),
-    ...toUpdate.map((row) => ({ type: "product.updated" as const, payload: productRecord(row) })),
-  ];
-  const statements = {
-    created: jsonChunks(toCreate, ROWS_PER_STATEMENT).map(
-      (
-        chunk,
-      ) => sql`insert into products (id, tenant_id, sku, name, barcode, category, unit, price_e4, cost_e4, status,
-          reorder_point, description, version, created_at, updated_at)
-        select ${column("id")}, ${column("tenantId")}, ${column("sku")}, ${column("name")}, ${column("barcode")},
-          ${column("category")}, ${column("unit")}, ${column("priceE4")}, ${column("costE4")}, ${column("status")},
-          ${column("reorderPoint")}, ${column("description")}, 1, ${now}, ${now}
-        from json_each(${JSON.stringify(chunk)})`,
-    ),
-    // Materialized, so each row is one key lookup rather than a walk of the tenant's products per row.
-    updated: jsonChunks(toUpdate, ROWS_PER_STATEMENT).map(
-      (chunk) => sql`with j as materialized (select ${column("id")} as id, ${column("name")} as name,
-            ${column("barcode")} as barcode, ${column("category")} as category, ${column("unit")} as unit,
-            ${column("priceE4")} as price_e4, ${column("costE4")} as cost_e4, ${column("status")} as status,
-            ${column("reorderPoint")} as reorder_point, ${column("description")} as description
-          from json_each(${JSON.stringify(chunk)}))
-        update products set name = j.name, barcode = j.barcode, category = j.category, unit = j.unit,
-          price_e4 = j.price_e4, cost_e4 = j.cost_e4, status = j.status, reorder_point = j.reorder_point,
-          description = j.description, version = products.version + 1, updated_at = ${now}
-        from j
-        where ${inTenant(tdb, products)} and products.id = j.id`,
-    ),
-    events: eventRows(tdb, events, now),
-  };
   // One batch: D1 runs it as one transaction, so a failure (a racing insert of the same SKU) writes nothing.
-  await runBatch(tdb, statements).catch((e) => asConflict(e, duplicateProduct));
+  await writeProductRows(tdb, toCreate, toUpdate, now).catch((e) =>
+    asConflict(e, { ...duplicateProduct, products_status_check: "Products changed while importing; retry" }),
+  );
 }

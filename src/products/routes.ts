@@ -8,6 +8,7 @@ import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 
+import { upsertProducts } from "./batch";
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { listInvalidBarcodes } from "./invalid-barcodes";
 import { findProduct, listProducts } from "./list";
@@ -18,6 +19,9 @@ import {
   ImportResult,
   InvalidBarcode,
   ListProductsQuery,
+  MAX_BATCH_PRODUCTS,
+  ProductBatchBody,
+  ProductBatchResult,
   ProductRecord,
   UpdateProductBody,
 } from "./schemas";
@@ -149,6 +153,23 @@ const importProductsRoute = defineRoute(write, {
   },
 });
 
+const upsertProductsRoute = defineRoute(write, {
+  method: "post",
+  path: "/products/batch",
+  operationId: "upsertProducts",
+  tags,
+  summary: `Create or update up to ${MAX_BATCH_PRODUCTS} products keyed by SKU, each on its own (per-line results)`,
+  description:
+    "A new SKU needs what a create needs (name); a stored SKU changes only the fields sent, and a product sent as it " +
+    "is stored is left alone (`unchanged`: no new version, no event). Each line is judged on its own: a SKU or " +
+    "barcode named twice, a barcode another product holds, or a tracking change (one product at a time, through " +
+    "PUT /products/{id}) refuses that line only. One Idempotency-Key covers the whole batch.",
+  request: { body: { required: true, ...json(ProductBatchBody) } },
+  responses: {
+    200: { description: "Each product's result, in request order", ...json(envelopeOf(ProductBatchResult)) },
+  },
+});
+
 function withEtag(c: Context, row: ProductRow) {
   c.header("ETag", etagOf(row));
   return productRecord(row);
@@ -170,6 +191,7 @@ export const productRoutes = createRouter()
     const rows = rowsOf(c.req.header("content-type") ?? "", await c.req.text());
     return ok(c, await importProducts(c.var.tenantDb, rows, c.req.valid("query")));
   })
+  .openapi(upsertProductsRoute, async (c) => ok(c, await upsertProducts(c.var.tenantDb, c.req.valid("json"))))
   .openapi(listInvalidBarcodesRoute, async (c) =>
     ok(c, await listInvalidBarcodes(c.var.tenantDb, c.req.valid("query"))),
   )

@@ -134,3 +134,46 @@ export const InvalidBarcode = z
       .openapi({ example: "4006381333932 is not a valid GTIN-13: its check digit should be 1" }),
   })
   .openapi("InvalidBarcode");
+
+export const MAX_BATCH_PRODUCTS = 1000;
+
+/** A product of a batch upsert, keyed by SKU: a new SKU needs what a create needs; a stored one changes the fields sent. */
+export const ProductBatchLine = z
+  .strictObject({ ...fields, name: fields.name.optional() })
+  .openapi("ProductBatchLine");
+
+export const ProductBatchBody = z
+  .strictObject({
+    products: z
+      .array(ProductBatchLine)
+      .min(1, "must have at least 1 product")
+      .max(MAX_BATCH_PRODUCTS, `must have at most ${MAX_BATCH_PRODUCTS} products`),
+  })
+  .openapi("ProductBatchRequest");
+export type ProductBatchBody = z.infer<typeof ProductBatchBody>;
+
+export const ProductBatchResult = z
+  .object({
+    applied: z.number().int().openapi({ description: "Products created, updated or already as sent." }),
+    failed: z.number().int(),
+    results: z
+      .array(
+        z
+          .object({
+            status: z.number().int().openapi({
+              description: "As an HTTP status: 201 created, 200 updated or unchanged, 400 or 409 refused.",
+              example: 201,
+            }),
+            action: z.enum(["created", "updated", "unchanged"]).openapi("ProductBatchAction").optional(),
+            id: z.uuid().optional().openapi({ description: "The product's id (not on a refused line)." }),
+            errors: z
+              .array(z.string())
+              .optional()
+              .openapi({ example: ["name: Name is required"] }),
+          })
+          .openapi("ProductBatchLineResult"),
+      )
+      .openapi({ description: "One per product, in the request's order." }),
+  })
+  .openapi("ProductBatchResult");
+export type ProductBatchResult = z.infer<typeof ProductBatchResult>;

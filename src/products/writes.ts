@@ -13,6 +13,10 @@ import { findProduct } from "./list";
 import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
 import type { CreateProductBody, ProductChanges } from "./schemas";
 
+/** Why a bulk write (an import, a batch) leaves a stored product's tracking alone. */
+export const trackingFixed =
+  "a stored product's tracking changes one product at a time (PUT /products/{id}), while it has no stock";
+
 export const duplicateProduct = {
   products_tenant_sku_unique: "A product with this SKU already exists",
   products_tenant_barcode_unique: "A product with this barcode already exists",

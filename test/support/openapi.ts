@@ -471,6 +471,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on stored data (which warehouses use a location code)",
   },
   {
+    rule: /^row \d+: tracking: a stored product's tracking changes one product at a time /,
+    why: "depends on stored data (the product's tracking)",
+  },
+  {
     rule: /^warehouseId: give locationId or warehouseId, not both$/,
     why: "a rule across fields; generators ignore the `not` that could state it",
   },

@@ -50,6 +50,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listProducts": Operation("listProducts", "GET", "/api/v1/products", "tenant", "safe"),
     "createProduct": Operation("createProduct", "POST", "/api/v1/products", "tenant", "idempotency-key"),
     "importProducts": Operation("importProducts", "POST", "/api/v1/products/import", "tenant", "idempotency-key"),
+    "upsertProducts": Operation("upsertProducts", "POST", "/api/v1/products/batch", "tenant", "idempotency-key"),
     "listInvalidBarcodes": Operation("listInvalidBarcodes", "GET", "/api/v1/products/invalid-barcodes", "tenant", "safe"),
     "getProduct": Operation("getProduct", "GET", "/api/v1/products/{id}", "tenant", "safe"),
     "updateProduct": Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe"),
@@ -1051,7 +1052,7 @@ class OrdersResource:
 
 
 class ProductsResource:
-    """``client.products``: listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct."""
+    """``client.products``: listProducts, createProduct, importProducts, upsertProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -1141,6 +1142,24 @@ class ProductsResource:
             idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.ProductImportResult),
+        )
+
+    def upsert_batch(
+        self,
+        *,
+        products: List[Union[m.ProductBatchLine, Dict[str, Any]]],
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.ProductBatchResult:
+        """``POST /api/v1/products/batch`` (upsertProducts)."""
+        return self._t.call(
+            OPERATIONS["upsertProducts"],
+            body={"products": products},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.ProductBatchResult),
         )
 
     def list_invalid_barcodes(

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret", "Weight"]
+__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret", "Weight"]
 
 
 class DimensionsUnit(str, Enum):
@@ -105,6 +105,12 @@ class Plan(str, Enum):
     STARTER = "starter"
     BUSINESS = "business"
     ENTERPRISE = "enterprise"
+
+
+class ProductBatchAction(str, Enum):
+    CREATED = "created"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
 
 
 class ProductStatus(str, Enum):
@@ -3275,6 +3281,100 @@ class Product(_m.Model):
             description=data.get("description"),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductBatchLine(_m.Model):
+    sku: str
+    name: Optional[str] = None
+    barcode: Optional[str] = None
+    category: Optional[str] = None
+    unit: Optional[str] = None
+    price: Optional[float] = None
+    cost: Optional[float] = None
+    reorder_point: Optional[int] = None
+    description: Optional[str] = None
+    status: Optional[Union[ProductStatus, str]] = None
+    tracking: Optional[Union[Tracking, str]] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking"}
+    _required: ClassVar[frozenset] = frozenset({"sku"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductBatchLine":
+        return cls(
+            sku=data.get("sku"),
+            name=data.get("name"),
+            barcode=data.get("barcode"),
+            category=data.get("category"),
+            unit=data.get("unit"),
+            price=data.get("price"),
+            cost=data.get("cost"),
+            reorder_point=data.get("reorderPoint"),
+            description=data.get("description"),
+            status=_m.enum(ProductStatus)(data.get("status")),
+            tracking=_m.enum(Tracking)(data.get("tracking")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductBatchLineResult(_m.Model):
+    status: int
+    action: Optional[Union[ProductBatchAction, str]] = None
+    id: Optional[str] = None
+    errors: Optional[List[str]] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"status": "status", "action": "action", "id": "id", "errors": "errors"}
+    _required: ClassVar[frozenset] = frozenset({"status"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductBatchLineResult":
+        return cls(
+            status=data.get("status"),
+            action=_m.enum(ProductBatchAction)(data.get("action")),
+            id=data.get("id"),
+            errors=data.get("errors"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductBatchRequest(_m.Model):
+    products: List[ProductBatchLine]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"products": "products"}
+    _required: ClassVar[frozenset] = frozenset({"products"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductBatchRequest":
+        return cls(
+            products=_m.list_of(_m.model(ProductBatchLine))(data.get("products")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductBatchResult(_m.Model):
+    applied: int
+    failed: int
+    results: List[ProductBatchLineResult]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"applied": "applied", "failed": "failed", "results": "results"}
+    _required: ClassVar[frozenset] = frozenset({"applied", "failed", "results"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductBatchResult":
+        return cls(
+            applied=data.get("applied"),
+            failed=data.get("failed"),
+            results=_m.list_of(_m.model(ProductBatchLineResult))(data.get("results")),
             extra_fields=_m.extra(data, cls._wire),
         )
 

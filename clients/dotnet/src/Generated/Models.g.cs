@@ -138,6 +138,15 @@ namespace Warehouse.Api.Models
         [WireName("enterprise")] Enterprise,
     }
 
+    public enum ProductBatchAction
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("created")] Created,
+        [WireName("updated")] Updated,
+        [WireName("unchanged")] Unchanged,
+    }
+
     public enum ProductStatus
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -6455,6 +6464,193 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "description", Description, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductBatchLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking" };
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>name</c> (optional).</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>barcode</c> (optional), may be null.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary><c>category</c> (optional), may be null.</summary>
+        public string Category { get; set; }
+
+        /// <summary><c>unit</c> (optional), may be null.</summary>
+        public string Unit { get; set; }
+
+        /// <summary><c>price</c> (optional), may be null.</summary>
+        public decimal? Price { get; set; }
+
+        /// <summary><c>cost</c> (optional), may be null.</summary>
+        public decimal? Cost { get; set; }
+
+        /// <summary><c>reorderPoint</c> (optional).</summary>
+        public long? ReorderPoint { get; set; }
+
+        /// <summary><c>description</c> (optional), may be null.</summary>
+        public string Description { get; set; }
+
+        /// <summary><c>status</c> (optional).</summary>
+        public ProductStatus? Status { get; set; }
+
+        /// <summary><c>tracking</c> (optional).</summary>
+        public Tracking? Tracking { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductBatchLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductBatchLine();
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            model.Category = ModelJson.ToStringValue(ModelJson.Get(json, "category"));
+            model.Unit = ModelJson.ToStringValue(ModelJson.Get(json, "unit"));
+            model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
+            model.Cost = ModelJson.ToDecimal(ModelJson.Get(json, "cost"));
+            model.ReorderPoint = ModelJson.ToInt64(ModelJson.Get(json, "reorderPoint"));
+            model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
+            model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
+            model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "name", Name, false);
+            ModelJson.Put(json, "barcode", Barcode, false);
+            ModelJson.Put(json, "category", Category, false);
+            ModelJson.Put(json, "unit", Unit, false);
+            ModelJson.Put(json, "price", Price, false);
+            ModelJson.Put(json, "cost", Cost, false);
+            ModelJson.Put(json, "reorderPoint", ReorderPoint, false);
+            ModelJson.Put(json, "description", Description, false);
+            ModelJson.Put(json, "status", Status, false);
+            ModelJson.Put(json, "tracking", Tracking, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductBatchLineResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "status", "action", "id", "errors" };
+
+        /// <summary><c>status</c>.</summary>
+        public long? Status { get; set; }
+
+        /// <summary><c>action</c> (optional).</summary>
+        public ProductBatchAction? Action { get; set; }
+
+        /// <summary><c>id</c> (optional).</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>errors</c> (optional).</summary>
+        public IList<string> Errors { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductBatchLineResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductBatchLineResult();
+            model.Status = ModelJson.ToInt64(ModelJson.Get(json, "status"));
+            model.Action = ModelJson.ReadEnum<ProductBatchAction>(json, "action", model.AdditionalProperties);
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Errors = ModelJson.ToList(ModelJson.Get(json, "errors"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "action", Action, false);
+            ModelJson.Put(json, "id", Id, false);
+            ModelJson.Put(json, "errors", Errors, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductBatchRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "products" };
+
+        /// <summary><c>products</c>.</summary>
+        public IList<ProductBatchLine> Products { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductBatchRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductBatchRequest();
+            model.Products = ModelJson.ToList(ModelJson.Get(json, "products"), v => ProductBatchLine.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "products", Products, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductBatchResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "applied", "failed", "results" };
+
+        /// <summary><c>applied</c>.</summary>
+        public long? Applied { get; set; }
+
+        /// <summary><c>failed</c>.</summary>
+        public long? Failed { get; set; }
+
+        /// <summary><c>results</c>.</summary>
+        public IList<ProductBatchLineResult> Results { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductBatchResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductBatchResult();
+            model.Applied = ModelJson.ToInt64(ModelJson.Get(json, "applied"));
+            model.Failed = ModelJson.ToInt64(ModelJson.Get(json, "failed"));
+            model.Results = ModelJson.ToList(ModelJson.Get(json, "results"), v => ProductBatchLineResult.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "applied", Applied, true);
+            ModelJson.Put(json, "failed", Failed, true);
+            ModelJson.Put(json, "results", Results, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -50,6 +50,7 @@ namespace Warehouse.Api
         internal static readonly Operation ListProducts = new Operation("listProducts", "GET", "/api/v1/products", "tenant", "safe");
         internal static readonly Operation CreateProduct = new Operation("createProduct", "POST", "/api/v1/products", "tenant", "idempotency-key");
         internal static readonly Operation ImportProducts = new Operation("importProducts", "POST", "/api/v1/products/import", "tenant", "idempotency-key");
+        internal static readonly Operation UpsertProducts = new Operation("upsertProducts", "POST", "/api/v1/products/batch", "tenant", "idempotency-key");
         internal static readonly Operation ListInvalidBarcodes = new Operation("listInvalidBarcodes", "GET", "/api/v1/products/invalid-barcodes", "tenant", "safe");
         internal static readonly Operation GetProduct = new Operation("getProduct", "GET", "/api/v1/products/{id}", "tenant", "safe");
         internal static readonly Operation UpdateProduct = new Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe");
@@ -138,7 +139,7 @@ namespace Warehouse.Api
         /// <summary>listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments.</summary>
         public OrdersResource Orders { get; private set; }
 
-        /// <summary>listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
+        /// <summary>listProducts, createProduct, importProducts, upsertProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
         public ProductsResource Products { get; private set; }
 
         /// <summary>listWarehouses, createWarehouse, getWarehouse, updateWarehouse, deleteWarehouse.</summary>
@@ -629,7 +630,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Products</c>: listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
+    /// <summary><c>client.Products</c>: listProducts, createProduct, importProducts, upsertProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
     public sealed class ProductsResource
     {
         private readonly Transport _transport;
@@ -663,6 +664,13 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.ImportProducts, new string[0], new Dictionary<string, object> { { "mode", mode }, { "dryRun", dryRun } }, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.ProductImportResult.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/products/batch</c> (upsertProducts).</summary>
+        public async Task<Models.ProductBatchResult> UpsertBatchAsync(Models.ProductBatchRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.UpsertProducts, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.ProductBatchResult.FromJson(data as JsonObject);
         }
 
         /// <summary><c>GET /api/v1/products/invalid-barcodes</c> (listInvalidBarcodes).</summary>

@@ -133,6 +133,10 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type PickListSummaryTotals array{lines: int, quantity: int, pickedQuantity: int, shortQuantity: int}
  * @phpstan-type PickRequest array{lineId?: string, location: string, product: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>, toteCode?: string}
  * @phpstan-type Product array{id: string, sku: string, name: string, barcode: string|null, category: string|null, unit: string|null, price: int|float|null, cost: int|float|null, status: 'Active'|'Inactive', reorderPoint: int, tracking: 'none'|'lot'|'serial', description: string|null, createdAt: string, updatedAt: string}
+ * @phpstan-type ProductBatchLine array{sku: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'}
+ * @phpstan-type ProductBatchLineResult array{status: int, action?: 'created'|'updated'|'unchanged', id?: string, errors?: list<string>}
+ * @phpstan-type ProductBatchRequest array{products: list<ProductBatchLine>}
+ * @phpstan-type ProductBatchResult array{applied: int, failed: int, results: list<ProductBatchLineResult>}
  * @phpstan-type ProductImportResult array{dryRun: bool, rows: int, created: int, updated: int}
  * @phpstan-type QueuedDelivery array{deliveryId: string, eventId: string}
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}

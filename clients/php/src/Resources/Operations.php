@@ -53,6 +53,7 @@ final class Operations
         'listProducts' => ['GET', '/api/v1/products', 'tenant', 'safe'],
         'createProduct' => ['POST', '/api/v1/products', 'tenant', 'idempotency-key'],
         'importProducts' => ['POST', '/api/v1/products/import', 'tenant', 'idempotency-key'],
+        'upsertProducts' => ['POST', '/api/v1/products/batch', 'tenant', 'idempotency-key'],
         'listInvalidBarcodes' => ['GET', '/api/v1/products/invalid-barcodes', 'tenant', 'safe'],
         'getProduct' => ['GET', '/api/v1/products/{id}', 'tenant', 'safe'],
         'updateProduct' => ['PUT', '/api/v1/products/{id}', 'tenant', 'safe'],

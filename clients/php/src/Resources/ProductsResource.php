@@ -11,10 +11,11 @@ use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->products`: listProducts, createProduct, importProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.
+ * `$client->products`: listProducts, createProduct, importProducts, upsertProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.
  *
  * @phpstan-import-type InvalidBarcode from Models
  * @phpstan-import-type Product from Models
+ * @phpstan-import-type ProductBatchResult from Models
  * @phpstan-import-type ProductImportResult from Models
  */
 final class ProductsResource
@@ -70,6 +71,18 @@ final class ProductsResource
     public function import(array|string $body, array $query = [], array $options = []): array
     {
         return $this->transport->call('importProducts', query: $query, body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/products/batch` (upsertProducts).
+     *
+     * @param array{products: list<mixed>} $body
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return ProductBatchResult
+     */
+    public function upsertBatch(array $body, array $options = []): array
+    {
+        return $this->transport->call('upsertProducts', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 
     /**

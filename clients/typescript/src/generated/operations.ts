@@ -47,6 +47,7 @@ export const OPERATIONS = {
   listProducts: { operationId: "listProducts", access: "tenant", retry: "safe" },
   createProduct: { operationId: "createProduct", access: "tenant", retry: "idempotency-key" },
   importProducts: { operationId: "importProducts", access: "tenant", retry: "idempotency-key" },
+  upsertProducts: { operationId: "upsertProducts", access: "tenant", retry: "idempotency-key" },
   listInvalidBarcodes: { operationId: "listInvalidBarcodes", access: "tenant", retry: "safe" },
   getProduct: { operationId: "getProduct", access: "tenant", retry: "safe" },
   updateProduct: { operationId: "updateProduct", access: "tenant", retry: "safe" },
@@ -402,6 +403,11 @@ export function productsResource(t: Transport) {
     t.call(OPERATIONS.importProducts, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "Content-Type": typeof body === "string" ? "text/csv" : "application/json" } }, (init) =>
       t.api.POST("/api/v1/products/import", { ...init, params: { query: query }, body, bodySerializer: jsonOrText }),
     );
+  /** `POST /api/v1/products/batch` (upsertProducts) */
+  const upsertProducts = (body: BodyOf<"upsertProducts">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"upsertProducts">> =>
+    t.call(OPERATIONS.upsertProducts, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/products/batch", { ...init, body }),
+    );
   /** `GET /api/v1/products/invalid-barcodes` (listInvalidBarcodes) */
   const listInvalidBarcodes = (query?: QueryOf<"listInvalidBarcodes">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listInvalidBarcodes">> =>
     t.call(OPERATIONS.listInvalidBarcodes, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
@@ -430,7 +436,7 @@ export function productsResource(t: Transport) {
     t.call(OPERATIONS.deleteProduct, { ...options, headers: { "Consistency-Token": options?.consistencyToken, "if-match": options?.ifMatch } }, (init) =>
       t.api.DELETE("/api/v1/products/{id}", { ...init, params: { path: { id } } }),
     );
-  return { list: listProducts, listAll: listProductsAll, create: createProduct, import: importProducts, listInvalidBarcodes, listInvalidBarcodesAll, get: getProduct, update: updateProduct, patch: patchProduct, delete: deleteProduct };
+  return { list: listProducts, listAll: listProductsAll, create: createProduct, import: importProducts, upsertBatch: upsertProducts, listInvalidBarcodes, listInvalidBarcodesAll, get: getProduct, update: updateProduct, patch: patchProduct, delete: deleteProduct };
 }
 
 export function warehousesResource(t: Transport) {

@@ -1,0 +1,144 @@
+import { or, sql } from "drizzle-orm";
+import { inJsonArray, jsonChunks, runBatch } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { products } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { formatIssues } from "../http/validation";
+import { eventRows } from "../outbox/outbox";
+import { type ProductRow, productRecord } from "./records";
+import { CreateProductBody, type ProductChanges } from "./schemas";
+import { changedProductRow, newProductRow, trackingFixed } from "./writes";
+
+// Many products written at once (an import, a batch upsert): new rows and changed rows travel as one JSON parameter
+// per statement (json_each), so 1,000 or 5,000 rows are a handful of statements far below D1's 100 bound
+// parameters; jsonChunks keep each parameter below 1 MB.
+const ROWS_PER_STATEMENT = 500;
+
+const column = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
+
+/**
+ * ONE batch: the new rows inserted, the changed rows updated (each only while it still has the version it was
+ * read at: otherwise its status becomes 'stale', which the status CHECK refuses, failing the batch), and a
+ * `product.created` / `product.updated` event for each. A racing insert of the same SKU or barcode fails it on
+ * the unique index. `toUpdate` rows carry their next version (read version + 1).
+ */
+export async function writeProductRows(
+  tdb: TenantDb,
+  toCreate: ProductRow[],
+  toUpdate: ProductRow[],
+  now: string,
+) {
+  const events = [
+    ...toCreate.map((row) => ({ type: "product.created" as const, payload: productRecord(row) })),
+    ...toUpdate.map((row) => ({ type: "product.updated" as const, payload: productRecord(row) })),
+  ];
+  await runBatch(tdb, {
+    created: jsonChunks(toCreate, ROWS_PER_STATEMENT).map(
+      (
+        chunk,
+      ) => sql`insert into products (id, tenant_id, sku, name, barcode, category, unit, price_e4, cost_e4, status,
+          reorder_point, tracking, description, version, created_at, updated_at)
+        select ${column("id")}, ${column("tenantId")}, ${column("sku")}, ${column("name")}, ${column("barcode")},
+          ${column("category")}, ${column("unit")}, ${column("priceE4")}, ${column("costE4")}, ${column("status")},
+          ${column("reorderPoint")}, ${column("tracking")}, ${column("description")}, 1, ${now}, ${now}
+        from json_each(${JSON.stringify(chunk)})`,
+    ),
+    // Materialized, so each row is one key lookup rather than a walk of the tenant's products per row.
+    updated: jsonChunks(toUpdate, ROWS_PER_STATEMENT).map(
+      (chunk) => sql`with j as materialized (select ${column("id")} as id, ${column("sku")} as sku,
+            ${column("name")} as name, ${column("barcode")} as barcode, ${column("category")} as category,
+            ${column("unit")} as unit, ${column("priceE4")} as price_e4, ${column("costE4")} as cost_e4,
+            ${column("status")} as status, ${column("reorderPoint")} as reorder_point,
+            ${column("description")} as description, ${column("version")} as version
+          from json_each(${JSON.stringify(chunk)}))
+        update products set sku = j.sku, name = j.name, barcode = j.barcode, category = j.category, unit = j.unit,
+          price_e4 = j.price_e4, cost_e4 = j.cost_e4,
+          status = case when products.version = j.version - 1 then j.status else 'stale' end,
+          reorder_point = j.reorder_point, description = j.description, version = j.version, updated_at = ${now}
+        from j
+        where ${inTenant(tdb, products)} and products.id = j.id`,
+    ),
+    events: eventRows(tdb, events, now),
+  });
+}
+
+/** A product a bulk write names by SKU: the create fields, or any subset of them for a stored SKU. */
+export type ProductLine = ProductChanges & { sku: string };
+
+export interface PlannedRows {
+  /** Each refused line's status and problems, by its index. */
+  problems: Map<number, { status: 400 | 409; errors: string[] }>;
+  /** The row each good line writes, and the stored row it changes (none: a new product). */
+  rows: Map<number, { row: ProductRow; stored?: ProductRow }>;
+}
+
+/**
+ * Every line checked against the others and the stored products: a SKU or barcode named twice, a new SKU
+ * without what a create needs, a barcode another product holds, a tracking change (refused: it needs the
+ * product to have no stock, one product at a time). `mode: "create"` refuses stored SKUs. `label` says where a
+ * line is in the request (`row 3`, `line 2`).
+ */
+export async function planProductRows(
+  tdb: TenantDb,
+  lines: readonly ProductLine[],
+  options: { mode: "create" | "upsert"; label: (index: number) => string },
+): Promise<PlannedRows> {
+  const problems: PlannedRows["problems"] = new Map();
+  const refuse = (index: number, status: 400 | 409, error: string) => {
+    const seen = problems.get(index);
+    problems.set(index, {
+      status: Math.min(seen?.status ?? status, status) as 400 | 409,
+      errors: [...(seen?.errors ?? []), error],
+    });
+  };
+  for (const field of ["sku", "barcode"] as const) {
+    const first = new Map<string, number>();
+    lines.forEach((line, index) => {
+      const value = line[field];
+      if (!value) return;
+      const seen = first.get(value);
+      if (seen === undefined) first.set(value, index);
+      else refuse(index, 400, `${field}: ${value} duplicates ${options.label(seen)}`);
+    });
+  }
+  const barcodes = lines.flatMap((line) => (line.barcode ? [line.barcode] : []));
+  const stored = await tdb.db
+    .select()
+    .from(products)
+    .where(
+      inTenant(
+        tdb,
+        products,
+        or(
+          inJsonArray(
+            products.sku,
+            lines.map((line) => line.sku),
+          ),
+          inJsonArray(products.barcode, barcodes),
+        ),
+      ),
+    );
+  const storedBySku = new Map(stored.map((p) => [p.sku, p]));
+  const storedByBarcode = new Map(stored.flatMap((p) => (p.barcode ? [[p.barcode, p] as const] : [])));
+  const now = new Date().toISOString();
+  const rows: PlannedRows["rows"] = new Map();
+  lines.forEach((line, index) => {
+    const existing = storedBySku.get(line.sku);
+    if (existing && options.mode === "create") refuse(index, 409, `sku: ${line.sku} already exists`);
+    if (existing && line.tracking !== undefined && line.tracking !== existing.tracking) {
+      refuse(index, 409, `tracking: ${trackingFixed}`);
+    }
+    const owner = line.barcode ? storedByBarcode.get(line.barcode) : undefined;
+    if (owner && owner.sku !== line.sku)
+      refuse(index, 409, `barcode: ${line.barcode} already belongs to ${owner.sku}`);
+    if (existing) {
+      if (!problems.has(index))
+        rows.set(index, { row: changedProductRow(existing, line, now), stored: existing });
+      return;
+    }
+    const create = CreateProductBody.safeParse(line);
+    if (!create.success) for (const message of formatIssues(create.error.issues)) refuse(index, 400, message);
+    else if (!problems.has(index)) rows.set(index, { row: newProductRow(tdb.tenantId, create.data, now) });
+  });
+  return { problems, rows };
+}
