@@ -10,6 +10,8 @@ const pages: [path: string, heading: string | RegExp][] = [
   ["/app/", "Dashboard"],
   ["/app/stock", "Stock"],
   ["/app/orders", "Orders"],
+  ["/app/pick-lists", "Pick lists"],
+  ["/app/pick", "Pick"],
   ["/app/products", "Products"],
   ["/app/movements", "Movements"],
   ["/app/counts", "Cycle counts"],
@@ -55,6 +57,15 @@ beforeAll(async () => {
   const orders = await ok(tenant.api.GET("/api/v1/orders", { params: { query: { pageSize: 1 } } }));
   pages.push([`/app/counts/${count.id}`, /^Count /], [`/app/orders/${orders.items[0]?.id}`, /^Order /]);
   pages.push([`/app/products/${mug.id}`, "MUG-1 Mug"]);
+  const [confirmed] = (
+    await ok(tenant.api.GET("/api/v1/orders", { params: { query: { status: "confirmed", type: "sales" } } }))
+  ).items;
+  const pickList = await ok(
+    tenant.api.POST("/api/v1/pick-lists", {
+      body: { warehouseId: warehouse.id, orderIds: [confirmed?.id ?? ""] },
+    }),
+  );
+  pages.push([`/app/pick-lists/${pickList.id}`, /^Pick list /], [`/app/pick/${pickList.id}`, /^Pick list /]);
 });
 
 /** axe-core's WCAG 2.1 A and AA rules; a serious or critical finding fails, with every node named. */
@@ -92,7 +103,7 @@ async function walk(phone: boolean) {
 }
 
 describe("every page", () => {
-  // Seventeen pages, each loaded and analysed by axe: minutes on a busy machine.
+  // Twenty-one pages, each loaded and analysed by axe: minutes on a busy machine.
   it("is accessible at 1366 x 800, with no console error and no other origin", {
     timeout: 600_000,
   }, async () => {

@@ -15,6 +15,9 @@ import { Movements } from "./pages/movements";
 import { NotFound } from "./pages/not-found";
 import { OrderPage } from "./pages/order";
 import { Orders } from "./pages/orders";
+import { Pick } from "./pages/pick";
+import { PickListPage } from "./pages/pick-list";
+import { PickLists } from "./pages/pick-lists";
 import { Product } from "./pages/product";
 import { Products } from "./pages/products";
 import { Reports } from "./pages/reports";
@@ -73,7 +76,8 @@ function SignedIn({ session }: { session: SessionState }) {
   }, [path]);
 
   const link = (href: string, label: string, exact = false) => {
-    const current = exact ? path === href.replace(/\/$/, "") : path.startsWith(href);
+    // A section and its pages (`/app/pick` and `/app/pick/...`, not `/app/pick-lists`).
+    const current = exact ? path === href.replace(/\/$/, "") : path === href || path.startsWith(`${href}/`);
     return (
       <li>
         <a href={href} aria-current={current ? "page" : undefined}>
@@ -103,6 +107,8 @@ function SignedIn({ session }: { session: SessionState }) {
             {link("/app/", "Dashboard", true)}
             {link("/app/stock", "Stock")}
             {link("/app/orders", "Orders")}
+            {link("/app/pick-lists", "Pick lists")}
+            {link("/app/pick", "Pick")}
             {link("/app/products", "Products")}
             {link("/app/movements", "Movements")}
             {link("/app/counts", "Counts")}
@@ -151,6 +157,10 @@ function SignedIn({ session }: { session: SessionState }) {
           <Route path="/app/stock" component={Stock} />
           <Route path="/app/orders" component={Orders} />
           <Route path="/app/orders/:id" component={OrderPage} />
+          <Route path="/app/pick-lists" component={PickLists} />
+          <Route path="/app/pick-lists/:id" component={PickListPage} />
+          <Route path="/app/pick" component={Pick} />
+          <Route path="/app/pick/:id" component={Pick} />
           <Route path="/app/movements" component={Movements} />
           <Route path="/app/counts" component={Counts} />
           <Route path="/app/counts/:id" component={CountPage} />

@@ -1,0 +1,208 @@
+import { useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import { api, type Schemas, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
+import { formatDateTime, formatInteger } from "../ui/format";
+import { Loaded } from "../ui/loaded";
+import { LoadedList } from "../ui/loaded-list";
+import { codeOf, useWarehouses } from "../ui/lookups";
+import { Modal } from "../ui/modal";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+import { statusLabel } from "./orders";
+
+type PickListStatus = Schemas["PickListSummary"]["status"];
+const STATUSES: PickListStatus[] = ["open", "in_progress", "completed", "cancelled"];
+
+/** Pick lists: what the floor is picking, with a status filter; a new one from confirmed orders. */
+export function PickLists() {
+  useDocumentTitle("Pick lists");
+  const { route } = useLocation();
+  const { values, page, show } = useUrlFilters(["status"] as const);
+  const warehouses = useWarehouses();
+  const [creating, setCreating] = useState(false);
+  const lists = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/v1/pick-lists", {
+          params: {
+            query: {
+              page,
+              pageSize: 25,
+              ...(values.status && { status: values.status as PickListStatus }),
+            },
+          },
+        }),
+      ),
+    [page, values.status],
+  );
+  return (
+    <>
+      <h1 tabIndex={-1}>Pick lists</h1>
+      <div class="toolbar">
+        <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
+          New pick list
+        </button>
+      </div>
+      <form
+        class="filters"
+        aria-label="Filter pick lists"
+        onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
+      >
+        <label class="field">
+          <span>Status</span>
+          <select name="status">
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s} selected={s === values.status}>
+                {statusLabel(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="button button-primary">
+          Apply
+        </button>
+      </form>
+      <LoadedList
+        load={lists}
+        empty={values.status ? `No ${statusLabel(values.status)} pick lists.` : "No pick lists yet."}
+        onPage={(next) => show({ page: next })}
+      >
+        {(list) => (
+          <Table
+            label="Pick lists"
+            columns={[
+              "Pick list",
+              "Status",
+              "Warehouse",
+              { label: "Orders", number: true },
+              { label: "Lines", number: true },
+              { label: "Picked", number: true },
+              { label: "Short", number: true },
+              "Created",
+            ]}
+          >
+            {list.items.map((pickList) => (
+              <tr key={pickList.id}>
+                <td>
+                  <a href={`/app/pick-lists/${pickList.id}`}>{pickListName(pickList.id)}</a>
+                </td>
+                <td>
+                  <span class={`badge status-${pickList.status}`}>{statusLabel(pickList.status)}</span>
+                </td>
+                <td>{codeOf(warehouses.data, pickList.warehouseId)}</td>
+                <td class="number">{formatInteger(pickList.orderIds.length)}</td>
+                <td class="number">{formatInteger(pickList.totals.lines)}</td>
+                <td class="number">
+                  {formatInteger(pickList.totals.pickedQuantity)} of {formatInteger(pickList.totals.quantity)}
+                </td>
+                <td class="number">{formatInteger(pickList.totals.shortQuantity)}</td>
+                <td>{formatDateTime(pickList.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
+      {creating && (
+        <NewPickListDialog
+          onClose={() => setCreating(false)}
+          onCreated={(id) => route(`/app/pick-lists/${id}`)}
+        />
+      )}
+    </>
+  );
+}
+
+/** How a pick list is named on screens: the end of its id, as counts are. */
+export const pickListName = (id: string) => `Pick list ${id.slice(-6)}`;
+
+/** Orders a pick list takes: confirmed ones, and picking ones whose earlier pick list was cancelled. */
+const PICKABLE = ["confirmed", "picking"] as const;
+
+/**
+ * One warehouse's pickable sales orders to choose from: one order makes a single-order pick list, several a
+ * wave. Orders without a warehouse are offered too: the API checks where their stock is reserved (and names
+ * an order that is still on an open pick list).
+ */
+function NewPickListDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (id: string) => void }) {
+  const warehouses = useWarehouses();
+  const [warehouseId, setWarehouseId] = useState("");
+  const orders = useLoad(
+    () =>
+      Promise.all(
+        PICKABLE.map((status) =>
+          unwrap(
+            api.GET("/api/v1/orders", {
+              params: { query: { type: "sales", status, pageSize: 100, sort: "createdAt" } },
+            }),
+          ),
+        ),
+      ).then((pages) => pages.flatMap((p) => p.items)),
+    [],
+  );
+  const submit = useSubmit(async (form: HTMLFormElement) => {
+    const orderIds = new FormData(form).getAll("orderId").map(String);
+    const created = await unwrap(api.POST("/api/v1/pick-lists", { body: { warehouseId, orderIds } }));
+    onCreated(created.id);
+  });
+  return (
+    <Modal title="New pick list" onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit.run(event.currentTarget);
+        }}
+      >
+        <label class="field">
+          <span>Warehouse</span>
+          <select required value={warehouseId} onChange={(e) => setWarehouseId(e.currentTarget.value)}>
+            <option value="">Choose…</option>
+            {warehouses.data?.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.code} {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {warehouseId && (
+          <Loaded load={orders}>
+            {(pickable) => {
+              const here = pickable.filter((o) => o.warehouseId === null || o.warehouseId === warehouseId);
+              return here.length === 0 ? (
+                <p>No confirmed sales orders to pick in this warehouse.</p>
+              ) : (
+                <fieldset class="field">
+                  <legend>Orders to pick (one, or several for a wave)</legend>
+                  <div class="check-grid">
+                    {here.map((o) => (
+                      <label key={o.id} class="check">
+                        <input type="checkbox" name="orderId" value={o.id} />
+                        <span>
+                          {o.number} · {statusLabel(o.status)} · {formatInteger(o.totals.quantity)}{" "}
+                          {o.totals.quantity === 1 ? "unit" : "units"}
+                        </span>
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              );
+            }}
+          </Loaded>
+        )}
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy || !warehouseId}>
+            Create pick list
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
