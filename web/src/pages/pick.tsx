@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { ApiError, api, type Schemas, unwrap } from "../api/client";
+import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatInteger } from "../ui/format";
@@ -8,6 +8,7 @@ import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses } from "../ui/lookups";
 import { Modal } from "../ui/modal";
+import { type Match, resolveCode, ScanField } from "../ui/scan-field";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 import { statusLabel } from "./orders";
@@ -15,7 +16,6 @@ import { pickListName } from "./pick-lists";
 
 type PickList = Schemas["PickList"];
 type Line = PickList["lines"][number];
-type Match = Schemas["BarcodeResolution"]["matches"][number];
 
 /** The floor's Pick screen: without a pick list, the ones waiting to be picked; with one, its scans. */
 export function Pick() {
@@ -108,17 +108,6 @@ function stepOf(line: Line, scans: Scans): Step {
   return "quantity";
 }
 
-/** Every match of a scanned code (`GET /barcodes/{code}`); a code that names nothing has none. */
-async function resolve(code: string): Promise<Match[]> {
-  try {
-    const found = await unwrap(api.GET("/api/v1/barcodes/{code}", { params: { path: { code } } }));
-    return found.matches;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return [];
-    throw error;
-  }
-}
-
 /** Whether a scan is what the line expects at this step; the pick itself is checked again by the API. */
 function confirms(step: Exclude<Step, "quantity">, line: Line, matches: Match[]): boolean {
   return matches.some((m) =>
@@ -134,16 +123,15 @@ const expectedAt = (step: Exclude<Step, "quantity">, line: Line) =>
   step === "location" ? line.locationCode : step === "product" ? line.sku : (line.lotNumber ?? "no lot");
 
 /**
- * The pick list line by line in walking order. One field keeps the focus, so a keyboard-wedge scanner (its
- * characters, then Enter) drives it: the location, the product, the lot when the line has one, then the
- * quantity. Each scan is resolved through `GET /barcodes/{code}` and checked against the line at once; the
- * quantity sends the pick, and whatever the API refuses (its 409 names what it expected) is shown as it says.
+ * The pick list line by line in walking order. One field (ScanField) takes the scans: the location, the
+ * product, the lot when the line has one, then the quantity. Each scan is resolved through
+ * `GET /barcodes/{code}` and checked against the line at once; the quantity sends the pick, and whatever the
+ * API refuses (its 409 names what it expected) is shown as it says.
  */
 function Scanner({ initial }: { initial: PickList }) {
   const [pickList, setPickList] = useState(initial);
   const [scans, setScans] = useState<Scans>({ lineId: "" });
   const [shorting, setShorting] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const lines = [...pickList.lines].sort((a, b) => a.lineNo - b.lineNo);
   const line = lines.find((l) => l.status === "open");
   const current: Scans = line && scans.lineId === line.id ? scans : { lineId: line?.id ?? "" };
@@ -163,7 +151,7 @@ function Scanner({ initial }: { initial: PickList }) {
       setPickList(await unwrap(api.POST("/api/v1/pick-lists/{id}/picks", { params: { path }, body })));
       return;
     }
-    if (!confirms(step, line, await resolve(code))) {
+    if (!confirms(step, line, await resolveCode(code))) {
       throw new Error(
         `Wrong ${step}: expected ${expectedAt(step, line)} (line ${line.lineNo}), scanned ${code}`,
       );
@@ -172,15 +160,6 @@ function Scanner({ initial }: { initial: PickList }) {
     setScans({ ...current, [field]: code });
   });
   const done = lines.filter((l) => l.status !== "open").length;
-
-  // After every scan the field is empty and focused for the next one; the quantity starts at what is left.
-  useEffect(() => {
-    const field = input.current;
-    if (!field || scan.busy) return;
-    field.value = step === "quantity" && line ? String(remainingOf(line)) : "";
-    field.focus();
-    field.select();
-  }, [step, line?.id, line?.pickedQuantity, scan.busy]);
 
   return (
     <>
@@ -223,30 +202,15 @@ function Scanner({ initial }: { initial: PickList }) {
               )}
             </ul>
           </section>
-          <form
-            class="scan-form"
-            onSubmit={(event) => {
-              const code = (fieldsOf(event).code ?? "").trim();
-              if (code && !scan.busy) void scan.run(code);
-            }}
-          >
-            <label class="field">
-              <span>{PROMPTS[step]}</span>
-              <input
-                ref={input}
-                name="code"
-                class="scan-input"
-                autocomplete="off"
-                autocapitalize="off"
-                spellcheck={false}
-                inputMode={step === "quantity" ? "numeric" : "text"}
-                enterKeyHint="enter"
-              />
-            </label>
-            <button type="submit" class="button button-primary" disabled={scan.busy}>
-              {step === "quantity" ? "Confirm pick" : "Enter"}
-            </button>
-          </form>
+          <ScanField
+            label={PROMPTS[step]}
+            numeric={step === "quantity"}
+            prefill={step === "quantity" ? String(remainingOf(line)) : ""}
+            next={`${line.id}:${line.pickedQuantity}`}
+            busy={scan.busy}
+            submitLabel={step === "quantity" ? "Confirm pick" : "Enter"}
+            onScan={(code) => void scan.run(code)}
+          />
           <ErrorMessage error={scan.error} />
           <div class="toolbar">
             <button
