@@ -12,6 +12,7 @@ const pages: [path: string, heading: string | RegExp][] = [
   ["/app/orders", "Orders"],
   ["/app/pick-lists", "Pick lists"],
   ["/app/pick", "Pick"],
+  ["/app/receive", "Receive"],
   ["/app/products", "Products"],
   ["/app/movements", "Movements"],
   ["/app/counts", "Cycle counts"],
@@ -66,6 +67,16 @@ beforeAll(async () => {
     }),
   );
   pages.push([`/app/pick-lists/${pickList.id}`, /^Pick list /], [`/app/pick/${pickList.id}`, /^Pick list /]);
+  const [awaiting] = (
+    await ok(tenant.api.GET("/api/v1/orders", { params: { query: { type: "purchase", pageSize: 1 } } }))
+  ).items;
+  await ok(
+    tenant.api.PATCH("/api/v1/orders/{id}/status", {
+      params: { path: { id: awaiting?.id ?? "" } },
+      body: { status: "ordered" },
+    }),
+  );
+  pages.push([`/app/receive/${awaiting?.id}`, /^Receive PO-/]);
 });
 
 /** axe-core's WCAG 2.1 A and AA rules; a serious or critical finding fails, with every node named. */
@@ -103,7 +114,7 @@ async function walk(phone: boolean) {
 }
 
 describe("every page", () => {
-  // Twenty-one pages, each loaded and analysed by axe: minutes on a busy machine.
+  // Twenty-three pages, each loaded and analysed by axe: minutes on a busy machine.
   it("is accessible at 1366 x 800, with no console error and no other origin", {
     timeout: 600_000,
   }, async () => {

@@ -20,6 +20,7 @@ import { PickListPage } from "./pages/pick-list";
 import { PickLists } from "./pages/pick-lists";
 import { Product } from "./pages/product";
 import { Products } from "./pages/products";
+import { Receive } from "./pages/receive";
 import { Reports } from "./pages/reports";
 import { ResetPassword } from "./pages/reset-password";
 import { SignIn } from "./pages/sign-in";
@@ -109,6 +110,7 @@ function SignedIn({ session }: { session: SessionState }) {
             {link("/app/orders", "Orders")}
             {link("/app/pick-lists", "Pick lists")}
             {link("/app/pick", "Pick")}
+            {link("/app/receive", "Receive")}
             {link("/app/products", "Products")}
             {link("/app/movements", "Movements")}
             {link("/app/counts", "Counts")}
@@ -161,6 +163,8 @@ function SignedIn({ session }: { session: SessionState }) {
           <Route path="/app/pick-lists/:id" component={PickListPage} />
           <Route path="/app/pick" component={Pick} />
           <Route path="/app/pick/:id" component={Pick} />
+          <Route path="/app/receive" component={Receive} />
+          <Route path="/app/receive/:id" component={Receive} />
           <Route path="/app/movements" component={Movements} />
           <Route path="/app/counts" component={Counts} />
           <Route path="/app/counts/:id" component={CountPage} />

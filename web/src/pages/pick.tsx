@@ -2,10 +2,10 @@ import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
+import { FloorChoices, useStatusPages } from "../ui/floor-choices";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatInteger } from "../ui/format";
 import { Loaded } from "../ui/loaded";
-import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses } from "../ui/lookups";
 import { Modal } from "../ui/modal";
 import { type Match, resolveCode, ScanField } from "../ui/scan-field";
@@ -27,41 +27,24 @@ export function Pick() {
 function PickChooser() {
   useDocumentTitle("Pick");
   const warehouses = useWarehouses();
-  const lists = useLoad(
-    () =>
-      Promise.all(
-        (["in_progress", "open"] as const).map((status) =>
-          unwrap(api.GET("/api/v1/pick-lists", { params: { query: { status, pageSize: 100 } } })),
-        ),
-      ).then((pages) => ({
-        items: pages.flatMap((p) => p.items),
-        page: 1,
-        totalPages: 1,
-        totalCount: pages.reduce((n, p) => n + p.totalCount, 0),
-      })),
-    [],
+  const lists = useStatusPages(["in_progress", "open"] as const, (status) =>
+    unwrap(api.GET("/api/v1/pick-lists", { params: { query: { status, pageSize: 100 } } })),
   );
   return (
     <>
       <h1 tabIndex={-1}>Pick</h1>
-      <LoadedList load={lists} empty="Nothing to pick: every pick list is done.">
-        {(list) => (
-          <ul class="floor-choices">
-            {list.items.map((p) => (
-              <li key={p.id}>
-                <a class="button floor-choice" href={`/app/pick/${p.id}`}>
-                  <strong>{pickListName(p.id)}</strong>
-                  <span>
-                    {codeOf(warehouses.data, p.warehouseId)} · {statusLabel(p.status)} ·{" "}
-                    {formatInteger(p.totals.pickedQuantity + p.totals.shortQuantity)} of{" "}
-                    {formatInteger(p.totals.quantity)} units done
-                  </span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
-      </LoadedList>
+      <FloorChoices
+        load={lists}
+        empty="Nothing to pick: every pick list is done."
+        choice={(p) => ({
+          id: p.id,
+          href: `/app/pick/${p.id}`,
+          title: pickListName(p.id),
+          detail: `${codeOf(warehouses.data, p.warehouseId)} · ${statusLabel(p.status)} · ${formatInteger(
+            p.totals.pickedQuantity + p.totals.shortQuantity,
+          )} of ${formatInteger(p.totals.quantity)} units done`,
+        })}
+      />
     </>
   );
 }
