@@ -128,7 +128,8 @@ describe("one way to write events", () => {
   it("has exactly one file inserting outbox rows", () => {
     const writers = Object.entries(sources)
       .filter(
-        ([, text]) => /insert\s+into\s+outbox_events/i.test(text) || /insert\(outboxEvents\)/.test(text),
+        ([, text]) =>
+          /insert\s+into\s+outbox_events/i.test(text) || /insert(Select)?\(\s*outboxEvents\b/.test(text),
       )
       .map(([path]) => path);
     expect(writers).toEqual(["../src/outbox/outbox.ts"]);

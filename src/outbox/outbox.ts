@@ -2,6 +2,8 @@ import { is, SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { type EventStatement, jsonChunks, utf8Bytes } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { insertSelect } from "../db/insert-select";
+import { outboxEvents } from "../db/schema/tenant";
 import type { EventType } from "./catalog";
 
 // The one writer of outbox rows. An event row goes into the same batch as the change that causes it,
@@ -59,10 +61,20 @@ export function eventRow(
     kind: "event",
     eventIds: [id],
     handOff: !options.deliveredByWriter,
-    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, processed_at, seq)
-      select ${id}, ${tdb.tenantId}, ${type}, ${json}, ${now}, ${dispatchedAt}, ${dispatchedAt}, ${lastSeq(tdb)} + 1
-      ${options.from ?? sql``}
-      where ${options.onlyIf ?? sql`1`}`,
+    statement: insertSelect(
+      outboxEvents,
+      {
+        id,
+        tenantId: tdb.tenantId,
+        type,
+        payload: json,
+        createdAt: now,
+        dispatchedAt,
+        processedAt: dispatchedAt,
+        seq: sql`${lastSeq(tdb)} + 1`,
+      },
+      sql`${options.from ?? sql``} where ${options.onlyIf ?? sql`1`}`,
+    ),
   };
 }
 
@@ -86,10 +98,18 @@ export function eventRows(
     kind: "event",
     eventIds: chunk.map((event) => event.id),
     handOff: true,
-    statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, seq)
-      select json_extract(value, '$.id'), ${tdb.tenantId}, json_extract(value, '$.type'),
-        json(json_extract(value, '$.payload')), ${now}, ${lastSeq(tdb)} + key + 1
-      from json_each(${JSON.stringify(chunk)})`,
+    statement: insertSelect(
+      outboxEvents,
+      {
+        id: sql`json_extract(value, '$.id')`,
+        tenantId: tdb.tenantId,
+        type: sql`json_extract(value, '$.type')`,
+        payload: sql`json(json_extract(value, '$.payload'))`,
+        createdAt: now,
+        seq: sql`${lastSeq(tdb)} + key + 1`,
+      },
+      sql`from json_each(${JSON.stringify(chunk)})`,
+    ),
   }));
 }
 
@@ -125,13 +145,22 @@ export function selectedEventRows(
       eventIds: chunk.map((row) => row.id),
       handOff: true,
       returnsIds: true,
-      statement: sql`insert into outbox_events (id, tenant_id, type, payload, created_at, seq)
-        select e.id, ${tdb.tenantId}, ${type}, e.payload, ${now}, ${lastSeq(tdb)} + row_number() over (order by e.ord)
-        from (select j.value ->> 'id' as id, j.key as ord, ${select.payload} as payload
+      statement: insertSelect(
+        outboxEvents,
+        {
+          id: sql`e.id`,
+          tenantId: tdb.tenantId,
+          type,
+          payload: sql`e.payload`,
+          createdAt: now,
+          seq: sql`${lastSeq(tdb)} + row_number() over (order by e.ord)`,
+        },
+        sql`from (select j.value ->> 'id' as id, j.key as ord, ${select.payload} as payload
           from json_each(${json}) j ${select.from?.(json) ?? sql``}
           where ${select.onlyIf ?? sql`1`}) e
         where true
         returning id`,
+      ),
     };
   });
 }

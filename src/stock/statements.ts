@@ -1,6 +1,7 @@
 import { and, asc, eq, exists, gt, inArray, or, type SQL, sql } from "drizzle-orm";
 import { jsonChunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { insertSelect } from "../db/insert-select";
 import { stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { selectMovements, selectStockLevels } from "./projections";
@@ -103,6 +104,17 @@ const ledgerTime = (
     from stock_movements m where m.tenant_id = ${tdb.tenantId} and m.product_id = ${l.productId}
     and m.location_id = ${l.locationId} and m.lot_id = ${l.lotId}), ''))`;
 
+/** The ledger columns a change's context fills: why, on what reference, by whom. */
+const ledgerContext = (ctx: Omit<LedgerContext, "serialNumbers">) => ({
+  reason: ctx.reason,
+  referenceType: ctx.referenceType,
+  referenceId: ctx.referenceId,
+  notes: ctx.notes,
+  actorType: ctx.actorType,
+  actorId: ctx.actorId,
+  requestId: ctx.requestId,
+});
+
 /**
  * The ledger row of a change already applied: on_hand_after is read from the level in the same batch
  * (raw: an insert from a select, guarded by `onlyIf`).
@@ -116,12 +128,23 @@ export function ledgerRow(
   onlyIf = sql`1`,
 ) {
   const serials = ctx.serialNumbers?.length ? JSON.stringify(ctx.serialNumbers) : null;
-  return sql`insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, serial_numbers, warehouse_id,
-      delta, on_hand_after, reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
-    select ${id}, tenant_id, product_id, location_id, lot_id, ${serials}, warehouse_id, ${delta}, on_hand, ${ctx.reason},
-      ${ctx.referenceType}, ${ctx.referenceId}, ${ctx.notes}, ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId},
-      ${ledgerTime(tdb, { ...l, lotId: lotKey(l) }, ctx.now)}
-    from stock_levels where ${atLevel(tdb, l)} and ${onlyIf}`;
+  return insertSelect(
+    stockMovements,
+    {
+      id,
+      tenantId: sql`tenant_id`,
+      productId: sql`product_id`,
+      locationId: sql`location_id`,
+      lotId: sql`lot_id`,
+      serialNumbers: serials,
+      warehouseId: sql`warehouse_id`,
+      delta,
+      onHandAfter: sql`on_hand`,
+      ...ledgerContext(ctx),
+      createdAt: ledgerTime(tdb, { ...l, lotId: lotKey(l) }, ctx.now),
+    },
+    sql`from stock_levels where ${atLevel(tdb, l)} and ${onlyIf}`,
+  );
 }
 
 /** One change of a bulk write: `delta` units at a level, and the id and serials of its ledger row. */
@@ -203,18 +226,32 @@ export function changeLevels(
     ]),
     // CROSS JOIN keeps the JSON rows outside (one key lookup each): SQLite would otherwise walk the tenant's
     // levels and re-read the JSON for each (seconds once a tenant has thousands of levels).
-    ...parts.map(
-      (
-        json,
-      ) => sql`insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, serial_numbers,
-        warehouse_id, delta, on_hand_after, reason, reference_type, reference_id, notes, actor_type, actor_id, request_id, created_at)
-      select j.value ->> 'id', s.tenant_id, s.product_id, s.location_id, s.lot_id, j.value ->> 's', s.warehouse_id,
-        j.value ->> 'd', s.on_hand - (j.value ->> 'later'), j.value ->> 'r', ${ctx.referenceType}, ${ctx.referenceId},
-        j.value ->> 'n', ${ctx.actorType}, ${ctx.actorId}, ${ctx.requestId},
-        ${ledgerTime(tdb, { productId: sql`s.product_id`, locationId: sql`s.location_id`, lotId: sql`s.lot_id` }, ctx.now)}
-      from json_each(${json}) j cross join stock_levels s on s.tenant_id = ${tdb.tenantId}
-        and s.product_id = j.value ->> 'p' and s.location_id = j.value ->> 'l' and s.lot_id = j.value ->> 'lot'
-      where ${onlyIf}`,
+    ...parts.map((json) =>
+      insertSelect(
+        stockMovements,
+        {
+          id: sql`j.value ->> 'id'`,
+          tenantId: sql`s.tenant_id`,
+          productId: sql`s.product_id`,
+          locationId: sql`s.location_id`,
+          lotId: sql`s.lot_id`,
+          serialNumbers: sql`j.value ->> 's'`,
+          warehouseId: sql`s.warehouse_id`,
+          delta: sql`j.value ->> 'd'`,
+          onHandAfter: sql`s.on_hand - (j.value ->> 'later')`,
+          ...ledgerContext(ctx),
+          reason: sql`j.value ->> 'r'`,
+          notes: sql`j.value ->> 'n'`,
+          createdAt: ledgerTime(
+            tdb,
+            { productId: sql`s.product_id`, locationId: sql`s.location_id`, lotId: sql`s.lot_id` },
+            ctx.now,
+          ),
+        },
+        sql`from json_each(${json}) j cross join stock_levels s on s.tenant_id = ${tdb.tenantId}
+          and s.product_id = j.value ->> 'p' and s.location_id = j.value ->> 'l' and s.lot_id = j.value ->> 'lot'
+        where ${onlyIf}`,
+      ),
     ),
   ];
 }
