@@ -143,21 +143,25 @@ export async function claimsInFlight(source: D1Database, tenantId: string): Prom
 
 /** What verification compares: every table's row count and every (product, location, lot) ledger sum. */
 async function fingerprint(database: D1Database, tenantId: string) {
-  const results = await database.batch<Record<string, unknown>>([
-    ...movedTables.map((table) =>
-      database.prepare(`select count(*) as n from "${table.name}" where tenant_id = ?1`).bind(tenantId),
-    ),
+  // Each count row names its table: counts are read by name, never by their statement's place in the batch
+  // (one statement per table: D1 refuses a compound select of that many terms).
+  const [ledgerSums, ...tableCounts] = await database.batch<Record<string, unknown>>([
     database
       .prepare(
         `select product_id || '/' || location_id || '/' || lot_id as position, sum(delta) as total
           from stock_movements where tenant_id = ?1 group by product_id, location_id, lot_id`,
       )
       .bind(tenantId),
+    ...movedTables.map((table) =>
+      database
+        .prepare(`select '${table.name}' as name, count(*) as n from "${table.name}" where tenant_id = ?1`)
+        .bind(tenantId),
+    ),
   ]);
-  const counts = new Map(movedTables.map((table, i) => [table.name, Number(results[i]?.results[0]?.n ?? 0)]));
-  const ledger = new Map(
-    (results.at(-1)?.results ?? []).map((row) => [String(row.position), Number(row.total)]),
+  const counts = new Map(
+    tableCounts.flatMap(({ results }) => results).map((row) => [String(row.name), Number(row.n)]),
   );
+  const ledger = new Map((ledgerSums?.results ?? []).map((row) => [String(row.position), Number(row.total)]));
   return { counts, ledger };
 }
 
