@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { parseCsv } from "../products/csv-parse";
+import { parseCsv } from "./csv-parse";
 import { formatPath, validationError } from "./validation";
 
 // Control characters have no meaning in an identifier, a filter or a name, and some break what they reach

@@ -1,8 +1,8 @@
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
+import { parseCsv } from "../http/csv-parse";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
-import { parseCsv } from "./csv-parse";
 import type { ProductRow } from "./records";
 import { CreateProductBody } from "./schemas";
 import { planProductRows, writeProductRows } from "./write-rows";
