@@ -11,18 +11,22 @@ import { stubReceiver } from "./support/webhook-receiver";
 // D1 binds at most 100 parameters per statement: every bulk statement of the webhooks is tried here at and
 // past the sizes where a statement sized by rows rather than by parameters breaks.
 
-/** An event committed `ago` ms ago, handed off then (or never), `redispatches` times again since. */
+/**
+ * A `product.created` event committed `ago` ms ago, handed off then (or never), `redispatches` times again since.
+ * Its payload is a real product's, so the feed shows it as the document describes the event.
+ */
 async function storedEvent(t: TestTenant, { ago = 0, handedOff = false, redispatches = 0 } = {}) {
   const id = crypto.randomUUID();
+  const product = await createProduct(t);
   const at = new Date(Date.now() - ago).toISOString();
   const db = await tenantDatabase(t.id);
   await db
     .prepare(
       `insert into outbox_events (id, tenant_id, type, payload, created_at, dispatched_at, seq)
-       values (?, ?, 'product.created', '{"id":"p"}', ?, ?,
+       values (?1, ?2, 'product.created', ?5, ?3, ?4,
          (select coalesce(max(seq), 0) + 1 from outbox_events where tenant_id = ?2))`,
     )
-    .bind(id, t.id, at, handedOff ? at : null)
+    .bind(id, t.id, at, handedOff ? at : null, JSON.stringify(product))
     .run();
   if (redispatches > 0) {
     await db.prepare("update outbox_events set redispatches = ? where id = ?").bind(redispatches, id).run();

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { feedTypes } from "../outbox/catalog";
+import { type EventType, eventTypes, type FeedType, feedTypes } from "../outbox/catalog";
+import { eventPayloads, schemaStem } from "./payloads";
 
 const typeNames = z
   .string()
@@ -39,26 +40,50 @@ export const FeedQuery = z.object({
 });
 export type FeedQuery = z.infer<typeof FeedQuery>;
 
+const timestamp = z.string().openapi({
+  format: "date-time",
+  description: "When the change committed.",
+});
+
+/** The body a webhook receiver gets for an event of `type`; its `data` has the event's own schema (payloads.ts). */
+const bodyShape = <T extends EventType>(type: T) => ({
+  type: z.literal(type),
+  timestamp,
+  data: eventPayloads[type],
+});
+
+const webhookBody = <T extends EventType>(type: T) =>
+  z.object(bodyShape(type)).openapi(`${schemaStem(type)}WebhookBody`);
+
+export const WebhookBodies = Object.fromEntries(eventTypes.map((type) => [type, webhookBody(type)])) as {
+  [T in EventType]: ReturnType<typeof webhookBody<T>>;
+};
+
+/** A feed item: a delivered body with the event's id (its deliveries' `webhook-id`). */
+const feedEvent = (type: FeedType) =>
+  z
+    .object({
+      id: z.string().openapi({ description: "The event id: the `webhook-id` of its deliveries." }),
+      ...bodyShape(type),
+      webhooksFailedAt: z
+        .string()
+        .optional()
+        .openapi({
+          format: "date-time",
+          description:
+            "Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour " +
+            "(10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.",
+        }),
+    })
+    .openapi(`${schemaStem(type)}Event`);
+
+type FeedEventSchema = ReturnType<typeof feedEvent>;
+
+/** One feed item, its `data` typed by its `type` (a `oneOf` with `type` as the discriminator). */
 export const FeedEvent = z
-  .object({
-    id: z.string().openapi({ description: "The event id: the `webhook-id` of its deliveries." }),
-    type: z.enum(feedTypes),
-    timestamp: z.string().openapi({
-      format: "date-time",
-      description: "When the change committed (the webhook body's `timestamp`).",
-    }),
-    data: z.unknown().openapi({ description: "The resource after the change (the webhook body's `data`)." }),
-    webhooksFailedAt: z
-      .string()
-      .optional()
-      .openapi({
-        format: "date-time",
-        description:
-          "Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour " +
-          "(10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.",
-      }),
-  })
+  .discriminatedUnion("type", feedTypes.map(feedEvent) as [FeedEventSchema, ...FeedEventSchema[]])
   .openapi("Event");
+export type FeedEvent = z.infer<typeof FeedEvent>;
 
 export const FeedPage = z
   .object({

@@ -4,6 +4,7 @@ import { API_VERSION } from "../http/api-version";
 import { DOCS_CSP, serveAsset } from "../http/static-assets";
 import { addCodeSamples } from "./code-samples";
 import { withUuidPatterns } from "./uuid-pattern";
+import { registerWebhooks } from "./webhooks";
 
 /**
  * Publishes GET /openapi.json (OpenAPI 3.1, from the routes' own zod schemas) and GET /docs, the reference page.
@@ -16,6 +17,7 @@ const environmentName = (environment: string) =>
 export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
   addCodeSamples(api);
   const registry = api.openAPIRegistry;
+  registerWebhooks(registry);
   registry.registerComponent("securitySchemes", "BearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -51,6 +51,8 @@ export interface OpenApiDocument {
   openapi: string;
   servers?: { url: string }[];
   paths: Record<string, Record<string, DocumentedOperation>>;
+  /** OpenAPI 3.1 webhooks: what a receiver gets, keyed by event type, then `post`. */
+  webhooks?: Record<string, Record<string, DocumentedOperation>>;
   components?: { schemas?: Record<string, SchemaObject> };
 }
 
@@ -162,8 +164,10 @@ function asParameterValue(raw: string, schema: SchemaObject): unknown {
 class DocumentChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly templates: PathTemplate[];
+  private readonly webhooks: NonNullable<OpenApiDocument["webhooks"]>;
 
   constructor(document: OpenApiDocument) {
+    this.webhooks = document.webhooks ?? {};
     addFormats(this.ajv);
     closeObjects(document);
     this.ajv.addSchema(document, DOCUMENT_ID);
@@ -290,6 +294,35 @@ class DocumentChecker {
     return problems.length > 0 ? problems.join("; ") : undefined;
   }
 
+  /**
+   * What the document's `webhooks` entry for `type` refuses about a delivery a receiver got: a declared header
+   * missing or not matching its schema, or the JSON body against the entry's schema (objects closed).
+   */
+  webhookProblem(type: string, headers: Record<string, string>, body: string): string | undefined {
+    const operation = this.webhooks[type]?.post;
+    if (!operation) return `the document has no webhook ${type}`;
+    const problems: string[] = [];
+    (operation.parameters ?? []).forEach((parameter, index) => {
+      const raw = parameter.in === "header" ? headers[parameter.name.toLowerCase()] : undefined;
+      if (raw === undefined) {
+        if (parameter.required) problems.push(`header ${parameter.name} is required`);
+        return;
+      }
+      const problem = this.valueProblem(
+        ["webhooks", type, "post", "parameters", String(index), "schema"],
+        raw,
+      );
+      if (problem) problems.push(`header ${parameter.name}: ${problem}`);
+    });
+    const mediaType = (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!operation.requestBody?.content[mediaType])
+      return [...problems, `a body of type "${mediaType}"`].join("; ");
+    const pointer = ["webhooks", type, "post", "requestBody", "content", mediaType, "schema"];
+    const problem = this.valueProblem(pointer, JSON.parse(body));
+    if (problem) problems.push(`the body: ${problem}`);
+    return problems.length > 0 ? problems.join("; ") : undefined;
+  }
+
   private valueProblem(pointer: string[], value: unknown): string | undefined {
     const validate = this.ajv.getSchema(`${DOCUMENT_ID}#/${pointer.map(pointerToken).join("/")}`);
     if (!validate) throw new Error(`no schema at ${pointer.join("/")}`);
@@ -348,6 +381,19 @@ export async function documentProblem(
 ): Promise<string | undefined> {
   const checker = await documentChecker();
   return checker.problem(request, response.status, response.headers, body);
+}
+
+/**
+ * What the served document's `webhooks` section does not describe about a delivery a receiver got (its
+ * Standard Webhooks headers and its body, by the body's `type`), or undefined when it describes it.
+ */
+export async function webhookProblem(delivery: {
+  headers: Record<string, string>;
+  body: string;
+}): Promise<string | undefined> {
+  const checker = await documentChecker();
+  const { type } = JSON.parse(delivery.body) as { type?: string };
+  return checker.webhookProblem(String(type), delivery.headers, delivery.body);
 }
 
 async function jsonOf(request: Request): Promise<unknown> {

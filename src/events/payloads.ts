@@ -1,0 +1,128 @@
+import { z } from "@hono/zod-openapi";
+import { CountRecord } from "../counts/schemas";
+import { OrderRecord, ReceiveBody } from "../orders/schemas";
+import type { EventType } from "../outbox/catalog";
+import { ProductRecord } from "../products/schemas";
+import { HoldRecord } from "../stock/schemas";
+
+// The `data` of each event of the catalogue (src/outbox/catalog.ts), as the feed serves it and a webhook
+// delivers it. Events that carry a resource reuse that resource's API shape (a resource with more fields
+// spreads its shape rather than extending it: an `allOf` would leave the resource's own schema open to the
+// suite's document check); the others are payloads built as SQL inside their write batch.
+
+/** A stock level as a movement event shows it (`levelJson` in src/stock/statements.ts). */
+const EventStockLevel = z
+  .object({
+    locationId: z.uuid(),
+    warehouseId: z.uuid(),
+    lotId: z.uuid().nullable(),
+    lotNumber: z.string().nullable(),
+    onHand: z.number().int(),
+    reserved: z.number().int(),
+    available: z.number().int(),
+  })
+  .openapi("EventStockLevel", { description: "The stock level right after the movement committed." });
+
+const movedStock = {
+  productId: z.uuid(),
+  lotNumber: z.string().nullable(),
+  serialNumbers: z.array(z.string()).nullable(),
+};
+
+/** src/inventory/adjustments.ts */
+const InventoryAdjustedData = z
+  .object({
+    movementId: z.uuid(),
+    ...movedStock,
+    delta: z.number().int().openapi({ description: "Signed: positive added stock, negative removed it." }),
+    reason: z.string(),
+    stockLevel: EventStockLevel,
+  })
+  .openapi("InventoryAdjustedData");
+
+/** src/inventory/transfers.ts */
+const InventoryTransferredData = z
+  .object({
+    transferId: z.uuid(),
+    ...movedStock,
+    quantity: z.number().int(),
+    from: EventStockLevel,
+    to: EventStockLevel,
+  })
+  .openapi("InventoryTransferredData");
+
+/** src/stock/low-stock-event.ts: the product's totals over all its locations when available crossed its reorder point. */
+const InventoryLowStockData = z
+  .object({
+    productId: z.uuid(),
+    sku: z.string(),
+    name: z.string(),
+    reorderPoint: z.number().int(),
+    onHand: z.number().int(),
+    reserved: z.number().int(),
+    expired: z.number().int().openapi({ description: "Units on hand in expired lots (not available)." }),
+    available: z.number().int(),
+  })
+  .openapi("InventoryLowStockData");
+
+/** src/counts/approved-event.ts */
+const InventoryCountApprovedData = z
+  .object({
+    ...CountRecord.shape,
+    linesIncluded: z.enum(["all", "changed"]).openapi({
+      description:
+        "`all`: every line; `changed`: only the lines whose approval changed stock (the count was too large).",
+    }),
+    hasMoreLines: z.boolean().openapi({
+      description: "Some lines were left out to keep the event small: GET the count for all of them.",
+    }),
+  })
+  .openapi("InventoryCountApprovedData");
+
+/** src/stock/hold-release.ts */
+const InventoryHoldReleasedData = z
+  .object({
+    ...HoldRecord.shape,
+    reason: z.enum(["released", "expired", "consumed"]),
+  })
+  .openapi("InventoryHoldReleasedData");
+
+/** src/orders/receive.ts: the order after the receipt, and the receipt's lines as sent, with their product and lot. */
+const PurchaseOrderReceivedData = z
+  .object({
+    ...OrderRecord.shape,
+    receipt: z.array(
+      ReceiveBody.shape.lines.element.extend({
+        productId: z.uuid(),
+        lotId: z.uuid().optional().openapi({ description: "The lot received into (lot-tracked products)." }),
+      }),
+    ),
+  })
+  .openapi("PurchaseOrderReceivedData");
+
+/** src/webhooks/test-webhook.ts */
+const WebhookTestData = z.object({ webhookId: z.uuid(), message: z.string() }).openapi("WebhookTestData");
+
+/** Every event type's `data`: the compiler refuses a catalogue type without one. */
+export const eventPayloads = {
+  "order.created": OrderRecord,
+  "order.status_changed": OrderRecord,
+  "order.shipped": OrderRecord,
+  "order.delivered": OrderRecord,
+  "order.cancelled": OrderRecord,
+  "purchase_order.received": PurchaseOrderReceivedData,
+  "inventory.adjusted": InventoryAdjustedData,
+  "inventory.transferred": InventoryTransferredData,
+  "inventory.low_stock": InventoryLowStockData,
+  "inventory.count_approved": InventoryCountApprovedData,
+  "inventory.hold_created": HoldRecord,
+  "inventory.hold_released": InventoryHoldReleasedData,
+  "product.created": ProductRecord,
+  "product.updated": ProductRecord,
+  "product.deleted": ProductRecord,
+  "webhook.test": WebhookTestData,
+} as const satisfies Record<EventType, z.ZodType>;
+
+/** `order.status_changed` -> `OrderStatusChanged`: the stem of an event type's schema names. */
+export const schemaStem = (type: EventType) =>
+  type.replace(/(^|[._])(\w)/g, (_, _separator, letter: string) => letter.toUpperCase());
