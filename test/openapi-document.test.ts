@@ -117,6 +117,47 @@ describe("request schemas are as strict as the API's validators", () => {
     });
     expect(events.status).toBe(400);
   });
+
+  it("serial numbers are unique and an import has a row, in the document as in the API (item 17)", async () => {
+    const id = () => crypto.randomUUID();
+    const twice = ["SN-1", "SN-1"];
+    const refusals = {
+      adjustment: request("/inventory/adjustments", {
+        method: "POST",
+        json: { productId: id(), locationId: id(), quantity: 2, reason: "x", serialNumbers: twice },
+      }),
+      transfer: request("/inventory/transfers", {
+        method: "POST",
+        json: {
+          productId: id(),
+          fromLocationId: id(),
+          toLocationId: id(),
+          quantity: 2,
+          serialNumbers: twice,
+        },
+      }),
+      receipt: request(`/orders/${id()}/receive`, {
+        method: "POST",
+        json: { lines: [{ lineId: id(), quantity: 2, locationId: id(), serialNumbers: twice }] },
+      }),
+      shipment: request(`/orders/${id()}/status`, {
+        method: "PATCH",
+        json: { status: "shipped", lines: [{ lineId: id(), serialNumbers: twice }] },
+      }),
+      count: request(`/inventory/counts/${id()}/lines`, {
+        method: "PUT",
+        json: { lines: [{ productId: id(), locationId: id(), counted: 2, serialNumbers: twice }] },
+      }),
+      emptyImport: request("/products/import", { method: "POST", json: [] }),
+    };
+    for (const [what, sent] of Object.entries(refusals)) {
+      expect(await requestRefusal(sent), what).toMatch(/duplicate items|must NOT have fewer than 1 items/);
+    }
+    // The API agrees (the helper fails any disagreement on the way): a repeated serial and an empty import are 400s.
+    const empty = await call("POST", "/products/import", { headers: tenant.admin, body: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual(["body: no rows to import"]);
+  });
 });
 
 const declared = (operation: DocumentedOperation, status: string) =>

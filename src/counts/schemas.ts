@@ -59,6 +59,7 @@ export const CountLinesBody = z
               description:
                 "Required for serial-tracked products: every serial found there (counted = their count; [] for none).",
               example: ["SN-0001", "SN-0002"],
+              uniqueItems: true,
             }),
           counted: z
             .number({ error: "must be an integer" })

@@ -141,6 +141,7 @@ const importProductsRoute = defineRoute(write, {
           schema: z.unknown().openapi({
             type: "array",
             items: { $ref: "#/components/schemas/CreateProductRequest" },
+            minItems: 1,
             maxItems: MAX_IMPORT_ROWS,
           }),
         },

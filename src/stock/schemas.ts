@@ -32,7 +32,8 @@ export const SerialNumbers = z
   .array(SerialNumber)
   .min(1, "must name at least one serial number")
   .max(MAX_SERIALS_PER_LINE, `must name at most ${MAX_SERIALS_PER_LINE} serial numbers`)
-  .openapi({ example: ["SN-0001", "SN-0002"] });
+  // Each unit once: the stock write refuses a repeated serial ("... is given more than once", tracked-stock.ts).
+  .openapi({ example: ["SN-0001", "SN-0002"], uniqueItems: true });
 
 /** A request's lines name at most MAX_SERIALS_PER_REQUEST serials in all. */
 export const withinSerialsPerRequest = (

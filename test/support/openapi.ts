@@ -501,8 +501,9 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "a rule across two query parameters",
   },
   {
-    rule: /: .+ is given more than once$|^body: no rows to import$/,
-    why: "serial numbers unique within a line, and an import of at least one row: not yet in the document (uniqueItems, minItems)",
+    rule: /: .+ is given more than once$/,
+    when: (serials) => Array.isArray(serials) && new Set(serials).size === serials.length,
+    why: "serial numbers are trimmed before they are compared: `uniqueItems` compares them as sent",
   },
   {
     rule: /^(lines|levels)\[\d+\]\.(sku: give exactly one of sku and productId|locationCode: give exactly one of locationCode and locationId|warehouseCode: only with locationCode)$/,
