@@ -114,7 +114,8 @@ export const CountLine = z
 
 const countFields = {
   id: z.uuid(),
-  status: z.enum(countStatuses),
+  // Named, so every schema showing a count's status (the count, its summary, the approval event) shares one type.
+  status: z.enum(countStatuses).openapi("InventoryCountStatus"),
   warehouseId: z.uuid().nullable(),
   locationIds: z.array(z.uuid()).nullable(),
   productIds: z.array(z.uuid()).nullable(),

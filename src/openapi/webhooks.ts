@@ -1,5 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { schemaStem } from "../events/payloads";
 import { WebhookBodies } from "../events/schemas";
 import { eventTypes } from "../outbox/catalog";
 
@@ -35,7 +36,10 @@ export function registerWebhooks(registry: OpenAPIHono<AppEnv>["openAPIRegistry"
     registry.registerWebhook({
       method: "post",
       path: type,
+      operationId: `receive${schemaStem(type)}Webhook`,
       tags: ["Webhooks"],
+      // The receiver authenticates the sender by `webhook-signature`, which no OpenAPI security scheme expresses.
+      security: [],
       summary: `The \`${type}\` event, posted to subscriptions that name it or \`*\``,
       description:
         type === "webhook.test"

@@ -6,10 +6,8 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Generated;
 
-enum InventoryCountSummaryStatus: string
+enum LinesIncluded: string
 {
-    case Open = 'open';
-    case Submitted = 'submitted';
-    case Approved = 'approved';
-    case Cancelled = 'cancelled';
+    case All = 'all';
+    case Changed = 'changed';
 }
