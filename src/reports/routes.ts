@@ -7,6 +7,7 @@ import { createRouter } from "../http/router";
 import { defineRoute, guardsFor, jsonContent as json } from "../pipeline/route";
 import { asOfInstant } from "../stock/as-of";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
+import type { CsvColumn } from "./csv";
 import { servedInventoryValuation } from "./inventory-valuation";
 import { servedLowStock } from "./low-stock";
 import { servedOrderSummary } from "./order-summary";
@@ -24,14 +25,40 @@ import {
 import { serveReport } from "./serve-report";
 import { servedStockMovements } from "./stock-movements";
 
-const csvContent = {
-  "text/csv": {
-    schema: z.string().openapi({ description: "RFC 4180 CSV with a header row, streamed; UTF-8." }),
-  },
-};
+/**
+ * The two answers of a report, as `format` chooses them (serve-report.ts): the envelope, or with `format=csv` the
+ * download, its columns those the report writes (its `columns`, so the document cannot list others).
+ */
+function reportAnswers(result: z.ZodType, columns: readonly CsvColumn<never>[]) {
+  const header = columns.map((column) => column.header);
+  return {
+    description:
+      "`format=json` (default): the report in the envelope. `format=csv`: every row as a CSV download.",
+    headers: {
+      "Content-Disposition": {
+        description: "With `format=csv` only: `attachment` and the download's name (`<report>-<dates>.csv`).",
+        schema: { type: "string" as const, example: 'attachment; filename="low-stock-2026-11-26.csv"' },
+      },
+    },
+    content: {
+      ...json(envelopeOf(result)).content,
+      "text/csv": {
+        schema: z.string().openapi({
+          description: `RFC 4180 CSV, UTF-8, streamed: a header row (${header.join(", ")}), then one record a row.`,
+          example: `${header.join(",")}\r\n`,
+        }),
+      },
+    },
+  };
+}
 
 /** One route per report: its scopes come from the catalogue, so the OpenAPI document shows them. */
-function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportType, query: Q, result: R) {
+function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(
+  report: ReportType,
+  query: Q,
+  result: R,
+  served: { columns: readonly CsvColumn<never>[] },
+) {
   return defineRoute(
     { scope: report.scopes },
     {
@@ -43,12 +70,7 @@ function reportRoute<Q extends z.ZodObject, R extends z.ZodType>(report: ReportT
       summary: report.title,
       description: report.description,
       request: { query },
-      responses: {
-        200: {
-          description: "The report: the envelope (JSON) or a CSV download",
-          content: { ...json(envelopeOf(result)).content, ...csvContent },
-        },
-      },
+      responses: { 200: reportAnswers(result, served.columns) },
     },
   );
 }
@@ -66,17 +88,25 @@ const getInventoryValuationReportRoute = reportRoute(
   reportTypes.inventoryValuation,
   InventoryValuationQuery,
   InventoryValuationReport,
+  servedInventoryValuation,
 );
 const getStockMovementsReportRoute = reportRoute(
   reportTypes.stockMovements,
   StockMovementsQuery,
   StockMovementsReport,
+  servedStockMovements,
 );
-const getLowStockReportRoute = reportRoute(reportTypes.lowStock, LowStockQuery, LowStockReport);
+const getLowStockReportRoute = reportRoute(
+  reportTypes.lowStock,
+  LowStockQuery,
+  LowStockReport,
+  servedLowStock,
+);
 const getOrderSummaryReportRoute = reportRoute(
   reportTypes.orderSummary,
   OrderSummaryQuery,
   OrderSummaryReport,
+  servedOrderSummary,
 );
 
 const knownTypes = Object.values(reportTypes).map((report) => report.type);

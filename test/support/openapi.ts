@@ -129,6 +129,7 @@ const API_HEADERS = [
   "Location",
   "Idempotent-Replayed",
   "Consistency-Token",
+  "Content-Disposition",
 ];
 
 /** An API header sent but not declared on the response, or a required one declared but not sent. */
