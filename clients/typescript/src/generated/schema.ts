@@ -8578,7 +8578,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report: the envelope (JSON) or a CSV download */
+            /** @description `format=json` (default): the report in the envelope. `format=csv`: every row as a CSV download. */
             200: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -8595,6 +8595,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
+                    /** @description With `format=csv` only: `attachment` and the download's name (`<report>-<dates>.csv`). */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8795,7 +8797,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report: the envelope (JSON) or a CSV download */
+            /** @description `format=json` (default): the report in the envelope. `format=csv`: every row as a CSV download. */
             200: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -8812,6 +8814,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
+                    /** @description With `format=csv` only: `attachment` and the download's name (`<report>-<dates>.csv`). */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9004,7 +9008,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report: the envelope (JSON) or a CSV download */
+            /** @description `format=json` (default): the report in the envelope. `format=csv`: every row as a CSV download. */
             200: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -9021,6 +9025,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
+                    /** @description With `format=csv` only: `attachment` and the download's name (`<report>-<dates>.csv`). */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9215,7 +9221,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report: the envelope (JSON) or a CSV download */
+            /** @description `format=json` (default): the report in the envelope. `format=csv`: every row as a CSV download. */
             200: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -9232,6 +9238,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
+                    /** @description With `format=csv` only: `attachment` and the download's name (`<report>-<dates>.csv`). */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
