@@ -89,6 +89,23 @@ async function everyEvent(tenant: TestTenant, subscriptionId: string) {
     201,
   );
   await ok(setStatus(tenant, cancelled.id, { status: "cancelled" }));
+  // pick_list.created, order.backordered and pick_list.completed (its one line shorted), pick_list.cancelled
+  const pickList = async () => {
+    const order = await ok<{ id: string }>(salesOrder(tenant, [{ productId: product.id, quantity: 1 }]), 201);
+    await ok(setStatus(tenant, order.id, { status: "confirmed" }));
+    return ok<{ id: string; lines: { id: string }[] }>(
+      call("POST", "/pick-lists", { headers: admin, body: { warehouseId, orderIds: [order.id] } }),
+      201,
+    );
+  };
+  const shorted = await pickList();
+  await ok(
+    call("POST", `/pick-lists/${shorted.id}/shorts`, {
+      headers: admin,
+      body: { lineId: shorted.lines[0]?.id, quantity: 1, reason: "bin empty" },
+    }),
+  );
+  await ok(call("POST", `/pick-lists/${(await pickList()).id}/cancel`, { headers: admin }));
   // purchase_order.received, into a lot
   const bought = await ok<{ id: string; lines: { id: string }[] }>(
     purchaseOrder(tenant, warehouseId, [{ productId: lotted.id, quantity: 4 }]),

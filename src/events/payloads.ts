@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CountRecord } from "../counts/schemas";
 import { OrderRecord, ReceiveBody } from "../orders/schemas";
 import type { EventType } from "../outbox/catalog";
+import { PickListRecord } from "../pick-lists/schemas";
 import { ProductRecord } from "../products/schemas";
 import { HoldRecord } from "../stock/schemas";
 
@@ -100,6 +101,20 @@ const PurchaseOrderReceivedData = z
   })
   .openapi("PurchaseOrderReceivedData");
 
+/** src/pick-lists/record-short.ts: the order after a short, and what was backordered. */
+const OrderBackorderedData = z
+  .object({
+    ...OrderRecord.shape,
+    backorder: z.object({
+      pickListId: z.uuid(),
+      pickListLineId: z.uuid(),
+      orderLineId: z.uuid(),
+      quantity: z.number().int().openapi({ description: "Units that will not ship on this order." }),
+      reason: z.string(),
+    }),
+  })
+  .openapi("OrderBackorderedData");
+
 /** src/webhooks/test-webhook.ts */
 const WebhookTestData = z.object({ webhookId: z.uuid(), message: z.string() }).openapi("WebhookTestData");
 
@@ -110,6 +125,10 @@ export const eventPayloads = {
   "order.shipped": OrderRecord,
   "order.delivered": OrderRecord,
   "order.cancelled": OrderRecord,
+  "order.backordered": OrderBackorderedData,
+  "pick_list.created": PickListRecord,
+  "pick_list.completed": PickListRecord,
+  "pick_list.cancelled": PickListRecord,
   "purchase_order.received": PurchaseOrderReceivedData,
   "inventory.adjusted": InventoryAdjustedData,
   "inventory.transferred": InventoryTransferredData,

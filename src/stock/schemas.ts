@@ -32,7 +32,12 @@ export const SerialNumbers = z
   .array(SerialNumber)
   .min(1, "must name at least one serial number")
   .max(MAX_SERIALS_PER_LINE, `must name at most ${MAX_SERIALS_PER_LINE} serial numbers`)
-  // Each unit once: the stock write refuses a repeated serial ("... is given more than once", tracked-stock.ts).
+  // Each unit once, in every request that names serials (adjustments, transfers, receipts, shipments, picks).
+  .superRefine((serials, ctx) => {
+    for (const serial of new Set(serials.filter((s, i) => serials.indexOf(s) !== i))) {
+      ctx.addIssue({ code: "custom", message: `${serial} is given more than once` });
+    }
+  })
   .openapi({ example: ["SN-0001", "SN-0002"], uniqueItems: true });
 
 /** A request's lines name at most MAX_SERIALS_PER_REQUEST serials in all. */
