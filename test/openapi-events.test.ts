@@ -36,17 +36,24 @@ const ok = async <T>(response: Promise<{ status: number; body: { data: unknown }
 async function everyEvent(tenant: TestTenant, subscriptionId: string) {
   const admin = tenant.admin;
   const warehouseId = (await createWarehouse(tenant)).id;
-  const [bin, other] = [
-    (await createLocation(tenant, warehouseId)).id,
-    (await createLocation(tenant, warehouseId)).id,
-  ];
+  const binLocation = await createLocation(tenant, warehouseId);
+  const [bin, other] = [binLocation.id, (await createLocation(tenant, warehouseId)).id];
   // product.created, .updated, .deleted
   const product = await createProduct(tenant, { reorderPoint: 5 });
   await ok(call("PATCH", `/products/${product.id}`, { headers: admin, body: { name: "Renamed widget" } }));
   const doomed = await createProduct(tenant);
   await ok(call("DELETE", `/products/${doomed.id}`, { headers: admin }));
   // inventory.adjusted (plain and with a lot), .transferred, .low_stock (10 -> 4 crosses the reorder point 5)
-  await adjustStock(tenant, product.id, bin, 10);
+  await adjustStock(tenant, product.id, bin, 9);
+  // The batch writes its own inventory.adjusted (src/stock/stock-lines.ts): the same schema.
+  await ok(
+    call("POST", "/inventory/adjustments/batch", {
+      headers: admin,
+      body: {
+        lines: [{ sku: product.sku, locationCode: binLocation.code, quantity: 1, reason: "received" }],
+      },
+    }),
+  );
   const lotted = await createProduct(tenant, { tracking: "lot" });
   await receiveLot(tenant, lotted.id, bin, 3, { lotNumber: "LOT-A", expiresAt: "2099-01-31" });
   await ok(

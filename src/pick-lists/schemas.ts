@@ -43,7 +43,8 @@ export type PickListLineRecord = z.infer<typeof PickListLineRecord>;
 const pickListFields = {
   id: z.uuid(),
   warehouseId: z.uuid(),
-  status: z.enum(pickListStatuses),
+  // Named, so the list, its summary and its events share one status type in the generated clients.
+  status: z.enum(pickListStatuses).openapi("PickListStatus"),
   orderIds: z.array(z.uuid()),
   createdAt: z.string().openapi({ format: "date-time" }),
   updatedAt: z.string().openapi({ format: "date-time" }),

@@ -6,7 +6,7 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Generated;
 
-enum PickListSummaryStatus: string
+enum PickListStatus: string
 {
     case Open = 'open';
     case InProgress = 'in_progress';
