@@ -163,10 +163,10 @@ describe("events in the document", () => {
     feed = await readFeed(tenant);
     const delivered = () => new Set(received.map((r) => (JSON.parse(r.body) as { type: string }).type));
     await vi.waitFor(() => expect(delivered().size).toBe(eventTypes.length), {
-      timeout: 20_000,
+      timeout: 60_000,
       interval: 200,
     });
-  }, 120_000);
+  }, 180_000);
 
   it("types Event.data per event type: a oneOf over every feed type, discriminated by type", async () => {
     const document = await servedDocument();
