@@ -113,6 +113,25 @@ async function everyEvent(tenant: TestTenant, subscriptionId: string) {
     }),
   );
   await ok(call("POST", `/pick-lists/${(await pickList()).id}/cancel`, { headers: admin }));
+  // order.partially_shipped (and .status_changed) from a shipment of part of an order, shipment.dispatched
+  const parted = await ok<{ id: string; lines: { id: string }[] }>(
+    salesOrder(tenant, [{ productId: product.id, quantity: 2 }], { warehouseId }),
+    201,
+  );
+  await ok(setStatus(tenant, parted.id, { status: "confirmed" }));
+  const shipment = await ok<{ id: string }>(
+    call("POST", `/orders/${parted.id}/shipments`, {
+      headers: admin,
+      body: {
+        carrier: "dhl",
+        packages: [
+          { weight: { value: 1.5, unit: "kg" }, lines: [{ orderLineId: parted.lines[0]?.id, quantity: 1 }] },
+        ],
+      },
+    }),
+    201,
+  );
+  await ok(call("POST", `/shipments/${shipment.id}/dispatch`, { headers: admin }));
   // purchase_order.received, into a lot
   const bought = await ok<{ id: string; lines: { id: string }[] }>(
     purchaseOrder(tenant, warehouseId, [{ productId: lotted.id, quantity: 4 }]),

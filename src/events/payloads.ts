@@ -4,8 +4,11 @@ import { OrderRecord, ReceiveBody } from "../orders/schemas";
 import type { EventType } from "../outbox/catalog";
 import { PickListRecord } from "../pick-lists/schemas";
 import { ProductRecord } from "../products/schemas";
+import { PackageRecord, ShipmentRecord } from "../shipment-core/schemas";
 import { HoldRecord } from "../stock/schemas";
 
+// Only API shapes (schemas.ts) of the modules whose events these are: the feed and the webhooks show their
+// resources as their own operations do.
 // The `data` of each event of the catalogue (src/outbox/catalog.ts), as the feed serves it and a webhook
 // delivers it. Events that carry a resource reuse that resource's API shape (a resource with more fields
 // spreads its shape rather than extending it: an `allOf` would leave the resource's own schema open to the
@@ -115,14 +118,41 @@ const OrderBackorderedData = z
   })
   .openapi("OrderBackorderedData");
 
+// src/shipment-core/records.ts: an order event from shipping carries the order's shipments, packages without
+// their contents (`shipmentInOrderEvent`); `shipment.dispatched` the shipment with every tracking number.
+const { lines: _contents, ...packageShape } = PackageRecord.shape;
+const { packages: _packages, ...shipmentShape } = ShipmentRecord.shape;
+const OrderEventShipment = z
+  .object({ ...shipmentShape, packages: z.array(z.object(packageShape)) })
+  .openapi("OrderEventShipment");
+const shipments = z.array(OrderEventShipment).openapi({
+  description: "The order's shipments (packages without their contents), when a shipment made the change.",
+});
+
+/** `order.status_changed` and `order.shipped`: the order, with its shipments when shipping changed it. */
+const OrderChangedData = z
+  .object({ ...OrderRecord.shape, shipments: shipments.optional() })
+  .openapi("OrderChangedData");
+
+/** src/shipment-core/create-shipment.ts */
+const OrderPartiallyShippedData = z
+  .object({ ...OrderRecord.shape, shipments })
+  .openapi("OrderPartiallyShippedData");
+
+const ShipmentDispatchedData = z
+  .object({ ...ShipmentRecord.shape, trackingNumbers: z.array(z.string()) })
+  .openapi("ShipmentDispatchedData");
+
 /** src/webhooks/test-webhook.ts */
 const WebhookTestData = z.object({ webhookId: z.uuid(), message: z.string() }).openapi("WebhookTestData");
 
 /** Every event type's `data`: the compiler refuses a catalogue type without one. */
 export const eventPayloads = {
   "order.created": OrderRecord,
-  "order.status_changed": OrderRecord,
-  "order.shipped": OrderRecord,
+  "order.status_changed": OrderChangedData,
+  "order.shipped": OrderChangedData,
+  "order.partially_shipped": OrderPartiallyShippedData,
+  "shipment.dispatched": ShipmentDispatchedData,
   "order.delivered": OrderRecord,
   "order.cancelled": OrderRecord,
   "order.backordered": OrderBackorderedData,

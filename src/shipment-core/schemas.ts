@@ -92,7 +92,8 @@ export const ShipmentRecord = z
     id: z.uuid(),
     orderId: z.uuid(),
     warehouseId: z.string().nullable(),
-    status: z.enum(shipmentStatuses),
+    // Named, so the shipment and the order events that repeat its fields share one status type in the clients.
+    status: z.enum(shipmentStatuses).openapi("ShipmentStatus"),
     carrier: z.string().nullable(),
     service: z.string().nullable(),
     packages: z.array(PackageRecord),

@@ -1735,9 +1735,1353 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `order.created` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveOrderCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `order.status_changed` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveOrderStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.shipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `order.shipped` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveOrderShippedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `order.delivered` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveOrderDeliveredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `order.cancelled` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveOrderCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.backordered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `order.backordered` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveOrderBackorderedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.partially_shipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `order.partially_shipped` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveOrderPartiallyShippedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.dispatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `shipment.dispatched` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveShipmentDispatchedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pick_list.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `pick_list.created` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receivePickListCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pick_list.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `pick_list.completed` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receivePickListCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pick_list.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `pick_list.cancelled` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receivePickListCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "purchase_order.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `purchase_order.received` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receivePurchaseOrderReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.adjusted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `inventory.adjusted` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveInventoryAdjustedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `inventory.transferred` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveInventoryTransferredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.low_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `inventory.low_stock` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveInventoryLowStockWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.count_approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `inventory.count_approved` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveInventoryCountApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.hold_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `inventory.hold_created` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveInventoryHoldCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.hold_released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `inventory.hold_released` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveInventoryHoldReleasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `product.created` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveProductCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `product.updated` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveProductUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `product.deleted` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveProductDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `webhook.test` event, posted to subscriptions that name it or `*`
+         * @description Sent by `POST /webhooks/{id}/test` to that subscription only.
+         */
+        post: operations["receiveWebhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        OrderCreatedWebhookBody: {
+            /** @enum {string} */
+            type: "order.created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Order"];
+        };
+        Order: {
+            /** Format: uuid */
+            id: string;
+            /** @example SO-000001 */
+            number: string;
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            supplier: string | null;
+            /** Format: uuid */
+            warehouseId: string | null;
+            shippingAddress: components["schemas"]["ShippingAddress"] | null;
+            trackingNumber: string | null;
+            notes: string | null;
+            /** Format: date-time */
+            expectedAt: string | null;
+            totals: {
+                quantity: number;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
+                total: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                totalExact: string;
+            };
+            allowedTransitions: components["schemas"]["OrderStatus"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lines: components["schemas"]["OrderLine"][];
+            statusHistory: components["schemas"]["OrderStatusChange"][];
+        };
+        /** @enum {string} */
+        OrderType: "sales" | "purchase";
+        /** @enum {string} */
+        OrderStatus: "pending" | "confirmed" | "picking" | "packed" | "partially_shipped" | "shipped" | "delivered" | "draft" | "ordered" | "partially_received" | "received" | "cancelled";
+        ShippingAddress: {
+            street: string;
+            city: string;
+            zip: string;
+            state?: string;
+            country?: string;
+        };
+        OrderLine: {
+            /** Format: uuid */
+            id: string;
+            lineNo: number;
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+            /** @description Unit price (sales orders) */
+            price?: number;
+            /** @description Unit cost (purchase orders) */
+            cost?: number;
+            /** @description Purchase orders only */
+            receivedQuantity?: number;
+            /** @description Sales orders: units shipped so far */
+            shippedQuantity?: number;
+            /** @description Sales orders: units a short pick closed (they will not ship on this order). Open = quantity - shipped - backordered. */
+            backorderedQuantity?: number;
+            /** @description The lot a sales line is pinned to */
+            lotNumber?: string | null;
+            /** @description Sales orders: the lots the line was allocated (first-expiring-first-out) */
+            lots?: {
+                /** Format: uuid */
+                lotId: string;
+                lotNumber: string;
+                /** Format: date */
+                expiresAt: string | null;
+                quantity: number;
+            }[] | null;
+            /** @description Sales orders: the serial numbers shipped (chosen at shipping) */
+            serialNumbers?: string[] | null;
+            /**
+             * @description Exact, at most 4 decimals, however large.
+             * @example 1234.5
+             */
+            lineTotal: number;
+            /**
+             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+             * @example 1234.5
+             */
+            lineTotalExact: string;
+        };
+        OrderStatusChange: {
+            from: components["schemas"]["OrderStatus"] | null;
+            to: components["schemas"]["OrderStatus"];
+            at: string;
+            by: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                id: string | null;
+            };
+        };
+        OrderStatusChangedWebhookBody: {
+            /** @enum {string} */
+            type: "order.status_changed";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderChangedData"];
+        };
+        OrderChangedData: {
+            /** Format: uuid */
+            id: string;
+            /** @example SO-000001 */
+            number: string;
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            supplier: string | null;
+            /** Format: uuid */
+            warehouseId: string | null;
+            shippingAddress: components["schemas"]["ShippingAddress"] | null;
+            trackingNumber: string | null;
+            notes: string | null;
+            /** Format: date-time */
+            expectedAt: string | null;
+            totals: {
+                quantity: number;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
+                total: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                totalExact: string;
+            };
+            allowedTransitions: components["schemas"]["OrderStatus"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lines: components["schemas"]["OrderLine"][];
+            statusHistory: components["schemas"]["OrderStatusChange"][];
+            /** @description The order's shipments (packages without their contents), when a shipment made the change. */
+            shipments?: components["schemas"]["OrderEventShipment"][];
+        };
+        OrderEventShipment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            orderId: string;
+            warehouseId: string | null;
+            status: components["schemas"]["ShipmentStatus"];
+            carrier: string | null;
+            service: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            dispatchedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            packages: {
+                /** Format: uuid */
+                id: string;
+                packageNo: number;
+                /** @description The package's SSCC-18 (GS1 Serial Shipping Container Code). */
+                sscc: string;
+                packageType: string | null;
+                weight: components["schemas"]["Weight"];
+                dimensions: components["schemas"]["Dimensions"];
+                trackingNumber: string | null;
+                /** @enum {string|null} */
+                labelFormat: "pdf" | "zpl" | null;
+            }[];
+        };
+        /** @enum {string} */
+        ShipmentStatus: "packed" | "labelled" | "dispatched" | "cancelled";
+        Weight: {
+            /** @description At least 0.001, at most 3 decimals. */
+            value: number;
+            /** @enum {string} */
+            unit: "g" | "kg" | "oz" | "lb";
+        } | null;
+        Dimensions: {
+            /** @description At least 0.001, at most 3 decimals. */
+            length: number;
+            /** @description At least 0.001, at most 3 decimals. */
+            width: number;
+            /** @description At least 0.001, at most 3 decimals. */
+            height: number;
+            /** @enum {string} */
+            unit: "cm" | "in";
+        } | null;
+        OrderShippedWebhookBody: {
+            /** @enum {string} */
+            type: "order.shipped";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderChangedData"];
+        };
+        OrderDeliveredWebhookBody: {
+            /** @enum {string} */
+            type: "order.delivered";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Order"];
+        };
+        OrderCancelledWebhookBody: {
+            /** @enum {string} */
+            type: "order.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Order"];
+        };
+        OrderBackorderedWebhookBody: {
+            /** @enum {string} */
+            type: "order.backordered";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderBackorderedData"];
+        };
+        OrderBackorderedData: {
+            /** Format: uuid */
+            id: string;
+            /** @example SO-000001 */
+            number: string;
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            supplier: string | null;
+            /** Format: uuid */
+            warehouseId: string | null;
+            shippingAddress: components["schemas"]["ShippingAddress"] | null;
+            trackingNumber: string | null;
+            notes: string | null;
+            /** Format: date-time */
+            expectedAt: string | null;
+            totals: {
+                quantity: number;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
+                total: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                totalExact: string;
+            };
+            allowedTransitions: components["schemas"]["OrderStatus"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lines: components["schemas"]["OrderLine"][];
+            statusHistory: components["schemas"]["OrderStatusChange"][];
+            backorder: {
+                /** Format: uuid */
+                pickListId: string;
+                /** Format: uuid */
+                pickListLineId: string;
+                /** Format: uuid */
+                orderLineId: string;
+                /** @description Units that will not ship on this order. */
+                quantity: number;
+                reason: string;
+            };
+        };
+        OrderPartiallyShippedWebhookBody: {
+            /** @enum {string} */
+            type: "order.partially_shipped";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderPartiallyShippedData"];
+        };
+        OrderPartiallyShippedData: {
+            /** Format: uuid */
+            id: string;
+            /** @example SO-000001 */
+            number: string;
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            supplier: string | null;
+            /** Format: uuid */
+            warehouseId: string | null;
+            shippingAddress: components["schemas"]["ShippingAddress"] | null;
+            trackingNumber: string | null;
+            notes: string | null;
+            /** Format: date-time */
+            expectedAt: string | null;
+            totals: {
+                quantity: number;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
+                total: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                totalExact: string;
+            };
+            allowedTransitions: components["schemas"]["OrderStatus"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lines: components["schemas"]["OrderLine"][];
+            statusHistory: components["schemas"]["OrderStatusChange"][];
+            /** @description The order's shipments (packages without their contents), when a shipment made the change. */
+            shipments: components["schemas"]["OrderEventShipment"][];
+        };
+        ShipmentDispatchedWebhookBody: {
+            /** @enum {string} */
+            type: "shipment.dispatched";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["ShipmentDispatchedData"];
+        };
+        ShipmentDispatchedData: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            orderId: string;
+            warehouseId: string | null;
+            status: components["schemas"]["ShipmentStatus"];
+            carrier: string | null;
+            service: string | null;
+            packages: components["schemas"]["Package"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            dispatchedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            trackingNumbers: string[];
+        };
+        Package: {
+            /** Format: uuid */
+            id: string;
+            packageNo: number;
+            /** @description The package's SSCC-18 (GS1 Serial Shipping Container Code). */
+            sscc: string;
+            packageType: string | null;
+            weight: components["schemas"]["Weight"];
+            dimensions: components["schemas"]["Dimensions"];
+            trackingNumber: string | null;
+            /** @enum {string|null} */
+            labelFormat: "pdf" | "zpl" | null;
+            lines: components["schemas"]["PackageLine"][];
+        };
+        PackageLine: {
+            /** Format: uuid */
+            orderLineId: string;
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+            lotNumber: string | null;
+            serialNumbers: string[] | null;
+        };
+        PickListCreatedWebhookBody: {
+            /** @enum {string} */
+            type: "pick_list.created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PickList"];
+        };
+        PickList: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            warehouseId: string;
+            status: components["schemas"]["PickListStatus"];
+            orderIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            lines: components["schemas"]["PickListLine"][];
+        };
+        /** @enum {string} */
+        PickListStatus: "open" | "in_progress" | "completed" | "cancelled";
+        PickListLine: {
+            /** Format: uuid */
+            id: string;
+            /** @description Position in walking order. */
+            lineNo: number;
+            /** Format: uuid */
+            orderId: string;
+            /** Format: uuid */
+            orderLineId: string;
+            /** Format: uuid */
+            productId: string;
+            sku: string;
+            /** Format: uuid */
+            locationId: string;
+            locationCode: string;
+            lotNumber: string | null;
+            quantity: number;
+            pickedQuantity: number;
+            shortQuantity: number;
+            /** @enum {string} */
+            status: "open" | "picked" | "short" | "cancelled";
+        };
+        PickListCompletedWebhookBody: {
+            /** @enum {string} */
+            type: "pick_list.completed";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PickList"];
+        };
+        PickListCancelledWebhookBody: {
+            /** @enum {string} */
+            type: "pick_list.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PickList"];
+        };
+        PurchaseOrderReceivedWebhookBody: {
+            /** @enum {string} */
+            type: "purchase_order.received";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PurchaseOrderReceivedData"];
+        };
+        PurchaseOrderReceivedData: {
+            /** Format: uuid */
+            id: string;
+            /** @example SO-000001 */
+            number: string;
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            supplier: string | null;
+            /** Format: uuid */
+            warehouseId: string | null;
+            shippingAddress: components["schemas"]["ShippingAddress"] | null;
+            trackingNumber: string | null;
+            notes: string | null;
+            /** Format: date-time */
+            expectedAt: string | null;
+            totals: {
+                quantity: number;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
+                total: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                totalExact: string;
+            };
+            allowedTransitions: components["schemas"]["OrderStatus"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lines: components["schemas"]["OrderLine"][];
+            statusHistory: components["schemas"]["OrderStatusChange"][];
+            receipt: {
+                /** Format: uuid */
+                lineId: string;
+                /** @example 3 */
+                quantity: number;
+                /** Format: uuid */
+                locationId: string;
+                /**
+                 * @description Required for lot-tracked products; a new number creates the lot (on additions).
+                 * @example L2026-11-A
+                 */
+                lotNumber?: string;
+                /**
+                 * Format: date
+                 * @description The expiry of a new lot (YYYY-MM-DD).
+                 */
+                expiresAt?: string;
+                /**
+                 * Format: date
+                 * @description The manufacturing date of a new lot.
+                 */
+                manufacturedAt?: string;
+                /**
+                 * @description Required for serial-tracked products: one per unit (quantity = their count).
+                 * @example [
+                 *       "SN-0001",
+                 *       "SN-0002"
+                 *     ]
+                 */
+                serialNumbers?: string[];
+                /** Format: uuid */
+                productId: string;
+                /**
+                 * Format: uuid
+                 * @description The lot received into (lot-tracked products).
+                 */
+                lotId?: string;
+            }[];
+        };
+        InventoryAdjustedWebhookBody: {
+            /** @enum {string} */
+            type: "inventory.adjusted";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryAdjustedData"];
+        };
+        InventoryAdjustedData: {
+            /** Format: uuid */
+            movementId: string;
+            /** Format: uuid */
+            productId: string;
+            lotNumber: string | null;
+            serialNumbers: string[] | null;
+            /** @description Signed: positive added stock, negative removed it. */
+            delta: number;
+            reason: string;
+            stockLevel: components["schemas"]["EventStockLevel"];
+        };
+        /** @description The stock level right after the movement committed. */
+        EventStockLevel: {
+            /** Format: uuid */
+            locationId: string;
+            /** Format: uuid */
+            warehouseId: string;
+            /** Format: uuid */
+            lotId: string | null;
+            lotNumber: string | null;
+            onHand: number;
+            reserved: number;
+            available: number;
+        };
+        InventoryTransferredWebhookBody: {
+            /** @enum {string} */
+            type: "inventory.transferred";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryTransferredData"];
+        };
+        InventoryTransferredData: {
+            /** Format: uuid */
+            transferId: string;
+            /** Format: uuid */
+            productId: string;
+            lotNumber: string | null;
+            serialNumbers: string[] | null;
+            quantity: number;
+            from: components["schemas"]["EventStockLevel"];
+            to: components["schemas"]["EventStockLevel"];
+        };
+        InventoryLowStockWebhookBody: {
+            /** @enum {string} */
+            type: "inventory.low_stock";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryLowStockData"];
+        };
+        InventoryLowStockData: {
+            /** Format: uuid */
+            productId: string;
+            sku: string;
+            name: string;
+            reorderPoint: number;
+            onHand: number;
+            reserved: number;
+            /** @description Units on hand in expired lots (not available). */
+            expired: number;
+            available: number;
+        };
+        InventoryCountApprovedWebhookBody: {
+            /** @enum {string} */
+            type: "inventory.count_approved";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryCountApprovedData"];
+        };
+        InventoryCountApprovedData: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["InventoryCountStatus"];
+            /** Format: uuid */
+            warehouseId: string | null;
+            locationIds: string[] | null;
+            productIds: string[] | null;
+            createdBy: string | null;
+            approvedBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            submittedAt: string | null;
+            /** Format: date-time */
+            approvedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            lines: components["schemas"]["InventoryCountLine"][];
+            totals: {
+                lines: number;
+                counted: number;
+                withVariance: number;
+                /** @description Sum of the variances (units). */
+                variance: number;
+            };
+            /**
+             * @description `all`: every line; `changed`: only the lines whose approval changed stock (the count was too large).
+             * @enum {string}
+             */
+            linesIncluded: "all" | "changed";
+            /** @description Some lines were left out to keep the event small: GET the count for all of them. */
+            hasMoreLines: boolean;
+        };
+        /** @enum {string} */
+        InventoryCountStatus: "open" | "submitted" | "approved" | "cancelled";
+        InventoryCountLine: {
+            /** Format: uuid */
+            productId: string;
+            sku: string;
+            /** Format: uuid */
+            locationId: string;
+            locationCode: string;
+            /** Format: uuid */
+            warehouseId: string;
+            /** Format: uuid */
+            lotId: string | null;
+            lotNumber: string | null;
+            /** @description On hand when the count was created (the snapshot). */
+            expected: number;
+            counted: number | null;
+            /** @description On hand when the line was counted: the snapshot plus every movement since. */
+            onHandAtCount: number | null;
+            /** @description counted - onHandAtCount (null until counted). */
+            variance: number | null;
+            /** Format: date-time */
+            countedAt: string | null;
+            /** @description Serial-tracked products: the serials on hand there at the snapshot. */
+            expectedSerials: string[] | null;
+            /** @description Serial-tracked products: the serials counted (null until counted). */
+            serialNumbers: string[] | null;
+            /** @description On hand when the line was counted but not found: approval removes exactly these (null until counted). */
+            missingSerials: string[] | null;
+            /** @description Found but not on hand there when counted: approval adds exactly these, creating unknown ones (null until counted). */
+            foundSerials: string[] | null;
+        };
+        InventoryHoldCreatedWebhookBody: {
+            /** @enum {string} */
+            type: "inventory.hold_created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["StockHold"];
+        };
+        StockHold: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+            status: components["schemas"]["HoldStatus"];
+            reference: string | null;
+            /**
+             * Format: uuid
+             * @description The location asked for, if any.
+             */
+            locationId: string | null;
+            /**
+             * Format: uuid
+             * @description The warehouse asked for, if any.
+             */
+            warehouseId: string | null;
+            /** @description Where the quantity is reserved: per location and, for lot-tracked products, per lot (first-expiring first). */
+            allocations: {
+                /** Format: uuid */
+                locationId: string;
+                /** Format: uuid */
+                warehouseId: string;
+                /** Format: uuid */
+                lotId: string | null;
+                lotNumber: string | null;
+                /**
+                 * Format: date
+                 * @description The lot's expiry date, if it has one.
+                 */
+                expiresAt: string | null;
+                quantity: number;
+            }[];
+            /** Format: date-time */
+            expiresAt: string;
+            /**
+             * Format: uuid
+             * @description The sales order that consumed the hold.
+             */
+            orderId: string | null;
+            /** Format: date-time */
+            releasedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description `expired` as soon as `expiresAt` passes (its stock is given back within 60 seconds).
+         * @enum {string}
+         */
+        HoldStatus: "active" | "released" | "expired" | "consumed";
+        InventoryHoldReleasedWebhookBody: {
+            /** @enum {string} */
+            type: "inventory.hold_released";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryHoldReleasedData"];
+        };
+        InventoryHoldReleasedData: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+            status: components["schemas"]["HoldStatus"];
+            reference: string | null;
+            /**
+             * Format: uuid
+             * @description The location asked for, if any.
+             */
+            locationId: string | null;
+            /**
+             * Format: uuid
+             * @description The warehouse asked for, if any.
+             */
+            warehouseId: string | null;
+            /** @description Where the quantity is reserved: per location and, for lot-tracked products, per lot (first-expiring first). */
+            allocations: {
+                /** Format: uuid */
+                locationId: string;
+                /** Format: uuid */
+                warehouseId: string;
+                /** Format: uuid */
+                lotId: string | null;
+                lotNumber: string | null;
+                /**
+                 * Format: date
+                 * @description The lot's expiry date, if it has one.
+                 */
+                expiresAt: string | null;
+                quantity: number;
+            }[];
+            /** Format: date-time */
+            expiresAt: string;
+            /**
+             * Format: uuid
+             * @description The sales order that consumed the hold.
+             */
+            orderId: string | null;
+            /** Format: date-time */
+            releasedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            reason: "released" | "expired" | "consumed";
+        };
+        ProductCreatedWebhookBody: {
+            /** @enum {string} */
+            type: "product.created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Product"];
+        };
+        Product: {
+            /** Format: uuid */
+            id: string;
+            sku: string;
+            name: string;
+            barcode: string | null;
+            category: string | null;
+            unit: string | null;
+            price: number | null;
+            cost: number | null;
+            /** @enum {string} */
+            status: "Active" | "Inactive";
+            reorderPoint: number;
+            /** @enum {string} */
+            tracking: "none" | "lot" | "serial";
+            description: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ProductUpdatedWebhookBody: {
+            /** @enum {string} */
+            type: "product.updated";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Product"];
+        };
+        ProductDeletedWebhookBody: {
+            /** @enum {string} */
+            type: "product.deleted";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Product"];
+        };
+        WebhookTestWebhookBody: {
+            /** @enum {string} */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestData"];
+        };
+        WebhookTestData: {
+            /** Format: uuid */
+            webhookId: string;
+            message: string;
+        };
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -2381,106 +3725,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @enum {string} */
-        OrderType: "sales" | "purchase";
-        /** @enum {string} */
-        OrderStatus: "pending" | "confirmed" | "picking" | "packed" | "partially_shipped" | "shipped" | "delivered" | "draft" | "ordered" | "partially_received" | "received" | "cancelled";
-        ShippingAddress: {
-            street: string;
-            city: string;
-            zip: string;
-            state?: string;
-            country?: string;
-        };
-        Order: {
-            /** Format: uuid */
-            id: string;
-            /** @example SO-000001 */
-            number: string;
-            type: components["schemas"]["OrderType"];
-            status: components["schemas"]["OrderStatus"];
-            /** Format: uuid */
-            customerId: string | null;
-            supplier: string | null;
-            /** Format: uuid */
-            warehouseId: string | null;
-            shippingAddress: components["schemas"]["ShippingAddress"] | null;
-            trackingNumber: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            expectedAt: string | null;
-            totals: {
-                quantity: number;
-                /**
-                 * @description Exact, at most 4 decimals, however large.
-                 * @example 1234.5
-                 */
-                total: number;
-                /**
-                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
-                 * @example 1234.5
-                 */
-                totalExact: string;
-            };
-            allowedTransitions: components["schemas"]["OrderStatus"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            lines: components["schemas"]["OrderLine"][];
-            statusHistory: components["schemas"]["OrderStatusChange"][];
-        };
-        OrderLine: {
-            /** Format: uuid */
-            id: string;
-            lineNo: number;
-            /** Format: uuid */
-            productId: string;
-            quantity: number;
-            /** @description Unit price (sales orders) */
-            price?: number;
-            /** @description Unit cost (purchase orders) */
-            cost?: number;
-            /** @description Purchase orders only */
-            receivedQuantity?: number;
-            /** @description Sales orders: units shipped so far */
-            shippedQuantity?: number;
-            /** @description Sales orders: units a short pick closed (they will not ship on this order). Open = quantity - shipped - backordered. */
-            backorderedQuantity?: number;
-            /** @description The lot a sales line is pinned to */
-            lotNumber?: string | null;
-            /** @description Sales orders: the lots the line was allocated (first-expiring-first-out) */
-            lots?: {
-                /** Format: uuid */
-                lotId: string;
-                lotNumber: string;
-                /** Format: date */
-                expiresAt: string | null;
-                quantity: number;
-            }[] | null;
-            /** @description Sales orders: the serial numbers shipped (chosen at shipping) */
-            serialNumbers?: string[] | null;
-            /**
-             * @description Exact, at most 4 decimals, however large.
-             * @example 1234.5
-             */
-            lineTotal: number;
-            /**
-             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
-             * @example 1234.5
-             */
-            lineTotalExact: string;
-        };
-        OrderStatusChange: {
-            from: components["schemas"]["OrderStatus"] | null;
-            to: components["schemas"]["OrderStatus"];
-            at: string;
-            by: {
-                /** @enum {string} */
-                type: "user" | "api_key" | "system";
-                id: string | null;
-            };
-        };
         CreateSalesOrderRequest: {
             /** Format: uuid */
             customerId: string;
@@ -2585,8 +3829,7 @@ export interface components {
             /** Format: uuid */
             orderId: string;
             warehouseId: string | null;
-            /** @enum {string} */
-            status: "packed" | "labelled" | "dispatched" | "cancelled";
+            status: components["schemas"]["ShipmentStatus"];
             carrier: string | null;
             service: string | null;
             packages: components["schemas"]["Package"][];
@@ -2598,45 +3841,6 @@ export interface components {
             dispatchedAt: string | null;
             /** Format: date-time */
             cancelledAt: string | null;
-        };
-        Package: {
-            /** Format: uuid */
-            id: string;
-            packageNo: number;
-            /** @description The package's SSCC-18 (GS1 Serial Shipping Container Code). */
-            sscc: string;
-            packageType: string | null;
-            weight: components["schemas"]["Weight"];
-            dimensions: components["schemas"]["Dimensions"];
-            trackingNumber: string | null;
-            /** @enum {string|null} */
-            labelFormat: "pdf" | "zpl" | null;
-            lines: components["schemas"]["PackageLine"][];
-        };
-        Weight: {
-            /** @description At least 0.001, at most 3 decimals. */
-            value: number;
-            /** @enum {string} */
-            unit: "g" | "kg" | "oz" | "lb";
-        } | null;
-        Dimensions: {
-            /** @description At least 0.001, at most 3 decimals. */
-            length: number;
-            /** @description At least 0.001, at most 3 decimals. */
-            width: number;
-            /** @description At least 0.001, at most 3 decimals. */
-            height: number;
-            /** @enum {string} */
-            unit: "cm" | "in";
-        } | null;
-        PackageLine: {
-            /** Format: uuid */
-            orderLineId: string;
-            /** Format: uuid */
-            productId: string;
-            quantity: number;
-            lotNumber: string | null;
-            serialNumbers: string[] | null;
         };
         CreateShipmentRequest: {
             packages: {
@@ -2663,27 +3867,6 @@ export interface components {
             carrier?: string;
             /** @example express */
             service?: string;
-        };
-        Product: {
-            /** Format: uuid */
-            id: string;
-            sku: string;
-            name: string;
-            barcode: string | null;
-            category: string | null;
-            unit: string | null;
-            price: number | null;
-            cost: number | null;
-            /** @enum {string} */
-            status: "Active" | "Inactive";
-            reorderPoint: number;
-            /** @enum {string} */
-            tracking: "none" | "lot" | "serial";
-            description: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         ProductImportResult: {
             dryRun: boolean;
@@ -2914,8 +4097,7 @@ export interface components {
         InventoryCountSummary: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            status: "open" | "submitted" | "approved" | "cancelled";
+            status: components["schemas"]["InventoryCountStatus"];
             /** Format: uuid */
             warehouseId: string | null;
             locationIds: string[] | null;
@@ -2936,8 +4118,7 @@ export interface components {
         InventoryCount: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            status: "open" | "submitted" | "approved" | "cancelled";
+            status: components["schemas"]["InventoryCountStatus"];
             /** Format: uuid */
             warehouseId: string | null;
             locationIds: string[] | null;
@@ -2962,36 +4143,6 @@ export interface components {
                 /** @description Sum of the variances (units). */
                 variance: number;
             };
-        };
-        InventoryCountLine: {
-            /** Format: uuid */
-            productId: string;
-            sku: string;
-            /** Format: uuid */
-            locationId: string;
-            locationCode: string;
-            /** Format: uuid */
-            warehouseId: string;
-            /** Format: uuid */
-            lotId: string | null;
-            lotNumber: string | null;
-            /** @description On hand when the count was created (the snapshot). */
-            expected: number;
-            counted: number | null;
-            /** @description On hand when the line was counted: the snapshot plus every movement since. */
-            onHandAtCount: number | null;
-            /** @description counted - onHandAtCount (null until counted). */
-            variance: number | null;
-            /** Format: date-time */
-            countedAt: string | null;
-            /** @description Serial-tracked products: the serials on hand there at the snapshot. */
-            expectedSerials: string[] | null;
-            /** @description Serial-tracked products: the serials counted (null until counted). */
-            serialNumbers: string[] | null;
-            /** @description On hand when the line was counted but not found: approval removes exactly these (null until counted). */
-            missingSerials: string[] | null;
-            /** @description Found but not on hand there when counted: approval adds exactly these, creating unknown ones (null until counted). */
-            foundSerials: string[] | null;
         };
         /** @description A count holds at most 2000 lines (levels with stock in scope) and 5000 serial numbers on hand in scope; a larger scope is a 400 (narrow it with productIds or locationIds). */
         CreateInventoryCountRequest: {
@@ -3338,59 +4489,6 @@ export interface components {
             customerId: string | null;
             supplier: string | null;
         };
-        StockHold: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            productId: string;
-            quantity: number;
-            status: components["schemas"]["HoldStatus"];
-            reference: string | null;
-            /**
-             * Format: uuid
-             * @description The location asked for, if any.
-             */
-            locationId: string | null;
-            /**
-             * Format: uuid
-             * @description The warehouse asked for, if any.
-             */
-            warehouseId: string | null;
-            /** @description Where the quantity is reserved: per location and, for lot-tracked products, per lot (first-expiring first). */
-            allocations: {
-                /** Format: uuid */
-                locationId: string;
-                /** Format: uuid */
-                warehouseId: string;
-                /** Format: uuid */
-                lotId: string | null;
-                lotNumber: string | null;
-                /**
-                 * Format: date
-                 * @description The lot's expiry date, if it has one.
-                 */
-                expiresAt: string | null;
-                quantity: number;
-            }[];
-            /** Format: date-time */
-            expiresAt: string;
-            /**
-             * Format: uuid
-             * @description The sales order that consumed the hold.
-             */
-            orderId: string | null;
-            /** Format: date-time */
-            releasedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        /**
-         * @description `expired` as soon as `expiresAt` passes (its stock is given back within 60 seconds).
-         * @enum {string}
-         */
-        HoldStatus: "active" | "released" | "expired" | "consumed";
         CreateHoldRequest: {
             /** Format: uuid */
             productId: string;
@@ -3536,18 +4634,421 @@ export interface components {
             /** @description More events are already waiting: call again at once. */
             hasMore: boolean;
         };
-        Event: {
+        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["OrderShippedEvent"] | components["schemas"]["OrderDeliveredEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderBackorderedEvent"] | components["schemas"]["OrderPartiallyShippedEvent"] | components["schemas"]["ShipmentDispatchedEvent"] | components["schemas"]["PickListCreatedEvent"] | components["schemas"]["PickListCompletedEvent"] | components["schemas"]["PickListCancelledEvent"] | components["schemas"]["PurchaseOrderReceivedEvent"] | components["schemas"]["InventoryAdjustedEvent"] | components["schemas"]["InventoryTransferredEvent"] | components["schemas"]["InventoryLowStockEvent"] | components["schemas"]["InventoryCountApprovedEvent"] | components["schemas"]["InventoryHoldCreatedEvent"] | components["schemas"]["InventoryHoldReleasedEvent"] | components["schemas"]["ProductCreatedEvent"] | components["schemas"]["ProductUpdatedEvent"] | components["schemas"]["ProductDeletedEvent"];
+        OrderCreatedEvent: {
             /** @description The event id: the `webhook-id` of its deliveries. */
             id: string;
-            /** @enum {string} */
-            type: "order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.created";
             /**
              * Format: date-time
-             * @description When the change committed (the webhook body's `timestamp`).
+             * @description When the change committed.
              */
             timestamp: string;
-            /** @description The resource after the change (the webhook body's `data`). */
-            data?: unknown;
+            data: components["schemas"]["Order"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        OrderStatusChangedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.status_changed";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderChangedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        OrderShippedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.shipped";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderChangedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        OrderDeliveredEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.delivered";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Order"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        OrderCancelledEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Order"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        OrderBackorderedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.backordered";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderBackorderedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        OrderPartiallyShippedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.partially_shipped";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderPartiallyShippedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        ShipmentDispatchedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shipment.dispatched";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["ShipmentDispatchedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        PickListCreatedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pick_list.created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PickList"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        PickListCompletedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pick_list.completed";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PickList"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        PickListCancelledEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pick_list.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PickList"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        PurchaseOrderReceivedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "purchase_order.received";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["PurchaseOrderReceivedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        InventoryAdjustedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.adjusted";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryAdjustedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        InventoryTransferredEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.transferred";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryTransferredData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        InventoryLowStockEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.low_stock";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryLowStockData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        InventoryCountApprovedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.count_approved";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryCountApprovedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        InventoryHoldCreatedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.hold_created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["StockHold"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        InventoryHoldReleasedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.hold_released";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["InventoryHoldReleasedData"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        ProductCreatedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Product"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        ProductUpdatedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.updated";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Product"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        ProductDeletedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.deleted";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Product"];
             /**
              * Format: date-time
              * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
@@ -3641,8 +5142,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             warehouseId: string;
-            /** @enum {string} */
-            status: "open" | "in_progress" | "completed" | "cancelled";
+            status: components["schemas"]["PickListStatus"];
             orderIds: string[];
             /** Format: date-time */
             createdAt: string;
@@ -3658,46 +5158,6 @@ export interface components {
                 pickedQuantity: number;
                 shortQuantity: number;
             };
-        };
-        PickList: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            warehouseId: string;
-            /** @enum {string} */
-            status: "open" | "in_progress" | "completed" | "cancelled";
-            orderIds: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** Format: date-time */
-            completedAt: string | null;
-            /** Format: date-time */
-            cancelledAt: string | null;
-            lines: components["schemas"]["PickListLine"][];
-        };
-        PickListLine: {
-            /** Format: uuid */
-            id: string;
-            /** @description Position in walking order. */
-            lineNo: number;
-            /** Format: uuid */
-            orderId: string;
-            /** Format: uuid */
-            orderLineId: string;
-            /** Format: uuid */
-            productId: string;
-            sku: string;
-            /** Format: uuid */
-            locationId: string;
-            locationCode: string;
-            lotNumber: string | null;
-            quantity: number;
-            pickedQuantity: number;
-            shortQuantity: number;
-            /** @enum {string} */
-            status: "open" | "picked" | "short" | "cancelled";
         };
         CreatePickListRequest: {
             /** Format: uuid */
@@ -29397,6 +30857,974 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    receiveOrderCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderStatusChangedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderShippedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderShippedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderDeliveredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderDeliveredWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCancelledWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderBackorderedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderBackorderedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderPartiallyShippedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPartiallyShippedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveShipmentDispatchedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShipmentDispatchedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePickListCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickListCreatedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePickListCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickListCompletedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePickListCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickListCancelledWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePurchaseOrderReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseOrderReceivedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInventoryAdjustedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryAdjustedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInventoryTransferredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryTransferredWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInventoryLowStockWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryLowStockWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInventoryCountApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryCountApprovedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInventoryHoldCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryHoldCreatedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInventoryHoldReleasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryHoldReleasedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveProductCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCreatedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveProductUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdatedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveProductDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductDeletedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
