@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountSummaryStatus", "InvitationInvitedByType", "InvitationStatus", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListSummaryStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryCount", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderLine", "OrderLineLotsItem", "OrderStatusChange", "OrderStatusChangeBy", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductImportResult", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookWithSecret", "Weight"]
+__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
 
 
 class DimensionsUnit(str, Enum):
@@ -25,11 +25,17 @@ class HoldStatus(str, Enum):
     CONSUMED = "consumed"
 
 
-class InventoryCountSummaryStatus(str, Enum):
+class InventoryCountStatus(str, Enum):
     OPEN = "open"
     SUBMITTED = "submitted"
     APPROVED = "approved"
     CANCELLED = "cancelled"
+
+
+class InventoryHoldReleasedDataReason(str, Enum):
+    RELEASED = "released"
+    EXPIRED = "expired"
+    CONSUMED = "consumed"
 
 
 class InvitationInvitedByType(str, Enum):
@@ -43,6 +49,11 @@ class InvitationStatus(str, Enum):
     ACCEPTED = "accepted"
     REVOKED = "revoked"
     EXPIRED = "expired"
+
+
+class LinesIncluded(str, Enum):
+    ALL = "all"
+    CHANGED = "changed"
 
 
 class LocationType(str, Enum):
@@ -94,7 +105,7 @@ class PickListLineStatus(str, Enum):
     CANCELLED = "cancelled"
 
 
-class PickListSummaryStatus(str, Enum):
+class PickListStatus(str, Enum):
     OPEN = "open"
     IN_PROGRESS = "in_progress"
     COMPLETED = "completed"
@@ -1218,20 +1229,20 @@ class ErrorEnvelope(_m.Model):
 @dataclass
 class Event(_m.Model):
     id: str
-    type: Union[ReplayWebhookRequestTypesItem, str]
+    type: str
     timestamp: str
-    data: Optional[Any] = None
+    data: Any
     webhooks_failed_at: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
     _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp"})
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Event":
         return cls(
             id=data.get("id"),
-            type=_m.enum(ReplayWebhookRequestTypesItem)(data.get("type")),
+            type=data.get("type"),
             timestamp=data.get("timestamp"),
             data=data.get("data"),
             webhooks_failed_at=data.get("webhooksFailedAt"),
@@ -1255,6 +1266,34 @@ class EventFeedPage(_m.Model):
             items=_m.list_of(_m.model(Event))(data.get("items")),
             next_cursor=data.get("nextCursor"),
             has_more=data.get("hasMore"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class EventStockLevel(_m.Model):
+    location_id: str
+    warehouse_id: str
+    lot_id: Optional[str]
+    lot_number: Optional[str]
+    on_hand: int
+    reserved: int
+    available: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"location_id": "locationId", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "on_hand": "onHand", "reserved": "reserved", "available": "available"}
+    _required: ClassVar[frozenset] = frozenset({"locationId", "warehouseId", "lotId", "lotNumber", "onHand", "reserved", "available"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "EventStockLevel":
+        return cls(
+            location_id=data.get("locationId"),
+            warehouse_id=data.get("warehouseId"),
+            lot_id=data.get("lotId"),
+            lot_number=data.get("lotNumber"),
+            on_hand=data.get("onHand"),
+            reserved=data.get("reserved"),
+            available=data.get("available"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1322,9 +1361,81 @@ class InvalidBarcode(_m.Model):
 
 
 @dataclass
+class InventoryAdjustedData(_m.Model):
+    movement_id: str
+    product_id: str
+    lot_number: Optional[str]
+    serial_numbers: Optional[List[str]]
+    delta: int
+    reason: str
+    stock_level: EventStockLevel
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"movement_id": "movementId", "product_id": "productId", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "delta": "delta", "reason": "reason", "stock_level": "stockLevel"}
+    _required: ClassVar[frozenset] = frozenset({"movementId", "productId", "lotNumber", "serialNumbers", "delta", "reason", "stockLevel"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryAdjustedData":
+        return cls(
+            movement_id=data.get("movementId"),
+            product_id=data.get("productId"),
+            lot_number=data.get("lotNumber"),
+            serial_numbers=data.get("serialNumbers"),
+            delta=data.get("delta"),
+            reason=data.get("reason"),
+            stock_level=_m.model(EventStockLevel)(data.get("stockLevel")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryAdjustedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: InventoryAdjustedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryAdjustedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryAdjustedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryAdjustedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: InventoryAdjustedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryAdjustedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryAdjustedData)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class InventoryCount(_m.Model):
     id: str
-    status: Union[InventoryCountSummaryStatus, str]
+    status: Union[InventoryCountStatus, str]
     warehouse_id: Optional[str]
     location_ids: Optional[List[str]]
     product_ids: Optional[List[str]]
@@ -1346,7 +1457,7 @@ class InventoryCount(_m.Model):
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryCount":
         return cls(
             id=data.get("id"),
-            status=_m.enum(InventoryCountSummaryStatus)(data.get("status")),
+            status=_m.enum(InventoryCountStatus)(data.get("status")),
             warehouse_id=data.get("warehouseId"),
             location_ids=data.get("locationIds"),
             product_ids=data.get("productIds"),
@@ -1359,6 +1470,118 @@ class InventoryCount(_m.Model):
             updated_at=data.get("updatedAt"),
             lines=_m.list_of(_m.model(InventoryCountLine))(data.get("lines")),
             totals=_m.model(InventoryCountTotals)(data.get("totals")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryCountApprovedData(_m.Model):
+    id: str
+    status: Union[InventoryCountStatus, str]
+    warehouse_id: Optional[str]
+    location_ids: Optional[List[str]]
+    product_ids: Optional[List[str]]
+    created_by: Optional[str]
+    approved_by: Optional[str]
+    created_at: str
+    submitted_at: Optional[str]
+    approved_at: Optional[str]
+    cancelled_at: Optional[str]
+    updated_at: str
+    lines: List[InventoryCountLine]
+    totals: InventoryCountApprovedDataTotals
+    lines_included: Union[LinesIncluded, str]
+    has_more_lines: bool
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "status": "status", "warehouse_id": "warehouseId", "location_ids": "locationIds", "product_ids": "productIds", "created_by": "createdBy", "approved_by": "approvedBy", "created_at": "createdAt", "submitted_at": "submittedAt", "approved_at": "approvedAt", "cancelled_at": "cancelledAt", "updated_at": "updatedAt", "lines": "lines", "totals": "totals", "lines_included": "linesIncluded", "has_more_lines": "hasMoreLines"}
+    _required: ClassVar[frozenset] = frozenset({"id", "status", "warehouseId", "locationIds", "productIds", "createdBy", "approvedBy", "createdAt", "submittedAt", "approvedAt", "cancelledAt", "updatedAt", "lines", "totals", "linesIncluded", "hasMoreLines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryCountApprovedData":
+        return cls(
+            id=data.get("id"),
+            status=_m.enum(InventoryCountStatus)(data.get("status")),
+            warehouse_id=data.get("warehouseId"),
+            location_ids=data.get("locationIds"),
+            product_ids=data.get("productIds"),
+            created_by=data.get("createdBy"),
+            approved_by=data.get("approvedBy"),
+            created_at=data.get("createdAt"),
+            submitted_at=data.get("submittedAt"),
+            approved_at=data.get("approvedAt"),
+            cancelled_at=data.get("cancelledAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(InventoryCountLine))(data.get("lines")),
+            totals=_m.model(InventoryCountApprovedDataTotals)(data.get("totals")),
+            lines_included=_m.enum(LinesIncluded)(data.get("linesIncluded")),
+            has_more_lines=data.get("hasMoreLines"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryCountApprovedDataTotals(_m.Model):
+    lines: int
+    counted: int
+    with_variance: int
+    variance: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"lines": "lines", "counted": "counted", "with_variance": "withVariance", "variance": "variance"}
+    _required: ClassVar[frozenset] = frozenset({"lines", "counted", "withVariance", "variance"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryCountApprovedDataTotals":
+        return cls(
+            lines=data.get("lines"),
+            counted=data.get("counted"),
+            with_variance=data.get("withVariance"),
+            variance=data.get("variance"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryCountApprovedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: InventoryCountApprovedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryCountApprovedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryCountApprovedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryCountApprovedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: InventoryCountApprovedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryCountApprovedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryCountApprovedData)(data.get("data")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1452,7 +1675,7 @@ class InventoryCountLinesRequestLinesItem(_m.Model):
 @dataclass
 class InventoryCountSummary(_m.Model):
     id: str
-    status: Union[InventoryCountSummaryStatus, str]
+    status: Union[InventoryCountStatus, str]
     warehouse_id: Optional[str]
     location_ids: Optional[List[str]]
     product_ids: Optional[List[str]]
@@ -1472,7 +1695,7 @@ class InventoryCountSummary(_m.Model):
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryCountSummary":
         return cls(
             id=data.get("id"),
-            status=_m.enum(InventoryCountSummaryStatus)(data.get("status")),
+            status=_m.enum(InventoryCountStatus)(data.get("status")),
             warehouse_id=data.get("warehouseId"),
             location_ids=data.get("locationIds"),
             product_ids=data.get("productIds"),
@@ -1505,6 +1728,308 @@ class InventoryCountTotals(_m.Model):
             counted=data.get("counted"),
             with_variance=data.get("withVariance"),
             variance=data.get("variance"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryHoldCreatedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: StockHold
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryHoldCreatedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(StockHold)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryHoldCreatedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: StockHold
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryHoldCreatedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(StockHold)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryHoldReleasedData(_m.Model):
+    id: str
+    product_id: str
+    quantity: int
+    status: Union[HoldStatus, str]
+    reference: Optional[str]
+    location_id: Optional[str]
+    warehouse_id: Optional[str]
+    allocations: List[InventoryHoldReleasedDataAllocationsItem]
+    expires_at: str
+    order_id: Optional[str]
+    released_at: Optional[str]
+    created_at: str
+    updated_at: str
+    reason: Union[InventoryHoldReleasedDataReason, str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "product_id": "productId", "quantity": "quantity", "status": "status", "reference": "reference", "location_id": "locationId", "warehouse_id": "warehouseId", "allocations": "allocations", "expires_at": "expiresAt", "order_id": "orderId", "released_at": "releasedAt", "created_at": "createdAt", "updated_at": "updatedAt", "reason": "reason"}
+    _required: ClassVar[frozenset] = frozenset({"id", "productId", "quantity", "status", "reference", "locationId", "warehouseId", "allocations", "expiresAt", "orderId", "releasedAt", "createdAt", "updatedAt", "reason"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryHoldReleasedData":
+        return cls(
+            id=data.get("id"),
+            product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            status=_m.enum(HoldStatus)(data.get("status")),
+            reference=data.get("reference"),
+            location_id=data.get("locationId"),
+            warehouse_id=data.get("warehouseId"),
+            allocations=_m.list_of(_m.model(InventoryHoldReleasedDataAllocationsItem))(data.get("allocations")),
+            expires_at=data.get("expiresAt"),
+            order_id=data.get("orderId"),
+            released_at=data.get("releasedAt"),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            reason=_m.enum(InventoryHoldReleasedDataReason)(data.get("reason")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryHoldReleasedDataAllocationsItem(_m.Model):
+    location_id: str
+    warehouse_id: str
+    lot_id: Optional[str]
+    lot_number: Optional[str]
+    expires_at: Optional[str]
+    quantity: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"location_id": "locationId", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "quantity": "quantity"}
+    _required: ClassVar[frozenset] = frozenset({"locationId", "warehouseId", "lotId", "lotNumber", "expiresAt", "quantity"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryHoldReleasedDataAllocationsItem":
+        return cls(
+            location_id=data.get("locationId"),
+            warehouse_id=data.get("warehouseId"),
+            lot_id=data.get("lotId"),
+            lot_number=data.get("lotNumber"),
+            expires_at=data.get("expiresAt"),
+            quantity=data.get("quantity"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryHoldReleasedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: InventoryHoldReleasedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryHoldReleasedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryHoldReleasedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryHoldReleasedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: InventoryHoldReleasedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryHoldReleasedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryHoldReleasedData)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryLowStockData(_m.Model):
+    product_id: str
+    sku: str
+    name: str
+    reorder_point: int
+    on_hand: int
+    reserved: int
+    expired: int
+    available: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "name": "name", "reorder_point": "reorderPoint", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "name", "reorderPoint", "onHand", "reserved", "expired", "available"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryLowStockData":
+        return cls(
+            product_id=data.get("productId"),
+            sku=data.get("sku"),
+            name=data.get("name"),
+            reorder_point=data.get("reorderPoint"),
+            on_hand=data.get("onHand"),
+            reserved=data.get("reserved"),
+            expired=data.get("expired"),
+            available=data.get("available"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryLowStockEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: InventoryLowStockData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryLowStockEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryLowStockData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryLowStockWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: InventoryLowStockData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryLowStockWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryLowStockData)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryTransferredData(_m.Model):
+    transfer_id: str
+    product_id: str
+    lot_number: Optional[str]
+    serial_numbers: Optional[List[str]]
+    quantity: int
+    from_: EventStockLevel
+    to: EventStockLevel
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"transfer_id": "transferId", "product_id": "productId", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "quantity": "quantity", "from_": "from", "to": "to"}
+    _required: ClassVar[frozenset] = frozenset({"transferId", "productId", "lotNumber", "serialNumbers", "quantity", "from", "to"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryTransferredData":
+        return cls(
+            transfer_id=data.get("transferId"),
+            product_id=data.get("productId"),
+            lot_number=data.get("lotNumber"),
+            serial_numbers=data.get("serialNumbers"),
+            quantity=data.get("quantity"),
+            from_=_m.model(EventStockLevel)(data.get("from")),
+            to=_m.model(EventStockLevel)(data.get("to")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryTransferredEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: InventoryTransferredData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryTransferredEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryTransferredData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class InventoryTransferredWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: InventoryTransferredData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InventoryTransferredWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(InventoryTransferredData)(data.get("data")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2686,6 +3211,412 @@ class Order(_m.Model):
 
 
 @dataclass
+class OrderBackorderedData(_m.Model):
+    id: str
+    number: str
+    type: Union[OrderType, str]
+    status: Union[OrderStatus, str]
+    customer_id: Optional[str]
+    supplier: Optional[str]
+    warehouse_id: Optional[str]
+    shipping_address: Optional[ShippingAddress]
+    tracking_number: Optional[str]
+    notes: Optional[str]
+    expected_at: Optional[str]
+    totals: OrderBackorderedDataTotals
+    allowed_transitions: List[Union[OrderStatus, str]]
+    created_at: str
+    updated_at: str
+    lines: List[OrderLine]
+    status_history: List[OrderStatusChange]
+    backorder: OrderBackorderedDataBackorder
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "backorder": "backorder"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(OrderBackorderedDataTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            backorder=_m.model(OrderBackorderedDataBackorder)(data.get("backorder")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderBackorderedDataBackorder(_m.Model):
+    pick_list_id: str
+    pick_list_line_id: str
+    order_line_id: str
+    quantity: int
+    reason: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"pick_list_id": "pickListId", "pick_list_line_id": "pickListLineId", "order_line_id": "orderLineId", "quantity": "quantity", "reason": "reason"}
+    _required: ClassVar[frozenset] = frozenset({"pickListId", "pickListLineId", "orderLineId", "quantity", "reason"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedDataBackorder":
+        return cls(
+            pick_list_id=data.get("pickListId"),
+            pick_list_line_id=data.get("pickListLineId"),
+            order_line_id=data.get("orderLineId"),
+            quantity=data.get("quantity"),
+            reason=data.get("reason"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderBackorderedDataTotals(_m.Model):
+    quantity: int
+    total: float
+    total_exact: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
+    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedDataTotals":
+        return cls(
+            quantity=data.get("quantity"),
+            total=data.get("total"),
+            total_exact=data.get("totalExact"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderBackorderedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: OrderBackorderedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderBackorderedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderBackorderedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: OrderBackorderedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderBackorderedData)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderCancelledEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Order
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderCancelledEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Order)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderCancelledWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Order
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderCancelledWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Order)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderChangedData(_m.Model):
+    id: str
+    number: str
+    type: Union[OrderType, str]
+    status: Union[OrderStatus, str]
+    customer_id: Optional[str]
+    supplier: Optional[str]
+    warehouse_id: Optional[str]
+    shipping_address: Optional[ShippingAddress]
+    tracking_number: Optional[str]
+    notes: Optional[str]
+    expected_at: Optional[str]
+    totals: OrderChangedDataTotals
+    allowed_transitions: List[Union[OrderStatus, str]]
+    created_at: str
+    updated_at: str
+    lines: List[OrderLine]
+    status_history: List[OrderStatusChange]
+    shipments: Optional[List[OrderEventShipment]] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(OrderChangedDataTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderChangedDataTotals(_m.Model):
+    quantity: int
+    total: float
+    total_exact: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
+    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedDataTotals":
+        return cls(
+            quantity=data.get("quantity"),
+            total=data.get("total"),
+            total_exact=data.get("totalExact"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderCreatedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Order
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderCreatedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Order)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderCreatedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Order
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderCreatedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Order)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderDeliveredEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Order
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderDeliveredEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Order)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderDeliveredWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Order
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderDeliveredWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Order)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderEventShipment(_m.Model):
+    id: str
+    order_id: str
+    warehouse_id: Optional[str]
+    status: Union[ShipmentStatus, str]
+    carrier: Optional[str]
+    service: Optional[str]
+    created_at: str
+    updated_at: str
+    dispatched_at: Optional[str]
+    cancelled_at: Optional[str]
+    packages: List[OrderEventShipmentPackagesItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "order_id": "orderId", "warehouse_id": "warehouseId", "status": "status", "carrier": "carrier", "service": "service", "created_at": "createdAt", "updated_at": "updatedAt", "dispatched_at": "dispatchedAt", "cancelled_at": "cancelledAt", "packages": "packages"}
+    _required: ClassVar[frozenset] = frozenset({"id", "orderId", "warehouseId", "status", "carrier", "service", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt", "packages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderEventShipment":
+        return cls(
+            id=data.get("id"),
+            order_id=data.get("orderId"),
+            warehouse_id=data.get("warehouseId"),
+            status=_m.enum(ShipmentStatus)(data.get("status")),
+            carrier=data.get("carrier"),
+            service=data.get("service"),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            dispatched_at=data.get("dispatchedAt"),
+            cancelled_at=data.get("cancelledAt"),
+            packages=_m.list_of(_m.model(OrderEventShipmentPackagesItem))(data.get("packages")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderEventShipmentPackagesItem(_m.Model):
+    id: str
+    package_no: int
+    sscc: str
+    package_type: Optional[str]
+    weight: Weight
+    dimensions: Dimensions
+    tracking_number: Optional[str]
+    label_format: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "package_no": "packageNo", "sscc": "sscc", "package_type": "packageType", "weight": "weight", "dimensions": "dimensions", "tracking_number": "trackingNumber", "label_format": "labelFormat"}
+    _required: ClassVar[frozenset] = frozenset({"id", "packageNo", "sscc", "packageType", "weight", "dimensions", "trackingNumber", "labelFormat"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderEventShipmentPackagesItem":
+        return cls(
+            id=data.get("id"),
+            package_no=data.get("packageNo"),
+            sscc=data.get("sscc"),
+            package_type=data.get("packageType"),
+            weight=_m.model(Weight)(data.get("weight")),
+            dimensions=_m.model(Dimensions)(data.get("dimensions")),
+            tracking_number=data.get("trackingNumber"),
+            label_format=data.get("labelFormat"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class OrderLine(_m.Model):
     id: str
     line_no: int
@@ -2750,6 +3681,164 @@ class OrderLineLotsItem(_m.Model):
 
 
 @dataclass
+class OrderPartiallyShippedData(_m.Model):
+    id: str
+    number: str
+    type: Union[OrderType, str]
+    status: Union[OrderStatus, str]
+    customer_id: Optional[str]
+    supplier: Optional[str]
+    warehouse_id: Optional[str]
+    shipping_address: Optional[ShippingAddress]
+    tracking_number: Optional[str]
+    notes: Optional[str]
+    expected_at: Optional[str]
+    totals: OrderPartiallyShippedDataTotals
+    allowed_transitions: List[Union[OrderStatus, str]]
+    created_at: str
+    updated_at: str
+    lines: List[OrderLine]
+    status_history: List[OrderStatusChange]
+    shipments: List[OrderEventShipment]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(OrderPartiallyShippedDataTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderPartiallyShippedDataTotals(_m.Model):
+    quantity: int
+    total: float
+    total_exact: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
+    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedDataTotals":
+        return cls(
+            quantity=data.get("quantity"),
+            total=data.get("total"),
+            total_exact=data.get("totalExact"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderPartiallyShippedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: OrderPartiallyShippedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderPartiallyShippedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderPartiallyShippedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: OrderPartiallyShippedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderPartiallyShippedData)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderShippedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: OrderChangedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderShippedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderChangedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderShippedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: OrderChangedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderShippedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderChangedData)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class OrderStatusChange(_m.Model):
     from_: Optional[Union[OrderStatus, str]]
     to: Union[OrderStatus, str]
@@ -2785,6 +3874,50 @@ class OrderStatusChangeBy(_m.Model):
         return cls(
             type=_m.enum(OrderStatusChangeByType)(data.get("type")),
             id=data.get("id"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderStatusChangedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: OrderChangedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderStatusChangedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderChangedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderStatusChangedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: OrderChangedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderStatusChangedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(OrderChangedData)(data.get("data")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3093,7 +4226,7 @@ class PasswordResetRequested(_m.Model):
 class PickList(_m.Model):
     id: str
     warehouse_id: str
-    status: Union[PickListSummaryStatus, str]
+    status: Union[PickListStatus, str]
     order_ids: List[str]
     created_at: str
     updated_at: str
@@ -3110,13 +4243,145 @@ class PickList(_m.Model):
         return cls(
             id=data.get("id"),
             warehouse_id=data.get("warehouseId"),
-            status=_m.enum(PickListSummaryStatus)(data.get("status")),
+            status=_m.enum(PickListStatus)(data.get("status")),
             order_ids=data.get("orderIds"),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             completed_at=data.get("completedAt"),
             cancelled_at=data.get("cancelledAt"),
             lines=_m.list_of(_m.model(PickListLine))(data.get("lines")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListCancelledEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: PickList
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListCancelledEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PickList)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListCancelledWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: PickList
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListCancelledWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PickList)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListCompletedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: PickList
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListCompletedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PickList)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListCompletedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: PickList
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListCompletedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PickList)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListCreatedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: PickList
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListCreatedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PickList)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListCreatedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: PickList
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListCreatedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PickList)(data.get("data")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3165,7 +4430,7 @@ class PickListLine(_m.Model):
 class PickListSummary(_m.Model):
     id: str
     warehouse_id: str
-    status: Union[PickListSummaryStatus, str]
+    status: Union[PickListStatus, str]
     order_ids: List[str]
     created_at: str
     updated_at: str
@@ -3182,7 +4447,7 @@ class PickListSummary(_m.Model):
         return cls(
             id=data.get("id"),
             warehouse_id=data.get("warehouseId"),
-            status=_m.enum(PickListSummaryStatus)(data.get("status")),
+            status=_m.enum(PickListStatus)(data.get("status")),
             order_ids=data.get("orderIds"),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
@@ -3380,6 +4645,94 @@ class ProductBatchResult(_m.Model):
 
 
 @dataclass
+class ProductCreatedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Product
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductCreatedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Product)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductCreatedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Product
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductCreatedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Product)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductDeletedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Product
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductDeletedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Product)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductDeletedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Product
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductDeletedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Product)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class ProductImportResult(_m.Model):
     dry_run: bool
     rows: int
@@ -3397,6 +4750,196 @@ class ProductImportResult(_m.Model):
             rows=data.get("rows"),
             created=data.get("created"),
             updated=data.get("updated"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductUpdatedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Product
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductUpdatedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Product)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductUpdatedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Product
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductUpdatedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Product)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PurchaseOrderReceivedData(_m.Model):
+    id: str
+    number: str
+    type: Union[OrderType, str]
+    status: Union[OrderStatus, str]
+    customer_id: Optional[str]
+    supplier: Optional[str]
+    warehouse_id: Optional[str]
+    shipping_address: Optional[ShippingAddress]
+    tracking_number: Optional[str]
+    notes: Optional[str]
+    expected_at: Optional[str]
+    totals: PurchaseOrderReceivedDataTotals
+    allowed_transitions: List[Union[OrderStatus, str]]
+    created_at: str
+    updated_at: str
+    lines: List[OrderLine]
+    status_history: List[OrderStatusChange]
+    receipt: List[PurchaseOrderReceivedDataReceiptItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "receipt": "receipt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(PurchaseOrderReceivedDataTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            receipt=_m.list_of(_m.model(PurchaseOrderReceivedDataReceiptItem))(data.get("receipt")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PurchaseOrderReceivedDataReceiptItem(_m.Model):
+    line_id: str
+    quantity: int
+    location_id: str
+    product_id: str
+    lot_number: Optional[str] = None
+    expires_at: Optional[str] = None
+    manufactured_at: Optional[str] = None
+    serial_numbers: Optional[List[str]] = None
+    lot_id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"line_id": "lineId", "quantity": "quantity", "location_id": "locationId", "product_id": "productId", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers", "lot_id": "lotId"}
+    _required: ClassVar[frozenset] = frozenset({"lineId", "quantity", "locationId", "productId"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedDataReceiptItem":
+        return cls(
+            line_id=data.get("lineId"),
+            quantity=data.get("quantity"),
+            location_id=data.get("locationId"),
+            product_id=data.get("productId"),
+            lot_number=data.get("lotNumber"),
+            expires_at=data.get("expiresAt"),
+            manufactured_at=data.get("manufacturedAt"),
+            serial_numbers=data.get("serialNumbers"),
+            lot_id=data.get("lotId"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PurchaseOrderReceivedDataTotals(_m.Model):
+    quantity: int
+    total: float
+    total_exact: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
+    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedDataTotals":
+        return cls(
+            quantity=data.get("quantity"),
+            total=data.get("total"),
+            total_exact=data.get("totalExact"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PurchaseOrderReceivedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: PurchaseOrderReceivedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PurchaseOrderReceivedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PurchaseOrderReceivedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: PurchaseOrderReceivedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(PurchaseOrderReceivedData)(data.get("data")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3727,6 +5270,88 @@ class Shipment(_m.Model):
             updated_at=data.get("updatedAt"),
             dispatched_at=data.get("dispatchedAt"),
             cancelled_at=data.get("cancelledAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ShipmentDispatchedData(_m.Model):
+    id: str
+    order_id: str
+    warehouse_id: Optional[str]
+    status: Union[ShipmentStatus, str]
+    carrier: Optional[str]
+    service: Optional[str]
+    packages: List[Package]
+    created_at: str
+    updated_at: str
+    dispatched_at: Optional[str]
+    cancelled_at: Optional[str]
+    tracking_numbers: List[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "order_id": "orderId", "warehouse_id": "warehouseId", "status": "status", "carrier": "carrier", "service": "service", "packages": "packages", "created_at": "createdAt", "updated_at": "updatedAt", "dispatched_at": "dispatchedAt", "cancelled_at": "cancelledAt", "tracking_numbers": "trackingNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt", "trackingNumbers"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ShipmentDispatchedData":
+        return cls(
+            id=data.get("id"),
+            order_id=data.get("orderId"),
+            warehouse_id=data.get("warehouseId"),
+            status=_m.enum(ShipmentStatus)(data.get("status")),
+            carrier=data.get("carrier"),
+            service=data.get("service"),
+            packages=_m.list_of(_m.model(Package))(data.get("packages")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            dispatched_at=data.get("dispatchedAt"),
+            cancelled_at=data.get("cancelledAt"),
+            tracking_numbers=data.get("trackingNumbers"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ShipmentDispatchedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: ShipmentDispatchedData
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ShipmentDispatchedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(ShipmentDispatchedData)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ShipmentDispatchedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: ShipmentDispatchedData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ShipmentDispatchedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(ShipmentDispatchedData)(data.get("data")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4615,6 +6240,44 @@ class WebhookReplay(_m.Model):
             replay_id=data.get("replayId"),
             queued=data.get("queued"),
             already_waiting=data.get("alreadyWaiting"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class WebhookTestData(_m.Model):
+    webhook_id: str
+    message: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"webhook_id": "webhookId", "message": "message"}
+    _required: ClassVar[frozenset] = frozenset({"webhookId", "message"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "WebhookTestData":
+        return cls(
+            webhook_id=data.get("webhookId"),
+            message=data.get("message"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class WebhookTestWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: WebhookTestData
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "WebhookTestWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(WebhookTestData)(data.get("data")),
             extra_fields=_m.extra(data, cls._wire),
         )
 

@@ -23,7 +23,7 @@ namespace Warehouse.Api.Models
         [WireName("consumed")] Consumed,
     }
 
-    public enum InventoryCountSummaryStatus
+    public enum InventoryCountStatus
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
         Unknown = 0,
@@ -31,6 +31,15 @@ namespace Warehouse.Api.Models
         [WireName("submitted")] Submitted,
         [WireName("approved")] Approved,
         [WireName("cancelled")] Cancelled,
+    }
+
+    public enum InventoryHoldReleasedDataReason
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("released")] Released,
+        [WireName("expired")] Expired,
+        [WireName("consumed")] Consumed,
     }
 
     public enum InvitationInvitedByType
@@ -50,6 +59,14 @@ namespace Warehouse.Api.Models
         [WireName("accepted")] Accepted,
         [WireName("revoked")] Revoked,
         [WireName("expired")] Expired,
+    }
+
+    public enum LinesIncluded
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("all")] All,
+        [WireName("changed")] Changed,
     }
 
     public enum LocationType
@@ -119,7 +136,7 @@ namespace Warehouse.Api.Models
         [WireName("cancelled")] Cancelled,
     }
 
-    public enum PickListSummaryStatus
+    public enum PickListStatus
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
         Unknown = 0,
@@ -2262,12 +2279,12 @@ namespace Warehouse.Api.Models
         public string Id { get; set; }
 
         /// <summary><c>type</c>.</summary>
-        public ReplayWebhookRequestTypesItem? Type { get; set; }
+        public string Type { get; set; }
 
         /// <summary><c>timestamp</c>.</summary>
         public string Timestamp { get; set; }
 
-        /// <summary><c>data</c> (optional), may be null.</summary>
+        /// <summary><c>data</c>.</summary>
         public object Data { get; set; }
 
         /// <summary><c>webhooksFailedAt</c> (optional).</summary>
@@ -2281,7 +2298,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new Event();
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
-            model.Type = ModelJson.ReadEnum<ReplayWebhookRequestTypesItem>(json, "type", model.AdditionalProperties);
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
             model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
             model.Data = ModelJson.Get(json, "data");
             model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
@@ -2295,7 +2312,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "id", Id, true);
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "timestamp", Timestamp, true);
-            ModelJson.Put(json, "data", Data, false);
+            ModelJson.Put(json, "data", Data, true);
             ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -2335,6 +2352,64 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "items", Items, true);
             ModelJson.Put(json, "nextCursor", NextCursor, true);
             ModelJson.Put(json, "hasMore", HasMore, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class EventStockLevel : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "locationId", "warehouseId", "lotId", "lotNumber", "onHand", "reserved", "available" };
+
+        /// <summary><c>locationId</c>.</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>lotId</c>, may be null.</summary>
+        public string LotId { get; set; }
+
+        /// <summary><c>lotNumber</c>, may be null.</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>onHand</c>.</summary>
+        public long? OnHand { get; set; }
+
+        /// <summary><c>reserved</c>.</summary>
+        public long? Reserved { get; set; }
+
+        /// <summary><c>available</c>.</summary>
+        public long? Available { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static EventStockLevel FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new EventStockLevel();
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.LotId = ModelJson.ToStringValue(ModelJson.Get(json, "lotId"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
+            model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
+            model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "locationId", LocationId, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "lotId", LotId, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, true);
+            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "reserved", Reserved, true);
+            ModelJson.Put(json, "available", Available, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -2459,6 +2534,150 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class InventoryAdjustedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "movementId", "productId", "lotNumber", "serialNumbers", "delta", "reason", "stockLevel" };
+
+        /// <summary><c>movementId</c>.</summary>
+        public string MovementId { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>lotNumber</c>, may be null.</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>serialNumbers</c>, may be null.</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary><c>delta</c>.</summary>
+        public long? Delta { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary><c>stockLevel</c>.</summary>
+        public EventStockLevel StockLevel { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryAdjustedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryAdjustedData();
+            model.MovementId = ModelJson.ToStringValue(ModelJson.Get(json, "movementId"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            model.Delta = ModelJson.ToInt64(ModelJson.Get(json, "delta"));
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            model.StockLevel = EventStockLevel.FromJson(ModelJson.Get(json, "stockLevel") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "movementId", MovementId, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, true);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, true);
+            ModelJson.Put(json, "delta", Delta, true);
+            ModelJson.Put(json, "reason", Reason, true);
+            ModelJson.Put(json, "stockLevel", StockLevel, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryAdjustedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryAdjustedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryAdjustedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryAdjustedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryAdjustedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryAdjustedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryAdjustedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryAdjustedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryAdjustedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryAdjustedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class InventoryCount : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "status", "warehouseId", "locationIds", "productIds", "createdBy", "approvedBy", "createdAt", "submittedAt", "approvedAt", "cancelledAt", "updatedAt", "lines", "totals" };
@@ -2467,7 +2686,7 @@ namespace Warehouse.Api.Models
         public string Id { get; set; }
 
         /// <summary><c>status</c>.</summary>
-        public InventoryCountSummaryStatus? Status { get; set; }
+        public InventoryCountStatus? Status { get; set; }
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
@@ -2513,7 +2732,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new InventoryCount();
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
-            model.Status = ModelJson.ReadEnum<InventoryCountSummaryStatus>(json, "status", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<InventoryCountStatus>(json, "status", model.AdditionalProperties);
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.LocationIds = ModelJson.ToList(ModelJson.Get(json, "locationIds"), v => ModelJson.ToStringValue(v));
             model.ProductIds = ModelJson.ToList(ModelJson.Get(json, "productIds"), v => ModelJson.ToStringValue(v));
@@ -2547,6 +2766,238 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "lines", Lines, true);
             ModelJson.Put(json, "totals", Totals, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryCountApprovedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "status", "warehouseId", "locationIds", "productIds", "createdBy", "approvedBy", "createdAt", "submittedAt", "approvedAt", "cancelledAt", "updatedAt", "lines", "totals", "linesIncluded", "hasMoreLines" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public InventoryCountStatus? Status { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>locationIds</c>, may be null.</summary>
+        public IList<string> LocationIds { get; set; }
+
+        /// <summary><c>productIds</c>, may be null.</summary>
+        public IList<string> ProductIds { get; set; }
+
+        /// <summary><c>createdBy</c>, may be null.</summary>
+        public string CreatedBy { get; set; }
+
+        /// <summary><c>approvedBy</c>, may be null.</summary>
+        public string ApprovedBy { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>submittedAt</c>, may be null.</summary>
+        public string SubmittedAt { get; set; }
+
+        /// <summary><c>approvedAt</c>, may be null.</summary>
+        public string ApprovedAt { get; set; }
+
+        /// <summary><c>cancelledAt</c>, may be null.</summary>
+        public string CancelledAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<InventoryCountLine> Lines { get; set; }
+
+        /// <summary><c>totals</c>.</summary>
+        public InventoryCountApprovedDataTotals Totals { get; set; }
+
+        /// <summary><c>linesIncluded</c>.</summary>
+        public LinesIncluded? LinesIncluded { get; set; }
+
+        /// <summary><c>hasMoreLines</c>.</summary>
+        public bool? HasMoreLines { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryCountApprovedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryCountApprovedData();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Status = ModelJson.ReadEnum<InventoryCountStatus>(json, "status", model.AdditionalProperties);
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.LocationIds = ModelJson.ToList(ModelJson.Get(json, "locationIds"), v => ModelJson.ToStringValue(v));
+            model.ProductIds = ModelJson.ToList(ModelJson.Get(json, "productIds"), v => ModelJson.ToStringValue(v));
+            model.CreatedBy = ModelJson.ToStringValue(ModelJson.Get(json, "createdBy"));
+            model.ApprovedBy = ModelJson.ToStringValue(ModelJson.Get(json, "approvedBy"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.SubmittedAt = ModelJson.ToStringValue(ModelJson.Get(json, "submittedAt"));
+            model.ApprovedAt = ModelJson.ToStringValue(ModelJson.Get(json, "approvedAt"));
+            model.CancelledAt = ModelJson.ToStringValue(ModelJson.Get(json, "cancelledAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => InventoryCountLine.FromJson(v as JsonObject));
+            model.Totals = InventoryCountApprovedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.LinesIncluded = ModelJson.ReadEnum<LinesIncluded>(json, "linesIncluded", model.AdditionalProperties);
+            model.HasMoreLines = ModelJson.ToBoolean(ModelJson.Get(json, "hasMoreLines"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "locationIds", LocationIds, true);
+            ModelJson.Put(json, "productIds", ProductIds, true);
+            ModelJson.Put(json, "createdBy", CreatedBy, true);
+            ModelJson.Put(json, "approvedBy", ApprovedBy, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "submittedAt", SubmittedAt, true);
+            ModelJson.Put(json, "approvedAt", ApprovedAt, true);
+            ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "totals", Totals, true);
+            ModelJson.Put(json, "linesIncluded", LinesIncluded, true);
+            ModelJson.Put(json, "hasMoreLines", HasMoreLines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryCountApprovedDataTotals : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "lines", "counted", "withVariance", "variance" };
+
+        /// <summary><c>lines</c>.</summary>
+        public long? Lines { get; set; }
+
+        /// <summary><c>counted</c>.</summary>
+        public long? Counted { get; set; }
+
+        /// <summary><c>withVariance</c>.</summary>
+        public long? WithVariance { get; set; }
+
+        /// <summary><c>variance</c>.</summary>
+        public long? Variance { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryCountApprovedDataTotals FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryCountApprovedDataTotals();
+            model.Lines = ModelJson.ToInt64(ModelJson.Get(json, "lines"));
+            model.Counted = ModelJson.ToInt64(ModelJson.Get(json, "counted"));
+            model.WithVariance = ModelJson.ToInt64(ModelJson.Get(json, "withVariance"));
+            model.Variance = ModelJson.ToInt64(ModelJson.Get(json, "variance"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "counted", Counted, true);
+            ModelJson.Put(json, "withVariance", WithVariance, true);
+            ModelJson.Put(json, "variance", Variance, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryCountApprovedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryCountApprovedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryCountApprovedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryCountApprovedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryCountApprovedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryCountApprovedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryCountApprovedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryCountApprovedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryCountApprovedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryCountApprovedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -2739,7 +3190,7 @@ namespace Warehouse.Api.Models
         public string Id { get; set; }
 
         /// <summary><c>status</c>.</summary>
-        public InventoryCountSummaryStatus? Status { get; set; }
+        public InventoryCountStatus? Status { get; set; }
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
@@ -2779,7 +3230,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new InventoryCountSummary();
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
-            model.Status = ModelJson.ReadEnum<InventoryCountSummaryStatus>(json, "status", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<InventoryCountStatus>(json, "status", model.AdditionalProperties);
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.LocationIds = ModelJson.ToList(ModelJson.Get(json, "locationIds"), v => ModelJson.ToStringValue(v));
             model.ProductIds = ModelJson.ToList(ModelJson.Get(json, "productIds"), v => ModelJson.ToStringValue(v));
@@ -2852,6 +3303,617 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "counted", Counted, true);
             ModelJson.Put(json, "withVariance", WithVariance, true);
             ModelJson.Put(json, "variance", Variance, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryHoldCreatedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public StockHold Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryHoldCreatedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryHoldCreatedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = StockHold.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryHoldCreatedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public StockHold Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryHoldCreatedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryHoldCreatedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = StockHold.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryHoldReleasedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "productId", "quantity", "status", "reference", "locationId", "warehouseId", "allocations", "expiresAt", "orderId", "releasedAt", "createdAt", "updatedAt", "reason" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public HoldStatus? Status { get; set; }
+
+        /// <summary><c>reference</c>, may be null.</summary>
+        public string Reference { get; set; }
+
+        /// <summary><c>locationId</c>, may be null.</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>allocations</c>.</summary>
+        public IList<InventoryHoldReleasedDataAllocationsItem> Allocations { get; set; }
+
+        /// <summary><c>expiresAt</c>.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary><c>orderId</c>, may be null.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>releasedAt</c>, may be null.</summary>
+        public string ReleasedAt { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public InventoryHoldReleasedDataReason? Reason { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryHoldReleasedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryHoldReleasedData();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Status = ModelJson.ReadEnum<HoldStatus>(json, "status", model.AdditionalProperties);
+            model.Reference = ModelJson.ToStringValue(ModelJson.Get(json, "reference"));
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.Allocations = ModelJson.ToList(ModelJson.Get(json, "allocations"), v => InventoryHoldReleasedDataAllocationsItem.FromJson(v as JsonObject));
+            model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.ReleasedAt = ModelJson.ToStringValue(ModelJson.Get(json, "releasedAt"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.Reason = ModelJson.ReadEnum<InventoryHoldReleasedDataReason>(json, "reason", model.AdditionalProperties);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "reference", Reference, true);
+            ModelJson.Put(json, "locationId", LocationId, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "allocations", Allocations, true);
+            ModelJson.Put(json, "expiresAt", ExpiresAt, true);
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "releasedAt", ReleasedAt, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "reason", Reason, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryHoldReleasedDataAllocationsItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "locationId", "warehouseId", "lotId", "lotNumber", "expiresAt", "quantity" };
+
+        /// <summary><c>locationId</c>.</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>lotId</c>, may be null.</summary>
+        public string LotId { get; set; }
+
+        /// <summary><c>lotNumber</c>, may be null.</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>expiresAt</c>, may be null.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryHoldReleasedDataAllocationsItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryHoldReleasedDataAllocationsItem();
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.LotId = ModelJson.ToStringValue(ModelJson.Get(json, "lotId"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "locationId", LocationId, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "lotId", LotId, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, true);
+            ModelJson.Put(json, "expiresAt", ExpiresAt, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryHoldReleasedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryHoldReleasedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryHoldReleasedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryHoldReleasedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryHoldReleasedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryHoldReleasedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryHoldReleasedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryHoldReleasedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryHoldReleasedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryHoldReleasedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryLowStockData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "name", "reorderPoint", "onHand", "reserved", "expired", "available" };
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>reorderPoint</c>.</summary>
+        public long? ReorderPoint { get; set; }
+
+        /// <summary><c>onHand</c>.</summary>
+        public long? OnHand { get; set; }
+
+        /// <summary><c>reserved</c>.</summary>
+        public long? Reserved { get; set; }
+
+        /// <summary><c>expired</c>.</summary>
+        public long? Expired { get; set; }
+
+        /// <summary><c>available</c>.</summary>
+        public long? Available { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryLowStockData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryLowStockData();
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.ReorderPoint = ModelJson.ToInt64(ModelJson.Get(json, "reorderPoint"));
+            model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
+            model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
+            model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
+            model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "reorderPoint", ReorderPoint, true);
+            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "reserved", Reserved, true);
+            ModelJson.Put(json, "expired", Expired, true);
+            ModelJson.Put(json, "available", Available, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryLowStockEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryLowStockData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryLowStockEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryLowStockEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryLowStockData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryLowStockWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryLowStockData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryLowStockWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryLowStockWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryLowStockData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryTransferredData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "transferId", "productId", "lotNumber", "serialNumbers", "quantity", "from", "to" };
+
+        /// <summary><c>transferId</c>.</summary>
+        public string TransferId { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>lotNumber</c>, may be null.</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>serialNumbers</c>, may be null.</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>from</c>.</summary>
+        public EventStockLevel From { get; set; }
+
+        /// <summary><c>to</c>.</summary>
+        public EventStockLevel To { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryTransferredData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryTransferredData();
+            model.TransferId = ModelJson.ToStringValue(ModelJson.Get(json, "transferId"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.From = EventStockLevel.FromJson(ModelJson.Get(json, "from") as JsonObject);
+            model.To = EventStockLevel.FromJson(ModelJson.Get(json, "to") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "transferId", TransferId, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, true);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "from", From, true);
+            ModelJson.Put(json, "to", To, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryTransferredEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryTransferredData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryTransferredEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryTransferredEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryTransferredData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InventoryTransferredWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public InventoryTransferredData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InventoryTransferredWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InventoryTransferredWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = InventoryTransferredData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -5245,6 +6307,841 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class OrderBackorderedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>number</c>.</summary>
+        public string Number { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public OrderType? Type { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public OrderStatus? Status { get; set; }
+
+        /// <summary><c>customerId</c>, may be null.</summary>
+        public string CustomerId { get; set; }
+
+        /// <summary><c>supplier</c>, may be null.</summary>
+        public string Supplier { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>shippingAddress</c>, may be null.</summary>
+        public ShippingAddress ShippingAddress { get; set; }
+
+        /// <summary><c>trackingNumber</c>, may be null.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary><c>notes</c>, may be null.</summary>
+        public string Notes { get; set; }
+
+        /// <summary><c>expectedAt</c>, may be null.</summary>
+        public string ExpectedAt { get; set; }
+
+        /// <summary><c>totals</c>.</summary>
+        public OrderBackorderedDataTotals Totals { get; set; }
+
+        /// <summary><c>allowedTransitions</c>.</summary>
+        public IList<OrderStatus> AllowedTransitions { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<OrderLine> Lines { get; set; }
+
+        /// <summary><c>statusHistory</c>.</summary>
+        public IList<OrderStatusChange> StatusHistory { get; set; }
+
+        /// <summary><c>backorder</c>.</summary>
+        public OrderBackorderedDataBackorder Backorder { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderBackorderedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderBackorderedData();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Number = ModelJson.ToStringValue(ModelJson.Get(json, "number"));
+            model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
+            model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
+            model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
+            model.Totals = OrderBackorderedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
+            model.Backorder = OrderBackorderedDataBackorder.FromJson(ModelJson.Get(json, "backorder") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "number", Number, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "supplier", Supplier, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
+            ModelJson.Put(json, "notes", Notes, true);
+            ModelJson.Put(json, "expectedAt", ExpectedAt, true);
+            ModelJson.Put(json, "totals", Totals, true);
+            ModelJson.Put(json, "allowedTransitions", AllowedTransitions, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "statusHistory", StatusHistory, true);
+            ModelJson.Put(json, "backorder", Backorder, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderBackorderedDataBackorder : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "pickListId", "pickListLineId", "orderLineId", "quantity", "reason" };
+
+        /// <summary><c>pickListId</c>.</summary>
+        public string PickListId { get; set; }
+
+        /// <summary><c>pickListLineId</c>.</summary>
+        public string PickListLineId { get; set; }
+
+        /// <summary><c>orderLineId</c>.</summary>
+        public string OrderLineId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderBackorderedDataBackorder FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderBackorderedDataBackorder();
+            model.PickListId = ModelJson.ToStringValue(ModelJson.Get(json, "pickListId"));
+            model.PickListLineId = ModelJson.ToStringValue(ModelJson.Get(json, "pickListLineId"));
+            model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "pickListId", PickListId, true);
+            ModelJson.Put(json, "pickListLineId", PickListLineId, true);
+            ModelJson.Put(json, "orderLineId", OrderLineId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "reason", Reason, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderBackorderedDataTotals : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>total</c>.</summary>
+        public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderBackorderedDataTotals FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderBackorderedDataTotals();
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderBackorderedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderBackorderedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderBackorderedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderBackorderedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderBackorderedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderBackorderedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderBackorderedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderBackorderedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderBackorderedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderBackorderedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderCancelledEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Order Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderCancelledEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderCancelledEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Order.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderCancelledWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Order Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderCancelledWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderCancelledWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Order.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderChangedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>number</c>.</summary>
+        public string Number { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public OrderType? Type { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public OrderStatus? Status { get; set; }
+
+        /// <summary><c>customerId</c>, may be null.</summary>
+        public string CustomerId { get; set; }
+
+        /// <summary><c>supplier</c>, may be null.</summary>
+        public string Supplier { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>shippingAddress</c>, may be null.</summary>
+        public ShippingAddress ShippingAddress { get; set; }
+
+        /// <summary><c>trackingNumber</c>, may be null.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary><c>notes</c>, may be null.</summary>
+        public string Notes { get; set; }
+
+        /// <summary><c>expectedAt</c>, may be null.</summary>
+        public string ExpectedAt { get; set; }
+
+        /// <summary><c>totals</c>.</summary>
+        public OrderChangedDataTotals Totals { get; set; }
+
+        /// <summary><c>allowedTransitions</c>.</summary>
+        public IList<OrderStatus> AllowedTransitions { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<OrderLine> Lines { get; set; }
+
+        /// <summary><c>statusHistory</c>.</summary>
+        public IList<OrderStatusChange> StatusHistory { get; set; }
+
+        /// <summary><c>shipments</c> (optional).</summary>
+        public IList<OrderEventShipment> Shipments { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderChangedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderChangedData();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Number = ModelJson.ToStringValue(ModelJson.Get(json, "number"));
+            model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
+            model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
+            model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
+            model.Totals = OrderChangedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
+            model.Shipments = ModelJson.ToList(ModelJson.Get(json, "shipments"), v => OrderEventShipment.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "number", Number, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "supplier", Supplier, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
+            ModelJson.Put(json, "notes", Notes, true);
+            ModelJson.Put(json, "expectedAt", ExpectedAt, true);
+            ModelJson.Put(json, "totals", Totals, true);
+            ModelJson.Put(json, "allowedTransitions", AllowedTransitions, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "statusHistory", StatusHistory, true);
+            ModelJson.Put(json, "shipments", Shipments, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderChangedDataTotals : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>total</c>.</summary>
+        public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderChangedDataTotals FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderChangedDataTotals();
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderCreatedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Order Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderCreatedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderCreatedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Order.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderCreatedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Order Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderCreatedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderCreatedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Order.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderDeliveredEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Order Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderDeliveredEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderDeliveredEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Order.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderDeliveredWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Order Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderDeliveredWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderDeliveredWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Order.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderEventShipment : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "orderId", "warehouseId", "status", "carrier", "service", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt", "packages" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>orderId</c>.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public ShipmentStatus? Status { get; set; }
+
+        /// <summary><c>carrier</c>, may be null.</summary>
+        public string Carrier { get; set; }
+
+        /// <summary><c>service</c>, may be null.</summary>
+        public string Service { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>dispatchedAt</c>, may be null.</summary>
+        public string DispatchedAt { get; set; }
+
+        /// <summary><c>cancelledAt</c>, may be null.</summary>
+        public string CancelledAt { get; set; }
+
+        /// <summary><c>packages</c>.</summary>
+        public IList<OrderEventShipmentPackagesItem> Packages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderEventShipment FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderEventShipment();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.Status = ModelJson.ReadEnum<ShipmentStatus>(json, "status", model.AdditionalProperties);
+            model.Carrier = ModelJson.ToStringValue(ModelJson.Get(json, "carrier"));
+            model.Service = ModelJson.ToStringValue(ModelJson.Get(json, "service"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.DispatchedAt = ModelJson.ToStringValue(ModelJson.Get(json, "dispatchedAt"));
+            model.CancelledAt = ModelJson.ToStringValue(ModelJson.Get(json, "cancelledAt"));
+            model.Packages = ModelJson.ToList(ModelJson.Get(json, "packages"), v => OrderEventShipmentPackagesItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "carrier", Carrier, true);
+            ModelJson.Put(json, "service", Service, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "dispatchedAt", DispatchedAt, true);
+            ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            ModelJson.Put(json, "packages", Packages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderEventShipmentPackagesItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "packageNo", "sscc", "packageType", "weight", "dimensions", "trackingNumber", "labelFormat" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>packageNo</c>.</summary>
+        public long? PackageNo { get; set; }
+
+        /// <summary><c>sscc</c>.</summary>
+        public string Sscc { get; set; }
+
+        /// <summary><c>packageType</c>, may be null.</summary>
+        public string PackageType { get; set; }
+
+        /// <summary><c>weight</c>.</summary>
+        public Weight Weight { get; set; }
+
+        /// <summary><c>dimensions</c>.</summary>
+        public Dimensions Dimensions { get; set; }
+
+        /// <summary><c>trackingNumber</c>, may be null.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary><c>labelFormat</c>, may be null.</summary>
+        public string LabelFormat { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderEventShipmentPackagesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderEventShipmentPackagesItem();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.PackageNo = ModelJson.ToInt64(ModelJson.Get(json, "packageNo"));
+            model.Sscc = ModelJson.ToStringValue(ModelJson.Get(json, "sscc"));
+            model.PackageType = ModelJson.ToStringValue(ModelJson.Get(json, "packageType"));
+            model.Weight = Weight.FromJson(ModelJson.Get(json, "weight") as JsonObject);
+            model.Dimensions = Dimensions.FromJson(ModelJson.Get(json, "dimensions") as JsonObject);
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            model.LabelFormat = ModelJson.ToStringValue(ModelJson.Get(json, "labelFormat"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "packageNo", PackageNo, true);
+            ModelJson.Put(json, "sscc", Sscc, true);
+            ModelJson.Put(json, "packageType", PackageType, true);
+            ModelJson.Put(json, "weight", Weight, true);
+            ModelJson.Put(json, "dimensions", Dimensions, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
+            ModelJson.Put(json, "labelFormat", LabelFormat, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class OrderLine : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "lineTotal", "lineTotalExact" };
@@ -5381,6 +7278,329 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class OrderPartiallyShippedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>number</c>.</summary>
+        public string Number { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public OrderType? Type { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public OrderStatus? Status { get; set; }
+
+        /// <summary><c>customerId</c>, may be null.</summary>
+        public string CustomerId { get; set; }
+
+        /// <summary><c>supplier</c>, may be null.</summary>
+        public string Supplier { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>shippingAddress</c>, may be null.</summary>
+        public ShippingAddress ShippingAddress { get; set; }
+
+        /// <summary><c>trackingNumber</c>, may be null.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary><c>notes</c>, may be null.</summary>
+        public string Notes { get; set; }
+
+        /// <summary><c>expectedAt</c>, may be null.</summary>
+        public string ExpectedAt { get; set; }
+
+        /// <summary><c>totals</c>.</summary>
+        public OrderPartiallyShippedDataTotals Totals { get; set; }
+
+        /// <summary><c>allowedTransitions</c>.</summary>
+        public IList<OrderStatus> AllowedTransitions { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<OrderLine> Lines { get; set; }
+
+        /// <summary><c>statusHistory</c>.</summary>
+        public IList<OrderStatusChange> StatusHistory { get; set; }
+
+        /// <summary><c>shipments</c>.</summary>
+        public IList<OrderEventShipment> Shipments { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderPartiallyShippedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderPartiallyShippedData();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Number = ModelJson.ToStringValue(ModelJson.Get(json, "number"));
+            model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
+            model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
+            model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
+            model.Totals = OrderPartiallyShippedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
+            model.Shipments = ModelJson.ToList(ModelJson.Get(json, "shipments"), v => OrderEventShipment.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "number", Number, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "supplier", Supplier, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
+            ModelJson.Put(json, "notes", Notes, true);
+            ModelJson.Put(json, "expectedAt", ExpectedAt, true);
+            ModelJson.Put(json, "totals", Totals, true);
+            ModelJson.Put(json, "allowedTransitions", AllowedTransitions, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "statusHistory", StatusHistory, true);
+            ModelJson.Put(json, "shipments", Shipments, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderPartiallyShippedDataTotals : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>total</c>.</summary>
+        public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderPartiallyShippedDataTotals FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderPartiallyShippedDataTotals();
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderPartiallyShippedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderPartiallyShippedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderPartiallyShippedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderPartiallyShippedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderPartiallyShippedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderPartiallyShippedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderPartiallyShippedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderPartiallyShippedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderPartiallyShippedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderPartiallyShippedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderShippedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderChangedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderShippedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderShippedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderChangedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderShippedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderChangedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderShippedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderShippedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderChangedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class OrderStatusChange : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "from", "to", "at", "by" };
@@ -5452,6 +7672,92 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "id", Id, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderStatusChangedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderChangedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderStatusChangedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderStatusChangedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderChangedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class OrderStatusChangedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public OrderChangedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderStatusChangedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderStatusChangedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = OrderChangedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -6062,7 +8368,7 @@ namespace Warehouse.Api.Models
         public string WarehouseId { get; set; }
 
         /// <summary><c>status</c>.</summary>
-        public PickListSummaryStatus? Status { get; set; }
+        public PickListStatus? Status { get; set; }
 
         /// <summary><c>orderIds</c>.</summary>
         public IList<string> OrderIds { get; set; }
@@ -6091,7 +8397,7 @@ namespace Warehouse.Api.Models
             var model = new PickList();
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
-            model.Status = ModelJson.ReadEnum<PickListSummaryStatus>(json, "status", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<PickListStatus>(json, "status", model.AdditionalProperties);
             model.OrderIds = ModelJson.ToList(ModelJson.Get(json, "orderIds"), v => ModelJson.ToStringValue(v));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
@@ -6114,6 +8420,264 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "completedAt", CompletedAt, true);
             ModelJson.Put(json, "cancelledAt", CancelledAt, true);
             ModelJson.Put(json, "lines", Lines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListCancelledEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PickList Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListCancelledEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListCancelledEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PickList.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListCancelledWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PickList Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListCancelledWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListCancelledWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PickList.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListCompletedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PickList Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListCompletedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListCompletedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PickList.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListCompletedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PickList Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListCompletedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListCompletedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PickList.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListCreatedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PickList Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListCreatedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListCreatedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PickList.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListCreatedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PickList Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListCreatedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListCreatedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PickList.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -6218,7 +8782,7 @@ namespace Warehouse.Api.Models
         public string WarehouseId { get; set; }
 
         /// <summary><c>status</c>.</summary>
-        public PickListSummaryStatus? Status { get; set; }
+        public PickListStatus? Status { get; set; }
 
         /// <summary><c>orderIds</c>.</summary>
         public IList<string> OrderIds { get; set; }
@@ -6247,7 +8811,7 @@ namespace Warehouse.Api.Models
             var model = new PickListSummary();
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
-            model.Status = ModelJson.ReadEnum<PickListSummaryStatus>(json, "status", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<PickListStatus>(json, "status", model.AdditionalProperties);
             model.OrderIds = ModelJson.ToList(ModelJson.Get(json, "orderIds"), v => ModelJson.ToStringValue(v));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
@@ -6656,6 +9220,178 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ProductCreatedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Product Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductCreatedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductCreatedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Product.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductCreatedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Product Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductCreatedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductCreatedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Product.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductDeletedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Product Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductDeletedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductDeletedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Product.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductDeletedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Product Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductDeletedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductDeletedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Product.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ProductImportResult : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "dryRun", "rows", "created", "updated" };
@@ -6694,6 +9430,397 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "rows", Rows, true);
             ModelJson.Put(json, "created", Created, true);
             ModelJson.Put(json, "updated", Updated, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductUpdatedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Product Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductUpdatedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductUpdatedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Product.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductUpdatedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Product Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductUpdatedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductUpdatedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Product.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PurchaseOrderReceivedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>number</c>.</summary>
+        public string Number { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public OrderType? Type { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public OrderStatus? Status { get; set; }
+
+        /// <summary><c>customerId</c>, may be null.</summary>
+        public string CustomerId { get; set; }
+
+        /// <summary><c>supplier</c>, may be null.</summary>
+        public string Supplier { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>shippingAddress</c>, may be null.</summary>
+        public ShippingAddress ShippingAddress { get; set; }
+
+        /// <summary><c>trackingNumber</c>, may be null.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary><c>notes</c>, may be null.</summary>
+        public string Notes { get; set; }
+
+        /// <summary><c>expectedAt</c>, may be null.</summary>
+        public string ExpectedAt { get; set; }
+
+        /// <summary><c>totals</c>.</summary>
+        public PurchaseOrderReceivedDataTotals Totals { get; set; }
+
+        /// <summary><c>allowedTransitions</c>.</summary>
+        public IList<OrderStatus> AllowedTransitions { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<OrderLine> Lines { get; set; }
+
+        /// <summary><c>statusHistory</c>.</summary>
+        public IList<OrderStatusChange> StatusHistory { get; set; }
+
+        /// <summary><c>receipt</c>.</summary>
+        public IList<PurchaseOrderReceivedDataReceiptItem> Receipt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PurchaseOrderReceivedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PurchaseOrderReceivedData();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Number = ModelJson.ToStringValue(ModelJson.Get(json, "number"));
+            model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
+            model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
+            model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
+            model.Totals = PurchaseOrderReceivedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
+            model.Receipt = ModelJson.ToList(ModelJson.Get(json, "receipt"), v => PurchaseOrderReceivedDataReceiptItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "number", Number, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "supplier", Supplier, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
+            ModelJson.Put(json, "notes", Notes, true);
+            ModelJson.Put(json, "expectedAt", ExpectedAt, true);
+            ModelJson.Put(json, "totals", Totals, true);
+            ModelJson.Put(json, "allowedTransitions", AllowedTransitions, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "statusHistory", StatusHistory, true);
+            ModelJson.Put(json, "receipt", Receipt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PurchaseOrderReceivedDataReceiptItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "quantity", "locationId", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers", "productId", "lotId" };
+
+        /// <summary><c>lineId</c>.</summary>
+        public string LineId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>locationId</c>.</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>lotNumber</c> (optional).</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>expiresAt</c> (optional).</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary><c>manufacturedAt</c> (optional).</summary>
+        public string ManufacturedAt { get; set; }
+
+        /// <summary><c>serialNumbers</c> (optional).</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>lotId</c> (optional).</summary>
+        public string LotId { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PurchaseOrderReceivedDataReceiptItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PurchaseOrderReceivedDataReceiptItem();
+            model.LineId = ModelJson.ToStringValue(ModelJson.Get(json, "lineId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
+            model.ManufacturedAt = ModelJson.ToStringValue(ModelJson.Get(json, "manufacturedAt"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.LotId = ModelJson.ToStringValue(ModelJson.Get(json, "lotId"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "lineId", LineId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "locationId", LocationId, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, false);
+            ModelJson.Put(json, "expiresAt", ExpiresAt, false);
+            ModelJson.Put(json, "manufacturedAt", ManufacturedAt, false);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "lotId", LotId, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PurchaseOrderReceivedDataTotals : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>total</c>.</summary>
+        public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PurchaseOrderReceivedDataTotals FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PurchaseOrderReceivedDataTotals();
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PurchaseOrderReceivedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PurchaseOrderReceivedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PurchaseOrderReceivedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PurchaseOrderReceivedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PurchaseOrderReceivedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PurchaseOrderReceivedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public PurchaseOrderReceivedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PurchaseOrderReceivedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PurchaseOrderReceivedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = PurchaseOrderReceivedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -7339,6 +10466,175 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "dispatchedAt", DispatchedAt, true);
             ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ShipmentDispatchedData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt", "trackingNumbers" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>orderId</c>.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>warehouseId</c>, may be null.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public ShipmentStatus? Status { get; set; }
+
+        /// <summary><c>carrier</c>, may be null.</summary>
+        public string Carrier { get; set; }
+
+        /// <summary><c>service</c>, may be null.</summary>
+        public string Service { get; set; }
+
+        /// <summary><c>packages</c>.</summary>
+        public IList<Package> Packages { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary><c>dispatchedAt</c>, may be null.</summary>
+        public string DispatchedAt { get; set; }
+
+        /// <summary><c>cancelledAt</c>, may be null.</summary>
+        public string CancelledAt { get; set; }
+
+        /// <summary><c>trackingNumbers</c>.</summary>
+        public IList<string> TrackingNumbers { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ShipmentDispatchedData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ShipmentDispatchedData();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.Status = ModelJson.ReadEnum<ShipmentStatus>(json, "status", model.AdditionalProperties);
+            model.Carrier = ModelJson.ToStringValue(ModelJson.Get(json, "carrier"));
+            model.Service = ModelJson.ToStringValue(ModelJson.Get(json, "service"));
+            model.Packages = ModelJson.ToList(ModelJson.Get(json, "packages"), v => Package.FromJson(v as JsonObject));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            model.DispatchedAt = ModelJson.ToStringValue(ModelJson.Get(json, "dispatchedAt"));
+            model.CancelledAt = ModelJson.ToStringValue(ModelJson.Get(json, "cancelledAt"));
+            model.TrackingNumbers = ModelJson.ToList(ModelJson.Get(json, "trackingNumbers"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "carrier", Carrier, true);
+            ModelJson.Put(json, "service", Service, true);
+            ModelJson.Put(json, "packages", Packages, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            ModelJson.Put(json, "dispatchedAt", DispatchedAt, true);
+            ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            ModelJson.Put(json, "trackingNumbers", TrackingNumbers, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ShipmentDispatchedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public ShipmentDispatchedData Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ShipmentDispatchedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ShipmentDispatchedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = ShipmentDispatchedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ShipmentDispatchedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public ShipmentDispatchedData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ShipmentDispatchedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ShipmentDispatchedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = ShipmentDispatchedData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -9163,6 +12459,77 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "replayId", ReplayId, true);
             ModelJson.Put(json, "queued", Queued, true);
             ModelJson.Put(json, "alreadyWaiting", AlreadyWaiting, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class WebhookTestData : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "webhookId", "message" };
+
+        /// <summary><c>webhookId</c>.</summary>
+        public string WebhookId { get; set; }
+
+        /// <summary><c>message</c>.</summary>
+        public string Message { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static WebhookTestData FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new WebhookTestData();
+            model.WebhookId = ModelJson.ToStringValue(ModelJson.Get(json, "webhookId"));
+            model.Message = ModelJson.ToStringValue(ModelJson.Get(json, "message"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "webhookId", WebhookId, true);
+            ModelJson.Put(json, "message", Message, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class WebhookTestWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public WebhookTestData Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static WebhookTestWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new WebhookTestWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = WebhookTestData.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -53,17 +53,37 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreatedTenantOwner array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type Dimensions array{length: int|float, width: int|float, height: int|float, unit: 'cm'|'in'}
  * @phpstan-type ErrorEnvelope array{success: bool, data: mixed|null, message: string, errors: list<string>}
- * @phpstan-type Event array{id: string, type: 'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted', timestamp: string, data?: mixed|null, webhooksFailedAt?: string}
+ * @phpstan-type Event array{id: string, type: string, timestamp: string, data: mixed, webhooksFailedAt?: string}
  * @phpstan-type EventFeedPage array{items: list<Event>, nextCursor: string, hasMore: bool}
+ * @phpstan-type EventStockLevel array{locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, onHand: int, reserved: int, available: int}
  * @phpstan-type Health array{status: string, version: string, time: string, database: string}
  * @phpstan-type InspectInvitationRequest array{token: string}
  * @phpstan-type InvalidBarcode array{productId: string, sku: string, name: string, barcode: string, problem: string}
+ * @phpstan-type InventoryAdjustedData array{movementId: string, productId: string, lotNumber: string|null, serialNumbers: list<string>|null, delta: int, reason: string, stockLevel: EventStockLevel}
+ * @phpstan-type InventoryAdjustedEvent array{id: string, type: string, timestamp: string, data: InventoryAdjustedData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryAdjustedWebhookBody array{type: string, timestamp: string, data: InventoryAdjustedData}
  * @phpstan-type InventoryCount array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string, lines: list<InventoryCountLine>, totals: InventoryCountTotals}
+ * @phpstan-type InventoryCountApprovedData array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string, lines: list<InventoryCountLine>, totals: InventoryCountApprovedDataTotals, linesIncluded: 'all'|'changed', hasMoreLines: bool}
+ * @phpstan-type InventoryCountApprovedDataTotals array{lines: int, counted: int, withVariance: int, variance: int}
+ * @phpstan-type InventoryCountApprovedEvent array{id: string, type: string, timestamp: string, data: InventoryCountApprovedData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryCountApprovedWebhookBody array{type: string, timestamp: string, data: InventoryCountApprovedData}
  * @phpstan-type InventoryCountLine array{productId: string, sku: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expected: int, counted: int|null, onHandAtCount: int|null, variance: int|null, countedAt: string|null, expectedSerials: list<string>|null, serialNumbers: list<string>|null, missingSerials: list<string>|null, foundSerials: list<string>|null}
  * @phpstan-type InventoryCountLinesRequest array{lines: list<InventoryCountLinesRequestLinesItem>}
  * @phpstan-type InventoryCountLinesRequestLinesItem array{productId: string, locationId: string, lotNumber?: string, serialNumbers?: list<string>, counted: int}
  * @phpstan-type InventoryCountSummary array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string}
  * @phpstan-type InventoryCountTotals array{lines: int, counted: int, withVariance: int, variance: int}
+ * @phpstan-type InventoryHoldCreatedEvent array{id: string, type: string, timestamp: string, data: StockHold, webhooksFailedAt?: string}
+ * @phpstan-type InventoryHoldCreatedWebhookBody array{type: string, timestamp: string, data: StockHold}
+ * @phpstan-type InventoryHoldReleasedData array{id: string, productId: string, quantity: int, status: 'active'|'released'|'expired'|'consumed', reference: string|null, locationId: string|null, warehouseId: string|null, allocations: list<InventoryHoldReleasedDataAllocationsItem>, expiresAt: string, orderId: string|null, releasedAt: string|null, createdAt: string, updatedAt: string, reason: 'released'|'expired'|'consumed'}
+ * @phpstan-type InventoryHoldReleasedDataAllocationsItem array{locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, quantity: int}
+ * @phpstan-type InventoryHoldReleasedEvent array{id: string, type: string, timestamp: string, data: InventoryHoldReleasedData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryHoldReleasedWebhookBody array{type: string, timestamp: string, data: InventoryHoldReleasedData}
+ * @phpstan-type InventoryLowStockData array{productId: string, sku: string, name: string, reorderPoint: int, onHand: int, reserved: int, expired: int, available: int}
+ * @phpstan-type InventoryLowStockEvent array{id: string, type: string, timestamp: string, data: InventoryLowStockData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryLowStockWebhookBody array{type: string, timestamp: string, data: InventoryLowStockData}
+ * @phpstan-type InventoryTransferredData array{transferId: string, productId: string, lotNumber: string|null, serialNumbers: list<string>|null, quantity: int, from: EventStockLevel, to: EventStockLevel}
+ * @phpstan-type InventoryTransferredEvent array{id: string, type: string, timestamp: string, data: InventoryTransferredData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryTransferredWebhookBody array{type: string, timestamp: string, data: InventoryTransferredData}
  * @phpstan-type InventoryValuationReport array{items: list<InventoryValuationRow>, totalCount: int, page: int, pageSize: int, totalPages: int, asOf: string|null, basis: string, totals: InventoryValuationReportTotals}
  * @phpstan-type InventoryValuationReportTotals array{onHand: int, reserved: int, expired: int, available: int, value: int|float, valueExact: string, byWarehouse: list<InventoryValuationReportTotalsByWarehouseItem>}
  * @phpstan-type InventoryValuationReportTotalsByWarehouseItem array{warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, available: int, value: int|float, valueExact: string}
@@ -110,10 +130,33 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type Membership array{tenantId: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type MoveTenantRequest array{shard: string}
  * @phpstan-type Order array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>}
+ * @phpstan-type OrderBackorderedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderBackorderedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>, backorder: OrderBackorderedDataBackorder}
+ * @phpstan-type OrderBackorderedDataBackorder array{pickListId: string, pickListLineId: string, orderLineId: string, quantity: int, reason: string}
+ * @phpstan-type OrderBackorderedDataTotals array{quantity: int, total: int|float, totalExact: string}
+ * @phpstan-type OrderBackorderedEvent array{id: string, type: string, timestamp: string, data: OrderBackorderedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderBackorderedWebhookBody array{type: string, timestamp: string, data: OrderBackorderedData}
+ * @phpstan-type OrderCancelledEvent array{id: string, type: string, timestamp: string, data: Order, webhooksFailedAt?: string}
+ * @phpstan-type OrderCancelledWebhookBody array{type: string, timestamp: string, data: Order}
+ * @phpstan-type OrderChangedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderChangedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>, shipments?: list<OrderEventShipment>}
+ * @phpstan-type OrderChangedDataTotals array{quantity: int, total: int|float, totalExact: string}
+ * @phpstan-type OrderCreatedEvent array{id: string, type: string, timestamp: string, data: Order, webhooksFailedAt?: string}
+ * @phpstan-type OrderCreatedWebhookBody array{type: string, timestamp: string, data: Order}
+ * @phpstan-type OrderDeliveredEvent array{id: string, type: string, timestamp: string, data: Order, webhooksFailedAt?: string}
+ * @phpstan-type OrderDeliveredWebhookBody array{type: string, timestamp: string, data: Order}
+ * @phpstan-type OrderEventShipment array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null, packages: list<OrderEventShipmentPackagesItem>}
+ * @phpstan-type OrderEventShipmentPackagesItem array{id: string, packageNo: int, sscc: string, packageType: string|null, weight: Weight, dimensions: Dimensions, trackingNumber: string|null, labelFormat: string|null}
  * @phpstan-type OrderLine array{id: string, lineNo: int, productId: string, quantity: int, price?: int|float, cost?: int|float, receivedQuantity?: int, shippedQuantity?: int, backorderedQuantity?: int, lotNumber?: string|null, lots?: list<OrderLineLotsItem>|null, serialNumbers?: list<string>|null, lineTotal: int|float, lineTotalExact: string}
  * @phpstan-type OrderLineLotsItem array{lotId: string, lotNumber: string, expiresAt: string|null, quantity: int}
+ * @phpstan-type OrderPartiallyShippedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderPartiallyShippedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>, shipments: list<OrderEventShipment>}
+ * @phpstan-type OrderPartiallyShippedDataTotals array{quantity: int, total: int|float, totalExact: string}
+ * @phpstan-type OrderPartiallyShippedEvent array{id: string, type: string, timestamp: string, data: OrderPartiallyShippedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderPartiallyShippedWebhookBody array{type: string, timestamp: string, data: OrderPartiallyShippedData}
+ * @phpstan-type OrderShippedEvent array{id: string, type: string, timestamp: string, data: OrderChangedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderShippedWebhookBody array{type: string, timestamp: string, data: OrderChangedData}
  * @phpstan-type OrderStatusChange array{from: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'|null, to: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', at: string, by: OrderStatusChangeBy}
  * @phpstan-type OrderStatusChangeBy array{type: 'user'|'api_key'|'system', id: string|null}
+ * @phpstan-type OrderStatusChangedEvent array{id: string, type: string, timestamp: string, data: OrderChangedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderStatusChangedWebhookBody array{type: string, timestamp: string, data: OrderChangedData}
  * @phpstan-type OrderSummary array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderSummaryTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string}
  * @phpstan-type OrderSummaryReport array{items: list<OrderSummaryRow>, totalCount: int, page: int, pageSize: int, totalPages: int, totals: OrderSummaryReportTotals}
  * @phpstan-type OrderSummaryReportTotals array{orders: int, byStatus: list<OrderSummaryReportTotalsByStatusItem>}
@@ -128,6 +171,12 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type PasswordResetRequest array{email: string}
  * @phpstan-type PasswordResetRequested array{email: string}
  * @phpstan-type PickList array{id: string, warehouseId: string, status: 'open'|'in_progress'|'completed'|'cancelled', orderIds: list<string>, createdAt: string, updatedAt: string, completedAt: string|null, cancelledAt: string|null, lines: list<PickListLine>}
+ * @phpstan-type PickListCancelledEvent array{id: string, type: string, timestamp: string, data: PickList, webhooksFailedAt?: string}
+ * @phpstan-type PickListCancelledWebhookBody array{type: string, timestamp: string, data: PickList}
+ * @phpstan-type PickListCompletedEvent array{id: string, type: string, timestamp: string, data: PickList, webhooksFailedAt?: string}
+ * @phpstan-type PickListCompletedWebhookBody array{type: string, timestamp: string, data: PickList}
+ * @phpstan-type PickListCreatedEvent array{id: string, type: string, timestamp: string, data: PickList, webhooksFailedAt?: string}
+ * @phpstan-type PickListCreatedWebhookBody array{type: string, timestamp: string, data: PickList}
  * @phpstan-type PickListLine array{id: string, lineNo: int, orderId: string, orderLineId: string, productId: string, sku: string, locationId: string, locationCode: string, lotNumber: string|null, quantity: int, pickedQuantity: int, shortQuantity: int, status: 'open'|'picked'|'short'|'cancelled'}
  * @phpstan-type PickListSummary array{id: string, warehouseId: string, status: 'open'|'in_progress'|'completed'|'cancelled', orderIds: list<string>, createdAt: string, updatedAt: string, completedAt: string|null, cancelledAt: string|null, totals: PickListSummaryTotals}
  * @phpstan-type PickListSummaryTotals array{lines: int, quantity: int, pickedQuantity: int, shortQuantity: int}
@@ -137,7 +186,18 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ProductBatchLineResult array{status: int, action?: 'created'|'updated'|'unchanged', id?: string, errors?: list<string>}
  * @phpstan-type ProductBatchRequest array{products: list<ProductBatchLine>}
  * @phpstan-type ProductBatchResult array{applied: int, failed: int, results: list<ProductBatchLineResult>}
+ * @phpstan-type ProductCreatedEvent array{id: string, type: string, timestamp: string, data: Product, webhooksFailedAt?: string}
+ * @phpstan-type ProductCreatedWebhookBody array{type: string, timestamp: string, data: Product}
+ * @phpstan-type ProductDeletedEvent array{id: string, type: string, timestamp: string, data: Product, webhooksFailedAt?: string}
+ * @phpstan-type ProductDeletedWebhookBody array{type: string, timestamp: string, data: Product}
  * @phpstan-type ProductImportResult array{dryRun: bool, rows: int, created: int, updated: int}
+ * @phpstan-type ProductUpdatedEvent array{id: string, type: string, timestamp: string, data: Product, webhooksFailedAt?: string}
+ * @phpstan-type ProductUpdatedWebhookBody array{type: string, timestamp: string, data: Product}
+ * @phpstan-type PurchaseOrderReceivedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: PurchaseOrderReceivedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, statusHistory: list<OrderStatusChange>, receipt: list<PurchaseOrderReceivedDataReceiptItem>}
+ * @phpstan-type PurchaseOrderReceivedDataReceiptItem array{lineId: string, quantity: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>, productId: string, lotId?: string}
+ * @phpstan-type PurchaseOrderReceivedDataTotals array{quantity: int, total: int|float, totalExact: string}
+ * @phpstan-type PurchaseOrderReceivedEvent array{id: string, type: string, timestamp: string, data: PurchaseOrderReceivedData, webhooksFailedAt?: string}
+ * @phpstan-type PurchaseOrderReceivedWebhookBody array{type: string, timestamp: string, data: PurchaseOrderReceivedData}
  * @phpstan-type QueuedDelivery array{deliveryId: string, eventId: string}
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
@@ -153,6 +213,9 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type SetStockLevelsRequest array{atomic?: bool, levels: list<SetStockLevelRequest>}
  * @phpstan-type Shard array{name: string, tenants: int, sizeBytes: int, rows: array<string, int>}
  * @phpstan-type Shipment array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, packages: list<Package>, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null}
+ * @phpstan-type ShipmentDispatchedData array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, packages: list<Package>, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null, trackingNumbers: list<string>}
+ * @phpstan-type ShipmentDispatchedEvent array{id: string, type: string, timestamp: string, data: ShipmentDispatchedData, webhooksFailedAt?: string}
+ * @phpstan-type ShipmentDispatchedWebhookBody array{type: string, timestamp: string, data: ShipmentDispatchedData}
  * @phpstan-type ShippingAddress array{street: string, city: string, zip: string, state?: string, country?: string}
  * @phpstan-type ShortRequest array{lineId: string, quantity: int, reason: string}
  * @phpstan-type StockBatchResult array{atomic: bool, applied: int, failed: int, results: list<BatchLineResult>}
@@ -186,6 +249,8 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type WebhookDelivery array{id: string, eventId: string, eventType: string, replayId: string|null, status: 'pending'|'succeeded'|'failed', attempts: int, lastStatusCode: int|null, lastDurationMs: int|null, lastError: string|null, nextAttemptAt: string|null, createdAt: string, updatedAt: string, attemptLog: list<WebhookDeliveryAttemptLogItem>}
  * @phpstan-type WebhookDeliveryAttemptLogItem array{attempt: int, statusCode: int|null, durationMs: int, error: string|null, at: string}
  * @phpstan-type WebhookReplay array{replayId: string|null, queued: int, alreadyWaiting: int}
+ * @phpstan-type WebhookTestData array{webhookId: string, message: string}
+ * @phpstan-type WebhookTestWebhookBody array{type: string, timestamp: string, data: WebhookTestData}
  * @phpstan-type WebhookWithSecret array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdBy: WebhookCreatedBy|null, createdAt: string, updatedAt: string, secret: string}
  * @phpstan-type Weight array{value: int|float, unit: 'g'|'kg'|'oz'|'lb'}
  */
