@@ -107,6 +107,17 @@ async function walk(phone: boolean) {
       .toBe(0);
     const where = `${path} at ${phone ? "390x844" : "1366x800"}`;
     await expectAccessible(page, where);
+    // Every row has a cell per column: on a phone a cell is shown under its column's name.
+    const misaligned = await page.evaluate(() =>
+      [...document.querySelectorAll("table")].flatMap((table) => {
+        const columns = table.tHead?.rows[0]?.cells.length ?? 0;
+        return [...table.tBodies]
+          .flatMap((body) => [...body.rows])
+          .filter((row) => [...row.cells].reduce((n, cell) => n + cell.colSpan, 0) !== columns)
+          .map((row) => `${columns} columns, a row of ${row.cells.length} cells: ${row.textContent}`);
+      }),
+    );
+    expect(misaligned, where).toEqual([]);
     if (phone) await expectFitsPhone(page, where);
     await screenshot(page, `page${path.replaceAll("/", "-").replace(/-$/, "")}${phone ? "-phone" : ""}`);
   }

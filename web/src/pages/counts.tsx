@@ -63,18 +63,7 @@ export function Counts() {
       </form>
       <LoadedList load={counts} empty="No counts yet." onPage={(next) => show({ page: next })}>
         {(list) => (
-          <Table
-            label="Cycle counts"
-            columns={[
-              "Count",
-              "Status",
-              "Warehouse",
-              { label: "Lines", number: true },
-              { label: "Counted", number: true },
-              { label: "With variance", number: true },
-              "Created",
-            ]}
-          >
+          <Table label="Cycle counts" columns={["Count", "Status", "Warehouse", "Created", "Submitted"]}>
             {list.items.map((count) => (
               <tr key={count.id}>
                 <td>
