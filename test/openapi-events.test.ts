@@ -132,6 +132,19 @@ async function everyEvent(tenant: TestTenant, subscriptionId: string) {
     201,
   );
   await ok(call("POST", `/shipments/${shipment.id}/dispatch`, { headers: admin }));
+  // shipment.cancelled: the rest shipped, then cancelled before dispatch
+  const rest = await ok<{ id: string }>(
+    call("POST", `/orders/${parted.id}/shipments`, {
+      headers: admin,
+      body: {
+        packages: [
+          { weight: { value: 1, unit: "kg" }, lines: [{ orderLineId: parted.lines[0]?.id, quantity: 1 }] },
+        ],
+      },
+    }),
+    201,
+  );
+  await ok(call("POST", `/shipments/${rest.id}/cancel`, { headers: admin }));
   // purchase_order.received, into a lot
   const bought = await ok<{ id: string; lines: { id: string }[] }>(
     purchaseOrder(tenant, warehouseId, [{ productId: lotted.id, quantity: 4 }]),

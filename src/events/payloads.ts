@@ -153,6 +153,7 @@ export const eventPayloads = {
   "order.shipped": OrderChangedData,
   "order.partially_shipped": OrderPartiallyShippedData,
   "shipment.dispatched": ShipmentDispatchedData,
+  "shipment.cancelled": ShipmentRecord,
   "order.delivered": OrderRecord,
   "order.cancelled": OrderRecord,
   "order.backordered": OrderBackorderedData,

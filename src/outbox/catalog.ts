@@ -10,6 +10,7 @@ export const eventTypes = [
   "order.backordered",
   "order.partially_shipped",
   "shipment.dispatched",
+  "shipment.cancelled",
   "pick_list.created",
   "pick_list.completed",
   "pick_list.cancelled",

@@ -21,7 +21,7 @@ import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { eventRows } from "../outbox/outbox";
-import { createPackingLocation, PACKING_CODE } from "./packing-location";
+import { createPackingLocation, PACKING_CODE } from "../stock/packing-location";
 import { type PickListLineRow, pickListRecord } from "./records";
 import { type CreatePickListBody, MAX_LINES_PER_PICK_LIST, type PickListRecord } from "./schemas";
 

@@ -1,13 +1,18 @@
+import { z } from "@hono/zod-openapi";
+import { actorOf } from "../auth/principal";
 import { envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { ShipmentRecord } from "../shipment-core/schemas";
+import { cancelShipment } from "./cancel-shipment";
 import { dispatchShipment } from "./dispatch-shipment";
+import { labelShipment } from "./label-shipment";
 import { listShipments } from "./list-shipments";
+import { readLabel } from "./read-label";
 import { getShipment } from "./read-shipment";
-import { ListShipmentsQuery } from "./schemas";
+import { LabelBody, ListShipmentsQuery, PackageParams } from "./schemas";
 
 const read = { scope: "read:orders" } as const;
 const write = { scope: "write:orders" } as const;
@@ -47,9 +52,74 @@ const dispatchShipmentRoute = defineRoute(write, {
   },
 });
 
+const cancelShipmentRoute = defineRoute(write, {
+  method: "post",
+  path: "/shipments/{id}/cancel",
+  operationId: "cancelShipment",
+  tags,
+  summary:
+    "Cancel a shipment before dispatch: its units go back to the packing location, reserved for the order",
+  description:
+    "The order lines' shippedQuantity shrink; the order is partially_shipped while another shipment still holds units, else packed. Event shipment.cancelled.",
+  request: { params: IdParam },
+  responses: {
+    200: one("The cancelled shipment"),
+    ...unknown,
+    409: errorResponse("Dispatched or cancelled already, or changed meanwhile"),
+  },
+});
+const labelShipmentRoute = defineRoute(write, {
+  method: "post",
+  path: "/shipments/{id}/label",
+  operationId: "labelShipment",
+  tags,
+  summary:
+    "Buy or record a label for every package through the carrier adapter; the shipment becomes labelled",
+  description:
+    "The built-in `manual` carrier takes each package's tracking number from the body and renders a 4x6 inch ZPL label with it and the package's SSCC (GS1-128). Labels are kept and served by GET /shipments/{id}/packages/{packageId}/label; labelling again replaces them.",
+  request: { params: IdParam, body: { required: true, ...json(LabelBody) } },
+  responses: {
+    200: one("The labelled shipment, with each package's tracking number and label format"),
+    404: errorResponse("Unknown shipment, or a package not in it (each named)"),
+    409: errorResponse("Dispatched or cancelled, or changed meanwhile"),
+  },
+});
+const labelSchema = z.string().openapi({ format: "binary" });
+const getLabelRoute = defineRoute(read, {
+  method: "get",
+  path: "/shipments/{id}/packages/{packageId}/label",
+  operationId: "getPackageLabel",
+  tags,
+  summary: "A package's label as stored: ZPL or PDF, named by its SSCC",
+  request: { params: PackageParams },
+  responses: {
+    200: {
+      description: "The label",
+      headers: {
+        "Content-Disposition": {
+          description: "`attachment` and the label's name: the package's SSCC and the format.",
+          schema: { type: "string" as const, example: 'attachment; filename="002000000000000017.zpl"' },
+        },
+      },
+      content: { "application/zpl": { schema: labelSchema }, "application/pdf": { schema: labelSchema } },
+    },
+    404: errorResponse("Unknown shipment or package, or no label yet"),
+  },
+});
+
 export const shipmentRoutes = createRouter()
   .openapi(listShipmentsRoute, async (c) => ok(c, await listShipments(c.var.tenantDb, c.req.valid("query"))))
   .openapi(getShipmentRoute, async (c) => ok(c, await getShipment(c.var.tenantDb, c.req.valid("param").id)))
   .openapi(dispatchShipmentRoute, async (c) =>
     ok(c, await dispatchShipment(c.var.tenantDb, c.req.valid("param").id)),
-  );
+  )
+  .openapi(cancelShipmentRoute, async (c) =>
+    ok(c, await cancelShipment(c.var.tenantDb, actorOf(c), c.req.valid("param").id)),
+  )
+  .openapi(labelShipmentRoute, async (c) =>
+    ok(c, await labelShipment(c.var.tenantDb, c.env.LABELS, c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .openapi(getLabelRoute, async (c) => {
+    const { id, packageId } = c.req.valid("param");
+    return readLabel(c.var.tenantDb, c.env.LABELS, id, packageId);
+  });

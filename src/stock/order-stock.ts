@@ -1,9 +1,9 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import type { Reservation } from "./allocation";
-import { addStock, changeLevel, type LedgerContext, ledgerRow } from "./statements";
+import { addStock, changeLevel, type LedgerContext, type Level, ledgerRow, lotKey } from "./statements";
 
 // The stock side of order changes, as batch statements built on the level statements. Oversell is
 // impossible because the stock_levels CHECKs (reserved <= on_hand, on_hand >= 0) fail the whole batch
@@ -47,4 +47,28 @@ export function receiveStock(
     addStock(tdb, s, s.quantity, ctx.now, guard),
     ledgerRow(tdb, uuidv7(), s, s.quantity, ledgerContext(ctx, "received", serialNumbers), guard),
   ] as const;
+}
+
+/**
+ * Units arriving at a level already reserved for an order line: a pick bringing them to the packing
+ * location, a cancelled shipment putting them back there. On hand and reserved go up (the level is created on
+ * first use), with a ledger row, and the order's reservation row at the level grows by them.
+ */
+export function addReservedStock(
+  tdb: TenantDb,
+  l: Level & { warehouseId: string },
+  line: { orderId: string; lineId: string },
+  quantity: number,
+  ledger: LedgerContext,
+  guard: SQL,
+) {
+  return [
+    addStock(tdb, l, quantity, ledger.now, guard),
+    changeLevel(tdb, l, { reserved: quantity }, ledger.now, guard),
+    ledgerRow(tdb, uuidv7(), l, quantity, ledger, guard),
+    sql`insert into order_reservations (tenant_id, order_id, line_id, product_id, location_id, lot_id, quantity)
+      select ${tdb.tenantId}, ${line.orderId}, ${line.lineId}, ${l.productId}, ${l.locationId}, ${lotKey(l)}, ${quantity}
+      where ${guard}
+      on conflict (tenant_id, order_id, line_id, location_id, lot_id) do update set quantity = quantity + excluded.quantity`,
+  ];
 }

@@ -551,6 +551,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "a rule across fields (the status asked for); generators ignore the if/then that could state it",
   },
   {
+    rule: /^trackingNumbers: (package \d+ \(.+\) needs a tracking number|must not name a package twice)$/,
+    why: "depends on the shipment's stored packages, and a rule across an array's items (each package once)",
+  },
+  {
     rule: /: must have at most 3 decimals$/,
     why: "multipleOf 0.001 is not exact in binary floating point (Ajv refuses 2.675); the description says it",
   },

@@ -111,6 +111,9 @@ OPERATIONS: Dict[str, Operation] = {
     "listShipments": Operation("listShipments", "GET", "/api/v1/shipments", "tenant", "safe"),
     "getShipment": Operation("getShipment", "GET", "/api/v1/shipments/{id}", "tenant", "safe"),
     "dispatchShipment": Operation("dispatchShipment", "POST", "/api/v1/shipments/{id}/dispatch", "tenant", "idempotency-key"),
+    "cancelShipment": Operation("cancelShipment", "POST", "/api/v1/shipments/{id}/cancel", "tenant", "idempotency-key"),
+    "labelShipment": Operation("labelShipment", "POST", "/api/v1/shipments/{id}/label", "tenant", "idempotency-key"),
+    "getPackageLabel": Operation("getPackageLabel", "GET", "/api/v1/shipments/{id}/packages/{packageId}/label", "tenant", "safe"),
 }
 
 
@@ -2530,7 +2533,7 @@ class PickListsResource:
 
 
 class ShipmentsResource:
-    """``client.shipments``: listShipments, getShipment, dispatchShipment."""
+    """``client.shipments``: listShipments, getShipment, dispatchShipment, cancelShipment, labelShipment, getPackageLabel."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -2601,6 +2604,60 @@ class ShipmentsResource:
             idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.Shipment),
+        )
+
+    def cancel(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Shipment:
+        """``POST /api/v1/shipments/{id}/cancel`` (cancelShipment)."""
+        return self._t.call(
+            OPERATIONS["cancelShipment"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Shipment),
+        )
+
+    def label(
+        self,
+        id: str,
+        *,
+        tracking_numbers: Optional[List[Union[m.LabelShipmentRequestTrackingNumbersItem, Dict[str, Any]]]] = UNSET,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Shipment:
+        """``POST /api/v1/shipments/{id}/label`` (labelShipment)."""
+        return self._t.call(
+            OPERATIONS["labelShipment"],
+            path=(id,),
+            body={"trackingNumbers": tracking_numbers},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Shipment),
+        )
+
+    def get_label(
+        self,
+        id: str,
+        package_id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> None:
+        """``GET /api/v1/shipments/{id}/packages/{packageId}/label`` (getPackageLabel)."""
+        return self._t.call(
+            OPERATIONS["getPackageLabel"],
+            path=(id, package_id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
         )
 
 

@@ -184,6 +184,7 @@ namespace Warehouse.Api.Models
         [WireName("order.backordered")] OrderBackordered,
         [WireName("order.partially_shipped")] OrderPartiallyShipped,
         [WireName("shipment.dispatched")] ShipmentDispatched,
+        [WireName("shipment.cancelled")] ShipmentCancelled,
         [WireName("pick_list.created")] PickListCreated,
         [WireName("pick_list.completed")] PickListCompleted,
         [WireName("pick_list.cancelled")] PickListCancelled,
@@ -309,6 +310,7 @@ namespace Warehouse.Api.Models
         [WireName("order.backordered")] OrderBackordered,
         [WireName("order.partially_shipped")] OrderPartiallyShipped,
         [WireName("shipment.dispatched")] ShipmentDispatched,
+        [WireName("shipment.cancelled")] ShipmentCancelled,
         [WireName("pick_list.created")] PickListCreated,
         [WireName("pick_list.completed")] PickListCompleted,
         [WireName("pick_list.cancelled")] PickListCancelled,
@@ -4391,6 +4393,67 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "tenantId", TenantId, true);
             ModelJson.Put(json, "role", Role, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class LabelShipmentRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "trackingNumbers" };
+
+        /// <summary><c>trackingNumbers</c> (optional).</summary>
+        public IList<LabelShipmentRequestTrackingNumbersItem> TrackingNumbers { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static LabelShipmentRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new LabelShipmentRequest();
+            model.TrackingNumbers = ModelJson.ToList(ModelJson.Get(json, "trackingNumbers"), v => LabelShipmentRequestTrackingNumbersItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "trackingNumbers", TrackingNumbers, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class LabelShipmentRequestTrackingNumbersItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "packageId", "trackingNumber" };
+
+        /// <summary><c>packageId</c>.</summary>
+        public string PackageId { get; set; }
+
+        /// <summary><c>trackingNumber</c>.</summary>
+        public string TrackingNumber { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static LabelShipmentRequestTrackingNumbersItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new LabelShipmentRequestTrackingNumbersItem();
+            model.PackageId = ModelJson.ToStringValue(ModelJson.Get(json, "packageId"));
+            model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "packageId", PackageId, true);
+            ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -10466,6 +10529,92 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "dispatchedAt", DispatchedAt, true);
             ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ShipmentCancelledEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Shipment Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ShipmentCancelledEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ShipmentCancelledEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Shipment.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ShipmentCancelledWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Shipment Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ShipmentCancelledWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ShipmentCancelledWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Shipment.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -111,6 +111,9 @@ namespace Warehouse.Api
         internal static readonly Operation ListShipments = new Operation("listShipments", "GET", "/api/v1/shipments", "tenant", "safe");
         internal static readonly Operation GetShipment = new Operation("getShipment", "GET", "/api/v1/shipments/{id}", "tenant", "safe");
         internal static readonly Operation DispatchShipment = new Operation("dispatchShipment", "POST", "/api/v1/shipments/{id}/dispatch", "tenant", "idempotency-key");
+        internal static readonly Operation CancelShipment = new Operation("cancelShipment", "POST", "/api/v1/shipments/{id}/cancel", "tenant", "idempotency-key");
+        internal static readonly Operation LabelShipment = new Operation("labelShipment", "POST", "/api/v1/shipments/{id}/label", "tenant", "idempotency-key");
+        internal static readonly Operation GetPackageLabel = new Operation("getPackageLabel", "GET", "/api/v1/shipments/{id}/packages/{packageId}/label", "tenant", "safe");
     }
 
     public sealed partial class WarehouseClient
@@ -172,7 +175,7 @@ namespace Warehouse.Api
         /// <summary>listPickLists, createPickList, getPickList, cancelPickList, confirmPick, recordShort.</summary>
         public PickListsResource PickLists { get; private set; }
 
-        /// <summary>listShipments, getShipment, dispatchShipment.</summary>
+        /// <summary>listShipments, getShipment, dispatchShipment, cancelShipment, labelShipment, getPackageLabel.</summary>
         public ShipmentsResource Shipments { get; private set; }
 
         private void InitializeResources(Transport transport)
@@ -1249,7 +1252,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Shipments</c>: listShipments, getShipment, dispatchShipment.</summary>
+    /// <summary><c>client.Shipments</c>: listShipments, getShipment, dispatchShipment, cancelShipment, labelShipment, getPackageLabel.</summary>
     public sealed class ShipmentsResource
     {
         private readonly Transport _transport;
@@ -1283,6 +1286,26 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.DispatchShipment, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Shipment.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/shipments/{id}/cancel</c> (cancelShipment).</summary>
+        public async Task<Models.Shipment> CancelAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CancelShipment, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Shipment.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/shipments/{id}/label</c> (labelShipment).</summary>
+        public async Task<Models.Shipment> LabelAsync(string id, Models.LabelShipmentRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.LabelShipment, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Shipment.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/shipments/{id}/packages/{packageId}/label</c> (getPackageLabel).</summary>
+        public Task<object> GetLabelAsync(string id, string packageId, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.DataAsync(Operations.GetPackageLabel, new[] { id, packageId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 }

@@ -46,7 +46,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateShipmentRequestPackagesItemLinesItem array{orderLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
- * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active?: bool}
+ * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active?: bool}
  * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string, key: string}
  * @phpstan-type CreatedTenant array{tenant: Tenant, owner: CreatedTenantOwner|null, ownerInvitation: Invitation|null, apiKey: CreatedTenantApiKey|null}
  * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
@@ -93,6 +93,8 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type InvitationPreview array{email: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', expiresAt: string, accountExists: bool}
  * @phpstan-type InviteUserRequest array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type JoinedTenant array{tenantId: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
+ * @phpstan-type LabelShipmentRequest array{trackingNumbers?: list<LabelShipmentRequestTrackingNumbersItem>}
+ * @phpstan-type LabelShipmentRequestTrackingNumbersItem array{packageId: string, trackingNumber: string}
  * @phpstan-type ListApiKeysResult array{items: list<ApiKey>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListHoldsResult array{items: list<StockHold>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListInvalidBarcodesResult array{items: list<InvalidBarcode>, totalCount: int, page: int, pageSize: int, totalPages: int}
@@ -202,7 +204,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type RefreshRequest array{refreshToken: string}
- * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'>}
+ * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'>}
  * @phpstan-type ReportCatalogue array{items: list<ReportType>}
  * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
@@ -213,6 +215,8 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type SetStockLevelsRequest array{atomic?: bool, levels: list<SetStockLevelRequest>}
  * @phpstan-type Shard array{name: string, tenants: int, sizeBytes: int, rows: array<string, int>}
  * @phpstan-type Shipment array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, packages: list<Package>, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null}
+ * @phpstan-type ShipmentCancelledEvent array{id: string, type: string, timestamp: string, data: Shipment, webhooksFailedAt?: string}
+ * @phpstan-type ShipmentCancelledWebhookBody array{type: string, timestamp: string, data: Shipment}
  * @phpstan-type ShipmentDispatchedData array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, packages: list<Package>, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null, trackingNumbers: list<string>}
  * @phpstan-type ShipmentDispatchedEvent array{id: string, type: string, timestamp: string, data: ShipmentDispatchedData, webhooksFailedAt?: string}
  * @phpstan-type ShipmentDispatchedWebhookBody array{type: string, timestamp: string, data: ShipmentDispatchedData}
@@ -240,7 +244,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
- * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}
+ * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}
  * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}
  * @phpstan-type WarehouseRequest array{code: string, name: string, address?: Address, active?: bool}

@@ -17,6 +17,7 @@ enum WebhookEventName: string
     case OrderBackordered = 'order.backordered';
     case OrderPartiallyShipped = 'order.partially_shipped';
     case ShipmentDispatched = 'shipment.dispatched';
+    case ShipmentCancelled = 'shipment.cancelled';
     case PickListCreated = 'pick_list.created';
     case PickListCompleted = 'pick_list.completed';
     case PickListCancelled = 'pick_list.cancelled';

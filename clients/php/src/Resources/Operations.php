@@ -114,5 +114,8 @@ final class Operations
         'listShipments' => ['GET', '/api/v1/shipments', 'tenant', 'safe'],
         'getShipment' => ['GET', '/api/v1/shipments/{id}', 'tenant', 'safe'],
         'dispatchShipment' => ['POST', '/api/v1/shipments/{id}/dispatch', 'tenant', 'idempotency-key'],
+        'cancelShipment' => ['POST', '/api/v1/shipments/{id}/cancel', 'tenant', 'idempotency-key'],
+        'labelShipment' => ['POST', '/api/v1/shipments/{id}/label', 'tenant', 'idempotency-key'],
+        'getPackageLabel' => ['GET', '/api/v1/shipments/{id}/packages/{packageId}/label', 'tenant', 'safe'],
     ];
 }

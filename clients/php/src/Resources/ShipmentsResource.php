@@ -11,7 +11,7 @@ use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->shipments`: listShipments, getShipment, dispatchShipment.
+ * `$client->shipments`: listShipments, getShipment, dispatchShipment, cancelShipment, labelShipment, getPackageLabel.
  *
  * @phpstan-import-type Shipment from Models
  */
@@ -65,5 +65,39 @@ final class ShipmentsResource
     public function dispatch(string $id, array $options = []): array
     {
         return $this->transport->call('dispatchShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/shipments/{id}/cancel` (cancelShipment).
+     *
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Shipment
+     */
+    public function cancel(string $id, array $options = []): array
+    {
+        return $this->transport->call('cancelShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `POST /api/v1/shipments/{id}/label` (labelShipment).
+     *
+     * @param array{trackingNumbers?: list<mixed>} $body
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
+     * @return Shipment
+     */
+    public function label(string $id, array $body, array $options = []): array
+    {
+        return $this->transport->call('labelShipment', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `GET /api/v1/shipments/{id}/packages/{packageId}/label` (getPackageLabel).
+     *
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return null
+     */
+    public function getLabel(string $id, string $packageId, array $options = []): mixed
+    {
+        return $this->transport->call('getPackageLabel', path: [$id, $packageId], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

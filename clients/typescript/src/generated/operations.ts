@@ -108,6 +108,9 @@ export const OPERATIONS = {
   listShipments: { operationId: "listShipments", access: "tenant", retry: "safe" },
   getShipment: { operationId: "getShipment", access: "tenant", retry: "safe" },
   dispatchShipment: { operationId: "dispatchShipment", access: "tenant", retry: "idempotency-key" },
+  cancelShipment: { operationId: "cancelShipment", access: "tenant", retry: "idempotency-key" },
+  labelShipment: { operationId: "labelShipment", access: "tenant", retry: "idempotency-key" },
+  getPackageLabel: { operationId: "getPackageLabel", access: "tenant", retry: "safe" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -794,7 +797,22 @@ export function shipmentsResource(t: Transport) {
     t.call(OPERATIONS.dispatchShipment, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/shipments/{id}/dispatch", { ...init, params: { path: { id } } }),
     );
-  return { list: listShipments, listAll: listShipmentsAll, get: getShipment, dispatch: dispatchShipment };
+  /** `POST /api/v1/shipments/{id}/cancel` (cancelShipment) */
+  const cancelShipment = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"cancelShipment">> =>
+    t.call(OPERATIONS.cancelShipment, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/shipments/{id}/cancel", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/shipments/{id}/label` (labelShipment) */
+  const labelShipment = (id: string, body: BodyOf<"labelShipment">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"labelShipment">> =>
+    t.call(OPERATIONS.labelShipment, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/shipments/{id}/label", { ...init, params: { path: { id } }, body }),
+    );
+  /** `GET /api/v1/shipments/{id}/packages/{packageId}/label` (getPackageLabel) */
+  const getPackageLabel = (id: string, packageId: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getPackageLabel">> =>
+    t.call(OPERATIONS.getPackageLabel, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/shipments/{id}/packages/{packageId}/label", { ...init, params: { path: { id, packageId } } }),
+    );
+  return { list: listShipments, listAll: listShipmentsAll, get: getShipment, dispatch: dispatchShipment, cancel: cancelShipment, label: labelShipment, getLabel: getPackageLabel };
 }
 
 /** The resource groups of the client, one property per group. */
