@@ -47,6 +47,17 @@ describe("POST /products/batch", () => {
     expect(await productEvents(tenant, same.sku)).toEqual(["product.created"]);
   });
 
+  it("answers a batch with nothing to write (every product as stored) line by line", async () => {
+    const same = await createProduct(tenant, { name: "As stored", price: 4 });
+    const res = await upsert([{ sku: same.sku, name: "As stored", price: 4 }]);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      applied: 1,
+      failed: 0,
+      results: [{ status: 200, action: "unchanged", id: same.id }],
+    });
+  });
+
   it("refuses each bad line on its own and writes the others", async () => {
     const holder = await createProduct(tenant, { barcode: "4006381333931" });
     const lot = await createProduct(tenant, { tracking: "lot" });

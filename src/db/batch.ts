@@ -87,9 +87,10 @@ export async function runBatch<const B extends Record<string, Entry>>(
     entry === undefined ? [] : Array.isArray(entry) ? entry : [entry as Statement],
   );
   const steps = flat.map(prepared);
-  const results = await client.batch(
-    steps.map(({ query }) => client.prepare(query.sql).bind(...query.params)),
-  );
+  // D1 refuses an empty batch ("No SQL statements detected"): a batch whose every entry is empty writes nothing.
+  const results = steps.length
+    ? await client.batch(steps.map(({ query }) => client.prepare(query.sql).bind(...query.params)))
+    : [];
 
   flat.forEach((statement, i) => {
     if (!isEvent(statement) || !statement.handOff || changesOf(results[i]) === 0) return;

@@ -52,9 +52,6 @@ export async function pickedSerials(
         `lines[${i}].serialNumbers: ${pick.serialNumbers.length} serial numbers for a quantity of ${line.quantity}`,
       );
     }
-    const twice = pick.serialNumbers.filter((s, j) => pick.serialNumbers.indexOf(s) !== j);
-    for (const serial of new Set(twice))
-      problems.push(`lines[${i}].serialNumbers: ${serial} is given more than once`);
     pickOf.set(line.id, pick.serialNumbers);
   }
   for (const line of order.lines) {
