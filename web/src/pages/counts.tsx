@@ -5,8 +5,9 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { codeOf, useLocations, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -46,17 +47,13 @@ export function Counts() {
         aria-label="Filter counts"
         onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
       >
-        <label class="field">
-          <span>Status</span>
-          <select name="status">
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s} selected={s === values.status}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Status"
+          name="status"
+          empty="Any"
+          choices={choicesOf(STATUSES)}
+          initial={values.status}
+        />
         <button type="submit" class="button button-primary">
           Apply
         </button>
@@ -109,17 +106,14 @@ function NewCountDialog({ onClose, onCreated }: { onClose: () => void; onCreated
           void submit.run(event.currentTarget);
         }}
       >
-        <label class="field">
-          <span>Warehouse</span>
-          <select required value={warehouseId} onChange={(e) => setWarehouseId(e.currentTarget.value)}>
-            <option value="">Choose…</option>
-            {warehouses.data?.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.code} {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Warehouse"
+          required
+          empty="Choose…"
+          choices={warehouseChoices(warehouses.data)}
+          value={warehouseId}
+          onChange={setWarehouseId}
+        />
         {warehouseId && (
           <fieldset class="field">
             <legend>Locations (none chosen: the whole warehouse)</legend>

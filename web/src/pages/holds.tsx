@@ -5,6 +5,7 @@ import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useLocations } from "../ui/lookups";
 import { ConfirmDialog } from "../ui/modal";
 import { useProductsById } from "../ui/products-lookup";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -34,16 +35,7 @@ export function Holds() {
         aria-label="Filter holds"
         onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
       >
-        <label class="field">
-          <span>Status</span>
-          <select name="status">
-            {STATUSES.map((s) => (
-              <option key={s} value={s} selected={s === status}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Status" name="status" choices={choicesOf(STATUSES)} initial={status} />
         <button type="submit" class="button button-primary">
           Apply
         </button>

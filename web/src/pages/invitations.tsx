@@ -6,6 +6,7 @@ import { fieldsOf, useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { ConfirmDialog } from "../ui/modal";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useLoad } from "../ui/use-load";
 
@@ -51,17 +52,7 @@ export function Invitations() {
             <span>Email</span>
             <input name="email" type="email" autocomplete="off" required />
           </label>
-          <label class="field">
-            <span>Role</span>
-            {/* The least power by default: Preact has no defaultValue for a select, the option says `selected`. */}
-            <select name="role">
-              {roles.map((role) => (
-                <option key={role} value={role} selected={role === "viewer"}>
-                  {role}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="Role" name="role" choices={choicesOf(roles)} initial="viewer" />
           <button type="submit" class="button button-primary" disabled={invite.busy}>
             Invite
           </button>

@@ -2,6 +2,7 @@ import { api, unwrap } from "../api/client";
 import { utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { useProductsById } from "../ui/products-lookup";
+import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -42,21 +43,17 @@ export function Lots() {
           show({ within: f.within ?? "", expired: f.expired ? "1" : "", number: f.number ?? "", page: 1 });
         }}
       >
-        <label class="field">
-          <span>Expiring within</span>
-          <select name="within">
-            {[
-              ["30", "30 days"],
-              ["90", "90 days"],
-              ["365", "a year"],
-              ["all", "any time"],
-            ].map(([value, label]) => (
-              <option key={value} value={value} selected={value === within}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Expiring within"
+          name="within"
+          choices={[
+            { value: "30", label: "30 days" },
+            { value: "90", label: "90 days" },
+            { value: "365", label: "a year" },
+            { value: "all", label: "any time" },
+          ]}
+          initial={within}
+        />
         <label class="field">
           <span>Lot number</span>
           <input name="number" defaultValue={values.number} maxLength={100} />

@@ -4,8 +4,9 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { codeOf, locationChoices, useLocations, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { useProductsById } from "../ui/products-lookup";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -95,39 +96,27 @@ export function Movements() {
           });
         }}
       >
-        <label class="field">
-          <span>Warehouse</span>
-          <select name="warehouseId">
-            <option value="">All</option>
-            {warehouses.data?.map((w) => (
-              <option key={w.id} value={w.id} selected={w.id === values.warehouseId}>
-                {w.code}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>Location</span>
-          <select name="locationId">
-            <option value="">All</option>
-            {locations.data?.map((l) => (
-              <option key={l.id} value={l.id} selected={l.id === values.locationId}>
-                {l.code}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>Reason</span>
-          <select name="reason">
-            <option value="">Any</option>
-            {REASONS.map((r) => (
-              <option key={r} value={r} selected={r === values.reason}>
-                {r.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Warehouse"
+          name="warehouseId"
+          empty="All"
+          choices={warehouseChoices(warehouses.data, false)}
+          initial={values.warehouseId}
+        />
+        <SelectField
+          label="Location"
+          name="locationId"
+          empty="All"
+          choices={locationChoices(locations.data)}
+          initial={values.locationId}
+        />
+        <SelectField
+          label="Reason"
+          name="reason"
+          empty="Any"
+          choices={choicesOf(REASONS, (r) => r.replaceAll("_", " "))}
+          initial={values.reason}
+        />
         <label class="field">
           <span>From</span>
           <input name="from" type="date" defaultValue={values.from} />

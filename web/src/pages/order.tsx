@@ -5,9 +5,10 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, formatMoney } from "../ui/format";
 import { Loaded } from "../ui/loaded";
-import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
 import { Modal } from "../ui/modal";
 import { useProductsById } from "../ui/products-lookup";
+import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -277,21 +278,14 @@ export function ReceiveDialog({
                     onInput={(e) => set(line.id, { quantity: e.currentTarget.value })}
                   />
                 </label>
-                <label class="field">
-                  <span>Into location</span>
-                  <select
-                    required
-                    value={receipt.locationId}
-                    onChange={(e) => set(line.id, { locationId: e.currentTarget.value })}
-                  >
-                    <option value="">Choose…</option>
-                    {locations.data?.map((l) => (
-                      <option key={l.id} value={l.id}>
-                        {l.code}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <SelectField
+                  label="Into location"
+                  required
+                  empty="Choose…"
+                  choices={locationChoices(locations.data)}
+                  value={receipt.locationId}
+                  onChange={(locationId) => set(line.id, { locationId })}
+                />
               </div>
               {lotted && (
                 <div class="field-row">

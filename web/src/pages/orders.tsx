@@ -5,9 +5,10 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, formatMoney } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, useWarehouses } from "../ui/lookups";
+import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
 import { productByCode } from "../ui/products-lookup";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -82,29 +83,23 @@ export function Orders() {
           show({ type: f.type ?? "", status: f.status ?? "", search: f.search ?? "", page: 1 });
         }}
       >
-        <label class="field">
-          <span>Type</span>
-          <select name="type">
-            <option value="">Sales and purchase</option>
-            <option value="sales" selected={values.type === "sales"}>
-              Sales
-            </option>
-            <option value="purchase" selected={values.type === "purchase"}>
-              Purchase
-            </option>
-          </select>
-        </label>
-        <label class="field">
-          <span>Status</span>
-          <select name="status">
-            <option value="">Any</option>
-            {statuses.map((s) => (
-              <option key={s} value={s} selected={s === values.status}>
-                {statusLabel(s)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Type"
+          name="type"
+          empty="Sales and purchase"
+          choices={[
+            { value: "sales", label: "Sales" },
+            { value: "purchase", label: "Purchase" },
+          ]}
+          initial={values.type}
+        />
+        <SelectField
+          label="Status"
+          name="status"
+          empty="Any"
+          choices={choicesOf(statuses, statusLabel)}
+          initial={values.status}
+        />
         <label class="field">
           <span>Search</span>
           <input
@@ -285,17 +280,13 @@ function NewOrderDialog({
             </label>
           </>
         )}
-        <label class="field">
-          <span>Warehouse{type === "sales" ? " (optional)" : ""}</span>
-          <select name="warehouseId" required={type === "purchase"}>
-            <option value="">{type === "sales" ? "Any" : "Choose…"}</option>
-            {warehouses.data?.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.code} {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label={`Warehouse${type === "sales" ? " (optional)" : ""}`}
+          name="warehouseId"
+          required={type === "purchase"}
+          empty={type === "sales" ? "Any" : "Choose…"}
+          choices={warehouseChoices(warehouses.data)}
+        />
         <fieldset class="field">
           <legend>Lines</legend>
           {lines.map((line, index) => (

@@ -6,8 +6,9 @@ import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, useWarehouses } from "../ui/lookups";
+import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -52,17 +53,13 @@ export function PickLists() {
         aria-label="Filter pick lists"
         onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
       >
-        <label class="field">
-          <span>Status</span>
-          <select name="status">
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s} selected={s === values.status}>
-                {statusLabel(s)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Status"
+          name="status"
+          empty="Any"
+          choices={choicesOf(STATUSES, statusLabel)}
+          initial={values.status}
+        />
         <button type="submit" class="button button-primary">
           Apply
         </button>
@@ -157,17 +154,14 @@ function NewPickListDialog({ onClose, onCreated }: { onClose: () => void; onCrea
           void submit.run(event.currentTarget);
         }}
       >
-        <label class="field">
-          <span>Warehouse</span>
-          <select required value={warehouseId} onChange={(e) => setWarehouseId(e.currentTarget.value)}>
-            <option value="">Choose…</option>
-            {warehouses.data?.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.code} {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Warehouse"
+          required
+          empty="Choose…"
+          choices={warehouseChoices(warehouses.data)}
+          value={warehouseId}
+          onChange={setWarehouseId}
+        />
         {warehouseId && (
           <Loaded load={orders}>
             {(pickable) => {

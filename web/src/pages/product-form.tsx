@@ -2,6 +2,7 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { Modal } from "../ui/modal";
+import { SelectField } from "../ui/select-field";
 
 type Product = Schemas["Product"];
 type Fields = Schemas["CreateProductRequest"];
@@ -66,16 +67,16 @@ export function ProductDialog({
         </div>
         <div class="field-row">
           {text("unit", "Unit (optional)", { maxLength: 20 })}
-          <label class="field">
-            <span>Tracking</span>
-            <select name="tracking">
-              {(["none", "lot", "serial"] as const).map((t) => (
-                <option key={t} value={t} selected={(product?.tracking ?? "none") === t}>
-                  {t === "none" ? "None" : t === "lot" ? "Lots (with expiry)" : "Serial numbers"}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Tracking"
+            name="tracking"
+            choices={[
+              { value: "none", label: "None" },
+              { value: "lot", label: "Lots (with expiry)" },
+              { value: "serial", label: "Serial numbers" },
+            ]}
+            initial={product?.tracking ?? "none"}
+          />
         </div>
         {text("description", "Description (optional)", { maxLength: 2000 })}
         <ErrorMessage error={submit.error} />

@@ -3,6 +3,7 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { Modal } from "../ui/modal";
+import { SelectField } from "../ui/select-field";
 
 type Result = Schemas["ProductImportResult"];
 
@@ -57,16 +58,15 @@ export function ImportDialog({ onClose, onImported }: { onClose: () => void; onI
         <span>Or paste it</span>
         <textarea rows={6} value={csv} onInput={(e) => change(() => setCsv(e.currentTarget.value))} />
       </label>
-      <label class="field">
-        <span>Existing SKUs</span>
-        <select
-          value={mode}
-          onChange={(e) => change(() => setMode(e.currentTarget.value as "create" | "upsert"))}
-        >
-          <option value="upsert">Update them</option>
-          <option value="create">Refuse them (create only)</option>
-        </select>
-      </label>
+      <SelectField
+        label="Existing SKUs"
+        choices={[
+          { value: "upsert", label: "Update them" },
+          { value: "create", label: "Refuse them (create only)" },
+        ]}
+        value={mode}
+        onChange={(value) => change(() => setMode(value as "create" | "upsert"))}
+      />
       <ErrorMessage error={check.error ?? run.error} />
       {preview && (
         <p class="alert alert-info" role="status">

@@ -3,6 +3,7 @@ import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { formatMoney } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -91,18 +92,13 @@ export function Products() {
           <span>Category</span>
           <input name="category" defaultValue={category} maxLength={100} />
         </label>
-        <label class="field">
-          <span>Status</span>
-          <select name="status">
-            <option value="">Any</option>
-            <option value="Active" selected={status === "Active"}>
-              Active
-            </option>
-            <option value="Inactive" selected={status === "Inactive"}>
-              Inactive
-            </option>
-          </select>
-        </label>
+        <SelectField
+          label="Status"
+          name="status"
+          empty="Any"
+          choices={choicesOf(["Active", "Inactive"])}
+          initial={status}
+        />
         <button type="submit" class="button button-primary">
           Apply
         </button>

@@ -5,8 +5,9 @@ import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatInteger } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { codeOf, locationChoices, useLocations, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -76,28 +77,20 @@ export function Stock() {
           });
         }}
       >
-        <label class="field">
-          <span>Warehouse</span>
-          <select name="warehouseId">
-            <option value="">All</option>
-            {warehouses.data?.map((w) => (
-              <option key={w.id} value={w.id} selected={w.id === values.warehouseId}>
-                {w.code} {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>Location</span>
-          <select name="locationId">
-            <option value="">All</option>
-            {locations.data?.map((l) => (
-              <option key={l.id} value={l.id} selected={l.id === values.locationId}>
-                {l.code}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Warehouse"
+          name="warehouseId"
+          empty="All"
+          choices={warehouseChoices(warehouses.data)}
+          initial={values.warehouseId}
+        />
+        <SelectField
+          label="Location"
+          name="locationId"
+          empty="All"
+          choices={locationChoices(locations.data)}
+          initial={values.locationId}
+        />
         <label class="field">
           <span>SKU</span>
           <input name="sku" defaultValue={values.sku} maxLength={100} />
@@ -213,16 +206,7 @@ function AdjustDialog({ level, onClose, onDone }: { level: Level; onClose: () =>
           <span>Quantity</span>
           <input name="quantity" type="number" step={1} required inputMode="numeric" autofocus />
         </label>
-        <label class="field">
-          <span>Reason</span>
-          <select name="reason">
-            {REASONS.map((reason) => (
-              <option key={reason} value={reason} selected={reason === "correction"}>
-                {reason}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Reason" name="reason" choices={choicesOf(REASONS)} initial="correction" />
         <label class="field">
           <span>Notes (optional)</span>
           <input name="notes" maxLength={500} />
@@ -277,19 +261,15 @@ function TransferDialog({
           <span>Quantity</span>
           <input name="quantity" type="number" min={1} step={1} required inputMode="numeric" autofocus />
         </label>
-        <label class="field">
-          <span>To location</span>
-          <select name="toLocationId" required>
-            <option value="">Choose…</option>
-            {locations.data
-              ?.filter((l) => l.id !== level.locationId)
-              .map((l) => (
-                <option key={l.id} value={l.id}>
-                  {codeOf(warehouses.data, l.warehouseId)} {l.code}
-                </option>
-              ))}
-          </select>
-        </label>
+        <SelectField
+          label="To location"
+          name="toLocationId"
+          required
+          empty="Choose…"
+          choices={locations.data
+            ?.filter((l) => l.id !== level.locationId)
+            .map((l) => ({ value: l.id, label: `${codeOf(warehouses.data, l.warehouseId)} ${l.code}` }))}
+        />
         <label class="field">
           <span>Notes (optional)</span>
           <input name="notes" maxLength={500} />

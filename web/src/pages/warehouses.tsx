@@ -5,6 +5,7 @@ import { fieldsOf, useSubmit } from "../ui/form";
 import { Loaded } from "../ui/loaded";
 import { type Location, useLocations, useWarehouses, type Warehouse } from "../ui/lookups";
 import { Modal } from "../ui/modal";
+import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 
@@ -244,16 +245,7 @@ function LocationDialog({
             <input name="name" required maxLength={200} defaultValue={location?.name} />
           </label>
         </div>
-        <label class="field">
-          <span>Type</span>
-          <select name="type">
-            {TYPES.map((t) => (
-              <option key={t} value={t} selected={(location?.type ?? "bin") === t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Type" name="type" choices={choicesOf(TYPES)} initial={location?.type ?? "bin"} />
         <label class="check">
           <input type="checkbox" name="active" defaultChecked={location?.active ?? true} />
           <span>Active</span>

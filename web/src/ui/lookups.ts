@@ -43,3 +43,11 @@ export function useLocations(warehouseId = ""): Load<Location[]> {
 /** A code for an id, or the id's start while the list loads. */
 export const codeOf = (items: { id: string; code: string }[] | undefined, id: string | null) =>
   id ? (items?.find((item) => item.id === id)?.code ?? id.slice(0, 8)) : "—";
+
+/** Warehouses as select choices: by code, with the name where there is room for it. */
+export const warehouseChoices = (items: Warehouse[] | undefined, named = true) =>
+  items?.map((w) => ({ value: w.id, label: named ? `${w.code} ${w.name}` : w.code }));
+
+/** Locations as select choices, by code. */
+export const locationChoices = (items: Location[] | undefined) =>
+  items?.map((l) => ({ value: l.id, label: l.code }));
