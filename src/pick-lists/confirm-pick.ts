@@ -6,7 +6,8 @@ import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { addStock, changeLevel, type LedgerContext, ledgerRow } from "../stock/statements";
+import { addReservedStock } from "../stock/order-stock";
+import { changeLevel, type LedgerContext, ledgerRow } from "../stock/statements";
 import { serialsChanged, serialsWhere, takeSerials } from "../stock/tracked-stock";
 import {
   bumpOrderVersion,
@@ -114,11 +115,7 @@ export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: strin
       changeLevel(tdb, bin, { onHand: -q, reserved: -q }, now, guard),
       ledgerRow(tdb, uuidv7(), bin, -q, ledger, guard),
     ],
-    pack: [
-      addStock(tdb, pack, q, now, guard),
-      changeLevel(tdb, pack, { reserved: q }, now, guard),
-      ledgerRow(tdb, uuidv7(), pack, q, ledger, guard),
-    ],
+    pack: addReservedStock(tdb, pack, { orderId: line.orderId, lineId: line.orderLineId }, q, ledger, guard),
     serials: serials
       ? takeSerials(
           tdb,
@@ -131,10 +128,6 @@ export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: strin
         )
       : undefined,
     binReservation: shrinkBinReservation(tdb, ref, q, guard),
-    packReservation: sql`insert into order_reservations (tenant_id, order_id, line_id, product_id, location_id, lot_id, quantity)
-      select ${tdb.tenantId}, ${line.orderId}, ${line.orderLineId}, ${line.productId}, ${packing.id}, ${line.lotId}, ${q}
-      where ${guard}
-      on conflict (tenant_id, order_id, line_id, location_id, lot_id) do update set quantity = quantity + excluded.quantity`,
     audit: sql`insert into pick_list_picks (id, tenant_id, pick_list_id, line_id, kind, quantity, serial_numbers, tote_code,
         actor_type, actor_id, created_at)
       select ${uuidv7()}, ${tdb.tenantId}, ${pickListId}, ${line.id}, 'pick', ${q}, ${serials ? JSON.stringify(serials) : null},
