@@ -21,6 +21,7 @@ import { inventoryRoutes } from "./inventory/routes";
 import { invitationRoutes } from "./invitations/routes";
 import { locationRoutes } from "./locations/routes";
 import { lotRoutes } from "./lots/routes";
+import { merchantRoutes } from "./merchants/routes";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { passwordRoutes } from "./passwords/routes";
@@ -74,6 +75,7 @@ export function createApp() {
     reportRoutes,
     orderRoutes,
     productRoutes,
+    merchantRoutes,
     warehouseRoutes,
     locationRoutes,
     countRoutes,

@@ -41,6 +41,7 @@ describe("request schemas are as strict as the API's validators", () => {
     expect(sorted.map(({ path }) => path.replace("/api/v1", "")).sort()).toEqual([
       "/api-keys",
       "/locations",
+      "/merchants",
       "/orders",
       "/platform/tenants",
       "/products",

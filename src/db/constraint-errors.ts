@@ -7,13 +7,14 @@ import * as tenantSchema from "./schema/tenant";
 // SQLite states what a rolled-back statement broke in a fixed form, which D1 passes on as the message of its
 // error or of the error's cause: "<what>: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_<KIND>)". <what> is
 // "CHECK constraint failed: <name>", "UNIQUE constraint failed: <table>.<column>, ..." (a unique index, named
-// by its columns) or a trigger's RAISE text (the move fence's `tenant_fenced`). This file reads that form and
-// gives each its name; callers answer by name.
+// by its columns), "FOREIGN KEY constraint failed" (unnamed: answered as `foreign_key`) or a trigger's RAISE
+// text (the move fence's `tenant_fenced`). This file reads that form and gives each its name; callers answer
+// by name.
 
 const CONSTRAINT_ERROR = /^(?:D1_ERROR: )?(.*): SQLITE_CONSTRAINT \(extended: SQLITE_CONSTRAINT_(\w+)\)$/s;
 
-/** The trigger refusals the schema raises (src/db/moves/tables.ts). */
-const RAISED = ["tenant_fenced"];
+/** The trigger refusals the schema raises (src/db/moves/tables.ts), and SQLite's one name for any foreign key. */
+const RAISED = ["tenant_fenced", "foreign_key"];
 
 const tables = ([...Object.values(tenantSchema), ...Object.values(platformSchema)] as unknown[]).filter(
   (value): value is SQLiteTable => is(value, SQLiteTable),
@@ -48,6 +49,7 @@ export function brokenConstraint(error: unknown): string | undefined {
     if (kind === "CHECK") return what.replace(/^CHECK constraint failed: /, "");
     if (kind === "UNIQUE") return uniqueIndexes.get(what.replace(/^UNIQUE constraint failed: /, ""));
     if (kind === "TRIGGER") return what;
+    if (kind === "FOREIGNKEY") return "foreign_key";
   }
   return undefined;
 }

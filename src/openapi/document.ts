@@ -63,6 +63,7 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
           { name: "Users", description: "Memberships of the current tenant" },
           { name: "API keys", description: "Server-to-server credentials" },
           { name: "Products", description: "The product catalog" },
+          { name: "Merchants", description: "The brands whose goods a third-party logistics tenant stores" },
           { name: "Warehouses", description: "Warehouses" },
           { name: "Locations", description: "Locations inside warehouses" },
           { name: "Inventory", description: "Stock levels, adjustments, transfers, holds and the ledger" },

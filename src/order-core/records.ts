@@ -24,6 +24,7 @@ export function orderSummary(row: OrderRow, quantity: number) {
     customerId: row.customerId,
     supplier: row.supplier,
     warehouseId: row.warehouseId,
+    merchantId: row.merchantId,
     shippingAddress: row.shippingAddress as { street: string; city: string; zip: string } | null,
     trackingNumber: row.trackingNumber,
     notes: row.notes,

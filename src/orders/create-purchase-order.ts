@@ -4,7 +4,14 @@ import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { newOrderRecord, type OrderRow } from "../order-core/records";
 import { eventRow } from "../outbox/outbox";
-import { assertOrderable, assertWarehouse, lineRows, productsQuery, warehouseQuery } from "./order-inputs";
+import {
+  assertOrderable,
+  assertWarehouse,
+  lineRows,
+  merchantOfLines,
+  productsQuery,
+  warehouseQuery,
+} from "./order-inputs";
 import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
 import type { CreatePurchaseOrderBody } from "./schemas";
 
@@ -40,6 +47,7 @@ export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, input: Cr
     notes: input.notes ?? null,
     expectedAt: input.expectedAt ?? null,
     totalE4,
+    merchantId: merchantOfLines(input.lines, read.products),
     version: 1,
     createdBy: actor.actorId,
     createdAt: now,

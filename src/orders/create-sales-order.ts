@@ -19,6 +19,7 @@ import {
   assertShippableSerials,
   assertWarehouse,
   lineRows,
+  merchantOfLines,
   productsQuery,
   warehouseQuery,
 } from "./order-inputs";
@@ -52,7 +53,7 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
   );
   const productIds = input.lines.map((l) => l.productId);
   const holdIds = input.lines.flatMap((l) => (l.holdId ? [l.holdId] : []));
-  const row: Omit<OrderRow, "number"> = {
+  const unowned: Omit<OrderRow, "number" | "merchantId"> = {
     id: orderId,
     tenantId: tdb.tenantId,
     type: "sales",
@@ -80,6 +81,7 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
       ...reservationReads(tdb, productIds, { warehouseId: input.warehouseId }, now),
     });
     assertOrderable(input.lines, read.products);
+    const row = { ...unowned, merchantId: merchantOfLines(input.lines, read.products) };
     assertShippableSerials(input.lines, read.products);
     if (input.warehouseId) assertWarehouse(read.warehouse);
     if (!lotsChecked) {

@@ -14,7 +14,13 @@ import type { LotWanted, TrackedProduct } from "../stock/tracked-stock";
 
 export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
   return tdb.db
-    .select({ id: products.id, sku: products.sku, status: products.status, tracking: products.tracking })
+    .select({
+      id: products.id,
+      sku: products.sku,
+      status: products.status,
+      tracking: products.tracking,
+      merchantId: products.merchantId,
+    })
     .from(products)
     .where(inTenant(tdb, products, inJsonArray(products.id, [...new Set(productIds)])));
 }
@@ -43,6 +49,28 @@ export function assertOrderable(
       : [];
   });
   if (inactive.length) throw conflict("Inactive products cannot be ordered", inactive);
+}
+
+/**
+ * The merchant of every line's product (null: the tenant's own goods): an order never mixes merchants, since
+ * each merchant sees, ships and is billed for its own orders whole (400 naming the lines otherwise).
+ */
+export function merchantOfLines(
+  lines: readonly { productId: string }[],
+  found: readonly { id: string; sku: string; merchantId: string | null }[],
+): string | null {
+  const byId = new Map(found.map((p) => [p.id, p]));
+  const merchantOf = (i: number) => byId.get(lines[i]?.productId ?? "")?.merchantId ?? null;
+  const first = merchantOf(0);
+  const mixed = lines.flatMap((line, i) =>
+    merchantOf(i) === first
+      ? []
+      : [
+          `lines[${i}].productId: product ${byId.get(line.productId)?.sku} belongs to ${merchantOf(i) ? `merchant ${merchantOf(i)}` : "no merchant"}, lines[0]'s to ${first ? `merchant ${first}` : "no merchant"}; an order may not mix merchants`,
+        ],
+  );
+  if (mixed.length) throw validationError(mixed);
+  return first;
 }
 
 /**

@@ -211,6 +211,10 @@ const orderFields = {
   customerId: z.uuid().nullable(),
   supplier: z.string().nullable(),
   warehouseId: z.uuid().nullable(),
+  merchantId: z
+    .uuid()
+    .nullable()
+    .openapi({ description: "The merchant of every product on the order (null: the tenant's own goods)." }),
   shippingAddress: nullableRef(ShippingAddress),
   trackingNumber: z.string().nullable(),
   notes: z.string().nullable(),

@@ -74,6 +74,7 @@ export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
   const filters = [
     query.category ? eq(products.category, query.category) : undefined,
     query.status ? eq(products.status, query.status) : undefined,
+    query.merchantId ? eq(products.merchantId, query.merchantId) : undefined,
     query.updatedSince ? gte(products.updatedAt, new Date(query.updatedSince).toISOString()) : undefined,
     query.search ? searchCondition(tdb, query.search) : undefined,
   ].filter((f): f is SQL => f !== undefined);

@@ -18,6 +18,7 @@ export function productRecord(row: ProductRow): ProductRecord {
     reorderPoint: row.reorderPoint,
     tracking: row.tracking,
     description: row.description,
+    merchantId: row.merchantId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

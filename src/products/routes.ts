@@ -88,7 +88,11 @@ const createProductRoute = defineRoute(write, {
   tags,
   summary: "Create a product (sku and name required; sku and barcode unique per tenant)",
   request: { body: { required: true, ...json(CreateProductBody) } },
-  responses: { 201: one("The new product"), 409: errorResponse("SKU or barcode already used") },
+  responses: {
+    201: one("The new product"),
+    404: errorResponse("Unknown merchant"),
+    409: errorResponse("SKU or barcode already used"),
+  },
 });
 /** PUT and PATCH are the same operation: any subset of fields, the omitted ones unchanged. */
 const productUpdateRoute = <const M extends "put" | "patch">(method: M, operationId: string) =>
@@ -101,7 +105,7 @@ const productUpdateRoute = <const M extends "put" | "patch">(method: M, operatio
     request: { params: IdParam, headers: ifMatch, body: { required: true, ...json(UpdateProductBody) } },
     responses: {
       200: one("The updated product"),
-      ...unknown,
+      404: errorResponse("Unknown product or merchant"),
       409: errorResponse("SKU or barcode already used"),
       ...stale,
     },

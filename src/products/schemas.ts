@@ -50,6 +50,10 @@ const fields = {
     description:
       "How units are told apart: by lot (with expiry) or by serial number. Fixed while the product has stock.",
   }),
+  merchantId: z.uuid("must be a merchant's id").nullable().optional().openapi({
+    description:
+      "The merchant whose goods these are (null: the tenant's own). Fixed while the product has stock or open orders.",
+  }),
 };
 
 export const CreateProductBody = z.strictObject(fields).openapi("CreateProductRequest");
@@ -75,6 +79,7 @@ export const ProductRecord = z
     reorderPoint: z.number().int(),
     tracking: z.enum(productTrackings),
     description: z.string().nullable(),
+    merchantId: z.uuid().nullable(),
     createdAt: z.string().openapi({ format: "date-time" }),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })
@@ -95,6 +100,10 @@ export const ListProductsQuery = pageQuery.extend({
     .openapi({ description: "Case-insensitive, on sku, name and barcode." }),
   category: z.string().trim().min(1).max(100).optional(),
   status: z.enum(productStatuses, { error: "must be Active or Inactive" }).optional(),
+  merchantId: z
+    .uuid("must be a merchant's id")
+    .optional()
+    .openapi({ description: "Only this merchant's products." }),
   updatedSince: z.iso
     .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
     .optional()

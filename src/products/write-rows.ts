@@ -1,13 +1,13 @@
 import { or, sql } from "drizzle-orm";
 import { inJsonArray, jsonChunks, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { products } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { merchants, products } from "../db/schema/tenant";
+import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { formatIssues } from "../http/validation";
 import { eventRows } from "../outbox/outbox";
 import { type ProductRow, productRecord } from "./records";
 import { CreateProductBody, type ProductChanges } from "./schemas";
-import { changedProductRow, newProductRow, trackingFixed } from "./writes";
+import { changedProductRow, merchantFixed, newProductRow, trackingFixed } from "./writes";
 
 // Many products written at once (an import, a batch upsert): new rows and changed rows travel as one JSON parameter
 // per statement (json_each), so 1,000 or 5,000 rows are a handful of statements far below D1's 100 bound
@@ -37,10 +37,11 @@ export async function writeProductRows(
       (
         chunk,
       ) => sql`insert into products (id, tenant_id, sku, name, barcode, category, unit, price_e4, cost_e4, status,
-          reorder_point, tracking, description, version, created_at, updated_at)
+          reorder_point, tracking, description, merchant_id, version, created_at, updated_at)
         select ${column("id")}, ${column("tenantId")}, ${column("sku")}, ${column("name")}, ${column("barcode")},
           ${column("category")}, ${column("unit")}, ${column("priceE4")}, ${column("costE4")}, ${column("status")},
-          ${column("reorderPoint")}, ${column("tracking")}, ${column("description")}, 1, ${now}, ${now}
+          ${column("reorderPoint")}, ${column("tracking")}, ${column("description")}, ${column("merchantId")}, 1,
+          ${now}, ${now}
         from json_each(${JSON.stringify(chunk)})`,
     ),
     // Materialized, so each row is one key lookup rather than a walk of the tenant's products per row.
@@ -102,22 +103,31 @@ export async function planProductRows(
     });
   }
   const barcodes = lines.flatMap((line) => (line.barcode ? [line.barcode] : []));
-  const stored = await tdb.db
-    .select()
-    .from(products)
-    .where(
-      inTenant(
-        tdb,
-        products,
-        or(
-          inJsonArray(
-            products.sku,
-            lines.map((line) => line.sku),
+  const read = await runBatch(tdb, {
+    stored: tdb.db
+      .select()
+      .from(products)
+      .where(
+        inTenant(
+          tdb,
+          products,
+          or(
+            inJsonArray(
+              products.sku,
+              lines.map((line) => line.sku),
+            ),
+            inJsonArray(products.barcode, barcodes),
           ),
-          inJsonArray(products.barcode, barcodes),
         ),
       ),
-    );
+    merchants: tenantIdsAmong(
+      tdb,
+      merchants,
+      lines.flatMap((line) => (line.merchantId ? [line.merchantId] : [])),
+    ),
+  });
+  const stored = read.stored;
+  const knownMerchants = new Set(read.merchants.map((m) => m.id));
   const storedBySku = new Map(stored.map((p) => [p.sku, p]));
   const storedByBarcode = new Map(stored.flatMap((p) => (p.barcode ? [[p.barcode, p] as const] : [])));
   const now = new Date().toISOString();
@@ -127,6 +137,11 @@ export async function planProductRows(
     if (existing && options.mode === "create") refuse(index, 409, `sku: ${line.sku} already exists`);
     if (existing && line.tracking !== undefined && line.tracking !== existing.tracking) {
       refuse(index, 409, `tracking: ${trackingFixed}`);
+    }
+    if (existing && line.merchantId !== undefined && line.merchantId !== existing.merchantId) {
+      refuse(index, 409, `merchantId: ${merchantFixed}`);
+    } else if (line.merchantId && !knownMerchants.has(line.merchantId)) {
+      refuse(index, 400, `merchantId: merchant ${line.merchantId} not found`);
     }
     const owner = line.barcode ? storedByBarcode.get(line.barcode) : undefined;
     if (owner && owner.sku !== line.sku)

@@ -2,9 +2,17 @@ import { and, eq, exists, not, notInArray, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { asConflict } from "../db/constraint-errors";
-import { lots, orderLines, orders, products, serialNumbers, stockLevels } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { asConflict, brokenConstraint } from "../db/constraint-errors";
+import {
+  lots,
+  merchants,
+  orderLines,
+  orders,
+  products,
+  serialNumbers,
+  stockLevels,
+} from "../db/schema/tenant";
+import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { toE4 } from "../money";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
@@ -17,6 +25,25 @@ import type { CreateProductBody, ProductChanges } from "./schemas";
 export const trackingFixed =
   "a stored product's tracking changes one product at a time (PUT /products/{id}), while it has no stock";
 
+/** Why a bulk write leaves a stored product's merchant alone. */
+export const merchantFixed =
+  "a stored product's merchant changes one product at a time (PUT /products/{id}), while it has no stock or open orders";
+
+const unknownMerchant = (id: string) =>
+  new AppError("NOT_FOUND", "Merchant not found", { errors: [`merchantId: merchant ${id} not found`] });
+
+/** 404 unless the tenant has the merchant a write names (none named: nothing to check). */
+async function assertMerchant(tdb: TenantDb, merchantId: string | null | undefined) {
+  if (!merchantId) return;
+  const found = await tenantIdsAmong(tdb, merchants, [merchantId]);
+  if (found.length === 0) throw unknownMerchant(merchantId);
+}
+
+/** A product write's refusals: a taken SKU or barcode (409), its merchant deleted meanwhile (404). */
+function refusedProductWrite(error: unknown, merchantId: string | null): never {
+  if (merchantId && brokenConstraint(error) === "foreign_key") throw unknownMerchant(merchantId);
+  return asConflict(error, duplicateProduct);
+}
 export const duplicateProduct = {
   products_tenant_sku_unique: "A product with this SKU already exists",
   products_tenant_barcode_unique: "A product with this barcode already exists",
@@ -41,6 +68,7 @@ export function newProductRow(tenantId: string, input: CreateProductBody, now: s
     reorderPoint: input.reorderPoint ?? 0,
     tracking: input.tracking ?? "none",
     description: input.description ?? null,
+    merchantId: input.merchantId ?? null,
     version: 1,
     createdAt: now,
     updatedAt: now,
@@ -63,10 +91,11 @@ export function changedProductRow(current: ProductRow, changes: ProductChanges, 
 
 export async function createProduct(tdb: TenantDb, input: CreateProductBody) {
   const row = newProductRow(tdb.tenantId, input, new Date().toISOString());
+  await assertMerchant(tdb, row.merchantId);
   await runBatch(tdb, {
     product: tdb.db.insert(products).values(row),
     created: eventRow(tdb, "product.created", productRecord(row), row.createdAt),
-  }).catch((e) => asConflict(e, duplicateProduct));
+  }).catch((e) => refusedProductWrite(e, row.merchantId));
   return row;
 }
 
@@ -97,6 +126,9 @@ export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges
     // Tracking says how the product's stock is keyed (lot, serials): it changes only while there is none.
     const retracks = next.tracking !== current.tracking;
     if (retracks) await assertNoStock(tdb, id);
+    // Its merchant owns its stock and orders: it changes only while there are none.
+    const moves = next.merchantId !== current.merchantId;
+    if (moves) await assertMovable(tdb, id, next.merchantId);
     const written = await runBatch(tdb, {
       product: tdb.db
         .update(products)
@@ -108,12 +140,13 @@ export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges
             eq(products.id, id),
             eq(products.version, current.version),
             retracks ? not(heldStock(tdb, id)) : undefined,
+            moves ? not(stockOrOpenOrders(tdb, id)) : undefined,
           ),
         ),
       updated: eventRow(tdb, "product.updated", productRecord(next), next.updatedAt, {
         onlyIf: previousStatementChanged,
       }),
-    }).catch((e) => asConflict(e, duplicateProduct));
+    }).catch((e) => refusedProductWrite(e, next.merchantId));
     // meta.changes also counts the search index's trigger writes, so any change means the row was updated.
     return changesOf(written.product) > 0 ? next : undefined;
   });
@@ -139,10 +172,23 @@ const openOrderLine = (tdb: TenantDb, id: string) =>
   );
 const heldStock = (tdb: TenantDb, id: string) => holdsStock(tdb, eq(stockLevels.productId, id));
 
+const stockOrOpenOrders = (tdb: TenantDb, id: string) =>
+  sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
+
 async function assertNoStock(tdb: TenantDb, id: string) {
   const [row] = await tdb.db.all<{ stock: number }>(sql`select ${heldStock(tdb, id)} as stock`);
   if (row?.stock)
     throw conflict("tracking: the product has stock; its tracking changes only while it has none");
+}
+
+async function assertMovable(tdb: TenantDb, id: string, merchantId: string | null) {
+  const [row] = await tdb.db.all<{ busy: number }>(sql`select ${stockOrOpenOrders(tdb, id)} as busy`);
+  if (row?.busy) {
+    throw conflict(
+      "merchantId: the product has stock or open orders; its merchant changes only while it has none",
+    );
+  }
+  await assertMerchant(tdb, merchantId);
 }
 
 /** Refused (409) while the product has stock or open order lines; its empty stock rows go with it. */
@@ -150,7 +196,7 @@ export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
   return untilCommitted(ifMatch, async () => {
     const current = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
-    const blocked = sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
+    const blocked = stockOrOpenOrders(tdb, id);
     const written = await runBatch(tdb, {
       stock: tdb.db
         .delete(stockLevels)

@@ -519,8 +519,16 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on stored data (which warehouses use a location code)",
   },
   {
-    rule: /^row \d+: tracking: a stored product's tracking changes one product at a time /,
-    why: "depends on stored data (the product's tracking)",
+    rule: /^row \d+: (tracking: a stored product's tracking|merchantId: a stored product's merchant) changes one product at a time /,
+    why: "depends on stored data (the product's tracking, its merchant)",
+  },
+  {
+    rule: /^row \d+: merchantId: merchant .+ not found$/,
+    why: "depends on stored data (the tenant's merchants)",
+  },
+  {
+    rule: /^lines\[\d+\]\.productId: .+; an order may not mix merchants$/,
+    why: "depends on stored data (each product's merchant)",
   },
   {
     rule: /^warehouseId: give locationId or warehouseId, not both$/,

@@ -56,6 +56,11 @@ OPERATIONS: Dict[str, Operation] = {
     "updateProduct": Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe"),
     "patchProduct": Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "refused-only"),
     "deleteProduct": Operation("deleteProduct", "DELETE", "/api/v1/products/{id}", "tenant", "safe"),
+    "listMerchants": Operation("listMerchants", "GET", "/api/v1/merchants", "tenant", "safe"),
+    "createMerchant": Operation("createMerchant", "POST", "/api/v1/merchants", "tenant", "idempotency-key"),
+    "getMerchant": Operation("getMerchant", "GET", "/api/v1/merchants/{id}", "tenant", "safe"),
+    "updateMerchant": Operation("updateMerchant", "PUT", "/api/v1/merchants/{id}", "tenant", "safe"),
+    "deleteMerchant": Operation("deleteMerchant", "DELETE", "/api/v1/merchants/{id}", "tenant", "safe"),
     "listWarehouses": Operation("listWarehouses", "GET", "/api/v1/warehouses", "tenant", "safe"),
     "createWarehouse": Operation("createWarehouse", "POST", "/api/v1/warehouses", "tenant", "idempotency-key"),
     "getWarehouse": Operation("getWarehouse", "GET", "/api/v1/warehouses/{id}", "tenant", "safe"),
@@ -1068,6 +1073,7 @@ class ProductsResource:
         search: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[Literal["sku", "-sku", "name", "-name", "price", "-price", "createdAt", "-createdAt", "updatedAt", "-updatedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
@@ -1076,7 +1082,7 @@ class ProductsResource:
         """``GET /api/v1/products`` (listProducts)."""
         return self._t.call(
             OPERATIONS["listProducts"],
-            query={"page": page, "pageSize": page_size, "search": search, "category": category, "status": status, "updatedSince": updated_since, "sort": sort},
+            query={"page": page, "pageSize": page_size, "search": search, "category": category, "status": status, "merchantId": merchant_id, "updatedSince": updated_since, "sort": sort},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             paged=True,
@@ -1090,13 +1096,14 @@ class ProductsResource:
         search: Optional[str] = UNSET,
         category: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[Literal["sku", "-sku", "name", "-name", "price", "-price", "createdAt", "-createdAt", "updatedAt", "-updatedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.Product]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, updated_since=updated_since, sort=sort, consistency_token=consistency_token, timeout=timeout))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, merchant_id=merchant_id, updated_since=updated_since, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,
@@ -1112,6 +1119,7 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1119,7 +1127,7 @@ class ProductsResource:
         """``POST /api/v1/products`` (createProduct)."""
         return self._t.call(
             OPERATIONS["createProduct"],
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,
@@ -1224,6 +1232,7 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1232,7 +1241,7 @@ class ProductsResource:
         return self._t.call(
             OPERATIONS["updateProduct"],
             path=(id,),
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id},
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
             timeout=timeout,
             convert=_m.model(m.Product),
@@ -1253,6 +1262,7 @@ class ProductsResource:
         description: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1261,7 +1271,7 @@ class ProductsResource:
         return self._t.call(
             OPERATIONS["patchProduct"],
             path=(id,),
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id},
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
             timeout=timeout,
             convert=_m.model(m.Product),
@@ -1282,6 +1292,115 @@ class ProductsResource:
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
             timeout=timeout,
             convert=_m.model(m.Product),
+        )
+
+
+class MerchantsResource:
+    """``client.merchants``: listMerchants, createMerchant, getMerchant, updateMerchant, deleteMerchant."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        search: Optional[str] = UNSET,
+        sort: Optional[Literal["code", "-code", "name", "-name", "createdAt", "-createdAt"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.Merchant]:
+        """``GET /api/v1/merchants`` (listMerchants)."""
+        return self._t.call(
+            OPERATIONS["listMerchants"],
+            query={"page": page, "pageSize": page_size, "search": search, "sort": sort},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.Merchant),
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        search: Optional[str] = UNSET,
+        sort: Optional[Literal["code", "-code", "name", "-name", "createdAt", "-createdAt"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Merchant]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
+
+    def create(
+        self,
+        *,
+        code: str,
+        name: str,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Merchant:
+        """``POST /api/v1/merchants`` (createMerchant)."""
+        return self._t.call(
+            OPERATIONS["createMerchant"],
+            body={"code": code, "name": name},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Merchant),
+        )
+
+    def get(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Merchant:
+        """``GET /api/v1/merchants/{id}`` (getMerchant)."""
+        return self._t.call(
+            OPERATIONS["getMerchant"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Merchant),
+        )
+
+    def update(
+        self,
+        id: str,
+        *,
+        code: str,
+        name: str,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Merchant:
+        """``PUT /api/v1/merchants/{id}`` (updateMerchant)."""
+        return self._t.call(
+            OPERATIONS["updateMerchant"],
+            path=(id,),
+            body={"code": code, "name": name},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Merchant),
+        )
+
+    def delete(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Merchant:
+        """``DELETE /api/v1/merchants/{id}`` (deleteMerchant)."""
+        return self._t.call(
+            OPERATIONS["deleteMerchant"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Merchant),
         )
 
 
@@ -2674,6 +2793,7 @@ class Resources:
         self.reports = ReportsResource(transport)
         self.orders = OrdersResource(transport)
         self.products = ProductsResource(transport)
+        self.merchants = MerchantsResource(transport)
         self.warehouses = WarehousesResource(transport)
         self.locations = LocationsResource(transport)
         self.counts = CountsResource(transport)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
+__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
 
 
 class DimensionsUnit(str, Enum):
@@ -839,9 +839,10 @@ class CreateProductRequest(_m.Model):
     description: Optional[str] = None
     status: Optional[Union[ProductStatus, str]] = None
     tracking: Optional[Union[Tracking, str]] = None
+    merchant_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking"}
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId"}
     _required: ClassVar[frozenset] = frozenset({"sku", "name"})
 
     @classmethod
@@ -858,6 +859,7 @@ class CreateProductRequest(_m.Model):
             description=data.get("description"),
             status=_m.enum(ProductStatus)(data.get("status")),
             tracking=_m.enum(Tracking)(data.get("tracking")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2497,6 +2499,30 @@ class ListLotsResult(_m.Model):
 
 
 @dataclass
+class ListMerchantsResult(_m.Model):
+    items: List[Merchant]
+    total_count: int
+    page: int
+    page_size: int
+    total_pages: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "total_count": "totalCount", "page": "page", "page_size": "pageSize", "total_pages": "totalPages"}
+    _required: ClassVar[frozenset] = frozenset({"items", "totalCount", "page", "pageSize", "totalPages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ListMerchantsResult":
+        return cls(
+            items=_m.list_of(_m.model(Merchant))(data.get("items")),
+            total_count=data.get("totalCount"),
+            page=data.get("page"),
+            page_size=data.get("pageSize"),
+            total_pages=data.get("totalPages"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class ListMovementsResult(_m.Model):
     items: List[StockMovement]
     total_count: int
@@ -3183,6 +3209,48 @@ class Membership(_m.Model):
 
 
 @dataclass
+class Merchant(_m.Model):
+    id: str
+    code: str
+    name: str
+    created_at: str
+    updated_at: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "code": "code", "name": "name", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "code", "name", "createdAt", "updatedAt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Merchant":
+        return cls(
+            id=data.get("id"),
+            code=data.get("code"),
+            name=data.get("name"),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class MerchantRequest(_m.Model):
+    code: str
+    name: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name"}
+    _required: ClassVar[frozenset] = frozenset({"code", "name"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "MerchantRequest":
+        return cls(
+            code=data.get("code"),
+            name=data.get("name"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class MoveTenantRequest(_m.Model):
     shard: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -3207,6 +3275,7 @@ class Order(_m.Model):
     customer_id: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
+    merchant_id: Optional[str]
     shipping_address: Optional[ShippingAddress]
     tracking_number: Optional[str]
     notes: Optional[str]
@@ -3219,8 +3288,8 @@ class Order(_m.Model):
     status_history: List[OrderStatusChange]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Order":
@@ -3232,6 +3301,7 @@ class Order(_m.Model):
             customer_id=data.get("customerId"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
             shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
             tracking_number=data.get("trackingNumber"),
             notes=data.get("notes"),
@@ -3255,6 +3325,7 @@ class OrderBackorderedData(_m.Model):
     customer_id: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
+    merchant_id: Optional[str]
     shipping_address: Optional[ShippingAddress]
     tracking_number: Optional[str]
     notes: Optional[str]
@@ -3268,8 +3339,8 @@ class OrderBackorderedData(_m.Model):
     backorder: OrderBackorderedDataBackorder
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "backorder": "backorder"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "backorder": "backorder"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedData":
@@ -3281,6 +3352,7 @@ class OrderBackorderedData(_m.Model):
             customer_id=data.get("customerId"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
             shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
             tracking_number=data.get("trackingNumber"),
             notes=data.get("notes"),
@@ -3437,6 +3509,7 @@ class OrderChangedData(_m.Model):
     customer_id: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
+    merchant_id: Optional[str]
     shipping_address: Optional[ShippingAddress]
     tracking_number: Optional[str]
     notes: Optional[str]
@@ -3450,8 +3523,8 @@ class OrderChangedData(_m.Model):
     shipments: Optional[List[OrderEventShipment]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedData":
@@ -3463,6 +3536,7 @@ class OrderChangedData(_m.Model):
             customer_id=data.get("customerId"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
             shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
             tracking_number=data.get("trackingNumber"),
             notes=data.get("notes"),
@@ -3725,6 +3799,7 @@ class OrderPartiallyShippedData(_m.Model):
     customer_id: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
+    merchant_id: Optional[str]
     shipping_address: Optional[ShippingAddress]
     tracking_number: Optional[str]
     notes: Optional[str]
@@ -3738,8 +3813,8 @@ class OrderPartiallyShippedData(_m.Model):
     shipments: List[OrderEventShipment]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedData":
@@ -3751,6 +3826,7 @@ class OrderPartiallyShippedData(_m.Model):
             customer_id=data.get("customerId"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
             shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
             tracking_number=data.get("trackingNumber"),
             notes=data.get("notes"),
@@ -3967,6 +4043,7 @@ class OrderSummary(_m.Model):
     customer_id: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
+    merchant_id: Optional[str]
     shipping_address: Optional[ShippingAddress]
     tracking_number: Optional[str]
     notes: Optional[str]
@@ -3977,8 +4054,8 @@ class OrderSummary(_m.Model):
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderSummary":
@@ -3990,6 +4067,7 @@ class OrderSummary(_m.Model):
             customer_id=data.get("customerId"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
             shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
             tracking_number=data.get("trackingNumber"),
             notes=data.get("notes"),
@@ -4558,12 +4636,13 @@ class Product(_m.Model):
     reorder_point: int
     tracking: Union[Tracking, str]
     description: Optional[str]
+    merchant_id: Optional[str]
     created_at: str
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "status": "status", "reorder_point": "reorderPoint", "tracking": "tracking", "description": "description", "created_at": "createdAt", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "description", "createdAt", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "status": "status", "reorder_point": "reorderPoint", "tracking": "tracking", "description": "description", "merchant_id": "merchantId", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "description", "merchantId", "createdAt", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Product":
@@ -4580,6 +4659,7 @@ class Product(_m.Model):
             reorder_point=data.get("reorderPoint"),
             tracking=_m.enum(Tracking)(data.get("tracking")),
             description=data.get("description"),
+            merchant_id=data.get("merchantId"),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             extra_fields=_m.extra(data, cls._wire),
@@ -4599,9 +4679,10 @@ class ProductBatchLine(_m.Model):
     description: Optional[str] = None
     status: Optional[Union[ProductStatus, str]] = None
     tracking: Optional[Union[Tracking, str]] = None
+    merchant_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking"}
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId"}
     _required: ClassVar[frozenset] = frozenset({"sku"})
 
     @classmethod
@@ -4618,6 +4699,7 @@ class ProductBatchLine(_m.Model):
             description=data.get("description"),
             status=_m.enum(ProductStatus)(data.get("status")),
             tracking=_m.enum(Tracking)(data.get("tracking")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4843,6 +4925,7 @@ class PurchaseOrderReceivedData(_m.Model):
     customer_id: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
+    merchant_id: Optional[str]
     shipping_address: Optional[ShippingAddress]
     tracking_number: Optional[str]
     notes: Optional[str]
@@ -4856,8 +4939,8 @@ class PurchaseOrderReceivedData(_m.Model):
     receipt: List[PurchaseOrderReceivedDataReceiptItem]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "receipt": "receipt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "receipt": "receipt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedData":
@@ -4869,6 +4952,7 @@ class PurchaseOrderReceivedData(_m.Model):
             customer_id=data.get("customerId"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
             shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
             tracking_number=data.get("trackingNumber"),
             notes=data.get("notes"),
@@ -6017,9 +6101,10 @@ class UpdateProductRequest(_m.Model):
     description: Optional[str] = None
     status: Optional[Union[ProductStatus, str]] = None
     tracking: Optional[Union[Tracking, str]] = None
+    merchant_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking"}
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId"}
     _required: ClassVar[frozenset] = frozenset({})
 
     @classmethod
@@ -6036,6 +6121,7 @@ class UpdateProductRequest(_m.Model):
             description=data.get("description"),
             status=_m.enum(ProductStatus)(data.get("status")),
             tracking=_m.enum(Tracking)(data.get("tracking")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

@@ -1474,7 +1474,7 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateProductRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId" };
 
         /// <summary><c>sku</c>.</summary>
         public string Sku { get; set; }
@@ -1509,6 +1509,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>tracking</c> (optional).</summary>
         public Tracking? Tracking { get; set; }
 
+        /// <summary><c>merchantId</c> (optional), may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -1527,6 +1530,7 @@ namespace Warehouse.Api.Models
             model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
             model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
             model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -1545,6 +1549,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "description", Description, false);
             ModelJson.Put(json, "status", Status, false);
             ModelJson.Put(json, "tracking", Tracking, false);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4843,6 +4848,54 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ListMerchantsResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<Merchant> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListMerchantsResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListMerchantsResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Merchant.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ListMovementsResult : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
@@ -6234,6 +6287,87 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Merchant : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "code", "name", "createdAt", "updatedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Merchant FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Merchant();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class MerchantRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name" };
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static MerchantRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new MerchantRequest();
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "name", Name, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class MoveTenantRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "shard" };
@@ -6264,7 +6398,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Order : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -6286,6 +6420,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>shippingAddress</c>, may be null.</summary>
         public ShippingAddress ShippingAddress { get; set; }
@@ -6331,6 +6468,7 @@ namespace Warehouse.Api.Models
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
@@ -6355,6 +6493,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "customerId", CustomerId, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
             ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
             ModelJson.Put(json, "notes", Notes, true);
@@ -6372,7 +6511,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderBackorderedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -6394,6 +6533,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>shippingAddress</c>, may be null.</summary>
         public ShippingAddress ShippingAddress { get; set; }
@@ -6442,6 +6584,7 @@ namespace Warehouse.Api.Models
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
@@ -6467,6 +6610,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "customerId", CustomerId, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
             ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
             ModelJson.Put(json, "notes", Notes, true);
@@ -6743,7 +6887,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderChangedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -6765,6 +6909,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>shippingAddress</c>, may be null.</summary>
         public ShippingAddress ShippingAddress { get; set; }
@@ -6813,6 +6960,7 @@ namespace Warehouse.Api.Models
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
@@ -6838,6 +6986,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "customerId", CustomerId, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
             ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
             ModelJson.Put(json, "notes", Notes, true);
@@ -7343,7 +7492,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderPartiallyShippedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -7365,6 +7514,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>shippingAddress</c>, may be null.</summary>
         public ShippingAddress ShippingAddress { get; set; }
@@ -7413,6 +7565,7 @@ namespace Warehouse.Api.Models
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
@@ -7438,6 +7591,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "customerId", CustomerId, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
             ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
             ModelJson.Put(json, "notes", Notes, true);
@@ -7828,7 +7982,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderSummary : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -7850,6 +8004,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>shippingAddress</c>, may be null.</summary>
         public ShippingAddress ShippingAddress { get; set; }
@@ -7889,6 +8046,7 @@ namespace Warehouse.Api.Models
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
@@ -7911,6 +8069,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "customerId", CustomerId, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
             ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
             ModelJson.Put(json, "notes", Notes, true);
@@ -9005,7 +9164,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Product : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "description", "createdAt", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "description", "merchantId", "createdAt", "updatedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9043,6 +9202,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>description</c>, may be null.</summary>
         public string Description { get; set; }
 
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
 
@@ -9068,6 +9230,7 @@ namespace Warehouse.Api.Models
             model.ReorderPoint = ModelJson.ToInt64(ModelJson.Get(json, "reorderPoint"));
             model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
             model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -9089,6 +9252,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "reorderPoint", ReorderPoint, true);
             ModelJson.Put(json, "tracking", Tracking, true);
             ModelJson.Put(json, "description", Description, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -9098,7 +9262,7 @@ namespace Warehouse.Api.Models
 
     public sealed class ProductBatchLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId" };
 
         /// <summary><c>sku</c>.</summary>
         public string Sku { get; set; }
@@ -9133,6 +9297,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>tracking</c> (optional).</summary>
         public Tracking? Tracking { get; set; }
 
+        /// <summary><c>merchantId</c> (optional), may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -9151,6 +9318,7 @@ namespace Warehouse.Api.Models
             model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
             model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
             model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -9169,6 +9337,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "description", Description, false);
             ModelJson.Put(json, "status", Status, false);
             ModelJson.Put(json, "tracking", Tracking, false);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -9586,7 +9755,7 @@ namespace Warehouse.Api.Models
 
     public sealed class PurchaseOrderReceivedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9608,6 +9777,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>warehouseId</c>, may be null.</summary>
         public string WarehouseId { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>shippingAddress</c>, may be null.</summary>
         public ShippingAddress ShippingAddress { get; set; }
@@ -9656,6 +9828,7 @@ namespace Warehouse.Api.Models
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
@@ -9681,6 +9854,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "customerId", CustomerId, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
             ModelJson.Put(json, "trackingNumber", TrackingNumber, true);
             ModelJson.Put(json, "notes", Notes, true);
@@ -11971,7 +12145,7 @@ namespace Warehouse.Api.Models
 
     public sealed class UpdateProductRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId" };
 
         /// <summary><c>sku</c> (optional).</summary>
         public string Sku { get; set; }
@@ -12006,6 +12180,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>tracking</c> (optional).</summary>
         public Tracking? Tracking { get; set; }
 
+        /// <summary><c>merchantId</c> (optional), may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -12024,6 +12201,7 @@ namespace Warehouse.Api.Models
             model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
             model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
             model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -12042,6 +12220,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "description", Description, false);
             ModelJson.Put(json, "status", Status, false);
             ModelJson.Put(json, "tracking", Tracking, false);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

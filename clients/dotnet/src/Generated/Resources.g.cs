@@ -56,6 +56,11 @@ namespace Warehouse.Api
         internal static readonly Operation UpdateProduct = new Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe");
         internal static readonly Operation PatchProduct = new Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "refused-only");
         internal static readonly Operation DeleteProduct = new Operation("deleteProduct", "DELETE", "/api/v1/products/{id}", "tenant", "safe");
+        internal static readonly Operation ListMerchants = new Operation("listMerchants", "GET", "/api/v1/merchants", "tenant", "safe");
+        internal static readonly Operation CreateMerchant = new Operation("createMerchant", "POST", "/api/v1/merchants", "tenant", "idempotency-key");
+        internal static readonly Operation GetMerchant = new Operation("getMerchant", "GET", "/api/v1/merchants/{id}", "tenant", "safe");
+        internal static readonly Operation UpdateMerchant = new Operation("updateMerchant", "PUT", "/api/v1/merchants/{id}", "tenant", "safe");
+        internal static readonly Operation DeleteMerchant = new Operation("deleteMerchant", "DELETE", "/api/v1/merchants/{id}", "tenant", "safe");
         internal static readonly Operation ListWarehouses = new Operation("listWarehouses", "GET", "/api/v1/warehouses", "tenant", "safe");
         internal static readonly Operation CreateWarehouse = new Operation("createWarehouse", "POST", "/api/v1/warehouses", "tenant", "idempotency-key");
         internal static readonly Operation GetWarehouse = new Operation("getWarehouse", "GET", "/api/v1/warehouses/{id}", "tenant", "safe");
@@ -145,6 +150,9 @@ namespace Warehouse.Api
         /// <summary>listProducts, createProduct, importProducts, upsertProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.</summary>
         public ProductsResource Products { get; private set; }
 
+        /// <summary>listMerchants, createMerchant, getMerchant, updateMerchant, deleteMerchant.</summary>
+        public MerchantsResource Merchants { get; private set; }
+
         /// <summary>listWarehouses, createWarehouse, getWarehouse, updateWarehouse, deleteWarehouse.</summary>
         public WarehousesResource Warehouses { get; private set; }
 
@@ -189,6 +197,7 @@ namespace Warehouse.Api
             Reports = new ReportsResource(transport);
             Orders = new OrdersResource(transport);
             Products = new ProductsResource(transport);
+            Merchants = new MerchantsResource(transport);
             Warehouses = new WarehousesResource(transport);
             Locations = new LocationsResource(transport);
             Counts = new CountsResource(transport);
@@ -644,15 +653,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/products</c> (listProducts).</summary>
-        public Task<ResultPage<Models.Product>> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Product>> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string merchantId = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Product.FromJson(v as JsonObject));
+            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "merchantId", merchantId }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Product.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator<Models.Product> ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Product> ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string merchantId = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator<Models.Product>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, updatedSince: updatedSince, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Product>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, merchantId: merchantId, updatedSince: updatedSince, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/products</c> (createProduct).</summary>
@@ -714,6 +723,57 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.DeleteProduct, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken).ConfigureAwait(false);
             return Models.Product.FromJson(data as JsonObject);
+        }
+    }
+
+    /// <summary><c>client.Merchants</c>: listMerchants, createMerchant, getMerchant, updateMerchant, deleteMerchant.</summary>
+    public sealed class MerchantsResource
+    {
+        private readonly Transport _transport;
+
+        internal MerchantsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/merchants</c> (listMerchants).</summary>
+        public Task<ResultPage<Models.Merchant>> ListAsync(int? page = null, int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListMerchants, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Merchant.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator<Models.Merchant> ListAllAsync(int? pageSize = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.Merchant>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>POST /api/v1/merchants</c> (createMerchant).</summary>
+        public async Task<Models.Merchant> CreateAsync(Models.MerchantRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CreateMerchant, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Merchant.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/merchants/{id}</c> (getMerchant).</summary>
+        public async Task<Models.Merchant> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetMerchant, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Merchant.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>PUT /api/v1/merchants/{id}</c> (updateMerchant).</summary>
+        public async Task<Models.Merchant> UpdateAsync(string id, Models.MerchantRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.UpdateMerchant, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Merchant.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>DELETE /api/v1/merchants/{id}</c> (deleteMerchant).</summary>
+        public async Task<Models.Merchant> DeleteAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.DeleteMerchant, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Merchant.FromJson(data as JsonObject);
         }
     }
 

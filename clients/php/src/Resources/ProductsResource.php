@@ -27,7 +27,7 @@ final class ProductsResource
     /**
      * `GET /api/v1/products` (listProducts).
      *
-     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
+     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', merchantId?: string, updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<Product>
      */
@@ -39,7 +39,7 @@ final class ProductsResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
+     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', merchantId?: string, updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, Product>
      */
@@ -51,7 +51,7 @@ final class ProductsResource
     /**
      * `POST /api/v1/products` (createProduct).
      *
-     * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
+     * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Product
      */
@@ -123,7 +123,7 @@ final class ProductsResource
     /**
      * `PUT /api/v1/products/{id}` (updateProduct).
      *
-     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
+     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null} $body
      * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */
@@ -135,7 +135,7 @@ final class ProductsResource
     /**
      * `PATCH /api/v1/products/{id}` (patchProduct).
      *
-     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial'} $body
+     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null} $body
      * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */

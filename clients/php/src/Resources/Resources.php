@@ -20,6 +20,7 @@ abstract class Resources
     public readonly ReportsResource $reports;
     public readonly OrdersResource $orders;
     public readonly ProductsResource $products;
+    public readonly MerchantsResource $merchants;
     public readonly WarehousesResource $warehouses;
     public readonly LocationsResource $locations;
     public readonly CountsResource $counts;
@@ -43,6 +44,7 @@ abstract class Resources
         $this->reports = new ReportsResource($transport);
         $this->orders = new OrdersResource($transport);
         $this->products = new ProductsResource($transport);
+        $this->merchants = new MerchantsResource($transport);
         $this->warehouses = new WarehousesResource($transport);
         $this->locations = new LocationsResource($transport);
         $this->counts = new CountsResource($transport);

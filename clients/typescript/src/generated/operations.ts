@@ -53,6 +53,11 @@ export const OPERATIONS = {
   updateProduct: { operationId: "updateProduct", access: "tenant", retry: "safe" },
   patchProduct: { operationId: "patchProduct", access: "tenant", retry: "refused-only" },
   deleteProduct: { operationId: "deleteProduct", access: "tenant", retry: "safe" },
+  listMerchants: { operationId: "listMerchants", access: "tenant", retry: "safe" },
+  createMerchant: { operationId: "createMerchant", access: "tenant", retry: "idempotency-key" },
+  getMerchant: { operationId: "getMerchant", access: "tenant", retry: "safe" },
+  updateMerchant: { operationId: "updateMerchant", access: "tenant", retry: "safe" },
+  deleteMerchant: { operationId: "deleteMerchant", access: "tenant", retry: "safe" },
   listWarehouses: { operationId: "listWarehouses", access: "tenant", retry: "safe" },
   createWarehouse: { operationId: "createWarehouse", access: "tenant", retry: "idempotency-key" },
   getWarehouse: { operationId: "getWarehouse", access: "tenant", retry: "safe" },
@@ -442,6 +447,38 @@ export function productsResource(t: Transport) {
   return { list: listProducts, listAll: listProductsAll, create: createProduct, import: importProducts, upsertBatch: upsertProducts, listInvalidBarcodes, listInvalidBarcodesAll, get: getProduct, update: updateProduct, patch: patchProduct, delete: deleteProduct };
 }
 
+export function merchantsResource(t: Transport) {
+  /** `GET /api/v1/merchants` (listMerchants) */
+  const listMerchants = (query?: QueryOf<"listMerchants">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listMerchants">> =>
+    t.call(OPERATIONS.listMerchants, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/merchants", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listMerchantsAll = (query?: Omit<QueryOf<"listMerchants">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listMerchants">, void, undefined> =>
+    t.paginate((page) => listMerchants({ ...query, page } as QueryOf<"listMerchants">, options));
+  /** `POST /api/v1/merchants` (createMerchant) */
+  const createMerchant = (body: BodyOf<"createMerchant">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createMerchant">> =>
+    t.call(OPERATIONS.createMerchant, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/merchants", { ...init, body }),
+    );
+  /** `GET /api/v1/merchants/{id}` (getMerchant) */
+  const getMerchant = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getMerchant">> =>
+    t.call(OPERATIONS.getMerchant, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/merchants/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `PUT /api/v1/merchants/{id}` (updateMerchant) */
+  const updateMerchant = (id: string, body: BodyOf<"updateMerchant">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateMerchant">> =>
+    t.call(OPERATIONS.updateMerchant, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.PUT("/api/v1/merchants/{id}", { ...init, params: { path: { id } }, body }),
+    );
+  /** `DELETE /api/v1/merchants/{id}` (deleteMerchant) */
+  const deleteMerchant = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"deleteMerchant">> =>
+    t.call(OPERATIONS.deleteMerchant, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.DELETE("/api/v1/merchants/{id}", { ...init, params: { path: { id } } }),
+    );
+  return { list: listMerchants, listAll: listMerchantsAll, create: createMerchant, get: getMerchant, update: updateMerchant, delete: deleteMerchant };
+}
+
 export function warehousesResource(t: Transport) {
   /** `GET /api/v1/warehouses` (listWarehouses) */
   const listWarehouses = (query?: QueryOf<"listWarehouses">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listWarehouses">> =>
@@ -826,6 +863,7 @@ export class Resources {
   readonly reports: ReturnType<typeof reportsResource>;
   readonly orders: ReturnType<typeof ordersResource>;
   readonly products: ReturnType<typeof productsResource>;
+  readonly merchants: ReturnType<typeof merchantsResource>;
   readonly warehouses: ReturnType<typeof warehousesResource>;
   readonly locations: ReturnType<typeof locationsResource>;
   readonly counts: ReturnType<typeof countsResource>;
@@ -848,6 +886,7 @@ export class Resources {
     this.reports = reportsResource(t);
     this.orders = ordersResource(t);
     this.products = productsResource(t);
+    this.merchants = merchantsResource(t);
     this.warehouses = warehousesResource(t);
     this.locations = locationsResource(t);
     this.counts = countsResource(t);

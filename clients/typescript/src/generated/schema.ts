@@ -832,6 +832,58 @@ export interface paths {
         patch: operations["patchProduct"];
         trace?: never;
     };
+    "/api/v1/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List merchants (the brands whose goods the tenant stores)
+         * @description Requires scope `read:products`.
+         */
+        get: operations["listMerchants"];
+        put?: never;
+        /**
+         * Create a merchant (code unique per tenant)
+         * @description Requires scope `admin`.
+         */
+        post: operations["createMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/merchants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a merchant
+         * @description Requires scope `read:products`.
+         */
+        get: operations["getMerchant"];
+        /**
+         * Replace a merchant's code and name
+         * @description Requires scope `admin`.
+         */
+        put: operations["updateMerchant"];
+        post?: never;
+        /**
+         * Delete a merchant without products or open orders
+         * @description Requires scope `admin`.
+         */
+        delete: operations["deleteMerchant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/warehouses": {
         parameters: {
             query?: never;
@@ -2285,6 +2337,11 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant of every product on the order (null: the tenant's own goods).
+             */
+            merchantId: string | null;
             shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
@@ -2395,6 +2452,11 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant of every product on the order (null: the tenant's own goods).
+             */
+            merchantId: string | null;
             shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
@@ -2524,6 +2586,11 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant of every product on the order (null: the tenant's own goods).
+             */
+            merchantId: string | null;
             shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
@@ -2583,6 +2650,11 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant of every product on the order (null: the tenant's own goods).
+             */
+            merchantId: string | null;
             shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
@@ -2786,6 +2858,11 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant of every product on the order (null: the tenant's own goods).
+             */
+            merchantId: string | null;
             shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
@@ -3155,6 +3232,8 @@ export interface components {
             /** @enum {string} */
             tracking: "none" | "lot" | "serial";
             description: string | null;
+            /** Format: uuid */
+            merchantId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3814,6 +3893,11 @@ export interface components {
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant of every product on the order (null: the tenant's own goods).
+             */
+            merchantId: string | null;
             shippingAddress: components["schemas"]["ShippingAddress"] | null;
             trackingNumber: string | null;
             notes: string | null;
@@ -4025,6 +4109,11 @@ export interface components {
              * @enum {string}
              */
             tracking?: "none" | "lot" | "serial";
+            /**
+             * Format: uuid
+             * @description The merchant whose goods these are (null: the tenant's own). Fixed while the product has stock or open orders.
+             */
+            merchantId?: string | null;
         };
         InvalidBarcode: {
             /** Format: uuid */
@@ -4061,6 +4150,11 @@ export interface components {
              * @enum {string}
              */
             tracking?: "none" | "lot" | "serial";
+            /**
+             * Format: uuid
+             * @description The merchant whose goods these are (null: the tenant's own). Fixed while the product has stock or open orders.
+             */
+            merchantId?: string | null;
         };
         UpdateProductRequest: {
             /** @example WID-001 */
@@ -4088,6 +4182,27 @@ export interface components {
              * @enum {string}
              */
             tracking?: "none" | "lot" | "serial";
+            /**
+             * Format: uuid
+             * @description The merchant whose goods these are (null: the tenant's own). Fixed while the product has stock or open orders.
+             */
+            merchantId?: string | null;
+        };
+        Merchant: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MerchantRequest: {
+            /** @example ACME */
+            code: string;
+            /** @example Acme Outdoor */
+            name: string;
         };
         Warehouse: {
             /** Format: uuid */
@@ -13400,6 +13515,8 @@ export interface operations {
                 search?: string;
                 category?: string;
                 status?: "Active" | "Inactive";
+                /** @description Only this merchant's products. */
+                merchantId?: string;
                 /** @description Only products changed at or after this time (incremental sync). */
                 updatedSince?: string;
                 /** @description One of sku, name, price, createdAt, updatedAt; prefix with - for descending. */
@@ -15876,6 +15993,1329 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMerchants: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                /** @description Case-insensitive, on code and name. */
+                search?: string;
+                /** @description One of code, name, createdAt; prefix with - for descending. */
+                sort?: "code" | "-code" | "name" | "-name" | "createdAt" | "-createdAt";
+            };
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of merchants */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Merchant"][];
+                            totalCount: number;
+                            page: number;
+                            pageSize: number;
+                            totalPages: number;
+                        };
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantRequest"];
+            };
+        };
+        responses: {
+            /** @description The new merchant */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description The URL of what was created or started (absent for stock movements, which have no URL of their own). */
+                    Location?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Merchant"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Code already used */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Merchant"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown merchant */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantRequest"];
+            };
+        };
+        responses: {
+            /** @description The merchant */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Merchant"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown merchant */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Code already used */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted merchant */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Merchant"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown merchant */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description It has products or open orders */
+            409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { tenantRowKey, timestamps } from "./columns";
+import { merchants } from "./merchants";
 
 export const productTrackings = ["none", "lot", "serial"] as const;
 
@@ -23,6 +24,8 @@ export const products = sqliteTable(
     // How units are told apart: not at all, by lot (with expiry), or one by one by serial number.
     tracking: text("tracking", { enum: productTrackings }).notNull().default("none"),
     description: text("description"),
+    // The merchant whose goods these are (a 3PL's brand); null: the tenant's own.
+    merchantId: text("merchant_id").references(() => merchants.id),
     // Bumped on every write; the ETag is derived from it.
     version: integer("version").notNull().default(1),
     ...timestamps(),
@@ -38,6 +41,7 @@ export const products = sqliteTable(
     index("products_tenant_price_idx").on(t.tenantId, t.priceE4, t.id),
     index("products_tenant_category_created_idx").on(t.tenantId, t.category, t.createdAt, t.id),
     index("products_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("products_tenant_merchant_idx").on(t.tenantId, t.merchantId, t.createdAt, t.id),
     check("products_status_check", sql`${t.status} in ('Active', 'Inactive')`),
     check("products_reorder_point_check", sql`${t.reorderPoint} >= 0`),
     check("products_tracking_check", sql`${t.tracking} in ('none', 'lot', 'serial')`),

@@ -7,5 +7,6 @@ export * from "./fulfilment";
 export * from "./holds";
 export * from "./inventory";
 export * from "./lots";
+export * from "./merchants";
 export * from "./moves";
 export * from "./orders";

@@ -18,6 +18,8 @@ export const orders = sqliteTable(
     notes: text("notes"),
     expectedAt: text("expected_at"),
     totalE4: integer("total_e4").notNull().default(0),
+    // The merchant of every product on it (an order never mixes merchants); null: the tenant's own.
+    merchantId: text("merchant_id"),
     // Bumped on every status change; a status update is guarded by the version it read.
     version: integer("version").notNull().default(1),
     createdBy: text("created_by"),
@@ -29,6 +31,7 @@ export const orders = sqliteTable(
     index("orders_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt),
     index("orders_tenant_type_created_idx").on(t.tenantId, t.type, t.createdAt),
     index("orders_tenant_customer_idx").on(t.tenantId, t.customerId, t.createdAt),
+    index("orders_tenant_merchant_idx").on(t.tenantId, t.merchantId, t.createdAt, t.id),
     check("orders_type_check", sql`${t.type} in ('sales', 'purchase')`),
   ],
 );

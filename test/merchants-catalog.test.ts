@@ -1,0 +1,232 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  adjustStock,
+  createProduct,
+  createTenant,
+  purchaseOrder,
+  salesOrder,
+  scopedKey,
+  stockedProduct,
+  type TestTenant,
+  unique,
+} from "./support/builders";
+import { call } from "./support/http";
+
+let tenant: TestTenant;
+let other: TestTenant;
+beforeAll(async () => {
+  [tenant, other] = await Promise.all([createTenant(), createTenant()]);
+});
+
+async function newMerchant(who: TestTenant = tenant) {
+  const res = await call("POST", "/merchants", {
+    headers: who.admin,
+    body: { code: `M-${unique()}`, name: "Acme Outdoor" },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data;
+}
+
+describe("merchants", () => {
+  it("are created, listed, read and replaced, with codes unique per tenant", async () => {
+    const code = `ACME-${unique()}`;
+    const res = await call("POST", "/merchants", { headers: tenant.admin, body: { code, name: "Acme" } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("location")).toBe(`/api/v1/merchants/${res.body.data.id}`);
+    expect(res.body.data).toMatchObject({ code, name: "Acme" });
+    const dup = await call("POST", "/merchants", { headers: tenant.admin, body: { code, name: "x" } });
+    expect(dup.status).toBe(409);
+    // Another tenant may use the same code.
+    expect(
+      (await call("POST", "/merchants", { headers: other.admin, body: { code, name: "x" } })).status,
+    ).toBe(201);
+    const put = await call("PUT", `/merchants/${res.body.data.id}`, {
+      headers: tenant.admin,
+      body: { code, name: "Acme Outdoor" },
+    });
+    expect(put.body.data).toMatchObject({ id: res.body.data.id, name: "Acme Outdoor" });
+    const got = await call("GET", `/merchants/${res.body.data.id}`, { headers: tenant.admin });
+    expect(got.body.data.name).toBe("Acme Outdoor");
+    const list = await call("GET", `/merchants?search=${code.toLowerCase()}`, { headers: tenant.admin });
+    expect(list.body.data.items.map((m: { id: string }) => m.id)).toEqual([res.body.data.id]);
+    const blank = await call("POST", "/merchants", { headers: tenant.admin, body: { name: "x" } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors).toEqual(["code: Code is required"]);
+  });
+
+  it("answer 401 without a credential, 403 without the scope and 404 for another tenant's merchant", async () => {
+    const merchant = await newMerchant();
+    expect((await call("GET", "/merchants")).status).toBe(401);
+    expect((await call("POST", "/merchants", { body: { code: "X", name: "x" } })).status).toBe(401);
+    const inventoryOnly = await scopedKey(tenant, ["read:inventory"]);
+    expect((await call("GET", "/merchants", { headers: inventoryOnly })).status).toBe(403);
+    const catalogWriter = await scopedKey(tenant, ["write:products"]);
+    expect((await call("GET", `/merchants/${merchant.id}`, { headers: catalogWriter })).status).toBe(200);
+    const post = await call("POST", "/merchants", { headers: catalogWriter, body: { code: "X", name: "x" } });
+    expect(post.status).toBe(403);
+    expect((await call("DELETE", `/merchants/${merchant.id}`, { headers: catalogWriter })).status).toBe(403);
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PUT", { code: "X", name: "x" }],
+      ["DELETE", undefined],
+    ] as const) {
+      const res = await call(method, `/merchants/${merchant.id}`, { headers: other.admin, body });
+      expect(res.status, method).toBe(404);
+    }
+    const list = await call("GET", "/merchants?pageSize=100", { headers: other.admin });
+    expect(list.body.data.items.map((m: { id: string }) => m.id)).not.toContain(merchant.id);
+  });
+
+  it("cannot be deleted while they have products or open orders", async () => {
+    const merchant = await newMerchant();
+    const { productId, locationId, warehouseId } = await stockedProduct(tenant, 2, {
+      product: { merchantId: merchant.id },
+    });
+    expect((await call("DELETE", `/merchants/${merchant.id}`, { headers: tenant.admin })).status).toBe(409);
+    const order = await purchaseOrder(tenant, warehouseId, [{ productId, quantity: 1 }]);
+    expect(order.status).toBe(201);
+    await adjustStock(tenant, productId, locationId, -2);
+    // The open purchase order keeps both the product and the merchant.
+    expect((await call("DELETE", `/products/${productId}`, { headers: tenant.admin })).status).toBe(409);
+    expect((await call("DELETE", `/merchants/${merchant.id}`, { headers: tenant.admin })).status).toBe(409);
+    const cancelled = await call("PATCH", `/orders/${order.body.data.id}/status`, {
+      headers: tenant.admin,
+      body: { status: "cancelled" },
+    });
+    expect(cancelled.status).toBe(200);
+    expect((await call("DELETE", `/products/${productId}`, { headers: tenant.admin })).status).toBe(200);
+    const deleted = await call("DELETE", `/merchants/${merchant.id}`, { headers: tenant.admin });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data.id).toBe(merchant.id);
+    expect((await call("GET", `/merchants/${merchant.id}`, { headers: tenant.admin })).status).toBe(404);
+  });
+});
+
+describe("a product's merchant", () => {
+  it("is set on create, read back, filtered on, and must be the tenant's own merchant", async () => {
+    const merchant = await newMerchant();
+    const product = await createProduct(tenant, { merchantId: merchant.id });
+    expect(product.merchantId).toBe(merchant.id);
+    expect((await createProduct(tenant)).merchantId).toBeNull();
+    const listed = await call("GET", `/products?merchantId=${merchant.id}`, { headers: tenant.admin });
+    expect(listed.body.data.items.map((p: { id: string }) => p.id)).toEqual([product.id]);
+    expect(listed.body.data.totalCount).toBe(1);
+    const foreign = await newMerchant(other);
+    for (const merchantId of [foreign.id, crypto.randomUUID()]) {
+      const res = await call("POST", "/products", {
+        headers: tenant.admin,
+        body: { sku: `SKU-${unique()}`, name: "x", merchantId },
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.errors).toEqual([`merchantId: merchant ${merchantId} not found`]);
+    }
+    const bad = await call("POST", "/products", {
+      headers: tenant.admin,
+      body: { sku: `SKU-${unique()}`, name: "x", merchantId: "acme" },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual(["merchantId: must be a merchant's id"]);
+  });
+
+  it("is fixed while the product has stock or open orders, and moves when it has neither", async () => {
+    const [a, b] = [await newMerchant(), await newMerchant()];
+    const { productId, locationId } = await stockedProduct(tenant, 3, { product: { merchantId: a.id } });
+    const move = () =>
+      call("PATCH", `/products/${productId}`, { headers: tenant.admin, body: { merchantId: b.id } });
+    const refused = await move();
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors?.[0]).toMatch(/^merchantId: the product has stock or open orders/);
+    const order = await salesOrder(tenant, [{ productId, quantity: 1 }]);
+    expect(order.status).toBe(201);
+    await adjustStock(tenant, productId, locationId, -2); // 1 left, reserved by the order
+    expect((await move()).status).toBe(409);
+    await call("PATCH", `/orders/${order.body.data.id}/status`, {
+      headers: tenant.admin,
+      body: { status: "cancelled" },
+    });
+    await adjustStock(tenant, productId, locationId, -1);
+    const moved = await move();
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.merchantId).toBe(b.id);
+    // Other fields change while it has stock; the merchant, when sent unchanged, is no move.
+    await adjustStock(tenant, productId, locationId, 1);
+    const renamed = await call("PATCH", `/products/${productId}`, {
+      headers: tenant.admin,
+      body: { name: "Renamed", merchantId: b.id },
+    });
+    expect(renamed.status).toBe(200);
+    const unknownMerchant = await call("PATCH", `/products/${productId}`, {
+      headers: tenant.admin,
+      body: { merchantId: crypto.randomUUID() },
+    });
+    expect(unknownMerchant.status).toBe(409);
+  });
+
+  it("is set in bulk for new products and refused as a change of a stored one", async () => {
+    const [a, b] = [await newMerchant(), await newMerchant()];
+    const sku = `SKU-${unique()}`;
+    const first = await call("POST", "/products/batch", {
+      headers: tenant.admin,
+      body: {
+        products: [
+          { sku, name: "x", merchantId: a.id },
+          { sku: `SKU-${unique()}`, name: "y", merchantId: crypto.randomUUID() },
+        ],
+      },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.data.results[0]?.status).toBe(201);
+    expect(first.body.data.results[1]).toMatchObject({ status: 400 });
+    expect(first.body.data.results[1]?.errors?.[0]).toMatch(/^merchantId: merchant .* not found$/);
+    const stored = await call("GET", `/products/${first.body.data.results[0]?.id}`, {
+      headers: tenant.admin,
+    });
+    expect(stored.body.data.merchantId).toBe(a.id);
+    const change = await call("POST", "/products/batch", {
+      headers: tenant.admin,
+      body: { products: [{ sku, merchantId: b.id }] },
+    });
+    // Every line refused: nothing to write, still a 200 with the line's refusal (it was a 500).
+    expect(change.status).toBe(200);
+    expect(change.body.data.results[0]?.status).toBe(409);
+    expect(change.body.data.results[0]?.errors?.[0]).toMatch(
+      /^merchantId: a stored product's merchant changes/,
+    );
+  });
+});
+
+describe("an order's merchant", () => {
+  it("is its products' merchant, and an order may not mix merchants", async () => {
+    const [a, b] = [await newMerchant(), await newMerchant()];
+    const { productId: pa, warehouseId } = await stockedProduct(tenant, 5, { product: { merchantId: a.id } });
+    const { productId: pb } = await stockedProduct(tenant, 5, { warehouseId, product: { merchantId: b.id } });
+    const { productId: own } = await stockedProduct(tenant, 5, { warehouseId });
+    const sales = await salesOrder(tenant, [{ productId: pa, quantity: 1 }]);
+    expect(sales.status).toBe(201);
+    expect(sales.body.data.merchantId).toBe(a.id);
+    const ownOrder = await salesOrder(tenant, [{ productId: own, quantity: 1 }]);
+    expect(ownOrder.body.data.merchantId).toBeNull();
+    for (const lines of [
+      [pa, pb],
+      [pa, own],
+    ]) {
+      const mixed = await salesOrder(
+        tenant,
+        lines.map((productId) => ({ productId, quantity: 1 })),
+      );
+      expect(mixed.status).toBe(400);
+      expect(mixed.body.errors).toHaveLength(1);
+      expect(mixed.body.errors?.[0]).toMatch(/^lines\[1\]\.productId: .*an order may not mix merchants$/);
+    }
+    const purchase = await purchaseOrder(tenant, warehouseId, [
+      { productId: pb, quantity: 1 },
+      { productId: pa, quantity: 1 },
+    ]);
+    expect(purchase.status).toBe(400);
+    const list = await call("GET", `/orders/${sales.body.data.id}`, { headers: tenant.admin });
+    expect(list.body.data.merchantId).toBe(a.id);
+    // Nothing of the refused orders was kept: the stock of pa is 5 less the one reserved.
+    const levels = await call("GET", `/inventory/stock?productId=${pa}`, { headers: tenant.admin });
+    expect(levels.body.data.items[0]).toMatchObject({ onHand: 5, reserved: 1 });
+  });
+});
