@@ -186,7 +186,7 @@ describe("a product's merchant", () => {
       headers: tenant.admin,
       body: { products: [{ sku, merchantId: b.id }] },
     });
-    // Every line refused: nothing to write, still a 200 with the line's refusal (it was a 500).
+    // Every line refused: nothing to write, still a 200 with the line's refusal.
     expect(change.status).toBe(200);
     expect(change.body.data.results[0]?.status).toBe(409);
     expect(change.body.data.results[0]?.errors?.[0]).toMatch(
