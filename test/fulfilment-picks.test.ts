@@ -264,6 +264,41 @@ describe("POST /pick-lists/{id}/picks", () => {
 });
 
 describe("POST /pick-lists/{id}/shorts", () => {
+  it("ships a partly shipped order when a short closes its last open units", async () => {
+    const { bin, product, order, list, line } = await pickable(10, 4);
+    await pick(list.id, { location: bin.code, product: product.sku, quantity: 1 });
+    const shipped = await call("POST", `/orders/${order.id}/shipments`, {
+      headers: tenant.admin,
+      body: {
+        packages: [
+          { weight: { value: 1, unit: "kg" }, lines: [{ orderLineId: order.lines[0]?.id, quantity: 1 }] },
+        ],
+      },
+    });
+    expect(shipped.status).toBe(201);
+    const short = await call("POST", `/pick-lists/${list.id}/shorts`, {
+      headers: tenant.admin,
+      body: { lineId: line.id, quantity: 3, reason: "bin empty" },
+    });
+    expect(short.status).toBe(200);
+    const read = await call("GET", `/orders/${order.id}`, { headers: tenant.admin });
+    expect(read.body.data).toMatchObject({
+      status: "shipped",
+      lines: [{ quantity: 4, shippedQuantity: 1, backorderedQuantity: 3 }],
+    });
+    expect(read.body.data.statusHistory.map((h: { to: string }) => h.to).slice(-2)).toEqual([
+      "partially_shipped",
+      "shipped",
+    ]);
+    const events = (await outboxEvents(tenant, /^order\.(shipped|partially_shipped|backordered)$/))
+      .filter((e) => e.payload.id === order.id)
+      .map((e) => e.type);
+    expect(events).toEqual(["order.partially_shipped", "order.backordered", "order.shipped"]);
+    const [last] = (await outboxEvents(tenant, /^order\.shipped$/)).filter((e) => e.payload.id === order.id);
+    expect(last?.payload).toMatchObject({ status: "shipped", shipments: [{ id: shipped.body.data.id }] });
+    expect(await openReservations(tenant, product.id)).toBe(0);
+  });
+
   it("releases the shortfall's reservation and backorders it on the order line", async () => {
     const { bin, product, order, list, line } = await pickable(10, 4);
     await pick(list.id, { location: bin.code, product: product.sku, quantity: 1 });
