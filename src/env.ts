@@ -7,6 +7,7 @@ import type { DatabaseBindings } from "./db/bindings";
 import type { PlatformScope, TenantDb } from "./db/client";
 import type { D1Stats } from "./db/d1-stats";
 import type { TenantMover } from "./db/moves/mover";
+import type { JobParams } from "./jobs/workflow";
 import type { RateLimiter } from "./rate-limit/rate-limiter";
 
 /** The Worker's bindings, as wrangler.toml declares them (the databases' in src/db, their only reader). */
@@ -17,6 +18,10 @@ export interface Bindings extends DatabaseBindings {
   WEBHOOK_QUEUE: Queue<WebhookQueueMessage>;
   /** Shipping labels (PDF or ZPL) per package, keyed `<tenant>/<shipment>/<package>` (docs/decisions/fulfilment.md). */
   LABELS: R2Bucket;
+  /** Uploaded files and the jobs' results, keyed `<tenant>/uploads/<id>` and `<tenant>/jobs/<id>/...` (src/jobs). */
+  FILES: R2Bucket;
+  /** One Workflow instance per import or export job (src/jobs/workflow.ts). */
+  JOBS: Workflow<JobParams>;
   /** The built web application and docs page (wrangler.toml [assets]). */
   ASSETS: Fetcher;
   ENVIRONMENT: string;

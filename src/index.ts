@@ -4,6 +4,7 @@ import { consumeQueue } from "./queue";
 import { runSweeps } from "./scheduled";
 
 export { TenantMover } from "./db/moves/mover";
+export { JobWorkflow } from "./jobs/workflow";
 export { RateLimiter } from "./rate-limit/rate-limiter";
 
 const app = createApp();

@@ -14,6 +14,7 @@ import {
   type TestTenant,
 } from "./support/builders";
 import { call } from "./support/http";
+import { runJob, upload } from "./support/jobs";
 import { type SchemaObject, servedDocument, webhookProblem } from "./support/openapi";
 import { type Received, stubReceiver } from "./support/webhook-receiver";
 
@@ -157,6 +158,10 @@ async function everyEvent(tenant: TestTenant, subscriptionId: string) {
       body: { lines: [{ lineId: bought.lines[0]?.id, quantity: 4, locationId: bin, lotNumber: "LOT-B" }] },
     }),
   );
+  // job.succeeded (an export), job.failed (an import of a file without rows)
+  expect((await runJob(admin, { type: "products_export" })).status).toBe("succeeded");
+  const empty = await upload(admin, "sku,locationCode,quantity\n");
+  expect((await runJob(admin, { type: "stock_import", uploadId: empty })).status).toBe("failed");
   // webhook.test
   await ok(call("POST", `/webhooks/${subscriptionId}/test`, { headers: admin }), 202);
 }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CountRecord } from "../counts/schemas";
+import { JobRecord } from "../jobs/schemas";
 import { OrderRecord, ReceiveBody } from "../orders/schemas";
 import type { EventType } from "../outbox/catalog";
 import { PickListRecord } from "../pick-lists/schemas";
@@ -170,6 +171,8 @@ export const eventPayloads = {
   "product.created": ProductRecord,
   "product.updated": ProductRecord,
   "product.deleted": ProductRecord,
+  "job.succeeded": JobRecord,
+  "job.failed": JobRecord,
   "webhook.test": WebhookTestData,
 } as const satisfies Record<EventType, z.ZodType>;
 

@@ -59,7 +59,7 @@ const visible = (name: string) =>
  * `lines[0].sku: <problem>` for every string in a parsed JSON value, keys included, that holds a forbidden
  * character. An array's items are ruled by the array's key (`serialNumbers[3]`).
  */
-function badStrings(value: unknown, path: (string | number)[] = [], key?: string | number): string[] {
+export function badStrings(value: unknown, path: (string | number)[] = [], key?: string | number): string[] {
   if (typeof value === "string") {
     const problem = problemIn(value, key, IN_BODY);
     return problem ? [`${formatPath(path) || "body"}: ${problem}`] : [];

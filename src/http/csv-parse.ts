@@ -33,3 +33,25 @@ export function parseCsv(text: string): string[][] {
   }
   return rows.filter((r) => !(r.length === 1 && r[0] === ""));
 }
+
+// A number as spreadsheets write it. Not Number(): it reads `0x10` as 16, `0b11` as 3 and `Infinity`; such a cell
+// stays text and is refused as not a number.
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * A CSV row as an object: each non-empty cell (trimmed) under its column's name; a cell of a `numeric` column
+ * that is a decimal number becomes a number (anything else stays text, for the schema to refuse).
+ */
+export function csvObject(
+  columns: readonly string[],
+  cells: readonly string[],
+  numeric: ReadonlySet<string>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    columns.flatMap((column, i) => {
+      const cell = cells[i]?.trim() ?? "";
+      if (cell === "") return [];
+      return [[column, numeric.has(column) && DECIMAL.test(cell) ? Number(cell) : cell]];
+    }),
+  );
+}

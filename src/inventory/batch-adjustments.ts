@@ -2,6 +2,7 @@ import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { resolveLineTargets } from "../stock/line-targets";
 import { writeStockLines } from "../stock/stock-lines";
+import { adjustmentLine } from "./batch-lines";
 import { batchResult } from "./batch-results";
 import type { AdjustmentBatchBody } from "./batch-schemas";
 
@@ -14,16 +15,7 @@ export async function adjustStockBatch(tdb: TenantDb, actor: Actor, body: Adjust
   const results = await writeStockLines(
     tdb,
     actor,
-    body.lines.map((line, i) => ({
-      target: targets[i] as (typeof targets)[number],
-      change: { quantity: line.quantity },
-      reason: line.reason,
-      notes: line.notes ?? null,
-      lotNumber: line.lotNumber,
-      expiresAt: line.expiresAt,
-      manufacturedAt: line.manufacturedAt,
-      serialNumbers: line.serialNumbers,
-    })),
+    body.lines.map((line, i) => adjustmentLine(line, targets[i] as (typeof targets)[number])),
     { atomic: body.atomic, field: "lines" },
   );
   return batchResult(body.atomic, results);

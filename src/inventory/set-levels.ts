@@ -5,6 +5,7 @@ import { AppError, errorCodeForStatus } from "../http/errors";
 import { resolveLineTargets } from "../stock/line-targets";
 import { levelSnapshot, movementSnapshot } from "../stock/statements";
 import { writeStockLines } from "../stock/stock-lines";
+import { setLevelLine } from "./batch-lines";
 import { batchResult } from "./batch-results";
 import type { LevelsBatchBody, SetLevelBody } from "./batch-schemas";
 
@@ -16,13 +17,7 @@ async function writeLevels(tdb: TenantDb, actor: Actor, levels: readonly SetLeve
   return writeStockLines(
     tdb,
     actor,
-    levels.map((level, i) => ({
-      target: targets[i] as (typeof targets)[number],
-      change: { onHand: level.onHand, expectedOnHand: level.expectedOnHand },
-      reason: "set",
-      notes: null,
-      lotNumber: level.lotNumber,
-    })),
+    levels.map((level, i) => setLevelLine(level, targets[i] as (typeof targets)[number])),
     { atomic, field: "levels" },
   );
 }

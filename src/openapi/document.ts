@@ -69,6 +69,10 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
           { name: "Inventory", description: "Stock levels, adjustments, transfers, holds and the ledger" },
           { name: "Cycle counts", description: "Counting stock and approving the differences" },
           { name: "Lots", description: "Lots and serial numbers, with their expiry and trace" },
+          {
+            name: "Jobs",
+            description: "Uploads, and imports and exports run as durable jobs, with their result files",
+          },
           { name: "Orders", description: "Sales and purchase orders" },
           {
             name: "Pick lists",

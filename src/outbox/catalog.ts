@@ -24,6 +24,8 @@ export const eventTypes = [
   "product.created",
   "product.updated",
   "product.deleted",
+  "job.succeeded",
+  "job.failed",
   "webhook.test",
 ] as const;
 
@@ -38,6 +40,7 @@ export type FeedType = (typeof feedTypes)[number];
 /** The read scope an event's family needs (README, "Events feed and replay"): what the feed shows a caller. */
 export function readScopeOf(type: FeedType): Scope {
   if (type.startsWith("product.")) return "read:products";
-  if (type.startsWith("inventory.")) return "read:inventory";
+  // A job's event holds the job, not its rows (its result needs the job's own scope): most jobs are stock's.
+  if (type.startsWith("inventory.") || type.startsWith("job.")) return "read:inventory";
   return "read:orders";
 }

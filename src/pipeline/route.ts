@@ -181,10 +181,15 @@ function strictQuery(query: unknown) {
  * Declares a route once: its access rule becomes middleware, OpenAPI security (with the scope)
  * and the standard error responses, next to the schemas that validate it.
  */
-export function defineRoute<const R extends RouteConfig>(access: Access, config: R) {
+export function defineRoute<const R extends RouteConfig>(
+  access: Access,
+  config: R,
+  /** `streamsBody`: the body is streamed, never held whole (an upload), so it cannot be hashed for Idempotency-Key. */
+  options: { streamsBody?: true } = {},
+) {
   const scoped = actsOnTenant(access);
   // Every POST of the tenant API honours Idempotency-Key (README, "Concepts and invariants").
-  const idempotent = scoped && config.method === "post";
+  const idempotent = scoped && config.method === "post" && !options.streamsBody;
   const parameters = [
     tenantHeaderParameter,
     consistencyTokenParameter,
@@ -203,7 +208,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
       {
         ...errorResponsesFor(access),
         ...(idempotent ? idempotencyResponses : {}),
-        ...(config.request?.body ? bodyResponses : {}),
+        ...(config.request?.body && !options.streamsBody ? bodyResponses : {}),
         ...config.responses,
       },
       { counted: scoped || access === "credential", tenant: scoped, idempotent },

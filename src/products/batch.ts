@@ -1,3 +1,4 @@
+import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { type ProductRow, productRecord } from "./records";
@@ -22,7 +23,12 @@ const sameProduct = (a: ProductRow, b: ProductRow) => {
  * is left alone (no new version, no event). A write that loses a race (a SKU or barcode taken meanwhile, a product
  * changed) is planned again from a fresh read.
  */
-export async function upsertProducts(tdb: TenantDb, body: ProductBatchBody): Promise<ProductBatchResult> {
+export async function upsertProducts(
+  tdb: TenantDb,
+  body: ProductBatchBody,
+  /** Statements committed with the products, given each refused line's errors by index (a job's chunk record). */
+  commitWith?: (failures: ReadonlyMap<number, string[]>) => Statement[],
+): Promise<ProductBatchResult> {
   const results: (LineResult | undefined)[] = body.products.map(() => undefined);
   let pending = body.products.map((line, index) => ({ line, index }));
   for (let attempt = 1; pending.length > 0; attempt++) {
@@ -40,6 +46,9 @@ export async function upsertProducts(tdb: TenantDb, body: ProductBatchBody): Pro
         changed.flatMap((p) => (p.stored ? [] : [p.row])),
         changed.flatMap((p) => (p.stored ? [p.row] : [])),
         new Date().toISOString(),
+        commitWith?.(
+          new Map(results.flatMap((r, index) => (r?.errors ? [[index, r.errors] as const] : []))),
+        ) ?? [],
       );
     } catch (error) {
       answerFor(error, {

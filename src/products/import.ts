@@ -1,6 +1,6 @@
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
-import { parseCsv } from "../http/csv-parse";
+import { csvObject, parseCsv } from "../http/csv-parse";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
 import type { ProductRow } from "./records";
@@ -9,10 +9,8 @@ import { planProductRows, writeProductRows } from "./write-rows";
 import { duplicateProduct } from "./writes";
 
 export const MAX_IMPORT_ROWS = 5000;
-const NUMERIC = new Set(["price", "cost", "reorderPoint"]);
-// A number as spreadsheets write it. Not Number(): it reads `0x10` as 16, `0b11` as 3 and `Infinity`; such a cell
-// stays text and is refused as not a number.
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** The product columns a CSV holds numbers in (an import's file, a product_import job's rows). */
+export const NUMERIC_PRODUCT_COLUMNS = new Set(["price", "cost", "reorderPoint"]);
 
 const invalid = (errors: string[]) =>
   new AppError("VALIDATION_FAILED", `Import rejected: ${errors.length} problem(s); nothing was written`, {
@@ -25,15 +23,7 @@ export function rowsOf(contentType: string, body: string): unknown[] {
     const [header, ...lines] = parseCsv(body);
     if (!header) throw invalid(["body: the CSV has no header row"]);
     const columns = header.map((h) => h.trim());
-    return lines.map((cells) =>
-      Object.fromEntries(
-        columns.flatMap((column, i) => {
-          const cell = cells[i]?.trim() ?? "";
-          if (cell === "") return [];
-          return [[column, NUMERIC.has(column) && DECIMAL.test(cell) ? Number(cell) : cell]];
-        }),
-      ),
-    );
+    return lines.map((cells) => csvObject(columns, cells, NUMERIC_PRODUCT_COLUMNS));
   }
   let parsed: unknown;
   try {

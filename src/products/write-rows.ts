@@ -1,5 +1,5 @@
 import { or, sql } from "drizzle-orm";
-import { inJsonArray, jsonChunks, runBatch } from "../db/batch";
+import { inJsonArray, jsonChunks, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { merchants, products } from "../db/schema/tenant";
 import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
@@ -27,6 +27,8 @@ export async function writeProductRows(
   toCreate: ProductRow[],
   toUpdate: ProductRow[],
   now: string,
+  /** Statements committed in the same batch (a job's record that this chunk of its rows is done). */
+  alongside: Statement[] = [],
 ) {
   const events = [
     ...toCreate.map((row) => ({ type: "product.created" as const, payload: productRecord(row) })),
@@ -60,6 +62,7 @@ export async function writeProductRows(
         where ${inTenant(tdb, products)} and products.id = j.id`,
     ),
     events: eventRows(tdb, events, now),
+    alongside,
   });
 }
 

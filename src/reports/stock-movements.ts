@@ -35,15 +35,20 @@ export function movementRows(
   tenantDb: TenantDb,
   filters: Filters,
   window: RowWindow<{ createdAt: string; id: string }>,
+  /** Only ledger rows up to this one (by rowid): a snapshot of the append-only ledger (a movements export). */
+  throughRowid?: number,
 ) {
   const after = afterOf(window);
   // The plain `>=` lets SQLite start the index range at the last row sent instead of at `from`.
-  const keyset = after
-    ? and(
-        gte(stockMovements.createdAt, after.createdAt),
-        sql`(${stockMovements.createdAt}, ${stockMovements.id}) > (${after.createdAt}, ${after.id})`,
-      )
-    : undefined;
+  const keyset = and(
+    after
+      ? and(
+          gte(stockMovements.createdAt, after.createdAt),
+          sql`(${stockMovements.createdAt}, ${stockMovements.id}) > (${after.createdAt}, ${after.id})`,
+        )
+      : undefined,
+    throughRowid === undefined ? undefined : sql`${stockMovements}.rowid <= ${throughRowid}`,
+  );
   return tenantDb.db
     .select({
       id: stockMovements.id,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { chunks, runBatch } from "../db/batch";
+import { chunks, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { MAX_ON_HAND } from "../db/schema/tenant";
@@ -90,12 +90,25 @@ export async function writeStockLines(
   tdb: TenantDb,
   actor: Actor,
   lines: readonly (Omit<StockLine, "product" | "location"> & { target: LineTarget })[],
-  options: { atomic: boolean; field: string },
+  options: {
+    atomic: boolean;
+    field: string;
+    /**
+     * Statements committed in the same batch as the lines, given each failing line's errors (by index): a job's
+     * record that this chunk of its rows is done, so a retried step never applies it twice.
+     */
+    commitWith?: (failures: ReadonlyMap<number, string[]>) => Statement[];
+  },
 ): Promise<LineResult[]> {
   const results: (LineResult | undefined)[] = lines.map((l) => ("status" in l.target ? l.target : undefined));
   const pending = await prepare(tdb, lines, results);
   const refused = () => options.atomic && results.some((r) => r && "errors" in r);
   if (refused()) throw batchRefused(results, options.field);
+  const failures = () =>
+    new Map(results.flatMap((r, index) => (r && "errors" in r ? [[index, r.errors] as const] : [])));
+  // No line left to write: what goes with them is committed alone.
+  if (pending.length === 0 && options.commitWith)
+    await runBatch(tdb, { alongside: options.commitWith(failures()) });
   for (let attempt = 1; pending.length > 0; attempt++) {
     const now = new Date().toISOString();
     const plan = await planLines(tdb, pending, now);
@@ -103,7 +116,8 @@ export async function writeStockLines(
     if (refused()) throw batchRefused(results, options.field);
     const toWrite = pending.filter((line) => !plan.failures.has(line.index));
     try {
-      const written = await writePlanned(tdb, actor, toWrite, plan, now);
+      const alongside = options.commitWith?.(failures()) ?? [];
+      const written = await writePlanned(tdb, actor, toWrite, plan, now, alongside);
       for (const line of toWrite) results[line.index] = written(line);
       break;
     } catch (error) {
@@ -365,6 +379,7 @@ async function writePlanned(
   lines: readonly Prepared[],
   plan: Plan,
   now: string,
+  alongside: Statement[],
 ) {
   const changes = lines.flatMap((line) => plan.changes.get(line.index) ?? []);
   const unitsOf = (line: Prepared): SerialUnit[] =>
@@ -382,6 +397,7 @@ async function writePlanned(
       drops.set(c.productId, [...(drops.get(c.productId) ?? []), { lotId: c.lotId, units: -c.delta }]);
   }
   const after = new Map<string, number>();
+  if (changes.length === 0 && alongside.length > 0) await runBatch(tdb, { alongside });
   if (changes.length > 0) {
     const ctx = { ...actor, reason: "", referenceType: null, referenceId: null, notes: null, now };
     const written = await runBatch(tdb, {
@@ -399,6 +415,7 @@ async function writePlanned(
       // on hand after each is read back from its ledger row.
       after: sql`select id, on_hand_after as onHand from stock_movements where tenant_id = ${tdb.tenantId}
         and id in (select value from json_each(${JSON.stringify(changes.map((c) => c.id))}))`,
+      alongside,
     });
     for (const row of written.after.results as { id: string; onHand: number }[])
       after.set(row.id, row.onHand);

@@ -535,6 +535,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "a rule across fields; generators ignore the `not` that could state it",
   },
   {
+    rule: /^uploadId: (required for|only for an import, not) \w+$|^options\.\w+: not an option of \w+$|^options\.to: must be after from$|^options\.types\[\d+\]: must be an event type of the feed, or a family/,
+    why: "a job's fields depend on its type (and `to` on `from`): rules across fields that generators ignore; the event types are named in the description (an enum would rename the replay's in the clients)",
+  },
+  {
     rule: /^toLocationId: must differ from fromLocationId$/,
     why: "a rule across fields; generators ignore the `not`/`if` that could state it",
   },

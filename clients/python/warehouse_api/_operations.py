@@ -119,6 +119,10 @@ OPERATIONS: Dict[str, Operation] = {
     "cancelShipment": Operation("cancelShipment", "POST", "/api/v1/shipments/{id}/cancel", "tenant", "idempotency-key"),
     "labelShipment": Operation("labelShipment", "POST", "/api/v1/shipments/{id}/label", "tenant", "idempotency-key"),
     "getPackageLabel": Operation("getPackageLabel", "GET", "/api/v1/shipments/{id}/packages/{packageId}/label", "tenant", "safe"),
+    "createJob": Operation("createJob", "POST", "/api/v1/jobs", "tenant", "idempotency-key"),
+    "listJobs": Operation("listJobs", "GET", "/api/v1/jobs", "tenant", "safe"),
+    "getJob": Operation("getJob", "GET", "/api/v1/jobs/{id}", "tenant", "safe"),
+    "cancelJob": Operation("cancelJob", "POST", "/api/v1/jobs/{id}/cancel", "tenant", "idempotency-key"),
 }
 
 
@@ -2780,6 +2784,99 @@ class ShipmentsResource:
         )
 
 
+class JobsResource:
+    """``client.jobs``: createJob, listJobs, getJob, cancelJob."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def create(
+        self,
+        *,
+        type: Literal["product_import", "stock_import", "products_export", "stock_export", "movements_export", "events_export"],
+        upload_id: Optional[str] = UNSET,
+        options: Optional[Union[m.JobOptions, Dict[str, Any]]] = UNSET,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Job:
+        """``POST /api/v1/jobs`` (createJob)."""
+        return self._t.call(
+            OPERATIONS["createJob"],
+            body={"type": type, "uploadId": upload_id, "options": options},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Job),
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["queued", "running", "succeeded", "failed", "cancelled"]] = UNSET,
+        type: Optional[Literal["product_import", "stock_import", "products_export", "stock_export", "movements_export", "events_export"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.Job]:
+        """``GET /api/v1/jobs`` (listJobs)."""
+        return self._t.call(
+            OPERATIONS["listJobs"],
+            query={"page": page, "pageSize": page_size, "status": status, "type": type},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.Job),
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["queued", "running", "succeeded", "failed", "cancelled"]] = UNSET,
+        type: Optional[Literal["product_import", "stock_import", "products_export", "stock_export", "movements_export", "events_export"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Job]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, consistency_token=consistency_token, timeout=timeout))
+
+    def get(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Job:
+        """``GET /api/v1/jobs/{id}`` (getJob)."""
+        return self._t.call(
+            OPERATIONS["getJob"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Job),
+        )
+
+    def cancel(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Job:
+        """``POST /api/v1/jobs/{id}/cancel`` (cancelJob)."""
+        return self._t.call(
+            OPERATIONS["cancelJob"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Job),
+        )
+
+
 class Resources:
     """The resource groups of the client, one attribute per group."""
 
@@ -2805,3 +2902,4 @@ class Resources:
         self.barcodes = BarcodesResource(transport)
         self.pick_lists = PickListsResource(transport)
         self.shipments = ShipmentsResource(transport)
+        self.jobs = JobsResource(transport)

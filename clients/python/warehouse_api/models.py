@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "JoinedTenant", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
+__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
 
 
 class DimensionsUnit(str, Enum):
@@ -49,6 +49,23 @@ class InvitationStatus(str, Enum):
     ACCEPTED = "accepted"
     REVOKED = "revoked"
     EXPIRED = "expired"
+
+
+class JobStatus(str, Enum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class JobType(str, Enum):
+    PRODUCT_IMPORT = "product_import"
+    STOCK_IMPORT = "stock_import"
+    PRODUCTS_EXPORT = "products_export"
+    STOCK_EXPORT = "stock_export"
+    MOVEMENTS_EXPORT = "movements_export"
+    EVENTS_EXPORT = "events_export"
 
 
 class LinesIncluded(str, Enum):
@@ -152,6 +169,8 @@ class ReplayWebhookRequestTypesItem(str, Enum):
     PRODUCT_CREATED = "product.created"
     PRODUCT_UPDATED = "product.updated"
     PRODUCT_DELETED = "product.deleted"
+    JOB_SUCCEEDED = "job.succeeded"
+    JOB_FAILED = "job.failed"
 
 
 class ReportTypeFormatsItem(str, Enum):
@@ -210,6 +229,11 @@ class Unit(str, Enum):
     LB = "lb"
 
 
+class UploadFormat(str, Enum):
+    CSV = "csv"
+    NDJSON = "ndjson"
+
+
 class WebhookCreatedByType(str, Enum):
     USER = "user"
     API_KEY = "api_key"
@@ -245,6 +269,8 @@ class WebhookEventName(str, Enum):
     PRODUCT_CREATED = "product.created"
     PRODUCT_UPDATED = "product.updated"
     PRODUCT_DELETED = "product.deleted"
+    JOB_SUCCEEDED = "job.succeeded"
+    JOB_FAILED = "job.failed"
     WEBHOOK_TEST = "webhook.test"
 
 
@@ -776,6 +802,26 @@ class CreateHoldRequest(_m.Model):
             warehouse_id=data.get("warehouseId"),
             reference=data.get("reference"),
             lot_number=data.get("lotNumber"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class CreateJobRequest(_m.Model):
+    type: Union[JobType, str]
+    upload_id: Optional[str] = None
+    options: Optional[JobOptions] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "upload_id": "uploadId", "options": "options"}
+    _required: ClassVar[frozenset] = frozenset({"type"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreateJobRequest":
+        return cls(
+            type=_m.enum(JobType)(data.get("type")),
+            upload_id=data.get("uploadId"),
+            options=_m.model(JobOptions)(data.get("options")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2255,6 +2301,180 @@ class InviteUserRequest(_m.Model):
 
 
 @dataclass
+class Job(_m.Model):
+    id: str
+    type: Union[JobType, str]
+    status: Union[JobStatus, str]
+    upload_id: Optional[str]
+    options: JobOptions
+    total: Optional[int]
+    processed: int
+    failed: int
+    errors: List[JobRowError]
+    as_of: Optional[str]
+    as_of_seq: Optional[int]
+    error: Optional[str]
+    result_url: Optional[str]
+    created_at: str
+    started_at: Optional[str]
+    finished_at: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "status": "status", "upload_id": "uploadId", "options": "options", "total": "total", "processed": "processed", "failed": "failed", "errors": "errors", "as_of": "asOf", "as_of_seq": "asOfSeq", "error": "error", "result_url": "resultUrl", "created_at": "createdAt", "started_at": "startedAt", "finished_at": "finishedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "status", "uploadId", "options", "total", "processed", "failed", "errors", "asOf", "asOfSeq", "error", "resultUrl", "createdAt", "startedAt", "finishedAt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Job":
+        return cls(
+            id=data.get("id"),
+            type=_m.enum(JobType)(data.get("type")),
+            status=_m.enum(JobStatus)(data.get("status")),
+            upload_id=data.get("uploadId"),
+            options=_m.model(JobOptions)(data.get("options")),
+            total=data.get("total"),
+            processed=data.get("processed"),
+            failed=data.get("failed"),
+            errors=_m.list_of(_m.model(JobRowError))(data.get("errors")),
+            as_of=data.get("asOf"),
+            as_of_seq=data.get("asOfSeq"),
+            error=data.get("error"),
+            result_url=data.get("resultUrl"),
+            created_at=data.get("createdAt"),
+            started_at=data.get("startedAt"),
+            finished_at=data.get("finishedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class JobFailedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Job
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "JobFailedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Job)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class JobFailedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Job
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "JobFailedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Job)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class JobOptions(_m.Model):
+    reason: Optional[str] = None
+    from_: Optional[str] = None
+    to: Optional[str] = None
+    types: Optional[List[str]] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"reason": "reason", "from_": "from", "to": "to", "types": "types"}
+    _required: ClassVar[frozenset] = frozenset({})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "JobOptions":
+        return cls(
+            reason=data.get("reason"),
+            from_=data.get("from"),
+            to=data.get("to"),
+            types=data.get("types"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class JobRowError(_m.Model):
+    line: int
+    errors: List[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"line": "line", "errors": "errors"}
+    _required: ClassVar[frozenset] = frozenset({"line", "errors"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "JobRowError":
+        return cls(
+            line=data.get("line"),
+            errors=data.get("errors"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class JobSucceededEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Job
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "JobSucceededEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Job)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class JobSucceededWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Job
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "JobSucceededWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Job)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class JoinedTenant(_m.Model):
     tenant_id: str
     role: Union[Role, str]
@@ -2418,6 +2638,30 @@ class ListInvitationsResult(_m.Model):
     def from_dict(cls, data: Mapping[str, Any]) -> "ListInvitationsResult":
         return cls(
             items=_m.list_of(_m.model(Invitation))(data.get("items")),
+            total_count=data.get("totalCount"),
+            page=data.get("page"),
+            page_size=data.get("pageSize"),
+            total_pages=data.get("totalPages"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ListJobsResult(_m.Model):
+    items: List[Job]
+    total_count: int
+    page: int
+    page_size: int
+    total_pages: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "total_count": "totalCount", "page": "page", "page_size": "pageSize", "total_pages": "totalPages"}
+    _required: ClassVar[frozenset] = frozenset({"items", "totalCount", "page", "pageSize", "totalPages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ListJobsResult":
+        return cls(
+            items=_m.list_of(_m.model(Job))(data.get("items")),
             total_count=data.get("totalCount"),
             page=data.get("page"),
             page_size=data.get("pageSize"),
@@ -6196,6 +6440,32 @@ class UpdateWebhookRequest(_m.Model):
             events=_m.list_of(_m.enum(WebhookEventName))(data.get("events")),
             active=data.get("active"),
             description=data.get("description"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class Upload(_m.Model):
+    id: str
+    format: Union[UploadFormat, str]
+    bytes: int
+    filename: Optional[str]
+    created_at: str
+    expires_at: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "format": "format", "bytes": "bytes", "filename": "filename", "created_at": "createdAt", "expires_at": "expiresAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "format", "bytes", "filename", "createdAt", "expiresAt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Upload":
+        return cls(
+            id=data.get("id"),
+            format=_m.enum(UploadFormat)(data.get("format")),
+            bytes=data.get("bytes"),
+            filename=data.get("filename"),
+            created_at=data.get("createdAt"),
+            expires_at=data.get("expiresAt"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

@@ -61,6 +61,29 @@ namespace Warehouse.Api.Models
         [WireName("expired")] Expired,
     }
 
+    public enum JobStatus
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("queued")] Queued,
+        [WireName("running")] Running,
+        [WireName("succeeded")] Succeeded,
+        [WireName("failed")] Failed,
+        [WireName("cancelled")] Cancelled,
+    }
+
+    public enum JobType
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("product_import")] ProductImport,
+        [WireName("stock_import")] StockImport,
+        [WireName("products_export")] ProductsExport,
+        [WireName("stock_export")] StockExport,
+        [WireName("movements_export")] MovementsExport,
+        [WireName("events_export")] EventsExport,
+    }
+
     public enum LinesIncluded
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -198,6 +221,8 @@ namespace Warehouse.Api.Models
         [WireName("product.created")] ProductCreated,
         [WireName("product.updated")] ProductUpdated,
         [WireName("product.deleted")] ProductDeleted,
+        [WireName("job.succeeded")] JobSucceeded,
+        [WireName("job.failed")] JobFailed,
     }
 
     public enum ReportTypeFormatsItem
@@ -280,6 +305,14 @@ namespace Warehouse.Api.Models
         [WireName("lb")] Lb,
     }
 
+    public enum UploadFormat
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("csv")] Csv,
+        [WireName("ndjson")] Ndjson,
+    }
+
     public enum WebhookCreatedByType
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -324,6 +357,8 @@ namespace Warehouse.Api.Models
         [WireName("product.created")] ProductCreated,
         [WireName("product.updated")] ProductUpdated,
         [WireName("product.deleted")] ProductDeleted,
+        [WireName("job.succeeded")] JobSucceeded,
+        [WireName("job.failed")] JobFailed,
         [WireName("webhook.test")] WebhookTest,
     }
 
@@ -1376,6 +1411,44 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "expiresAt", ExpiresAt, true);
             ModelJson.Put(json, "reference", Reference, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class CreateJobRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "uploadId", "options" };
+
+        /// <summary><c>type</c>.</summary>
+        public JobType? Type { get; set; }
+
+        /// <summary><c>uploadId</c> (optional).</summary>
+        public string UploadId { get; set; }
+
+        /// <summary><c>options</c> (optional).</summary>
+        public JobOptions Options { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreateJobRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreateJobRequest();
+            model.Type = ModelJson.ReadEnum<JobType>(json, "type", model.AdditionalProperties);
+            model.UploadId = ModelJson.ToStringValue(ModelJson.Get(json, "uploadId"));
+            model.Options = JobOptions.FromJson(ModelJson.Get(json, "options") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "uploadId", UploadId, false);
+            ModelJson.Put(json, "options", Options, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4370,6 +4443,357 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Job : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "status", "uploadId", "options", "total", "processed", "failed", "errors", "asOf", "asOfSeq", "error", "resultUrl", "createdAt", "startedAt", "finishedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public JobType? Type { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public JobStatus? Status { get; set; }
+
+        /// <summary><c>uploadId</c>, may be null.</summary>
+        public string UploadId { get; set; }
+
+        /// <summary><c>options</c>.</summary>
+        public JobOptions Options { get; set; }
+
+        /// <summary><c>total</c>, may be null.</summary>
+        public long? Total { get; set; }
+
+        /// <summary><c>processed</c>.</summary>
+        public long? Processed { get; set; }
+
+        /// <summary><c>failed</c>.</summary>
+        public long? Failed { get; set; }
+
+        /// <summary><c>errors</c>.</summary>
+        public IList<JobRowError> Errors { get; set; }
+
+        /// <summary><c>asOf</c>, may be null.</summary>
+        public string AsOf { get; set; }
+
+        /// <summary><c>asOfSeq</c>, may be null.</summary>
+        public long? AsOfSeq { get; set; }
+
+        /// <summary><c>error</c>, may be null.</summary>
+        public string Error { get; set; }
+
+        /// <summary><c>resultUrl</c>, may be null.</summary>
+        public string ResultUrl { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>startedAt</c>, may be null.</summary>
+        public string StartedAt { get; set; }
+
+        /// <summary><c>finishedAt</c>, may be null.</summary>
+        public string FinishedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Job FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Job();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ReadEnum<JobType>(json, "type", model.AdditionalProperties);
+            model.Status = ModelJson.ReadEnum<JobStatus>(json, "status", model.AdditionalProperties);
+            model.UploadId = ModelJson.ToStringValue(ModelJson.Get(json, "uploadId"));
+            model.Options = JobOptions.FromJson(ModelJson.Get(json, "options") as JsonObject);
+            model.Total = ModelJson.ToInt64(ModelJson.Get(json, "total"));
+            model.Processed = ModelJson.ToInt64(ModelJson.Get(json, "processed"));
+            model.Failed = ModelJson.ToInt64(ModelJson.Get(json, "failed"));
+            model.Errors = ModelJson.ToList(ModelJson.Get(json, "errors"), v => JobRowError.FromJson(v as JsonObject));
+            model.AsOf = ModelJson.ToStringValue(ModelJson.Get(json, "asOf"));
+            model.AsOfSeq = ModelJson.ToInt64(ModelJson.Get(json, "asOfSeq"));
+            model.Error = ModelJson.ToStringValue(ModelJson.Get(json, "error"));
+            model.ResultUrl = ModelJson.ToStringValue(ModelJson.Get(json, "resultUrl"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.StartedAt = ModelJson.ToStringValue(ModelJson.Get(json, "startedAt"));
+            model.FinishedAt = ModelJson.ToStringValue(ModelJson.Get(json, "finishedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "uploadId", UploadId, true);
+            ModelJson.Put(json, "options", Options, true);
+            ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "processed", Processed, true);
+            ModelJson.Put(json, "failed", Failed, true);
+            ModelJson.Put(json, "errors", Errors, true);
+            ModelJson.Put(json, "asOf", AsOf, true);
+            ModelJson.Put(json, "asOfSeq", AsOfSeq, true);
+            ModelJson.Put(json, "error", Error, true);
+            ModelJson.Put(json, "resultUrl", ResultUrl, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "startedAt", StartedAt, true);
+            ModelJson.Put(json, "finishedAt", FinishedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class JobFailedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Job Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static JobFailedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new JobFailedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Job.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class JobFailedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Job Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static JobFailedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new JobFailedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Job.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class JobOptions : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "reason", "from", "to", "types" };
+
+        /// <summary><c>reason</c> (optional).</summary>
+        public string Reason { get; set; }
+
+        /// <summary><c>from</c> (optional).</summary>
+        public string From { get; set; }
+
+        /// <summary><c>to</c> (optional).</summary>
+        public string To { get; set; }
+
+        /// <summary><c>types</c> (optional).</summary>
+        public IList<string> Types { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static JobOptions FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new JobOptions();
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            model.From = ModelJson.ToStringValue(ModelJson.Get(json, "from"));
+            model.To = ModelJson.ToStringValue(ModelJson.Get(json, "to"));
+            model.Types = ModelJson.ToList(ModelJson.Get(json, "types"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "reason", Reason, false);
+            ModelJson.Put(json, "from", From, false);
+            ModelJson.Put(json, "to", To, false);
+            ModelJson.Put(json, "types", Types, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class JobRowError : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "line", "errors" };
+
+        /// <summary><c>line</c>.</summary>
+        public long? Line { get; set; }
+
+        /// <summary><c>errors</c>.</summary>
+        public IList<string> Errors { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static JobRowError FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new JobRowError();
+            model.Line = ModelJson.ToInt64(ModelJson.Get(json, "line"));
+            model.Errors = ModelJson.ToList(ModelJson.Get(json, "errors"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "line", Line, true);
+            ModelJson.Put(json, "errors", Errors, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class JobSucceededEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Job Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static JobSucceededEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new JobSucceededEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Job.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class JobSucceededWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Job Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static JobSucceededWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new JobSucceededWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Job.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class JoinedTenant : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "tenantId", "role" };
@@ -4683,6 +5107,54 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new ListInvitationsResult();
             model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Invitation.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ListJobsResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<Job> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListJobsResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListJobsResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Job.FromJson(v as JsonObject));
             model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
             model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
             model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
@@ -12358,6 +12830,59 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "events", Events, true);
             ModelJson.Put(json, "description", Description, false);
             ModelJson.Put(json, "active", Active, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class Upload : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "format", "bytes", "filename", "createdAt", "expiresAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>format</c>.</summary>
+        public UploadFormat? Format { get; set; }
+
+        /// <summary><c>bytes</c>.</summary>
+        public long? Bytes { get; set; }
+
+        /// <summary><c>filename</c>, may be null.</summary>
+        public string Filename { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>expiresAt</c>.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Upload FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Upload();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Format = ModelJson.ReadEnum<UploadFormat>(json, "format", model.AdditionalProperties);
+            model.Bytes = ModelJson.ToInt64(ModelJson.Get(json, "bytes"));
+            model.Filename = ModelJson.ToStringValue(ModelJson.Get(json, "filename"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "format", Format, true);
+            ModelJson.Put(json, "bytes", Bytes, true);
+            ModelJson.Put(json, "filename", Filename, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "expiresAt", ExpiresAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -119,6 +119,10 @@ namespace Warehouse.Api
         internal static readonly Operation CancelShipment = new Operation("cancelShipment", "POST", "/api/v1/shipments/{id}/cancel", "tenant", "idempotency-key");
         internal static readonly Operation LabelShipment = new Operation("labelShipment", "POST", "/api/v1/shipments/{id}/label", "tenant", "idempotency-key");
         internal static readonly Operation GetPackageLabel = new Operation("getPackageLabel", "GET", "/api/v1/shipments/{id}/packages/{packageId}/label", "tenant", "safe");
+        internal static readonly Operation CreateJob = new Operation("createJob", "POST", "/api/v1/jobs", "tenant", "idempotency-key");
+        internal static readonly Operation ListJobs = new Operation("listJobs", "GET", "/api/v1/jobs", "tenant", "safe");
+        internal static readonly Operation GetJob = new Operation("getJob", "GET", "/api/v1/jobs/{id}", "tenant", "safe");
+        internal static readonly Operation CancelJob = new Operation("cancelJob", "POST", "/api/v1/jobs/{id}/cancel", "tenant", "idempotency-key");
     }
 
     public sealed partial class WarehouseClient
@@ -186,6 +190,9 @@ namespace Warehouse.Api
         /// <summary>listShipments, getShipment, dispatchShipment, cancelShipment, labelShipment, getPackageLabel.</summary>
         public ShipmentsResource Shipments { get; private set; }
 
+        /// <summary>createJob, listJobs, getJob, cancelJob.</summary>
+        public JobsResource Jobs { get; private set; }
+
         private void InitializeResources(Transport transport)
         {
             Health = new HealthResource(transport);
@@ -209,6 +216,7 @@ namespace Warehouse.Api
             Barcodes = new BarcodesResource(transport);
             PickLists = new PickListsResource(transport);
             Shipments = new ShipmentsResource(transport);
+            Jobs = new JobsResource(transport);
         }
     }
 
@@ -1366,6 +1374,50 @@ namespace Warehouse.Api
         public Task<object> GetLabelAsync(string id, string packageId, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.DataAsync(Operations.GetPackageLabel, new[] { id, packageId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+        }
+    }
+
+    /// <summary><c>client.Jobs</c>: createJob, listJobs, getJob, cancelJob.</summary>
+    public sealed class JobsResource
+    {
+        private readonly Transport _transport;
+
+        internal JobsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>POST /api/v1/jobs</c> (createJob).</summary>
+        public async Task<Models.Job> CreateAsync(Models.CreateJobRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CreateJob, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Job.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/jobs</c> (listJobs).</summary>
+        public Task<ResultPage<Models.Job>> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListJobs, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Job.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator<Models.Job> ListAllAsync(int? pageSize = null, string status = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.Job>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>GET /api/v1/jobs/{id}</c> (getJob).</summary>
+        public async Task<Models.Job> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetJob, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Job.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/jobs/{id}/cancel</c> (cancelJob).</summary>
+        public async Task<Models.Job> CancelAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CancelJob, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Job.FromJson(data as JsonObject);
         }
     }
 }

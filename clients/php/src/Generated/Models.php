@@ -34,6 +34,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string}
  * @phpstan-type CreateHoldRequest array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
+ * @phpstan-type CreateJobRequest array{type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', uploadId?: string, options?: JobOptions}
  * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool}
  * @phpstan-type CreatePickListRequest array{warehouseId: string, orderIds: list<string>}
  * @phpstan-type CreateProductRequest array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null}
@@ -46,7 +47,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateShipmentRequestPackagesItemLinesItem array{orderLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
- * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active?: bool}
+ * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active?: bool}
  * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string, key: string}
  * @phpstan-type CreatedTenant array{tenant: Tenant, owner: CreatedTenantOwner|null, ownerInvitation: Invitation|null, apiKey: CreatedTenantApiKey|null}
  * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
@@ -92,6 +93,13 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type InvitationInvitedBy array{type: 'user'|'api_key'|'platform', id: string|null}
  * @phpstan-type InvitationPreview array{email: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', expiresAt: string, accountExists: bool}
  * @phpstan-type InviteUserRequest array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
+ * @phpstan-type Job array{id: string, type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', status: 'queued'|'running'|'succeeded'|'failed'|'cancelled', uploadId: string|null, options: JobOptions, total: int|null, processed: int, failed: int, errors: list<JobRowError>, asOf: string|null, asOfSeq: int|null, error: string|null, resultUrl: string|null, createdAt: string, startedAt: string|null, finishedAt: string|null}
+ * @phpstan-type JobFailedEvent array{id: string, type: string, timestamp: string, data: Job, webhooksFailedAt?: string}
+ * @phpstan-type JobFailedWebhookBody array{type: string, timestamp: string, data: Job}
+ * @phpstan-type JobOptions array{reason?: string, from?: string, to?: string, types?: list<string>}
+ * @phpstan-type JobRowError array{line: int, errors: list<string>}
+ * @phpstan-type JobSucceededEvent array{id: string, type: string, timestamp: string, data: Job, webhooksFailedAt?: string}
+ * @phpstan-type JobSucceededWebhookBody array{type: string, timestamp: string, data: Job}
  * @phpstan-type JoinedTenant array{tenantId: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type LabelShipmentRequest array{trackingNumbers?: list<LabelShipmentRequestTrackingNumbersItem>}
  * @phpstan-type LabelShipmentRequestTrackingNumbersItem array{packageId: string, trackingNumber: string}
@@ -100,6 +108,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ListInvalidBarcodesResult array{items: list<InvalidBarcode>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListInventoryCountsResult array{items: list<InventoryCountSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListInvitationsResult array{items: list<Invitation>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type ListJobsResult array{items: list<Job>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListLocationStockResult array{items: list<StockLevel>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListLocationsResult array{items: list<Location>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListLotsResult array{items: list<Lot>, totalCount: int, page: int, pageSize: int, totalPages: int}
@@ -207,7 +216,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type RefreshRequest array{refreshToken: string}
- * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'>}
+ * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'>}
  * @phpstan-type ReportCatalogue array{items: list<ReportType>}
  * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
@@ -247,7 +256,8 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
- * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'webhook.test'>, description?: string, active: bool}
+ * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active: bool}
+ * @phpstan-type Upload array{id: string, format: 'csv'|'ndjson', bytes: int, filename: string|null, createdAt: string, expiresAt: string}
  * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}
  * @phpstan-type WarehouseRequest array{code: string, name: string, address?: Address, active?: bool}

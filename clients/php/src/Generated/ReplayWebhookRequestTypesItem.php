@@ -30,4 +30,6 @@ enum ReplayWebhookRequestTypesItem: string
     case ProductCreated = 'product.created';
     case ProductUpdated = 'product.updated';
     case ProductDeleted = 'product.deleted';
+    case JobSucceeded = 'job.succeeded';
+    case JobFailed = 'job.failed';
 }

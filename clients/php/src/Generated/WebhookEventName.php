@@ -31,5 +31,7 @@ enum WebhookEventName: string
     case ProductCreated = 'product.created';
     case ProductUpdated = 'product.updated';
     case ProductDeleted = 'product.deleted';
+    case JobSucceeded = 'job.succeeded';
+    case JobFailed = 'job.failed';
     case WebhookTest = 'webhook.test';
 }

@@ -122,5 +122,9 @@ final class Operations
         'cancelShipment' => ['POST', '/api/v1/shipments/{id}/cancel', 'tenant', 'idempotency-key'],
         'labelShipment' => ['POST', '/api/v1/shipments/{id}/label', 'tenant', 'idempotency-key'],
         'getPackageLabel' => ['GET', '/api/v1/shipments/{id}/packages/{packageId}/label', 'tenant', 'safe'],
+        'createJob' => ['POST', '/api/v1/jobs', 'tenant', 'idempotency-key'],
+        'listJobs' => ['GET', '/api/v1/jobs', 'tenant', 'safe'],
+        'getJob' => ['GET', '/api/v1/jobs/{id}', 'tenant', 'safe'],
+        'cancelJob' => ['POST', '/api/v1/jobs/{id}/cancel', 'tenant', 'idempotency-key'],
     ];
 }

@@ -32,6 +32,7 @@ abstract class Resources
     public readonly BarcodesResource $barcodes;
     public readonly PickListsResource $pickLists;
     public readonly ShipmentsResource $shipments;
+    public readonly JobsResource $jobs;
 
     protected function __construct(Transport $transport)
     {
@@ -56,5 +57,6 @@ abstract class Resources
         $this->barcodes = new BarcodesResource($transport);
         $this->pickLists = new PickListsResource($transport);
         $this->shipments = new ShipmentsResource($transport);
+        $this->jobs = new JobsResource($transport);
     }
 }

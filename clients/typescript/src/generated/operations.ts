@@ -116,6 +116,10 @@ export const OPERATIONS = {
   cancelShipment: { operationId: "cancelShipment", access: "tenant", retry: "idempotency-key" },
   labelShipment: { operationId: "labelShipment", access: "tenant", retry: "idempotency-key" },
   getPackageLabel: { operationId: "getPackageLabel", access: "tenant", retry: "safe" },
+  createJob: { operationId: "createJob", access: "tenant", retry: "idempotency-key" },
+  listJobs: { operationId: "listJobs", access: "tenant", retry: "safe" },
+  getJob: { operationId: "getJob", access: "tenant", retry: "safe" },
+  cancelJob: { operationId: "cancelJob", access: "tenant", retry: "idempotency-key" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -852,6 +856,33 @@ export function shipmentsResource(t: Transport) {
   return { list: listShipments, listAll: listShipmentsAll, get: getShipment, dispatch: dispatchShipment, cancel: cancelShipment, label: labelShipment, getLabel: getPackageLabel };
 }
 
+export function jobsResource(t: Transport) {
+  /** `POST /api/v1/jobs` (createJob) */
+  const createJob = (body: BodyOf<"createJob">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createJob">> =>
+    t.call(OPERATIONS.createJob, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/jobs", { ...init, body }),
+    );
+  /** `GET /api/v1/jobs` (listJobs) */
+  const listJobs = (query?: QueryOf<"listJobs">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listJobs">> =>
+    t.call(OPERATIONS.listJobs, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/jobs", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listJobsAll = (query?: Omit<QueryOf<"listJobs">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listJobs">, void, undefined> =>
+    t.paginate((page) => listJobs({ ...query, page } as QueryOf<"listJobs">, options));
+  /** `GET /api/v1/jobs/{id}` (getJob) */
+  const getJob = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getJob">> =>
+    t.call(OPERATIONS.getJob, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/jobs/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `POST /api/v1/jobs/{id}/cancel` (cancelJob) */
+  const cancelJob = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"cancelJob">> =>
+    t.call(OPERATIONS.cancelJob, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/jobs/{id}/cancel", { ...init, params: { path: { id } } }),
+    );
+  return { create: createJob, list: listJobs, listAll: listJobsAll, get: getJob, cancel: cancelJob };
+}
+
 /** The resource groups of the client, one property per group. */
 export class Resources {
   readonly health: ReturnType<typeof healthResource>;
@@ -875,6 +906,7 @@ export class Resources {
   readonly barcodes: ReturnType<typeof barcodesResource>;
   readonly pickLists: ReturnType<typeof pickListsResource>;
   readonly shipments: ReturnType<typeof shipmentsResource>;
+  readonly jobs: ReturnType<typeof jobsResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -898,5 +930,6 @@ export class Resources {
     this.barcodes = barcodesResource(t);
     this.pickLists = pickListsResource(t);
     this.shipments = shipmentsResource(t);
+    this.jobs = jobsResource(t);
   }
 }

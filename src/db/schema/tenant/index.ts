@@ -6,6 +6,7 @@ export * from "./events";
 export * from "./fulfilment";
 export * from "./holds";
 export * from "./inventory";
+export * from "./jobs";
 export * from "./lots";
 export * from "./merchants";
 export * from "./moves";

@@ -1,0 +1,30 @@
+import type { LineTarget } from "../stock/line-targets";
+import type { StockLine } from "../stock/stock-lines";
+import type { AdjustmentBatchBody, SetLevelBody } from "./batch-schemas";
+
+// A bulk stock line as the stock writer takes it (src/stock/stock-lines.ts), from an adjustment line or a level
+// to set: the batches and the stock import job write them alike.
+
+export type BatchLine = Omit<StockLine, "product" | "location"> & { target: LineTarget };
+
+export const adjustmentLine = (
+  line: AdjustmentBatchBody["lines"][number],
+  target: LineTarget,
+): BatchLine => ({
+  target,
+  change: { quantity: line.quantity },
+  reason: line.reason,
+  notes: line.notes ?? null,
+  lotNumber: line.lotNumber,
+  expiresAt: line.expiresAt,
+  manufacturedAt: line.manufacturedAt,
+  serialNumbers: line.serialNumbers,
+});
+
+export const setLevelLine = (level: SetLevelBody, target: LineTarget): BatchLine => ({
+  target,
+  change: { onHand: level.onHand, expectedOnHand: level.expectedOnHand },
+  reason: "set",
+  notes: null,
+  lotNumber: level.lotNumber,
+});

@@ -1,0 +1,88 @@
+import { runBatch, type Statement } from "../db/batch";
+import type { TenantDb } from "../db/client";
+import { badStrings } from "../http/control-characters";
+import { csvObject, parseCsv } from "../http/csv-parse";
+import type { ImportChunk, ImportPlan } from "./import-plan";
+import { recordsOf } from "./record-scanner";
+import type { RowError } from "./schemas";
+
+// A chunk's bytes as rows: each record a JSON object (an NDJSON line, or a CSV record under the header's column
+// names, typed like the CSV product import), or why it is not one. Blank lines are not rows.
+
+export type ParsedRow = { line: number; value: Record<string, unknown> } | { line: number; errors: string[] };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function parseRecord(
+  text: string,
+  plan: ImportPlan,
+  numeric: ReadonlySet<string>,
+): { value: Record<string, unknown> } | { errors: string[] } {
+  if (plan.columns) {
+    const cells = parseCsv(text)[0] ?? [];
+    if (cells.length > plan.columns.length) {
+      return { errors: [`row: ${cells.length} cells, but the header names ${plan.columns.length} columns`] };
+    }
+    return { value: csvObject(plan.columns, cells, numeric) };
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? { value } : { errors: ["row: must be a JSON object"] };
+  } catch {
+    return { errors: ["row: malformed JSON"] };
+  }
+}
+
+/** The rows of `bytes`, the chunk's part of the file; `numeric`: the CSV columns that hold numbers. */
+export function parseRows(
+  bytes: Uint8Array,
+  plan: ImportPlan,
+  chunk: ImportChunk,
+  numeric: ReadonlySet<string>,
+): ParsedRow[] {
+  return recordsOf(bytes, plan.format, chunk.line).flatMap(({ text, line }): ParsedRow[] => {
+    if (text.trim() === "") return [];
+    const parsed = parseRecord(text, plan, numeric);
+    if ("errors" in parsed) return [{ line, errors: parsed.errors }];
+    // The same characters a request body may not hold (src/http/control-characters.ts).
+    const forbidden = badStrings(parsed.value);
+    return forbidden.length ? [{ line, errors: forbidden }] : [{ line, value: parsed.value }];
+  });
+}
+
+/**
+ * Writes a chunk's rows: each parsed row made an item for the writer (or refused with why), the items written in
+ * ONE batch with `commit(errors)` (the job's record of the chunk, given every failing row with its line, in line
+ * order). `write` passes the failures it finds, by index into the items, to the statements it commits with them.
+ */
+export async function writeRows<T>(
+  tdb: TenantDb,
+  rows: readonly ParsedRow[],
+  itemOf: (value: Record<string, unknown>) => { item: T } | { errors: string[] },
+  write: (
+    items: T[],
+    commitWith: (failures: ReadonlyMap<number, string[]>) => Statement[],
+  ) => Promise<unknown>,
+  commit: (errors: RowError[]) => Statement[],
+): Promise<void> {
+  const refused: RowError[] = [];
+  const good: { line: number; item: T }[] = [];
+  for (const row of rows) {
+    const made = "errors" in row ? row : itemOf(row.value);
+    if ("errors" in made) refused.push({ line: row.line, errors: made.errors });
+    else good.push({ line: row.line, item: made.item });
+  }
+  const commitWith = (failures: ReadonlyMap<number, string[]>) =>
+    commit(
+      [...refused, ...[...failures].map(([i, errors]) => ({ line: good[i]?.line as number, errors }))].sort(
+        (a, b) => a.line - b.line,
+      ),
+    );
+  if (good.length === 0) await runBatch(tdb, { done: commitWith(new Map()) });
+  else
+    await write(
+      good.map((g) => g.item),
+      commitWith,
+    );
+}

@@ -1,0 +1,147 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  createLocation,
+  createTenant,
+  type TestTenant,
+  tenantWithWarehouse,
+  unique,
+} from "./support/builders";
+import { levelsWithLedger, outboxEvents } from "./support/database";
+import { call } from "./support/http";
+import { catalog as catalogOf, jobResult, runJob, startJob, upload, waitForJob } from "./support/jobs";
+
+let tenant: TestTenant;
+let warehouseId: string;
+beforeAll(async () => {
+  ({ tenant, warehouseId } = await tenantWithWarehouse());
+});
+
+const catalog = (count: number) => catalogOf(tenant, warehouseId, count);
+
+describe("stock_import", () => {
+  it("applies each good row once and lists each bad one with its line", async () => {
+    const { skus, locationCode } = await catalog(8);
+    const csv = [
+      "sku,locationCode,quantity,onHand,reason",
+      ...skus.slice(0, 6).map((sku, i) => `${sku},${locationCode},${i + 1},,received`),
+      `${skus[6]},${locationCode},,40,`,
+      `NOPE-${unique()},${locationCode},3,,received`,
+      `${skus[7]},${locationCode},-5,,damaged`,
+      `${skus[0]},${locationCode},"not a number",,received`,
+    ].join("\r\n");
+    const uploadId = await upload(tenant.admin, csv);
+    const job = await runJob(tenant.admin, { type: "stock_import", uploadId });
+    expect(job).toMatchObject({ status: "succeeded", total: 10, processed: 10, failed: 3 });
+    expect(job.errors.map((e) => e.line)).toEqual([9, 10, 11]);
+    expect(job.errors[0]?.errors[0]).toMatch(/no product has SKU NOPE-/);
+    expect(job.errors[1]?.errors[0]).toMatch(/Insufficient stock/);
+    const levels = await levelsWithLedger(tenant);
+    for (const level of levels) expect(level.ledger).toBe(level.onHand);
+    const { response, text } = await jobResult(tenant.admin, job.id);
+    expect(response.status).toBe(200);
+    expect(text.split("\r\n")[0]).toBe("line,errors");
+    expect(
+      text
+        .split("\r\n")
+        .slice(1, -1)
+        .map((l) => l.split(",")[0]),
+    ).toEqual(["9", "10", "11"]);
+    const events = await outboxEvents(tenant, /^job\./);
+    expect(events.at(-1)).toMatchObject({
+      type: "job.succeeded",
+      payload: { id: job.id, processed: 10, failed: 3 },
+    });
+  });
+});
+
+/** A CSV of `quantity` rows for `skus` at `locationCode`, row i adding i + 1 units. */
+const stockCsv = (skus: readonly string[], locationCode: string) =>
+  ["sku,locationCode,quantity", ...skus.map((sku, i) => `${sku},${locationCode},${i + 1}`)].join("\n");
+
+/** On hand per SKU at the location (via the API's stock list). */
+async function onHandAt(locationId: string) {
+  const db = await (await import("./support/database")).tenantDatabase(tenant.id);
+  const { results } = await db
+    .prepare(
+      `select p.sku as sku, s.on_hand as onHand,
+        (select count(*) from stock_movements m where m.tenant_id = s.tenant_id and m.product_id = s.product_id
+          and m.location_id = s.location_id) as movements
+       from stock_levels s join products p on p.tenant_id = s.tenant_id and p.id = s.product_id
+       where s.tenant_id = ? and s.location_id = ?`,
+    )
+    .bind(tenant.id, locationId)
+    .all<{ sku: string; onHand: number; movements: number }>();
+  return new Map(results.map((r) => [r.sku, r]));
+}
+
+describe("stock_import at the chunk boundary", () => {
+  for (const count of [10, 1000, 1001]) {
+    it(`${count} rows: each applied exactly once, in ${Math.ceil(count / 1000)} chunk(s)`, async () => {
+      const { skus, locationCode, locationId } = await catalog(count);
+      const uploadId = await upload(tenant.admin, stockCsv(skus, locationCode));
+      const job = await runJob(tenant.admin, { type: "stock_import", uploadId });
+      expect(job).toMatchObject({
+        status: "succeeded",
+        total: count,
+        processed: count,
+        failed: 0,
+        errors: [],
+      });
+      const stock = await onHandAt(locationId);
+      expect(stock.size).toBe(count);
+      for (const [i, sku] of skus.entries())
+        expect(stock.get(sku)).toEqual({ sku, onHand: i + 1, movements: 1 });
+      const { text } = await jobResult(tenant.admin, job.id);
+      expect(text).toBe("line,errors\r\n");
+    });
+  }
+});
+
+describe("stock_import of NDJSON, sets with compare-and-swap", () => {
+  it("sets on hand, refuses a stale expectedOnHand, and names the line of a malformed one", async () => {
+    const { skus, locationCode, locationId } = await catalog(3);
+    const ndjson = [
+      JSON.stringify({ sku: skus[0], locationCode, onHand: 7 }),
+      "",
+      JSON.stringify({ sku: skus[1], locationCode, onHand: 5, expectedOnHand: 2 }),
+      "{not json",
+      JSON.stringify({ sku: skus[2], locationCode, quantity: 4, reason: "found" }),
+    ].join("\n");
+    const uploadId = await upload(tenant.admin, ndjson, "application/x-ndjson");
+    const job = await runJob(tenant.admin, { type: "stock_import", uploadId });
+    expect(job).toMatchObject({ status: "succeeded", processed: 4, failed: 2 });
+    expect(job.errors).toEqual([
+      { line: 3, errors: ["expectedOnHand: on hand is 0, not 2; nothing changed"] },
+      { line: 4, errors: ["row: malformed JSON"] },
+    ]);
+    const stock = await onHandAt(locationId);
+    expect(stock.get(skus[0] as string)?.onHand).toBe(7);
+    expect(stock.get(skus[1] as string)).toBeUndefined();
+    expect(stock.get(skus[2] as string)?.onHand).toBe(4);
+  });
+});
+
+describe("product_import", () => {
+  it("creates and updates by SKU, changing only the columns a row names", async () => {
+    const sku = `PI-${unique()}`;
+    const made = await call("POST", "/products", {
+      headers: tenant.admin,
+      body: { sku, name: "Old name", description: "kept" },
+    });
+    expect(made.status).toBe(201);
+    const fresh = `PI-${unique()}`;
+    const csv = ["sku,name,price", `${sku},New name,12.50`, `${fresh},Fresh,3`, `${fresh}-x,,1`].join("\n");
+    const uploadId = await upload(tenant.admin, csv);
+    const job = await runJob(tenant.admin, { type: "product_import", uploadId });
+    expect(job).toMatchObject({ status: "succeeded", processed: 3, failed: 1 });
+    expect(job.errors[0]?.line).toBe(4);
+    const updated = await call("GET", `/products/${(made.body.data as { id: string }).id}`, {
+      headers: tenant.admin,
+    });
+    expect(updated.body.data).toMatchObject({ name: "New name", price: 12.5, description: "kept" });
+    const events = await outboxEvents(tenant, /^product\./);
+    expect(events.filter((e) => (e.payload as { sku: string }).sku === fresh).map((e) => e.type)).toEqual([
+      "product.created",
+    ]);
+  });
+});
