@@ -105,6 +105,29 @@ describe("TypeScript client against the live API", () => {
     expect(stock.items[0]).toMatchObject({ onHand: 7, reserved: 0, available: 7 });
   });
 
+  it("uploads a file, imports it as a job and waits for it; reads its error report and an export", async () => {
+    const u = unique();
+    const warehouse = await client.warehouses.create({ code: `WJ-${u}`, name: "Jobs" });
+    const location = await client.locations.create({
+      warehouseId: warehouse.id,
+      code: `J-${u}`,
+      name: "J",
+      type: "bin",
+    });
+    const product = await client.products.create({ sku: `TSJ-${u}`, name: "Imported" });
+    const csv = `sku,locationCode,quantity,reason\n${product.sku},${location.code},5,received\nNOPE-${u},${location.code},1,received\n`;
+    const job = await client.importFile("stock_import", csv, { pollIntervalMs: 200, filename: "stock.csv" });
+    expect(job).toMatchObject({ status: "succeeded", processed: 2, failed: 1 });
+    expect(job.errors).toEqual([{ line: 3, errors: [`sku: no product has SKU NOPE-${u}`] }]);
+    expect(await client.jobResult(job.id)).toBe(`line,errors\r\n3,sku: no product has SKU NOPE-${u}\r\n`);
+    const stock = await client.inventory.listStock({ productId: product.id });
+    expect(stock.items[0]).toMatchObject({ onHand: 5 });
+    const exported = await client.jobs.create({ type: "stock_export" });
+    const done = await client.waitForJob(exported.id, { pollIntervalMs: 200 });
+    expect(done.status).toBe("succeeded");
+    expect(await client.jobResult(done.id)).toContain(`${product.sku},WJ-${u},J-${u},,5,0,5\r\n`);
+  });
+
   it("walks a list across three pages with the iterator", async () => {
     const category = `cat-${unique()}`;
     for (let i = 0; i < 5; i++) {
