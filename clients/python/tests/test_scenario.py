@@ -232,3 +232,24 @@ def test_waits_out_a_starter_tenants_429_through_retry_after() -> None:
     started = time.monotonic()
     assert patient.products.list(page_size=1).page == 1
     assert time.monotonic() - started >= refused.retry_after - 1
+
+
+def test_uploads_a_file_imports_it_as_a_job_and_waits_reads_its_error_report_and_an_export() -> None:
+    u = unique()
+    warehouse = client.warehouses.create(code=f"WJ-{u}", name="Jobs")
+    location = client.locations.create(warehouse_id=warehouse.id, code=f"J-{u}", name="J", type="bin")
+    product = client.products.create(sku=f"PYJ-{u}", name="Imported")
+    ndjson = "\n".join(
+        [
+            json.dumps({"sku": product.sku, "locationCode": location.code, "quantity": 5, "reason": "received"}),
+            json.dumps({"sku": f"NOPE-{u}", "locationCode": location.code, "quantity": 1, "reason": "received"}),
+        ]
+    )
+    job = client.import_file("stock_import", ndjson, content_type="application/x-ndjson", poll_interval=0.2)
+    assert (job.status, job.processed, job.failed) == ("succeeded", 2, 1)
+    assert job.errors[0].line == 2 and job.errors[0].errors == [f"sku: no product has SKU NOPE-{u}"]
+    assert client.job_result(job.id) == f"line,errors\r\n2,sku: no product has SKU NOPE-{u}\r\n"
+    assert client.inventory.list_stock(product_id=product.id).items[0].on_hand == 5
+    exported = client.wait_for_job(client.jobs.create(type="stock_export").id, poll_interval=0.2)
+    assert exported.status == "succeeded"
+    assert f"{product.sku},WJ-{u},J-{u},,5,0,5\r\n" in client.job_result(exported.id)

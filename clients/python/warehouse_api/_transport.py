@@ -249,7 +249,7 @@ class Transport:
         payload: Optional[bytes] = None
         if isinstance(body, str):
             payload = body.encode("utf-8")
-            fixed["Content-Type"] = "text/csv"
+            fixed.setdefault("Content-Type", "text/csv")  # an upload names its own (NDJSON)
         elif body is not UNSET:
             if isinstance(body, dict):
                 body = {name: value for name, value in body.items() if value is not UNSET}
