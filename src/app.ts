@@ -32,6 +32,7 @@ import { serveAgainOnChangedKeyView } from "./pipeline/serve-again";
 import { platformRoutes } from "./platform/routes";
 import { productRoutes } from "./products/routes";
 import { reportRoutes } from "./reports/routes";
+import { returnRoutes } from "./returns/routes";
 import { sessionRoutes } from "./sessions/routes";
 import { settingsRoutes } from "./settings/routes";
 import { shipmentRoutes } from "./shipments/routes";
@@ -94,6 +95,7 @@ export function createApp() {
     shipmentRoutes,
     uploadRoutes,
     jobRoutes,
+    returnRoutes,
   ];
   for (const routes of modules) api.route("/", routes);
 

@@ -88,7 +88,10 @@ async function everyEvent(tenant: TestTenant, subscriptionId: string) {
   await ok(call("POST", `/inventory/counts/${count.id}/submit`, { headers: admin }));
   await ok(call("POST", `/inventory/counts/${count.id}/approve`, { headers: admin }));
   // order.created, .status_changed, .shipped, .delivered, .cancelled
-  const sale = await ok<{ id: string }>(salesOrder(tenant, [{ productId: product.id, quantity: 1 }]), 201);
+  const sale = await ok<{ id: string; lines: { id: string }[] }>(
+    salesOrder(tenant, [{ productId: product.id, quantity: 1 }]),
+    201,
+  );
   for (const status of ["confirmed", "picking", "shipped", "delivered"]) {
     await ok(setStatus(tenant, sale.id, { status }));
   }
@@ -146,6 +149,24 @@ async function everyEvent(tenant: TestTenant, subscriptionId: string) {
     201,
   );
   await ok(call("POST", `/shipments/${rest.id}/cancel`, { headers: admin }));
+  // return.created, .received (restocked) and .closed, of the delivered order's unit
+  const rma = await ok<{ id: string; lines: { id: string }[] }>(
+    call("POST", "/returns", {
+      headers: admin,
+      body: { orderId: sale.id, lines: [{ orderLineId: sale.lines[0]?.id, quantity: 1, reason: "damaged" }] },
+    }),
+    201,
+  );
+  await ok(call("PATCH", `/returns/${rma.id}/status`, { headers: admin, body: { status: "authorized" } }));
+  await ok(
+    call("POST", `/returns/${rma.id}/receipts`, {
+      headers: admin,
+      body: {
+        lines: [{ returnLineId: rma.lines[0]?.id, quantity: 1, disposition: "restock", locationId: bin }],
+      },
+    }),
+  );
+  await ok(call("PATCH", `/returns/${rma.id}/status`, { headers: admin, body: { status: "closed" } }));
   // purchase_order.received, into a lot
   const bought = await ok<{ id: string; lines: { id: string }[] }>(
     purchaseOrder(tenant, warehouseId, [{ productId: lotted.id, quantity: 4 }]),

@@ -13,8 +13,11 @@ import * as tenantSchema from "./schema/tenant";
 
 const CONSTRAINT_ERROR = /^(?:D1_ERROR: )?(.*): SQLITE_CONSTRAINT \(extended: SQLITE_CONSTRAINT_(\w+)\)$/s;
 
-/** The trigger refusals the schema raises (src/db/moves/tables.ts), and SQLite's one name for any foreign key. */
-const RAISED = ["tenant_fenced", "foreign_key"];
+/**
+ * The trigger refusals the schema raises (src/db/moves/tables.ts; migration 0010 for non-sellable stock), and
+ * SQLite's one name for any foreign key.
+ */
+const RAISED = ["tenant_fenced", "foreign_key", "location_not_sellable"];
 
 const tables = ([...Object.values(tenantSchema), ...Object.values(platformSchema)] as unknown[]).filter(
   (value): value is SQLiteTable => is(value, SQLiteTable),

@@ -5,6 +5,7 @@ import { OrderRecord, ReceiveBody } from "../orders/schemas";
 import type { EventType } from "../outbox/catalog";
 import { PickListRecord } from "../pick-lists/schemas";
 import { ProductRecord } from "../products/schemas";
+import { ReturnRecord } from "../returns/schemas";
 import { PackageRecord, ShipmentRecord } from "../shipment-core/schemas";
 import { HoldRecord } from "../stock/schemas";
 
@@ -155,6 +156,9 @@ export const eventPayloads = {
   "order.partially_shipped": OrderPartiallyShippedData,
   "shipment.dispatched": ShipmentDispatchedData,
   "shipment.cancelled": ShipmentRecord,
+  "return.created": ReturnRecord,
+  "return.received": ReturnRecord,
+  "return.closed": ReturnRecord,
   "order.delivered": OrderRecord,
   "order.cancelled": OrderRecord,
   "order.backordered": OrderBackorderedData,

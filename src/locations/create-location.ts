@@ -5,10 +5,11 @@ import { locations, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
 import { assertParent } from "./parent-location";
-import { duplicateCode, locationRecord } from "./records";
+import { assertSellablePacking, duplicateCode, locationRecord } from "./records";
 import type { CreateLocationBody } from "./schemas";
 
 export async function createLocation(tdb: TenantDb, input: CreateLocationBody) {
+  assertSellablePacking(input);
   const [warehouse] = await tdb.db
     .select({ id: warehouses.id })
     .from(warehouses)
@@ -28,6 +29,7 @@ export async function createLocation(tdb: TenantDb, input: CreateLocationBody) {
       parentId: input.parentId ?? null,
       pickSequence: input.pickSequence ?? null,
       active: input.active ?? true,
+      sellable: input.sellable ?? true,
     },
     duplicateCode,
   );

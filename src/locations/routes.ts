@@ -43,7 +43,7 @@ const createLocationRoute = defineRoute(write, {
   responses: {
     201: one("The new location"),
     404: errorResponse("Unknown warehouse"),
-    409: errorResponse("Code already used in the warehouse"),
+    409: errorResponse("Code already used in the warehouse, or a non-sellable packing location"),
   },
 });
 const getLocationRoute = defineRoute(read, {
@@ -65,7 +65,9 @@ const updateLocationRoute = defineRoute(write, {
   responses: {
     200: one("The location"),
     ...unknown,
-    409: errorResponse("Code already used in the warehouse"),
+    409: errorResponse(
+      "Code already used in the warehouse, a non-sellable packing location, or non-sellable while stock there is reserved",
+    ),
   },
 });
 const deleteLocationRoute = defineRoute(write, {

@@ -32,6 +32,14 @@ const locationFields = {
         "Walking order on pick lists: lower first, then by code; locations without one come after those with.",
     }),
   active: z.boolean().optional(),
+  sellable: z
+    .boolean({ error: "must be true or false" })
+    .optional()
+    .openapi({
+      description:
+        "Default true. Stock at a non-sellable location (quarantine) counts in onHand but is never available, " +
+        "reserved or picked; moving it back is a transfer. A packing location is always sellable.",
+    }),
 };
 
 export const CreateLocationBody = z
@@ -52,6 +60,7 @@ export const LocationRecord = z
     parentId: z.string().nullable(),
     pickSequence: z.number().int().nullable(),
     active: z.boolean(),
+    sellable: z.boolean(),
     createdAt: z.string().openapi({ format: "date-time" }),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })

@@ -79,6 +79,10 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
             description: "Picking confirmed sales orders, one order or a wave at a time",
           },
           { name: "Shipments", description: "Packages, labels and dispatch of shipped sales orders" },
+          {
+            name: "Returns",
+            description: "Return authorizations (RMA) of shipped units, and their receipts",
+          },
           { name: "Webhooks", description: "Event subscriptions and deliveries" },
           { name: "Events", description: "The feed of every change, the same events webhooks deliver" },
           { name: "Reports", description: "Reports as JSON or CSV" },

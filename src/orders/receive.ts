@@ -22,25 +22,11 @@ import {
   resolveLots,
   serialProblems,
   serialsChanged,
+  serialsOnTwoLines,
   trackingProblems,
 } from "../stock/tracked-stock";
 import { productsQuery } from "./order-inputs";
 import type { ReceiveBody } from "./schemas";
-
-/** A serial number named on two lines of one receipt (of the same product) is one unit received twice. */
-function serialsOnTwoLines(lines: readonly { productId: string; serialNumbers?: readonly string[] }[]) {
-  const firstLine = new Map<string, number>();
-  return lines.flatMap((l, i) =>
-    (l.serialNumbers ?? []).flatMap((serial) => {
-      const key = `${l.productId}|${serial}`;
-      const first = firstLine.get(key);
-      if (first === undefined) firstLine.set(key, i);
-      return first !== undefined && first !== i
-        ? [`lines[${i}].serialNumbers: ${serial} is also received on lines[${first}]`]
-        : [];
-    }),
-  );
-}
 
 /**
  * Receives stock against a purchase order's lines in ONE batch guarded by the version read: stock is

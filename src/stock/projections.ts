@@ -3,6 +3,7 @@ import type { SQLiteColumn, SQLiteSelect } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { locations, lots, products, stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { sellableUnits } from "./sellable";
 
 // The API's shapes of stock levels and ledger rows, defined once: lists read them, and writes read them
 // back at the end of their batch so a response shows exactly what committed.
@@ -13,8 +14,8 @@ export const lotIdOf = (column: SQLiteColumn) => sql<string | null>`nullif(${col
 /** The join to a level's or movement's lot ('' joins none). */
 export const withLot = (tdb: TenantDb, column: SQLiteColumn) => inTenant(tdb, lots, eq(lots.id, column));
 
-/** What a level can still give: on hand minus reserved. */
-export const available = sql<number>`${stockLevels.onHand} - ${stockLevels.reserved}`;
+/** What a level can still give: on hand minus reserved, nothing at a non-sellable location. */
+export const available = sql<number>`${sellableUnits(stockLevels)}`;
 
 /** Stock levels with their product (the join the level lists filter and count on). */
 export const levelsWithProducts = (tdb: TenantDb) =>
@@ -57,6 +58,7 @@ export function selectStockLevels(tdb: TenantDb, ...conditions: (SQL | undefined
       onHand: stockLevels.onHand,
       reserved: stockLevels.reserved,
       available,
+      sellable: locations.sellable,
       updatedAt: stockLevels.updatedAt,
     })
     .from(stockLevels)

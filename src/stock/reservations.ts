@@ -34,8 +34,8 @@ export interface ReservationScope {
 }
 
 /**
- * The reads a reservation plans from (put them in the caller's read batch): stock at active locations in
- * the scope, never of an expired lot (expiry: src/stock/expiry.ts), and the expired holds in its way.
+ * The reads a reservation plans from (put them in the caller's read batch): stock at active, sellable
+ * locations in the scope, never of an expired lot (expiry: src/stock/expiry.ts), and the expired holds in its way.
  */
 export function reservationReads(
   tdb: TenantDb,
@@ -56,7 +56,14 @@ export function reservationReads(
         available,
       })
       .from(stockLevels)
-      .innerJoin(locations, and(eq(locations.id, stockLevels.locationId), eq(locations.active, true)))
+      .innerJoin(
+        locations,
+        and(
+          eq(locations.id, stockLevels.locationId),
+          eq(locations.active, true),
+          eq(locations.sellable, true),
+        ),
+      )
       .leftJoin(lots, withLot(tdb, stockLevels.lotId))
       .where(
         inTenant(
@@ -150,8 +157,12 @@ export async function reserveRacing<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
-      // Lost the stock to a concurrent reservation: plan again, at most MAX_ATTEMPTS times.
-      answerFor(error, { stock_levels_reserved_check: () => undefined });
+      // Lost the stock to a concurrent reservation, or its location became non-sellable meanwhile (the
+      // trigger refused it): plan again, at most MAX_ATTEMPTS times.
+      answerFor(error, {
+        stock_levels_reserved_check: () => undefined,
+        location_not_sellable: () => undefined,
+      });
       if (n === MAX_ATTEMPTS) throw conflict("Stock changed while reserving; retry the request");
     }
   }

@@ -81,7 +81,13 @@ export const StockLevelRecord = z
     ...levelPlaceShape,
     onHand: z.number().int(),
     reserved: z.number().int(),
-    available: z.number().int(),
+    available: z.number().int().openapi({
+      description: "onHand - reserved; 0 at a non-sellable location, whose stock is never available.",
+    }),
+    sellable: z.boolean().openapi({
+      description:
+        "Whether the location is sellable; stock at a non-sellable one (quarantine) is shown apart.",
+    }),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("StockLevel");

@@ -5,6 +5,7 @@ import { insertSelect } from "../db/insert-select";
 import { stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { selectMovements, selectStockLevels } from "./projections";
+import { sellableUnits } from "./sellable";
 
 // The stock statements of adjustments, transfers and orders, run inside one D1 batch (see runBatch).
 // A removal is never guarded in SQL on purpose: the stock_levels CHECKs (on_hand >= 0 and
@@ -263,7 +264,8 @@ export const levelJson = (tdb: TenantDb, l: Level) => levelJsonWhere(atLevel(tdb
 export const levelJsonWhere = (where: SQL) =>
   sql`(select json_object('locationId', location_id, 'warehouseId', warehouse_id,
       'lotId', nullif(lot_id, ''), 'lotNumber', (select number from lots where lots.id = stock_levels.lot_id),
-      'onHand', on_hand, 'reserved', reserved, 'available', on_hand - reserved)
+      'onHand', on_hand, 'reserved', reserved,
+      'available', ${sellableUnits({ onHand: sql`on_hand`, reserved: sql`reserved`, locationId: sql`stock_levels.location_id` })})
     from stock_levels where ${where})`;
 
 /** A level as the API shows it, read at the end of the write batch so it shows exactly what committed. */

@@ -6,7 +6,7 @@ import { inTenant } from "../db/tenant-scope";
 import { AppError, assertFound, missingAmong } from "../http/errors";
 import { expiredHoldsOf, toHold } from "./hold-projection";
 
-/** The tenant's locations among `ids`, with what a stock write checks (active, warehouse). */
+/** The tenant's locations among `ids`, with what a stock write checks (active, sellable, warehouse). */
 export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
   return tdb.db
     .select({
@@ -14,6 +14,7 @@ export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
       code: locations.code,
       warehouseId: locations.warehouseId,
       active: locations.active,
+      sellable: locations.sellable,
     })
     .from(locations)
     .where(inTenant(tdb, locations, inJsonArray(locations.id, [...new Set(ids)])));

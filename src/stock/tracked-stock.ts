@@ -64,6 +64,23 @@ const duplicates = (values: readonly string[]) => [
   ...new Set(values.filter((v, i) => values.indexOf(v) !== i)),
 ];
 
+/** A serial number named on two lines of one receipt (of the same product) is one unit received twice. */
+export function serialsOnTwoLines(
+  lines: readonly { productId: string; serialNumbers?: readonly string[] }[],
+) {
+  const firstLine = new Map<string, number>();
+  return lines.flatMap((l, i) =>
+    (l.serialNumbers ?? []).flatMap((serial) => {
+      const key = `${l.productId}|${serial}`;
+      const first = firstLine.get(key);
+      if (first === undefined) firstLine.set(key, i);
+      return first !== undefined && first !== i
+        ? [`lines[${i}].serialNumbers: ${serial} is also received on lines[${first}]`]
+        : [];
+    }),
+  );
+}
+
 /** Throws the 400 of every problem, when there are any. */
 export function assertTracking(problems: readonly string[]): void {
   if (problems.length) throw validationError([...problems]);

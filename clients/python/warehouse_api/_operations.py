@@ -123,6 +123,11 @@ OPERATIONS: Dict[str, Operation] = {
     "listJobs": Operation("listJobs", "GET", "/api/v1/jobs", "tenant", "safe"),
     "getJob": Operation("getJob", "GET", "/api/v1/jobs/{id}", "tenant", "safe"),
     "cancelJob": Operation("cancelJob", "POST", "/api/v1/jobs/{id}/cancel", "tenant", "idempotency-key"),
+    "listReturns": Operation("listReturns", "GET", "/api/v1/returns", "tenant", "safe"),
+    "createReturn": Operation("createReturn", "POST", "/api/v1/returns", "tenant", "idempotency-key"),
+    "getReturn": Operation("getReturn", "GET", "/api/v1/returns/{id}", "tenant", "safe"),
+    "updateReturnStatus": Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "refused-only"),
+    "receiveReturn": Operation("receiveReturn", "POST", "/api/v1/returns/{id}/receipts", "tenant", "idempotency-key"),
 }
 
 
@@ -1573,6 +1578,7 @@ class LocationsResource:
         parent_id: Optional[str] = UNSET,
         pick_sequence: Optional[int] = UNSET,
         active: Optional[bool] = UNSET,
+        sellable: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1580,7 +1586,7 @@ class LocationsResource:
         """``POST /api/v1/locations`` (createLocation)."""
         return self._t.call(
             OPERATIONS["createLocation"],
-            body={"warehouseId": warehouse_id, "code": code, "name": name, "type": type, "parentId": parent_id, "pickSequence": pick_sequence, "active": active},
+            body={"warehouseId": warehouse_id, "code": code, "name": name, "type": type, "parentId": parent_id, "pickSequence": pick_sequence, "active": active, "sellable": sellable},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,
@@ -1613,6 +1619,7 @@ class LocationsResource:
         parent_id: Optional[str] = UNSET,
         pick_sequence: Optional[int] = UNSET,
         active: Optional[bool] = UNSET,
+        sellable: Optional[bool] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> m.Location:
@@ -1620,7 +1627,7 @@ class LocationsResource:
         return self._t.call(
             OPERATIONS["updateLocation"],
             path=(id,),
-            body={"code": code, "name": name, "type": type, "parentId": parent_id, "pickSequence": pick_sequence, "active": active},
+            body={"code": code, "name": name, "type": type, "parentId": parent_id, "pickSequence": pick_sequence, "active": active, "sellable": sellable},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             convert=_m.model(m.Location),
@@ -2877,6 +2884,119 @@ class JobsResource:
         )
 
 
+class ReturnsResource:
+    """``client.returns``: listReturns, createReturn, getReturn, updateReturnStatus, receiveReturn."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["requested", "authorized", "received", "closed", "rejected", "cancelled"]] = UNSET,
+        order_id: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.Return]:
+        """``GET /api/v1/returns`` (listReturns)."""
+        return self._t.call(
+            OPERATIONS["listReturns"],
+            query={"page": page, "pageSize": page_size, "status": status, "orderId": order_id},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.Return),
+        )
+
+    def iterate(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        status: Optional[Literal["requested", "authorized", "received", "closed", "rejected", "cancelled"]] = UNSET,
+        order_id: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Return]:
+        """Every item of ``list``, page after page."""
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, order_id=order_id, consistency_token=consistency_token, timeout=timeout))
+
+    def create(
+        self,
+        *,
+        order_id: str,
+        lines: List[Union[m.CreateReturnRequestLinesItem, Dict[str, Any]]],
+        notes: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Return:
+        """``POST /api/v1/returns`` (createReturn)."""
+        return self._t.call(
+            OPERATIONS["createReturn"],
+            body={"orderId": order_id, "lines": lines, "notes": notes},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Return),
+        )
+
+    def get(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Return:
+        """``GET /api/v1/returns/{id}`` (getReturn)."""
+        return self._t.call(
+            OPERATIONS["getReturn"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Return),
+        )
+
+    def update_status(
+        self,
+        id: str,
+        *,
+        status: Literal["authorized", "rejected", "cancelled", "closed"],
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Return:
+        """``PATCH /api/v1/returns/{id}/status`` (updateReturnStatus)."""
+        return self._t.call(
+            OPERATIONS["updateReturnStatus"],
+            path=(id,),
+            body={"status": status},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Return),
+        )
+
+    def receive(
+        self,
+        id: str,
+        *,
+        lines: List[Union[m.ReturnReceiptRequestLinesItem, Dict[str, Any]]],
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Return:
+        """``POST /api/v1/returns/{id}/receipts`` (receiveReturn)."""
+        return self._t.call(
+            OPERATIONS["receiveReturn"],
+            path=(id,),
+            body={"lines": lines},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Return),
+        )
+
+
 class Resources:
     """The resource groups of the client, one attribute per group."""
 
@@ -2903,3 +3023,4 @@ class Resources:
         self.pick_lists = PickListsResource(transport)
         self.shipments = ShipmentsResource(transport)
         self.jobs = JobsResource(transport)
+        self.returns = ReturnsResource(transport)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
+__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
 
 
 class DimensionsUnit(str, Enum):
@@ -156,6 +156,9 @@ class ReplayWebhookRequestTypesItem(str, Enum):
     ORDER_PARTIALLY_SHIPPED = "order.partially_shipped"
     SHIPMENT_DISPATCHED = "shipment.dispatched"
     SHIPMENT_CANCELLED = "shipment.cancelled"
+    RETURN_CREATED = "return.created"
+    RETURN_RECEIVED = "return.received"
+    RETURN_CLOSED = "return.closed"
     PICK_LIST_CREATED = "pick_list.created"
     PICK_LIST_COMPLETED = "pick_list.completed"
     PICK_LIST_CANCELLED = "pick_list.cancelled"
@@ -176,6 +179,21 @@ class ReplayWebhookRequestTypesItem(str, Enum):
 class ReportTypeFormatsItem(str, Enum):
     JSON = "json"
     CSV = "csv"
+
+
+class ReturnDisposition(str, Enum):
+    RESTOCK = "restock"
+    QUARANTINE = "quarantine"
+    SCRAP = "scrap"
+
+
+class ReturnStatus(str, Enum):
+    REQUESTED = "requested"
+    AUTHORIZED = "authorized"
+    RECEIVED = "received"
+    CLOSED = "closed"
+    REJECTED = "rejected"
+    CANCELLED = "cancelled"
 
 
 class Role(str, Enum):
@@ -229,6 +247,13 @@ class Unit(str, Enum):
     LB = "lb"
 
 
+class UpdateReturnStatusRequestStatus(str, Enum):
+    AUTHORIZED = "authorized"
+    REJECTED = "rejected"
+    CANCELLED = "cancelled"
+    CLOSED = "closed"
+
+
 class UploadFormat(str, Enum):
     CSV = "csv"
     NDJSON = "ndjson"
@@ -256,6 +281,9 @@ class WebhookEventName(str, Enum):
     ORDER_PARTIALLY_SHIPPED = "order.partially_shipped"
     SHIPMENT_DISPATCHED = "shipment.dispatched"
     SHIPMENT_CANCELLED = "shipment.cancelled"
+    RETURN_CREATED = "return.created"
+    RETURN_RECEIVED = "return.received"
+    RETURN_CLOSED = "return.closed"
     PICK_LIST_CREATED = "pick_list.created"
     PICK_LIST_COMPLETED = "pick_list.completed"
     PICK_LIST_CANCELLED = "pick_list.cancelled"
@@ -835,9 +863,10 @@ class CreateLocationRequest(_m.Model):
     parent_id: Optional[str] = None
     pick_sequence: Optional[int] = None
     active: Optional[bool] = None
+    sellable: Optional[bool] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active"}
+    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active", "sellable": "sellable"}
     _required: ClassVar[frozenset] = frozenset({"warehouseId", "code", "name", "type"})
 
     @classmethod
@@ -850,6 +879,7 @@ class CreateLocationRequest(_m.Model):
             parent_id=data.get("parentId"),
             pick_sequence=data.get("pickSequence"),
             active=data.get("active"),
+            sellable=data.get("sellable"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -950,6 +980,46 @@ class CreatePurchaseOrderRequestLinesItem(_m.Model):
             product_id=data.get("productId"),
             quantity=data.get("quantity"),
             cost=data.get("cost"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class CreateReturnRequest(_m.Model):
+    order_id: str
+    lines: List[CreateReturnRequestLinesItem]
+    notes: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"order_id": "orderId", "lines": "lines", "notes": "notes"}
+    _required: ClassVar[frozenset] = frozenset({"orderId", "lines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreateReturnRequest":
+        return cls(
+            order_id=data.get("orderId"),
+            lines=_m.list_of(_m.model(CreateReturnRequestLinesItem))(data.get("lines")),
+            notes=data.get("notes"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class CreateReturnRequestLinesItem(_m.Model):
+    order_line_id: str
+    quantity: int
+    reason: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"order_line_id": "orderLineId", "quantity": "quantity", "reason": "reason"}
+    _required: ClassVar[frozenset] = frozenset({"orderLineId", "quantity", "reason"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreateReturnRequestLinesItem":
+        return cls(
+            order_line_id=data.get("orderLineId"),
+            quantity=data.get("quantity"),
+            reason=data.get("reason"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2863,6 +2933,30 @@ class ListProductsResult(_m.Model):
 
 
 @dataclass
+class ListReturnsResult(_m.Model):
+    items: List[Return]
+    total_count: int
+    page: int
+    page_size: int
+    total_pages: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "total_count": "totalCount", "page": "page", "page_size": "pageSize", "total_pages": "totalPages"}
+    _required: ClassVar[frozenset] = frozenset({"items", "totalCount", "page", "pageSize", "totalPages"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ListReturnsResult":
+        return cls(
+            items=_m.list_of(_m.model(Return))(data.get("items")),
+            total_count=data.get("totalCount"),
+            page=data.get("page"),
+            page_size=data.get("pageSize"),
+            total_pages=data.get("totalPages"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class ListShipmentsResult(_m.Model):
     items: List[Shipment]
     total_count: int
@@ -2924,12 +3018,13 @@ class ListStockResultItemsItem(_m.Model):
     on_hand: int
     reserved: Optional[int] = None
     available: Optional[int] = None
+    sellable: Optional[bool] = None
     updated_at: Optional[str] = None
     as_of: Optional[str] = None
     last_movement_at: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "location_id": "locationId", "location_code": "locationCode", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "updated_at": "updatedAt", "as_of": "asOf", "last_movement_at": "lastMovementAt"}
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "location_id": "locationId", "location_code": "locationCode", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "sellable": "sellable", "updated_at": "updatedAt", "as_of": "asOf", "last_movement_at": "lastMovementAt"}
     _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand"})
 
     @classmethod
@@ -2947,6 +3042,7 @@ class ListStockResultItemsItem(_m.Model):
             on_hand=data.get("onHand"),
             reserved=data.get("reserved"),
             available=data.get("available"),
+            sellable=data.get("sellable"),
             updated_at=data.get("updatedAt"),
             as_of=data.get("asOf"),
             last_movement_at=data.get("lastMovementAt"),
@@ -3084,12 +3180,13 @@ class Location(_m.Model):
     parent_id: Optional[str]
     pick_sequence: Optional[int]
     active: bool
+    sellable: bool
     created_at: str
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active", "created_at": "createdAt", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active", "createdAt", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "warehouse_id": "warehouseId", "code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active", "sellable": "sellable", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active", "sellable", "createdAt", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Location":
@@ -3102,6 +3199,7 @@ class Location(_m.Model):
             parent_id=data.get("parentId"),
             pick_sequence=data.get("pickSequence"),
             active=data.get("active"),
+            sellable=data.get("sellable"),
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             extra_fields=_m.extra(data, cls._wire),
@@ -5471,6 +5569,304 @@ class ReportTypeParametersItem(_m.Model):
 
 
 @dataclass
+class Return(_m.Model):
+    id: str
+    number: str
+    order_id: str
+    status: Union[ReturnStatus, str]
+    notes: Optional[str]
+    lines: List[ReturnLine]
+    receipts: List[ReturnReceipt]
+    authorized_at: Optional[str]
+    received_at: Optional[str]
+    closed_at: Optional[str]
+    rejected_at: Optional[str]
+    cancelled_at: Optional[str]
+    created_at: str
+    updated_at: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "order_id": "orderId", "status": "status", "notes": "notes", "lines": "lines", "receipts": "receipts", "authorized_at": "authorizedAt", "received_at": "receivedAt", "closed_at": "closedAt", "rejected_at": "rejectedAt", "cancelled_at": "cancelledAt", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "orderId", "status", "notes", "lines", "receipts", "authorizedAt", "receivedAt", "closedAt", "rejectedAt", "cancelledAt", "createdAt", "updatedAt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Return":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            order_id=data.get("orderId"),
+            status=_m.enum(ReturnStatus)(data.get("status")),
+            notes=data.get("notes"),
+            lines=_m.list_of(_m.model(ReturnLine))(data.get("lines")),
+            receipts=_m.list_of(_m.model(ReturnReceipt))(data.get("receipts")),
+            authorized_at=data.get("authorizedAt"),
+            received_at=data.get("receivedAt"),
+            closed_at=data.get("closedAt"),
+            rejected_at=data.get("rejectedAt"),
+            cancelled_at=data.get("cancelledAt"),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnClosedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Return
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnClosedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Return)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnClosedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Return
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnClosedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Return)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnCreatedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Return
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnCreatedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Return)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnCreatedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Return
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnCreatedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Return)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnLine(_m.Model):
+    id: str
+    line_no: int
+    order_line_id: str
+    product_id: str
+    quantity: int
+    received_quantity: int
+    reason: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "order_line_id": "orderLineId", "product_id": "productId", "quantity": "quantity", "received_quantity": "receivedQuantity", "reason": "reason"}
+    _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "orderLineId", "productId", "quantity", "receivedQuantity", "reason"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnLine":
+        return cls(
+            id=data.get("id"),
+            line_no=data.get("lineNo"),
+            order_line_id=data.get("orderLineId"),
+            product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            received_quantity=data.get("receivedQuantity"),
+            reason=data.get("reason"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnReceipt(_m.Model):
+    id: str
+    created_at: str
+    actor_type: str
+    actor_id: Optional[str]
+    lines: List[ReturnReceiptLine]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "created_at": "createdAt", "actor_type": "actorType", "actor_id": "actorId", "lines": "lines"}
+    _required: ClassVar[frozenset] = frozenset({"id", "createdAt", "actorType", "actorId", "lines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnReceipt":
+        return cls(
+            id=data.get("id"),
+            created_at=data.get("createdAt"),
+            actor_type=data.get("actorType"),
+            actor_id=data.get("actorId"),
+            lines=_m.list_of(_m.model(ReturnReceiptLine))(data.get("lines")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnReceiptLine(_m.Model):
+    return_line_id: str
+    product_id: str
+    quantity: int
+    disposition: Union[ReturnDisposition, str]
+    location_id: str
+    warehouse_id: str
+    lot_number: Optional[str]
+    serial_numbers: Optional[List[str]]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"return_line_id": "returnLineId", "product_id": "productId", "quantity": "quantity", "disposition": "disposition", "location_id": "locationId", "warehouse_id": "warehouseId", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"returnLineId", "productId", "quantity", "disposition", "locationId", "warehouseId", "lotNumber", "serialNumbers"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnReceiptLine":
+        return cls(
+            return_line_id=data.get("returnLineId"),
+            product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            disposition=_m.enum(ReturnDisposition)(data.get("disposition")),
+            location_id=data.get("locationId"),
+            warehouse_id=data.get("warehouseId"),
+            lot_number=data.get("lotNumber"),
+            serial_numbers=data.get("serialNumbers"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnReceiptRequest(_m.Model):
+    lines: List[ReturnReceiptRequestLinesItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"lines": "lines"}
+    _required: ClassVar[frozenset] = frozenset({"lines"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnReceiptRequest":
+        return cls(
+            lines=_m.list_of(_m.model(ReturnReceiptRequestLinesItem))(data.get("lines")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnReceiptRequestLinesItem(_m.Model):
+    return_line_id: str
+    quantity: int
+    disposition: str
+    lot_number: Optional[str] = None
+    serial_numbers: Optional[List[str]] = None
+    location_id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"return_line_id": "returnLineId", "quantity": "quantity", "disposition": "disposition", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "location_id": "locationId"}
+    _required: ClassVar[frozenset] = frozenset({"returnLineId", "quantity", "disposition"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnReceiptRequestLinesItem":
+        return cls(
+            return_line_id=data.get("returnLineId"),
+            quantity=data.get("quantity"),
+            disposition=data.get("disposition"),
+            lot_number=data.get("lotNumber"),
+            serial_numbers=data.get("serialNumbers"),
+            location_id=data.get("locationId"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnReceivedEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Return
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnReceivedEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Return)(data.get("data")),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ReturnReceivedWebhookBody(_m.Model):
+    type: str
+    timestamp: str
+    data: Return
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ReturnReceivedWebhookBody":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=_m.model(Return)(data.get("data")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class Session(_m.Model):
     token: str
     refresh_token: str
@@ -5910,11 +6306,12 @@ class StockLevel(_m.Model):
     on_hand: int
     reserved: int
     available: int
+    sellable: bool
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "location_id": "locationId", "location_code": "locationCode", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "location_id": "locationId", "location_code": "locationCode", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "sellable": "sellable", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "StockLevel":
@@ -5931,6 +6328,7 @@ class StockLevel(_m.Model):
             on_hand=data.get("onHand"),
             reserved=data.get("reserved"),
             available=data.get("available"),
+            sellable=data.get("sellable"),
             updated_at=data.get("updatedAt"),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -6276,9 +6674,10 @@ class UpdateLocationRequest(_m.Model):
     parent_id: Optional[str] = None
     pick_sequence: Optional[int] = None
     active: Optional[bool] = None
+    sellable: Optional[bool] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active"}
+    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name", "type": "type", "parent_id": "parentId", "pick_sequence": "pickSequence", "active": "active", "sellable": "sellable"}
     _required: ClassVar[frozenset] = frozenset({"code", "name", "type"})
 
     @classmethod
@@ -6290,6 +6689,7 @@ class UpdateLocationRequest(_m.Model):
             parent_id=data.get("parentId"),
             pick_sequence=data.get("pickSequence"),
             active=data.get("active"),
+            sellable=data.get("sellable"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -6366,6 +6766,22 @@ class UpdateProductRequest(_m.Model):
             status=_m.enum(ProductStatus)(data.get("status")),
             tracking=_m.enum(Tracking)(data.get("tracking")),
             merchant_id=data.get("merchantId"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class UpdateReturnStatusRequest(_m.Model):
+    status: Union[UpdateReturnStatusRequestStatus, str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"status": "status"}
+    _required: ClassVar[frozenset] = frozenset({"status"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "UpdateReturnStatusRequest":
+        return cls(
+            status=_m.enum(UpdateReturnStatusRequestStatus)(data.get("status")),
             extra_fields=_m.extra(data, cls._wire),
         )
 

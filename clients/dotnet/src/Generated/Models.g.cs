@@ -208,6 +208,9 @@ namespace Warehouse.Api.Models
         [WireName("order.partially_shipped")] OrderPartiallyShipped,
         [WireName("shipment.dispatched")] ShipmentDispatched,
         [WireName("shipment.cancelled")] ShipmentCancelled,
+        [WireName("return.created")] ReturnCreated,
+        [WireName("return.received")] ReturnReceived,
+        [WireName("return.closed")] ReturnClosed,
         [WireName("pick_list.created")] PickListCreated,
         [WireName("pick_list.completed")] PickListCompleted,
         [WireName("pick_list.cancelled")] PickListCancelled,
@@ -231,6 +234,27 @@ namespace Warehouse.Api.Models
         Unknown = 0,
         [WireName("json")] Json,
         [WireName("csv")] Csv,
+    }
+
+    public enum ReturnDisposition
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("restock")] Restock,
+        [WireName("quarantine")] Quarantine,
+        [WireName("scrap")] Scrap,
+    }
+
+    public enum ReturnStatus
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("requested")] Requested,
+        [WireName("authorized")] Authorized,
+        [WireName("received")] Received,
+        [WireName("closed")] Closed,
+        [WireName("rejected")] Rejected,
+        [WireName("cancelled")] Cancelled,
     }
 
     public enum Role
@@ -305,6 +329,16 @@ namespace Warehouse.Api.Models
         [WireName("lb")] Lb,
     }
 
+    public enum UpdateReturnStatusRequestStatus
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("authorized")] Authorized,
+        [WireName("rejected")] Rejected,
+        [WireName("cancelled")] Cancelled,
+        [WireName("closed")] Closed,
+    }
+
     public enum UploadFormat
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -344,6 +378,9 @@ namespace Warehouse.Api.Models
         [WireName("order.partially_shipped")] OrderPartiallyShipped,
         [WireName("shipment.dispatched")] ShipmentDispatched,
         [WireName("shipment.cancelled")] ShipmentCancelled,
+        [WireName("return.created")] ReturnCreated,
+        [WireName("return.received")] ReturnReceived,
+        [WireName("return.closed")] ReturnClosed,
         [WireName("pick_list.created")] PickListCreated,
         [WireName("pick_list.completed")] PickListCompleted,
         [WireName("pick_list.cancelled")] PickListCancelled,
@@ -1456,7 +1493,7 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateLocationRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active", "sellable" };
 
         /// <summary><c>warehouseId</c>.</summary>
         public string WarehouseId { get; set; }
@@ -1479,6 +1516,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>active</c> (optional).</summary>
         public bool? Active { get; set; }
 
+        /// <summary><c>sellable</c> (optional).</summary>
+        public bool? Sellable { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -1493,6 +1533,7 @@ namespace Warehouse.Api.Models
             model.ParentId = ModelJson.ToStringValue(ModelJson.Get(json, "parentId"));
             model.PickSequence = ModelJson.ToInt64(ModelJson.Get(json, "pickSequence"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
+            model.Sellable = ModelJson.ToBoolean(ModelJson.Get(json, "sellable"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -1507,6 +1548,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "parentId", ParentId, false);
             ModelJson.Put(json, "pickSequence", PickSequence, false);
             ModelJson.Put(json, "active", Active, false);
+            ModelJson.Put(json, "sellable", Sellable, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -1709,6 +1751,82 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "productId", ProductId, true);
             ModelJson.Put(json, "quantity", Quantity, true);
             ModelJson.Put(json, "cost", Cost, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class CreateReturnRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "orderId", "lines", "notes" };
+
+        /// <summary><c>orderId</c>.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<CreateReturnRequestLinesItem> Lines { get; set; }
+
+        /// <summary><c>notes</c> (optional).</summary>
+        public string Notes { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreateReturnRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreateReturnRequest();
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => CreateReturnRequestLinesItem.FromJson(v as JsonObject));
+            model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "notes", Notes, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class CreateReturnRequestLinesItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "orderLineId", "quantity", "reason" };
+
+        /// <summary><c>orderLineId</c>.</summary>
+        public string OrderLineId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreateReturnRequestLinesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreateReturnRequestLinesItem();
+            model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "orderLineId", OrderLineId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "reason", Reason, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -5560,6 +5678,54 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ListReturnsResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<Return> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListReturnsResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListReturnsResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Return.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ListShipmentsResult : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
@@ -5658,7 +5824,7 @@ namespace Warehouse.Api.Models
 
     public sealed class ListStockResultItemsItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "updatedAt", "asOf", "lastMovementAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "updatedAt", "asOf", "lastMovementAt" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -5696,6 +5862,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>available</c> (optional).</summary>
         public long? Available { get; set; }
 
+        /// <summary><c>sellable</c> (optional).</summary>
+        public bool? Sellable { get; set; }
+
         /// <summary><c>updatedAt</c> (optional).</summary>
         public string UpdatedAt { get; set; }
 
@@ -5724,6 +5893,7 @@ namespace Warehouse.Api.Models
             model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
             model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            model.Sellable = ModelJson.ToBoolean(ModelJson.Get(json, "sellable"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.AsOf = ModelJson.ToStringValue(ModelJson.Get(json, "asOf"));
             model.LastMovementAt = ModelJson.ToStringValue(ModelJson.Get(json, "lastMovementAt"));
@@ -5746,6 +5916,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "onHand", OnHand, true);
             ModelJson.Put(json, "reserved", Reserved, false);
             ModelJson.Put(json, "available", Available, false);
+            ModelJson.Put(json, "sellable", Sellable, false);
             ModelJson.Put(json, "updatedAt", UpdatedAt, false);
             ModelJson.Put(json, "asOf", AsOf, false);
             ModelJson.Put(json, "lastMovementAt", LastMovementAt, false);
@@ -5996,7 +6167,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Location : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active", "createdAt", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "warehouseId", "code", "name", "type", "parentId", "pickSequence", "active", "sellable", "createdAt", "updatedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -6022,6 +6193,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>active</c>.</summary>
         public bool? Active { get; set; }
 
+        /// <summary><c>sellable</c>.</summary>
+        public bool? Sellable { get; set; }
+
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
 
@@ -6043,6 +6217,7 @@ namespace Warehouse.Api.Models
             model.ParentId = ModelJson.ToStringValue(ModelJson.Get(json, "parentId"));
             model.PickSequence = ModelJson.ToInt64(ModelJson.Get(json, "pickSequence"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
+            model.Sellable = ModelJson.ToBoolean(ModelJson.Get(json, "sellable"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -6060,6 +6235,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "parentId", ParentId, true);
             ModelJson.Put(json, "pickSequence", PickSequence, true);
             ModelJson.Put(json, "active", Active, true);
+            ModelJson.Put(json, "sellable", Sellable, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -10844,6 +11020,607 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Return : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "orderId", "status", "notes", "lines", "receipts", "authorizedAt", "receivedAt", "closedAt", "rejectedAt", "cancelledAt", "createdAt", "updatedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>number</c>.</summary>
+        public string Number { get; set; }
+
+        /// <summary><c>orderId</c>.</summary>
+        public string OrderId { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public ReturnStatus? Status { get; set; }
+
+        /// <summary><c>notes</c>, may be null.</summary>
+        public string Notes { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<ReturnLine> Lines { get; set; }
+
+        /// <summary><c>receipts</c>.</summary>
+        public IList<ReturnReceipt> Receipts { get; set; }
+
+        /// <summary><c>authorizedAt</c>, may be null.</summary>
+        public string AuthorizedAt { get; set; }
+
+        /// <summary><c>receivedAt</c>, may be null.</summary>
+        public string ReceivedAt { get; set; }
+
+        /// <summary><c>closedAt</c>, may be null.</summary>
+        public string ClosedAt { get; set; }
+
+        /// <summary><c>rejectedAt</c>, may be null.</summary>
+        public string RejectedAt { get; set; }
+
+        /// <summary><c>cancelledAt</c>, may be null.</summary>
+        public string CancelledAt { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Return FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Return();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Number = ModelJson.ToStringValue(ModelJson.Get(json, "number"));
+            model.OrderId = ModelJson.ToStringValue(ModelJson.Get(json, "orderId"));
+            model.Status = ModelJson.ReadEnum<ReturnStatus>(json, "status", model.AdditionalProperties);
+            model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => ReturnLine.FromJson(v as JsonObject));
+            model.Receipts = ModelJson.ToList(ModelJson.Get(json, "receipts"), v => ReturnReceipt.FromJson(v as JsonObject));
+            model.AuthorizedAt = ModelJson.ToStringValue(ModelJson.Get(json, "authorizedAt"));
+            model.ReceivedAt = ModelJson.ToStringValue(ModelJson.Get(json, "receivedAt"));
+            model.ClosedAt = ModelJson.ToStringValue(ModelJson.Get(json, "closedAt"));
+            model.RejectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "rejectedAt"));
+            model.CancelledAt = ModelJson.ToStringValue(ModelJson.Get(json, "cancelledAt"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "number", Number, true);
+            ModelJson.Put(json, "orderId", OrderId, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "notes", Notes, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "receipts", Receipts, true);
+            ModelJson.Put(json, "authorizedAt", AuthorizedAt, true);
+            ModelJson.Put(json, "receivedAt", ReceivedAt, true);
+            ModelJson.Put(json, "closedAt", ClosedAt, true);
+            ModelJson.Put(json, "rejectedAt", RejectedAt, true);
+            ModelJson.Put(json, "cancelledAt", CancelledAt, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnClosedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Return Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnClosedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnClosedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Return.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnClosedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Return Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnClosedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnClosedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Return.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnCreatedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Return Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnCreatedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnCreatedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Return.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnCreatedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Return Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnCreatedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnCreatedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Return.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "orderLineId", "productId", "quantity", "receivedQuantity", "reason" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>lineNo</c>.</summary>
+        public long? LineNo { get; set; }
+
+        /// <summary><c>orderLineId</c>.</summary>
+        public string OrderLineId { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>receivedQuantity</c>.</summary>
+        public long? ReceivedQuantity { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnLine();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.LineNo = ModelJson.ToInt64(ModelJson.Get(json, "lineNo"));
+            model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.ReceivedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "receivedQuantity"));
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "lineNo", LineNo, true);
+            ModelJson.Put(json, "orderLineId", OrderLineId, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "receivedQuantity", ReceivedQuantity, true);
+            ModelJson.Put(json, "reason", Reason, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnReceipt : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "createdAt", "actorType", "actorId", "lines" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>actorType</c>.</summary>
+        public string ActorType { get; set; }
+
+        /// <summary><c>actorId</c>, may be null.</summary>
+        public string ActorId { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<ReturnReceiptLine> Lines { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnReceipt FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnReceipt();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.ActorType = ModelJson.ToStringValue(ModelJson.Get(json, "actorType"));
+            model.ActorId = ModelJson.ToStringValue(ModelJson.Get(json, "actorId"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => ReturnReceiptLine.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "actorType", ActorType, true);
+            ModelJson.Put(json, "actorId", ActorId, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnReceiptLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "returnLineId", "productId", "quantity", "disposition", "locationId", "warehouseId", "lotNumber", "serialNumbers" };
+
+        /// <summary><c>returnLineId</c>.</summary>
+        public string ReturnLineId { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>disposition</c>.</summary>
+        public ReturnDisposition? Disposition { get; set; }
+
+        /// <summary><c>locationId</c>.</summary>
+        public string LocationId { get; set; }
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>lotNumber</c>, may be null.</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>serialNumbers</c>, may be null.</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnReceiptLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnReceiptLine();
+            model.ReturnLineId = ModelJson.ToStringValue(ModelJson.Get(json, "returnLineId"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Disposition = ModelJson.ReadEnum<ReturnDisposition>(json, "disposition", model.AdditionalProperties);
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "returnLineId", ReturnLineId, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "disposition", Disposition, true);
+            ModelJson.Put(json, "locationId", LocationId, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, true);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnReceiptRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "lines" };
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<ReturnReceiptRequestLinesItem> Lines { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnReceiptRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnReceiptRequest();
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => ReturnReceiptRequestLinesItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "lines", Lines, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnReceiptRequestLinesItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "returnLineId", "quantity", "lotNumber", "serialNumbers", "disposition", "locationId" };
+
+        /// <summary><c>returnLineId</c>.</summary>
+        public string ReturnLineId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>lotNumber</c> (optional).</summary>
+        public string LotNumber { get; set; }
+
+        /// <summary><c>serialNumbers</c> (optional).</summary>
+        public IList<string> SerialNumbers { get; set; }
+
+        /// <summary><c>disposition</c>.</summary>
+        public string Disposition { get; set; }
+
+        /// <summary><c>locationId</c> (optional).</summary>
+        public string LocationId { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnReceiptRequestLinesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnReceiptRequestLinesItem();
+            model.ReturnLineId = ModelJson.ToStringValue(ModelJson.Get(json, "returnLineId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
+            model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            model.Disposition = ModelJson.ToStringValue(ModelJson.Get(json, "disposition"));
+            model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "returnLineId", ReturnLineId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "lotNumber", LotNumber, false);
+            ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
+            ModelJson.Put(json, "disposition", Disposition, true);
+            ModelJson.Put(json, "locationId", LocationId, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnReceivedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Return Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnReceivedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnReceivedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Return.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnReceivedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Return Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnReceivedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnReceivedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Return.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class Session : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "token", "refreshToken", "expiresAt", "user" };
@@ -11707,7 +12484,7 @@ namespace Warehouse.Api.Models
 
     public sealed class StockLevel : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "updatedAt" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -11745,6 +12522,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>available</c>.</summary>
         public long? Available { get; set; }
 
+        /// <summary><c>sellable</c>.</summary>
+        public bool? Sellable { get; set; }
+
         /// <summary><c>updatedAt</c>.</summary>
         public string UpdatedAt { get; set; }
 
@@ -11767,6 +12547,7 @@ namespace Warehouse.Api.Models
             model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
             model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            model.Sellable = ModelJson.ToBoolean(ModelJson.Get(json, "sellable"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -11787,6 +12568,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "onHand", OnHand, true);
             ModelJson.Put(json, "reserved", Reserved, true);
             ModelJson.Put(json, "available", Available, true);
+            ModelJson.Put(json, "sellable", Sellable, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -12493,7 +13275,7 @@ namespace Warehouse.Api.Models
 
     public sealed class UpdateLocationRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "type", "parentId", "pickSequence", "active" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "type", "parentId", "pickSequence", "active", "sellable" };
 
         /// <summary><c>code</c>.</summary>
         public string Code { get; set; }
@@ -12513,6 +13295,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>active</c> (optional).</summary>
         public bool? Active { get; set; }
 
+        /// <summary><c>sellable</c> (optional).</summary>
+        public bool? Sellable { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -12526,6 +13311,7 @@ namespace Warehouse.Api.Models
             model.ParentId = ModelJson.ToStringValue(ModelJson.Get(json, "parentId"));
             model.PickSequence = ModelJson.ToInt64(ModelJson.Get(json, "pickSequence"));
             model.Active = ModelJson.ToBoolean(ModelJson.Get(json, "active"));
+            model.Sellable = ModelJson.ToBoolean(ModelJson.Get(json, "sellable"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -12539,6 +13325,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "parentId", ParentId, false);
             ModelJson.Put(json, "pickSequence", PickSequence, false);
             ModelJson.Put(json, "active", Active, false);
+            ModelJson.Put(json, "sellable", Sellable, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -12693,6 +13480,34 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "status", Status, false);
             ModelJson.Put(json, "tracking", Tracking, false);
             ModelJson.Put(json, "merchantId", MerchantId, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class UpdateReturnStatusRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "status" };
+
+        /// <summary><c>status</c>.</summary>
+        public UpdateReturnStatusRequestStatus? Status { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static UpdateReturnStatusRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new UpdateReturnStatusRequest();
+            model.Status = ModelJson.ReadEnum<UpdateReturnStatusRequestStatus>(json, "status", model.AdditionalProperties);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "status", Status, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -123,6 +123,11 @@ namespace Warehouse.Api
         internal static readonly Operation ListJobs = new Operation("listJobs", "GET", "/api/v1/jobs", "tenant", "safe");
         internal static readonly Operation GetJob = new Operation("getJob", "GET", "/api/v1/jobs/{id}", "tenant", "safe");
         internal static readonly Operation CancelJob = new Operation("cancelJob", "POST", "/api/v1/jobs/{id}/cancel", "tenant", "idempotency-key");
+        internal static readonly Operation ListReturns = new Operation("listReturns", "GET", "/api/v1/returns", "tenant", "safe");
+        internal static readonly Operation CreateReturn = new Operation("createReturn", "POST", "/api/v1/returns", "tenant", "idempotency-key");
+        internal static readonly Operation GetReturn = new Operation("getReturn", "GET", "/api/v1/returns/{id}", "tenant", "safe");
+        internal static readonly Operation UpdateReturnStatus = new Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "refused-only");
+        internal static readonly Operation ReceiveReturn = new Operation("receiveReturn", "POST", "/api/v1/returns/{id}/receipts", "tenant", "idempotency-key");
     }
 
     public sealed partial class WarehouseClient
@@ -193,6 +198,9 @@ namespace Warehouse.Api
         /// <summary>createJob, listJobs, getJob, cancelJob.</summary>
         public JobsResource Jobs { get; private set; }
 
+        /// <summary>listReturns, createReturn, getReturn, updateReturnStatus, receiveReturn.</summary>
+        public ReturnsResource Returns { get; private set; }
+
         private void InitializeResources(Transport transport)
         {
             Health = new HealthResource(transport);
@@ -217,6 +225,7 @@ namespace Warehouse.Api
             PickLists = new PickListsResource(transport);
             Shipments = new ShipmentsResource(transport);
             Jobs = new JobsResource(transport);
+            Returns = new ReturnsResource(transport);
         }
     }
 
@@ -1418,6 +1427,57 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.CancelJob, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Job.FromJson(data as JsonObject);
+        }
+    }
+
+    /// <summary><c>client.Returns</c>: listReturns, createReturn, getReturn, updateReturnStatus, receiveReturn.</summary>
+    public sealed class ReturnsResource
+    {
+        private readonly Transport _transport;
+
+        internal ReturnsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/returns</c> (listReturns).</summary>
+        public Task<ResultPage<Models.Return>> ListAsync(int? page = null, int? pageSize = null, string status = null, string orderId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListReturns, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "orderId", orderId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Return.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
+        public PageIterator<Models.Return> ListAllAsync(int? pageSize = null, string status = null, string orderId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.Return>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, orderId: orderId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>POST /api/v1/returns</c> (createReturn).</summary>
+        public async Task<Models.Return> CreateAsync(Models.CreateReturnRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CreateReturn, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Return.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/returns/{id}</c> (getReturn).</summary>
+        public async Task<Models.Return> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetReturn, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Return.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>PATCH /api/v1/returns/{id}/status</c> (updateReturnStatus).</summary>
+        public async Task<Models.Return> UpdateStatusAsync(string id, Models.UpdateReturnStatusRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.UpdateReturnStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Return.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>POST /api/v1/returns/{id}/receipts</c> (receiveReturn).</summary>
+        public async Task<Models.Return> ReceiveAsync(string id, Models.ReturnReceiptRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.ReceiveReturn, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Return.FromJson(data as JsonObject);
         }
     }
 }

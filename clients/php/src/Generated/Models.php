@@ -35,11 +35,13 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string}
  * @phpstan-type CreateHoldRequest array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
  * @phpstan-type CreateJobRequest array{type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', uploadId?: string, options?: JobOptions}
- * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool}
+ * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool}
  * @phpstan-type CreatePickListRequest array{warehouseId: string, orderIds: list<string>}
  * @phpstan-type CreateProductRequest array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null}
  * @phpstan-type CreatePurchaseOrderRequest array{supplier: string, warehouseId: string, lines: list<CreatePurchaseOrderRequestLinesItem>, expectedAt?: string, notes?: string}
  * @phpstan-type CreatePurchaseOrderRequestLinesItem array{productId: string, quantity: int, cost: int|float}
+ * @phpstan-type CreateReturnRequest array{orderId: string, lines: list<CreateReturnRequestLinesItem>, notes?: string}
+ * @phpstan-type CreateReturnRequestLinesItem array{orderLineId: string, quantity: int, reason: string}
  * @phpstan-type CreateSalesOrderRequest array{customerId: string, warehouseId?: string, lines: list<CreateSalesOrderRequestLinesItem>, shippingAddress: ShippingAddress, notes?: string}
  * @phpstan-type CreateSalesOrderRequestLinesItem array{productId: string, quantity: int, price: int|float, lotNumber?: string, holdId?: string}
  * @phpstan-type CreateShipmentRequest array{packages: list<CreateShipmentRequestPackagesItem>, carrier?: string, service?: string}
@@ -47,7 +49,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateShipmentRequestPackagesItemLinesItem array{orderLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
- * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active?: bool}
+ * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active?: bool}
  * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string, key: string}
  * @phpstan-type CreatedTenant array{tenant: Tenant, owner: CreatedTenantOwner|null, ownerInvitation: Invitation|null, apiKey: CreatedTenantApiKey|null}
  * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
@@ -117,15 +119,16 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ListOrdersResult array{items: list<OrderSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListPickListsResult array{items: list<PickListSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListProductsResult array{items: list<Product>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type ListReturnsResult array{items: list<Return>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListShipmentsResult array{items: list<Shipment>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListStockResult array{items: list<ListStockResultItemsItem>, totalCount: int, page: int, pageSize: int, totalPages: int}
- * @phpstan-type ListStockResultItemsItem array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved?: int, available?: int, updatedAt?: string, asOf?: string, lastMovementAt?: string}
+ * @phpstan-type ListStockResultItemsItem array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved?: int, available?: int, sellable?: bool, updatedAt?: string, asOf?: string, lastMovementAt?: string}
  * @phpstan-type ListTenantsResult array{items: list<Tenant>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListUsersResult array{items: list<User>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListWarehousesResult array{items: list<Warehouse>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListWebhookDeliveriesResult array{items: list<WebhookDelivery>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListWebhooksResult array{items: list<Webhook>, totalCount: int, page: int, pageSize: int, totalPages: int}
- * @phpstan-type Location array{id: string, warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId: string|null, pickSequence: int|null, active: bool, createdAt: string, updatedAt: string}
+ * @phpstan-type Location array{id: string, warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId: string|null, pickSequence: int|null, active: bool, sellable: bool, createdAt: string, updatedAt: string}
  * @phpstan-type LoggedOut array{revoked: bool}
  * @phpstan-type LoginRequest array{email: string, password: string}
  * @phpstan-type Lot array{id: string, productId: string, number: string, expiresAt: string|null, manufacturedAt: string|null, expired: bool, createdAt: string}
@@ -216,10 +219,22 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type RefreshRequest array{refreshToken: string}
- * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'>}
+ * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'>}
  * @phpstan-type ReportCatalogue array{items: list<ReportType>}
  * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
+ * @phpstan-type Return array{id: string, number: string, orderId: string, status: 'requested'|'authorized'|'received'|'closed'|'rejected'|'cancelled', notes: string|null, lines: list<ReturnLine>, receipts: list<ReturnReceipt>, authorizedAt: string|null, receivedAt: string|null, closedAt: string|null, rejectedAt: string|null, cancelledAt: string|null, createdAt: string, updatedAt: string}
+ * @phpstan-type ReturnClosedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
+ * @phpstan-type ReturnClosedWebhookBody array{type: string, timestamp: string, data: Return}
+ * @phpstan-type ReturnCreatedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
+ * @phpstan-type ReturnCreatedWebhookBody array{type: string, timestamp: string, data: Return}
+ * @phpstan-type ReturnLine array{id: string, lineNo: int, orderLineId: string, productId: string, quantity: int, receivedQuantity: int, reason: string}
+ * @phpstan-type ReturnReceipt array{id: string, createdAt: string, actorType: string, actorId: string|null, lines: list<ReturnReceiptLine>}
+ * @phpstan-type ReturnReceiptLine array{returnLineId: string, productId: string, quantity: int, disposition: 'restock'|'quarantine'|'scrap', locationId: string, warehouseId: string, lotNumber: string|null, serialNumbers: list<string>|null}
+ * @phpstan-type ReturnReceiptRequest array{lines: list<ReturnReceiptRequestLinesItem>}
+ * @phpstan-type ReturnReceiptRequestLinesItem array{returnLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>, disposition: string, locationId?: string}
+ * @phpstan-type ReturnReceivedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
+ * @phpstan-type ReturnReceivedWebhookBody array{type: string, timestamp: string, data: Return}
  * @phpstan-type Session array{token: string, refreshToken: string, expiresAt: string, user: SessionUser}
  * @phpstan-type SessionUser array{id: string, email: string, name: string, memberships: list<Membership>}
  * @phpstan-type SetStockLevelRequest array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand: int, expectedOnHand?: int}
@@ -237,7 +252,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type StockBatchResult array{atomic: bool, applied: int, failed: int, results: list<BatchLineResult>}
  * @phpstan-type StockHold array{id: string, productId: string, quantity: int, status: 'active'|'released'|'expired'|'consumed', reference: string|null, locationId: string|null, warehouseId: string|null, allocations: list<StockHoldAllocationsItem>, expiresAt: string, orderId: string|null, releasedAt: string|null, createdAt: string, updatedAt: string}
  * @phpstan-type StockHoldAllocationsItem array{locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, quantity: int}
- * @phpstan-type StockLevel array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved: int, available: int, updatedAt: string}
+ * @phpstan-type StockLevel array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, reserved: int, available: int, sellable: bool, updatedAt: string}
  * @phpstan-type StockLevelAsOf array{productId: string, sku: string, productName: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, onHand: int, asOf: string, lastMovementAt: string}
  * @phpstan-type StockMovement array{id: string, productId: string, locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, serialNumbers: list<string>|null, delta: int, onHandAfter: int, reason: string, referenceType: string|null, referenceId: string|null, notes: string|null, actorType: 'user'|'api_key'|'system', actorId: string|null, requestId: string|null, createdAt: string}
  * @phpstan-type StockMovementRow array{id: string, createdAt: string, productId: string, sku: string|null, productName: string|null, warehouseId: string, warehouseCode: string|null, locationId: string, locationCode: string|null, delta: int, onHandAfter: int, reason: string, referenceType: string|null, referenceId: string|null, notes: string|null, actorType: string, actorId: string|null}
@@ -249,14 +264,15 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type TenantSettings array{gs1CompanyPrefix: string|null, updatedAt: string|null}
  * @phpstan-type TransferRequest array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type TransferResult array{transferId: string, from: StockLevel, to: StockLevel, movements: list<StockMovement>}
- * @phpstan-type UpdateLocationRequest array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool}
+ * @phpstan-type UpdateLocationRequest array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool}
  * @phpstan-type UpdateOrderStatusRequest array{status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<UpdateOrderStatusRequestLinesItem>}
  * @phpstan-type UpdateOrderStatusRequestLinesItem array{lineId: string, serialNumbers: list<string>}
  * @phpstan-type UpdateProductRequest array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null}
+ * @phpstan-type UpdateReturnStatusRequest array{status: 'authorized'|'rejected'|'cancelled'|'closed'}
  * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
- * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active: bool}
+ * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active: bool}
  * @phpstan-type Upload array{id: string, format: 'csv'|'ndjson', bytes: int, filename: string|null, createdAt: string, expiresAt: string}
  * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}

@@ -18,6 +18,9 @@ enum WebhookEventName: string
     case OrderPartiallyShipped = 'order.partially_shipped';
     case ShipmentDispatched = 'shipment.dispatched';
     case ShipmentCancelled = 'shipment.cancelled';
+    case ReturnCreated = 'return.created';
+    case ReturnReceived = 'return.received';
+    case ReturnClosed = 'return.closed';
     case PickListCreated = 'pick_list.created';
     case PickListCompleted = 'pick_list.completed';
     case PickListCancelled = 'pick_list.cancelled';

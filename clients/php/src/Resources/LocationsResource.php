@@ -49,7 +49,7 @@ final class LocationsResource
     /**
      * `POST /api/v1/locations` (createLocation).
      *
-     * @param array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool} $body
+     * @param array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Location
      */
@@ -72,7 +72,7 @@ final class LocationsResource
     /**
      * `PUT /api/v1/locations/{id}` (updateLocation).
      *
-     * @param array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool} $body
+     * @param array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool} $body
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Location
      */

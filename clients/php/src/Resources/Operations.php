@@ -126,5 +126,10 @@ final class Operations
         'listJobs' => ['GET', '/api/v1/jobs', 'tenant', 'safe'],
         'getJob' => ['GET', '/api/v1/jobs/{id}', 'tenant', 'safe'],
         'cancelJob' => ['POST', '/api/v1/jobs/{id}/cancel', 'tenant', 'idempotency-key'],
+        'listReturns' => ['GET', '/api/v1/returns', 'tenant', 'safe'],
+        'createReturn' => ['POST', '/api/v1/returns', 'tenant', 'idempotency-key'],
+        'getReturn' => ['GET', '/api/v1/returns/{id}', 'tenant', 'safe'],
+        'updateReturnStatus' => ['PATCH', '/api/v1/returns/{id}/status', 'tenant', 'refused-only'],
+        'receiveReturn' => ['POST', '/api/v1/returns/{id}/receipts', 'tenant', 'idempotency-key'],
     ];
 }

@@ -33,6 +33,7 @@ abstract class Resources
     public readonly PickListsResource $pickLists;
     public readonly ShipmentsResource $shipments;
     public readonly JobsResource $jobs;
+    public readonly ReturnsResource $returns;
 
     protected function __construct(Transport $transport)
     {
@@ -58,5 +59,6 @@ abstract class Resources
         $this->pickLists = new PickListsResource($transport);
         $this->shipments = new ShipmentsResource($transport);
         $this->jobs = new JobsResource($transport);
+        $this->returns = new ReturnsResource($transport);
     }
 }

@@ -120,6 +120,11 @@ export const OPERATIONS = {
   listJobs: { operationId: "listJobs", access: "tenant", retry: "safe" },
   getJob: { operationId: "getJob", access: "tenant", retry: "safe" },
   cancelJob: { operationId: "cancelJob", access: "tenant", retry: "idempotency-key" },
+  listReturns: { operationId: "listReturns", access: "tenant", retry: "safe" },
+  createReturn: { operationId: "createReturn", access: "tenant", retry: "idempotency-key" },
+  getReturn: { operationId: "getReturn", access: "tenant", retry: "safe" },
+  updateReturnStatus: { operationId: "updateReturnStatus", access: "tenant", retry: "refused-only" },
+  receiveReturn: { operationId: "receiveReturn", access: "tenant", retry: "idempotency-key" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -883,6 +888,38 @@ export function jobsResource(t: Transport) {
   return { create: createJob, list: listJobs, listAll: listJobsAll, get: getJob, cancel: cancelJob };
 }
 
+export function returnsResource(t: Transport) {
+  /** `GET /api/v1/returns` (listReturns) */
+  const listReturns = (query?: QueryOf<"listReturns">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listReturns">> =>
+    t.call(OPERATIONS.listReturns, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/returns", { ...init, params: { query: query } }),
+    );
+  /** Every item of `list`, page after page. */
+  const listReturnsAll = (query?: Omit<QueryOf<"listReturns">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listReturns">, void, undefined> =>
+    t.paginate((page) => listReturns({ ...query, page } as QueryOf<"listReturns">, options));
+  /** `POST /api/v1/returns` (createReturn) */
+  const createReturn = (body: BodyOf<"createReturn">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createReturn">> =>
+    t.call(OPERATIONS.createReturn, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/returns", { ...init, body }),
+    );
+  /** `GET /api/v1/returns/{id}` (getReturn) */
+  const getReturn = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getReturn">> =>
+    t.call(OPERATIONS.getReturn, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/returns/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `PATCH /api/v1/returns/{id}/status` (updateReturnStatus) */
+  const updateReturnStatus = (id: string, body: BodyOf<"updateReturnStatus">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"updateReturnStatus">> =>
+    t.call(OPERATIONS.updateReturnStatus, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.PATCH("/api/v1/returns/{id}/status", { ...init, params: { path: { id } }, body }),
+    );
+  /** `POST /api/v1/returns/{id}/receipts` (receiveReturn) */
+  const receiveReturn = (id: string, body: BodyOf<"receiveReturn">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"receiveReturn">> =>
+    t.call(OPERATIONS.receiveReturn, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/returns/{id}/receipts", { ...init, params: { path: { id } }, body }),
+    );
+  return { list: listReturns, listAll: listReturnsAll, create: createReturn, get: getReturn, updateStatus: updateReturnStatus, receive: receiveReturn };
+}
+
 /** The resource groups of the client, one property per group. */
 export class Resources {
   readonly health: ReturnType<typeof healthResource>;
@@ -907,6 +944,7 @@ export class Resources {
   readonly pickLists: ReturnType<typeof pickListsResource>;
   readonly shipments: ReturnType<typeof shipmentsResource>;
   readonly jobs: ReturnType<typeof jobsResource>;
+  readonly returns: ReturnType<typeof returnsResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -931,5 +969,6 @@ export class Resources {
     this.pickLists = pickListsResource(t);
     this.shipments = shipmentsResource(t);
     this.jobs = jobsResource(t);
+    this.returns = returnsResource(t);
   }
 }

@@ -1964,6 +1964,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List returns (RMAs), newest first (filters: status, orderId)
+         * @description Requires scope `read:orders`.
+         */
+        get: operations["listReturns"];
+        put?: never;
+        /**
+         * Request a return (RMA) of a sales order's shipped units; it gets a number RMA-000001 per tenant
+         * @description Each line returns at most what shipped on its order line (dispatched shipments) minus what other returns claim (a closed, rejected or cancelled return claims only what it received); more is a 409 with the numbers. The return starts `requested`; event return.created.
+         *
+         *     Requires scope `write:orders`.
+         */
+        post: operations["createReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/returns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a return with its lines and receipts
+         * @description Requires scope `read:orders`.
+         */
+        get: operations["getReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/returns/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Authorize, reject, cancel or close a return
+         * @description requested -> authorized | rejected | cancelled; authorized -> cancelled (nothing received yet) or closed (something received, the rest will not come); received -> closed (event return.closed). `received` is reached by receipts only. Anything else is a 409 naming what is allowed.
+         *
+         *     Requires scope `write:orders`.
+         */
+        patch: operations["updateReturnStatus"];
+        trace?: never;
+    };
+    "/api/v1/returns/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive goods of an authorized return: restock, quarantine or scrap each line
+         * @description restock adds stock at a sellable location (ledger reason `return_restock`), quarantine at a non-sellable one (`return_quarantine`), scrap books the arrival and its write-off (`return_received`, `return_scrap`: no stock). Partial receipts are allowed; once every authorized unit is received the return is `received` (event return.received).
+         *
+         *     Requires scope `write:orders`.
+         */
+        post: operations["receiveReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "order.created": {
@@ -2140,6 +2230,66 @@ export interface webhooks {
          * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
          */
         post: operations["receiveShipmentCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `return.created` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveReturnCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `return.received` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveReturnReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `return.closed` event, posted to subscriptions that name it or `*`
+         * @description Signed the Standard Webhooks way. Answer any 2xx within 10 seconds; anything else (a redirect included) is retried on the schedule of docs/decisions/webhooks.md, and 410 disables the subscription.
+         */
+        post: operations["receiveReturnClosedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2918,6 +3068,121 @@ export interface components {
             dispatchedAt: string | null;
             /** Format: date-time */
             cancelledAt: string | null;
+        };
+        ReturnCreatedWebhookBody: {
+            /** @enum {string} */
+            type: "return.created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Return"];
+        };
+        Return: {
+            /** Format: uuid */
+            id: string;
+            /** @example RMA-000001 */
+            number: string;
+            /** Format: uuid */
+            orderId: string;
+            status: components["schemas"]["ReturnStatus"];
+            notes: string | null;
+            lines: components["schemas"]["ReturnLine"][];
+            /** @description Oldest first. */
+            receipts: components["schemas"]["ReturnReceipt"][];
+            /**
+             * Format: date-time
+             * @description When it was authorized.
+             */
+            authorizedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its last authorized unit was received.
+             */
+            receivedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was closed.
+             */
+            closedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was rejected.
+             */
+            rejectedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was cancelled.
+             */
+            cancelledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @enum {string} */
+        ReturnStatus: "requested" | "authorized" | "received" | "closed" | "rejected" | "cancelled";
+        ReturnLine: {
+            /** Format: uuid */
+            id: string;
+            lineNo: number;
+            /** Format: uuid */
+            orderLineId: string;
+            /** Format: uuid */
+            productId: string;
+            /** @description Units authorized back. */
+            quantity: number;
+            receivedQuantity: number;
+            reason: string;
+        };
+        ReturnReceipt: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            actorType: string;
+            actorId: string | null;
+            lines: components["schemas"]["ReturnReceiptLine"][];
+        };
+        ReturnReceiptLine: {
+            /** Format: uuid */
+            returnLineId: string;
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+            disposition: components["schemas"]["ReturnDisposition"];
+            /** Format: uuid */
+            locationId: string;
+            /** Format: uuid */
+            warehouseId: string;
+            lotNumber: string | null;
+            serialNumbers: string[] | null;
+        };
+        /**
+         * @description `restock`: back at a sellable location (ledger reason `return_restock`); `quarantine`: at a non-sellable location (`return_quarantine`); `scrap`: written off, no stock (`return_received` then `return_scrap`, at the given location or the packing location of the warehouse the units shipped from).
+         * @enum {string}
+         */
+        ReturnDisposition: "restock" | "quarantine" | "scrap";
+        ReturnReceivedWebhookBody: {
+            /** @enum {string} */
+            type: "return.received";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Return"];
+        };
+        ReturnClosedWebhookBody: {
+            /** @enum {string} */
+            type: "return.closed";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Return"];
         };
         PickListCreatedWebhookBody: {
             /** @enum {string} */
@@ -4488,6 +4753,7 @@ export interface components {
             parentId: string | null;
             pickSequence: number | null;
             active: boolean;
+            sellable: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4509,6 +4775,8 @@ export interface components {
             /** @description Walking order on pick lists: lower first, then by code; locations without one come after those with. */
             pickSequence?: number | null;
             active?: boolean;
+            /** @description Default true. Stock at a non-sellable location (quarantine) counts in onHand but is never available, reserved or picked; moving it back is a transfer. A packing location is always sellable. */
+            sellable?: boolean;
         };
         UpdateLocationRequest: {
             /** @example A-01-03 */
@@ -4524,6 +4792,8 @@ export interface components {
             /** @description Walking order on pick lists: lower first, then by code; locations without one come after those with. */
             pickSequence?: number | null;
             active?: boolean;
+            /** @description Default true. Stock at a non-sellable location (quarantine) counts in onHand but is never available, reserved or picked; moving it back is a transfer. A packing location is always sellable. */
+            sellable?: boolean;
         };
         StockLevel: {
             /** Format: uuid */
@@ -4545,7 +4815,10 @@ export interface components {
             expiresAt: string | null;
             onHand: number;
             reserved: number;
+            /** @description onHand - reserved; 0 at a non-sellable location, whose stock is never available. */
             available: number;
+            /** @description Whether the location is sellable; stock at a non-sellable one (quarantine) is shown apart. */
+            sellable: boolean;
             /** Format: date-time */
             updatedAt: string;
         };
@@ -5016,7 +5289,7 @@ export interface components {
          * @example inventory.adjusted
          * @enum {string}
          */
-        WebhookEventName: "*" | "order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "shipment.cancelled" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted" | "job.succeeded" | "job.failed" | "webhook.test";
+        WebhookEventName: "*" | "order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "shipment.cancelled" | "return.created" | "return.received" | "return.closed" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted" | "job.succeeded" | "job.failed" | "webhook.test";
         UpdateWebhookRequest: {
             /**
              * Format: uri
@@ -5080,7 +5353,7 @@ export interface components {
             /** Format: date-time */
             to: string;
             /** @description Only these types (of those the subscription matches). */
-            types?: ("order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "shipment.cancelled" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted" | "job.succeeded" | "job.failed")[];
+            types?: ("order.created" | "order.status_changed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.backordered" | "order.partially_shipped" | "shipment.dispatched" | "shipment.cancelled" | "return.created" | "return.received" | "return.closed" | "pick_list.created" | "pick_list.completed" | "pick_list.cancelled" | "purchase_order.received" | "inventory.adjusted" | "inventory.transferred" | "inventory.low_stock" | "inventory.count_approved" | "inventory.hold_created" | "inventory.hold_released" | "product.created" | "product.updated" | "product.deleted" | "job.succeeded" | "job.failed")[];
         };
         EventFeedPage: {
             items: components["schemas"]["Event"][];
@@ -5089,7 +5362,7 @@ export interface components {
             /** @description More events are already waiting: call again at once. */
             hasMore: boolean;
         };
-        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["OrderShippedEvent"] | components["schemas"]["OrderDeliveredEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderBackorderedEvent"] | components["schemas"]["OrderPartiallyShippedEvent"] | components["schemas"]["ShipmentDispatchedEvent"] | components["schemas"]["ShipmentCancelledEvent"] | components["schemas"]["PickListCreatedEvent"] | components["schemas"]["PickListCompletedEvent"] | components["schemas"]["PickListCancelledEvent"] | components["schemas"]["PurchaseOrderReceivedEvent"] | components["schemas"]["InventoryAdjustedEvent"] | components["schemas"]["InventoryTransferredEvent"] | components["schemas"]["InventoryLowStockEvent"] | components["schemas"]["InventoryCountApprovedEvent"] | components["schemas"]["InventoryHoldCreatedEvent"] | components["schemas"]["InventoryHoldReleasedEvent"] | components["schemas"]["ProductCreatedEvent"] | components["schemas"]["ProductUpdatedEvent"] | components["schemas"]["ProductDeletedEvent"] | components["schemas"]["JobSucceededEvent"] | components["schemas"]["JobFailedEvent"];
+        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["OrderShippedEvent"] | components["schemas"]["OrderDeliveredEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderBackorderedEvent"] | components["schemas"]["OrderPartiallyShippedEvent"] | components["schemas"]["ShipmentDispatchedEvent"] | components["schemas"]["ShipmentCancelledEvent"] | components["schemas"]["ReturnCreatedEvent"] | components["schemas"]["ReturnReceivedEvent"] | components["schemas"]["ReturnClosedEvent"] | components["schemas"]["PickListCreatedEvent"] | components["schemas"]["PickListCompletedEvent"] | components["schemas"]["PickListCancelledEvent"] | components["schemas"]["PurchaseOrderReceivedEvent"] | components["schemas"]["InventoryAdjustedEvent"] | components["schemas"]["InventoryTransferredEvent"] | components["schemas"]["InventoryLowStockEvent"] | components["schemas"]["InventoryCountApprovedEvent"] | components["schemas"]["InventoryHoldCreatedEvent"] | components["schemas"]["InventoryHoldReleasedEvent"] | components["schemas"]["ProductCreatedEvent"] | components["schemas"]["ProductUpdatedEvent"] | components["schemas"]["ProductDeletedEvent"] | components["schemas"]["JobSucceededEvent"] | components["schemas"]["JobFailedEvent"];
         OrderCreatedEvent: {
             /** @description The event id: the `webhook-id` of its deliveries. */
             id: string;
@@ -5264,6 +5537,66 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["Shipment"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        ReturnCreatedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "return.created";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Return"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        ReturnReceivedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "return.received";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Return"];
+            /**
+             * Format: date-time
+             * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
+             */
+            webhooksFailedAt?: string;
+        };
+        ReturnClosedEvent: {
+            /** @description The event id: the `webhook-id` of its deliveries. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "return.closed";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Return"];
             /**
              * Format: date-time
              * @description Only on an event webhooks gave up: handing it to its subscriptions failed for about half an hour (10 hand-offs), so no delivery was made. Deliver it with POST /webhooks/{id}/replay.
@@ -5743,6 +6076,105 @@ export interface components {
              */
             uploadId?: string;
             options?: components["schemas"]["JobOptions"];
+        };
+        CreateReturnRequest: {
+            /** Format: uuid */
+            orderId: string;
+            /** @description An order line may be named on several lines (units coming back for different reasons); together they return at most what shipped on it minus what other returns claim. */
+            lines: {
+                /** Format: uuid */
+                orderLineId: string;
+                /** @example 1 */
+                quantity: number;
+                /**
+                 * @description Why it comes back, as the shop codes it (reports group by it exactly).
+                 * @example damaged
+                 */
+                reason: string;
+            }[];
+            notes?: string;
+        };
+        UpdateReturnStatusRequest: {
+            /** @enum {string} */
+            status: "authorized" | "rejected" | "cancelled" | "closed";
+        };
+        ReturnReceiptRequest: {
+            lines: ({
+                /** Format: uuid */
+                returnLineId: string;
+                /** @example 1 */
+                quantity: number;
+                /**
+                 * @description Required for lot-tracked products: a lot that shipped on the order line.
+                 * @example L2026-11-A
+                 */
+                lotNumber?: string;
+                /**
+                 * @description Required for serial-tracked products: serials that shipped on the order line.
+                 * @example [
+                 *       "SN-0001",
+                 *       "SN-0002"
+                 *     ]
+                 */
+                serialNumbers?: string[];
+                /** @enum {string} */
+                disposition: "restock";
+                /**
+                 * Format: uuid
+                 * @description A sellable location, where the units are put back.
+                 */
+                locationId: string;
+            } | {
+                /** Format: uuid */
+                returnLineId: string;
+                /** @example 1 */
+                quantity: number;
+                /**
+                 * @description Required for lot-tracked products: a lot that shipped on the order line.
+                 * @example L2026-11-A
+                 */
+                lotNumber?: string;
+                /**
+                 * @description Required for serial-tracked products: serials that shipped on the order line.
+                 * @example [
+                 *       "SN-0001",
+                 *       "SN-0002"
+                 *     ]
+                 */
+                serialNumbers?: string[];
+                /** @enum {string} */
+                disposition: "quarantine";
+                /**
+                 * Format: uuid
+                 * @description A non-sellable location, where the units are kept apart.
+                 */
+                locationId: string;
+            } | {
+                /** Format: uuid */
+                returnLineId: string;
+                /** @example 1 */
+                quantity: number;
+                /**
+                 * @description Required for lot-tracked products: a lot that shipped on the order line.
+                 * @example L2026-11-A
+                 */
+                lotNumber?: string;
+                /**
+                 * @description Required for serial-tracked products: serials that shipped on the order line.
+                 * @example [
+                 *       "SN-0001",
+                 *       "SN-0002"
+                 *     ]
+                 */
+                serialNumbers?: string[];
+                /** @enum {string} */
+                disposition: "scrap";
+                /**
+                 * Format: uuid
+                 * @description Where the write-off is booked (default: the packing location of the warehouse the units shipped from).
+                 */
+                locationId?: string;
+            })[];
         };
     };
     responses: never;
@@ -19457,7 +19889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Code already used in the warehouse */
+            /** @description Code already used in the warehouse, or a non-sellable packing location */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -20027,7 +20459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Code already used in the warehouse */
+            /** @description Code already used in the warehouse, a non-sellable packing location, or non-sellable while stock there is reserved */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -35237,6 +35669,1460 @@ export interface operations {
             };
         };
     };
+    listReturns: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "requested" | "authorized" | "received" | "closed" | "rejected" | "cancelled";
+                /** @description Only the returns of this order. */
+                orderId?: string;
+            };
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of returns */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Return"][];
+                            totalCount: number;
+                            page: number;
+                            pageSize: number;
+                            totalPages: number;
+                        };
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReturnRequest"];
+            };
+        };
+        responses: {
+            /** @description The return (requested) */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description The URL of what was created or started (absent for stock movements, which have no URL of their own). */
+                    Location?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Return"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown order, or an order line not on it (each named) */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A purchase order, or more than shipped minus what other returns claim */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Return"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown return */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateReturnStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateReturnStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The return after the change */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Return"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown return */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed from its status, or changed concurrently */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    receiveReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+                /** @description Makes a retry safe: within 24 hours the same key with the same body returns the original response (with `Idempotent-Replayed: true`) and changes nothing; with another body it is 422; while the first request runs it is 409. Keys are per tenant and belong to the API key or user that first sent them: anyone else sending the same key gets 422, never the stored response. Stored responses (which may hold a new API key or webhook secret) are encrypted at rest. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnReceiptRequest"];
+            };
+        };
+        responses: {
+            /** @description The return after the receipt */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Return"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown return, return line or location (each named) */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not authorized, more than authorized, a location of the wrong kind, a lot or serial that did not ship on the line, or changed concurrently */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request, or by another credential */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     receiveOrderCreatedWebhook: {
         parameters: {
             query?: never;
@@ -35607,6 +37493,138 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ShipmentCancelledWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveReturnCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnCreatedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveReturnReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnReceivedWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscription is disabled at once, and no further event is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery succeeded. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveReturnClosedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay of the event, and the feed item's `id` (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description This attempt's time in seconds since the Unix epoch (reject old ones). */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the subscription's secret (the bytes after `whsec_`, base64-decoded). During a secret rotation's 24 hours two signatures, space-separated: accept either. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+                "user-agent": "WarehouseAPI-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnClosedWebhookBody"];
             };
         };
         responses: {

@@ -86,6 +86,9 @@ export const locations = sqliteTable(
     // Walking order for pick lists (lower first, then code); null: after every numbered one.
     pickSequence: integer("pick_sequence"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    // Whether its stock can be sold: stock at a non-sellable location (quarantine) counts in on hand but is never
+    // available, reserved, allocated or picked (the trigger of migration 0010 refuses reserving it).
+    sellable: integer("sellable", { mode: "boolean" }).notNull().default(true),
     ...timestamps(),
   },
   (t) => [

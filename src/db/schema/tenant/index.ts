@@ -11,3 +11,4 @@ export * from "./lots";
 export * from "./merchants";
 export * from "./moves";
 export * from "./orders";
+export * from "./returns";

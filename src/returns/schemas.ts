@@ -1,0 +1,191 @@
+import { z } from "@hono/zod-openapi";
+import { returnDispositions, returnStatuses } from "../db/schema/tenant";
+import { pageQuery } from "../http/pagination";
+import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
+
+/** Lines one return names (an order has at most 500). */
+export const MAX_RETURN_LINES = 500;
+/** Lines one receipt names: each is a few statements of the receipt's one batch. */
+export const MAX_RECEIPT_LINES = 100;
+
+const Id = (message: string) => z.uuid(message);
+const Quantity = z
+  .number({ error: "must be a positive integer" })
+  .int("must be a positive integer")
+  .min(1, "must be a positive integer")
+  .max(1_000_000_000, "must be at most 1000000000")
+  .openapi({ example: 1 });
+
+export const ReturnStatus = z.enum(returnStatuses).openapi("ReturnStatus");
+export const ReturnDisposition = z
+  .enum(returnDispositions, { error: "must be restock, quarantine or scrap" })
+  .openapi("ReturnDisposition", {
+    description:
+      "`restock`: back at a sellable location (ledger reason `return_restock`); `quarantine`: at a non-sellable " +
+      "location (`return_quarantine`); `scrap`: written off, no stock (`return_received` then `return_scrap`, at the " +
+      "given location or the packing location of the warehouse the units shipped from).",
+  });
+
+export const CreateReturnBody = z
+  .strictObject({
+    orderId: Id("must be a UUID (a sales order)"),
+    lines: z
+      .array(
+        z.strictObject({
+          orderLineId: Id("must be a UUID (a line of the order)"),
+          quantity: Quantity,
+          reason: z
+            .string({ error: "must be a string" })
+            .trim()
+            .min(1, "must not be empty")
+            .max(64, "must be at most 64 characters")
+            .openapi({
+              example: "damaged",
+              description: "Why it comes back, as the shop codes it (reports group by it exactly).",
+            }),
+        }),
+        { error: "must be an array of lines" },
+      )
+      .min(1, "must have at least one line")
+      .max(MAX_RETURN_LINES, `must have at most ${MAX_RETURN_LINES} lines`)
+      .openapi({
+        description:
+          "An order line may be named on several lines (units coming back for different reasons); together they " +
+          "return at most what shipped on it minus what other returns claim.",
+      }),
+    notes: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(1000, "must be at most 1000 characters")
+      .optional(),
+  })
+  .openapi("CreateReturnRequest");
+export type CreateReturnBody = z.infer<typeof CreateReturnBody>;
+
+/** The statuses a PATCH may ask for: `received` is reached only by receipts. */
+export const requestableStatuses = ["authorized", "rejected", "cancelled", "closed"] as const;
+
+export const UpdateReturnStatusBody = z
+  .strictObject({
+    status: z.enum(requestableStatuses, { error: "must be authorized, rejected, cancelled or closed" }),
+  })
+  .openapi("UpdateReturnStatusRequest");
+export type UpdateReturnStatusBody = z.infer<typeof UpdateReturnStatusBody>;
+
+const receiptLine = {
+  returnLineId: Id("must be a UUID (a line of this return)"),
+  quantity: Quantity,
+  lotNumber: LotNumber.optional().openapi({
+    description: "Required for lot-tracked products: a lot that shipped on the order line.",
+  }),
+  serialNumbers: SerialNumbers.optional().openapi({
+    description: "Required for serial-tracked products: serials that shipped on the order line.",
+  }),
+};
+const placedAt = (description: string) => Id("must be a UUID").openapi({ description });
+
+/** A receipt line, by disposition: restock and quarantine name where the units go, scrap may. */
+const ReceiptLine = z.discriminatedUnion(
+  "disposition",
+  [
+    z.strictObject({
+      ...receiptLine,
+      disposition: z.literal("restock"),
+      locationId: placedAt("A sellable location, where the units are put back."),
+    }),
+    z.strictObject({
+      ...receiptLine,
+      disposition: z.literal("quarantine"),
+      locationId: placedAt("A non-sellable location, where the units are kept apart."),
+    }),
+    z.strictObject({
+      ...receiptLine,
+      disposition: z.literal("scrap"),
+      locationId: placedAt(
+        "Where the write-off is booked (default: the packing location of the warehouse the units shipped from).",
+      ).optional(),
+    }),
+  ],
+  { error: "must be restock, quarantine or scrap" },
+);
+
+export const ReturnReceiptBody = z
+  .strictObject({
+    lines: z
+      .array(ReceiptLine, { error: "must be an array of lines" })
+      .min(1, "must have at least one line")
+      .max(MAX_RECEIPT_LINES, `must have at most ${MAX_RECEIPT_LINES} lines`)
+      .refine(withinSerialsPerRequest, { message: "must name at most 5000 serial numbers in all" }),
+  })
+  .openapi("ReturnReceiptRequest");
+export type ReturnReceiptBody = z.infer<typeof ReturnReceiptBody>;
+
+export const ListReturnsQuery = pageQuery.extend({
+  status: z
+    .enum(returnStatuses, { error: `must be one of ${returnStatuses.join(", ")}` })
+    .optional()
+    .openapi({ param: { name: "status", in: "query" } }),
+  orderId: z
+    .uuid("must be a UUID")
+    .optional()
+    .openapi({ param: { name: "orderId", in: "query" }, description: "Only the returns of this order." }),
+});
+export type ListReturnsQuery = z.infer<typeof ListReturnsQuery>;
+
+export const ReturnLineRecord = z
+  .object({
+    id: z.uuid(),
+    lineNo: z.number().int(),
+    orderLineId: z.uuid(),
+    productId: z.uuid(),
+    quantity: z.number().int().openapi({ description: "Units authorized back." }),
+    receivedQuantity: z.number().int(),
+    reason: z.string(),
+  })
+  .openapi("ReturnLine");
+
+export const ReturnReceiptLineRecord = z
+  .object({
+    returnLineId: z.uuid(),
+    productId: z.uuid(),
+    quantity: z.number().int(),
+    disposition: ReturnDisposition,
+    locationId: z.uuid(),
+    warehouseId: z.uuid(),
+    lotNumber: z.string().nullable(),
+    serialNumbers: z.array(z.string()).nullable(),
+  })
+  .openapi("ReturnReceiptLine");
+
+export const ReturnReceiptRecord = z
+  .object({
+    id: z.uuid(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    actorType: z.string(),
+    actorId: z.string().nullable(),
+    lines: z.array(ReturnReceiptLineRecord),
+  })
+  .openapi("ReturnReceipt");
+
+const at = (description: string) => z.string().nullable().openapi({ format: "date-time", description });
+
+export const ReturnRecord = z
+  .object({
+    id: z.uuid(),
+    number: z.string().openapi({ example: "RMA-000001" }),
+    orderId: z.uuid(),
+    status: ReturnStatus,
+    notes: z.string().nullable(),
+    lines: z.array(ReturnLineRecord),
+    receipts: z.array(ReturnReceiptRecord).openapi({ description: "Oldest first." }),
+    authorizedAt: at("When it was authorized."),
+    receivedAt: at("When its last authorized unit was received."),
+    closedAt: at("When it was closed."),
+    rejectedAt: at("When it was rejected."),
+    cancelledAt: at("When it was cancelled."),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("Return");
+export type ReturnRecord = z.infer<typeof ReturnRecord>;
