@@ -61,7 +61,10 @@ const step = fc.oneof(
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
-/** An order of 3 and 2 units (10 of each in one bin), 1 of each dispatched, with a quarantine bin beside it. */
+/**
+ * An order of 3 and 2 units (10 of each in one bin), 1 of each dispatched and 1 of the first authorized back, with a
+ * quarantine bin beside it.
+ */
 async function scene() {
   const warehouse = await createWarehouse(tenant);
   const bin = await createLocation(tenant, warehouse.id);
@@ -87,7 +90,16 @@ async function scene() {
     },
   });
   await call("POST", `/shipments/${first.body.data.id}/dispatch`, { headers: tenant.admin });
-  return { bin, quarantine, products, order, shipments: [first.body.data.id], returns: [] as string[] };
+  // And one of them is on its way back, authorized.
+  const rma = await call("POST", "/returns", {
+    headers: tenant.admin,
+    body: { orderId: order.id, lines: [{ orderLineId: order.lines[0]?.id, quantity: 1, reason: "damaged" }] },
+  });
+  await call("PATCH", `/returns/${rma.body.data.id}/status`, {
+    headers: tenant.admin,
+    body: { status: "authorized" },
+  });
+  return { bin, quarantine, products, order, shipments: [first.body.data.id], returns: [rma.body.data.id] };
 }
 type Scene = Awaited<ReturnType<typeof scene>>;
 
