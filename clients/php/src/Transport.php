@@ -56,14 +56,14 @@ final class Transport
         bool $paged = false,
         bool $csv = false,
     ): mixed {
-        [$method, $template, $access, $retry] = Operations::ALL[$operationId];
+        [$method, $template, $access, $retry] = Operations::ALL[$operationId] ?? JobFiles::OPERATIONS[$operationId];
         $url = $this->url($template, $path, $query);
         $fixed = ['Accept' => $csv ? 'text/csv' : 'application/json', 'User-Agent' => self::userAgent()]
             + array_filter($headers, fn ($v) => $v !== null);
         $payload = null;
         if (is_string($body)) {
             $payload = $body;
-            $fixed['Content-Type'] = 'text/csv';
+            $fixed += ['Content-Type' => 'text/csv']; // an upload names its own (NDJSON)
         } elseif ($body !== null) {
             $payload = json_encode($body === [] ? new \stdClass() : $body, JSON_THROW_ON_ERROR | JSON_PRESERVE_ZERO_FRACTION);
             $fixed['Content-Type'] = 'application/json';

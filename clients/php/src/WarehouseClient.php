@@ -18,8 +18,41 @@ use Warehouse\Api\Resources\Resources;
 final class WarehouseClient extends Resources
 {
     /** @param array{base_url: string, api_key?: string, email?: string, password?: string, tenant_id?: string, platform_token?: string, timeout?: float, max_retries?: int, refresh_before_expiry?: float} $config */
+    private readonly JobFiles $files;
+
     public function __construct(array $config)
     {
-        parent::__construct(new Transport($config));
+        $transport = new Transport($config);
+        parent::__construct($transport);
+        $this->files = new JobFiles($transport, $this->jobs);
+    }
+
+    /**
+     * Uploads a file (CSV or NDJSON), imports it as a job and waits for the job to end (JobFiles).
+     *
+     * @param 'product_import'|'stock_import' $type
+     * @param array{content_type?: 'text/csv'|'application/x-ndjson', filename?: string, options?: array<string, mixed>, poll_interval?: float, wait_timeout?: float} $options
+     * @return array<string, mixed>
+     */
+    public function importFile(string $type, string $file, array $options = []): array
+    {
+        return $this->files->importFile($type, $file, $options);
+    }
+
+    /**
+     * Reads a job until it has ended and returns it.
+     *
+     * @param array{poll_interval?: float, wait_timeout?: float} $options
+     * @return array<string, mixed>
+     */
+    public function waitForJob(string $id, array $options = []): array
+    {
+        return $this->files->waitForJob($id, $options);
+    }
+
+    /** A succeeded job's file as text: an export's CSV, or an import's error report. */
+    public function jobResult(string $id): string
+    {
+        return $this->files->jobResult($id);
     }
 }

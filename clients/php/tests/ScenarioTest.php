@@ -83,6 +83,24 @@ final class ScenarioTest extends TestCase
         $this->assertSame([7, 0, 7], [$stock['onHand'], $stock['reserved'], $stock['available']]);
     }
 
+    public function testUploadsAFileImportsItAsAJobAndWaitsReadsItsErrorReportAndAnExport(): void
+    {
+        $client = self::$client;
+        $u = Harness::unique();
+        $warehouse = $client->warehouses->create(['code' => "WJ-{$u}", 'name' => 'Jobs']);
+        $location = $client->locations->create(['warehouseId' => $warehouse['id'], 'code' => "J-{$u}", 'name' => 'J', 'type' => 'bin']);
+        $product = $client->products->create(['sku' => "PHPJ-{$u}", 'name' => 'Imported']);
+        $csv = "sku,locationCode,quantity,reason\n{$product['sku']},J-{$u},5,received\nNOPE-{$u},J-{$u},1,received\n";
+        $job = $client->importFile('stock_import', $csv, ['poll_interval' => 0.2]);
+        $this->assertSame(['succeeded', 2, 1], [$job['status'], $job['processed'], $job['failed']]);
+        $this->assertSame([['line' => 3, 'errors' => ["sku: no product has SKU NOPE-{$u}"]]], $job['errors']);
+        $this->assertSame("line,errors\r\n3,sku: no product has SKU NOPE-{$u}\r\n", $client->jobResult($job['id']));
+        $this->assertSame(5, $client->inventory->listStock(['productId' => $product['id']])->items[0]['onHand']);
+        $exported = $client->waitForJob($client->jobs->create(['type' => 'stock_export'])['id'], ['poll_interval' => 0.2]);
+        $this->assertSame('succeeded', $exported['status']);
+        $this->assertStringContainsString("{$product['sku']},WJ-{$u},J-{$u},,5,0,5\r\n", $client->jobResult($exported['id']));
+    }
+
     public function testWalksAListAcrossThreePagesWithTheIterator(): void
     {
         $category = 'cat-' . Harness::unique();
