@@ -114,7 +114,9 @@ namespace Warehouse.Api
             if (body is string text)
             {
                 payload = text;
-                contentType = "text/csv";
+                // A file body is CSV unless the call names its own type (an NDJSON upload).
+                string named = null;
+                contentType = headers != null && headers.TryGetValue("Content-Type", out named) && named != null ? named : "text/csv";
             }
             else if (body != null)
             {
@@ -135,7 +137,7 @@ namespace Warehouse.Api
                     }
                     if (headers != null)
                     {
-                        foreach (var header in headers.Where(h => h.Value != null)) request.Headers.TryAddWithoutValidation(header.Key, header.Value);
+                        foreach (var header in headers.Where(h => h.Value != null && h.Key != "Content-Type")) request.Headers.TryAddWithoutValidation(header.Key, header.Value);
                     }
                     if (key != null) request.Headers.TryAddWithoutValidation("Idempotency-Key", key);
                     if (payload != null) request.Content = new StringContent(payload, Encoding.UTF8, contentType);

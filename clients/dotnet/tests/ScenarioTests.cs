@@ -22,6 +22,7 @@ namespace Warehouse.Api.Tests
             new Test("has a method for every operation of the API", HasAMethodForEveryOperation),
             new Test("reads and writes JSON", ReadsAndWritesJson),
             new Test("creates a product, stocks it, sells it and ships it", SellsAndShips),
+            new Test("uploads a file, imports it as a job and waits; reads its error report and an export", ImportsAFile),
             new Test("walks a list across three pages with the iterator", WalksThreePages),
             new Test("throws a 404 as WarehouseApiException with the request id", NotFound),
             new Test("throws a 400 with one message per invalid field", ValidationFailed),
@@ -105,6 +106,26 @@ namespace Warehouse.Api.Tests
             Assert.Equal("Shipped 1Z999", shipped.Status + " " + shipped.TrackingNumber, "shipped order");
             var stock = (await Client.Inventory.ListStockAsync(productId: product.Id)).Items[0];
             Assert.Equal("7/0/7", stock.OnHand + "/" + stock.Reserved + "/" + stock.Available, "shipped stock");
+        }
+
+        private static async Task ImportsAFile()
+        {
+            var u = Harness.Unique();
+            var warehouse = await Client.Warehouses.CreateAsync(new WarehouseRequest { Code = "WJ-" + u, Name = "Jobs" });
+            var location = await Client.Locations.CreateAsync(new CreateLocationRequest { WarehouseId = warehouse.Id, Code = "J-" + u, Name = "J", Type = LocationType.Bin });
+            var product = await Client.Products.CreateAsync(new CreateProductRequest { Sku = "CSJ-" + u, Name = "Imported" });
+            var csv = "sku,locationCode,quantity,reason\n" + product.Sku + ",J-" + u + ",5,received\nNOPE-" + u + ",J-" + u + ",1,received\n";
+            var job = await Client.ImportFileAsync(JobType.StockImport, csv, pollInterval: TimeSpan.FromMilliseconds(200));
+            Assert.Equal("Succeeded 2 1", job.Status + " " + job.Processed + " " + job.Failed, "the import job");
+            Assert.Equal(3L, job.Errors[0].Line, "the failing row's line");
+            Assert.Equal("sku: no product has SKU NOPE-" + u, job.Errors[0].Errors[0], "the failing row's error");
+            Assert.Equal("line,errors\r\n3,sku: no product has SKU NOPE-" + u + "\r\n", await Client.JobResultAsync(job.Id), "the error report");
+            Assert.Equal(5L, (await Client.Inventory.ListStockAsync(productId: product.Id)).Items[0].OnHand, "imported stock");
+            var exported = await Client.Jobs.CreateAsync(new CreateJobRequest { Type = JobType.StockExport });
+            var done = await Client.WaitForJobAsync(exported.Id, TimeSpan.FromMilliseconds(200));
+            Assert.Equal(JobStatus.Succeeded, done.Status, "the export job");
+            var file = await Client.JobResultAsync(done.Id);
+            Assert.True(file.Contains(product.Sku + ",WJ-" + u + ",J-" + u + ",,5,0,5\r\n"), "the export holds the level");
         }
 
         private static async Task WalksThreePages()
