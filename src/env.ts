@@ -55,6 +55,8 @@ export interface Variables {
   tenant: Tenant;
   /** The scopes the caller holds in the resolved tenant (a key's own, or its role's). */
   scopes: readonly Scope[];
+  /** The merchant the caller acts for (a merchant-scoped key or member); undefined: the whole tenant. */
+  merchantId: string | undefined;
   tenantDb: TenantDb;
   /** The resolved tenant's rows in platform tables (its members, its API keys). */
   platformScope: PlatformScope;

@@ -23,6 +23,7 @@ export async function createApiKey(
   if (!grantsAll(creator.scopes, input.scopes)) {
     throw new AppError("FORBIDDEN", "A key cannot be given a scope its creator does not hold");
   }
+
   const [maker] = creator.key
     ? await scope.db
         .select({ allowedIps: apiKeys.allowedIps, expiresAt: apiKeys.expiresAt })
@@ -48,6 +49,7 @@ export async function createApiKey(
     lastUsedAt: null,
     revokedAt: null,
     createdBy: creator.id,
+    merchantId: input.merchantId ?? null,
     createdAt: new Date().toISOString(),
   };
   await scope.db.insert(apiKeys).values(row);

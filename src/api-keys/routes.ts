@@ -3,6 +3,7 @@ import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
+import { assertRequestMerchant } from "../merchants/read-merchant";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createApiKey } from "./create-api-key";
 import { listApiKeys } from "./list-api-keys";
@@ -32,7 +33,10 @@ const createApiKeyRoute = defineRoute(admin, {
     "The plain key is in this response only; store it in a secret manager. A key made with a key is never " +
     "broader than that key: without `allowedIps` or `expiresAt` it takes the maker's, and wider ones are 403.",
   request: { body: { required: true, ...json(CreateApiKeyBody) } },
-  responses: { 201: { description: "The new key, shown once", ...json(envelopeOf(CreatedApiKey)) } },
+  responses: {
+    201: { description: "The new key, shown once", ...json(envelopeOf(CreatedApiKey)) },
+    404: errorResponse("Unknown merchant"),
+  },
 });
 
 const revokeApiKeyRoute = defineRoute(admin, {
@@ -59,7 +63,9 @@ export const apiKeyRoutes = createRouter()
       scopes: c.var.scopes,
       ...(principal.type === "api_key" ? { key: principal.id } : {}),
     };
-    const key = await createApiKey(c.var.platformScope, c.env.ENVIRONMENT, creator, c.req.valid("json"));
+    const input = c.req.valid("json");
+    if (input.merchantId) await assertRequestMerchant(c, input.merchantId);
+    const key = await createApiKey(c.var.platformScope, c.env.ENVIRONMENT, creator, input);
     return created(c, key, `/api/v1/api-keys/${key.id}`);
   })
   .openapi(revokeApiKeyRoute, async (c) =>

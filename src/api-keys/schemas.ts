@@ -38,6 +38,16 @@ export const CreateApiKeyBody = z
       .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
       .refine((value) => Date.parse(value) > Date.now(), "must be in the future")
       .optional(),
+    merchantId: z
+      .uuid("must be a merchant's id")
+      .optional()
+      .openapi({
+        description:
+          "The key acts for this merchant only: it reads and writes that merchant's products, stock, orders, " +
+          "shipments, events and reports, and every other id is a 404. With `admin` it manages its own webhooks " +
+          "(they receive its merchant's events only) but never administers the tenant: people, keys, merchants " +
+          "and settings are 403.",
+      }),
   })
   .openapi("CreateApiKeyRequest");
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
@@ -63,6 +73,10 @@ export const ApiKeyRecord = z
           "The member accountable for the key (for a key made with a key, that key's creator). The key's " +
           "scopes are capped by this member's current role, and it stops working when they leave the tenant.",
       }),
+    merchantId: z
+      .uuid()
+      .nullable()
+      .openapi({ description: "The merchant the key acts for (null: the whole tenant)." }),
     createdAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("ApiKey");

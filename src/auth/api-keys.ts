@@ -33,6 +33,7 @@ export async function findApiKey(db: PlatformDb, keyHash: string) {
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
+      merchantId: apiKeys.merchantId,
       tenant: {
         id: tenants.id,
         name: tenants.name,

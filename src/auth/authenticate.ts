@@ -59,6 +59,7 @@ async function principalOfKey(
     creatorId: key.creatorId,
     scopes: key.scopes,
     tenant: key.tenant,
+    merchantId: key.merchantId,
   };
   rememberKey(keyHash, principal);
   return principal;

@@ -12,6 +12,8 @@ export type Principal =
       creatorId: string;
       scopes: Scope[];
       tenant: Tenant;
+      /** The merchant the key acts for (null: the whole tenant). */
+      merchantId: string | null;
     };
 
 /** The user accountable for what a credential creates: the user, or the member who created the key. */

@@ -31,12 +31,14 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("x-tenant-id")?.trim();
   let tenant: Tenant;
   let scopes: readonly Scope[];
+  let merchantId: string | null;
   if (principal.type === "api_key") {
     if (header && header.toLowerCase() !== principal.tenant.id) {
       throw new AppError("FORBIDDEN", "X-Tenant-Id does not match the API key's tenant");
     }
     tenant = principal.tenant;
     scopes = principal.scopes;
+    merchantId = principal.merchantId;
   } else {
     if (!header)
       throw new AppError("BAD_REQUEST", "X-Tenant-Id header is required", {
@@ -55,22 +57,25 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
         status: tenants.status,
         shard: tenants.shard,
         role: memberships.role,
+        merchantId: memberships.merchantId,
       })
       .from(memberships)
       .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
       .where(and(eq(memberships.tenantId, header.toLowerCase()), eq(memberships.userId, principal.id)))
       .limit(1);
     if (!row) throw noAccess();
-    const { role, ...rest } = row;
+    const { role, merchantId: memberMerchant, ...rest } = row;
     tenant = rest;
     scopes = scopesByRole[role as Role];
+    merchantId = memberMerchant;
   }
   if (tenant.status !== "active") throw new AppError("FORBIDDEN", "This tenant is suspended");
   const tokenKey = c.env.WEBHOOK_SECRET_KEY;
   const after = await openConsistencyToken(tokenKey, tenant.id, c.req.header("consistency-token"));
-  const tenantDb = await dbFor(c.env, tenant, c.var.d1Stats, after);
+  const tenantDb = await dbFor(c.env, tenant, c.var.d1Stats, after, merchantId ?? undefined);
   c.set("tenant", tenant);
   c.set("scopes", scopes);
+  c.set("merchantId", merchantId ?? undefined);
   c.set("tenantDb", tenantDb);
   c.set("platformScope", { db: platformDb(c.env, c.var.d1Stats), tenantId: tenant.id });
   await next();

@@ -30,6 +30,8 @@ export interface Placement {
 export interface TenantDb {
   readonly db: TenantDatabase;
   readonly tenantId: string;
+  /** Set for a merchant-scoped credential: every query through `inTenant` sees that merchant's rows only. */
+  readonly merchantId?: string;
   readonly shard: string;
   /** Outbox events committed through this handle (recorded by runBatch), handed to the queue after the response. */
   readonly committedEvents: string[];
@@ -62,12 +64,14 @@ async function placementOf(env: DatabaseBindings, tenantId: string): Promise<Pla
  * lookup read with the tenant (no extra round trip); background work passes the id and the directory is
  * read. All its queries run in one D1 session: from `after` (a Consistency-Token of this shard) any
  * replica at least that fresh may answer, otherwise the first query goes to the primary; writes always do.
+ * `merchantId` scopes the handle to one merchant's rows (a merchant-scoped credential's request).
  */
 export async function dbFor(
   env: DatabaseBindings,
   tenant: string | Placement,
   stats = new D1Stats(),
   after?: ConsistencyToken,
+  merchantId?: string,
 ): Promise<TenantDb> {
   const { id, shard } = typeof tenant === "string" ? await placementOf(env, tenant) : tenant;
   const session = shardDatabase(env, shard).withSession(
@@ -78,6 +82,7 @@ export async function dbFor(
   return {
     db,
     tenantId: id,
+    ...(merchantId ? { merchantId } : {}),
     shard,
     committedEvents: [],
     consistencyToken: () => {

@@ -2,17 +2,19 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { inJsonArray } from "./batch";
 import type { TenantDb } from "./client";
+import { merchantCondition, type Scope } from "./merchant-scope";
 
 /**
- * `table.tenant_id = <the handle's tenant>` and every other condition: the one way a query of a tenant
- * table is limited to its tenant (in `where` and in join conditions alike).
+ * `table.tenant_id = <the handle's tenant>`, for a handle acting for one merchant that merchant's rows only
+ * (merchant-scope.ts), and every other condition: the one way a query of a tenant table is limited to its
+ * tenant (in `where` and in join conditions alike).
  */
 export function inTenant(
-  tdb: { readonly tenantId: string },
+  tdb: Scope,
   table: { tenantId: SQLiteColumn },
   ...conditions: (SQL | undefined)[]
 ): SQL {
-  return and(eq(table.tenantId, tdb.tenantId), ...conditions) as SQL;
+  return and(eq(table.tenantId, tdb.tenantId), merchantCondition(tdb, table), ...conditions) as SQL;
 }
 
 /**

@@ -17,6 +17,22 @@ import type { EventType } from "./catalog";
 const lastSeq = (tdb: TenantDb) =>
   sql`(select coalesce(max(o.seq), 0) from outbox_events o where o.tenant_id = ${tdb.tenantId})`;
 
+/**
+ * The merchant an event is about, from its payload (JSON text): its own `merchantId` (a product, an order), or
+ * its `productId`'s or `orderId`'s merchant (stock events, holds, shipments); none for the rest. Stamped on the
+ * row, so a merchant-scoped credential's feed and webhooks see its merchant's events only.
+ */
+const merchantOf = (tdb: TenantDb, json: SQL) =>
+  sql`coalesce(${json} ->> '$.merchantId',
+    (select p.merchant_id from products p where p.tenant_id = ${tdb.tenantId} and p.id = ${json} ->> '$.productId'),
+    (select o.merchant_id from orders o where o.tenant_id = ${tdb.tenantId} and o.id = ${json} ->> '$.orderId'))`;
+
+/** Only the fields `merchantOf` reads, so a large payload is not bound again. */
+const merchantFields = (payload: unknown) => {
+  const { merchantId, productId, orderId } = (payload ?? {}) as Record<string, unknown>;
+  return sql`${JSON.stringify({ merchantId, productId, orderId })}`;
+};
+
 /** A guard for an event that exists only if the statement just before it in the batch changed a row. */
 export const previousStatementChanged = sql`changes() = 1`;
 
@@ -72,6 +88,7 @@ export function eventRow(
         dispatchedAt,
         processedAt: dispatchedAt,
         seq: sql`${lastSeq(tdb)} + 1`,
+        merchantId: merchantOf(tdb, is(payload, SQL) ? payload : merchantFields(payload)),
       },
       sql`${options.from ?? sql``} where ${options.onlyIf ?? sql`1`}`,
     ),
@@ -107,6 +124,7 @@ export function eventRows(
         payload: sql`json(json_extract(value, '$.payload'))`,
         createdAt: now,
         seq: sql`${lastSeq(tdb)} + key + 1`,
+        merchantId: merchantOf(tdb, sql`json_extract(value, '$.payload')`),
       },
       sql`from json_each(${JSON.stringify(chunk)})`,
     ),
@@ -154,6 +172,7 @@ export function selectedEventRows(
           payload: sql`e.payload`,
           createdAt: now,
           seq: sql`${lastSeq(tdb)} + row_number() over (order by e.ord)`,
+          merchantId: merchantOf(tdb, sql`e.payload`),
         },
         sql`from (select j.value ->> 'id' as id, j.key as ord, ${select.payload} as payload
           from json_each(${json}) j ${select.from?.(json) ?? sql``}

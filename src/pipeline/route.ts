@@ -30,7 +30,14 @@ export type Access =
   | "credential"
   | "platform"
   | "tenant"
-  | { scope: Scope | readonly [Scope, ...Scope[]] };
+  | {
+      scope: Scope | readonly [Scope, ...Scope[]];
+      /**
+       * A credential acting for one merchant may call it (webhooks); otherwise an `admin` route (people, keys,
+       * merchants, settings) administers the whole tenant and refuses such a credential (403).
+       */
+      merchants?: true;
+    };
 
 const scopesOf = (access: Access): Scope[] => (typeof access === "object" ? [access.scope].flat() : []);
 const actsOnTenant = (access: Access) => access === "tenant" || typeof access === "object";
@@ -54,7 +61,7 @@ export function guardsFor(access: Access, idempotent = false): MiddlewareHandler
     resolveTenant,
     handOffCommittedEvents,
     rateLimit,
-    ...(needed.length > 0 ? [requireScope(...needed)] : []),
+    ...(needed.length > 0 ? [requireScope(needed, typeof access === "object" && access.merchants)] : []),
   ];
   return idempotent ? [...tenantRoute, idempotency] : tenantRoute;
 }

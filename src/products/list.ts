@@ -1,5 +1,6 @@
 import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { merchantCondition } from "../db/merchant-scope";
 import { readPage, sortedBy } from "../db/pages";
 import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -81,7 +82,7 @@ export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
   // A search yields its matches' rowids: unary + keeps SQLite from walking the tenant's index
   // (to avoid a sort) and testing every row against the match set; it looks the matches up instead.
   const where = query.search
-    ? and(sql`+${products.tenantId} = ${tdb.tenantId}`, ...filters)
+    ? and(sql`+${products.tenantId} = ${tdb.tenantId}`, merchantCondition(tdb, products), ...filters)
     : inTenant(tdb, products, ...filters);
   const sort = query.updatedSince && query.sort === DEFAULT_PRODUCT_SORT ? SYNC_SORT : query.sort;
   // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
@@ -97,7 +98,8 @@ export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
         .limit(query.pageSize)
         .offset(offsetOf(query)),
       count:
-        filters.length === 0
+        // The tenant's counter counts every merchant's products: a merchant-scoped handle counts its own.
+        filters.length === 0 && !tdb.merchantId
           ? tdb.db
               .select({ value: productCounts.count })
               .from(productCounts)

@@ -156,7 +156,7 @@ export async function planProductRows(
     }
     const create = CreateProductBody.safeParse(line);
     if (!create.success) for (const message of formatIssues(create.error.issues)) refuse(index, 400, message);
-    else if (!problems.has(index)) rows.set(index, { row: newProductRow(tdb.tenantId, create.data, now) });
+    else if (!problems.has(index)) rows.set(index, { row: newProductRow(tdb, create.data, now) });
   });
   return { problems, rows };
 }

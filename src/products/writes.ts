@@ -3,17 +3,12 @@ import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict, brokenConstraint } from "../db/constraint-errors";
-import {
-  lots,
-  merchants,
-  orderLines,
-  orders,
-  products,
-  serialNumbers,
-  stockLevels,
-} from "../db/schema/tenant";
-import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
+import type { Scope } from "../db/merchant-scope";
+import { lots, orderLines, orders, products, serialNumbers, stockLevels } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
+import { validationError } from "../http/validation";
+import { assertMerchantNamed, unknownMerchant } from "../merchants/read-merchant";
 import { toE4 } from "../money";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
 import { holdsStock } from "../stock/statements";
@@ -29,14 +24,9 @@ export const trackingFixed =
 export const merchantFixed =
   "a stored product's merchant changes one product at a time (PUT /products/{id}), while it has no stock or open orders";
 
-const unknownMerchant = (id: string) =>
-  new AppError("NOT_FOUND", "Merchant not found", { errors: [`merchantId: merchant ${id} not found`] });
-
 /** 404 unless the tenant has the merchant a write names (none named: nothing to check). */
 async function assertMerchant(tdb: TenantDb, merchantId: string | null | undefined) {
-  if (!merchantId) return;
-  const found = await tenantIdsAmong(tdb, merchants, [merchantId]);
-  if (found.length === 0) throw unknownMerchant(merchantId);
+  if (merchantId) await assertMerchantNamed(tdb, merchantId);
 }
 
 /** A product write's refusals: a taken SKU or barcode (409), its merchant deleted meanwhile (404). */
@@ -53,10 +43,10 @@ const e4 = (value: number | null | undefined) =>
   value === null || value === undefined ? value : toE4(value);
 
 /** The row a create (or an import) writes. */
-export function newProductRow(tenantId: string, input: CreateProductBody, now: string): ProductRow {
+export function newProductRow(scope: Scope, input: CreateProductBody, now: string): ProductRow {
   return {
     id: uuidv7(),
-    tenantId,
+    tenantId: scope.tenantId,
     sku: input.sku,
     name: input.name,
     barcode: input.barcode ?? null,
@@ -68,7 +58,8 @@ export function newProductRow(tenantId: string, input: CreateProductBody, now: s
     reorderPoint: input.reorderPoint ?? 0,
     tracking: input.tracking ?? "none",
     description: input.description ?? null,
-    merchantId: input.merchantId ?? null,
+    // A merchant-scoped credential's products are its merchant's.
+    merchantId: input.merchantId ?? scope.merchantId ?? null,
     version: 1,
     createdAt: now,
     updatedAt: now,
@@ -90,7 +81,7 @@ export function changedProductRow(current: ProductRow, changes: ProductChanges, 
 }
 
 export async function createProduct(tdb: TenantDb, input: CreateProductBody) {
-  const row = newProductRow(tdb.tenantId, input, new Date().toISOString());
+  const row = newProductRow(tdb, input, new Date().toISOString());
   await assertMerchant(tdb, row.merchantId);
   await runBatch(tdb, {
     product: tdb.db.insert(products).values(row),
@@ -182,6 +173,9 @@ async function assertNoStock(tdb: TenantDb, id: string) {
 }
 
 async function assertMovable(tdb: TenantDb, id: string, merchantId: string | null) {
+  if (tdb.merchantId) {
+    throw validationError(["merchantId: a merchant-scoped credential's products stay its merchant's"]);
+  }
   const [row] = await tdb.db.all<{ busy: number }>(sql`select ${stockOrOpenOrders(tdb, id)} as busy`);
   if (row?.busy) {
     throw conflict(

@@ -4,6 +4,7 @@ import type { Role } from "../auth/scopes";
 import { changesOf, runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { memberships } from "../db/schema/platform";
+import { validationError } from "../http/validation";
 import { anotherOwnerRemains, isOwner, ownerRoleGuard, refusal } from "./owner-rules";
 import { getMember } from "./read-user";
 
@@ -12,14 +13,24 @@ import { getMember } from "./read-user";
  * makes or unmakes an owner (403); the last owner cannot be demoted (409). In the same batch, the invitations
  * the member (or their keys) sent that the new role can no longer grant are revoked.
  */
-export async function changeRole(scope: PlatformScope, actor: string, userId: string, role: Role) {
+export async function changeRole(
+  scope: PlatformScope,
+  actor: string,
+  userId: string,
+  role: Role,
+  merchantId: string | null,
+) {
+  // An owner answers for the whole tenant.
+  if (merchantId && role === "owner") {
+    throw validationError(["merchantId: an owner acts for the whole tenant, not one merchant"]);
+  }
   const ofMember = and(eq(memberships.tenantId, scope.tenantId), eq(memberships.userId, userId));
   const hasNewRole = sql`exists (select 1 from memberships n where n.tenant_id = ${scope.tenantId} and n.user_id = ${userId} and n.role = ${role})`;
   const notGrantable = rolesNotGrantable(role);
   const written = await runBatch(scope, {
     changed: scope.db
       .update(memberships)
-      .set({ role, updatedAt: new Date().toISOString() })
+      .set({ role, merchantId, updatedAt: new Date().toISOString() })
       .where(
         and(
           ofMember,
@@ -33,7 +44,7 @@ export async function changeRole(scope: PlatformScope, actor: string, userId: st
         : undefined,
   });
   const member = await getMember(scope, userId); // 404 when there is no such member
-  if (changesOf(written.changed) === 0 && member.role !== role) {
+  if (changesOf(written.changed) === 0 && (member.role !== role || member.merchantId !== merchantId)) {
     throw await refusal(scope, actor, member.role === "owner" || role === "owner");
   }
   return member;

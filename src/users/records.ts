@@ -8,6 +8,7 @@ const memberColumns = {
   email: users.email,
   name: users.name,
   role: memberships.role,
+  merchantId: memberships.merchantId,
   joinedAt: memberships.createdAt,
 };
 

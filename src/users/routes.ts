@@ -8,6 +8,7 @@ import { invitationMail } from "../invitations/mail";
 import { Invitation, InviteUserBody } from "../invitations/schemas";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
+import { assertRequestMerchant } from "../merchants/read-merchant";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { changeRole } from "./change-role";
 import { listMembers } from "./list-users";
@@ -68,14 +69,14 @@ const updateUserRoute = defineRoute(admin, {
   path: "/users/{id}",
   operationId: "updateUser",
   tags,
-  summary: "Change a member's role",
+  summary: "Change a member's role, and the merchant they act for",
   description:
     "Only an owner grants or takes away the owner role (403). The last owner cannot be demoted (409). The " +
     "invitations the member sent that the new role cannot grant are revoked with the change.",
   request: { params: IdParam, body: { required: true, ...json(UpdateUserBody) } },
   responses: {
     200: { description: "The member", ...json(envelopeOf(MemberRecord)) },
-    404: errorResponse("Not a member of this tenant"),
+    404: errorResponse("Not a member of this tenant, or an unknown merchant"),
     409: errorResponse("The last owner cannot be demoted"),
   },
 });
@@ -123,17 +124,15 @@ export const userRoutes = createRouter()
     return accepted(c, invitation);
   })
   .openapi(getUserRoute, async (c) => ok(c, await getMember(c.var.platformScope, c.req.valid("param").id)))
-  .openapi(updateUserRoute, async (c) =>
-    ok(
+  .openapi(updateUserRoute, async (c) => {
+    const { role, merchantId = null } = c.req.valid("json");
+    if (merchantId) await assertRequestMerchant(c, merchantId);
+    const { id } = c.req.valid("param");
+    return ok(
       c,
-      await changeRole(
-        c.var.platformScope,
-        accountableUser(c.var.principal),
-        c.req.valid("param").id,
-        c.req.valid("json").role,
-      ),
-    ),
-  )
+      await changeRole(c.var.platformScope, accountableUser(c.var.principal), id, role, merchantId),
+    );
+  })
   .openapi(removeUserRoute, async (c) =>
     ok(c, await removeMember(c.var.platformScope, accountableUser(c.var.principal), c.req.valid("param").id)),
   );

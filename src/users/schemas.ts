@@ -23,7 +23,21 @@ export const Role = z.enum(roles).openapi({ example: "operator" });
 
 export const NewUser = z.strictObject({ email: Email, password: Password, name: PersonName });
 
-export const UpdateUserBody = z.strictObject({ role: Role }).openapi("UpdateUserRequest");
+export const UpdateUserBody = z
+  .strictObject({
+    role: Role,
+    merchantId: z
+      .uuid("must be a merchant's id")
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "The member acts for this merchant only (its products, stock, orders, shipments, events and reports; " +
+          "every other id is a 404; never people, keys, merchants or settings); omitted or null: the whole tenant. " +
+          "Not with the owner role.",
+      }),
+  })
+  .openapi("UpdateUserRequest");
 
 export const MemberRecord = z
   .object({
@@ -31,6 +45,10 @@ export const MemberRecord = z
     email: z.string(),
     name: z.string(),
     role: Role,
+    merchantId: z
+      .uuid()
+      .nullable()
+      .openapi({ description: "The merchant the member acts for (null: the whole tenant)." }),
     joinedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("User");

@@ -35,14 +35,16 @@ export async function createSubscription(
     failingSince: null,
     createdByType: creator.type,
     createdById: creator.id,
+    merchantId: tdb.merchantId ?? null,
     createdAt: now,
     updatedAt: now,
   };
   // The per-tenant limit is checked by the insert itself, so concurrent creations cannot exceed it.
   const result = await tdb.db.run(sql`insert into webhook_subscriptions
-      (id, tenant_id, url, description, events, active, secret_ciphertext, created_by_type, created_by_id, created_at, updated_at)
+      (id, tenant_id, url, description, events, active, secret_ciphertext, created_by_type, created_by_id, merchant_id,
+        created_at, updated_at)
     select ${row.id}, ${row.tenantId}, ${row.url}, ${row.description}, ${JSON.stringify(row.events)}, ${row.active ? 1 : 0},
-      ${row.secretCiphertext}, ${creator.type}, ${creator.id}, ${now}, ${now}
+      ${row.secretCiphertext}, ${creator.type}, ${creator.id}, ${row.merchantId}, ${now}, ${now}
     where (${tdb.db.select({ n: count() }).from(webhookSubscriptions).where(inTenant(tdb, webhookSubscriptions))}) < ${MAX_SUBSCRIPTIONS_PER_TENANT}`);
   if (result.meta.changes === 0) {
     const message = `A tenant can have at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`;

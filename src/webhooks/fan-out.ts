@@ -1,4 +1,4 @@
-import { type AnyColumn, eq, isNull, notExists, type SQL, sql } from "drizzle-orm";
+import { eq, isNull, notExists, or, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { runBatch } from "../db/batch";
 import { dbFor, type TenantDb } from "../db/client";
@@ -8,13 +8,17 @@ import type { Bindings } from "../env";
 import { insertDeliveries, insertedIds } from "./insert-deliveries";
 import { queueDeliveries } from "./queue-deliveries";
 
-/** Active subscriptions of the tenant that want events of `type` (all events, or this type by name). */
-const wanting = (tdb: TenantDb, type: SQL | AnyColumn) =>
+/**
+ * Active subscriptions of the tenant that want the event being fanned out (`outbox_events` in the query): all
+ * events or its type by name, and, for one made by a merchant-scoped credential, an event of that merchant.
+ */
+const wanting = (tdb: TenantDb) =>
   inTenant(
     tdb,
     webhookSubscriptions,
     eq(webhookSubscriptions.active, true),
-    sql`exists (select 1 from json_each(${webhookSubscriptions.events}) where value in ('*', ${type}))`,
+    sql`exists (select 1 from json_each(${webhookSubscriptions.events}) where value in ('*', ${outboxEvents.type}))`,
+    or(isNull(webhookSubscriptions.merchantId), eq(webhookSubscriptions.merchantId, outboxEvents.merchantId)),
   );
 
 /** What becomes of the deliveries a fan-out created: queued (the consumer), or attempted at once (deliver-now.ts). */
@@ -66,15 +70,13 @@ async function fanOutOn(
       .select({ id: webhookSubscriptions.id })
       .from(webhookSubscriptions)
       .innerJoin(outboxEvents, inTenant(tdb, outboxEvents, eq(outboxEvents.id, eventId)))
-      .where(wanting(tdb, outboxEvents.type)),
+      .where(wanting(tdb)),
     // An event nobody subscribed to is done in this same round trip.
     unwanted: markProcessed(
       tdb,
       eventId,
       now,
-      notExists(
-        tdb.db.select({ one: sql`1` }).from(webhookSubscriptions).where(wanting(tdb, outboxEvents.type)),
-      ),
+      notExists(tdb.db.select({ one: sql`1` }).from(webhookSubscriptions).where(wanting(tdb))),
     ),
   });
   const [event] = read.event;

@@ -31,7 +31,8 @@ import { sendTestEvent } from "./test-webhook";
 import { updateSubscription } from "./update-webhook";
 import { assertDeliverableUrl } from "./url-guard";
 
-const admin = { scope: "admin" } as const;
+// A merchant-scoped credential's subscriptions receive its merchant's events only (src/db/merchant-scope.ts).
+const admin = { scope: "admin", merchants: true } as const;
 const tags = ["Webhooks"];
 const unknown = { 404: errorResponse("Unknown webhook") };
 

@@ -526,6 +526,7 @@ class UsersResource:
         id: str,
         *,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
+        merchant_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> m.User:
@@ -533,7 +534,7 @@ class UsersResource:
         return self._t.call(
             OPERATIONS["updateUser"],
             path=(id,),
-            body={"role": role},
+            body={"role": role, "merchantId": merchant_id},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             convert=_m.model(m.User),
@@ -599,6 +600,7 @@ class ApiKeysResource:
         scopes: List[Union[m.Scope, str]],
         allowed_ips: Optional[List[str]] = UNSET,
         expires_at: Optional[str] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -606,7 +608,7 @@ class ApiKeysResource:
         """``POST /api/v1/api-keys`` (createApiKey)."""
         return self._t.call(
             OPERATIONS["createApiKey"],
-            body={"name": name, "scopes": scopes, "allowedIps": allowed_ips, "expiresAt": expires_at},
+            body={"name": name, "scopes": scopes, "allowedIps": allowed_ips, "expiresAt": expires_at, "merchantId": merchant_id},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,

@@ -489,11 +489,12 @@ class ApiKey(_m.Model):
     last_used_at: Optional[str]
     revoked_at: Optional[str]
     created_by: Optional[str]
+    merchant_id: Optional[str]
     created_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "created_at": "createdAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "createdAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "created_at": "createdAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ApiKey":
@@ -507,6 +508,7 @@ class ApiKey(_m.Model):
             last_used_at=data.get("lastUsedAt"),
             revoked_at=data.get("revokedAt"),
             created_by=data.get("createdBy"),
+            merchant_id=data.get("merchantId"),
             created_at=data.get("createdAt"),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -790,9 +792,10 @@ class CreateApiKeyRequest(_m.Model):
     scopes: List[Union[Scope, str]]
     allowed_ips: Optional[List[str]] = None
     expires_at: Optional[str] = None
+    merchant_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"name": "name", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt"}
+    _wire: ClassVar[Dict[str, str]] = {"name": "name", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "merchant_id": "merchantId"}
     _required: ClassVar[frozenset] = frozenset({"name", "scopes"})
 
     @classmethod
@@ -802,6 +805,7 @@ class CreateApiKeyRequest(_m.Model):
             scopes=_m.list_of(_m.enum(Scope))(data.get("scopes")),
             allowed_ips=data.get("allowedIps"),
             expires_at=data.get("expiresAt"),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1211,12 +1215,13 @@ class CreatedApiKey(_m.Model):
     last_used_at: Optional[str]
     revoked_at: Optional[str]
     created_by: Optional[str]
+    merchant_id: Optional[str]
     created_at: str
     key: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "created_at": "createdAt", "key": "key"}
-    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "createdAt", "key"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "created_at": "createdAt", "key": "key"}
+    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt", "key"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CreatedApiKey":
@@ -1230,6 +1235,7 @@ class CreatedApiKey(_m.Model):
             last_used_at=data.get("lastUsedAt"),
             revoked_at=data.get("revokedAt"),
             created_by=data.get("createdBy"),
+            merchant_id=data.get("merchantId"),
             created_at=data.get("createdAt"),
             key=data.get("key"),
             extra_fields=_m.extra(data, cls._wire),
@@ -6825,15 +6831,17 @@ class UpdateTenantRequest(_m.Model):
 @dataclass
 class UpdateUserRequest(_m.Model):
     role: Union[Role, str]
+    merchant_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"role": "role"}
+    _wire: ClassVar[Dict[str, str]] = {"role": "role", "merchant_id": "merchantId"}
     _required: ClassVar[frozenset] = frozenset({"role"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "UpdateUserRequest":
         return cls(
             role=_m.enum(Role)(data.get("role")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -6892,11 +6900,12 @@ class User(_m.Model):
     email: str
     name: str
     role: Union[Role, str]
+    merchant_id: Optional[str]
     joined_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "email": "email", "name": "name", "role": "role", "joined_at": "joinedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "email", "name", "role", "joinedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "email": "email", "name": "name", "role": "role", "merchant_id": "merchantId", "joined_at": "joinedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "email", "name", "role", "merchantId", "joinedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "User":
@@ -6905,6 +6914,7 @@ class User(_m.Model):
             email=data.get("email"),
             name=data.get("name"),
             role=_m.enum(Role)(data.get("role")),
+            merchant_id=data.get("merchantId"),
             joined_at=data.get("joinedAt"),
             extra_fields=_m.extra(data, cls._wire),
         )

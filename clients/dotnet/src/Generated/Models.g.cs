@@ -757,7 +757,7 @@ namespace Warehouse.Api.Models
 
     public sealed class ApiKey : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "createdAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -786,6 +786,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>createdBy</c>, may be null.</summary>
         public string CreatedBy { get; set; }
 
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
 
@@ -805,6 +808,7 @@ namespace Warehouse.Api.Models
             model.LastUsedAt = ModelJson.ToStringValue(ModelJson.Get(json, "lastUsedAt"));
             model.RevokedAt = ModelJson.ToStringValue(ModelJson.Get(json, "revokedAt"));
             model.CreatedBy = ModelJson.ToStringValue(ModelJson.Get(json, "createdBy"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -822,6 +826,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "lastUsedAt", LastUsedAt, true);
             ModelJson.Put(json, "revokedAt", RevokedAt, true);
             ModelJson.Put(json, "createdBy", CreatedBy, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -1354,7 +1359,7 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateApiKeyRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "name", "scopes", "allowedIps", "expiresAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "name", "scopes", "allowedIps", "expiresAt", "merchantId" };
 
         /// <summary><c>name</c>.</summary>
         public string Name { get; set; }
@@ -1368,6 +1373,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>expiresAt</c> (optional).</summary>
         public string ExpiresAt { get; set; }
 
+        /// <summary><c>merchantId</c> (optional).</summary>
+        public string MerchantId { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -1379,6 +1387,7 @@ namespace Warehouse.Api.Models
             model.Scopes = ModelJson.ToList(ModelJson.Get(json, "scopes"), v => ModelJson.ToEnum<Scope>(v).GetValueOrDefault());
             model.AllowedIps = ModelJson.ToList(ModelJson.Get(json, "allowedIps"), v => ModelJson.ToStringValue(v));
             model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -1390,6 +1399,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "scopes", Scopes, true);
             ModelJson.Put(json, "allowedIps", AllowedIps, false);
             ModelJson.Put(json, "expiresAt", ExpiresAt, false);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -2178,7 +2188,7 @@ namespace Warehouse.Api.Models
 
     public sealed class CreatedApiKey : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "createdAt", "key" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt", "key" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -2207,6 +2217,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>createdBy</c>, may be null.</summary>
         public string CreatedBy { get; set; }
 
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
 
@@ -2229,6 +2242,7 @@ namespace Warehouse.Api.Models
             model.LastUsedAt = ModelJson.ToStringValue(ModelJson.Get(json, "lastUsedAt"));
             model.RevokedAt = ModelJson.ToStringValue(ModelJson.Get(json, "revokedAt"));
             model.CreatedBy = ModelJson.ToStringValue(ModelJson.Get(json, "createdBy"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.Key = ModelJson.ToStringValue(ModelJson.Get(json, "key"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -2247,6 +2261,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "lastUsedAt", LastUsedAt, true);
             ModelJson.Put(json, "revokedAt", RevokedAt, true);
             ModelJson.Put(json, "createdBy", CreatedBy, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "key", Key, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -13581,10 +13596,13 @@ namespace Warehouse.Api.Models
 
     public sealed class UpdateUserRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "role" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "role", "merchantId" };
 
         /// <summary><c>role</c>.</summary>
         public Role? Role { get; set; }
+
+        /// <summary><c>merchantId</c> (optional), may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -13594,6 +13612,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new UpdateUserRequest();
             model.Role = ModelJson.ReadEnum<Role>(json, "role", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -13602,6 +13621,7 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "role", Role, true);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -13705,7 +13725,7 @@ namespace Warehouse.Api.Models
 
     public sealed class User : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "email", "name", "role", "joinedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "email", "name", "role", "merchantId", "joinedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -13718,6 +13738,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>role</c>.</summary>
         public Role? Role { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>joinedAt</c>.</summary>
         public string JoinedAt { get; set; }
@@ -13733,6 +13756,7 @@ namespace Warehouse.Api.Models
             model.Email = ModelJson.ToStringValue(ModelJson.Get(json, "email"));
             model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
             model.Role = ModelJson.ReadEnum<Role>(json, "role", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.JoinedAt = ModelJson.ToStringValue(ModelJson.Get(json, "joinedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -13745,6 +13769,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "email", Email, true);
             ModelJson.Put(json, "name", Name, true);
             ModelJson.Put(json, "role", Role, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "joinedAt", JoinedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;

@@ -49,7 +49,7 @@ final class ApiKeysResource
     /**
      * `POST /api/v1/api-keys` (createApiKey).
      *
-     * @param array{name: string, scopes: list<mixed>, allowedIps?: list<mixed>, expiresAt?: string} $body
+     * @param array{name: string, scopes: list<mixed>, allowedIps?: list<mixed>, expiresAt?: string, merchantId?: string} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return CreatedApiKey
      */

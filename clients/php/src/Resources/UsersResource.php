@@ -72,7 +72,7 @@ final class UsersResource
     /**
      * `PUT /api/v1/users/{id}` (updateUser).
      *
-     * @param array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
+     * @param array{role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId?: string|null} $body
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return User
      */

@@ -385,7 +385,7 @@ export interface paths {
          */
         get: operations["getUser"];
         /**
-         * Change a member's role
+         * Change a member's role, and the merchant they act for
          * @description Only an owner grants or takes away the owner role (403). The last owner cannot be demoted (409). The invitations the member sent that the new role cannot grant are revoked with the change.
          *
          *     Requires scope `admin`.
@@ -4111,6 +4111,11 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /**
+             * Format: uuid
+             * @description The merchant the member acts for (null: the whole tenant).
+             */
+            merchantId: string | null;
             /** Format: date-time */
             joinedAt: string;
         };
@@ -4132,6 +4137,11 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /**
+             * Format: uuid
+             * @description The member acts for this merchant only (its products, stock, orders, shipments, events and reports; every other id is a 404; never people, keys, merchants or settings); omitted or null: the whole tenant. Not with the owner role.
+             */
+            merchantId?: string | null;
         };
         ApiKey: {
             /** Format: uuid */
@@ -4152,6 +4162,11 @@ export interface components {
             revokedAt: string | null;
             /** @description The member accountable for the key (for a key made with a key, that key's creator). The key's scopes are capped by this member's current role, and it stops working when they leave the tenant. */
             createdBy: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant the key acts for (null: the whole tenant).
+             */
+            merchantId: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4172,6 +4187,11 @@ export interface components {
             allowedIps?: string[];
             /** Format: date-time */
             expiresAt?: string;
+            /**
+             * Format: uuid
+             * @description The key acts for this merchant only: it reads and writes that merchant's products, stock, orders, shipments, events and reports, and every other id is a 404. With `admin` it manages its own webhooks (they receive its merchant's events only) but never administers the tenant: people, keys, merchants and settings are 403.
+             */
+            merchantId?: string;
         };
         ReportCatalogue: {
             items: components["schemas"]["ReportType"][];
@@ -9600,7 +9620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not a member of this tenant */
+            /** @description Not a member of this tenant, or an unknown merchant */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -10351,6 +10371,33 @@ export interface operations {
             };
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown merchant */
+            404: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;

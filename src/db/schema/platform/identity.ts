@@ -49,6 +49,8 @@ export const memberships = sqliteTable(
       .notNull()
       .references(() => users.id),
     role: text("role", { enum: ["owner", "admin", "manager", "operator", "viewer"] }).notNull(),
+    // A member acting for one merchant of the tenant only (docs/decisions/merchants.md); null: the whole tenant.
+    merchantId: text("merchant_id"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -77,6 +79,8 @@ export const apiKeys = sqliteTable(
     lastUsedAt: text("last_used_at"),
     revokedAt: text("revoked_at"),
     createdBy: text("created_by"),
+    // A key acting for one merchant of the tenant only; null: the whole tenant.
+    merchantId: text("merchant_id"),
     createdAt: text("created_at").notNull(),
   },
   (t) => [

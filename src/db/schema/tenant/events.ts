@@ -21,6 +21,9 @@ export const outboxEvents = sqliteTable(
     fanOutFailedAt: text("fan_out_failed_at"),
     // The tenant's gapless commit order, assigned inside the insert (docs/decisions/events.md): the feed's cursor.
     seq: integer("seq").notNull(),
+    // The merchant the event is about (its product's or order's), stamped by the outbox writer: a
+    // merchant-scoped credential's feed and webhooks see only its own (docs/decisions/merchants.md).
+    merchantId: text("merchant_id"),
   },
   (t) => [
     uniqueIndex("outbox_events_tenant_seq_unique").on(t.tenantId, t.seq),
@@ -49,6 +52,8 @@ export const webhookSubscriptions = sqliteTable(
     // current rights. Null for subscriptions made before creators were recorded.
     createdByType: text("created_by_type", { enum: ["user", "api_key"] }),
     createdById: text("created_by_id"),
+    // Made by a merchant-scoped credential: receives that merchant's events only.
+    merchantId: text("merchant_id"),
     ...timestamps(),
   },
   (t) => [index("webhook_subscriptions_tenant_created_idx").on(t.tenantId, t.createdAt)],
