@@ -323,6 +323,15 @@ describe("a merchant-scoped key", () => {
       expect(res.status, `${method} ${url} ${JSON.stringify(res.body)}`).toBe(404);
     }
     expect(await bSnapshot()).toEqual(before);
+    // Exports and imports run for the whole tenant: a merchant's credential starts none and sees none.
+    const job = await call("POST", "/jobs", { headers: asA, body: { type: "products_export" } });
+    expect(job.status).toBe(403);
+    const tenantJob = await call("POST", "/jobs", {
+      headers: tenant.admin,
+      body: { type: "products_export" },
+    });
+    expect(tenantJob.status).toBe(201);
+    expect((await call("GET", `/jobs/${tenantJob.body.data.id}`, { headers: asA })).status).toBe(404);
   });
 
   it("counts only its merchant's rows in totals and reports", async () => {

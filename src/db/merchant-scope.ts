@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import {
   inventoryCounts,
+  jobs,
   merchants,
   orders,
   pickLists,
@@ -17,7 +18,7 @@ import {
 // - a product: stock levels, lots, serial numbers, movements, holds, order lines and reservations, pick list
 //   and package lines, count lines;
 // - an order: shipments, status histories; a shipment: packages; a subscription: its deliveries;
-// - pick lists (and their picks) and counts whose every order or product is the merchant's;
+// - pick lists (and their picks) and counts whose every order or product is the merchant's; no job;
 // every other table (warehouses, locations, settings, counters) is the tenant's, shared by its merchants.
 
 /** A handle's tenant, and its merchant when it acts for one. */
@@ -62,6 +63,8 @@ export function merchantCondition({ tenantId, merchantId }: Scope, table: object
   if (columns.subscriptionId) {
     return sql`${columns.subscriptionId} in (select ${webhookSubscriptions.id} from ${webhookSubscriptions} where ${webhookSubscriptions.tenantId} = ${tenantId} and ${webhookSubscriptions.merchantId} = ${merchantId})`;
   }
+  // Imports and exports run for the whole tenant: a merchant-scoped credential neither starts nor sees one.
+  if (table === jobs) return sql`0`;
   if (table === inventoryCounts) {
     return allAmong(inventoryCounts.productIds, merchantProducts(tenantId, merchantId));
   }

@@ -23,6 +23,13 @@ export async function createJob(
   actor: Actor,
   body: CreateJobBody,
 ): Promise<JobRecord> {
+  // A job runs in the background for the whole tenant (its steps open an unscoped handle).
+  if (tdb.merchantId) {
+    throw new AppError(
+      "FORBIDDEN",
+      "Jobs run for the whole tenant: a credential acting for one merchant cannot start one",
+    );
+  }
   assertMayRun(held, body.type);
   const options = { ...body.options };
   // An events export holds the types its creator can read (403 for a type named that it cannot).
