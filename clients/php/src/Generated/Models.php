@@ -18,7 +18,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type AdjustmentBatchRequest array{atomic?: bool, lines: list<AdjustmentBatchLine>}
  * @phpstan-type AdjustmentRequest array{productId: string, locationId: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type AdjustmentResult array{movement: StockMovement, stockLevel: StockLevel}
- * @phpstan-type ApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string}
+ * @phpstan-type ApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, merchantId: string|null, createdAt: string}
  * @phpstan-type BarcodeLocationMatch array{type: string, location: BarcodeLocationMatchLocation}
  * @phpstan-type BarcodeLocationMatchLocation array{id: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', warehouseId: string, warehouseCode: string}
  * @phpstan-type BarcodeLotMatch array{type: string, lot: BarcodeLotMatchLot}
@@ -32,7 +32,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type BatchLineResult array{status: int, movementId?: string, onHand?: int, errors?: list<string>}
  * @phpstan-type ChangePasswordRequest array{currentPassword: string, newPassword: string}
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
- * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string}
+ * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string, merchantId?: string}
  * @phpstan-type CreateHoldRequest array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
  * @phpstan-type CreateJobRequest array{type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', uploadId?: string, options?: JobOptions}
  * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool}
@@ -50,7 +50,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
  * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active?: bool}
- * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, createdAt: string, key: string}
+ * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, merchantId: string|null, createdAt: string, key: string}
  * @phpstan-type CreatedTenant array{tenant: Tenant, owner: CreatedTenantOwner|null, ownerInvitation: Invitation|null, apiKey: CreatedTenantApiKey|null}
  * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
  * @phpstan-type CreatedTenantOwner array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
@@ -271,10 +271,10 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type UpdateReturnStatusRequest array{status: 'authorized'|'rejected'|'cancelled'|'closed'}
  * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
- * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
+ * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId?: string|null}
  * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active: bool}
  * @phpstan-type Upload array{id: string, format: 'csv'|'ndjson', bytes: int, filename: string|null, createdAt: string, expiresAt: string}
- * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', joinedAt: string}
+ * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId: string|null, joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}
  * @phpstan-type WarehouseRequest array{code: string, name: string, address?: Address, active?: bool}
  * @phpstan-type Webhook array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdBy: WebhookCreatedBy|null, createdAt: string, updatedAt: string}
