@@ -25,7 +25,7 @@ beforeAll(async () => {
 const RANGE = "from=2020-01-01&to=2020-12-31";
 const reports = Object.values(reportTypes).map((report) => ({
   ...report,
-  query: report.type === "stock-movements" || report.type === "order-summary" ? `?${RANGE}&` : "?",
+  query: ["stock-movements", "order-summary", "returns"].includes(report.type) ? `?${RANGE}&` : "?",
 }));
 
 const answers = (type: string) =>

@@ -20,12 +20,14 @@ describe("GET /reports", () => {
       "inventory-valuation",
       "low-stock",
       "order-summary",
+      "returns",
       "stock-movements",
     ]);
     expect(byType["inventory-valuation"]?.scopes).toEqual(["read:inventory", "read:products"]);
     expect(byType["low-stock"]?.scopes).toEqual(["read:inventory"]);
     expect(byType["stock-movements"]?.scopes).toEqual(["read:inventory"]);
     expect(byType["order-summary"]?.scopes).toEqual(["read:orders"]);
+    expect(byType.returns?.scopes).toEqual(["read:orders"]);
     expect(byType["stock-movements"]?.path).toBe("/api/v1/reports/stock-movements");
     expect(byType["stock-movements"]?.formats).toEqual(["json", "csv"]);
     const required = byType["stock-movements"]?.parameters.filter((p) => p.required);
@@ -151,6 +153,7 @@ describe("formats", () => {
       "/reports/low-stock?",
       `/reports/stock-movements?${RANGE}&`,
       `/reports/order-summary?${RANGE}&`,
+      `/reports/returns?${RANGE}&`,
     ]) {
       const json = await call("GET", `${path}format=json`, { headers: tenant.admin });
       expect(json.status, path).toBe(200);

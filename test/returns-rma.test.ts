@@ -10,7 +10,7 @@ import {
   type TestTenant,
 } from "./support/builders";
 import { checkedStockOf, outboxEvents } from "./support/database";
-import { call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -264,6 +264,25 @@ describe("POST /returns/{id}/receipts", () => {
       { delta: -1, reason: "return_scrap", referenceId: rma.id },
     ]);
 
+    // The returns report counts what came back by reason and disposition (this test's tenant has other returns).
+    const returned = await call("GET", `/reports/returns?from=${today}&to=${today}`, {
+      headers: tenant.admin,
+    });
+    expect(returned.status, JSON.stringify(returned.body)).toBe(200);
+    const damaged = returned.body.data.items.filter((r) => r.reason === "damaged");
+    expect(damaged.map((r) => r.disposition)).toEqual(["quarantine", "restock", "scrap"]);
+    expect(returned.body.data.totals.byDisposition.map((d) => d.disposition)).toEqual([
+      "quarantine",
+      "restock",
+      "scrap",
+    ]);
+    expect(returned.body.data.totals.units).toBe(
+      returned.body.data.items.reduce((sum, r) => sum + r.units, 0),
+    );
+    const csv = await fetchApi(
+      new Request(`${BASE}/reports/returns?from=${today}&to=${today}&format=csv`, { headers: tenant.admin }),
+    );
+    expect((await csv.text()).split("\r\n")[0]).toBe("reason,disposition,units,returns");
     const received = await outboxEvents(tenant, /^return\.received$/);
     expect(received.find((e) => e.payload.id === rma.id)?.payload).toEqual(last.body.data);
     const closed = await setReturnStatus(rma.id, "closed");

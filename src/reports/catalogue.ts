@@ -42,6 +42,13 @@ export const reportTypes = {
       "Orders created between two dates: count and value per UTC day, type and current status, with totals per status.",
     scopes: ["read:orders"],
   },
+  returns: {
+    type: "returns",
+    title: "Returns",
+    description:
+      "Units received back on returns between two dates, per reason and disposition (restock, quarantine, scrap), with the number of returns and totals per reason and per disposition.",
+    scopes: ["read:orders"],
+  },
 } as const satisfies Record<string, ReportType>;
 
 export const reportPath = (type: string) => `/reports/${type}`;

@@ -11,6 +11,7 @@ import type { CsvColumn } from "./csv";
 import { servedInventoryValuation } from "./inventory-valuation";
 import { servedLowStock } from "./low-stock";
 import { servedOrderSummary } from "./order-summary";
+import { servedReturns } from "./returns";
 import {
   InventoryValuationQuery,
   InventoryValuationReport,
@@ -19,6 +20,8 @@ import {
   OrderSummaryQuery,
   OrderSummaryReport,
   ReportCatalogue,
+  ReturnsQuery,
+  ReturnsReport,
   StockMovementsQuery,
   StockMovementsReport,
 } from "./schemas";
@@ -109,6 +112,8 @@ const getOrderSummaryReportRoute = reportRoute(
   servedOrderSummary,
 );
 
+const getReturnsReportRoute = reportRoute(reportTypes.returns, ReturnsQuery, ReturnsReport, servedReturns);
+
 const knownTypes = Object.values(reportTypes).map((report) => report.type);
 
 interface Parameter {
@@ -171,7 +176,8 @@ export const reportRoutes = createRouter()
   })
   .openapi(getStockMovementsReportRoute, (c) => serveReport(c, servedStockMovements, c.req.valid("query")))
   .openapi(getLowStockReportRoute, (c) => serveReport(c, servedLowStock, c.req.valid("query")))
-  .openapi(getOrderSummaryReportRoute, (c) => serveReport(c, servedOrderSummary, c.req.valid("query")));
+  .openapi(getOrderSummaryReportRoute, (c) => serveReport(c, servedOrderSummary, c.req.valid("query")))
+  .openapi(getReturnsReportRoute, (c) => serveReport(c, servedReturns, c.req.valid("query")));
 
 // Any other type is a bad parameter (400), not a missing page; it is a tenant's request like the catalogue.
 reportRoutes.get("/reports/:type", every(...guardsFor("tenant")), (c) => {

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pagedOf, pageQuery } from "../http/pagination";
 import { ExactMoney, ExactMoneyText } from "../money";
+import { ReturnDisposition } from "../returns/schemas";
 import { MovementRecord } from "../stock/schemas";
 import { checkRange, dateRangeQuery } from "./date-range";
 
@@ -229,6 +230,29 @@ export const OrderSummaryReport = pagedOf(OrderSummaryRecord)
     }),
   })
   .openapi("OrderSummaryReport");
+
+export const ReturnsQuery = common.extend(dateRangeQuery.shape).superRefine(checkRange);
+export type ReturnsQuery = z.infer<typeof ReturnsQuery>;
+
+export const ReturnsRecord = z
+  .object({
+    reason: z.string().openapi({ description: "The return line's reason, exactly as given." }),
+    disposition: ReturnDisposition,
+    units: z.number().int().openapi({ description: "Units received back with this reason and disposition." }),
+    returns: z.number().int().openapi({ description: "How many returns they came on." }),
+  })
+  .openapi("ReturnsRow");
+export type ReturnsRecord = z.infer<typeof ReturnsRecord>;
+
+export const ReturnsReport = pagedOf(ReturnsRecord)
+  .extend({
+    totals: z.object({
+      units: z.number().int(),
+      byReason: z.array(z.object({ reason: z.string(), units: z.number().int() })),
+      byDisposition: z.array(z.object({ disposition: ReturnDisposition, units: z.number().int() })),
+    }),
+  })
+  .openapi("ReturnsReport");
 
 export const ReportType = z
   .object({

@@ -39,6 +39,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getStockMovementsReport": Operation("getStockMovementsReport", "GET", "/api/v1/reports/stock-movements", "tenant", "safe"),
     "getLowStockReport": Operation("getLowStockReport", "GET", "/api/v1/reports/low-stock", "tenant", "safe"),
     "getOrderSummaryReport": Operation("getOrderSummaryReport", "GET", "/api/v1/reports/order-summary", "tenant", "safe"),
+    "getReturnsReport": Operation("getReturnsReport", "GET", "/api/v1/reports/returns", "tenant", "safe"),
     "listOrders": Operation("listOrders", "GET", "/api/v1/orders", "tenant", "safe"),
     "getOrder": Operation("getOrder", "GET", "/api/v1/orders/{id}", "tenant", "safe"),
     "createSalesOrder": Operation("createSalesOrder", "POST", "/api/v1/orders/sales", "tenant", "idempotency-key"),
@@ -633,7 +634,7 @@ class ApiKeysResource:
 
 
 class ReportsResource:
-    """``client.reports``: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport."""
+    """``client.reports``: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -877,6 +878,59 @@ class ReportsResource:
         return self._t.call(
             OPERATIONS["getOrderSummaryReport"],
             query={"page": page, "pageSize": page_size, "from": from_, "to": to, "type": type, "format": "csv"},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            csv=True,
+        )
+
+    def returns(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        format: Optional[Literal["json", "csv"]] = UNSET,
+        from_: str,
+        to: str,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.ReturnsRow]:
+        """``GET /api/v1/reports/returns`` (getReturnsReport)."""
+        return self._t.call(
+            OPERATIONS["getReturnsReport"],
+            query={"page": page, "pageSize": page_size, "format": format, "from": from_, "to": to},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.ReturnsRow),
+        )
+
+    def iterate_returns(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        format: Optional[Literal["json", "csv"]] = UNSET,
+        from_: str,
+        to: str,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.ReturnsRow]:
+        """Every item of ``returns``, page after page."""
+        return self._t.iterate(lambda page: self.returns(page=page, page_size=page_size, format=format, from_=from_, to=to, consistency_token=consistency_token, timeout=timeout))
+
+    def returns_csv(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        from_: str,
+        to: str,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> str:
+        """``GET /api/v1/reports/returns?format=csv``: the whole report as CSV text."""
+        return self._t.call(
+            OPERATIONS["getReturnsReport"],
+            query={"page": page, "pageSize": page_size, "from": from_, "to": to, "format": "csv"},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             csv=True,

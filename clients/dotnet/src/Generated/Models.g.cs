@@ -11636,6 +11636,206 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ReturnsReport : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages", "totals" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<ReturnsRow> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary><c>totals</c>.</summary>
+        public ReturnsReportTotals Totals { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnsReport FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnsReport();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => ReturnsRow.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            model.Totals = ReturnsReportTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            ModelJson.Put(json, "totals", Totals, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnsReportTotals : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "units", "byReason", "byDisposition" };
+
+        /// <summary><c>units</c>.</summary>
+        public long? Units { get; set; }
+
+        /// <summary><c>byReason</c>.</summary>
+        public IList<ReturnsReportTotalsByReasonItem> ByReason { get; set; }
+
+        /// <summary><c>byDisposition</c>.</summary>
+        public IList<ReturnsReportTotalsByDispositionItem> ByDisposition { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnsReportTotals FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnsReportTotals();
+            model.Units = ModelJson.ToInt64(ModelJson.Get(json, "units"));
+            model.ByReason = ModelJson.ToList(ModelJson.Get(json, "byReason"), v => ReturnsReportTotalsByReasonItem.FromJson(v as JsonObject));
+            model.ByDisposition = ModelJson.ToList(ModelJson.Get(json, "byDisposition"), v => ReturnsReportTotalsByDispositionItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "units", Units, true);
+            ModelJson.Put(json, "byReason", ByReason, true);
+            ModelJson.Put(json, "byDisposition", ByDisposition, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnsReportTotalsByDispositionItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "disposition", "units" };
+
+        /// <summary><c>disposition</c>.</summary>
+        public ReturnDisposition? Disposition { get; set; }
+
+        /// <summary><c>units</c>.</summary>
+        public long? Units { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnsReportTotalsByDispositionItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnsReportTotalsByDispositionItem();
+            model.Disposition = ModelJson.ReadEnum<ReturnDisposition>(json, "disposition", model.AdditionalProperties);
+            model.Units = ModelJson.ToInt64(ModelJson.Get(json, "units"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "disposition", Disposition, true);
+            ModelJson.Put(json, "units", Units, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnsReportTotalsByReasonItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "reason", "units" };
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary><c>units</c>.</summary>
+        public long? Units { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnsReportTotalsByReasonItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnsReportTotalsByReasonItem();
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            model.Units = ModelJson.ToInt64(ModelJson.Get(json, "units"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "reason", Reason, true);
+            ModelJson.Put(json, "units", Units, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ReturnsRow : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "reason", "disposition", "units", "returns" };
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary><c>disposition</c>.</summary>
+        public ReturnDisposition? Disposition { get; set; }
+
+        /// <summary><c>units</c>.</summary>
+        public long? Units { get; set; }
+
+        /// <summary><c>returns</c>.</summary>
+        public long? Returns { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ReturnsRow FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ReturnsRow();
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            model.Disposition = ModelJson.ReadEnum<ReturnDisposition>(json, "disposition", model.AdditionalProperties);
+            model.Units = ModelJson.ToInt64(ModelJson.Get(json, "units"));
+            model.Returns = ModelJson.ToInt64(ModelJson.Get(json, "returns"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "reason", Reason, true);
+            ModelJson.Put(json, "disposition", Disposition, true);
+            ModelJson.Put(json, "units", Units, true);
+            ModelJson.Put(json, "returns", Returns, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class Session : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "token", "refreshToken", "expiresAt", "user" };

@@ -39,6 +39,7 @@ namespace Warehouse.Api
         internal static readonly Operation GetStockMovementsReport = new Operation("getStockMovementsReport", "GET", "/api/v1/reports/stock-movements", "tenant", "safe");
         internal static readonly Operation GetLowStockReport = new Operation("getLowStockReport", "GET", "/api/v1/reports/low-stock", "tenant", "safe");
         internal static readonly Operation GetOrderSummaryReport = new Operation("getOrderSummaryReport", "GET", "/api/v1/reports/order-summary", "tenant", "safe");
+        internal static readonly Operation GetReturnsReport = new Operation("getReturnsReport", "GET", "/api/v1/reports/returns", "tenant", "safe");
         internal static readonly Operation ListOrders = new Operation("listOrders", "GET", "/api/v1/orders", "tenant", "safe");
         internal static readonly Operation GetOrder = new Operation("getOrder", "GET", "/api/v1/orders/{id}", "tenant", "safe");
         internal static readonly Operation CreateSalesOrder = new Operation("createSalesOrder", "POST", "/api/v1/orders/sales", "tenant", "idempotency-key");
@@ -150,7 +151,7 @@ namespace Warehouse.Api
         /// <summary>listApiKeys, createApiKey, revokeApiKey.</summary>
         public ApiKeysResource ApiKeys { get; private set; }
 
-        /// <summary>listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport.</summary>
+        /// <summary>listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport.</summary>
         public ReportsResource Reports { get; private set; }
 
         /// <summary>listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments.</summary>
@@ -497,7 +498,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Reports</c>: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport.</summary>
+    /// <summary><c>client.Reports</c>: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport.</summary>
     public sealed class ReportsResource
     {
         private readonly Transport _transport;
@@ -584,6 +585,24 @@ namespace Warehouse.Api
         public Task<string> OrderSummaryCsvAsync(string from, string to, int? page = null, int? pageSize = null, string type = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.TextAsync(Operations.GetOrderSummaryReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "from", from }, { "to", to }, { "type", type }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+        }
+
+        /// <summary><c>GET /api/v1/reports/returns</c> (getReturnsReport).</summary>
+        public Task<ResultPage<Models.ReturnsRow>> ReturnsAsync(string from, string to, int? page = null, int? pageSize = null, string format = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.GetReturnsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "format", format }, { "from", from }, { "to", to } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.ReturnsRow.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ReturnsAsync</c>, page after page.</summary>
+        public PageIterator<Models.ReturnsRow> ReturnsAllAsync(string from, string to, int? pageSize = null, string format = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.ReturnsRow>(nextPage => ReturnsAsync(page: nextPage, pageSize: pageSize, format: format, from: from, to: to, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>GET /api/v1/reports/returns?format=csv</c>: the whole report as CSV text.</summary>
+        public Task<string> ReturnsCsvAsync(string from, string to, int? page = null, int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.TextAsync(Operations.GetReturnsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "from", from }, { "to", to }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
         }
     }
 

@@ -235,6 +235,11 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReturnReceiptRequestLinesItem array{returnLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>, disposition: string, locationId?: string}
  * @phpstan-type ReturnReceivedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
  * @phpstan-type ReturnReceivedWebhookBody array{type: string, timestamp: string, data: Return}
+ * @phpstan-type ReturnsReport array{items: list<ReturnsRow>, totalCount: int, page: int, pageSize: int, totalPages: int, totals: ReturnsReportTotals}
+ * @phpstan-type ReturnsReportTotals array{units: int, byReason: list<ReturnsReportTotalsByReasonItem>, byDisposition: list<ReturnsReportTotalsByDispositionItem>}
+ * @phpstan-type ReturnsReportTotalsByDispositionItem array{disposition: 'restock'|'quarantine'|'scrap', units: int}
+ * @phpstan-type ReturnsReportTotalsByReasonItem array{reason: string, units: int}
+ * @phpstan-type ReturnsRow array{reason: string, disposition: 'restock'|'quarantine'|'scrap', units: int, returns: int}
  * @phpstan-type Session array{token: string, refreshToken: string, expiresAt: string, user: SessionUser}
  * @phpstan-type SessionUser array{id: string, email: string, name: string, memberships: list<Membership>}
  * @phpstan-type SetStockLevelRequest array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand: int, expectedOnHand?: int}

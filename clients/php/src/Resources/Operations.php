@@ -42,6 +42,7 @@ final class Operations
         'getStockMovementsReport' => ['GET', '/api/v1/reports/stock-movements', 'tenant', 'safe'],
         'getLowStockReport' => ['GET', '/api/v1/reports/low-stock', 'tenant', 'safe'],
         'getOrderSummaryReport' => ['GET', '/api/v1/reports/order-summary', 'tenant', 'safe'],
+        'getReturnsReport' => ['GET', '/api/v1/reports/returns', 'tenant', 'safe'],
         'listOrders' => ['GET', '/api/v1/orders', 'tenant', 'safe'],
         'getOrder' => ['GET', '/api/v1/orders/{id}', 'tenant', 'safe'],
         'createSalesOrder' => ['POST', '/api/v1/orders/sales', 'tenant', 'idempotency-key'],

@@ -11,12 +11,13 @@ use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->reports`: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport.
+ * `$client->reports`: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport.
  *
  * @phpstan-import-type InventoryValuationRow from Models
  * @phpstan-import-type LowStockRow from Models
  * @phpstan-import-type OrderSummaryRow from Models
  * @phpstan-import-type ReportCatalogue from Models
+ * @phpstan-import-type ReturnsRow from Models
  * @phpstan-import-type StockMovementRow from Models
  */
 final class ReportsResource
@@ -174,5 +175,40 @@ final class ReportsResource
     public function orderSummaryCsv(array $query, array $options = []): string
     {
         return $this->transport->call('getOrderSummaryReport', query: ['format' => 'csv'] + $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], csv: true);
+    }
+
+    /**
+     * `GET /api/v1/reports/returns` (getReturnsReport).
+     *
+     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string} $query
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Page<ReturnsRow>
+     */
+    public function returns(array $query, array $options = []): Page
+    {
+        return $this->transport->call('getReturnsReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+    }
+
+    /**
+     * Every item of `returns`, page after page.
+     *
+     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string} $query
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return \Generator<int, ReturnsRow>
+     */
+    public function iterateReturns(array $query, array $options = []): \Generator
+    {
+        return $this->transport->iterate(fn (int $page): Page => $this->returns(['page' => $page] + $query, $options));
+    }
+
+    /**
+     * `GET /api/v1/reports/returns?format=csv`: the whole report as CSV text.
+     *
+     * @param array{page?: int, pageSize?: int, format?: 'json'|'csv', from: string, to: string} $query
+     * @param array{consistency_token?: string, timeout?: float} $options
+     */
+    public function returnsCsv(array $query, array $options = []): string
+    {
+        return $this->transport->call('getReturnsReport', query: ['format' => 'csv'] + $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], csv: true);
     }
 }

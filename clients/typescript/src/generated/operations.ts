@@ -36,6 +36,7 @@ export const OPERATIONS = {
   getStockMovementsReport: { operationId: "getStockMovementsReport", access: "tenant", retry: "safe" },
   getLowStockReport: { operationId: "getLowStockReport", access: "tenant", retry: "safe" },
   getOrderSummaryReport: { operationId: "getOrderSummaryReport", access: "tenant", retry: "safe" },
+  getReturnsReport: { operationId: "getReturnsReport", access: "tenant", retry: "safe" },
   listOrders: { operationId: "listOrders", access: "tenant", retry: "safe" },
   getOrder: { operationId: "getOrder", access: "tenant", retry: "safe" },
   createSalesOrder: { operationId: "createSalesOrder", access: "tenant", retry: "idempotency-key" },
@@ -351,7 +352,20 @@ export function reportsResource(t: Transport) {
     t.call(OPERATIONS.getOrderSummaryReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/order-summary", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"getOrderSummaryReport"> }, parseAs: "text" }),
     ) as Promise<string>;
-  return { list: listReportTypes, inventoryValuation: getInventoryValuationReport, inventoryValuationAll: getInventoryValuationReportAll, inventoryValuationCsv: getInventoryValuationReportCsv, stockMovements: getStockMovementsReport, stockMovementsAll: getStockMovementsReportAll, stockMovementsCsv: getStockMovementsReportCsv, lowStock: getLowStockReport, lowStockAll: getLowStockReportAll, lowStockCsv: getLowStockReportCsv, orderSummary: getOrderSummaryReport, orderSummaryAll: getOrderSummaryReportAll, orderSummaryCsv: getOrderSummaryReportCsv };
+  /** `GET /api/v1/reports/returns` (getReturnsReport) */
+  const getReturnsReport = (query: QueryOf<"getReturnsReport">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getReturnsReport">> =>
+    t.call(OPERATIONS.getReturnsReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/reports/returns", { ...init, params: { query: query } }),
+    );
+  /** Every item of `returns`, page after page. */
+  const getReturnsReportAll = (query: Omit<QueryOf<"getReturnsReport">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"getReturnsReport">, void, undefined> =>
+    t.paginate((page) => getReturnsReport({ ...query, page } as QueryOf<"getReturnsReport">, options));
+  /** `GET /api/v1/reports/returns?format=csv`: the whole report as CSV text. */
+  const getReturnsReportCsv = (query: Omit<QueryOf<"getReturnsReport">, "format">, options?: CallOptions & { consistencyToken?: string }): Promise<string> =>
+    t.call(OPERATIONS.getReturnsReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/reports/returns", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"getReturnsReport"> }, parseAs: "text" }),
+    ) as Promise<string>;
+  return { list: listReportTypes, inventoryValuation: getInventoryValuationReport, inventoryValuationAll: getInventoryValuationReportAll, inventoryValuationCsv: getInventoryValuationReportCsv, stockMovements: getStockMovementsReport, stockMovementsAll: getStockMovementsReportAll, stockMovementsCsv: getStockMovementsReportCsv, lowStock: getLowStockReport, lowStockAll: getLowStockReportAll, lowStockCsv: getLowStockReportCsv, orderSummary: getOrderSummaryReport, orderSummaryAll: getOrderSummaryReportAll, orderSummaryCsv: getOrderSummaryReportCsv, returns: getReturnsReport, returnsAll: getReturnsReportAll, returnsCsv: getReturnsReportCsv };
 }
 
 export function ordersResource(t: Transport) {
