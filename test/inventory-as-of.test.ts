@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { levelsIn } from "./support/api-types";
 import {
   adjustStock,
   createLocation,
@@ -34,7 +35,7 @@ async function stockAsOf(productId: string, asOf: string): Promise<Record<string
   });
   expect(res.status).toBe(200);
   return Object.fromEntries(
-    res.body.data.items.map((level: { locationId: string; onHand: number }) => [
+    levelsIn(res.body.data).map((level: { locationId: string; onHand: number }) => [
       level.locationId,
       level.onHand,
     ]),
@@ -125,7 +126,11 @@ describe("stock as of an instant", () => {
       lastMovementAt: second.createdAt,
     });
     const now = await call("GET", `/inventory/stock?productId=${productId}`, { headers: tenant.admin });
-    expect(now.body.data.items.map((l: { onHand: number }) => l.onHand).sort()).toEqual([6, 7]);
+    expect(
+      levelsIn(now.body.data)
+        .map((l: { onHand: number }) => l.onHand)
+        .sort(),
+    ).toEqual([6, 7]);
   });
 
   it("pages levels as they were in the current list's order, with a total that leaves out levels created since", async () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { levelsIn } from "./support/api-types";
 import {
   createLocation,
   createProduct,
@@ -188,7 +189,7 @@ describe("stock as of an instant, per lot", () => {
         headers: tenant.admin,
       });
       expect(res.status).toBe(200);
-      return res.body.data.items.map((l) => [l.lotNumber, l.onHand, l.expiresAt]);
+      return levelsIn(res.body.data).map((l) => [l.lotNumber, l.onHand, l.expiresAt]);
     };
     // Ordered by lot expiry (no expiry last); ASOF-C did not exist yet.
     expect(await asOf()).toEqual([
@@ -199,7 +200,7 @@ describe("stock as of an instant, per lot", () => {
     const current = await call("GET", `/inventory/stock?productId=${productId}&lotNumber=ASOF-A`, {
       headers: tenant.admin,
     });
-    const lotId = current.body.data.items[0]?.lotId;
+    const lotId = levelsIn(current.body.data)[0]?.lotId;
     expect(await asOf(`&lotId=${lotId}`)).toEqual([["ASOF-A", 5, day(20)]]);
     const now = await call(
       "GET",
@@ -208,7 +209,7 @@ describe("stock as of an instant, per lot", () => {
         headers: tenant.admin,
       },
     );
-    expect(now.body.data.items.map((l) => [l.lotNumber, l.onHand])).toEqual([
+    expect(levelsIn(now.body.data).map((l) => [l.lotNumber, l.onHand])).toEqual([
       ["ASOF-A", 3],
       ["ASOF-C", 4],
       ["ASOF-B", 7],

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { levelsIn } from "./support/api-types";
 import {
   createLocation,
   createProduct,
@@ -123,7 +124,7 @@ describe("stock per lot", () => {
     expect(clash.body.errors).toEqual([`expiresAt: lot L1 expires ${day(30)}, not ${day(31)}`]);
 
     const stock = await call("GET", `/inventory/stock?productId=${productId}`, { headers: tenant.admin });
-    expect(stock.body.data.items.map((l) => [l.lotNumber, l.onHand, l.expiresAt])).toEqual([
+    expect(levelsIn(stock.body.data).map((l) => [l.lotNumber, l.onHand, l.expiresAt])).toEqual([
       ["L1", 7, day(30)],
       ["L2", 4, null],
     ]);
@@ -592,11 +593,13 @@ describe("expiry-aware reports", () => {
     const lowEvents = async () =>
       (await outboxEvents(tenant, /^inventory\.low_stock$/)).filter((e) => e.payload.productId === productId);
     const belowReorder = async () =>
-      (
-        await call("GET", `/inventory/stock?productId=${productId}&belowReorderPoint=true`, {
-          headers: tenant.admin,
-        })
-      ).body.data.items;
+      levelsIn(
+        (
+          await call("GET", `/inventory/stock?productId=${productId}&belowReorderPoint=true`, {
+            headers: tenant.admin,
+          })
+        ).body.data,
+      );
     expect(await belowReorder()).toEqual([]);
     // 13 on hand, but only the fresh lot's 7 are available: an order of 3 leaves 4, at or below 5.
     expect((await salesOrder(tenant, [{ productId, quantity: 3 }])).status).toBe(201);

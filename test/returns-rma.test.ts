@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { levelsIn } from "./support/api-types";
 import {
   adjustStock,
   createLocation,
@@ -230,7 +231,7 @@ describe("POST /returns/{id}/receipts", () => {
     expect(levels.reduce((sum, l) => sum + l.onHand, 0)).toBe(8);
     const stock = await call("GET", `/inventory/stock?productId=${product}`, { headers: tenant.admin });
     expect(
-      stock.body.data.items.map((l) => [
+      levelsIn(stock.body.data).map((l) => [
         l.locationId,
         l.onHand,
         "available" in l && l.available,

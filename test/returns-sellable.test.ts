@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { levelsIn } from "./support/api-types";
 import {
   adjustStock,
   createLocation,
@@ -36,7 +37,7 @@ describe("non-sellable locations", () => {
     const { warehouse, bin, quarantine, product } = await quarantined();
     const stock = await call("GET", `/inventory/stock?productId=${product.id}`, { headers: tenant.admin });
     expect(
-      stock.body.data.items.map((l) => [
+      levelsIn(stock.body.data).map((l) => [
         l.locationId,
         l.onHand,
         "available" in l && l.available,

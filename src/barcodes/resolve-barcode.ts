@@ -1,14 +1,23 @@
 import { eq, or, sql } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, lots, packages, products, shipments, warehouses } from "../db/schema/tenant";
+import {
+  locations,
+  lots,
+  packages,
+  productPackagings,
+  products,
+  shipments,
+  warehouses,
+} from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { ssccOf } from "../gs1/sscc";
 import { notFound } from "../http/errors";
 import type { BarcodeResolution } from "./schemas";
 
 /**
- * Everything a scanned code names, in one round trip: products by barcode or SKU, locations by code (in any
+ * Everything a scanned code names, in one round trip: products by barcode or SKU, packagings by barcode (with
+ * their product and size), locations by code (in any
  * warehouse), lots by number, and packages by SSCC (18 digits, or 20 with the `00` application identifier)
  * when the caller reads orders. Nothing named: 404.
  */
@@ -24,6 +33,19 @@ export async function resolveBarcode(
       .select({ id: products.id, sku: products.sku, name: products.name, barcode: products.barcode })
       .from(products)
       .where(inTenant(tdb, products, or(eq(products.barcode, code), eq(products.sku, code)))),
+    packagings: db
+      .select({
+        productId: products.id,
+        sku: products.sku,
+        name: products.name,
+        barcode: products.barcode,
+        code: productPackagings.code,
+        packagingName: sql<string>`${productPackagings.name}`.as("packaging_name"),
+        quantity: productPackagings.quantity,
+      })
+      .from(productPackagings)
+      .innerJoin(products, eq(products.id, productPackagings.productId))
+      .where(inTenant(tdb, productPackagings, eq(productPackagings.barcode, code))),
     locations: db
       .select({
         id: locations.id,
@@ -65,6 +87,11 @@ export async function resolveBarcode(
       type: "product" as const,
       matchedOn: product.barcode === code ? ("barcode" as const) : ("sku" as const),
       product,
+    })),
+    ...read.packagings.map((p) => ({
+      type: "packaging" as const,
+      product: { id: p.productId, sku: p.sku, name: p.name, barcode: p.barcode },
+      packaging: { code: p.code, name: p.packagingName, quantity: p.quantity, barcode: code },
     })),
     ...read.locations.map((location) => ({ type: "location" as const, location })),
     ...read.lots.map((lot) => ({ type: "lot" as const, lot })),

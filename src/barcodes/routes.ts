@@ -12,7 +12,8 @@ const resolveBarcodeRoute = defineRoute(
     path: "/barcodes/{code}",
     operationId: "resolveBarcode",
     tags: ["Barcodes"],
-    summary: "What a scanned code names: products (barcode or SKU), locations, lots, packages (SSCC)",
+    summary:
+      "What a scanned code names: products (barcode or SKU), packagings (barcode), locations, lots, packages (SSCC)",
     description:
       "Every match at once, for scanner apps. Packages are matched by SSCC (18 digits, or 20 with the `00` application identifier) for callers that also hold `read:orders`.",
     request: { params: BarcodeParam },

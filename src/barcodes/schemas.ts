@@ -17,6 +17,19 @@ const ProductMatch = z
   })
   .openapi("BarcodeProductMatch");
 
+const PackagingMatch = z
+  .object({
+    type: z.literal("packaging"),
+    product: ProductMatch.shape.product,
+    packaging: z.object({
+      code: z.string(),
+      name: z.string(),
+      quantity: z.number().int().openapi({ description: "Base units in one pack." }),
+      barcode: z.string(),
+    }),
+  })
+  .openapi("BarcodePackagingMatch");
+
 const LocationMatch = z
   .object({
     type: z.literal("location"),
@@ -60,7 +73,9 @@ const PackageMatch = z
 export const BarcodeResolution = z
   .object({
     code: z.string(),
-    matches: z.array(z.discriminatedUnion("type", [ProductMatch, LocationMatch, LotMatch, PackageMatch])),
+    matches: z.array(
+      z.discriminatedUnion("type", [ProductMatch, PackagingMatch, LocationMatch, LotMatch, PackageMatch]),
+    ),
   })
   .openapi("BarcodeResolution");
 export type BarcodeResolution = z.infer<typeof BarcodeResolution>;

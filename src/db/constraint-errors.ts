@@ -14,10 +14,10 @@ import * as tenantSchema from "./schema/tenant";
 const CONSTRAINT_ERROR = /^(?:D1_ERROR: )?(.*): SQLITE_CONSTRAINT \(extended: SQLITE_CONSTRAINT_(\w+)\)$/s;
 
 /**
- * The trigger refusals the schema raises (src/db/moves/tables.ts; migration 0010 for non-sellable stock), and
- * SQLite's one name for any foreign key.
+ * The trigger refusals the schema raises (src/db/moves/tables.ts; migration 0010 for non-sellable stock, 0012 for
+ * barcodes), and SQLite's one name for any foreign key.
  */
-const RAISED = ["tenant_fenced", "foreign_key", "location_not_sellable"];
+const RAISED = ["tenant_fenced", "foreign_key", "location_not_sellable", "barcode_taken"];
 
 const tables = ([...Object.values(tenantSchema), ...Object.values(platformSchema)] as unknown[]).filter(
   (value): value is SQLiteTable => is(value, SQLiteTable),

@@ -6,6 +6,7 @@ import type { TenantDb } from "../db/client";
 import { eventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
 import { lowStockEvent } from "../stock/low-stock-event";
+import { type InUnits, inBaseUnits } from "../stock/packs";
 import { releaseExpiredHolds } from "../stock/reservations";
 import {
   addStock,
@@ -26,7 +27,8 @@ import type { AdjustmentBody } from "./schemas";
  * `inventory.adjusted` event and, when available drops to the reorder point, `inventory.low_stock`.
  * A tracked product's change names its lot (a new lot is created on an addition) or its serial numbers.
  */
-export async function adjustStock(tdb: TenantDb, actor: Actor, input: AdjustmentBody) {
+export async function adjustStock(tdb: TenantDb, actor: Actor, body: AdjustmentBody) {
+  const [input] = (await inBaseUnits(tdb, [body])) as [InUnits<AdjustmentBody>];
   const now = new Date().toISOString();
   const targets = await loadStockTargets(tdb, input.productId, [input.locationId], now);
   const { product } = targets;

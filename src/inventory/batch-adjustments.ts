@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { resolveLineTargets } from "../stock/line-targets";
+import { linesInBaseUnits } from "../stock/packs";
 import { writeStockLines } from "../stock/stock-lines";
 import { adjustmentLine } from "./batch-lines";
 import { batchResult } from "./batch-results";
@@ -11,11 +12,17 @@ import type { AdjustmentBatchBody } from "./batch-schemas";
  * ledger rows and events of single adjustments, written in one batch (atomic) or each on its own.
  */
 export async function adjustStockBatch(tdb: TenantDb, actor: Actor, body: AdjustmentBatchBody) {
-  const targets = await resolveLineTargets(tdb, body.lines);
+  const { targets, quantities } = await linesInBaseUnits(
+    tdb,
+    body.lines,
+    await resolveLineTargets(tdb, body.lines),
+  );
   const results = await writeStockLines(
     tdb,
     actor,
-    body.lines.map((line, i) => adjustmentLine(line, targets[i] as (typeof targets)[number])),
+    body.lines.map((line, i) =>
+      adjustmentLine(line, targets[i] as (typeof targets)[number], quantities[i] ?? 0),
+    ),
     { atomic: body.atomic, field: "lines" },
   );
   return batchResult(body.atomic, results);

@@ -7,12 +7,14 @@ import type { AdjustmentBatchBody, SetLevelBody } from "./batch-schemas";
 
 export type BatchLine = Omit<StockLine, "product" | "location"> & { target: LineTarget };
 
+/** An adjustment line, its quantity in base units (`linesInBaseUnits`: the line may give packs). */
 export const adjustmentLine = (
   line: AdjustmentBatchBody["lines"][number],
   target: LineTarget,
+  quantity: number,
 ): BatchLine => ({
   target,
-  change: { quantity: line.quantity },
+  change: { quantity },
   reason: line.reason,
   notes: line.notes ?? null,
   lotNumber: line.lotNumber,

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { nullableRef } from "../http/nullable";
+import { oneAmount } from "../stock/packs";
 import {
   LotNumber,
   MAX_SERIALS_PER_REQUEST,
@@ -59,11 +60,14 @@ export const AdjustmentBatchLine = z
   .strictObject({
     ...placeFields,
     quantity: AdjustmentBody.shape.quantity,
+    packaging: AdjustmentBody.shape.packaging,
+    packs: AdjustmentBody.shape.packs,
     reason: AdjustmentBody.shape.reason,
     notes: AdjustmentBody.shape.notes,
     ...trackedFields,
   })
   .superRefine(placeProblems)
+  .superRefine((line, ctx) => oneAmount(line, ctx))
   .openapi("AdjustmentBatchLine");
 
 export const AdjustmentBatchBody = z

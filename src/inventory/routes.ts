@@ -4,6 +4,7 @@ import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { KitStockLevelRecord } from "../stock/kit-availability";
 import { MovementRecord, StockLevelRecord } from "../stock/schemas";
 import { adjustStock } from "./adjustments";
 import { adjustStockBatch } from "./batch-adjustments";
@@ -41,12 +42,15 @@ const listStockRoute = defineRoute(read, {
   summary: "Stock levels (onHand, reserved, available) per product and location, now or as of an instant",
   description:
     "With `asOf`, each item is a `StockLevelAsOf`: the level's `onHand` at that instant, computed from the ledger " +
-    "(one index probe per level: the cost grows with the page, not with the ledger).",
+    "(one index probe per level: the cost grows with the page, not with the ledger). A kit holds no stock: with a " +
+    "kit's `productId`, each item is a `KitStockLevel`, the complete kits its components' available stock makes in " +
+    "one warehouse. With `packaging`, each level also shows whole packs and the remainder (`packs`).",
   request: { query: StockQuery },
   responses: {
     200: {
-      description: "A page of stock levels (StockLevelAsOf items with asOf)",
-      ...json(envelopeOf(pagedOf(z.union([StockLevelRecord, StockLevelAsOfRecord])))),
+      description:
+        "A page of stock levels (StockLevelAsOf items with asOf; KitStockLevel items, one per warehouse, when productId is a kit)",
+      ...json(envelopeOf(pagedOf(z.union([StockLevelRecord, StockLevelAsOfRecord, KitStockLevelRecord])))),
     },
   },
 });

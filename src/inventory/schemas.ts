@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { amountFields, oneAmount, PackagingCode } from "../stock/packs";
 import {
   LotNumber,
   levelPlaceShape,
@@ -10,24 +11,36 @@ import {
   trackedFields,
 } from "../stock/schemas";
 
+/** An adjustment's packs, signed like its quantity. */
+const SignedPacks = z
+  .number({ error: "must be an integer" })
+  .int("must be an integer")
+  .min(-1_000_000_000, "must be between -1000000000 and 1000000000")
+  .max(1_000_000_000, "must be between -1000000000 and 1000000000")
+  .refine((q) => q !== 0, "must not be zero")
+  .openapi({ not: { const: 0 }, description: "Signed like quantity: negative packs remove stock." });
+
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
 const Notes = z.string().trim().max(1000).optional();
+
+/** An adjustment's quantity: signed, never zero. */
+const SignedQuantity = z
+  .number({ error: "must be an integer" })
+  .int("must be an integer")
+  .min(-1_000_000_000, "must be between -1000000000 and 1000000000")
+  .max(1_000_000_000, "must be between -1000000000 and 1000000000")
+  .refine((q) => q !== 0, "must not be zero")
+  .openapi({
+    not: { const: 0 },
+    description: `Signed: positive adds stock, negative removes it. A stock level holds at most ${MAX_ON_HAND} units; an addition past that is a 409.`,
+    example: -3,
+  });
 
 export const AdjustmentBody = z
   .strictObject({
     productId: Id("product"),
     locationId: Id("location"),
-    quantity: z
-      .number({ error: "must be an integer" })
-      .int("must be an integer")
-      .min(-1_000_000_000, "must be between -1000000000 and 1000000000")
-      .max(1_000_000_000, "must be between -1000000000 and 1000000000")
-      .refine((q) => q !== 0, "must not be zero")
-      .openapi({
-        not: { const: 0 },
-        description: `Signed: positive adds stock, negative removes it. A stock level holds at most ${MAX_ON_HAND} units; an addition past that is a 409.`,
-        example: -3,
-      }),
+    ...amountFields(SignedQuantity, SignedPacks),
     reason: z
       .string()
       .trim()
@@ -37,6 +50,7 @@ export const AdjustmentBody = z
     notes: Notes,
     ...trackedFields,
   })
+  .superRefine((adjustment, ctx) => oneAmount(adjustment, ctx))
   .openapi("AdjustmentRequest");
 export type AdjustmentBody = z.infer<typeof AdjustmentBody>;
 
@@ -45,17 +59,20 @@ export const TransferBody = z
     productId: Id("product"),
     fromLocationId: Id("location"),
     toLocationId: Id("location"),
-    quantity: z
-      .number({ error: "must be an integer" })
-      .int("must be an integer")
-      .min(1, "must be greater than 0")
-      .max(1_000_000_000, "must be at most 1000000000")
-      .openapi({
-        description: `A stock level holds at most ${MAX_ON_HAND} units; a transfer past that is a 409.`,
-      }),
+    ...amountFields(
+      z
+        .number({ error: "must be an integer" })
+        .int("must be an integer")
+        .min(1, "must be greater than 0")
+        .max(1_000_000_000, "must be at most 1000000000")
+        .openapi({
+          description: `A stock level holds at most ${MAX_ON_HAND} units; a transfer past that is a 409.`,
+        }),
+    ),
     notes: Notes,
     ...movedFields,
   })
+  .superRefine((transfer, ctx) => oneAmount(transfer, ctx))
   .refine((t) => t.fromLocationId !== t.toLocationId, {
     message: "must differ from fromLocationId",
     path: ["toLocationId"],
@@ -93,6 +110,11 @@ export const StockQuery = pageQuery.extend({
   sku: z.string().trim().min(1).max(100).optional(),
   lotId: optionalId,
   lotNumber: LotNumber.optional(),
+  packaging: PackagingCode.optional().openapi({
+    description:
+      "Also show each level in packs of this packaging (`packs`: whole packs and the remainder in units); " +
+      "levels of products without it show `packs: null`. Not with asOf.",
+  }),
   belowReorderPoint: booleanFlag.openapi({
     description: "Only levels of products at or below their reorder point.",
   }),

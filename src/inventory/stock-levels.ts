@@ -3,10 +3,13 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { lots, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { paged } from "../http/pagination";
 import { validationError } from "../http/validation";
 import { asOfInstant } from "../stock/as-of";
 import { availableUnits, today } from "../stock/expiry";
+import { type KitStockLevelRecord, kitStockLevels } from "../stock/kit-availability";
 import { lotFilters, stockLevelPage } from "../stock/level-pages";
+import { levelsInPacks } from "../stock/packs";
 import type { StockQuery } from "./schemas";
 import { listStockAsOf } from "./stock-as-of";
 
@@ -24,7 +27,11 @@ const productAvailable = (tdb: TenantDb) =>
 /**
  * `GET /inventory/stock`, ordered by SKU, location code, then lot expiry; with `asOf`, as it was at that instant.
  */
-export function listStock(tdb: TenantDb, query: StockQuery) {
+export async function listStock(tdb: TenantDb, query: StockQuery) {
+  if (query.productId) {
+    const kit = await kitStockLevels(tdb, query.productId, query.warehouseId);
+    if (kit) return kitPage(kit, query);
+  }
   const filters = [
     query.productId ? eq(stockLevels.productId, query.productId) : undefined,
     query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
@@ -36,9 +43,10 @@ export function listStock(tdb: TenantDb, query: StockQuery) {
     if (query.belowReorderPoint) {
       throw validationError(["belowReorderPoint: compares current stock; not available with asOf"]);
     }
+    if (query.packaging) throw validationError(["packaging: shows current stock; not available with asOf"]);
     return listStockAsOf(tdb, filters, query, asOfInstant(query.asOf));
   }
-  return stockLevelPage(
+  const page = await stockLevelPage(
     tdb,
     [
       ...filters,
@@ -47,4 +55,22 @@ export function listStock(tdb: TenantDb, query: StockQuery) {
     ],
     query,
   );
+  return query.packaging ? { ...page, items: await levelsInPacks(tdb, page.items, query.packaging) } : page;
+}
+
+/**
+ * A kit's stock: its availability per warehouse (the filters of a level, a lot or packs do not apply to a kit,
+ * which has none: a 400 names them).
+ */
+function kitPage(levels: KitStockLevelRecord[], query: StockQuery) {
+  const refused = (
+    ["locationId", "lotId", "lotNumber", "asOf", "belowReorderPoint", "packaging", "sku"] as const
+  )
+    .filter((field) => query[field] !== undefined)
+    .map(
+      (field) => `${field}: a kit holds no stock; its availability is per warehouse (productId, warehouseId)`,
+    );
+  if (refused.length) throw validationError(refused);
+  const start = (query.page - 1) * query.pageSize;
+  return paged(levels.slice(start, start + query.pageSize), levels.length, query);
 }

@@ -5,6 +5,7 @@ import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
+import { type InUnits, inBaseUnits } from "../stock/packs";
 import { releaseExpiredHolds } from "../stock/reservations";
 import {
   addStock,
@@ -25,7 +26,8 @@ import type { TransferBody } from "./schemas";
  * transfer of more than is available; the destination is only credited if the source level exists.
  * A lot moves as itself (the destination's level of the same lot); serials move with their units.
  */
-export async function transferStock(tdb: TenantDb, actor: Actor, input: TransferBody) {
+export async function transferStock(tdb: TenantDb, actor: Actor, body: TransferBody) {
+  const [input] = (await inBaseUnits(tdb, [body])) as [InUnits<TransferBody>];
   const now = new Date().toISOString();
   const targets = await loadStockTargets(
     tdb,

@@ -4,6 +4,7 @@ import type { TenantDb } from "../db/client";
 import { jobSnapshotRows, jobs, outboxEvents, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { feedTypes } from "../outbox/catalog";
+import { noParts } from "../products/parts";
 import { type ProductRow, productRecord } from "../products/records";
 import { type CsvColumn, csvRecord } from "../reports/csv";
 import { type MovementRow, movementColumns, movementRows } from "../reports/stock-movements";
@@ -109,7 +110,8 @@ const productsExport: ExportDefinition<Record<string, unknown>> = {
     ] as const
   ).map((field) => ({
     header: field,
-    cell: (row) => productRecord(row as unknown as ProductRow)[field],
+    // Plain fields only (an import reads no parts), so the row's parts are not read.
+    cell: (row) => productRecord(row as unknown as ProductRow, noParts)[field],
   })),
   snapshot: (tdb, job, now) =>
     copySnapshot(

@@ -4,6 +4,7 @@ import { formatIssues } from "../http/validation";
 import { adjustmentLine, type BatchLine, setLevelLine } from "../inventory/batch-lines";
 import { AdjustmentBatchLine, SetLevelBody } from "../inventory/batch-schemas";
 import { type LineRef, type LineTarget, resolveLineTargets } from "../stock/line-targets";
+import { linesInBaseUnits, type PackedAmount } from "../stock/packs";
 import { writeStockLines } from "../stock/stock-lines";
 import { type ParsedRow, writeRows } from "./import-rows";
 import { actorOfJob, type JobRow } from "./job-rows";
@@ -30,16 +31,22 @@ function lineOf(value: Record<string, unknown>, reason: string): Planned | { err
   if ("onHand" in row) {
     const level = SetLevelBody.safeParse(row);
     if (!level.success) return { errors: formatIssues(level.error.issues) };
-    return { ref: level.data, toLine: (target) => setLevelLine(level.data, target) };
+    return { ref: level.data, amount: {}, toLine: (target) => setLevelLine(level.data, target) };
   }
   const line = AdjustmentBatchLine.safeParse({ reason, ...row });
   if (!line.success) return { errors: formatIssues(line.error.issues) };
-  return { ref: line.data, toLine: (target) => adjustmentLine(line.data, target) };
+  return {
+    ref: line.data,
+    amount: line.data,
+    toLine: (target, quantity) => adjustmentLine(line.data, target, quantity),
+  };
 }
 
 interface Planned {
   ref: LineRef;
-  toLine: (target: LineTarget) => BatchLine;
+  /** The row's quantity as given (units, or packs of a packaging); none for a set. */
+  amount: PackedAmount;
+  toLine: (target: LineTarget, quantity: number) => BatchLine;
 }
 
 /** Writes the rows' stock lines in ONE batch with `commit(errors)`, the job's record of the chunk. */
@@ -58,14 +65,18 @@ export function importStockRows(
       return "errors" in planned ? planned : { item: planned };
     },
     async (items, commitWith) => {
-      const targets = await resolveLineTargets(
+      const { targets, quantities } = await linesInBaseUnits(
         tdb,
-        items.map((item) => item.ref),
+        items.map((item) => item.amount),
+        await resolveLineTargets(
+          tdb,
+          items.map((item) => item.ref),
+        ),
       );
       return writeStockLines(
         tdb,
         actorOfJob(job),
-        items.map((item, i) => item.toLine(targets[i] as LineTarget)),
+        items.map((item, i) => item.toLine(targets[i] as LineTarget, quantities[i] ?? 0)),
         { atomic: false, field: "rows", commitWith },
       );
     },

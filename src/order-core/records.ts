@@ -51,6 +51,7 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
           lotNumber: line.lotNumber,
           lots: line.lots,
           serialNumbers: line.serialNumbers,
+          kitLineId: line.kitLineId,
         }
       : { cost: unit, receivedQuantity: line.receivedQuantity }),
     // A safe integer (the order total is one), printed exactly.
@@ -71,6 +72,14 @@ export function orderRecord(
       sorted.reduce((sum, line) => sum + line.quantity, 0),
     ),
     lines: sorted.map((line) => lineRecord(row.type, line)),
+    kitLines: (row.kitLines ?? []).map((kit) => ({
+      id: kit.id,
+      lineNo: kit.lineNo,
+      productId: kit.productId,
+      quantity: kit.quantity,
+      price: fromE4(kit.unitPriceE4),
+      ...exactMoneyWithText("lineTotal", kit.quantity * kit.unitPriceE4),
+    })),
     statusHistory: history.map((change) => ({
       from: change.fromStatus as OrderStatus | null,
       to: change.toStatus as OrderStatus,

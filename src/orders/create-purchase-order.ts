@@ -4,8 +4,10 @@ import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { newOrderRecord, type OrderRow } from "../order-core/records";
 import { eventRow } from "../outbox/outbox";
+import { inBaseUnits } from "../stock/packs";
 import {
   assertOrderable,
+  assertStocked,
   assertWarehouse,
   lineRows,
   merchantOfLines,
@@ -16,7 +18,8 @@ import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
 import type { CreatePurchaseOrderBody } from "./schemas";
 
 /** Creates a purchase order (status draft) in one batch; stock changes only when it is received. */
-export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, input: CreatePurchaseOrderBody) {
+export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, body: CreatePurchaseOrderBody) {
+  const input = { ...body, lines: await inBaseUnits(tdb, body.lines, (i) => `lines[${i}].`) };
   const orderId = uuidv7();
   const now = new Date().toISOString();
   const { rows: lines, totalE4 } = lineRows(
@@ -33,6 +36,7 @@ export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, input: Cr
   });
   assertWarehouse(read.warehouse);
   assertOrderable(input.lines, read.products);
+  assertStocked(input.lines, read.products);
 
   const row: Omit<OrderRow, "number"> = {
     id: orderId,
@@ -50,6 +54,7 @@ export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, input: Cr
     merchantId: merchantOfLines(input.lines, read.products),
     version: 1,
     createdBy: actor.actorId,
+    kitLines: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -5,20 +5,23 @@ import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { orderReservations, stockHolds } from "../db/schema/tenant";
 import { conflict } from "../http/errors";
-import { newOrderRecord, type OrderLineRow, type OrderRow } from "../order-core/records";
+import { validationError } from "../http/validation";
+import { MAX_ORDER_TOTAL } from "../money";
+import { newOrderRecord, type OrderLineRow, type OrderRow, totalE4Of } from "../order-core/records";
 import { eventRow } from "../outbox/outbox";
 import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocation";
 import { consumeHolds, heldReservations } from "../stock/hold-consumption";
 import { selectHolds, toHold } from "../stock/hold-projection";
 import { type Drop, lowStockEvents } from "../stock/low-stock-event";
+import { inBaseUnits } from "../stock/packs";
 import { planReservations, reservationReads, reserveRacing, reserveStock } from "../stock/reservations";
 import { resolveLots } from "../stock/tracked-stock";
+import { assertComponentsOrderable, type ExpandedLines, expandKits, kitComponentsOf } from "./kit-lines";
 import {
   assertOrderable,
   assertPinnedLots,
   assertShippableSerials,
   assertWarehouse,
-  lineRows,
   merchantOfLines,
   productsQuery,
   warehouseQuery,
@@ -29,8 +32,19 @@ import type { CreateSalesOrderBody } from "./schemas";
 // 7 bound values per reservation row.
 const RESERVATIONS_PER_INSERT = 14;
 
-const shortMessage = (s: ShortLine) =>
-  `lines[${s.index}]: product ${s.productId}${s.lotNumber === null ? "" : ` lot ${s.lotNumber}`} requested ${s.requested}, available ${s.available}${s.lotNumber === null ? "" : " (expired lots are never allocated)"}`;
+/** A short line named by its request line: a product, or a kit and its short component. */
+function shortMessage(
+  s: ShortLine,
+  line: OrderLineRow,
+  expanded: ExpandedLines,
+  sku: ReadonlyMap<string, string>,
+) {
+  const { index, kitId } = expanded.requestOf.get(line.id) ?? { index: s.index };
+  const what = kitId
+    ? `kit ${sku.get(kitId)} component ${sku.get(s.productId)} (${s.productId})`
+    : `product ${s.productId}`;
+  return `lines[${index}]: ${what}${s.lotNumber === null ? "" : ` lot ${s.lotNumber}`} requested ${s.requested}, available ${s.available}${s.lotNumber === null ? "" : " (expired lots are never allocated)"}`;
+}
 
 /**
  * Creates a sales order and reserves stock for every line in ONE batch: all lines or none. A line naming
@@ -38,21 +52,21 @@ const shortMessage = (s: ShortLine) =>
  * reservations.ts). If another reservation took the stock meanwhile, the reserved <= on_hand CHECK fails
  * this batch (nothing is written) and the order is planned again.
  */
-export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: CreateSalesOrderBody) {
+export async function createSalesOrder(tdb: TenantDb, actor: Actor, body: CreateSalesOrderBody) {
+  const input = { ...body, lines: await inBaseUnits(tdb, body.lines, (i) => `lines[${i}].`) };
   const orderId = uuidv7();
   const now = new Date().toISOString();
-  const { rows: lines, totalE4 } = lineRows(
-    tdb.tenantId,
-    orderId,
-    input.lines.map((l) => ({
-      productId: l.productId,
-      quantity: l.quantity,
-      unitPrice: l.price,
-      lotNumber: l.lotNumber,
-    })),
-  );
   const productIds = input.lines.map((l) => l.productId);
   const holdIds = input.lines.flatMap((l) => (l.holdId ? [l.holdId] : []));
+  // A kit's components are read with the stock they reserve (the composition the order uses), then expanded.
+  const kits = await kitComponentsOf(tdb, productIds);
+  const componentIds = kits.map((c) => c.componentId);
+  const expanded = expandKits(tdb.tenantId, orderId, input.lines, kits);
+  const lines = expanded.rows;
+  const stocked = lines.map((l) => l.productId);
+  const totalE4 = totalE4Of([...lines, ...expanded.kitLines]);
+  if (totalE4 === undefined)
+    throw validationError([`lines: the order total must be at most ${MAX_ORDER_TOTAL}`]);
   const unowned: Omit<OrderRow, "number" | "merchantId"> = {
     id: orderId,
     tenantId: tdb.tenantId,
@@ -68,6 +82,7 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
     totalE4,
     version: 1,
     createdBy: actor.actorId,
+    kitLines: expanded.kitLines.length ? expanded.kitLines : null,
     createdAt: now,
     updatedAt: now,
   };
@@ -75,32 +90,37 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, input: Creat
   let lotsChecked = false;
   return reserveRacing(async () => {
     const read = await runBatch(tdb, {
-      products: productsQuery(tdb, productIds),
+      products: productsQuery(tdb, [...productIds, ...componentIds]),
       warehouse: warehouseQuery(tdb, input.warehouseId),
       holds: holdIds.length ? selectHolds(tdb, now, inJsonArray(stockHolds.id, holdIds)) : undefined,
-      ...reservationReads(tdb, productIds, { warehouseId: input.warehouseId }, now),
+      ...reservationReads(tdb, stocked, { warehouseId: input.warehouseId }, now),
     });
     assertOrderable(input.lines, read.products);
     const row = { ...unowned, merchantId: merchantOfLines(input.lines, read.products) };
-    assertShippableSerials(input.lines, read.products);
+    assertComponentsOrderable(expanded, read.products);
+    assertShippableSerials(lines, read.products);
     if (input.warehouseId) assertWarehouse(read.warehouse);
     if (!lotsChecked) {
       await resolveLots(tdb, assertPinnedLots(input.lines, read.products), "take");
       lotsChecked = true;
     }
-    const held = heldReservations(input, lines, (read.holds ?? []).map(toHold));
+    const held = heldReservations(input, expanded.byRequest, (read.holds ?? []).map(toHold));
+    const heldLines = new Set(held.reservations.map((r) => r.lineId));
+    const planned = lines.filter((l) => !heldLines.has(l.id));
     const plan = planReservations(
-      lines
-        .filter((_, i) => !input.lines[i]?.holdId)
-        .map((l) => ({ lineId: l.id, productId: l.productId, quantity: l.quantity, lotNumber: l.lotNumber })),
+      planned.map((l) => ({
+        lineId: l.id,
+        productId: l.productId,
+        quantity: l.quantity,
+        lotNumber: l.lotNumber,
+      })),
       { candidates: read.candidates, expiredHolds: read.expiredHolds.map(toHold) },
     );
     if ("short" in plan) {
-      // Indexes of the planned lines, mapped back to the request's.
-      const planned = input.lines.flatMap((l, i) => (l.holdId ? [] : [i]));
+      const sku = new Map(read.products.map((p) => [p.id, p.sku]));
       throw conflict(
         "Insufficient stock",
-        plan.short.map((s) => shortMessage({ ...s, index: planned[s.index] ?? s.index })),
+        plan.short.map((s) => shortMessage(s, planned[s.index] as OrderLineRow, expanded, sku)),
       );
     }
     return writeSalesOrder(tdb, actor, row, lines, plan, held);

@@ -20,6 +20,7 @@ export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
       status: products.status,
       tracking: products.tracking,
       merchantId: products.merchantId,
+      type: products.type,
     })
     .from(products)
     .where(inTenant(tdb, products, inJsonArray(products.id, [...new Set(productIds)])));
@@ -49,6 +50,19 @@ export function assertOrderable(
       : [];
   });
   if (inactive.length) throw conflict("Inactive products cannot be ordered", inactive);
+}
+
+/** A purchase order buys stocked products: a kit is bought as its components (400). */
+export function assertStocked(
+  lines: readonly { productId: string }[],
+  found: readonly { id: string; sku: string; type: string }[],
+): void {
+  const kits = new Map(found.filter((p) => p.type === "kit").map((p) => [p.id, p.sku]));
+  const problems = lines.flatMap((line, i) => {
+    const sku = kits.get(line.productId);
+    return sku ? [`lines[${i}].productId: ${sku} is a kit: it never holds stock (order its components)`] : [];
+  });
+  if (problems.length) throw validationError(problems);
 }
 
 /**
@@ -149,6 +163,7 @@ export function lineRows(
     lotNumber: line.lotNumber ?? null,
     lots: null,
     serialNumbers: null,
+    kitLineId: null,
   }));
   const totalE4 = totalE4Of(rows);
   if (totalE4 === undefined)

@@ -15,6 +15,7 @@ import { atVersion, bumpVersion } from "../order-core/version-guard";
 import { eventRow } from "../outbox/outbox";
 import { overCeiling } from "../stock/level-ceiling";
 import { receiveStock } from "../stock/order-stock";
+import { inBaseUnits } from "../stock/packs";
 import { assertReceivable, targetLocations } from "../stock/targets";
 import {
   assertTracking,
@@ -34,12 +35,12 @@ import type { ReceiveBody } from "./schemas";
  * partially_received or received by itself. Receiving more than a line ordered is 409; the
  * order_lines CHECK (received <= quantity) backs that up under any concurrency.
  */
-export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId: string, input: ReceiveBody) {
+export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId: string, body: ReceiveBody) {
   const [order, found] = await Promise.all([
     readOrder(tdb, orderId),
     targetLocations(
       tdb,
-      input.lines.map((l) => l.locationId),
+      body.lines.map((l) => l.locationId),
     ),
   ]);
   const tracked = await productsQuery(
@@ -57,7 +58,7 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
 
   const lineById = new Map(order.lines.map((l) => [l.id, { ...l }]));
   const locationById = new Map(found.map((l) => [l.id, l]));
-  const missing = input.lines.flatMap((l, i) => [
+  const missing = body.lines.flatMap((l, i) => [
     ...(lineById.has(l.lineId)
       ? []
       : [`lines[${i}].lineId: line ${l.lineId} not found on order ${row.number}`]),
@@ -65,6 +66,13 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
   ]);
   if (missing.length)
     throw new AppError("NOT_FOUND", "Order line or location not found", { errors: missing });
+  const input = {
+    lines: await inBaseUnits(
+      tdb,
+      body.lines.map((l) => ({ ...l, productId: lineById.get(l.lineId)?.productId ?? "" })),
+      (i) => `lines[${i}].`,
+    ),
+  };
   const elsewhere = input.lines.flatMap((l, i) =>
     locationById.get(l.locationId)?.warehouseId === row.warehouseId
       ? []

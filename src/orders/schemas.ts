@@ -4,6 +4,7 @@ import { nullableRef } from "../http/nullable";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { ExactMoney, ExactMoneyText, MAX_ORDER_TOTAL, Money } from "../money";
 import { orderStatuses } from "../order-core/state-machine";
+import { amountFields, oneAmount } from "../stock/packs";
 import {
   LotNumber,
   MAX_SERIALS_PER_REQUEST,
@@ -54,20 +55,24 @@ export const CreateSalesOrderBody = z
     customerId: Id,
     warehouseId: Id.optional().openapi({ description: "Reserve only from this warehouse's locations." }),
     lines: PricedLines(
-      z.strictObject({
-        productId: Id,
-        quantity: Quantity,
-        price: Money,
-        lotNumber: LotNumber.optional().openapi({
-          description:
-            "Reserve only from this lot (lot-tracked products); otherwise lots are allocated first-expiring-first-out.",
-        }),
-        holdId: Id.optional().openapi({
-          description:
-            "An active hold of this product (POST /inventory/holds) that becomes this line's reservation: " +
-            "the line's quantity at most the hold's; the rest of the hold is released.",
-        }),
-      }),
+      z
+        .strictObject({
+          productId: Id.openapi({
+            description: "A stocked product or a kit (which reserves its components).",
+          }),
+          ...amountFields(Quantity),
+          price: Money,
+          lotNumber: LotNumber.optional().openapi({
+            description:
+              "Reserve only from this lot (lot-tracked products); otherwise lots are allocated first-expiring-first-out.",
+          }),
+          holdId: Id.optional().openapi({
+            description:
+              "An active hold of this product (POST /inventory/holds) that becomes this line's reservation: " +
+              "the line's quantity at most the hold's; the rest of the hold is released.",
+          }),
+        })
+        .superRefine((line, ctx) => oneAmount(line, ctx)),
     ),
     shippingAddress: ShippingAddress,
     notes: Text(1000).optional(),
@@ -93,7 +98,11 @@ export const CreatePurchaseOrderBody = z
   .strictObject({
     supplier: Text(200),
     warehouseId: Id,
-    lines: PricedLines(z.strictObject({ productId: Id, quantity: Quantity, cost: Money })),
+    lines: PricedLines(
+      z
+        .strictObject({ productId: Id, ...amountFields(Quantity), cost: Money })
+        .superRefine((line, ctx) => oneAmount(line, ctx)),
+    ),
     expectedAt: z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp" }).optional(),
     notes: Text(1000).optional(),
   })
@@ -120,7 +129,11 @@ export type UpdateStatusBody = z.infer<typeof UpdateStatusBody>;
 
 export const ReceiveBody = z
   .strictObject({
-    lines: Lines(z.strictObject({ lineId: Id, quantity: Quantity, locationId: Id, ...trackedFields }))
+    lines: Lines(
+      z
+        .strictObject({ lineId: Id, ...amountFields(Quantity), locationId: Id, ...trackedFields })
+        .superRefine((line, ctx) => oneAmount(line, ctx)),
+    )
       .refine(withinSerialsPerRequest, {
         message: `must name at most ${MAX_SERIALS_PER_REQUEST} serial numbers in all: receive the rest in another receipt`,
       })
@@ -193,6 +206,10 @@ export const OrderLineRecord = z
       .nullable()
       .optional()
       .openapi({ description: "Sales orders: the serial numbers shipped (chosen at shipping)" }),
+    kitLineId: z.uuid().nullable().optional().openapi({
+      description:
+        "Sales orders: the kit line (`kitLines`) this line is a component of; null for a product sold on its own.",
+    }),
     lineTotal: ExactMoney,
     lineTotalExact: ExactMoneyText,
   })
@@ -227,6 +244,28 @@ const orderFields = {
 
 export const OrderSummary = z.object(orderFields).openapi("OrderSummary");
 
+export const KitLineRecord = z
+  .object({
+    id: z.uuid(),
+    lineNo: z.number().int().openapi({ description: "The request line that sold the kit." }),
+    productId: z.uuid().openapi({ description: "The kit." }),
+    quantity: z.number().int().openapi({ description: "Kits sold." }),
+    price: z.number().openapi({ description: "Unit price of one kit." }),
+    lineTotal: ExactMoney,
+    lineTotalExact: ExactMoneyText,
+  })
+  .openapi("OrderKitLine");
+
 export const OrderRecord = z
-  .object({ ...orderFields, lines: z.array(OrderLineRecord), statusHistory: z.array(StatusChange) })
+  .object({
+    ...orderFields,
+    lines: z.array(OrderLineRecord).openapi({
+      description:
+        "What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines).",
+    }),
+    kitLines: z.array(KitLineRecord).openapi({
+      description: "Sales orders: the lines that sold kits, priced per kit ([] without kits).",
+    }),
+    statusHistory: z.array(StatusChange),
+  })
   .openapi("Order");

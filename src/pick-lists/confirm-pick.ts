@@ -7,6 +7,7 @@ import { answerFor } from "../db/constraint-errors";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { addReservedStock } from "../stock/order-stock";
+import { inBaseUnits } from "../stock/packs";
 import { changeLevel, type LedgerContext, ledgerRow } from "../stock/statements";
 import { serialsChanged, serialsWhere, takeSerials } from "../stock/tracked-stock";
 import {
@@ -28,6 +29,22 @@ import { lineOfScan, resolveScan } from "./scan";
 import type { PickBody } from "./schemas";
 
 const ACTIVE = ["open", "in_progress"];
+
+/**
+ * How many units a pick confirms: `quantity`, `packs` of a packaging of the line's product, or, with neither,
+ * one pack of the packaging whose barcode was scanned (400 when the code scanned was not a packaging's).
+ */
+async function pickedUnits(tdb: TenantDb, pick: PickBody, productId: string, packUnits: number | undefined) {
+  if (pick.quantity === undefined && pick.packaging === undefined) {
+    if (packUnits === undefined)
+      throw validationError([
+        "quantity: is required (or packaging and packs, or a packaging's barcode as product)",
+      ]);
+    return packUnits;
+  }
+  const [units] = await inBaseUnits(tdb, [{ ...pick, productId }]);
+  return units?.quantity ?? 0;
+}
 
 export const remainingOf = (line: PickListLineRow) =>
   line.quantity - line.pickedQuantity - line.shortQuantity;
@@ -51,13 +68,14 @@ export async function refusal(tdb: TenantDb, pickListId: string, lineId: string)
  * the line's update is last and its CHECK (picked + short <= quantity) fails the whole batch of a picker
  * who would exceed the line, so concurrent pickers never over-pick.
  */
-export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: string, input: PickBody) {
+export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: string, body: PickBody) {
   const { row, lines } = await readPickList(tdb, pickListId);
   if (!ACTIVE.includes(row.status)) {
     throw conflict(`Pick list ${pickListId} is ${row.status}; it takes no more picks`);
   }
-  const scanned = await resolveScan(tdb, row.warehouseId, input);
-  const line = lineOfScan(lines, scanned, input);
+  const scanned = await resolveScan(tdb, row.warehouseId, body);
+  const line = lineOfScan(lines, scanned, body);
+  const input = { ...body, quantity: await pickedUnits(tdb, body, line.productId, scanned.packUnits) };
   const remaining = remainingOf(line);
   if (input.quantity > remaining) {
     throw conflict(`Line ${line.lineNo} asks for ${remaining} more`, [

@@ -22,7 +22,7 @@ import { validationError } from "../http/validation";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { eventRows } from "../outbox/outbox";
 import { createPackingLocation, PACKING_CODE } from "../stock/packing-location";
-import { type PickListLineRow, pickListRecord } from "./records";
+import { kitOf, type PickListLineRow, pickListRecord } from "./records";
 import { type CreatePickListBody, MAX_LINES_PER_PICK_LIST, type PickListRecord } from "./schemas";
 
 // Orders a pick list takes: confirmed ones, and picking ones whose earlier pick list was cancelled or left
@@ -167,6 +167,7 @@ export async function createPickList(
 
   const now = new Date().toISOString();
   const id = uuidv7();
+  const orderLineById = new Map(read.lines.map((l) => [l.id, l]));
   const lines: PickListLineRow[] = toPick.map((r, i) => ({
     id: uuidv7(),
     lineNo: i + 1,
@@ -182,6 +183,7 @@ export async function createPickList(
     pickedQuantity: 0,
     shortQuantity: 0,
     status: "open",
+    kit: kitOf(byId.get(r.orderId)?.kitLines ?? null, orderLineById.get(r.orderLineId)?.kitLineId ?? null),
   }));
   const row = {
     id,

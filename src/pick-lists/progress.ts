@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
+import { kitOfPickLine } from "./records";
 
 // What a pick and a short share: the guard of their batch, the order's version bump, the reservation row
 // they shrink, and the pick list's progress (in_progress, then completed with its event).
@@ -65,7 +66,8 @@ export const pickListJson = (tdb: TenantDb, pickListId: string) =>
           'orderId', l.order_id, 'orderLineId', l.order_line_id, 'productId', l.product_id, 'sku', pr.sku,
           'locationId', l.location_id, 'locationCode', loc.code, 'lotNumber', lot.number,
           'quantity', l.quantity, 'pickedQuantity', l.picked_quantity, 'shortQuantity', l.short_quantity,
-          'status', l.status) as line
+          'status', l.status,
+          'kit', json(${kitOfPickLine(sql`l.tenant_id`, sql`l.order_id`, sql`l.order_line_id`)})) as line
         from pick_list_lines l join products pr on pr.id = l.product_id join locations loc on loc.id = l.location_id
           left join lots lot on lot.id = l.lot_id
         where l.tenant_id = p.tenant_id and l.pick_list_id = p.id order by l.line_no)))

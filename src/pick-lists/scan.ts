@@ -1,7 +1,7 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, products } from "../db/schema/tenant";
+import { locations, productPackagings, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
 import type { PickListLineRow } from "./records";
@@ -41,6 +41,17 @@ export async function resolveScan(
           ),
         ),
       ),
+    // A packaging's barcode names its product and one pack of it.
+    packaging: db
+      .select({
+        id: products.id,
+        sku: products.sku,
+        tracking: products.tracking,
+        units: productPackagings.quantity,
+      })
+      .from(productPackagings)
+      .innerJoin(products, eq(products.id, productPackagings.productId))
+      .where(inTenant(tdb, productPackagings, eq(productPackagings.barcode, scan.product))),
     packing: db
       .select({ id: locations.id })
       .from(locations)
@@ -53,7 +64,16 @@ export async function resolveScan(
       .orderBy(asc(locations.createdAt))
       .limit(1),
   });
-  return { location: read.locations[0], product: read.products[0], packing: read.packing[0] };
+  const [packaging] = read.packaging;
+  const product =
+    read.products[0] ?? (packaging && { id: packaging.id, sku: packaging.sku, tracking: packaging.tracking });
+  return {
+    location: read.locations[0],
+    product,
+    packing: read.packing[0],
+    /** Units in the pack scanned, when the code was a packaging's barcode. */
+    packUnits: read.products[0] ? undefined : packaging?.units,
+  };
 }
 
 type Scanned = Awaited<ReturnType<typeof resolveScan>>;

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pickListLineStatuses, pickListStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { amountFields, oneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers } from "../stock/schemas";
 
 /** The most orders one pick list (a wave) takes. */
@@ -36,6 +37,16 @@ export const PickListLineRecord = z
     pickedQuantity: z.number().int(),
     shortQuantity: z.number().int(),
     status: z.enum(pickListLineStatuses),
+    kit: z
+      .object({
+        lineId: z.uuid().openapi({ description: "The order's kit line (Order.kitLines)." }),
+        lineNo: z.number().int(),
+        productId: z.uuid().openapi({ description: "The kit." }),
+      })
+      .nullable()
+      .openapi({
+        description: "A kit's component: the kit line it ships for (null for a product sold on its own).",
+      }),
   })
   .openapi("PickListLine");
 export type PickListLineRecord = z.infer<typeof PickListLineRecord>;
@@ -89,16 +100,24 @@ export const PickBody = z
       description: "The line picked; without it, the first open line for this location and product.",
     }),
     location: scanned("location (its id or code)").openapi({ example: "A-01-03" }),
-    product: scanned("product (its id, SKU or barcode)").openapi({ example: "4006381333931" }),
-    quantity: z
-      .number({ error: "must be an integer" })
-      .int("must be an integer")
-      .min(1, "must be at least 1")
-      .max(1_000_000_000, "must be at most 1000000000"),
+    product: scanned("product (its id, SKU or barcode, or a packaging's barcode)").openapi({
+      example: "4006381333931",
+      description:
+        "A packaging's barcode names its product and counts one pack when neither quantity nor packs is sent.",
+    }),
+    ...amountFields(
+      z
+        .number({ error: "must be an integer" })
+        .int("must be an integer")
+        .min(1, "must be at least 1")
+        .max(1_000_000_000, "must be at most 1000000000"),
+    ),
     lotNumber: LotNumber.optional(),
     serialNumbers: SerialNumbers.optional(),
     toteCode: z.string().trim().min(1).max(64).optional(),
   })
+  // Without quantity or packs, the scanned code says how many: a packaging barcode one pack (checked on confirm).
+  .superRefine((pick, ctx) => oneAmount(pick, ctx, false))
   .openapi("PickRequest");
 export type PickBody = z.infer<typeof PickBody>;
 

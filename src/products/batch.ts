@@ -1,6 +1,7 @@
 import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
+import { noParts } from "./parts";
 import { type ProductRow, productRecord } from "./records";
 import type { ProductBatchBody, ProductBatchResult } from "./schemas";
 import { planProductRows, writeProductRows } from "./write-rows";
@@ -12,8 +13,8 @@ const MAX_ATTEMPTS = 5;
 
 /** The same product apart from its version and update time: nothing to write. */
 const sameProduct = (a: ProductRow, b: ProductRow) => {
-  const { updatedAt: _a, ...next } = productRecord(a);
-  const { updatedAt: _b, ...stored } = productRecord(b);
+  const { updatedAt: _a, ...next } = productRecord(a, noParts);
+  const { updatedAt: _b, ...stored } = productRecord(b, noParts);
   return JSON.stringify(next) === JSON.stringify(stored);
 };
 
@@ -54,6 +55,7 @@ export async function upsertProducts(
       answerFor(error, {
         products_tenant_sku_unique: () => undefined,
         products_tenant_barcode_unique: () => undefined,
+        barcode_taken: () => undefined,
         products_status_check: () => undefined,
       });
       pending = planned.map((p) => ({

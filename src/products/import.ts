@@ -4,7 +4,7 @@ import { csvObject, parseCsv } from "../http/csv-parse";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
 import type { ProductRow } from "./records";
-import { CreateProductBody } from "./schemas";
+import { ProductFieldsBody } from "./schemas";
 import { planProductRows, writeProductRows } from "./write-rows";
 import { duplicateProduct } from "./writes";
 
@@ -48,9 +48,9 @@ export async function importProducts(
   if (rows.length === 0) throw invalid(["body: no rows to import"]);
   if (rows.length > MAX_IMPORT_ROWS) throw invalid([`body: at most ${MAX_IMPORT_ROWS} rows per import`]);
   const errors: string[] = [];
-  const valid: { index: number; input: CreateProductBody }[] = [];
+  const valid: { index: number; input: ProductFieldsBody }[] = [];
   rows.forEach((row, index) => {
-    const result = CreateProductBody.safeParse(row);
+    const result = ProductFieldsBody.safeParse(row);
     if (result.success) valid.push({ index, input: result.data });
     else for (const message of formatIssues(result.error.issues)) errors.push(`row ${index + 1}: ${message}`);
   });

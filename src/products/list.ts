@@ -6,6 +6,7 @@ import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
+import { noParts, readParts } from "./parts";
 import { productRecord } from "./records";
 import { DEFAULT_PRODUCT_SORT, type ListProductsQuery, SYNC_SORT } from "./schemas";
 
@@ -71,7 +72,7 @@ function searchCondition(tdb: TenantDb, term: string): SQL {
   return sql`${products}.rowid in (select rowid from products_fts where products_fts match ${match})`;
 }
 
-export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
+export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
   const filters = [
     query.category ? eq(products.category, query.category) : undefined,
     query.status ? eq(products.status, query.status) : undefined,
@@ -86,28 +87,28 @@ export function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     : inTenant(tdb, products, ...filters);
   const sort = query.updatedSince && query.sort === DEFAULT_PRODUCT_SORT ? SYNC_SORT : query.sort;
   // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
-  return readPage(
+  const page = await readPage(tdb, query, {
+    rows: tdb.db
+      .select()
+      .from(products)
+      .where(where)
+      .orderBy(...sortedBy(sortColumns, products.id, sort))
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+    count:
+      // The tenant's counter counts every merchant's products: a merchant-scoped handle counts its own.
+      filters.length === 0 && !tdb.merchantId
+        ? tdb.db
+            .select({ value: productCounts.count })
+            .from(productCounts)
+            .where(inTenant(tdb, productCounts))
+        : tdb.db.select({ value: count() }).from(products).where(where),
+  });
+  const parts = await readParts(
     tdb,
-    query,
-    {
-      rows: tdb.db
-        .select()
-        .from(products)
-        .where(where)
-        .orderBy(...sortedBy(sortColumns, products.id, sort))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
-      count:
-        // The tenant's counter counts every merchant's products: a merchant-scoped handle counts its own.
-        filters.length === 0 && !tdb.merchantId
-          ? tdb.db
-              .select({ value: productCounts.count })
-              .from(productCounts)
-              .where(inTenant(tdb, productCounts))
-          : tdb.db.select({ value: count() }).from(products).where(where),
-    },
-    productRecord,
+    page.items.map((row) => row.id),
   );
+  return { ...page, items: page.items.map((row) => productRecord(row, parts.get(row.id) ?? noParts)) };
 }
 
 export async function findProduct(tdb: TenantDb, id: string) {

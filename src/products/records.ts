@@ -1,10 +1,12 @@
 import type { products } from "../db/schema/tenant";
 import { fromE4OrNull } from "../money";
+import type { ProductParts } from "./parts";
 import type { ProductRecord } from "./schemas";
 
 export type ProductRow = typeof products.$inferSelect;
 
-export function productRecord(row: ProductRow): ProductRecord {
+/** A product as the API shows it: its row and its parts (a kit's components, its packagings). */
+export function productRecord(row: ProductRow, parts: ProductParts): ProductRecord {
   return {
     id: row.id,
     sku: row.sku,
@@ -17,6 +19,9 @@ export function productRecord(row: ProductRow): ProductRecord {
     status: row.status,
     reorderPoint: row.reorderPoint,
     tracking: row.tracking,
+    type: row.type,
+    components: parts.components,
+    packagings: parts.packagings.map((p) => ({ ...p, barcode: p.barcode ?? null })),
     description: row.description,
     merchantId: row.merchantId,
     createdAt: row.createdAt,

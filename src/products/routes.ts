@@ -12,7 +12,8 @@ import { upsertProducts } from "./batch";
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { listInvalidBarcodes } from "./invalid-barcodes";
 import { findProduct, listProducts } from "./list";
-import { etagOf, type ProductRow, productRecord } from "./records";
+import { partsOf } from "./parts";
+import { etagOf, productRecord } from "./records";
 import {
   CreateProductBody,
   ImportQuery,
@@ -22,10 +23,11 @@ import {
   MAX_BATCH_PRODUCTS,
   ProductBatchBody,
   ProductBatchResult,
+  ProductFieldsBody,
   ProductRecord,
   UpdateProductBody,
 } from "./schemas";
-import { createProduct, deleteProduct, updateProduct } from "./writes";
+import { createProduct, deleteProduct, type StoredProduct, updateProduct } from "./writes";
 
 const read = { scope: "read:products" } as const;
 const write = { scope: "write:products" } as const;
@@ -90,7 +92,7 @@ const createProductRoute = defineRoute(write, {
   request: { body: { required: true, ...json(CreateProductBody) } },
   responses: {
     201: one("The new product"),
-    404: errorResponse("Unknown merchant"),
+    404: errorResponse("Unknown merchant, or a kit's component names an unknown product"),
     409: errorResponse("SKU or barcode already used"),
   },
 });
@@ -105,8 +107,10 @@ const productUpdateRoute = <const M extends "put" | "patch">(method: M, operatio
     request: { params: IdParam, headers: ifMatch, body: { required: true, ...json(UpdateProductBody) } },
     responses: {
       200: one("The updated product"),
-      404: errorResponse("Unknown product or merchant"),
-      409: errorResponse("SKU or barcode already used"),
+      404: errorResponse("Unknown product or merchant, or a kit's component names an unknown product"),
+      409: errorResponse(
+        "SKU or barcode already used, or a kit's components changed while an open order holds it",
+      ),
       ...stale,
     },
   });
@@ -144,7 +148,7 @@ const importProductsRoute = defineRoute(write, {
         "application/json": {
           schema: z.unknown().openapi({
             type: "array",
-            items: { $ref: "#/components/schemas/CreateProductRequest" },
+            items: { $ref: "#/components/schemas/ProductImportRow" },
             minItems: 1,
             maxItems: MAX_IMPORT_ROWS,
           }),
@@ -175,9 +179,9 @@ const upsertProductsRoute = defineRoute(write, {
   },
 });
 
-function withEtag(c: Context, row: ProductRow) {
+function withEtag(c: Context, { row, parts }: StoredProduct) {
   c.header("ETag", etagOf(row));
-  return productRecord(row);
+  return productRecord(row, parts);
 }
 
 const updateHandler: RouteHandler<typeof updateProductRoute | typeof patchProductRoute, AppEnv> = async (
@@ -190,7 +194,16 @@ const updateHandler: RouteHandler<typeof updateProductRoute | typeof patchProduc
   );
 };
 
-export const productRoutes = createRouter()
+async function findStoredProduct(tdb: AppEnv["Variables"]["tenantDb"], id: string): Promise<StoredProduct> {
+  const row = await findProduct(tdb, id);
+  return { row, parts: await partsOf(tdb, id) };
+}
+
+const router = createRouter();
+// The import's rows are checked by the import itself (each bad row named); the document still names their shape.
+router.openAPIRegistry.register("ProductImportRow", ProductFieldsBody);
+
+export const productRoutes = router
   .openapi(listProductsRoute, async (c) => ok(c, await listProducts(c.var.tenantDb, c.req.valid("query"))))
   .openapi(importProductsRoute, async (c) => {
     const rows = rowsOf(c.req.header("content-type") ?? "", await c.req.text());
@@ -201,7 +214,7 @@ export const productRoutes = createRouter()
     ok(c, await listInvalidBarcodes(c.var.tenantDb, c.req.valid("query"))),
   )
   .openapi(getProductRoute, async (c) =>
-    ok(c, withEtag(c, await findProduct(c.var.tenantDb, c.req.valid("param").id))),
+    ok(c, withEtag(c, await findStoredProduct(c.var.tenantDb, c.req.valid("param").id))),
   )
   .openapi(createProductRoute, async (c) => {
     const product = withEtag(c, await createProduct(c.var.tenantDb, c.req.valid("json")));

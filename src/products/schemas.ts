@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { productTrackings } from "../db/schema/tenant";
+import { productTrackings, productTypes } from "../db/schema/tenant";
 import { gtinProblem } from "../gs1/gtin";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { Money } from "../money";
+import { PackagingCode } from "../stock/packs";
 
 export const productStatuses = ["Active", "Inactive"] as const;
 
@@ -56,14 +57,134 @@ const fields = {
   }),
 };
 
-export const CreateProductBody = z.strictObject(fields).openapi("CreateProductRequest");
+export const MAX_KIT_COMPONENTS = 50;
+export const MAX_PACKAGINGS = 20;
+
+export const KitComponent = z
+  .strictObject({
+    productId: z.uuid("must be a UUID (a stocked product's id)"),
+    quantity: z
+      .number({ error: "must be a positive integer" })
+      .int("must be a positive integer")
+      .min(1, "must be a positive integer")
+      .max(10_000, "must be at most 10000"),
+  })
+  .openapi("KitComponent");
+export type KitComponent = z.infer<typeof KitComponent>;
+
+export const Packaging = z
+  .strictObject({
+    code: PackagingCode,
+    name: z
+      .string({ error: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(100, "must be at most 100 characters")
+      .openapi({ example: "Case of 12" }),
+    quantity: z
+      .number({ error: "must be an integer greater than 1" })
+      .int("must be an integer greater than 1")
+      .min(2, "must be an integer greater than 1")
+      .max(1_000_000, "must be at most 1000000")
+      .openapi({ description: "Base units in one pack.", example: 12 }),
+    barcode: fields.barcode.openapi({
+      description:
+        "Unique per tenant, also against products' barcodes. Scanning it in a pick counts one pack.",
+    }),
+  })
+  .openapi("Packaging");
+export type Packaging = z.infer<typeof Packaging>;
+
+export const PackagingRecord = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    quantity: z.number().int().openapi({ description: "Base units in one pack." }),
+    barcode: z.string().nullable(),
+  })
+  .openapi("ProductPackaging");
+
+/** What a product is made of and how it is packed: each list replaces the stored one when sent. */
+const partFields = {
+  components: z
+    .array(KitComponent, { error: "must be an array of components" })
+    .min(1, "a kit has at least 1 component")
+    .max(MAX_KIT_COMPONENTS, `a kit has at most ${MAX_KIT_COMPONENTS} components`)
+    .optional()
+    .openapi({
+      description:
+        "Kits only (and required for them): the stocked products one kit is made of. Fixed while an open order holds the kit (409).",
+    }),
+  packagings: z
+    .array(Packaging, { error: "must be an array of packagings" })
+    .max(MAX_PACKAGINGS, `must have at most ${MAX_PACKAGINGS} packagings`)
+    .optional()
+    .openapi({
+      description:
+        "Stocked products only: pack sizes a stock quantity may be given in (`{packaging, packs}`). Replaces the stored list when sent.",
+    }),
+};
+
+/** Codes and barcodes named twice in one product's lists, and a component named twice. */
+function noRepeats(product: { components?: KitComponent[]; packagings?: Packaging[] }, ctx: z.RefinementCtx) {
+  const repeated = (
+    field: "components" | "packagings",
+    key: string,
+    values: (string | null | undefined)[],
+  ) => {
+    const seen = new Set<string>();
+    values.forEach((value, i) => {
+      if (value === null || value === undefined) return;
+      if (seen.has(value))
+        ctx.addIssue({ code: "custom", message: `${value} is named twice`, path: [field, i, key] });
+      seen.add(value);
+    });
+  };
+  repeated(
+    "components",
+    "productId",
+    (product.components ?? []).map((c) => c.productId),
+  );
+  repeated(
+    "packagings",
+    "code",
+    (product.packagings ?? []).map((p) => p.code),
+  );
+  repeated(
+    "packagings",
+    "barcode",
+    (product.packagings ?? []).map((p) => p.barcode),
+  );
+}
+
+/** A product's plain fields, as the bulk writes (import, batch) take them: stocked products without parts. */
+export const ProductFieldsBody = z.strictObject(fields).openapi("ProductImportRow");
+export type ProductFieldsBody = z.infer<typeof ProductFieldsBody>;
+
+export const CreateProductBody = z
+  .strictObject({
+    ...fields,
+    type: z.enum(productTypes, { error: "must be stocked or kit" }).optional().openapi({
+      description:
+        "`kit`: sold as its `components`, never holds stock itself; its availability is derived. Fixed at creation.",
+    }),
+    ...partFields,
+  })
+  .superRefine(noRepeats)
+  .openapi("CreateProductRequest");
 export type CreateProductBody = z.infer<typeof CreateProductBody>;
 
-/** PUT and PATCH alike: any subset of the create fields; omitted ones stay unchanged. */
+/** The plain fields a product row holds. */
+export type ProductFields = Omit<CreateProductBody, "components" | "packagings">;
+
+/** PUT and PATCH alike: any subset of the create fields (not the type); omitted ones stay unchanged. */
 export const UpdateProductBody = z
-  .strictObject({ ...fields, sku: fields.sku.optional(), name: fields.name.optional() })
+  .strictObject({ ...fields, sku: fields.sku.optional(), name: fields.name.optional(), ...partFields })
+  .superRefine(noRepeats)
   .openapi("UpdateProductRequest");
 export type ProductChanges = z.infer<typeof UpdateProductBody>;
+/** What a bulk write changes of a stored product: its plain fields. */
+export type ProductFieldChanges = Omit<ProductChanges, "components" | "packagings">;
 
 export const ProductRecord = z
   .object({
@@ -78,6 +199,11 @@ export const ProductRecord = z
     status: z.enum(productStatuses),
     reorderPoint: z.number().int(),
     tracking: z.enum(productTrackings),
+    type: z.enum(productTypes).openapi("ProductType"),
+    components: z
+      .array(z.object({ productId: z.uuid(), quantity: z.number().int() }).openapi("KitComponentRecord"))
+      .openapi({ description: "A kit's components ([] for a stocked product)." }),
+    packagings: z.array(PackagingRecord),
     description: z.string().nullable(),
     merchantId: z.uuid().nullable(),
     createdAt: z.string().openapi({ format: "date-time" }),

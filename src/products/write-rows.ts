@@ -1,12 +1,13 @@
-import { or, sql } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import { inJsonArray, jsonChunks, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { merchants, products } from "../db/schema/tenant";
+import { merchants, productPackagings, products } from "../db/schema/tenant";
 import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { formatIssues } from "../http/validation";
 import { eventRows } from "../outbox/outbox";
+import { noParts, readParts } from "./parts";
 import { type ProductRow, productRecord } from "./records";
-import { CreateProductBody, type ProductChanges } from "./schemas";
+import { type ProductFieldChanges, ProductFieldsBody } from "./schemas";
 import { changedProductRow, merchantFixed, newProductRow, trackingFixed } from "./writes";
 
 // Many products written at once (an import, a batch upsert): new rows and changed rows travel as one JSON parameter
@@ -30,9 +31,17 @@ export async function writeProductRows(
   /** Statements committed in the same batch (a job's record that this chunk of its rows is done). */
   alongside: Statement[] = [],
 ) {
+  // A bulk write leaves parts alone; the events show them as stored.
+  const parts = await readParts(
+    tdb,
+    toUpdate.map((row) => row.id),
+  );
   const events = [
-    ...toCreate.map((row) => ({ type: "product.created" as const, payload: productRecord(row) })),
-    ...toUpdate.map((row) => ({ type: "product.updated" as const, payload: productRecord(row) })),
+    ...toCreate.map((row) => ({ type: "product.created" as const, payload: productRecord(row, noParts) })),
+    ...toUpdate.map((row) => ({
+      type: "product.updated" as const,
+      payload: productRecord(row, parts.get(row.id) ?? noParts),
+    })),
   ];
   await runBatch(tdb, {
     created: jsonChunks(toCreate, ROWS_PER_STATEMENT).map(
@@ -67,7 +76,7 @@ export async function writeProductRows(
 }
 
 /** A product a bulk write names by SKU: the create fields, or any subset of them for a stored SKU. */
-export type ProductLine = ProductChanges & { sku: string };
+export type ProductLine = ProductFieldChanges & { sku: string };
 
 export interface PlannedRows {
   /** Each refused line's status and problems, by its index. */
@@ -128,7 +137,14 @@ export async function planProductRows(
       merchants,
       lines.flatMap((line) => (line.merchantId ? [line.merchantId] : [])),
     ),
+    // A barcode is unique across products and packagings.
+    packed: tdb.db
+      .select({ barcode: productPackagings.barcode, sku: products.sku })
+      .from(productPackagings)
+      .innerJoin(products, eq(products.id, productPackagings.productId))
+      .where(inTenant(tdb, productPackagings, inJsonArray(productPackagings.barcode, barcodes))),
   });
+  const packagingOf = new Map(read.packed.map((p) => [p.barcode, p.sku]));
   const stored = read.stored;
   const knownMerchants = new Set(read.merchants.map((m) => m.id));
   const storedBySku = new Map(stored.map((p) => [p.sku, p]));
@@ -149,12 +165,15 @@ export async function planProductRows(
     const owner = line.barcode ? storedByBarcode.get(line.barcode) : undefined;
     if (owner && owner.sku !== line.sku)
       refuse(index, 409, `barcode: ${line.barcode} already belongs to ${owner.sku}`);
+    const packaging = line.barcode ? packagingOf.get(line.barcode) : undefined;
+    if (packaging)
+      refuse(index, 409, `barcode: ${line.barcode} already belongs to a packaging of ${packaging}`);
     if (existing) {
       if (!problems.has(index))
         rows.set(index, { row: changedProductRow(existing, line, now), stored: existing });
       return;
     }
-    const create = CreateProductBody.safeParse(line);
+    const create = ProductFieldsBody.safeParse(line);
     if (!create.success) for (const message of formatIssues(create.error.issues)) refuse(index, 400, message);
     else if (!problems.has(index)) rows.set(index, { row: newProductRow(tdb, create.data, now) });
   });

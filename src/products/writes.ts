@@ -1,10 +1,19 @@
-import { and, eq, exists, not, notInArray, sql } from "drizzle-orm";
+import { and, eq, exists, not, notInArray, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict, brokenConstraint } from "../db/constraint-errors";
 import type { Scope } from "../db/merchant-scope";
-import { lots, orderLines, orders, products, serialNumbers, stockLevels } from "../db/schema/tenant";
+import {
+  kitComponents,
+  lots,
+  orderLines,
+  orders,
+  productPackagings,
+  products,
+  serialNumbers,
+  stockLevels,
+} from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
@@ -13,8 +22,19 @@ import { toE4 } from "../money";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
 import { holdsStock } from "../stock/statements";
 import { findProduct } from "./list";
+import {
+  assertParts,
+  barcodeTaken,
+  componentsChange,
+  kitHeld,
+  kitOnOpenOrder,
+  noParts,
+  type ProductParts,
+  partsOf,
+  replaceParts,
+} from "./parts";
 import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
-import type { CreateProductBody, ProductChanges } from "./schemas";
+import type { CreateProductBody, ProductChanges, ProductFields } from "./schemas";
 
 /** Why a bulk write (an import, a batch) leaves a stored product's tracking alone. */
 export const trackingFixed =
@@ -29,21 +49,29 @@ async function assertMerchant(tdb: TenantDb, merchantId: string | null | undefin
   if (merchantId) await assertMerchantNamed(tdb, merchantId);
 }
 
-/** A product write's refusals: a taken SKU or barcode (409), its merchant deleted meanwhile (404). */
+/**
+ * A product write's refusals: a taken SKU or barcode (409), its merchant deleted meanwhile (404), a kit's
+ * component deleted meanwhile (409).
+ */
 function refusedProductWrite(error: unknown, merchantId: string | null): never {
   if (merchantId && brokenConstraint(error) === "foreign_key") throw unknownMerchant(merchantId);
-  return asConflict(error, duplicateProduct);
+  return asConflict(error, {
+    ...duplicateProduct,
+    foreign_key: "A component was deleted meanwhile; nothing was written",
+  });
 }
+
 export const duplicateProduct = {
   products_tenant_sku_unique: "A product with this SKU already exists",
   products_tenant_barcode_unique: "A product with this barcode already exists",
+  ...barcodeTaken,
 };
 
 const e4 = (value: number | null | undefined) =>
   value === null || value === undefined ? value : toE4(value);
 
 /** The row a create (or an import) writes. */
-export function newProductRow(scope: Scope, input: CreateProductBody, now: string): ProductRow {
+export function newProductRow(scope: Scope, input: ProductFields, now: string): ProductRow {
   return {
     id: uuidv7(),
     tenantId: scope.tenantId,
@@ -57,6 +85,7 @@ export function newProductRow(scope: Scope, input: CreateProductBody, now: strin
     status: input.status ?? "Active",
     reorderPoint: input.reorderPoint ?? 0,
     tracking: input.tracking ?? "none",
+    type: input.type ?? "stocked",
     description: input.description ?? null,
     // A merchant-scoped credential's products are its merchant's.
     merchantId: input.merchantId ?? scope.merchantId ?? null,
@@ -68,7 +97,7 @@ export function newProductRow(scope: Scope, input: CreateProductBody, now: strin
 
 /** The row after applying `changes` (only the fields sent) to `current`. */
 export function changedProductRow(current: ProductRow, changes: ProductChanges, now: string): ProductRow {
-  const { price, cost, ...plain } = changes;
+  const { price, cost, components: _c, packagings: _p, ...plain } = changes;
   const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   return {
     ...current,
@@ -80,16 +109,31 @@ export function changedProductRow(current: ProductRow, changes: ProductChanges, 
   };
 }
 
-export async function createProduct(tdb: TenantDb, input: CreateProductBody) {
-  const row = newProductRow(tdb, input, new Date().toISOString());
-  await assertMerchant(tdb, row.merchantId);
-  await runBatch(tdb, {
-    product: tdb.db.insert(products).values(row),
-    created: eventRow(tdb, "product.created", productRecord(row), row.createdAt),
-  }).catch((e) => refusedProductWrite(e, row.merchantId));
-  return row;
+/** A product and its parts, as a write returns them. */
+export interface StoredProduct {
+  row: ProductRow;
+  parts: ProductParts;
 }
 
+const sentParts = (input: CreateProductBody | ProductChanges, stored: ProductParts): ProductParts => ({
+  components: input.components ?? stored.components,
+  packagings: (input.packagings ?? stored.packagings).map((p) => ({ ...p, barcode: p.barcode ?? null })),
+});
+
+export async function createProduct(tdb: TenantDb, input: CreateProductBody): Promise<StoredProduct> {
+  const row = newProductRow(tdb, input, new Date().toISOString());
+  await assertMerchant(tdb, row.merchantId);
+  await assertParts(tdb, row, input, true);
+  const parts = sentParts(input, noParts);
+  await runBatch(tdb, {
+    product: tdb.db.insert(products).values(row),
+    parts: replaceParts(tdb, row.id, input, sql`true`),
+    created: eventRow(tdb, "product.created", productRecord(row, parts), row.createdAt),
+  }).catch((e) => refusedProductWrite(e, row.merchantId));
+  return { row, parts };
+}
+
+const one = sql`1`;
 const ATTEMPTS = 3;
 const stale = () =>
   new AppError("PRECONDITION_FAILED", "The product has changed since you read it (If-Match)");
@@ -107,43 +151,65 @@ async function untilCommitted<T>(ifMatch: string | undefined, attempt: () => Pro
   throw conflict("The product is being changed by other requests; retry");
 }
 
-/** Updates a product guarded by the version it read, with its `product.updated` event in the same batch. */
-export function updateProduct(tdb: TenantDb, id: string, changes: ProductChanges, ifMatch?: string) {
+/**
+ * Updates a product guarded by the version it read, with its `product.updated` event in the same batch. Sent
+ * parts replace the stored ones; a kit's components change only while no open order holds the kit (409).
+ */
+export function updateProduct(
+  tdb: TenantDb,
+  id: string,
+  changes: ProductChanges,
+  ifMatch?: string,
+): Promise<StoredProduct> {
   return untilCommitted(ifMatch, async () => {
     const current = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const next = changedProductRow(current, changes, new Date().toISOString());
     const { tenantId: _t, id: _id, createdAt: _c, ...values } = next;
+    await assertParts(tdb, next, changes, false);
+    const stored = await partsOf(tdb, id);
+    const parts = sentParts(changes, stored);
     // Tracking says how the product's stock is keyed (lot, serials): it changes only while there is none.
     const retracks = next.tracking !== current.tracking;
     if (retracks) await assertNoStock(tdb, id);
     // Its merchant owns its stock and orders: it changes only while there are none.
     const moves = next.merchantId !== current.merchantId;
     if (moves) await assertMovable(tdb, id, next.merchantId);
+    const recomposes = componentsChange(stored.components, changes.components);
+    const guard = and(
+      eq(products.version, current.version),
+      retracks ? not(heldStock(tdb, id)) : undefined,
+      moves ? not(stockOrOpenOrders(tdb, id)) : undefined,
+      recomposes ? not(kitOnOpenOrder(tdb, id)) : undefined,
+    ) as SQL;
     const written = await runBatch(tdb, {
       product: tdb.db
         .update(products)
         .set(values)
-        .where(
-          inTenant(
-            tdb,
-            products,
-            eq(products.id, id),
-            eq(products.version, current.version),
-            retracks ? not(heldStock(tdb, id)) : undefined,
-            moves ? not(stockOrOpenOrders(tdb, id)) : undefined,
-          ),
-        ),
-      updated: eventRow(tdb, "product.updated", productRecord(next), next.updatedAt, {
+        .where(inTenant(tdb, products, eq(products.id, id), guard)),
+      updated: eventRow(tdb, "product.updated", productRecord(next, parts), next.updatedAt, {
         onlyIf: previousStatementChanged,
       }),
+      // After the product's update, which bumped its version: guarded by the version it now has.
+      parts: replaceParts(tdb, id, changes, productVersionIs(tdb, id, next.version)),
     }).catch((e) => refusedProductWrite(e, next.merchantId));
     // meta.changes also counts the search index's trigger writes, so any change means the row was updated.
-    return changesOf(written.product) > 0 ? next : undefined;
+    if (changesOf(written.product) > 0) return { row: next, parts };
+    if (recomposes) {
+      const [why] = await tdb.db.all<{ held: number }>(sql`select ${kitOnOpenOrder(tdb, id)} as held`);
+      if (why?.held) throw kitHeld();
+    }
+    return undefined;
   });
 }
 
-const one = sql`1`;
+const productVersionIs = (tdb: TenantDb, id: string, version: number) =>
+  exists(
+    tdb.db
+      .select({ one })
+      .from(products)
+      .where(inTenant(tdb, products, eq(products.id, id), eq(products.version, version))),
+  );
 
 // Sales orders not yet shipped still hold or will take this product's stock.
 const openOrderLine = (tdb: TenantDb, id: string) =>
@@ -185,13 +251,32 @@ async function assertMovable(tdb: TenantDb, id: string, merchantId: string | nul
   await assertMerchant(tdb, merchantId);
 }
 
-/** Refused (409) while the product has stock or open order lines; its empty stock rows go with it. */
-export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
+// A kit that lists this product among its components.
+const componentOfKit = (tdb: TenantDb, id: string) =>
+  exists(
+    tdb.db
+      .select({ one })
+      .from(kitComponents)
+      .where(inTenant(tdb, kitComponents, eq(kitComponents.componentId, id))),
+  );
+
+/**
+ * Refused (409) while the product has stock or open order lines, is a component of a kit, or (a kit) is on open
+ * orders; its empty stock rows and its parts go with it.
+ */
+export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string): Promise<StoredProduct> {
   return untilCommitted(ifMatch, async () => {
     const current = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
-    const blocked = stockOrOpenOrders(tdb, id);
+    const parts = await partsOf(tdb, id);
+    const blocked = sql`(${stockOrOpenOrders(tdb, id)} or ${componentOfKit(tdb, id)} or ${kitOnOpenOrder(tdb, id)})`;
     const written = await runBatch(tdb, {
+      components: tdb.db
+        .delete(kitComponents)
+        .where(inTenant(tdb, kitComponents, eq(kitComponents.kitId, id), not(blocked))),
+      packagings: tdb.db
+        .delete(productPackagings)
+        .where(inTenant(tdb, productPackagings, eq(productPackagings.productId, id), not(blocked))),
       stock: tdb.db
         .delete(stockLevels)
         .where(inTenant(tdb, stockLevels, eq(stockLevels.productId, id), not(blocked))),
@@ -205,16 +290,21 @@ export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string) {
         .where(
           inTenant(tdb, products, eq(products.id, id), eq(products.version, current.version), not(blocked)),
         ),
-      deleted: eventRow(tdb, "product.deleted", productRecord(current), new Date().toISOString(), {
+      deleted: eventRow(tdb, "product.deleted", productRecord(current, parts), new Date().toISOString(), {
         onlyIf: previousStatementChanged,
       }),
     });
-    if (changesOf(written.product) > 0) return current;
-    const [why] = await tdb.db.all<{ stock: number; open: number }>(
-      sql`select ${heldStock(tdb, id)} as stock, ${openOrderLine(tdb, id)} as open`,
+    if (changesOf(written.product) > 0) return { row: current, parts };
+    const [why] = await tdb.db.all<{ stock: number; open: number; component: number; kit: number }>(
+      sql`select ${heldStock(tdb, id)} as stock, ${openOrderLine(tdb, id)} as open,
+        ${componentOfKit(tdb, id)} as component, ${kitOnOpenOrder(tdb, id)} as kit`,
     );
     if (why?.stock) throw conflict("The product has stock; adjust it to zero first (or set it Inactive)");
-    if (why?.open) throw conflict("The product is on open orders (or set it Inactive)");
+    if (why?.open || why?.kit) throw conflict("The product is on open orders (or set it Inactive)");
+    if (why?.component)
+      throw conflict(
+        "The product is a component of a kit; take it out of the kit first (or set it Inactive)",
+      );
     return undefined; // changed by another writer since it was read
   });
 }

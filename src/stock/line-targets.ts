@@ -3,6 +3,7 @@ import { inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, products, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { kitHoldsNoStock } from "./targets";
 
 // The product and location each line of a batch names, the way ERPs key them (SKU, location code) or by
 // id; read for every line at once (two statements whatever the number of lines).
@@ -41,7 +42,7 @@ export async function resolveLineTargets(tdb: TenantDb, refs: readonly LineRef[]
   ];
   const read = await runBatch(tdb, {
     products: tdb.db
-      .select({ id: products.id, sku: products.sku, tracking: products.tracking })
+      .select({ id: products.id, sku: products.sku, tracking: products.tracking, type: products.type })
       .from(products)
       .where(
         inTenant(
@@ -127,7 +128,9 @@ export async function resolveLineTargets(tdb: TenantDb, refs: readonly LineRef[]
       };
     }
     if (!product || !location) return { status: 404, errors: missing };
+    if (product.type === "kit") return { status: 400, errors: [kitHoldsNoStock(product.sku)] };
     const { warehouseCode: _w, ...place } = location;
-    return { product, location: place };
+    const { type: _t, ...stocked } = product;
+    return { product: stocked, location: place };
   });
 }

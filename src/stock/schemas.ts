@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { holdStatuses } from "../db/schema/tenant";
+import { LevelInPacks } from "./packs";
 
 // The API shapes of stock that several URL modules show or accept: lot and serial fields, a stock level,
 // a ledger row and a hold.
@@ -88,6 +89,7 @@ export const StockLevelRecord = z
       description:
         "Whether the location is sellable; stock at a non-sellable one (quarantine) is shown apart.",
     }),
+    packs: LevelInPacks.optional(),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("StockLevel");

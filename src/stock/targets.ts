@@ -4,6 +4,7 @@ import type { TenantDb } from "../db/client";
 import { locations, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, assertFound, missingAmong } from "../http/errors";
+import { validationError } from "../http/validation";
 import { expiredHoldsOf, toHold } from "./hold-projection";
 
 /** The tenant's locations among `ids`, with what a stock write checks (active, sellable, warehouse). */
@@ -38,6 +39,7 @@ export async function loadStockTargets(
         sku: products.sku,
         reorderPoint: products.reorderPoint,
         tracking: products.tracking,
+        type: products.type,
       })
       .from(products)
       .where(inTenant(tdb, products, eq(products.id, productId)))
@@ -50,6 +52,7 @@ export async function loadStockTargets(
     ...missingAmong("productId", "product", [productId], read.product),
     ...missingAmong("locationId", "location", locationIds, found),
   ]);
+  if (product?.type === "kit") throw validationError([kitHoldsNoStock(product.sku)]);
   const byId = new Map(found.map((l) => [l.id, l]));
   return {
     product: product as NonNullable<typeof product>,
@@ -57,6 +60,10 @@ export async function loadStockTargets(
     expiredHolds: read.expiredHolds.map(toHold),
   };
 }
+
+/** Why a stock write naming a kit is a 400: a kit's stock is its components'. */
+export const kitHoldsNoStock = (sku: string) =>
+  `productId: ${sku} is a kit: it never holds stock (adjust or receive its components)`;
 
 /** Stock is never put into a deactivated location. */
 export function assertReceivable(location: { id: string; code: string; active: boolean }) {

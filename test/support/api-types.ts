@@ -64,3 +64,7 @@ type OperationIdOf<O> = {
 export type DataAt<M extends Method, P extends string> = P extends `${string}format=csv${string}`
   ? string
   : DataOf<OperationIdOf<OperationAt<Best<Candidates<M, P>>, M>>>;
+
+/** A stock list's items when its product is stocked: levels, not a kit's per-warehouse availability. */
+export const levelsIn = (data: DataAt<"GET", "/inventory/stock">) =>
+  data.items as Exclude<(typeof data.items)[number], { components: unknown }>[];

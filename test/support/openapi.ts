@@ -578,6 +578,26 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     rule: /^A tenant can have at most \d+ webhook subscriptions$/,
     why: "depends on how many subscriptions the tenant has",
   },
+  {
+    rule: /(quantity: give quantity or packaging and packs, not both|packs: is required with packaging|packaging: is required with packs|quantity: is required \(or packaging and packs(, or a packaging's barcode as product)?\))$/,
+    why: "exactly one of quantity or packaging with packs: a rule across fields (a oneOf the generators mishandle)",
+  },
+  {
+    rule: /packaging: product .+ has no packaging .+$|packs: -?\d+ x .+ units, more than \d+$/,
+    why: "depends on the product's stored packagings",
+  },
+  {
+    rule: /^packaging: shows current stock; not available with asOf$|: a kit holds no stock; its availability is per warehouse /,
+    why: "a rule across query parameters, or one that depends on whether the product is a kit",
+  },
+  {
+    rule: / is a kit: it never holds stock |: a kit's line cannot (pin a lot|take a hold)$|: a kit needs its components$|: a kit holds no stock, so it has no packagings$|: a kit is not tracked |: only a product of type "kit" has components$|: a kit cannot contain itself$| is a kit; a kit's components are stocked products$/,
+    why: "depends on the stored product's type (kit or stocked), or a rule across fields",
+  },
+  {
+    rule: /^(components|packagings)\[\d+\]\.\w+: .+ is named twice$/,
+    why: "a rule across an array's items (a code, barcode or component once)",
+  },
 ];
 
 /** Where an error's field is in the body: `row 2: name` of an import is the second item's `name`. */

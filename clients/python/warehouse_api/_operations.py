@@ -1185,6 +1185,9 @@ class ProductsResource:
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         merchant_id: Optional[str] = UNSET,
+        type: Optional[Literal["stocked", "kit"]] = UNSET,
+        components: Optional[List[Union[m.KitComponent, Dict[str, Any]]]] = UNSET,
+        packagings: Optional[List[Union[m.Packaging, Dict[str, Any]]]] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1192,7 +1195,7 @@ class ProductsResource:
         """``POST /api/v1/products`` (createProduct)."""
         return self._t.call(
             OPERATIONS["createProduct"],
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id, "type": type, "components": components, "packagings": packagings},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,
@@ -1298,6 +1301,8 @@ class ProductsResource:
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         merchant_id: Optional[str] = UNSET,
+        components: Optional[List[Union[m.KitComponent, Dict[str, Any]]]] = UNSET,
+        packagings: Optional[List[Union[m.Packaging, Dict[str, Any]]]] = UNSET,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1306,7 +1311,7 @@ class ProductsResource:
         return self._t.call(
             OPERATIONS["updateProduct"],
             path=(id,),
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id, "components": components, "packagings": packagings},
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
             timeout=timeout,
             convert=_m.model(m.Product),
@@ -1328,6 +1333,8 @@ class ProductsResource:
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         tracking: Optional[Literal["none", "lot", "serial"]] = UNSET,
         merchant_id: Optional[str] = UNSET,
+        components: Optional[List[Union[m.KitComponent, Dict[str, Any]]]] = UNSET,
+        packagings: Optional[List[Union[m.Packaging, Dict[str, Any]]]] = UNSET,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1336,7 +1343,7 @@ class ProductsResource:
         return self._t.call(
             OPERATIONS["patchProduct"],
             path=(id,),
-            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id},
+            body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id, "components": components, "packagings": packagings},
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
             timeout=timeout,
             convert=_m.model(m.Product),
@@ -1903,6 +1910,7 @@ class InventoryResource:
         sku: Optional[str] = UNSET,
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
+        packaging: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
@@ -1911,7 +1919,7 @@ class InventoryResource:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
-            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "belowReorderPoint": below_reorder_point, "asOf": as_of},
+            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "packaging": packaging, "belowReorderPoint": below_reorder_point, "asOf": as_of},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             paged=True,
@@ -1928,13 +1936,14 @@ class InventoryResource:
         sku: Optional[str] = UNSET,
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
+        packaging: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.ListStockResultItemsItem]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, below_reorder_point=below_reorder_point, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, packaging=packaging, below_reorder_point=below_reorder_point, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
 
     def list_movements(
         self,
@@ -1985,7 +1994,9 @@ class InventoryResource:
         *,
         product_id: str,
         location_id: str,
-        quantity: int,
+        quantity: Optional[int] = UNSET,
+        packaging: Optional[str] = UNSET,
+        packs: Optional[int] = UNSET,
         reason: str,
         notes: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
@@ -1999,7 +2010,7 @@ class InventoryResource:
         """``POST /api/v1/inventory/adjustments`` (adjustStock)."""
         return self._t.call(
             OPERATIONS["adjustStock"],
-            body={"productId": product_id, "locationId": location_id, "quantity": quantity, "reason": reason, "notes": notes, "lotNumber": lot_number, "expiresAt": expires_at, "manufacturedAt": manufactured_at, "serialNumbers": serial_numbers},
+            body={"productId": product_id, "locationId": location_id, "quantity": quantity, "packaging": packaging, "packs": packs, "reason": reason, "notes": notes, "lotNumber": lot_number, "expiresAt": expires_at, "manufacturedAt": manufactured_at, "serialNumbers": serial_numbers},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,
@@ -2012,7 +2023,9 @@ class InventoryResource:
         product_id: str,
         from_location_id: str,
         to_location_id: str,
-        quantity: int,
+        quantity: Optional[int] = UNSET,
+        packaging: Optional[str] = UNSET,
+        packs: Optional[int] = UNSET,
         notes: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         serial_numbers: Optional[List[str]] = UNSET,
@@ -2023,7 +2036,7 @@ class InventoryResource:
         """``POST /api/v1/inventory/transfers`` (transferStock)."""
         return self._t.call(
             OPERATIONS["transferStock"],
-            body={"productId": product_id, "fromLocationId": from_location_id, "toLocationId": to_location_id, "quantity": quantity, "notes": notes, "lotNumber": lot_number, "serialNumbers": serial_numbers},
+            body={"productId": product_id, "fromLocationId": from_location_id, "toLocationId": to_location_id, "quantity": quantity, "packaging": packaging, "packs": packs, "notes": notes, "lotNumber": lot_number, "serialNumbers": serial_numbers},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,
@@ -2676,7 +2689,9 @@ class PickListsResource:
         line_id: Optional[str] = UNSET,
         location: str,
         product: str,
-        quantity: int,
+        quantity: Optional[int] = UNSET,
+        packaging: Optional[str] = UNSET,
+        packs: Optional[int] = UNSET,
         lot_number: Optional[str] = UNSET,
         serial_numbers: Optional[List[str]] = UNSET,
         tote_code: Optional[str] = UNSET,
@@ -2688,7 +2703,7 @@ class PickListsResource:
         return self._t.call(
             OPERATIONS["confirmPick"],
             path=(id,),
-            body={"lineId": line_id, "location": location, "product": product, "quantity": quantity, "lotNumber": lot_number, "serialNumbers": serial_numbers, "toteCode": tote_code},
+            body={"lineId": line_id, "location": location, "product": product, "quantity": quantity, "packaging": packaging, "packs": packs, "lotNumber": lot_number, "serialNumbers": serial_numbers, "toteCode": tote_code},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,

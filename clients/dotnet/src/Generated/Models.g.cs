@@ -195,6 +195,14 @@ namespace Warehouse.Api.Models
         [WireName("Inactive")] Inactive,
     }
 
+    public enum ProductType
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("stocked")] Stocked,
+        [WireName("kit")] Kit,
+    }
+
     public enum ReplayWebhookRequestTypesItem
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -540,7 +548,7 @@ namespace Warehouse.Api.Models
 
     public sealed class AdjustmentBatchLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "productId", "locationCode", "locationId", "warehouseCode", "quantity", "reason", "notes", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "productId", "locationCode", "locationId", "warehouseCode", "quantity", "packaging", "packs", "reason", "notes", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
 
         /// <summary><c>sku</c> (optional).</summary>
         public string Sku { get; set; }
@@ -557,8 +565,14 @@ namespace Warehouse.Api.Models
         /// <summary><c>warehouseCode</c> (optional).</summary>
         public string WarehouseCode { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>reason</c>.</summary>
         public string Reason { get; set; }
@@ -591,6 +605,8 @@ namespace Warehouse.Api.Models
             model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
             model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
@@ -609,7 +625,9 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "locationCode", LocationCode, false);
             ModelJson.Put(json, "locationId", LocationId, false);
             ModelJson.Put(json, "warehouseCode", WarehouseCode, false);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "reason", Reason, true);
             ModelJson.Put(json, "notes", Notes, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
@@ -656,7 +674,7 @@ namespace Warehouse.Api.Models
 
     public sealed class AdjustmentRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "locationId", "quantity", "reason", "notes", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "locationId", "quantity", "packaging", "packs", "reason", "notes", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -664,8 +682,14 @@ namespace Warehouse.Api.Models
         /// <summary><c>locationId</c>.</summary>
         public string LocationId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>reason</c>.</summary>
         public string Reason { get; set; }
@@ -695,6 +719,8 @@ namespace Warehouse.Api.Models
             model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
             model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
@@ -710,7 +736,9 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "productId", ProductId, true);
             ModelJson.Put(json, "locationId", LocationId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "reason", Reason, true);
             ModelJson.Put(json, "notes", Notes, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
@@ -1081,6 +1109,130 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class BarcodePackagingMatch : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "product", "packaging" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>product</c>.</summary>
+        public BarcodePackagingMatchProduct Product { get; set; }
+
+        /// <summary><c>packaging</c>.</summary>
+        public BarcodePackagingMatchPackaging Packaging { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodePackagingMatch FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodePackagingMatch();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Product = BarcodePackagingMatchProduct.FromJson(ModelJson.Get(json, "product") as JsonObject);
+            model.Packaging = BarcodePackagingMatchPackaging.FromJson(ModelJson.Get(json, "packaging") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "product", Product, true);
+            ModelJson.Put(json, "packaging", Packaging, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodePackagingMatchPackaging : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "quantity", "barcode" };
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>barcode</c>.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodePackagingMatchPackaging FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodePackagingMatchPackaging();
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "barcode", Barcode, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BarcodePackagingMatchProduct : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>barcode</c>, may be null.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BarcodePackagingMatchProduct FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BarcodePackagingMatchProduct();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "barcode", Barcode, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class BarcodeProductMatch : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product" };
@@ -1197,7 +1349,7 @@ namespace Warehouse.Api.Models
 
     public sealed class BarcodeResolutionMatchesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product", "location", "lot", "package" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product", "packaging", "location", "lot", "package" };
 
         /// <summary><c>type</c>.</summary>
         public string Type { get; set; }
@@ -1206,7 +1358,10 @@ namespace Warehouse.Api.Models
         public MatchedOn? MatchedOn { get; set; }
 
         /// <summary><c>product</c> (optional).</summary>
-        public BarcodeProductMatchProduct Product { get; set; }
+        public object Product { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public BarcodePackagingMatchPackaging Packaging { get; set; }
 
         /// <summary><c>location</c> (optional).</summary>
         public BarcodeLocationMatchLocation Location { get; set; }
@@ -1226,7 +1381,8 @@ namespace Warehouse.Api.Models
             var model = new BarcodeResolutionMatchesItem();
             model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
             model.MatchedOn = ModelJson.ReadEnum<MatchedOn>(json, "matchedOn", model.AdditionalProperties);
-            model.Product = BarcodeProductMatchProduct.FromJson(ModelJson.Get(json, "product") as JsonObject);
+            model.Product = ModelJson.Get(json, "product");
+            model.Packaging = BarcodePackagingMatchPackaging.FromJson(ModelJson.Get(json, "packaging") as JsonObject);
             model.Location = BarcodeLocationMatchLocation.FromJson(ModelJson.Get(json, "location") as JsonObject);
             model.Lot = BarcodeLotMatchLot.FromJson(ModelJson.Get(json, "lot") as JsonObject);
             model.Package = BarcodePackageMatchPackage.FromJson(ModelJson.Get(json, "package") as JsonObject);
@@ -1240,6 +1396,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "matchedOn", MatchedOn, false);
             ModelJson.Put(json, "product", Product, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
             ModelJson.Put(json, "location", Location, false);
             ModelJson.Put(json, "lot", Lot, false);
             ModelJson.Put(json, "package", Package, false);
@@ -1599,7 +1756,7 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateProductRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId", "type", "components", "packagings" };
 
         /// <summary><c>sku</c>.</summary>
         public string Sku { get; set; }
@@ -1637,6 +1794,15 @@ namespace Warehouse.Api.Models
         /// <summary><c>merchantId</c> (optional), may be null.</summary>
         public string MerchantId { get; set; }
 
+        /// <summary><c>type</c> (optional).</summary>
+        public ProductType? Type { get; set; }
+
+        /// <summary><c>components</c> (optional).</summary>
+        public IList<KitComponent> Components { get; set; }
+
+        /// <summary><c>packagings</c> (optional).</summary>
+        public IList<Packaging> Packagings { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -1656,6 +1822,9 @@ namespace Warehouse.Api.Models
             model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
             model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.Type = ModelJson.ReadEnum<ProductType>(json, "type", model.AdditionalProperties);
+            model.Components = ModelJson.ToList(ModelJson.Get(json, "components"), v => KitComponent.FromJson(v as JsonObject));
+            model.Packagings = ModelJson.ToList(ModelJson.Get(json, "packagings"), v => Packaging.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -1675,6 +1844,9 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "status", Status, false);
             ModelJson.Put(json, "tracking", Tracking, false);
             ModelJson.Put(json, "merchantId", MerchantId, false);
+            ModelJson.Put(json, "type", Type, false);
+            ModelJson.Put(json, "components", Components, false);
+            ModelJson.Put(json, "packagings", Packagings, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -1730,13 +1902,19 @@ namespace Warehouse.Api.Models
 
     public sealed class CreatePurchaseOrderRequestLinesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity", "cost" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity", "packaging", "packs", "cost" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>cost</c>.</summary>
         public decimal? Cost { get; set; }
@@ -1750,6 +1928,8 @@ namespace Warehouse.Api.Models
             var model = new CreatePurchaseOrderRequestLinesItem();
             model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.Cost = ModelJson.ToDecimal(ModelJson.Get(json, "cost"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -1759,7 +1939,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "productId", ProductId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "cost", Cost, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -1892,13 +2074,19 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateSalesOrderRequestLinesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity", "price", "lotNumber", "holdId" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity", "packaging", "packs", "price", "lotNumber", "holdId" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>price</c>.</summary>
         public decimal? Price { get; set; }
@@ -1918,6 +2106,8 @@ namespace Warehouse.Api.Models
             var model = new CreateSalesOrderRequestLinesItem();
             model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.HoldId = ModelJson.ToStringValue(ModelJson.Get(json, "holdId"));
@@ -1929,7 +2119,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "productId", ProductId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "price", Price, true);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "holdId", HoldId, false);
@@ -4960,6 +5152,173 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class KitComponent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity" };
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static KitComponent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new KitComponent();
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class KitComponentRecord : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity" };
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static KitComponentRecord FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new KitComponentRecord();
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class KitStockLevel : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "warehouseId", "warehouseCode", "available", "components" };
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>productName</c>.</summary>
+        public string ProductName { get; set; }
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>warehouseCode</c>.</summary>
+        public string WarehouseCode { get; set; }
+
+        /// <summary><c>available</c>.</summary>
+        public long? Available { get; set; }
+
+        /// <summary><c>components</c>.</summary>
+        public IList<KitStockLevelComponentsItem> Components { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static KitStockLevel FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new KitStockLevel();
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.ProductName = ModelJson.ToStringValue(ModelJson.Get(json, "productName"));
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
+            model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            model.Components = ModelJson.ToList(ModelJson.Get(json, "components"), v => KitStockLevelComponentsItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "productName", ProductName, true);
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "warehouseCode", WarehouseCode, true);
+            ModelJson.Put(json, "available", Available, true);
+            ModelJson.Put(json, "components", Components, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class KitStockLevelComponentsItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "quantity", "available" };
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>available</c>.</summary>
+        public long? Available { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static KitStockLevelComponentsItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new KitStockLevelComponentsItem();
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "available", Available, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class LabelShipmentRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "trackingNumbers" };
@@ -5839,7 +6198,7 @@ namespace Warehouse.Api.Models
 
     public sealed class ListStockResultItemsItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "updatedAt", "asOf", "lastMovementAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "packs", "updatedAt", "asOf", "lastMovementAt", "warehouseCode", "components" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -5850,25 +6209,25 @@ namespace Warehouse.Api.Models
         /// <summary><c>productName</c>.</summary>
         public string ProductName { get; set; }
 
-        /// <summary><c>locationId</c>.</summary>
+        /// <summary><c>locationId</c> (optional).</summary>
         public string LocationId { get; set; }
 
-        /// <summary><c>locationCode</c>.</summary>
+        /// <summary><c>locationCode</c> (optional).</summary>
         public string LocationCode { get; set; }
 
         /// <summary><c>warehouseId</c>.</summary>
         public string WarehouseId { get; set; }
 
-        /// <summary><c>lotId</c>, may be null.</summary>
+        /// <summary><c>lotId</c> (optional), may be null.</summary>
         public string LotId { get; set; }
 
-        /// <summary><c>lotNumber</c>, may be null.</summary>
+        /// <summary><c>lotNumber</c> (optional), may be null.</summary>
         public string LotNumber { get; set; }
 
-        /// <summary><c>expiresAt</c>, may be null.</summary>
+        /// <summary><c>expiresAt</c> (optional), may be null.</summary>
         public string ExpiresAt { get; set; }
 
-        /// <summary><c>onHand</c>.</summary>
+        /// <summary><c>onHand</c> (optional).</summary>
         public long? OnHand { get; set; }
 
         /// <summary><c>reserved</c> (optional).</summary>
@@ -5880,6 +6239,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>sellable</c> (optional).</summary>
         public bool? Sellable { get; set; }
 
+        /// <summary><c>packs</c> (optional).</summary>
+        public StockLevelInPacks Packs { get; set; }
+
         /// <summary><c>updatedAt</c> (optional).</summary>
         public string UpdatedAt { get; set; }
 
@@ -5888,6 +6250,12 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>lastMovementAt</c> (optional).</summary>
         public string LastMovementAt { get; set; }
+
+        /// <summary><c>warehouseCode</c> (optional).</summary>
+        public string WarehouseCode { get; set; }
+
+        /// <summary><c>components</c> (optional).</summary>
+        public IList<KitStockLevelComponentsItem> Components { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -5909,9 +6277,12 @@ namespace Warehouse.Api.Models
             model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
             model.Sellable = ModelJson.ToBoolean(ModelJson.Get(json, "sellable"));
+            model.Packs = StockLevelInPacks.FromJson(ModelJson.Get(json, "packs") as JsonObject);
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.AsOf = ModelJson.ToStringValue(ModelJson.Get(json, "asOf"));
             model.LastMovementAt = ModelJson.ToStringValue(ModelJson.Get(json, "lastMovementAt"));
+            model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
+            model.Components = ModelJson.ToList(ModelJson.Get(json, "components"), v => KitStockLevelComponentsItem.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -5922,19 +6293,22 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "productId", ProductId, true);
             ModelJson.Put(json, "sku", Sku, true);
             ModelJson.Put(json, "productName", ProductName, true);
-            ModelJson.Put(json, "locationId", LocationId, true);
-            ModelJson.Put(json, "locationCode", LocationCode, true);
+            ModelJson.Put(json, "locationId", LocationId, false);
+            ModelJson.Put(json, "locationCode", LocationCode, false);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
-            ModelJson.Put(json, "lotId", LotId, true);
-            ModelJson.Put(json, "lotNumber", LotNumber, true);
-            ModelJson.Put(json, "expiresAt", ExpiresAt, true);
-            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "lotId", LotId, false);
+            ModelJson.Put(json, "lotNumber", LotNumber, false);
+            ModelJson.Put(json, "expiresAt", ExpiresAt, false);
+            ModelJson.Put(json, "onHand", OnHand, false);
             ModelJson.Put(json, "reserved", Reserved, false);
             ModelJson.Put(json, "available", Available, false);
             ModelJson.Put(json, "sellable", Sellable, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "updatedAt", UpdatedAt, false);
             ModelJson.Put(json, "asOf", AsOf, false);
             ModelJson.Put(json, "lastMovementAt", LastMovementAt, false);
+            ModelJson.Put(json, "warehouseCode", WarehouseCode, false);
+            ModelJson.Put(json, "components", Components, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -7061,7 +7435,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Order : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -7114,6 +7488,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>lines</c>.</summary>
         public IList<OrderLine> Lines { get; set; }
 
+        /// <summary><c>kitLines</c>.</summary>
+        public IList<OrderKitLine> KitLines { get; set; }
+
         /// <summary><c>statusHistory</c>.</summary>
         public IList<OrderStatusChange> StatusHistory { get; set; }
 
@@ -7141,6 +7518,7 @@ namespace Warehouse.Api.Models
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.KitLines = ModelJson.ToList(ModelJson.Get(json, "kitLines"), v => OrderKitLine.FromJson(v as JsonObject));
             model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -7166,6 +7544,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "kitLines", KitLines, true);
             ModelJson.Put(json, "statusHistory", StatusHistory, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -7174,7 +7553,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderBackorderedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -7227,6 +7606,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>lines</c>.</summary>
         public IList<OrderLine> Lines { get; set; }
 
+        /// <summary><c>kitLines</c>.</summary>
+        public IList<OrderKitLine> KitLines { get; set; }
+
         /// <summary><c>statusHistory</c>.</summary>
         public IList<OrderStatusChange> StatusHistory { get; set; }
 
@@ -7257,6 +7639,7 @@ namespace Warehouse.Api.Models
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.KitLines = ModelJson.ToList(ModelJson.Get(json, "kitLines"), v => OrderKitLine.FromJson(v as JsonObject));
             model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
             model.Backorder = OrderBackorderedDataBackorder.FromJson(ModelJson.Get(json, "backorder") as JsonObject);
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -7283,6 +7666,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "kitLines", KitLines, true);
             ModelJson.Put(json, "statusHistory", StatusHistory, true);
             ModelJson.Put(json, "backorder", Backorder, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -7550,7 +7934,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderChangedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -7603,6 +7987,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>lines</c>.</summary>
         public IList<OrderLine> Lines { get; set; }
 
+        /// <summary><c>kitLines</c>.</summary>
+        public IList<OrderKitLine> KitLines { get; set; }
+
         /// <summary><c>statusHistory</c>.</summary>
         public IList<OrderStatusChange> StatusHistory { get; set; }
 
@@ -7633,6 +8020,7 @@ namespace Warehouse.Api.Models
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.KitLines = ModelJson.ToList(ModelJson.Get(json, "kitLines"), v => OrderKitLine.FromJson(v as JsonObject));
             model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
             model.Shipments = ModelJson.ToList(ModelJson.Get(json, "shipments"), v => OrderEventShipment.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -7659,6 +8047,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "kitLines", KitLines, true);
             ModelJson.Put(json, "statusHistory", StatusHistory, true);
             ModelJson.Put(json, "shipments", Shipments, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -8017,9 +8406,67 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class OrderKitLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "lineTotal", "lineTotalExact" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>lineNo</c>.</summary>
+        public long? LineNo { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>price</c>.</summary>
+        public decimal? Price { get; set; }
+
+        /// <summary><c>lineTotal</c>.</summary>
+        public decimal? LineTotal { get; set; }
+
+        /// <summary><c>lineTotalExact</c>.</summary>
+        public string LineTotalExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static OrderKitLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new OrderKitLine();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.LineNo = ModelJson.ToInt64(ModelJson.Get(json, "lineNo"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
+            model.LineTotal = ModelJson.ToDecimal(ModelJson.Get(json, "lineTotal"));
+            model.LineTotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "lineTotalExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "lineNo", LineNo, true);
+            ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "price", Price, true);
+            ModelJson.Put(json, "lineTotal", LineTotal, true);
+            ModelJson.Put(json, "lineTotalExact", LineTotalExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class OrderLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "lineTotal", "lineTotalExact" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "kitLineId", "lineTotal", "lineTotalExact" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -8057,6 +8504,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>serialNumbers</c> (optional), may be null.</summary>
         public IList<string> SerialNumbers { get; set; }
 
+        /// <summary><c>kitLineId</c> (optional), may be null.</summary>
+        public string KitLineId { get; set; }
+
         /// <summary><c>lineTotal</c>.</summary>
         public decimal? LineTotal { get; set; }
 
@@ -8082,6 +8532,7 @@ namespace Warehouse.Api.Models
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.Lots = ModelJson.ToList(ModelJson.Get(json, "lots"), v => OrderLineLotsItem.FromJson(v as JsonObject));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
+            model.KitLineId = ModelJson.ToStringValue(ModelJson.Get(json, "kitLineId"));
             model.LineTotal = ModelJson.ToDecimal(ModelJson.Get(json, "lineTotal"));
             model.LineTotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "lineTotalExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -8103,6 +8554,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "lots", Lots, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
+            ModelJson.Put(json, "kitLineId", KitLineId, false);
             ModelJson.Put(json, "lineTotal", LineTotal, true);
             ModelJson.Put(json, "lineTotalExact", LineTotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -8155,7 +8607,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderPartiallyShippedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -8208,6 +8660,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>lines</c>.</summary>
         public IList<OrderLine> Lines { get; set; }
 
+        /// <summary><c>kitLines</c>.</summary>
+        public IList<OrderKitLine> KitLines { get; set; }
+
         /// <summary><c>statusHistory</c>.</summary>
         public IList<OrderStatusChange> StatusHistory { get; set; }
 
@@ -8238,6 +8693,7 @@ namespace Warehouse.Api.Models
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.KitLines = ModelJson.ToList(ModelJson.Get(json, "kitLines"), v => OrderKitLine.FromJson(v as JsonObject));
             model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
             model.Shipments = ModelJson.ToList(ModelJson.Get(json, "shipments"), v => OrderEventShipment.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -8264,6 +8720,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "kitLines", KitLines, true);
             ModelJson.Put(json, "statusHistory", StatusHistory, true);
             ModelJson.Put(json, "shipments", Shipments, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -9125,6 +9582,49 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Packaging : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "quantity", "barcode" };
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>barcode</c> (optional), may be null.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Packaging FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Packaging();
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "barcode", Barcode, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class PasswordChanged : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "changedAt", "otherSessionsRevoked" };
@@ -9570,7 +10070,7 @@ namespace Warehouse.Api.Models
 
     public sealed class PickListLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "orderId", "orderLineId", "productId", "sku", "locationId", "locationCode", "lotNumber", "quantity", "pickedQuantity", "shortQuantity", "status" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "orderId", "orderLineId", "productId", "sku", "locationId", "locationCode", "lotNumber", "quantity", "pickedQuantity", "shortQuantity", "status", "kit" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9611,6 +10111,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>status</c>.</summary>
         public PickListLineStatus? Status { get; set; }
 
+        /// <summary><c>kit</c>, may be null.</summary>
+        public PickListLineKit Kit { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -9631,6 +10134,7 @@ namespace Warehouse.Api.Models
             model.PickedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "pickedQuantity"));
             model.ShortQuantity = ModelJson.ToInt64(ModelJson.Get(json, "shortQuantity"));
             model.Status = ModelJson.ReadEnum<PickListLineStatus>(json, "status", model.AdditionalProperties);
+            model.Kit = PickListLineKit.FromJson(ModelJson.Get(json, "kit") as JsonObject);
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -9651,6 +10155,45 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "pickedQuantity", PickedQuantity, true);
             ModelJson.Put(json, "shortQuantity", ShortQuantity, true);
             ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "kit", Kit, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PickListLineKit : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "lineNo", "productId" };
+
+        /// <summary><c>lineId</c>.</summary>
+        public string LineId { get; set; }
+
+        /// <summary><c>lineNo</c>.</summary>
+        public long? LineNo { get; set; }
+
+        /// <summary><c>productId</c>.</summary>
+        public string ProductId { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PickListLineKit FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PickListLineKit();
+            model.LineId = ModelJson.ToStringValue(ModelJson.Get(json, "lineId"));
+            model.LineNo = ModelJson.ToInt64(ModelJson.Get(json, "lineNo"));
+            model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "lineId", LineId, true);
+            ModelJson.Put(json, "lineNo", LineNo, true);
+            ModelJson.Put(json, "productId", ProductId, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -9769,7 +10312,7 @@ namespace Warehouse.Api.Models
 
     public sealed class PickRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "location", "product", "quantity", "lotNumber", "serialNumbers", "toteCode" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "location", "product", "quantity", "packaging", "packs", "lotNumber", "serialNumbers", "toteCode" };
 
         /// <summary><c>lineId</c> (optional).</summary>
         public string LineId { get; set; }
@@ -9780,8 +10323,14 @@ namespace Warehouse.Api.Models
         /// <summary><c>product</c>.</summary>
         public string Product { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>lotNumber</c> (optional).</summary>
         public string LotNumber { get; set; }
@@ -9803,6 +10352,8 @@ namespace Warehouse.Api.Models
             model.Location = ModelJson.ToStringValue(ModelJson.Get(json, "location"));
             model.Product = ModelJson.ToStringValue(ModelJson.Get(json, "product"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
             model.ToteCode = ModelJson.ToStringValue(ModelJson.Get(json, "toteCode"));
@@ -9816,7 +10367,9 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "lineId", LineId, false);
             ModelJson.Put(json, "location", Location, true);
             ModelJson.Put(json, "product", Product, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
             ModelJson.Put(json, "toteCode", ToteCode, false);
@@ -9827,7 +10380,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Product : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "description", "merchantId", "createdAt", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "type", "components", "packagings", "description", "merchantId", "createdAt", "updatedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9862,6 +10415,15 @@ namespace Warehouse.Api.Models
         /// <summary><c>tracking</c>.</summary>
         public Tracking? Tracking { get; set; }
 
+        /// <summary><c>type</c>.</summary>
+        public ProductType? Type { get; set; }
+
+        /// <summary><c>components</c>.</summary>
+        public IList<KitComponentRecord> Components { get; set; }
+
+        /// <summary><c>packagings</c>.</summary>
+        public IList<ProductPackaging> Packagings { get; set; }
+
         /// <summary><c>description</c>, may be null.</summary>
         public string Description { get; set; }
 
@@ -9892,6 +10454,9 @@ namespace Warehouse.Api.Models
             model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
             model.ReorderPoint = ModelJson.ToInt64(ModelJson.Get(json, "reorderPoint"));
             model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
+            model.Type = ModelJson.ReadEnum<ProductType>(json, "type", model.AdditionalProperties);
+            model.Components = ModelJson.ToList(ModelJson.Get(json, "components"), v => KitComponentRecord.FromJson(v as JsonObject));
+            model.Packagings = ModelJson.ToList(ModelJson.Get(json, "packagings"), v => ProductPackaging.FromJson(v as JsonObject));
             model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
@@ -9914,6 +10479,9 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "reorderPoint", ReorderPoint, true);
             ModelJson.Put(json, "tracking", Tracking, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "components", Components, true);
+            ModelJson.Put(json, "packagings", Packagings, true);
             ModelJson.Put(json, "description", Description, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
@@ -10330,6 +10898,132 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ProductImportRow : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId" };
+
+        /// <summary><c>sku</c>.</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>barcode</c> (optional), may be null.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary><c>category</c> (optional), may be null.</summary>
+        public string Category { get; set; }
+
+        /// <summary><c>unit</c> (optional), may be null.</summary>
+        public string Unit { get; set; }
+
+        /// <summary><c>price</c> (optional), may be null.</summary>
+        public decimal? Price { get; set; }
+
+        /// <summary><c>cost</c> (optional), may be null.</summary>
+        public decimal? Cost { get; set; }
+
+        /// <summary><c>reorderPoint</c> (optional).</summary>
+        public long? ReorderPoint { get; set; }
+
+        /// <summary><c>description</c> (optional), may be null.</summary>
+        public string Description { get; set; }
+
+        /// <summary><c>status</c> (optional).</summary>
+        public ProductStatus? Status { get; set; }
+
+        /// <summary><c>tracking</c> (optional).</summary>
+        public Tracking? Tracking { get; set; }
+
+        /// <summary><c>merchantId</c> (optional), may be null.</summary>
+        public string MerchantId { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductImportRow FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductImportRow();
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            model.Category = ModelJson.ToStringValue(ModelJson.Get(json, "category"));
+            model.Unit = ModelJson.ToStringValue(ModelJson.Get(json, "unit"));
+            model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
+            model.Cost = ModelJson.ToDecimal(ModelJson.Get(json, "cost"));
+            model.ReorderPoint = ModelJson.ToInt64(ModelJson.Get(json, "reorderPoint"));
+            model.Description = ModelJson.ToStringValue(ModelJson.Get(json, "description"));
+            model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
+            model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "sku", Sku, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "barcode", Barcode, false);
+            ModelJson.Put(json, "category", Category, false);
+            ModelJson.Put(json, "unit", Unit, false);
+            ModelJson.Put(json, "price", Price, false);
+            ModelJson.Put(json, "cost", Cost, false);
+            ModelJson.Put(json, "reorderPoint", ReorderPoint, false);
+            ModelJson.Put(json, "description", Description, false);
+            ModelJson.Put(json, "status", Status, false);
+            ModelJson.Put(json, "tracking", Tracking, false);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ProductPackaging : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "quantity", "barcode" };
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>name</c>.</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>barcode</c>, may be null.</summary>
+        public string Barcode { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ProductPackaging FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ProductPackaging();
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "name", Name, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "barcode", Barcode, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ProductUpdatedEvent : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
@@ -10418,7 +11112,7 @@ namespace Warehouse.Api.Models
 
     public sealed class PurchaseOrderReceivedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -10471,6 +11165,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>lines</c>.</summary>
         public IList<OrderLine> Lines { get; set; }
 
+        /// <summary><c>kitLines</c>.</summary>
+        public IList<OrderKitLine> KitLines { get; set; }
+
         /// <summary><c>statusHistory</c>.</summary>
         public IList<OrderStatusChange> StatusHistory { get; set; }
 
@@ -10501,6 +11198,7 @@ namespace Warehouse.Api.Models
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => OrderLine.FromJson(v as JsonObject));
+            model.KitLines = ModelJson.ToList(ModelJson.Get(json, "kitLines"), v => OrderKitLine.FromJson(v as JsonObject));
             model.StatusHistory = ModelJson.ToList(ModelJson.Get(json, "statusHistory"), v => OrderStatusChange.FromJson(v as JsonObject));
             model.Receipt = ModelJson.ToList(ModelJson.Get(json, "receipt"), v => PurchaseOrderReceivedDataReceiptItem.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -10527,6 +11225,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "kitLines", KitLines, true);
             ModelJson.Put(json, "statusHistory", StatusHistory, true);
             ModelJson.Put(json, "receipt", Receipt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -10536,13 +11235,19 @@ namespace Warehouse.Api.Models
 
     public sealed class PurchaseOrderReceivedDataReceiptItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "quantity", "locationId", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers", "productId", "lotId" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "quantity", "packaging", "packs", "locationId", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers", "productId", "lotId" };
 
         /// <summary><c>lineId</c>.</summary>
         public string LineId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>locationId</c>.</summary>
         public string LocationId { get; set; }
@@ -10574,6 +11279,8 @@ namespace Warehouse.Api.Models
             var model = new PurchaseOrderReceivedDataReceiptItem();
             model.LineId = ModelJson.ToStringValue(ModelJson.Get(json, "lineId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
@@ -10589,7 +11296,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "lineId", LineId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "locationId", LocationId, true);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "expiresAt", ExpiresAt, false);
@@ -10789,13 +11498,19 @@ namespace Warehouse.Api.Models
 
     public sealed class ReceivePurchaseOrderRequestLinesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "quantity", "locationId", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "lineId", "quantity", "packaging", "packs", "locationId", "lotNumber", "expiresAt", "manufacturedAt", "serialNumbers" };
 
         /// <summary><c>lineId</c>.</summary>
         public string LineId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>locationId</c>.</summary>
         public string LocationId { get; set; }
@@ -10821,6 +11536,8 @@ namespace Warehouse.Api.Models
             var model = new ReceivePurchaseOrderRequestLinesItem();
             model.LineId = ModelJson.ToStringValue(ModelJson.Get(json, "lineId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
@@ -10834,7 +11551,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "lineId", LineId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "locationId", LocationId, true);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "expiresAt", ExpiresAt, false);
@@ -12699,7 +13418,7 @@ namespace Warehouse.Api.Models
 
     public sealed class StockLevel : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "packs", "updatedAt" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -12740,6 +13459,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>sellable</c>.</summary>
         public bool? Sellable { get; set; }
 
+        /// <summary><c>packs</c> (optional).</summary>
+        public StockLevelInPacks Packs { get; set; }
+
         /// <summary><c>updatedAt</c>.</summary>
         public string UpdatedAt { get; set; }
 
@@ -12763,6 +13485,7 @@ namespace Warehouse.Api.Models
             model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
             model.Sellable = ModelJson.ToBoolean(ModelJson.Get(json, "sellable"));
+            model.Packs = StockLevelInPacks.FromJson(ModelJson.Get(json, "packs") as JsonObject);
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -12784,6 +13507,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "reserved", Reserved, true);
             ModelJson.Put(json, "available", Available, true);
             ModelJson.Put(json, "sellable", Sellable, true);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -12868,6 +13592,153 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "onHand", OnHand, true);
             ModelJson.Put(json, "asOf", AsOf, true);
             ModelJson.Put(json, "lastMovementAt", LastMovementAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class StockLevelInPacks : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "packaging", "size", "onHand", "reserved", "available" };
+
+        /// <summary><c>packaging</c>.</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>size</c>.</summary>
+        public long? Size { get; set; }
+
+        /// <summary><c>onHand</c>.</summary>
+        public StockLevelInPacksOnHand OnHand { get; set; }
+
+        /// <summary><c>reserved</c>.</summary>
+        public StockLevelInPacksReserved Reserved { get; set; }
+
+        /// <summary><c>available</c>.</summary>
+        public StockLevelInPacksAvailable Available { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static StockLevelInPacks FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new StockLevelInPacks();
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Size = ModelJson.ToInt64(ModelJson.Get(json, "size"));
+            model.OnHand = StockLevelInPacksOnHand.FromJson(ModelJson.Get(json, "onHand") as JsonObject);
+            model.Reserved = StockLevelInPacksReserved.FromJson(ModelJson.Get(json, "reserved") as JsonObject);
+            model.Available = StockLevelInPacksAvailable.FromJson(ModelJson.Get(json, "available") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "packaging", Packaging, true);
+            ModelJson.Put(json, "size", Size, true);
+            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "reserved", Reserved, true);
+            ModelJson.Put(json, "available", Available, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class StockLevelInPacksAvailable : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "packs", "remainder" };
+
+        /// <summary><c>packs</c>.</summary>
+        public long? Packs { get; set; }
+
+        /// <summary><c>remainder</c>.</summary>
+        public long? Remainder { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static StockLevelInPacksAvailable FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new StockLevelInPacksAvailable();
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
+            model.Remainder = ModelJson.ToInt64(ModelJson.Get(json, "remainder"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "packs", Packs, true);
+            ModelJson.Put(json, "remainder", Remainder, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class StockLevelInPacksOnHand : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "packs", "remainder" };
+
+        /// <summary><c>packs</c>.</summary>
+        public long? Packs { get; set; }
+
+        /// <summary><c>remainder</c>.</summary>
+        public long? Remainder { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static StockLevelInPacksOnHand FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new StockLevelInPacksOnHand();
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
+            model.Remainder = ModelJson.ToInt64(ModelJson.Get(json, "remainder"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "packs", Packs, true);
+            ModelJson.Put(json, "remainder", Remainder, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class StockLevelInPacksReserved : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "packs", "remainder" };
+
+        /// <summary><c>packs</c>.</summary>
+        public long? Packs { get; set; }
+
+        /// <summary><c>remainder</c>.</summary>
+        public long? Remainder { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static StockLevelInPacksReserved FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new StockLevelInPacksReserved();
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
+            model.Remainder = ModelJson.ToInt64(ModelJson.Get(json, "remainder"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "packs", Packs, true);
+            ModelJson.Put(json, "remainder", Remainder, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -13389,7 +14260,7 @@ namespace Warehouse.Api.Models
 
     public sealed class TransferRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "fromLocationId", "toLocationId", "quantity", "notes", "lotNumber", "serialNumbers" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "fromLocationId", "toLocationId", "quantity", "packaging", "packs", "notes", "lotNumber", "serialNumbers" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -13400,8 +14271,14 @@ namespace Warehouse.Api.Models
         /// <summary><c>toLocationId</c>.</summary>
         public string ToLocationId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>notes</c> (optional).</summary>
         public string Notes { get; set; }
@@ -13423,6 +14300,8 @@ namespace Warehouse.Api.Models
             model.FromLocationId = ModelJson.ToStringValue(ModelJson.Get(json, "fromLocationId"));
             model.ToLocationId = ModelJson.ToStringValue(ModelJson.Get(json, "toLocationId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
@@ -13436,7 +14315,9 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "productId", ProductId, true);
             ModelJson.Put(json, "fromLocationId", FromLocationId, true);
             ModelJson.Put(json, "toLocationId", ToLocationId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "notes", Notes, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
@@ -13619,7 +14500,7 @@ namespace Warehouse.Api.Models
 
     public sealed class UpdateProductRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "name", "barcode", "category", "unit", "price", "cost", "reorderPoint", "description", "status", "tracking", "merchantId", "components", "packagings" };
 
         /// <summary><c>sku</c> (optional).</summary>
         public string Sku { get; set; }
@@ -13657,6 +14538,12 @@ namespace Warehouse.Api.Models
         /// <summary><c>merchantId</c> (optional), may be null.</summary>
         public string MerchantId { get; set; }
 
+        /// <summary><c>components</c> (optional).</summary>
+        public IList<KitComponent> Components { get; set; }
+
+        /// <summary><c>packagings</c> (optional).</summary>
+        public IList<Packaging> Packagings { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -13676,6 +14563,8 @@ namespace Warehouse.Api.Models
             model.Status = ModelJson.ReadEnum<ProductStatus>(json, "status", model.AdditionalProperties);
             model.Tracking = ModelJson.ReadEnum<Tracking>(json, "tracking", model.AdditionalProperties);
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.Components = ModelJson.ToList(ModelJson.Get(json, "components"), v => KitComponent.FromJson(v as JsonObject));
+            model.Packagings = ModelJson.ToList(ModelJson.Get(json, "packagings"), v => Packaging.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -13695,6 +14584,8 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "status", Status, false);
             ModelJson.Put(json, "tracking", Tracking, false);
             ModelJson.Put(json, "merchantId", MerchantId, false);
+            ModelJson.Put(json, "components", Components, false);
+            ModelJson.Put(json, "packagings", Packagings, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

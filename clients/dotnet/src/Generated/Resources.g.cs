@@ -1003,15 +1003,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/inventory/stock</c> (listStock).</summary>
-        public Task<ResultPage<Models.ListStockResultItemsItem>> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.ListStockResultItemsItem>> ListStockAsync(int? page = null, int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, string packaging = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "belowReorderPoint", belowReorderPoint }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.ListStockResultItemsItem.FromJson(v as JsonObject));
+            return _transport.PageAsync(Operations.ListStock, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "productId", productId }, { "locationId", locationId }, { "warehouseId", warehouseId }, { "sku", sku }, { "lotId", lotId }, { "lotNumber", lotNumber }, { "packaging", packaging }, { "belowReorderPoint", belowReorderPoint }, { "asOf", asOf } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.ListStockResultItemsItem.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListStockAsync</c>, page after page.</summary>
-        public PageIterator<Models.ListStockResultItemsItem> ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.ListStockResultItemsItem> ListStockAllAsync(int? pageSize = null, string productId = null, string locationId = null, string warehouseId = null, string sku = null, string lotId = null, string lotNumber = null, string packaging = null, bool? belowReorderPoint = null, string asOf = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator<Models.ListStockResultItemsItem>(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, belowReorderPoint: belowReorderPoint, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.ListStockResultItemsItem>(nextPage => ListStockAsync(page: nextPage, pageSize: pageSize, productId: productId, locationId: locationId, warehouseId: warehouseId, sku: sku, lotId: lotId, lotNumber: lotNumber, packaging: packaging, belowReorderPoint: belowReorderPoint, asOf: asOf, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/inventory/movements</c> (listMovements).</summary>

@@ -30,7 +30,7 @@ final class InventoryResource
     /**
      * `GET /api/v1/inventory/stock` (listStock).
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool, asOf?: string} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, packaging?: string, belowReorderPoint?: bool, asOf?: string} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<ListStockResultItemsItem>
      */
@@ -42,7 +42,7 @@ final class InventoryResource
     /**
      * Every item of `listStock`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, belowReorderPoint?: bool, asOf?: string} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, packaging?: string, belowReorderPoint?: bool, asOf?: string} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, ListStockResultItemsItem>
      */
@@ -78,7 +78,7 @@ final class InventoryResource
     /**
      * `POST /api/v1/inventory/adjustments` (adjustStock).
      *
-     * @param array{productId: string, locationId: string, quantity: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<mixed>} $body
+     * @param array{productId: string, locationId: string, quantity?: int, packaging?: string, packs?: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<mixed>} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return AdjustmentResult
      */
@@ -90,7 +90,7 @@ final class InventoryResource
     /**
      * `POST /api/v1/inventory/transfers` (transferStock).
      *
-     * @param array{productId: string, fromLocationId: string, toLocationId: string, quantity: int, notes?: string, lotNumber?: string, serialNumbers?: list<mixed>} $body
+     * @param array{productId: string, fromLocationId: string, toLocationId: string, quantity?: int, packaging?: string, packs?: int, notes?: string, lotNumber?: string, serialNumbers?: list<mixed>} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return TransferResult
      */

@@ -83,7 +83,7 @@ final class PickListsResource
     /**
      * `POST /api/v1/pick-lists/{id}/picks` (confirmPick).
      *
-     * @param array{lineId?: string, location: string, product: string, quantity: int, lotNumber?: string, serialNumbers?: list<mixed>, toteCode?: string} $body
+     * @param array{lineId?: string, location: string, product: string, quantity?: int, packaging?: string, packs?: int, lotNumber?: string, serialNumbers?: list<mixed>, toteCode?: string} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return PickList
      */

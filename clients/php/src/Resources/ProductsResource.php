@@ -51,7 +51,7 @@ final class ProductsResource
     /**
      * `POST /api/v1/products` (createProduct).
      *
-     * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null} $body
+     * @param array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null, type?: 'stocked'|'kit', components?: list<mixed>, packagings?: list<mixed>} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Product
      */
@@ -123,7 +123,7 @@ final class ProductsResource
     /**
      * `PUT /api/v1/products/{id}` (updateProduct).
      *
-     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null} $body
+     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null, components?: list<mixed>, packagings?: list<mixed>} $body
      * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */
@@ -135,7 +135,7 @@ final class ProductsResource
     /**
      * `PATCH /api/v1/products/{id}` (patchProduct).
      *
-     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null} $body
+     * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null, components?: list<mixed>, packagings?: list<mixed>} $body
      * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */

@@ -1165,7 +1165,7 @@ export interface paths {
         };
         /**
          * Stock levels (onHand, reserved, available) per product and location, now or as of an instant
-         * @description With `asOf`, each item is a `StockLevelAsOf`: the level's `onHand` at that instant, computed from the ledger (one index probe per level: the cost grows with the page, not with the ledger).
+         * @description With `asOf`, each item is a `StockLevelAsOf`: the level's `onHand` at that instant, computed from the ledger (one index probe per level: the cost grows with the page, not with the ledger). A kit holds no stock: with a kit's `productId`, each item is a `KitStockLevel`, the complete kits its components' available stock makes in one warehouse. With `packaging`, each level also shows whole packs and the remainder (`packs`).
          *
          *     Requires scope `read:inventory`.
          */
@@ -1628,7 +1628,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What a scanned code names: products (barcode or SKU), locations, lots, packages (SSCC)
+         * What a scanned code names: products (barcode or SKU), packagings (barcode), locations, lots, packages (SSCC)
          * @description Every match at once, for scanner apps. Packages are matched by SSCC (18 digits, or 20 with the `00` application identifier) for callers that also hold `read:orders`.
          *
          *     Requires scope `read:inventory`.
@@ -2691,7 +2691,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
             lines: components["schemas"]["OrderLine"][];
+            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
+            kitLines: components["schemas"]["OrderKitLine"][];
             statusHistory: components["schemas"]["OrderStatusChange"][];
         };
         /** @enum {string} */
@@ -2735,6 +2738,36 @@ export interface components {
             }[] | null;
             /** @description Sales orders: the serial numbers shipped (chosen at shipping) */
             serialNumbers?: string[] | null;
+            /**
+             * Format: uuid
+             * @description Sales orders: the kit line (`kitLines`) this line is a component of; null for a product sold on its own.
+             */
+            kitLineId?: string | null;
+            /**
+             * @description Exact, at most 4 decimals, however large.
+             * @example 1234.5
+             */
+            lineTotal: number;
+            /**
+             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+             * @example 1234.5
+             */
+            lineTotalExact: string;
+        };
+        OrderKitLine: {
+            /** Format: uuid */
+            id: string;
+            /** @description The request line that sold the kit. */
+            lineNo: number;
+            /**
+             * Format: uuid
+             * @description The kit.
+             */
+            productId: string;
+            /** @description Kits sold. */
+            quantity: number;
+            /** @description Unit price of one kit. */
+            price: number;
             /**
              * @description Exact, at most 4 decimals, however large.
              * @example 1234.5
@@ -2806,7 +2839,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
             lines: components["schemas"]["OrderLine"][];
+            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
+            kitLines: components["schemas"]["OrderKitLine"][];
             statusHistory: components["schemas"]["OrderStatusChange"][];
             /** @description The order's shipments (packages without their contents), when a shipment made the change. */
             shipments?: components["schemas"]["OrderEventShipment"][];
@@ -2940,7 +2976,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
             lines: components["schemas"]["OrderLine"][];
+            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
+            kitLines: components["schemas"]["OrderKitLine"][];
             statusHistory: components["schemas"]["OrderStatusChange"][];
             backorder: {
                 /** Format: uuid */
@@ -3004,7 +3043,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
             lines: components["schemas"]["OrderLine"][];
+            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
+            kitLines: components["schemas"]["OrderKitLine"][];
             statusHistory: components["schemas"]["OrderStatusChange"][];
             /** @description The order's shipments (packages without their contents), when a shipment made the change. */
             shipments: components["schemas"]["OrderEventShipment"][];
@@ -3256,6 +3298,20 @@ export interface components {
             shortQuantity: number;
             /** @enum {string} */
             status: "open" | "picked" | "short" | "cancelled";
+            /** @description A kit's component: the kit line it ships for (null for a product sold on its own). */
+            kit: {
+                /**
+                 * Format: uuid
+                 * @description The order's kit line (Order.kitLines).
+                 */
+                lineId: string;
+                lineNo: number;
+                /**
+                 * Format: uuid
+                 * @description The kit.
+                 */
+                productId: string;
+            } | null;
         };
         PickListCompletedWebhookBody: {
             /** @enum {string} */
@@ -3327,13 +3383,23 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
             lines: components["schemas"]["OrderLine"][];
+            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
+            kitLines: components["schemas"]["OrderKitLine"][];
             statusHistory: components["schemas"]["OrderStatusChange"][];
             receipt: {
                 /** Format: uuid */
                 lineId: string;
                 /** @example 3 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /** Format: uuid */
                 locationId: string;
                 /**
@@ -3672,6 +3738,10 @@ export interface components {
             reorderPoint: number;
             /** @enum {string} */
             tracking: "none" | "lot" | "serial";
+            type: components["schemas"]["ProductType"];
+            /** @description A kit's components ([] for a stocked product). */
+            components: components["schemas"]["KitComponentRecord"][];
+            packagings: components["schemas"]["ProductPackaging"][];
             description: string | null;
             /** Format: uuid */
             merchantId: string | null;
@@ -3679,6 +3749,20 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @enum {string} */
+        ProductType: "stocked" | "kit";
+        KitComponentRecord: {
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+        };
+        ProductPackaging: {
+            code: string;
+            name: string;
+            /** @description Base units in one pack. */
+            quantity: number;
+            barcode: string | null;
         };
         ProductUpdatedWebhookBody: {
             /** @enum {string} */
@@ -3806,6 +3890,38 @@ export interface components {
             /** Format: uuid */
             webhookId: string;
             message: string;
+        };
+        ProductImportRow: {
+            /** @example WID-001 */
+            sku: string;
+            /** @example Widget */
+            name: string;
+            /**
+             * @description Digits. 8, 12, 13 or 14 of them are a GTIN and must end in its GS1 check digit.
+             * @example 4006381333931
+             */
+            barcode?: string | null;
+            category?: string | null;
+            /** @example pcs */
+            unit?: string | null;
+            /** @example 19.99 */
+            price?: number | null;
+            /** @example 19.99 */
+            cost?: number | null;
+            reorderPoint?: number;
+            description?: string | null;
+            /** @enum {string} */
+            status?: "Active" | "Inactive";
+            /**
+             * @description How units are told apart: by lot (with expiry) or by serial number. Fixed while the product has stock.
+             * @enum {string}
+             */
+            tracking?: "none" | "lot" | "serial";
+            /**
+             * Format: uuid
+             * @description The merchant whose goods these are (null: the tenant's own). Fixed while the product has stock or open orders.
+             */
+            merchantId?: string | null;
         };
         Health: {
             /** @enum {string} */
@@ -4512,10 +4628,20 @@ export interface components {
             warehouseId?: string;
             /** @description The order total (sum of quantity x unit amount) is at most 900719925474.0991; a larger one is a 400. */
             lines: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description A stocked product or a kit (which reserves its components).
+                 */
                 productId: string;
                 /** @example 3 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /** @example 19.99 */
                 price: number;
                 /**
@@ -4541,7 +4667,14 @@ export interface components {
                 /** Format: uuid */
                 productId: string;
                 /** @example 3 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /** @example 19.99 */
                 cost: number;
             }[];
@@ -4572,7 +4705,14 @@ export interface components {
                 /** Format: uuid */
                 lineId: string;
                 /** @example 3 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /** Format: uuid */
                 locationId: string;
                 /**
@@ -4735,6 +4875,36 @@ export interface components {
              * @description The merchant whose goods these are (null: the tenant's own). Fixed while the product has stock or open orders.
              */
             merchantId?: string | null;
+            /**
+             * @description `kit`: sold as its `components`, never holds stock itself; its availability is derived. Fixed at creation.
+             * @enum {string}
+             */
+            type?: "stocked" | "kit";
+            /** @description Kits only (and required for them): the stocked products one kit is made of. Fixed while an open order holds the kit (409). */
+            components?: components["schemas"]["KitComponent"][];
+            /** @description Stocked products only: pack sizes a stock quantity may be given in (`{packaging, packs}`). Replaces the stored list when sent. */
+            packagings?: components["schemas"]["Packaging"][];
+        };
+        KitComponent: {
+            /** Format: uuid */
+            productId: string;
+            quantity: number;
+        };
+        Packaging: {
+            /** @example case */
+            code: string;
+            /** @example Case of 12 */
+            name: string;
+            /**
+             * @description Base units in one pack.
+             * @example 12
+             */
+            quantity: number;
+            /**
+             * @description Unique per tenant, also against products' barcodes. Scanning it in a pick counts one pack.
+             * @example 4006381333931
+             */
+            barcode?: string | null;
         };
         UpdateProductRequest: {
             /** @example WID-001 */
@@ -4767,6 +4937,10 @@ export interface components {
              * @description The merchant whose goods these are (null: the tenant's own). Fixed while the product has stock or open orders.
              */
             merchantId?: string | null;
+            /** @description Kits only (and required for them): the stocked products one kit is made of. Fixed while an open order holds the kit (409). */
+            components?: components["schemas"]["KitComponent"][];
+            /** @description Stocked products only: pack sizes a stock quantity may be given in (`{packaging, packs}`). Replaces the stored list when sent. */
+            packagings?: components["schemas"]["Packaging"][];
         };
         Merchant: {
             /** Format: uuid */
@@ -4888,9 +5062,28 @@ export interface components {
             available: number;
             /** @description Whether the location is sellable; stock at a non-sellable one (quarantine) is shown apart. */
             sellable: boolean;
+            packs?: components["schemas"]["StockLevelInPacks"];
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description With ?packaging=: the level as whole packs and the units left over (null: the product has no such packaging). */
+        StockLevelInPacks: {
+            packaging: string;
+            /** @description Base units in one pack. */
+            size: number;
+            onHand: {
+                packs: number;
+                remainder: number;
+            };
+            reserved: {
+                packs: number;
+                remainder: number;
+            };
+            available: {
+                packs: number;
+                remainder: number;
+            };
+        } | null;
         InventoryCountSummary: {
             /** Format: uuid */
             id: string;
@@ -5003,6 +5196,29 @@ export interface components {
              */
             lastMovementAt: string;
         };
+        KitStockLevel: {
+            /**
+             * Format: uuid
+             * @description The kit.
+             */
+            productId: string;
+            sku: string;
+            productName: string;
+            /** Format: uuid */
+            warehouseId: string;
+            warehouseCode: string;
+            /** @description Complete kits the components' available stock makes here: the minimum over components of floor(available / quantity). */
+            available: number;
+            components: {
+                /** Format: uuid */
+                productId: string;
+                sku: string;
+                /** @description Units in one kit. */
+                quantity: number;
+                /** @description Units an order could reserve here. */
+                available: number;
+            }[];
+        };
         StockMovement: {
             /** Format: uuid */
             id: string;
@@ -5042,7 +5258,14 @@ export interface components {
              * @description Signed: positive adds stock, negative removes it. A stock level holds at most 1000000000 units; an addition past that is a 409.
              * @example -3
              */
-            quantity: number;
+            quantity?: number;
+            /**
+             * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+             * @example case
+             */
+            packaging?: string;
+            /** @description With `packaging`: how many packs (quantity = packs x its size). */
+            packs?: number;
             /** @example cycle_count */
             reason: string;
             notes?: string;
@@ -5085,7 +5308,14 @@ export interface components {
             /** Format: uuid */
             toLocationId: string;
             /** @description A stock level holds at most 1000000000 units; a transfer past that is a 409. */
-            quantity: number;
+            quantity?: number;
+            /**
+             * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+             * @example case
+             */
+            packaging?: string;
+            /** @description With `packaging`: how many packs (quantity = packs x its size). */
+            packs?: number;
             notes?: string;
             /**
              * @description Required for lot-tracked products; a new number creates the lot (on additions).
@@ -5155,7 +5385,14 @@ export interface components {
              * @description Signed: positive adds stock, negative removes it. A stock level holds at most 1000000000 units; an addition past that is a 409.
              * @example -3
              */
-            quantity: number;
+            quantity?: number;
+            /**
+             * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+             * @example case
+             */
+            packaging?: string;
+            /** @description With `packaging`: how many packs (quantity = packs x its size). */
+            packs?: number;
             /** @example cycle_count */
             reason: string;
             notes?: string;
@@ -5984,7 +6221,7 @@ export interface components {
         };
         BarcodeResolution: {
             code: string;
-            matches: (components["schemas"]["BarcodeProductMatch"] | components["schemas"]["BarcodeLocationMatch"] | components["schemas"]["BarcodeLotMatch"] | components["schemas"]["BarcodePackageMatch"])[];
+            matches: (components["schemas"]["BarcodeProductMatch"] | components["schemas"]["BarcodePackagingMatch"] | components["schemas"]["BarcodeLocationMatch"] | components["schemas"]["BarcodeLotMatch"] | components["schemas"]["BarcodePackageMatch"])[];
         };
         BarcodeProductMatch: {
             /**
@@ -6000,6 +6237,27 @@ export interface components {
                 sku: string;
                 name: string;
                 barcode: string | null;
+            };
+        };
+        BarcodePackagingMatch: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "packaging";
+            product: {
+                /** Format: uuid */
+                id: string;
+                sku: string;
+                name: string;
+                barcode: string | null;
+            };
+            packaging: {
+                code: string;
+                name: string;
+                /** @description Base units in one pack. */
+                quantity: number;
+                barcode: string;
             };
         };
         BarcodeLocationMatch: {
@@ -6089,9 +6347,19 @@ export interface components {
             lineId?: string;
             /** @example A-01-03 */
             location: string;
-            /** @example 4006381333931 */
+            /**
+             * @description A packaging's barcode names its product and counts one pack when neither quantity nor packs is sent.
+             * @example 4006381333931
+             */
             product: string;
-            quantity: number;
+            quantity?: number;
+            /**
+             * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+             * @example case
+             */
+            packaging?: string;
+            /** @description With `packaging`: how many packs (quantity = packs x its size). */
+            packs?: number;
             /** @example L2026-11-A */
             lotNumber?: string;
             /**
@@ -14913,7 +15181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown merchant */
+            /** @description Unknown merchant, or a kit's component names an unknown product */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -15154,7 +15422,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateProductRequest"][];
+                "application/json": components["schemas"]["ProductImportRow"][];
                 "text/csv": string;
             };
         };
@@ -16357,7 +16625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown product or merchant */
+            /** @description Unknown product or merchant, or a kit's component names an unknown product */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -16382,7 +16650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SKU or barcode already used */
+            /** @description SKU or barcode already used, or a kit's components changed while an open order holds it */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -16971,7 +17239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unknown product or merchant */
+            /** @description Unknown product or merchant, or a kit's component names an unknown product */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -16996,7 +17264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SKU or barcode already used */
+            /** @description SKU or barcode already used, or a kit's components changed while an open order holds it */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -23411,6 +23679,8 @@ export interface operations {
                 sku?: string;
                 lotId?: string;
                 lotNumber?: string;
+                /** @description Also show each level in packs of this packaging (`packs`: whole packs and the remainder in units); levels of products without it show `packs: null`. Not with asOf. */
+                packaging?: string;
                 /** @description Only levels of products at or below their reorder point. */
                 belowReorderPoint?: "true" | "false";
                 /** @description Stock as it was at this instant (inclusive), from the ledger: each level's `onHand` then (one row per lot for lot-tracked products; the lot filters apply), for levels that had stock history by then. Not in the future; not with belowReorderPoint. */
@@ -23427,7 +23697,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of stock levels (StockLevelAsOf items with asOf) */
+            /** @description A page of stock levels (StockLevelAsOf items with asOf; KitStockLevel items, one per warehouse, when productId is a kit) */
             200: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -23451,7 +23721,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: (components["schemas"]["StockLevel"] | components["schemas"]["StockLevelAsOf"])[];
+                            items: (components["schemas"]["StockLevel"] | components["schemas"]["StockLevelAsOf"] | components["schemas"]["KitStockLevel"])[];
                             totalCount: number;
                             page: number;
                             pageSize: number;

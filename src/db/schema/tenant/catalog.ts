@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { tenantRowKey, timestamps } from "./columns";
 import { merchants } from "./merchants";
 
 export const productTrackings = ["none", "lot", "serial"] as const;
+/** A stocked product holds stock; a kit never does: it is sold as its components (kit_components). */
+export const productTypes = ["stocked", "kit"] as const;
 
 export const products = sqliteTable(
   "products",
@@ -23,6 +25,7 @@ export const products = sqliteTable(
     reorderPoint: integer("reorder_point").notNull().default(0),
     // How units are told apart: not at all, by lot (with expiry), or one by one by serial number.
     tracking: text("tracking", { enum: productTrackings }).notNull().default("none"),
+    type: text("type", { enum: productTypes }).notNull().default("stocked"),
     description: text("description"),
     // The merchant whose goods these are (a 3PL's brand); null: the tenant's own.
     merchantId: text("merchant_id").references(() => merchants.id),
@@ -45,6 +48,52 @@ export const products = sqliteTable(
     check("products_status_check", sql`${t.status} in ('Active', 'Inactive')`),
     check("products_reorder_point_check", sql`${t.reorderPoint} >= 0`),
     check("products_tracking_check", sql`${t.tracking} in ('none', 'lot', 'serial')`),
+    check("products_type_check", sql`${t.type} in ('stocked', 'kit')`),
+  ],
+);
+
+/**
+ * A product's pack sizes (`case` = 12 units). Stock stays in base units; a packaging only converts what a caller
+ * sends. A packaging's barcode is unique per tenant, also against products' barcodes (triggers, migration 0012).
+ */
+export const productPackagings = sqliteTable(
+  "product_packagings",
+  {
+    tenantId: text("tenant_id").notNull(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    barcode: text("barcode"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.code] }),
+    uniqueIndex("product_packagings_tenant_barcode_unique")
+      .on(t.tenantId, t.barcode)
+      .where(sql`${t.barcode} is not null`),
+    check("product_packagings_quantity_check", sql`${t.quantity} >= 1`),
+  ],
+);
+
+/** What one unit of a kit is made of: `quantity` units of each stocked component. */
+export const kitComponents = sqliteTable(
+  "kit_components",
+  {
+    tenantId: text("tenant_id").notNull(),
+    kitId: text("kit_id")
+      .notNull()
+      .references(() => products.id),
+    componentId: text("component_id")
+      .notNull()
+      .references(() => products.id),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.kitId, t.componentId] }),
+    index("kit_components_tenant_component_idx").on(t.tenantId, t.componentId),
+    check("kit_components_quantity_check", sql`${t.quantity} >= 1`),
   ],
 );
 

@@ -23,6 +23,8 @@ export const orders = sqliteTable(
     // Bumped on every status change; a status update is guarded by the version it read.
     version: integer("version").notNull().default(1),
     createdBy: text("created_by"),
+    // Sales orders: the lines that sold kits. Their components are ordinary order lines (kit_line_id).
+    kitLines: text("kit_lines", { mode: "json" }).$type<KitLine[] | null>(),
     ...timestamps(),
   },
   (t) => [
@@ -57,6 +59,8 @@ export const orderLines = sqliteTable(
     // What the line was allocated (lots, at creation) and shipped (serial numbers, at shipping).
     lots: text("lots", { mode: "json" }).$type<LineLot[] | null>(),
     serialNumbers: text("serial_numbers", { mode: "json" }).$type<string[] | null>(),
+    // A kit's component line: the kit line (orders.kit_lines) it was expanded from.
+    kitLineId: text("kit_line_id"),
   },
   (t) => [
     index("order_lines_tenant_order_idx").on(t.tenantId, t.orderId, t.lineNo),
@@ -73,6 +77,15 @@ export const orderLines = sqliteTable(
     ),
   ],
 );
+
+/** A sales line that sold kits: the kit, how many, at what unit price; components ship on their own lines. */
+export interface KitLine {
+  id: string;
+  lineNo: number;
+  productId: string;
+  quantity: number;
+  unitPriceE4: number;
+}
 
 /** A lot a sales line was allocated from (stored on the line, so it outlives the reservation). */
 export interface LineLot {
