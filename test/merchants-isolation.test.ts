@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Method } from "./support/api-types";
+import { levelsIn } from "./support/api-types";
 import {
   adjustStock,
   createLocation,
@@ -395,7 +396,7 @@ describe("a merchant-scoped key", () => {
 
 async function firstBin() {
   const stock = await call("GET", `/inventory/stock?productId=${a.productId}`, { headers: tenant.admin });
-  return stock.body.data.items[0]?.locationId as string | undefined;
+  return levelsIn(stock.body.data)[0]?.locationId;
 }
 
 /** B's rows as the tenant's admin reads them. */
