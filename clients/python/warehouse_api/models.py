@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
+__all__ = ["DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "QueuedDelivery", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
 
 
 class DimensionsUnit(str, Enum):
@@ -144,6 +144,11 @@ class ProductBatchAction(str, Enum):
 class ProductStatus(str, Enum):
     ACTIVE = "Active"
     INACTIVE = "Inactive"
+
+
+class ProductType(str, Enum):
+    STOCKED = "stocked"
+    KIT = "kit"
 
 
 class ReplayWebhookRequestTypesItem(str, Enum):
@@ -374,13 +379,15 @@ class Address(_m.Model):
 
 @dataclass
 class AdjustmentBatchLine(_m.Model):
-    quantity: int
     reason: str
     sku: Optional[str] = None
     product_id: Optional[str] = None
     location_code: Optional[str] = None
     location_id: Optional[str] = None
     warehouse_code: Optional[str] = None
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     notes: Optional[str] = None
     lot_number: Optional[str] = None
     expires_at: Optional[str] = None
@@ -388,19 +395,21 @@ class AdjustmentBatchLine(_m.Model):
     serial_numbers: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "reason": "reason", "sku": "sku", "product_id": "productId", "location_code": "locationCode", "location_id": "locationId", "warehouse_code": "warehouseCode", "notes": "notes", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"quantity", "reason"})
+    _wire: ClassVar[Dict[str, str]] = {"reason": "reason", "sku": "sku", "product_id": "productId", "location_code": "locationCode", "location_id": "locationId", "warehouse_code": "warehouseCode", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "notes": "notes", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"reason"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "AdjustmentBatchLine":
         return cls(
-            quantity=data.get("quantity"),
             reason=data.get("reason"),
             sku=data.get("sku"),
             product_id=data.get("productId"),
             location_code=data.get("locationCode"),
             location_id=data.get("locationId"),
             warehouse_code=data.get("warehouseCode"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             notes=data.get("notes"),
             lot_number=data.get("lotNumber"),
             expires_at=data.get("expiresAt"),
@@ -432,8 +441,10 @@ class AdjustmentBatchRequest(_m.Model):
 class AdjustmentRequest(_m.Model):
     product_id: str
     location_id: str
-    quantity: int
     reason: str
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     notes: Optional[str] = None
     lot_number: Optional[str] = None
     expires_at: Optional[str] = None
@@ -441,16 +452,18 @@ class AdjustmentRequest(_m.Model):
     serial_numbers: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "location_id": "locationId", "quantity": "quantity", "reason": "reason", "notes": "notes", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "locationId", "quantity", "reason"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "location_id": "locationId", "reason": "reason", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "notes": "notes", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "locationId", "reason"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "AdjustmentRequest":
         return cls(
             product_id=data.get("productId"),
             location_id=data.get("locationId"),
-            quantity=data.get("quantity"),
             reason=data.get("reason"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             notes=data.get("notes"),
             lot_number=data.get("lotNumber"),
             expires_at=data.get("expiresAt"),
@@ -643,6 +656,70 @@ class BarcodePackageMatchPackage(_m.Model):
 
 
 @dataclass
+class BarcodePackagingMatch(_m.Model):
+    type: str
+    product: BarcodePackagingMatchProduct
+    packaging: BarcodePackagingMatchPackaging
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "product": "product", "packaging": "packaging"}
+    _required: ClassVar[frozenset] = frozenset({"type", "product", "packaging"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodePackagingMatch":
+        return cls(
+            type=data.get("type"),
+            product=_m.model(BarcodePackagingMatchProduct)(data.get("product")),
+            packaging=_m.model(BarcodePackagingMatchPackaging)(data.get("packaging")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodePackagingMatchPackaging(_m.Model):
+    code: str
+    name: str
+    quantity: int
+    barcode: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name", "quantity": "quantity", "barcode": "barcode"}
+    _required: ClassVar[frozenset] = frozenset({"code", "name", "quantity", "barcode"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodePackagingMatchPackaging":
+        return cls(
+            code=data.get("code"),
+            name=data.get("name"),
+            quantity=data.get("quantity"),
+            barcode=data.get("barcode"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class BarcodePackagingMatchProduct(_m.Model):
+    id: str
+    sku: str
+    name: str
+    barcode: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode"}
+    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodePackagingMatchProduct":
+        return cls(
+            id=data.get("id"),
+            sku=data.get("sku"),
+            name=data.get("name"),
+            barcode=data.get("barcode"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class BarcodeProductMatch(_m.Model):
     type: str
     matched_on: Union[MatchedOn, str]
@@ -706,13 +783,14 @@ class BarcodeResolution(_m.Model):
 class BarcodeResolutionMatchesItem(_m.Model):
     type: str
     matched_on: Optional[Union[MatchedOn, str]] = None
-    product: Optional[BarcodeProductMatchProduct] = None
+    product: Optional[Any] = None
+    packaging: Optional[BarcodePackagingMatchPackaging] = None
     location: Optional[BarcodeLocationMatchLocation] = None
     lot: Optional[BarcodeLotMatchLot] = None
     package: Optional[BarcodePackageMatchPackage] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"type": "type", "matched_on": "matchedOn", "product": "product", "location": "location", "lot": "lot", "package": "package"}
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "matched_on": "matchedOn", "product": "product", "packaging": "packaging", "location": "location", "lot": "lot", "package": "package"}
     _required: ClassVar[frozenset] = frozenset({"type"})
 
     @classmethod
@@ -720,7 +798,8 @@ class BarcodeResolutionMatchesItem(_m.Model):
         return cls(
             type=data.get("type"),
             matched_on=_m.enum(MatchedOn)(data.get("matchedOn")),
-            product=_m.model(BarcodeProductMatchProduct)(data.get("product")),
+            product=data.get("product"),
+            packaging=_m.model(BarcodePackagingMatchPackaging)(data.get("packaging")),
             location=_m.model(BarcodeLocationMatchLocation)(data.get("location")),
             lot=_m.model(BarcodeLotMatchLot)(data.get("lot")),
             package=_m.model(BarcodePackageMatchPackage)(data.get("package")),
@@ -920,9 +999,12 @@ class CreateProductRequest(_m.Model):
     status: Optional[Union[ProductStatus, str]] = None
     tracking: Optional[Union[Tracking, str]] = None
     merchant_id: Optional[str] = None
+    type: Optional[Union[ProductType, str]] = None
+    components: Optional[List[KitComponent]] = None
+    packagings: Optional[List[Packaging]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId"}
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId", "type": "type", "components": "components", "packagings": "packagings"}
     _required: ClassVar[frozenset] = frozenset({"sku", "name"})
 
     @classmethod
@@ -940,6 +1022,9 @@ class CreateProductRequest(_m.Model):
             status=_m.enum(ProductStatus)(data.get("status")),
             tracking=_m.enum(Tracking)(data.get("tracking")),
             merchant_id=data.get("merchantId"),
+            type=_m.enum(ProductType)(data.get("type")),
+            components=_m.list_of(_m.model(KitComponent))(data.get("components")),
+            packagings=_m.list_of(_m.model(Packaging))(data.get("packagings")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -971,19 +1056,23 @@ class CreatePurchaseOrderRequest(_m.Model):
 @dataclass
 class CreatePurchaseOrderRequestLinesItem(_m.Model):
     product_id: str
-    quantity: int
     cost: float
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "quantity": "quantity", "cost": "cost"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "quantity", "cost"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "cost": "cost", "quantity": "quantity", "packaging": "packaging", "packs": "packs"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "cost"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CreatePurchaseOrderRequestLinesItem":
         return cls(
             product_id=data.get("productId"),
-            quantity=data.get("quantity"),
             cost=data.get("cost"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1055,21 +1144,25 @@ class CreateSalesOrderRequest(_m.Model):
 @dataclass
 class CreateSalesOrderRequestLinesItem(_m.Model):
     product_id: str
-    quantity: int
     price: float
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     lot_number: Optional[str] = None
     hold_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "quantity": "quantity", "price": "price", "lot_number": "lotNumber", "hold_id": "holdId"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "quantity", "price"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "price": "price", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "lot_number": "lotNumber", "hold_id": "holdId"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "price"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CreateSalesOrderRequestLinesItem":
         return cls(
             product_id=data.get("productId"),
-            quantity=data.get("quantity"),
             price=data.get("price"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             lot_number=data.get("lotNumber"),
             hold_id=data.get("holdId"),
             extra_fields=_m.extra(data, cls._wire),
@@ -2569,6 +2662,92 @@ class JoinedTenant(_m.Model):
 
 
 @dataclass
+class KitComponent(_m.Model):
+    product_id: str
+    quantity: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "quantity": "quantity"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "quantity"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "KitComponent":
+        return cls(
+            product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class KitComponentRecord(_m.Model):
+    product_id: str
+    quantity: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "quantity": "quantity"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "quantity"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "KitComponentRecord":
+        return cls(
+            product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class KitStockLevel(_m.Model):
+    product_id: str
+    sku: str
+    product_name: str
+    warehouse_id: str
+    warehouse_code: str
+    available: int
+    components: List[KitStockLevelComponentsItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "available": "available", "components": "components"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "warehouseId", "warehouseCode", "available", "components"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "KitStockLevel":
+        return cls(
+            product_id=data.get("productId"),
+            sku=data.get("sku"),
+            product_name=data.get("productName"),
+            warehouse_id=data.get("warehouseId"),
+            warehouse_code=data.get("warehouseCode"),
+            available=data.get("available"),
+            components=_m.list_of(_m.model(KitStockLevelComponentsItem))(data.get("components")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class KitStockLevelComponentsItem(_m.Model):
+    product_id: str
+    sku: str
+    quantity: int
+    available: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "quantity": "quantity", "available": "available"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "quantity", "available"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "KitStockLevelComponentsItem":
+        return cls(
+            product_id=data.get("productId"),
+            sku=data.get("sku"),
+            quantity=data.get("quantity"),
+            available=data.get("available"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class LabelShipmentRequest(_m.Model):
     tracking_numbers: Optional[List[LabelShipmentRequestTrackingNumbersItem]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -3015,23 +3194,26 @@ class ListStockResultItemsItem(_m.Model):
     product_id: str
     sku: str
     product_name: str
-    location_id: str
-    location_code: str
     warehouse_id: str
-    lot_id: Optional[str]
-    lot_number: Optional[str]
-    expires_at: Optional[str]
-    on_hand: int
+    location_id: Optional[str] = None
+    location_code: Optional[str] = None
+    lot_id: Optional[str] = None
+    lot_number: Optional[str] = None
+    expires_at: Optional[str] = None
+    on_hand: Optional[int] = None
     reserved: Optional[int] = None
     available: Optional[int] = None
     sellable: Optional[bool] = None
+    packs: Optional[StockLevelInPacks] = None
     updated_at: Optional[str] = None
     as_of: Optional[str] = None
     last_movement_at: Optional[str] = None
+    warehouse_code: Optional[str] = None
+    components: Optional[List[KitStockLevelComponentsItem]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "location_id": "locationId", "location_code": "locationCode", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "sellable": "sellable", "updated_at": "updatedAt", "as_of": "asOf", "last_movement_at": "lastMovementAt"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "warehouse_id": "warehouseId", "location_id": "locationId", "location_code": "locationCode", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "sellable": "sellable", "packs": "packs", "updated_at": "updatedAt", "as_of": "asOf", "last_movement_at": "lastMovementAt", "warehouse_code": "warehouseCode", "components": "components"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "warehouseId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ListStockResultItemsItem":
@@ -3039,9 +3221,9 @@ class ListStockResultItemsItem(_m.Model):
             product_id=data.get("productId"),
             sku=data.get("sku"),
             product_name=data.get("productName"),
+            warehouse_id=data.get("warehouseId"),
             location_id=data.get("locationId"),
             location_code=data.get("locationCode"),
-            warehouse_id=data.get("warehouseId"),
             lot_id=data.get("lotId"),
             lot_number=data.get("lotNumber"),
             expires_at=data.get("expiresAt"),
@@ -3049,9 +3231,12 @@ class ListStockResultItemsItem(_m.Model):
             reserved=data.get("reserved"),
             available=data.get("available"),
             sellable=data.get("sellable"),
+            packs=_m.model(StockLevelInPacks)(data.get("packs")),
             updated_at=data.get("updatedAt"),
             as_of=data.get("asOf"),
             last_movement_at=data.get("lastMovementAt"),
+            warehouse_code=data.get("warehouseCode"),
+            components=_m.list_of(_m.model(KitStockLevelComponentsItem))(data.get("components")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3633,11 +3818,12 @@ class Order(_m.Model):
     created_at: str
     updated_at: str
     lines: List[OrderLine]
+    kit_lines: List[OrderKitLine]
     status_history: List[OrderStatusChange]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Order":
@@ -3659,6 +3845,7 @@ class Order(_m.Model):
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
             status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -3683,12 +3870,13 @@ class OrderBackorderedData(_m.Model):
     created_at: str
     updated_at: str
     lines: List[OrderLine]
+    kit_lines: List[OrderKitLine]
     status_history: List[OrderStatusChange]
     backorder: OrderBackorderedDataBackorder
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "backorder": "backorder"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "backorder"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "backorder": "backorder"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedData":
@@ -3710,6 +3898,7 @@ class OrderBackorderedData(_m.Model):
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
             status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
             backorder=_m.model(OrderBackorderedDataBackorder)(data.get("backorder")),
             extra_fields=_m.extra(data, cls._wire),
@@ -3867,12 +4056,13 @@ class OrderChangedData(_m.Model):
     created_at: str
     updated_at: str
     lines: List[OrderLine]
+    kit_lines: List[OrderKitLine]
     status_history: List[OrderStatusChange]
     shipments: Optional[List[OrderEventShipment]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedData":
@@ -3894,6 +4084,7 @@ class OrderChangedData(_m.Model):
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
             status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
             shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
             extra_fields=_m.extra(data, cls._wire),
@@ -4075,6 +4266,34 @@ class OrderEventShipmentPackagesItem(_m.Model):
 
 
 @dataclass
+class OrderKitLine(_m.Model):
+    id: str
+    line_no: int
+    product_id: str
+    quantity: int
+    price: float
+    line_total: float
+    line_total_exact: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "price": "price", "line_total": "lineTotal", "line_total_exact": "lineTotalExact"}
+    _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "price", "lineTotal", "lineTotalExact"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderKitLine":
+        return cls(
+            id=data.get("id"),
+            line_no=data.get("lineNo"),
+            product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            price=data.get("price"),
+            line_total=data.get("lineTotal"),
+            line_total_exact=data.get("lineTotalExact"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class OrderLine(_m.Model):
     id: str
     line_no: int
@@ -4090,9 +4309,10 @@ class OrderLine(_m.Model):
     lot_number: Optional[str] = None
     lots: Optional[List[OrderLineLotsItem]] = None
     serial_numbers: Optional[List[str]] = None
+    kit_line_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "shipped_quantity": "shippedQuantity", "backordered_quantity": "backorderedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers"}
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "shipped_quantity": "shippedQuantity", "backordered_quantity": "backorderedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers", "kit_line_id": "kitLineId"}
     _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "lineTotal", "lineTotalExact"})
 
     @classmethod
@@ -4112,6 +4332,7 @@ class OrderLine(_m.Model):
             lot_number=data.get("lotNumber"),
             lots=_m.list_of(_m.model(OrderLineLotsItem))(data.get("lots")),
             serial_numbers=data.get("serialNumbers"),
+            kit_line_id=data.get("kitLineId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4157,12 +4378,13 @@ class OrderPartiallyShippedData(_m.Model):
     created_at: str
     updated_at: str
     lines: List[OrderLine]
+    kit_lines: List[OrderKitLine]
     status_history: List[OrderStatusChange]
     shipments: List[OrderEventShipment]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "shipments"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedData":
@@ -4184,6 +4406,7 @@ class OrderPartiallyShippedData(_m.Model):
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
             status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
             shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
             extra_fields=_m.extra(data, cls._wire),
@@ -4619,6 +4842,28 @@ class PackageLine(_m.Model):
 
 
 @dataclass
+class Packaging(_m.Model):
+    code: str
+    name: str
+    quantity: int
+    barcode: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name", "quantity": "quantity", "barcode": "barcode"}
+    _required: ClassVar[frozenset] = frozenset({"code", "name", "quantity"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Packaging":
+        return cls(
+            code=data.get("code"),
+            name=data.get("name"),
+            quantity=data.get("quantity"),
+            barcode=data.get("barcode"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class PasswordChanged(_m.Model):
     changed_at: str
     other_sessions_revoked: int
@@ -4863,10 +5108,11 @@ class PickListLine(_m.Model):
     picked_quantity: int
     short_quantity: int
     status: Union[PickListLineStatus, str]
+    kit: Optional[PickListLineKit]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "order_id": "orderId", "order_line_id": "orderLineId", "product_id": "productId", "sku": "sku", "location_id": "locationId", "location_code": "locationCode", "lot_number": "lotNumber", "quantity": "quantity", "picked_quantity": "pickedQuantity", "short_quantity": "shortQuantity", "status": "status"}
-    _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "orderId", "orderLineId", "productId", "sku", "locationId", "locationCode", "lotNumber", "quantity", "pickedQuantity", "shortQuantity", "status"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "order_id": "orderId", "order_line_id": "orderLineId", "product_id": "productId", "sku": "sku", "location_id": "locationId", "location_code": "locationCode", "lot_number": "lotNumber", "quantity": "quantity", "picked_quantity": "pickedQuantity", "short_quantity": "shortQuantity", "status": "status", "kit": "kit"}
+    _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "orderId", "orderLineId", "productId", "sku", "locationId", "locationCode", "lotNumber", "quantity", "pickedQuantity", "shortQuantity", "status", "kit"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PickListLine":
@@ -4884,6 +5130,27 @@ class PickListLine(_m.Model):
             picked_quantity=data.get("pickedQuantity"),
             short_quantity=data.get("shortQuantity"),
             status=_m.enum(PickListLineStatus)(data.get("status")),
+            kit=_m.model(PickListLineKit)(data.get("kit")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PickListLineKit(_m.Model):
+    line_id: str
+    line_no: int
+    product_id: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"line_id": "lineId", "line_no": "lineNo", "product_id": "productId"}
+    _required: ClassVar[frozenset] = frozenset({"lineId", "lineNo", "productId"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PickListLineKit":
+        return cls(
+            line_id=data.get("lineId"),
+            line_no=data.get("lineNo"),
+            product_id=data.get("productId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4946,23 +5213,27 @@ class PickListSummaryTotals(_m.Model):
 class PickRequest(_m.Model):
     location: str
     product: str
-    quantity: int
     line_id: Optional[str] = None
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     lot_number: Optional[str] = None
     serial_numbers: Optional[List[str]] = None
     tote_code: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"location": "location", "product": "product", "quantity": "quantity", "line_id": "lineId", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "tote_code": "toteCode"}
-    _required: ClassVar[frozenset] = frozenset({"location", "product", "quantity"})
+    _wire: ClassVar[Dict[str, str]] = {"location": "location", "product": "product", "line_id": "lineId", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "tote_code": "toteCode"}
+    _required: ClassVar[frozenset] = frozenset({"location", "product"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PickRequest":
         return cls(
             location=data.get("location"),
             product=data.get("product"),
-            quantity=data.get("quantity"),
             line_id=data.get("lineId"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             lot_number=data.get("lotNumber"),
             serial_numbers=data.get("serialNumbers"),
             tote_code=data.get("toteCode"),
@@ -4983,14 +5254,17 @@ class Product(_m.Model):
     status: Union[ProductStatus, str]
     reorder_point: int
     tracking: Union[Tracking, str]
+    type: Union[ProductType, str]
+    components: List[KitComponentRecord]
+    packagings: List[ProductPackaging]
     description: Optional[str]
     merchant_id: Optional[str]
     created_at: str
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "status": "status", "reorder_point": "reorderPoint", "tracking": "tracking", "description": "description", "merchant_id": "merchantId", "created_at": "createdAt", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "description", "merchantId", "createdAt", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "status": "status", "reorder_point": "reorderPoint", "tracking": "tracking", "type": "type", "components": "components", "packagings": "packagings", "description": "description", "merchant_id": "merchantId", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode", "category", "unit", "price", "cost", "status", "reorderPoint", "tracking", "type", "components", "packagings", "description", "merchantId", "createdAt", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Product":
@@ -5006,6 +5280,9 @@ class Product(_m.Model):
             status=_m.enum(ProductStatus)(data.get("status")),
             reorder_point=data.get("reorderPoint"),
             tracking=_m.enum(Tracking)(data.get("tracking")),
+            type=_m.enum(ProductType)(data.get("type")),
+            components=_m.list_of(_m.model(KitComponentRecord))(data.get("components")),
+            packagings=_m.list_of(_m.model(ProductPackaging))(data.get("packagings")),
             description=data.get("description"),
             merchant_id=data.get("merchantId"),
             created_at=data.get("createdAt"),
@@ -5221,6 +5498,66 @@ class ProductImportResult(_m.Model):
 
 
 @dataclass
+class ProductImportRow(_m.Model):
+    sku: str
+    name: str
+    barcode: Optional[str] = None
+    category: Optional[str] = None
+    unit: Optional[str] = None
+    price: Optional[float] = None
+    cost: Optional[float] = None
+    reorder_point: Optional[int] = None
+    description: Optional[str] = None
+    status: Optional[Union[ProductStatus, str]] = None
+    tracking: Optional[Union[Tracking, str]] = None
+    merchant_id: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId"}
+    _required: ClassVar[frozenset] = frozenset({"sku", "name"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductImportRow":
+        return cls(
+            sku=data.get("sku"),
+            name=data.get("name"),
+            barcode=data.get("barcode"),
+            category=data.get("category"),
+            unit=data.get("unit"),
+            price=data.get("price"),
+            cost=data.get("cost"),
+            reorder_point=data.get("reorderPoint"),
+            description=data.get("description"),
+            status=_m.enum(ProductStatus)(data.get("status")),
+            tracking=_m.enum(Tracking)(data.get("tracking")),
+            merchant_id=data.get("merchantId"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ProductPackaging(_m.Model):
+    code: str
+    name: str
+    quantity: int
+    barcode: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"code": "code", "name": "name", "quantity": "quantity", "barcode": "barcode"}
+    _required: ClassVar[frozenset] = frozenset({"code", "name", "quantity", "barcode"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProductPackaging":
+        return cls(
+            code=data.get("code"),
+            name=data.get("name"),
+            quantity=data.get("quantity"),
+            barcode=data.get("barcode"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class ProductUpdatedEvent(_m.Model):
     id: str
     type: str
@@ -5283,12 +5620,13 @@ class PurchaseOrderReceivedData(_m.Model):
     created_at: str
     updated_at: str
     lines: List[OrderLine]
+    kit_lines: List[OrderKitLine]
     status_history: List[OrderStatusChange]
     receipt: List[PurchaseOrderReceivedDataReceiptItem]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "status_history": "statusHistory", "receipt": "receipt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "statusHistory", "receipt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "receipt": "receipt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedData":
@@ -5310,6 +5648,7 @@ class PurchaseOrderReceivedData(_m.Model):
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
             status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
             receipt=_m.list_of(_m.model(PurchaseOrderReceivedDataReceiptItem))(data.get("receipt")),
             extra_fields=_m.extra(data, cls._wire),
@@ -5319,9 +5658,11 @@ class PurchaseOrderReceivedData(_m.Model):
 @dataclass
 class PurchaseOrderReceivedDataReceiptItem(_m.Model):
     line_id: str
-    quantity: int
     location_id: str
     product_id: str
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     lot_number: Optional[str] = None
     expires_at: Optional[str] = None
     manufactured_at: Optional[str] = None
@@ -5329,16 +5670,18 @@ class PurchaseOrderReceivedDataReceiptItem(_m.Model):
     lot_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"line_id": "lineId", "quantity": "quantity", "location_id": "locationId", "product_id": "productId", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers", "lot_id": "lotId"}
-    _required: ClassVar[frozenset] = frozenset({"lineId", "quantity", "locationId", "productId"})
+    _wire: ClassVar[Dict[str, str]] = {"line_id": "lineId", "location_id": "locationId", "product_id": "productId", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers", "lot_id": "lotId"}
+    _required: ClassVar[frozenset] = frozenset({"lineId", "locationId", "productId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedDataReceiptItem":
         return cls(
             line_id=data.get("lineId"),
-            quantity=data.get("quantity"),
             location_id=data.get("locationId"),
             product_id=data.get("productId"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             lot_number=data.get("lotNumber"),
             expires_at=data.get("expiresAt"),
             manufactured_at=data.get("manufacturedAt"),
@@ -5449,23 +5792,27 @@ class ReceivePurchaseOrderRequest(_m.Model):
 @dataclass
 class ReceivePurchaseOrderRequestLinesItem(_m.Model):
     line_id: str
-    quantity: int
     location_id: str
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     lot_number: Optional[str] = None
     expires_at: Optional[str] = None
     manufactured_at: Optional[str] = None
     serial_numbers: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"line_id": "lineId", "quantity": "quantity", "location_id": "locationId", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"lineId", "quantity", "locationId"})
+    _wire: ClassVar[Dict[str, str]] = {"line_id": "lineId", "location_id": "locationId", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "lot_number": "lotNumber", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"lineId", "locationId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ReceivePurchaseOrderRequestLinesItem":
         return cls(
             line_id=data.get("lineId"),
-            quantity=data.get("quantity"),
             location_id=data.get("locationId"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             lot_number=data.get("lotNumber"),
             expires_at=data.get("expiresAt"),
             manufactured_at=data.get("manufacturedAt"),
@@ -6418,9 +6765,10 @@ class StockLevel(_m.Model):
     available: int
     sellable: bool
     updated_at: str
+    packs: Optional[StockLevelInPacks] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "location_id": "locationId", "location_code": "locationCode", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "sellable": "sellable", "updated_at": "updatedAt"}
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "location_id": "locationId", "location_code": "locationCode", "warehouse_id": "warehouseId", "lot_id": "lotId", "lot_number": "lotNumber", "expires_at": "expiresAt", "on_hand": "onHand", "reserved": "reserved", "available": "available", "sellable": "sellable", "updated_at": "updatedAt", "packs": "packs"}
     _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "locationId", "locationCode", "warehouseId", "lotId", "lotNumber", "expiresAt", "onHand", "reserved", "available", "sellable", "updatedAt"})
 
     @classmethod
@@ -6440,6 +6788,7 @@ class StockLevel(_m.Model):
             available=data.get("available"),
             sellable=data.get("sellable"),
             updated_at=data.get("updatedAt"),
+            packs=_m.model(StockLevelInPacks)(data.get("packs")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -6478,6 +6827,84 @@ class StockLevelAsOf(_m.Model):
             on_hand=data.get("onHand"),
             as_of=data.get("asOf"),
             last_movement_at=data.get("lastMovementAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class StockLevelInPacks(_m.Model):
+    packaging: str
+    size: int
+    on_hand: StockLevelInPacksOnHand
+    reserved: StockLevelInPacksReserved
+    available: StockLevelInPacksAvailable
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"packaging": "packaging", "size": "size", "on_hand": "onHand", "reserved": "reserved", "available": "available"}
+    _required: ClassVar[frozenset] = frozenset({"packaging", "size", "onHand", "reserved", "available"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "StockLevelInPacks":
+        return cls(
+            packaging=data.get("packaging"),
+            size=data.get("size"),
+            on_hand=_m.model(StockLevelInPacksOnHand)(data.get("onHand")),
+            reserved=_m.model(StockLevelInPacksReserved)(data.get("reserved")),
+            available=_m.model(StockLevelInPacksAvailable)(data.get("available")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class StockLevelInPacksAvailable(_m.Model):
+    packs: int
+    remainder: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"packs": "packs", "remainder": "remainder"}
+    _required: ClassVar[frozenset] = frozenset({"packs", "remainder"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "StockLevelInPacksAvailable":
+        return cls(
+            packs=data.get("packs"),
+            remainder=data.get("remainder"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class StockLevelInPacksOnHand(_m.Model):
+    packs: int
+    remainder: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"packs": "packs", "remainder": "remainder"}
+    _required: ClassVar[frozenset] = frozenset({"packs", "remainder"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "StockLevelInPacksOnHand":
+        return cls(
+            packs=data.get("packs"),
+            remainder=data.get("remainder"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class StockLevelInPacksReserved(_m.Model):
+    packs: int
+    remainder: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"packs": "packs", "remainder": "remainder"}
+    _required: ClassVar[frozenset] = frozenset({"packs", "remainder"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "StockLevelInPacksReserved":
+        return cls(
+            packs=data.get("packs"),
+            remainder=data.get("remainder"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -6731,14 +7158,16 @@ class TransferRequest(_m.Model):
     product_id: str
     from_location_id: str
     to_location_id: str
-    quantity: int
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     notes: Optional[str] = None
     lot_number: Optional[str] = None
     serial_numbers: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "from_location_id": "fromLocationId", "to_location_id": "toLocationId", "quantity": "quantity", "notes": "notes", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "fromLocationId", "toLocationId", "quantity"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "from_location_id": "fromLocationId", "to_location_id": "toLocationId", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "notes": "notes", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "fromLocationId", "toLocationId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "TransferRequest":
@@ -6747,6 +7176,8 @@ class TransferRequest(_m.Model):
             from_location_id=data.get("fromLocationId"),
             to_location_id=data.get("toLocationId"),
             quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             notes=data.get("notes"),
             lot_number=data.get("lotNumber"),
             serial_numbers=data.get("serialNumbers"),
@@ -6856,9 +7287,11 @@ class UpdateProductRequest(_m.Model):
     status: Optional[Union[ProductStatus, str]] = None
     tracking: Optional[Union[Tracking, str]] = None
     merchant_id: Optional[str] = None
+    components: Optional[List[KitComponent]] = None
+    packagings: Optional[List[Packaging]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId"}
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "name": "name", "barcode": "barcode", "category": "category", "unit": "unit", "price": "price", "cost": "cost", "reorder_point": "reorderPoint", "description": "description", "status": "status", "tracking": "tracking", "merchant_id": "merchantId", "components": "components", "packagings": "packagings"}
     _required: ClassVar[frozenset] = frozenset({})
 
     @classmethod
@@ -6876,6 +7309,8 @@ class UpdateProductRequest(_m.Model):
             status=_m.enum(ProductStatus)(data.get("status")),
             tracking=_m.enum(Tracking)(data.get("tracking")),
             merchant_id=data.get("merchantId"),
+            components=_m.list_of(_m.model(KitComponent))(data.get("components")),
+            packagings=_m.list_of(_m.model(Packaging))(data.get("packagings")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
