@@ -1,14 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  createLocation,
-  createTenant,
-  type TestTenant,
-  tenantWithWarehouse,
-  unique,
-} from "./support/builders";
+import { type TestTenant, tenantWithWarehouse, unique } from "./support/builders";
 import { levelsWithLedger, outboxEvents } from "./support/database";
 import { call } from "./support/http";
-import { catalog as catalogOf, jobResult, runJob, startJob, upload, waitForJob } from "./support/jobs";
+import { catalog as catalogOf, jobResult, runJob, upload } from "./support/jobs";
 
 let tenant: TestTenant;
 let warehouseId: string;
