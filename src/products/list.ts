@@ -1,4 +1,4 @@
-import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { merchantCondition } from "../db/merchant-scope";
 import { readPage, sortedBy } from "../db/pages";
@@ -6,7 +6,7 @@ import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
-import { noParts, readParts } from "./parts";
+import { partsFromJson, partsJson } from "./parts";
 import { productRecord } from "./records";
 import { DEFAULT_PRODUCT_SORT, type ListProductsQuery, SYNC_SORT } from "./schemas";
 
@@ -89,7 +89,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
   // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
   const page = await readPage(tdb, query, {
     rows: tdb.db
-      .select()
+      .select({ ...getTableColumns(products), parts: partsJson })
       .from(products)
       .where(where)
       .orderBy(...sortedBy(sortColumns, products.id, sort))
@@ -104,11 +104,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
             .where(inTenant(tdb, productCounts))
         : tdb.db.select({ value: count() }).from(products).where(where),
   });
-  const parts = await readParts(
-    tdb,
-    page.items.map((row) => row.id),
-  );
-  return { ...page, items: page.items.map((row) => productRecord(row, parts.get(row.id) ?? noParts)) };
+  return { ...page, items: page.items.map(({ parts, ...row }) => productRecord(row, partsFromJson(parts))) };
 }
 
 export async function findProduct(tdb: TenantDb, id: string) {

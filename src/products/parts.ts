@@ -46,6 +46,21 @@ export async function readParts(tdb: TenantDb, ids: readonly string[]): Promise<
   return parts;
 }
 
+/**
+ * The parts of the product row being selected, as a JSON column of the same statement: a product page reads
+ * its products and their parts in the one round trip it reads the page in. Parsed by `partsFromJson`.
+ */
+export const partsJson = sql<string>`json_object(
+  'components', (select json_group_array(json_object('productId', c.component_id, 'quantity', c.quantity))
+    from (select component_id, quantity from kit_components
+      where tenant_id = ${products.tenantId} and kit_id = ${products.id} order by rowid) c),
+  'packagings', (select json_group_array(json_object('code', p.code, 'name', p.name, 'quantity', p.quantity,
+      'barcode', p.barcode))
+    from (select code, name, quantity, barcode from product_packagings
+      where tenant_id = ${products.tenantId} and product_id = ${products.id} order by quantity) p))`;
+
+export const partsFromJson = (json: string): ProductParts => JSON.parse(json) as ProductParts;
+
 export async function partsOf(tdb: TenantDb, id: string): Promise<ProductParts> {
   return (await readParts(tdb, [id])).get(id) ?? noParts;
 }
