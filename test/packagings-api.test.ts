@@ -89,6 +89,8 @@ describe("a product's packagings", () => {
     ]);
     const read = await call("GET", `/products/${product.id}`, { headers: tenant.admin });
     expect(read.body.data?.packagings).toEqual(replaced.body.data?.packagings);
+    // The product and its parts are one statement: a read by a credential already seen is one round trip.
+    expect(read.headers.get("X-D1-Stats")).toContain("hops=1");
     const events = await outboxEvents(tenant, /^product\.updated$/);
     const last = events.filter((e) => (e.payload as { id: string }).id === product.id).at(-1);
     expect(last?.payload).toMatchObject({ packagings: replaced.body.data?.packagings });

@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { merchantCondition } from "../db/merchant-scope";
 import { readPage, sortedBy } from "../db/pages";
@@ -6,7 +6,7 @@ import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
-import { partsFromJson, partsJson } from "./parts";
+import { productWithParts, type StoredProduct, withParts } from "./parts";
 import { productRecord } from "./records";
 import { DEFAULT_PRODUCT_SORT, type ListProductsQuery, SYNC_SORT } from "./schemas";
 
@@ -89,7 +89,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
   // Unfiltered, the total comes from the trigger-maintained counter instead of counting every row.
   const page = await readPage(tdb, query, {
     rows: tdb.db
-      .select({ ...getTableColumns(products), parts: partsJson })
+      .select(productWithParts)
       .from(products)
       .where(where)
       .orderBy(...sortedBy(sortColumns, products.id, sort))
@@ -104,15 +104,22 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
             .where(inTenant(tdb, productCounts))
         : tdb.db.select({ value: count() }).from(products).where(where),
   });
-  return { ...page, items: page.items.map(({ parts, ...row }) => productRecord(row, partsFromJson(parts))) };
+  return {
+    ...page,
+    items: page.items.map((item) => {
+      const { row, parts } = withParts(item);
+      return productRecord(row, parts);
+    }),
+  };
 }
 
-export async function findProduct(tdb: TenantDb, id: string) {
-  const [row] = await tdb.db
-    .select()
+/** A product and its parts, in one round trip; 404 when the tenant (or the caller's merchant) has none. */
+export async function findProduct(tdb: TenantDb, id: string): Promise<StoredProduct> {
+  const [found] = await tdb.db
+    .select(productWithParts)
     .from(products)
     .where(inTenant(tdb, products, eq(products.id, id)))
     .limit(1);
-  if (!row) throw notFound("Product");
-  return row;
+  if (!found) throw notFound("Product");
+  return withParts(found);
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, isNotNull, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, exists, getTableColumns, isNotNull, notInArray, type SQL, sql } from "drizzle-orm";
 import { inJsonArray, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { kitComponents, orders, productPackagings, products } from "../db/schema/tenant";
@@ -18,7 +18,7 @@ export interface ProductParts {
 
 export const noParts: ProductParts = { components: [], packagings: [] };
 
-/** The parts of `ids`, by product id, in one round trip (a product without parts maps to none). */
+/** The parts of products already read (a bulk write's), by product id, in one round trip (none: no parts). */
 export async function readParts(tdb: TenantDb, ids: readonly string[]): Promise<Map<string, ProductParts>> {
   const parts = new Map<string, ProductParts>();
   if (ids.length === 0) return parts;
@@ -46,11 +46,17 @@ export async function readParts(tdb: TenantDb, ids: readonly string[]): Promise<
   return parts;
 }
 
+/** A product and its parts, as reads and writes return them. */
+export interface StoredProduct {
+  row: ProductRow;
+  parts: ProductParts;
+}
+
 /**
- * The parts of the product row being selected, as a JSON column of the same statement: a product page reads
- * its products and their parts in the one round trip it reads the page in. Parsed by `partsFromJson`.
+ * The parts of the product row being selected, as a JSON column of the same statement: a product, or a page of
+ * them, is read with its parts in one round trip.
  */
-export const partsJson = sql<string>`json_object(
+const partsJson = sql<string>`json_object(
   'components', (select json_group_array(json_object('productId', c.component_id, 'quantity', c.quantity))
     from (select component_id, quantity from kit_components
       where tenant_id = ${products.tenantId} and kit_id = ${products.id} order by rowid) c),
@@ -59,11 +65,13 @@ export const partsJson = sql<string>`json_object(
     from (select code, name, quantity, barcode from product_packagings
       where tenant_id = ${products.tenantId} and product_id = ${products.id} order by quantity) p))`;
 
-export const partsFromJson = (json: string): ProductParts => JSON.parse(json) as ProductParts;
+/** What to select for a product with its parts; `withParts` reads the selected row. */
+export const productWithParts = { ...getTableColumns(products), parts: partsJson };
 
-export async function partsOf(tdb: TenantDb, id: string): Promise<ProductParts> {
-  return (await readParts(tdb, [id])).get(id) ?? noParts;
-}
+export const withParts = ({ parts, ...row }: ProductRow & { parts: string }): StoredProduct => ({
+  row,
+  parts: JSON.parse(parts) as ProductParts,
+});
 
 /** The parts a write sends (each list optional: omitted, it stays as stored). */
 export type SentParts = { components?: KitComponent[]; packagings?: Packaging[] };

@@ -12,7 +12,7 @@ import { upsertProducts } from "./batch";
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { listInvalidBarcodes } from "./invalid-barcodes";
 import { findProduct, listProducts } from "./list";
-import { partsOf } from "./parts";
+import type { StoredProduct } from "./parts";
 import { etagOf, productRecord } from "./records";
 import {
   CreateProductBody,
@@ -27,7 +27,7 @@ import {
   ProductRecord,
   UpdateProductBody,
 } from "./schemas";
-import { createProduct, deleteProduct, type StoredProduct, updateProduct } from "./writes";
+import { createProduct, deleteProduct, updateProduct } from "./writes";
 
 const read = { scope: "read:products" } as const;
 const write = { scope: "write:products" } as const;
@@ -194,11 +194,6 @@ const updateHandler: RouteHandler<typeof updateProductRoute | typeof patchProduc
   );
 };
 
-async function findStoredProduct(tdb: AppEnv["Variables"]["tenantDb"], id: string): Promise<StoredProduct> {
-  const row = await findProduct(tdb, id);
-  return { row, parts: await partsOf(tdb, id) };
-}
-
 const router = createRouter();
 // The import's rows are checked by the import itself (each bad row named); the document still names their shape.
 router.openAPIRegistry.register("ProductImportRow", ProductFieldsBody);
@@ -214,7 +209,7 @@ export const productRoutes = router
     ok(c, await listInvalidBarcodes(c.var.tenantDb, c.req.valid("query"))),
   )
   .openapi(getProductRoute, async (c) =>
-    ok(c, withEtag(c, await findStoredProduct(c.var.tenantDb, c.req.valid("param").id))),
+    ok(c, withEtag(c, await findProduct(c.var.tenantDb, c.req.valid("param").id))),
   )
   .openapi(createProductRoute, async (c) => {
     const product = withEtag(c, await createProduct(c.var.tenantDb, c.req.valid("json")));

@@ -30,8 +30,8 @@ import {
   kitOnOpenOrder,
   noParts,
   type ProductParts,
-  partsOf,
   replaceParts,
+  type StoredProduct,
 } from "./parts";
 import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
 import type { CreateProductBody, ProductChanges, ProductFields } from "./schemas";
@@ -109,12 +109,6 @@ export function changedProductRow(current: ProductRow, changes: ProductChanges, 
   };
 }
 
-/** A product and its parts, as a write returns them. */
-export interface StoredProduct {
-  row: ProductRow;
-  parts: ProductParts;
-}
-
 const sentParts = (input: CreateProductBody | ProductChanges, stored: ProductParts): ProductParts => ({
   components: input.components ?? stored.components,
   packagings: (input.packagings ?? stored.packagings).map((p) => ({ ...p, barcode: p.barcode ?? null })),
@@ -162,12 +156,11 @@ export function updateProduct(
   ifMatch?: string,
 ): Promise<StoredProduct> {
   return untilCommitted(ifMatch, async () => {
-    const current = await findProduct(tdb, id);
+    const { row: current, parts: stored } = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const next = changedProductRow(current, changes, new Date().toISOString());
     const { tenantId: _t, id: _id, createdAt: _c, ...values } = next;
     await assertParts(tdb, next, changes, false);
-    const stored = await partsOf(tdb, id);
     const parts = sentParts(changes, stored);
     // Tracking says how the product's stock is keyed (lot, serials): it changes only while there is none.
     const retracks = next.tracking !== current.tracking;
@@ -266,9 +259,8 @@ const componentOfKit = (tdb: TenantDb, id: string) =>
  */
 export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string): Promise<StoredProduct> {
   return untilCommitted(ifMatch, async () => {
-    const current = await findProduct(tdb, id);
+    const { row: current, parts } = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
-    const parts = await partsOf(tdb, id);
     const blocked = sql`(${stockOrOpenOrders(tdb, id)} or ${componentOfKit(tdb, id)} or ${kitOnOpenOrder(tdb, id)})`;
     const written = await runBatch(tdb, {
       components: tdb.db
