@@ -1,19 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { locationTypes } from "../db/schema/tenant";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { requiredText } from "../http/required-text";
 
 const locationFields = {
-  code: z
-    .string({ error: "Code is required" })
-    .trim()
-    .min(1, "Code is required")
-    .max(64, "must be at most 64 characters")
-    .openapi({ example: "A-01-03" }),
-  name: z
-    .string({ error: "Name is required" })
-    .trim()
-    .min(1, "Name is required")
-    .max(200, "must be at most 200 characters"),
+  code: requiredText("Code", 64).openapi({ example: "A-01-03" }),
+  name: requiredText("Name", 200),
   type: z.enum(locationTypes, { error: `must be one of ${locationTypes.join(", ")}` }),
   parentId: z
     .uuid("must be a UUID")

@@ -1,20 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { requiredText } from "../http/required-text";
 
 export const MerchantBody = z
   .strictObject({
-    code: z
-      .string({ error: "Code is required" })
-      .trim()
-      .min(1, "Code is required")
-      .max(32, "must be at most 32 characters")
-      .openapi({ example: "ACME" }),
-    name: z
-      .string({ error: "Name is required" })
-      .trim()
-      .min(1, "Name is required")
-      .max(200, "must be at most 200 characters")
-      .openapi({ example: "Acme Outdoor" }),
+    code: requiredText("Code", 32).openapi({ example: "ACME" }),
+    name: requiredText("Name", 200).openapi({ example: "Acme Outdoor" }),
   })
   .openapi("MerchantRequest");
 export type MerchantBody = z.infer<typeof MerchantBody>;

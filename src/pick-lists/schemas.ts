@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pickListLineStatuses, pickListStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { requiredText } from "../http/required-text";
 import { amountFields, oneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers } from "../stock/schemas";
 
@@ -129,12 +130,7 @@ export const ShortBody = z
       .int("must be an integer")
       .min(1, "must be at least 1")
       .max(1_000_000_000, "must be at most 1000000000"),
-    reason: z
-      .string({ error: "Reason is required" })
-      .trim()
-      .min(1, "Reason is required")
-      .max(200, "must be at most 200 characters")
-      .openapi({ example: "bin empty" }),
+    reason: requiredText("Reason", 200).openapi({ example: "bin empty" }),
   })
   .openapi("ShortRequest");
 export type ShortBody = z.infer<typeof ShortBody>;

@@ -2,24 +2,15 @@ import { z } from "@hono/zod-openapi";
 import { productTrackings, productTypes } from "../db/schema/tenant";
 import { gtinProblem } from "../gs1/gtin";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { requiredText } from "../http/required-text";
 import { Money } from "../money";
 import { PackagingCode } from "../stock/packs";
 
 export const productStatuses = ["Active", "Inactive"] as const;
 
 const fields = {
-  sku: z
-    .string({ error: "SKU is required" })
-    .trim()
-    .min(1, "SKU is required")
-    .max(64, "must be at most 64 characters")
-    .openapi({ example: "WID-001" }),
-  name: z
-    .string({ error: "Name is required" })
-    .trim()
-    .min(1, "Name is required")
-    .max(200, "must be at most 200 characters")
-    .openapi({ example: "Widget" }),
+  sku: requiredText("SKU", 64).openapi({ example: "WID-001" }),
+  name: requiredText("Name", 200).openapi({ example: "Widget" }),
   barcode: z
     .string()
     .trim()

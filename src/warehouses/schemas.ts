@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { nullableRef } from "../http/nullable";
 import { pageQuery, sortQuery } from "../http/pagination";
+import { requiredText } from "../http/required-text";
 
 export const Address = z
   .strictObject({
@@ -14,17 +15,8 @@ export const Address = z
 
 export const WarehouseBody = z
   .strictObject({
-    code: z
-      .string({ error: "Code is required" })
-      .trim()
-      .min(1, "Code is required")
-      .max(32, "must be at most 32 characters")
-      .openapi({ example: "WH-MAIN" }),
-    name: z
-      .string({ error: "Name is required" })
-      .trim()
-      .min(1, "Name is required")
-      .max(200, "must be at most 200 characters"),
+    code: requiredText("Code", 32).openapi({ example: "WH-MAIN" }),
+    name: requiredText("Name", 200),
     address: Address.optional(),
     active: z.boolean().optional(),
   })
