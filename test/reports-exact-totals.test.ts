@@ -40,7 +40,7 @@ describe("inventory valuation totals", () => {
     const text = await rawReport(tenant, "/reports/inventory-valuation");
     expect(text.match(/"value":500000000000000\b/g)).toHaveLength(2);
     expect(text).toContain(
-      '"totals":{"onHand":1000000,"reserved":0,"expired":0,"available":1000000,"value":1000000000000000,',
+      '"totals":{"onHand":1000000,"reserved":0,"expired":0,"nonSellable":0,"available":1000000,"value":1000000000000000,',
     );
   });
 
@@ -55,7 +55,7 @@ describe("inventory valuation totals", () => {
     const text = await rawReport(tenant, "/reports/inventory-valuation");
     expect(text.match(/"value":999999998999900000\.0001\b/g)).toHaveLength(6); // 3 lines, 3 warehouse totals
     expect(text).toContain(
-      '"onHand":2999999997,"reserved":0,"expired":0,"available":2999999997,"value":2999999996999700000.0003,',
+      '"onHand":2999999997,"reserved":0,"expired":0,"nonSellable":0,"available":2999999997,"value":2999999996999700000.0003,',
     );
     const csv = await rawReport(tenant, "/reports/inventory-valuation?format=csv");
     expect(csv.match(/,999999999\.9999,999999998999900000\.0001,/g)).toHaveLength(3);

@@ -181,9 +181,14 @@ describe("inventory-valuation", () => {
       onHand: 39,
       reserved: 8, // MUG-1 1 in E1 and 5 in W1, BOX-1 2 in W1
       expired: 0,
+      nonSellable: 0,
       available: 31,
       value: 71.4997,
       valueExact: "71.4997", // 17.5 + 1 + 2.9997 + 50, summed as integer ten-thousandths
+      sellableValue: 71.4997,
+      sellableValueExact: "71.4997",
+      nonSellableValue: 0,
+      nonSellableValueExact: "0",
       byWarehouse: [
         {
           warehouseId: ids.east,
@@ -191,9 +196,14 @@ describe("inventory-valuation", () => {
           onHand: 17,
           reserved: 1,
           expired: 0,
+          nonSellable: 0,
           available: 16,
           value: 21.4997,
           valueExact: "21.4997",
+          sellableValue: 21.4997,
+          sellableValueExact: "21.4997",
+          nonSellableValue: 0,
+          nonSellableValueExact: "0",
         },
         {
           warehouseId: ids.west,
@@ -201,9 +211,14 @@ describe("inventory-valuation", () => {
           onHand: 22,
           reserved: 7,
           expired: 0,
+          nonSellable: 0,
           available: 15,
           value: 50,
           valueExact: "50",
+          sellableValue: 50,
+          sellableValueExact: "50",
+          nonSellableValue: 0,
+          nonSellableValueExact: "0",
         },
       ],
     });
@@ -232,11 +247,13 @@ describe("inventory-valuation", () => {
   it("escapes and neutralises text in the CSV", async () => {
     const text = await csv("/reports/inventory-valuation");
     expect(text.split("\r\n")[0]).toBe(
-      "sku,productName,category,warehouseCode,onHand,expired,unitCost,value,productId,warehouseId",
+      "sku,productName,category,warehouseCode,onHand,expired,unitCost,value,nonSellable,sellableValue,nonSellableValue,productId,warehouseId",
     );
-    expect(text).toContain(`MUG-1,"Mug, ""large""",kitchen,EAST,7,0,2.5,17.5,${ids.mug},${ids.east}\r\n`);
-    expect(text).toContain(`PEN-1,"'=HYPERLINK(""http://x"")",office,EAST,9,0,0.3333,2.9997,`);
-    expect(text).toContain(`BOX-1,Box,kitchen,WEST,2,0,,,${ids.box},${ids.west}\r\n`);
+    expect(text).toContain(
+      `MUG-1,"Mug, ""large""",kitchen,EAST,7,0,2.5,17.5,0,17.5,0,${ids.mug},${ids.east}\r\n`,
+    );
+    expect(text).toContain(`PEN-1,"'=HYPERLINK(""http://x"")",office,EAST,9,0,0.3333,2.9997,0,2.9997,0,`);
+    expect(text).toContain(`BOX-1,Box,kitchen,WEST,2,0,,,0,,,${ids.box},${ids.west}\r\n`);
   });
 });
 

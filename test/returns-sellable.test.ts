@@ -10,7 +10,7 @@ import {
   type TestTenant,
 } from "./support/builders";
 import { checkedStockOf } from "./support/database";
-import { call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -18,13 +18,13 @@ beforeAll(async () => {
 });
 
 /** A product with 5 units in a sellable bin and 4 in a quarantine bin of one warehouse (reorder point 6). */
-async function quarantined() {
+async function quarantined(extra: Record<string, unknown> = {}) {
   const warehouse = await createWarehouse(tenant);
   const bin = await createLocation(tenant, warehouse.id);
   const quarantine = await createLocation(tenant, warehouse.id, { sellable: false });
   expect(quarantine.sellable).toBe(false);
   expect(bin.sellable).toBe(true);
-  const product = await createProduct(tenant, { reorderPoint: 6 });
+  const product = await createProduct(tenant, { reorderPoint: 6, ...extra });
   await adjustStock(tenant, product.id, bin.id, 5);
   await adjustStock(tenant, product.id, quarantine.id, 4);
   return { warehouse, bin, quarantine, product };
@@ -78,6 +78,60 @@ describe("non-sellable locations", () => {
         .status,
     ).toBe(201);
     await checkedStockOf(tenant, product.id);
+  });
+
+  it("are listed apart: ?sellable= filters the stock list, low stock and valuation separate their units", async () => {
+    const category = `Q-${crypto.randomUUID()}`;
+    const { warehouse, bin, quarantine, product } = await quarantined({ cost: 2.5, category });
+    const list = async (sellable: string) => {
+      const res = await call("GET", `/inventory/stock?productId=${product.id}&sellable=${sellable}`, {
+        headers: tenant.admin,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return [res.body.data.totalCount, levelsIn(res.body.data).map((l) => l.locationId)];
+    };
+    expect(await list("true")).toEqual([1, [bin.id]]);
+    expect(await list("false")).toEqual([1, [quarantine.id]]);
+    const bad = await call("GET", "/inventory/stock?sellable=yes", { headers: tenant.admin });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual(["sellable: must be true or false"]);
+
+    // 9 on hand but 5 available (4 in quarantine): at or below the reorder point of 6.
+    const low = await call("GET", `/reports/low-stock?category=${category}`, { headers: tenant.admin });
+    expect(low.status, JSON.stringify(low.body)).toBe(200);
+    expect(low.body.data.items).toMatchObject([
+      {
+        productId: product.id,
+        warehouseId: warehouse.id,
+        onHand: 9,
+        nonSellable: 4,
+        available: 5,
+        shortfall: 1,
+      },
+    ]);
+    const csv = await fetchApi(
+      new Request(`${BASE}/reports/low-stock?category=${category}&format=csv`, { headers: tenant.admin }),
+    );
+    const [header, row] = (await csv.text()).split("\r\n");
+    const cells = Object.fromEntries(header?.split(",").map((h, i) => [h, row?.split(",")[i]]) ?? []);
+    expect(cells).toMatchObject({ onHand: "9", nonSellable: "4", available: "5", shortfall: "1" });
+
+    const valuation = await call("GET", `/reports/inventory-valuation?category=${category}`, {
+      headers: tenant.admin,
+    });
+    expect(valuation.status, JSON.stringify(valuation.body)).toBe(200);
+    expect(valuation.body.data.items).toMatchObject([
+      { onHand: 9, nonSellable: 4, value: 22.5, sellableValue: 12.5, nonSellableValue: 10 },
+    ]);
+    expect(valuation.body.data.totals).toMatchObject({
+      onHand: 9,
+      nonSellable: 4,
+      available: 5,
+      value: 22.5,
+      sellableValueExact: "12.5",
+      nonSellableValueExact: "10",
+      byWarehouse: [{ warehouseId: warehouse.id, nonSellable: 4, available: 5, sellableValue: 12.5 }],
+    });
   });
 
   it("a location holding reserved stock cannot become non-sellable; a packing location never is", async () => {

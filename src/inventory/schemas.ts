@@ -118,6 +118,11 @@ export const StockQuery = pageQuery.extend({
   belowReorderPoint: booleanFlag.openapi({
     description: "Only levels of products at or below their reorder point.",
   }),
+  sellable: booleanFlag.openapi({
+    description:
+      "Only levels at sellable locations (true) or only those at non-sellable ones such as quarantine (false). " +
+      "Not for a kit.",
+  }),
   asOf: z.iso
     .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
     .optional()

@@ -10,6 +10,7 @@ import { availableUnits, today } from "../stock/expiry";
 import { type KitStockLevelRecord, kitStockLevels } from "../stock/kit-availability";
 import { lotFilters, stockLevelPage } from "../stock/level-pages";
 import { levelsInPacks } from "../stock/packs";
+import { isSellable } from "../stock/sellable";
 import type { StockQuery } from "./schemas";
 import { listStockAsOf } from "./stock-as-of";
 
@@ -37,6 +38,10 @@ export async function listStock(tdb: TenantDb, query: StockQuery) {
     query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
     query.warehouseId ? eq(stockLevels.warehouseId, query.warehouseId) : undefined,
     query.sku ? eq(products.sku, query.sku) : undefined,
+    // The location's flag now, also with asOf (a location's sellability has no history).
+    query.sellable === undefined
+      ? undefined
+      : sql`${isSellable(stockLevels.locationId)} = ${query.sellable ? 1 : 0}`,
     ...lotFilters(tdb, query),
   ];
   if (query.asOf) {
@@ -64,7 +69,7 @@ export async function listStock(tdb: TenantDb, query: StockQuery) {
  */
 function kitPage(levels: KitStockLevelRecord[], query: StockQuery) {
   const refused = (
-    ["locationId", "lotId", "lotNumber", "asOf", "belowReorderPoint", "packaging", "sku"] as const
+    ["locationId", "lotId", "lotNumber", "asOf", "belowReorderPoint", "packaging", "sku", "sellable"] as const
   )
     .filter((field) => query[field] !== undefined)
     .map(

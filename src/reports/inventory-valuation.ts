@@ -11,22 +11,38 @@ import { type PositionSums, positionReport, type StockPosition } from "./stock-p
 export type ValuationLine = Omit<StockPosition, "costE4" | "reserved" | "reorderPoint"> & {
   unitCost: number | null;
   value: ExactNumber | null;
+  sellableValue: ExactNumber | null;
+  nonSellableValue: ExactNumber | null;
 };
 
 // A product with nothing on hand in a warehouse has no value there: it is not a line of the report.
 const valuation = { having: (sums: PositionSums) => sql`${sums.onHand} > 0` };
 
-// `reserved` only feeds the totals: a line is about value, and its CSV columns stay as they are.
+/** A value that is null when the product has no cost. */
+const valueOrNull = <N extends string>(name: N, units: number, costE4: number | null) =>
+  costE4 === null
+    ? ({ [name]: null, [`${name}Exact`]: null } as Record<N | `${N}Exact`, null>)
+    : exactMoneyWithText(name, BigInt(units) * BigInt(costE4));
+
+// `reserved` only feeds the totals: a line is about value. Stock at non-sellable locations (quarantine) is
+// valued apart: `value` is everything on hand, `sellableValue` + `nonSellableValue` split it.
 function toLine(position: StockPosition): ValuationLine {
   const { costE4, reserved: _reserved, reorderPoint: _reorderPoint, ...line } = position;
   return {
     ...line,
     unitCost: fromE4OrNull(costE4),
-    ...(costE4 === null
-      ? { value: null, valueExact: null }
-      : exactMoneyWithText("value", BigInt(line.onHand) * BigInt(costE4))),
+    ...valueOrNull("value", line.onHand, costE4),
+    ...valueOrNull("sellableValue", line.onHand - line.nonSellable, costE4),
+    ...valueOrNull("nonSellableValue", line.nonSellable, costE4),
   };
 }
+
+/** A total's value of everything on hand and its split between sellable and non-sellable stock. */
+const values = (valueE4: bigint, nonSellableValueE4: bigint) => ({
+  ...exactMoneyWithText("value", valueE4),
+  ...exactMoneyWithText("sellableValue", valueE4 - nonSellableValueE4),
+  ...exactMoneyWithText("nonSellableValue", nonSellableValueE4),
+});
 
 /** The report's reads: its JSON page (with the totals) and the pages of its CSV download. */
 export const valuationLines = positionReport(valuation, toLine);
@@ -45,7 +61,9 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
         onHand: sql<number>`sum(${all.onHand})`.mapWith(Number),
         reserved: sql<number>`sum(${all.reserved})`.mapWith(Number),
         expired: sql<number>`sum(${all.expired})`.mapWith(Number),
+        nonSellable: sql<number>`sum(${all.nonSellable})`.mapWith(Number),
         valueE4: exactSumOfProducts(all.onHand, all.costE4, MONEY_E4_BITS),
+        nonSellableValueE4: exactSumOfProducts(all.nonSellable, all.costE4, MONEY_E4_BITS),
       })
       .from(all)
       .groupBy(all.warehouseId)
@@ -54,6 +72,9 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
   const onHand = byWarehouse.reduce((sum, w) => sum + w.onHand, 0);
   const reserved = byWarehouse.reduce((sum, w) => sum + w.reserved, 0);
   const expired = byWarehouse.reduce((sum, w) => sum + w.expired, 0);
+  const nonSellable = byWarehouse.reduce((sum, w) => sum + w.nonSellable, 0);
+  const valueE4 = byWarehouse.reduce((sum, w) => sum + w.valueE4, 0n);
+  const nonSellableValueE4 = byWarehouse.reduce((sum, w) => sum + w.nonSellableValueE4, 0n);
   return {
     ...lines,
     asOf: query.asOf ?? null,
@@ -65,15 +86,13 @@ export async function inventoryValuation(tenantDb: TenantDb, query: InventoryVal
       onHand,
       reserved,
       expired,
-      available: onHand - reserved - expired,
-      ...exactMoneyWithText(
-        "value",
-        byWarehouse.reduce((sum, w) => sum + w.valueE4, 0n),
-      ),
-      byWarehouse: byWarehouse.map(({ valueE4, ...w }) => ({
+      nonSellable,
+      available: onHand - reserved - expired - nonSellable,
+      ...values(valueE4, nonSellableValueE4),
+      byWarehouse: byWarehouse.map(({ valueE4, nonSellableValueE4, ...w }) => ({
         ...w,
-        available: w.onHand - w.reserved - w.expired,
-        ...exactMoneyWithText("value", valueE4),
+        available: w.onHand - w.reserved - w.expired - w.nonSellable,
+        ...values(valueE4, nonSellableValueE4),
       })),
     },
   };
@@ -88,6 +107,9 @@ export const valuationColumns: CsvColumn<ValuationLine>[] = [
   { header: "expired", cell: (r) => r.expired },
   { header: "unitCost", cell: (r) => r.unitCost },
   { header: "value", cell: (r) => r.value },
+  { header: "nonSellable", cell: (r) => r.nonSellable },
+  { header: "sellableValue", cell: (r) => r.sellableValue },
+  { header: "nonSellableValue", cell: (r) => r.nonSellableValue },
   { header: "productId", cell: (r) => r.productId },
   { header: "warehouseId", cell: (r) => r.warehouseId },
 ];

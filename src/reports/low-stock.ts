@@ -9,19 +9,20 @@ import { type PositionSums, positionReport, type StockPosition } from "./stock-p
 /**
  * Every active product whose available quantity in a warehouse where it is stocked is at or below its
  * reorder point (the `inventory.low_stock` rule). Inactive products are not reordered, so not listed.
- * Only unexpired stock is available: expired lots' units count as on hand but not as available.
+ * Only unexpired stock at sellable locations is available: expired lots' units and units in quarantine count
+ * as on hand but not as available.
  */
 const lowStock = {
   where: eq(products.status, "Active"),
   having: (sums: PositionSums) =>
-    sql`${sums.onHand} - ${sums.reserved} - ${sums.expired} <= ${products.reorderPoint}`,
+    sql`${sums.onHand} - ${sums.reserved} - ${sums.expired} - ${sums.nonSellable} <= ${products.reorderPoint}`,
 };
 
 export type LowStockLine = Omit<StockPosition, "costE4"> & { available: number; shortfall: number };
 
 function toLine(position: StockPosition): LowStockLine {
   const { costE4: _cost, ...line } = position;
-  const available = line.onHand - line.reserved - line.expired;
+  const available = line.onHand - line.reserved - line.expired - line.nonSellable;
   return { ...line, available, shortfall: line.reorderPoint - available };
 }
 
@@ -40,6 +41,7 @@ export const lowStockColumns: CsvColumn<LowStockLine>[] = [
   { header: "onHand", cell: (r) => r.onHand },
   { header: "reserved", cell: (r) => r.reserved },
   { header: "expired", cell: (r) => r.expired },
+  { header: "nonSellable", cell: (r) => r.nonSellable },
   { header: "available", cell: (r) => r.available },
   { header: "reorderPoint", cell: (r) => r.reorderPoint },
   { header: "shortfall", cell: (r) => r.shortfall },

@@ -83,23 +83,50 @@ const productInWarehouse = {
   warehouseCode: z.string(),
   onHand: z.number().int(),
 };
-const expired = z
-  .number()
-  .int()
-  .openapi({ description: "Units of expired lots not held by an order: on hand, but never available." });
+const expired = z.number().int().openapi({
+  description:
+    "Units of expired lots not held by an order, at sellable locations: on hand, but never available.",
+});
+const nonSellable = z.number().int().openapi({
+  description: "Units at non-sellable locations (quarantine): on hand, but never available.",
+});
 
 export const ValuationRecord = z
   .object({
     ...productInWarehouse,
     expired,
+    nonSellable,
     unitCost: z.number().nullable().openapi({
-      description: "Null when the product has no cost; its value is then null.",
+      description: "Null when the product has no cost; its values are then null.",
       example: 1234.5,
     }),
-    value: ExactMoney.nullable().openapi({ type: ["number", "null"] }),
+    value: ExactMoney.nullable().openapi({
+      type: ["number", "null"],
+      description: "All on hand x unit cost.",
+    }),
     valueExact: ExactMoneyText.nullable(),
+    sellableValue: ExactMoney.nullable().openapi({
+      type: ["number", "null"],
+      description: "On hand at sellable locations x unit cost.",
+    }),
+    sellableValueExact: ExactMoneyText.nullable(),
+    nonSellableValue: ExactMoney.nullable().openapi({
+      type: ["number", "null"],
+      description: "On hand at non-sellable locations (quarantine) x unit cost.",
+    }),
+    nonSellableValueExact: ExactMoneyText.nullable(),
   })
   .openapi("InventoryValuationRow");
+
+// A total's value of everything on hand and its split between sellable and non-sellable locations.
+const totalValues = {
+  value: ExactMoney,
+  valueExact: ExactMoneyText,
+  sellableValue: ExactMoney,
+  sellableValueExact: ExactMoneyText,
+  nonSellableValue: ExactMoney,
+  nonSellableValueExact: ExactMoneyText,
+};
 
 export const InventoryValuationReport = pagedOf(ValuationRecord)
   .extend({
@@ -113,13 +140,13 @@ export const InventoryValuationReport = pagedOf(ValuationRecord)
     totals: z.object({
       onHand: z.number().int(),
       reserved: z.number().int().openapi({ description: "Held by open sales orders." }),
-      expired: z.number().int().openapi({ description: "Units of expired lots not held by an order." }),
-      available: z
-        .number()
-        .int()
-        .openapi({ description: "onHand - reserved - expired: only unexpired stock is available." }),
-      value: ExactMoney,
-      valueExact: ExactMoneyText,
+      expired,
+      nonSellable,
+      available: z.number().int().openapi({
+        description:
+          "onHand - reserved - expired - nonSellable: only unexpired stock at sellable locations is available.",
+      }),
+      ...totalValues,
       byWarehouse: z.array(
         z.object({
           warehouseId: z.uuid(),
@@ -127,9 +154,9 @@ export const InventoryValuationReport = pagedOf(ValuationRecord)
           onHand: z.number().int(),
           reserved: z.number().int(),
           expired: z.number().int(),
+          nonSellable: z.number().int(),
           available: z.number().int(),
-          value: ExactMoney,
-          valueExact: ExactMoneyText,
+          ...totalValues,
         }),
       ),
     }),
@@ -141,10 +168,11 @@ export const LowStockRecord = z
     ...productInWarehouse,
     reserved: z.number().int(),
     expired,
-    available: z
-      .number()
-      .int()
-      .openapi({ description: "onHand - reserved - expired: only unexpired stock counts as available." }),
+    nonSellable,
+    available: z.number().int().openapi({
+      description:
+        "onHand - reserved - expired - nonSellable: only unexpired stock at sellable locations counts as available.",
+    }),
     reorderPoint: z.number().int(),
     shortfall: z.number().int().openapi({ description: "reorderPoint - available (0 when exactly at it)." }),
   })

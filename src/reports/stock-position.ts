@@ -7,6 +7,7 @@ import { offsetOf, type PageQuery, paged } from "../http/pagination";
 import { lastMovementAt } from "../stock/as-of";
 import { today } from "../stock/expiry";
 import { withLot } from "../stock/projections";
+import { isSellable } from "../stock/sellable";
 import type { CsvPage } from "./csv";
 
 /** The filters every per-product report takes; `asOf` (valuation only) reads on-hand figures from the ledger. */
@@ -27,8 +28,13 @@ const levelOnHand = (tdb: TenantDb, asOf: string | undefined) =>
 export interface PositionSums {
   onHand: SQL;
   reserved: SQL;
-  /** Units of lots expired (by `asOf`'s day, or today) that no order holds: on hand, never available. */
+  /**
+   * Units of lots expired (by `asOf`'s day, or today) that no order holds, at sellable locations: on hand,
+   * never available.
+   */
   expired: SQL;
+  /** Units at non-sellable locations (quarantine): on hand, never available, never reserved. */
+  nonSellable: SQL;
 }
 
 // The ledger keeps no reservations: stock as of a past instant has none.
@@ -36,10 +42,13 @@ const positionSums = (tdb: TenantDb, asOf: string | undefined): PositionSums => 
   const onHand = levelOnHand(tdb, asOf);
   const reserved = asOf ? sql`0` : sql`${stockLevels.reserved}`;
   const day = asOf ? asOf.slice(0, 10) : today();
+  // A location's sellable flag now, also for a past instant: the flag keeps no history.
+  const sellable = isSellable(stockLevels.locationId);
   return {
     onHand: sql`sum(${onHand})`,
     reserved: sql`sum(${reserved})`,
-    expired: sql`coalesce(sum(case when ${lots.expiresAt} <= ${day} then ${onHand} - ${reserved} else 0 end), 0)`,
+    expired: sql`coalesce(sum(case when ${sellable} and ${lots.expiresAt} <= ${day} then ${onHand} - ${reserved} else 0 end), 0)`,
+    nonSellable: sql`coalesce(sum(case when ${sellable} then 0 else ${onHand} end), 0)`,
   };
 };
 
@@ -70,6 +79,7 @@ export function stockPositions(tdb: TenantDb, filters: StockFilters, report: Pos
         onHand: sql<number>`${sums.onHand}`.mapWith(Number).as("on_hand"),
         reserved: sql<number>`${sums.reserved}`.mapWith(Number).as("reserved"),
         expired: sql<number>`${sums.expired}`.mapWith(Number).as("expired"),
+        nonSellable: sql<number>`${sums.nonSellable}`.mapWith(Number).as("non_sellable"),
         reorderPoint: products.reorderPoint,
         costE4: products.costE4,
       })

@@ -7,10 +7,11 @@ import { insertSelect } from "../db/insert-select";
 import { returnCounters, returnLines, returns } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
-import { readOrder } from "../order-core/read-order";
+import { validationError } from "../http/validation";
+import { type LoadedOrder, readOrder } from "../order-core/read-order";
 import { eventRow, storedPayload } from "../outbox/outbox";
 import { type ReturnLineRow, type ReturnRow, returnRecord } from "./records";
-import type { CreateReturnBody } from "./schemas";
+import { type CreateReturnBody, MAX_RETURN_LINES } from "./schemas";
 import { claimedUnits, shippedAndClaimed, shippedUnits } from "./shipped";
 
 /** The number the creating batch gave the return. */
@@ -20,23 +21,47 @@ const numberOf = (tdb: TenantDb, id: string) =>
     .from(returns)
     .where(inTenant(tdb, returns, eq(returns.id, id)));
 
+/** A return line to write, with the request line it comes from (a kit line gives one per component). */
+type PlannedLine = { line: ReturnLineRow; at: number; kitLineId: string | undefined };
+
 /**
  * `lines[i].quantity: ...` for every line that takes its order line past what shipped minus what other returns
- * claim (lines of one order line add up, in the order given).
+ * claim (lines of one order line add up, in the order given; a kit's component names its kit line).
  */
-async function overClaims(tdb: TenantDb, orderId: string, lines: readonly ReturnLineRow[]) {
+async function overClaims(tdb: TenantDb, orderId: string, planned: readonly PlannedLine[]) {
   const figures = await shippedAndClaimed(tdb, orderId);
   const returning = new Map<string, number>();
-  return lines.flatMap((l, i) => {
+  return planned.flatMap(({ line: l, at, kitLineId }) => {
     const { shipped = 0, claimed = 0 } = figures.get(l.orderLineId) ?? {};
     const total = (returning.get(l.orderLineId) ?? 0) + l.quantity;
     returning.set(l.orderLineId, total);
+    const of = kitLineId ? ` (component of kit line ${kitLineId})` : "";
     return total > shipped - claimed
       ? [
-          `lines[${i}].quantity: order line ${l.orderLineId} shipped ${shipped}, earlier returns claim ${claimed}, returning ${total}`,
+          `lines[${at}].quantity: order line ${l.orderLineId}${of} shipped ${shipped}, earlier returns claim ${claimed}, returning ${total}`,
         ]
       : [];
   });
+}
+
+/**
+ * The order lines a request line returns: the line it names, or, for a kit line (`orders.kit_lines`), each of
+ * its component lines with quantity x the component's units per kit. `undefined` when the order has no such line.
+ */
+function returnedOrderLines(order: LoadedOrder, orderLineId: string, quantity: number) {
+  const line = order.lines.find((l) => l.id === orderLineId);
+  if (line) return [{ orderLineId, productId: line.productId, quantity, kitLineId: undefined }];
+  const kit = order.row.kitLines?.find((k) => k.id === orderLineId);
+  if (!kit) return undefined;
+  return order.lines
+    .filter((l) => l.kitLineId === kit.id)
+    .map((l) => ({
+      orderLineId: l.id,
+      productId: l.productId,
+      kitLineId: kit.id,
+      // A component line holds kits sold x its units per kit.
+      quantity: quantity * (l.quantity / kit.quantity),
+    }));
 }
 
 const tooMany = (problems: string[]) =>
@@ -54,8 +79,9 @@ export async function createReturn(tdb: TenantDb, actor: Actor, body: CreateRetu
   if (orderRow.type !== "sales") {
     throw conflict(`Order ${orderRow.number} is a purchase order; only sales orders are returned`);
   }
+  const returned = body.lines.map((l) => returnedOrderLines(order, l.orderLineId, l.quantity));
   const missing = body.lines.flatMap((l, i) =>
-    order.lines.some((line) => line.id === l.orderLineId)
+    returned[i]
       ? []
       : [`lines[${i}].orderLineId: line ${l.orderLineId} not found on order ${orderRow.number}`],
   );
@@ -78,19 +104,28 @@ export async function createReturn(tdb: TenantDb, actor: Actor, body: CreateRetu
     createdAt: now,
     updatedAt: now,
   };
-  const lines: ReturnLineRow[] = body.lines.map((l, i) => ({
-    id: uuidv7(),
-    tenantId: tdb.tenantId,
-    returnId: row.id,
-    lineNo: i + 1,
-    orderId: orderRow.id,
-    orderLineId: l.orderLineId,
-    productId: order.lines.find((line) => line.id === l.orderLineId)?.productId ?? "",
-    quantity: l.quantity,
-    receivedQuantity: 0,
-    reason: l.reason,
-  }));
-  const over = await overClaims(tdb, orderRow.id, lines);
+  const planned: PlannedLine[] = body.lines.flatMap((l, at) =>
+    (returned[at] ?? []).map(({ kitLineId, ...returning }) => ({
+      at,
+      kitLineId,
+      line: {
+        ...returning,
+        id: uuidv7(),
+        tenantId: tdb.tenantId,
+        returnId: row.id,
+        lineNo: 0,
+        orderId: orderRow.id,
+        receivedQuantity: 0,
+        reason: l.reason,
+      },
+    })),
+  );
+  if (planned.length > MAX_RETURN_LINES)
+    throw validationError([
+      `lines: ${planned.length} return lines once kit lines become their components; at most ${MAX_RETURN_LINES}`,
+    ]);
+  const lines = planned.map(({ line }, i) => ({ ...line, lineNo: i + 1 }));
+  const over = await overClaims(tdb, orderRow.id, planned);
   if (over.length) throw tooMany(over);
 
   const linesJson = JSON.stringify(lines);
@@ -141,7 +176,7 @@ export async function createReturn(tdb: TenantDb, actor: Actor, body: CreateRetu
   const [numbered] = written.number;
   if (!numbered) {
     // Another return claimed the units between the check and the batch: say what is left now.
-    const left = await overClaims(tdb, orderRow.id, lines);
+    const left = await overClaims(tdb, orderRow.id, planned);
     throw tooMany(
       left.length ? left : ["Another return claimed these units meanwhile; reload the order and retry"],
     );

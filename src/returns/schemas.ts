@@ -32,7 +32,11 @@ export const CreateReturnBody = z
     lines: z
       .array(
         z.strictObject({
-          orderLineId: Id("must be a UUID (a line of the order)"),
+          orderLineId: Id("must be a UUID (a line of the order)").openapi({
+            description:
+              "A line of the order, or a kit line (`kitLines[].id`): a kit line returns each of its component " +
+              "lines, quantity x the component's units per kit.",
+          }),
           quantity: Quantity,
           reason: z
             .string({ error: "must be a string" })

@@ -535,6 +535,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "a rule across fields (the role asked for); generators ignore the if/then that could state it",
   },
   {
+    rule: /^lines: \d+ return lines once kit lines become their components; at most \d+$/,
+    why: "depends on stored data (how many components each kit line of the order has)",
+  },
+  {
     rule: /^warehouseId: give locationId or warehouseId, not both$/,
     why: "a rule across fields; generators ignore the `not` that could state it",
   },
@@ -579,8 +583,8 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on how many subscriptions the tenant has",
   },
   {
-    rule: /(quantity: give quantity or packaging and packs, not both|packs: is required with packaging|packaging: is required with packs|quantity: is required \(or packaging and packs(, or a packaging's barcode as product)?\))$/,
-    why: "exactly one of quantity or packaging with packs: a rule across fields (a oneOf the generators mishandle)",
+    rule: /((quantity|onHand|counted): give \2 or packaging and packs, not both|packs: is required with packaging|packaging: is required with packs|(quantity|onHand|counted): is required \(or packaging and packs(, or a packaging's barcode as product)?\))$/,
+    why: "exactly one of quantity (onHand, counted) or packaging with packs: a rule across fields (a oneOf the generators mishandle)",
   },
   {
     rule: /packaging: product .+ has no packaging .+$|packs: -?\d+ x .+ units, more than \d+$/,

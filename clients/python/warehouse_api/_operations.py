@@ -1912,6 +1912,7 @@ class InventoryResource:
         lot_number: Optional[str] = UNSET,
         packaging: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
+        sellable: Optional[bool] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1919,7 +1920,7 @@ class InventoryResource:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
-            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "packaging": packaging, "belowReorderPoint": below_reorder_point, "asOf": as_of},
+            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "packaging": packaging, "belowReorderPoint": below_reorder_point, "sellable": sellable, "asOf": as_of},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             paged=True,
@@ -1938,12 +1939,13 @@ class InventoryResource:
         lot_number: Optional[str] = UNSET,
         packaging: Optional[str] = UNSET,
         below_reorder_point: Optional[bool] = UNSET,
+        sellable: Optional[bool] = UNSET,
         as_of: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.ListStockResultItemsItem]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, packaging=packaging, below_reorder_point=below_reorder_point, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, packaging=packaging, below_reorder_point=below_reorder_point, sellable=sellable, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
 
     def list_movements(
         self,

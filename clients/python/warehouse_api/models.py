@@ -2288,14 +2288,19 @@ class InventoryValuationReportTotals(_m.Model):
     on_hand: int
     reserved: int
     expired: int
+    non_sellable: int
     available: int
     value: float
     value_exact: str
+    sellable_value: float
+    sellable_value_exact: str
+    non_sellable_value: float
+    non_sellable_value_exact: str
     by_warehouse: List[InventoryValuationReportTotalsByWarehouseItem]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available", "value": "value", "value_exact": "valueExact", "by_warehouse": "byWarehouse"}
-    _required: ClassVar[frozenset] = frozenset({"onHand", "reserved", "expired", "available", "value", "valueExact", "byWarehouse"})
+    _wire: ClassVar[Dict[str, str]] = {"on_hand": "onHand", "reserved": "reserved", "expired": "expired", "non_sellable": "nonSellable", "available": "available", "value": "value", "value_exact": "valueExact", "sellable_value": "sellableValue", "sellable_value_exact": "sellableValueExact", "non_sellable_value": "nonSellableValue", "non_sellable_value_exact": "nonSellableValueExact", "by_warehouse": "byWarehouse"}
+    _required: ClassVar[frozenset] = frozenset({"onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact", "byWarehouse"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryValuationReportTotals":
@@ -2303,9 +2308,14 @@ class InventoryValuationReportTotals(_m.Model):
             on_hand=data.get("onHand"),
             reserved=data.get("reserved"),
             expired=data.get("expired"),
+            non_sellable=data.get("nonSellable"),
             available=data.get("available"),
             value=data.get("value"),
             value_exact=data.get("valueExact"),
+            sellable_value=data.get("sellableValue"),
+            sellable_value_exact=data.get("sellableValueExact"),
+            non_sellable_value=data.get("nonSellableValue"),
+            non_sellable_value_exact=data.get("nonSellableValueExact"),
             by_warehouse=_m.list_of(_m.model(InventoryValuationReportTotalsByWarehouseItem))(data.get("byWarehouse")),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -2318,13 +2328,18 @@ class InventoryValuationReportTotalsByWarehouseItem(_m.Model):
     on_hand: int
     reserved: int
     expired: int
+    non_sellable: int
     available: int
     value: float
     value_exact: str
+    sellable_value: float
+    sellable_value_exact: str
+    non_sellable_value: float
+    non_sellable_value_exact: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available", "value": "value", "value_exact": "valueExact"}
-    _required: ClassVar[frozenset] = frozenset({"warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "value", "valueExact"})
+    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "non_sellable": "nonSellable", "available": "available", "value": "value", "value_exact": "valueExact", "sellable_value": "sellableValue", "sellable_value_exact": "sellableValueExact", "non_sellable_value": "nonSellableValue", "non_sellable_value_exact": "nonSellableValueExact"}
+    _required: ClassVar[frozenset] = frozenset({"warehouseId", "warehouseCode", "onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryValuationReportTotalsByWarehouseItem":
@@ -2334,9 +2349,14 @@ class InventoryValuationReportTotalsByWarehouseItem(_m.Model):
             on_hand=data.get("onHand"),
             reserved=data.get("reserved"),
             expired=data.get("expired"),
+            non_sellable=data.get("nonSellable"),
             available=data.get("available"),
             value=data.get("value"),
             value_exact=data.get("valueExact"),
+            sellable_value=data.get("sellableValue"),
+            sellable_value_exact=data.get("sellableValueExact"),
+            non_sellable_value=data.get("nonSellableValue"),
+            non_sellable_value_exact=data.get("nonSellableValueExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -2351,13 +2371,18 @@ class InventoryValuationRow(_m.Model):
     warehouse_code: str
     on_hand: int
     expired: int
+    non_sellable: int
     unit_cost: Optional[float]
     value: Optional[float]
     value_exact: Optional[str]
+    sellable_value: Optional[float]
+    sellable_value_exact: Optional[str]
+    non_sellable_value: Optional[float]
+    non_sellable_value_exact: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "category": "category", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "expired": "expired", "unit_cost": "unitCost", "value": "value", "value_exact": "valueExact"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "unitCost", "value", "valueExact"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "category": "category", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "expired": "expired", "non_sellable": "nonSellable", "unit_cost": "unitCost", "value": "value", "value_exact": "valueExact", "sellable_value": "sellableValue", "sellable_value_exact": "sellableValueExact", "non_sellable_value": "nonSellableValue", "non_sellable_value_exact": "nonSellableValueExact"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "nonSellable", "unitCost", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryValuationRow":
@@ -2370,9 +2395,14 @@ class InventoryValuationRow(_m.Model):
             warehouse_code=data.get("warehouseCode"),
             on_hand=data.get("onHand"),
             expired=data.get("expired"),
+            non_sellable=data.get("nonSellable"),
             unit_cost=data.get("unitCost"),
             value=data.get("value"),
             value_exact=data.get("valueExact"),
+            sellable_value=data.get("sellableValue"),
+            sellable_value_exact=data.get("sellableValueExact"),
+            non_sellable_value=data.get("nonSellableValue"),
+            non_sellable_value_exact=data.get("nonSellableValueExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3632,13 +3662,14 @@ class LowStockRow(_m.Model):
     on_hand: int
     reserved: int
     expired: int
+    non_sellable: int
     available: int
     reorder_point: int
     shortfall: int
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "category": "category", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "available": "available", "reorder_point": "reorderPoint", "shortfall": "shortfall"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "reorderPoint", "shortfall"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "sku": "sku", "product_name": "productName", "category": "category", "warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "non_sellable": "nonSellable", "available": "available", "reorder_point": "reorderPoint", "shortfall": "shortfall"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "nonSellable", "available", "reorderPoint", "shortfall"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "LowStockRow":
@@ -3652,6 +3683,7 @@ class LowStockRow(_m.Model):
             on_hand=data.get("onHand"),
             reserved=data.get("reserved"),
             expired=data.get("expired"),
+            non_sellable=data.get("nonSellable"),
             available=data.get("available"),
             reorder_point=data.get("reorderPoint"),
             shortfall=data.get("shortfall"),

@@ -4389,7 +4389,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InventoryValuationReportTotals : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "onHand", "reserved", "expired", "available", "value", "valueExact", "byWarehouse" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact", "byWarehouse" };
 
         /// <summary><c>onHand</c>.</summary>
         public long? OnHand { get; set; }
@@ -4400,6 +4400,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>expired</c>.</summary>
         public long? Expired { get; set; }
 
+        /// <summary><c>nonSellable</c>.</summary>
+        public long? NonSellable { get; set; }
+
         /// <summary><c>available</c>.</summary>
         public long? Available { get; set; }
 
@@ -4408,6 +4411,18 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>valueExact</c>.</summary>
         public string ValueExact { get; set; }
+
+        /// <summary><c>sellableValue</c>.</summary>
+        public decimal? SellableValue { get; set; }
+
+        /// <summary><c>sellableValueExact</c>.</summary>
+        public string SellableValueExact { get; set; }
+
+        /// <summary><c>nonSellableValue</c>.</summary>
+        public decimal? NonSellableValue { get; set; }
+
+        /// <summary><c>nonSellableValueExact</c>.</summary>
+        public string NonSellableValueExact { get; set; }
 
         /// <summary><c>byWarehouse</c>.</summary>
         public IList<InventoryValuationReportTotalsByWarehouseItem> ByWarehouse { get; set; }
@@ -4422,9 +4437,14 @@ namespace Warehouse.Api.Models
             model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
             model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
             model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
+            model.NonSellable = ModelJson.ToInt64(ModelJson.Get(json, "nonSellable"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
             model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
+            model.SellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "sellableValue"));
+            model.SellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "sellableValueExact"));
+            model.NonSellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "nonSellableValue"));
+            model.NonSellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "nonSellableValueExact"));
             model.ByWarehouse = ModelJson.ToList(ModelJson.Get(json, "byWarehouse"), v => InventoryValuationReportTotalsByWarehouseItem.FromJson(v as JsonObject));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -4436,9 +4456,14 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "onHand", OnHand, true);
             ModelJson.Put(json, "reserved", Reserved, true);
             ModelJson.Put(json, "expired", Expired, true);
+            ModelJson.Put(json, "nonSellable", NonSellable, true);
             ModelJson.Put(json, "available", Available, true);
             ModelJson.Put(json, "value", Value, true);
             ModelJson.Put(json, "valueExact", ValueExact, true);
+            ModelJson.Put(json, "sellableValue", SellableValue, true);
+            ModelJson.Put(json, "sellableValueExact", SellableValueExact, true);
+            ModelJson.Put(json, "nonSellableValue", NonSellableValue, true);
+            ModelJson.Put(json, "nonSellableValueExact", NonSellableValueExact, true);
             ModelJson.Put(json, "byWarehouse", ByWarehouse, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -4447,7 +4472,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InventoryValuationReportTotalsByWarehouseItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "value", "valueExact" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact" };
 
         /// <summary><c>warehouseId</c>.</summary>
         public string WarehouseId { get; set; }
@@ -4464,6 +4489,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>expired</c>.</summary>
         public long? Expired { get; set; }
 
+        /// <summary><c>nonSellable</c>.</summary>
+        public long? NonSellable { get; set; }
+
         /// <summary><c>available</c>.</summary>
         public long? Available { get; set; }
 
@@ -4472,6 +4500,18 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>valueExact</c>.</summary>
         public string ValueExact { get; set; }
+
+        /// <summary><c>sellableValue</c>.</summary>
+        public decimal? SellableValue { get; set; }
+
+        /// <summary><c>sellableValueExact</c>.</summary>
+        public string SellableValueExact { get; set; }
+
+        /// <summary><c>nonSellableValue</c>.</summary>
+        public decimal? NonSellableValue { get; set; }
+
+        /// <summary><c>nonSellableValueExact</c>.</summary>
+        public string NonSellableValueExact { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -4485,9 +4525,14 @@ namespace Warehouse.Api.Models
             model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
             model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
             model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
+            model.NonSellable = ModelJson.ToInt64(ModelJson.Get(json, "nonSellable"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
             model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
+            model.SellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "sellableValue"));
+            model.SellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "sellableValueExact"));
+            model.NonSellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "nonSellableValue"));
+            model.NonSellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "nonSellableValueExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -4500,9 +4545,14 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "onHand", OnHand, true);
             ModelJson.Put(json, "reserved", Reserved, true);
             ModelJson.Put(json, "expired", Expired, true);
+            ModelJson.Put(json, "nonSellable", NonSellable, true);
             ModelJson.Put(json, "available", Available, true);
             ModelJson.Put(json, "value", Value, true);
             ModelJson.Put(json, "valueExact", ValueExact, true);
+            ModelJson.Put(json, "sellableValue", SellableValue, true);
+            ModelJson.Put(json, "sellableValueExact", SellableValueExact, true);
+            ModelJson.Put(json, "nonSellableValue", NonSellableValue, true);
+            ModelJson.Put(json, "nonSellableValueExact", NonSellableValueExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4510,7 +4560,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InventoryValuationRow : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "unitCost", "value", "valueExact" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "expired", "nonSellable", "unitCost", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -4536,6 +4586,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>expired</c>.</summary>
         public long? Expired { get; set; }
 
+        /// <summary><c>nonSellable</c>.</summary>
+        public long? NonSellable { get; set; }
+
         /// <summary><c>unitCost</c>, may be null.</summary>
         public decimal? UnitCost { get; set; }
 
@@ -4544,6 +4597,18 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>valueExact</c>, may be null.</summary>
         public string ValueExact { get; set; }
+
+        /// <summary><c>sellableValue</c>, may be null.</summary>
+        public decimal? SellableValue { get; set; }
+
+        /// <summary><c>sellableValueExact</c>, may be null.</summary>
+        public string SellableValueExact { get; set; }
+
+        /// <summary><c>nonSellableValue</c>, may be null.</summary>
+        public decimal? NonSellableValue { get; set; }
+
+        /// <summary><c>nonSellableValueExact</c>, may be null.</summary>
+        public string NonSellableValueExact { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -4560,9 +4625,14 @@ namespace Warehouse.Api.Models
             model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
             model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
             model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
+            model.NonSellable = ModelJson.ToInt64(ModelJson.Get(json, "nonSellable"));
             model.UnitCost = ModelJson.ToDecimal(ModelJson.Get(json, "unitCost"));
             model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
             model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
+            model.SellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "sellableValue"));
+            model.SellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "sellableValueExact"));
+            model.NonSellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "nonSellableValue"));
+            model.NonSellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "nonSellableValueExact"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -4578,9 +4648,14 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "warehouseCode", WarehouseCode, true);
             ModelJson.Put(json, "onHand", OnHand, true);
             ModelJson.Put(json, "expired", Expired, true);
+            ModelJson.Put(json, "nonSellable", NonSellable, true);
             ModelJson.Put(json, "unitCost", UnitCost, true);
             ModelJson.Put(json, "value", Value, true);
             ModelJson.Put(json, "valueExact", ValueExact, true);
+            ModelJson.Put(json, "sellableValue", SellableValue, true);
+            ModelJson.Put(json, "sellableValueExact", SellableValueExact, true);
+            ModelJson.Put(json, "nonSellableValue", NonSellableValue, true);
+            ModelJson.Put(json, "nonSellableValueExact", NonSellableValueExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -7086,7 +7161,7 @@ namespace Warehouse.Api.Models
 
     public sealed class LowStockRow : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "available", "reorderPoint", "shortfall" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "sku", "productName", "category", "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "nonSellable", "available", "reorderPoint", "shortfall" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -7115,6 +7190,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>expired</c>.</summary>
         public long? Expired { get; set; }
 
+        /// <summary><c>nonSellable</c>.</summary>
+        public long? NonSellable { get; set; }
+
         /// <summary><c>available</c>.</summary>
         public long? Available { get; set; }
 
@@ -7140,6 +7218,7 @@ namespace Warehouse.Api.Models
             model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
             model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
             model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
+            model.NonSellable = ModelJson.ToInt64(ModelJson.Get(json, "nonSellable"));
             model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
             model.ReorderPoint = ModelJson.ToInt64(ModelJson.Get(json, "reorderPoint"));
             model.Shortfall = ModelJson.ToInt64(ModelJson.Get(json, "shortfall"));
@@ -7159,6 +7238,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "onHand", OnHand, true);
             ModelJson.Put(json, "reserved", Reserved, true);
             ModelJson.Put(json, "expired", Expired, true);
+            ModelJson.Put(json, "nonSellable", NonSellable, true);
             ModelJson.Put(json, "available", Available, true);
             ModelJson.Put(json, "reorderPoint", ReorderPoint, true);
             ModelJson.Put(json, "shortfall", Shortfall, true);

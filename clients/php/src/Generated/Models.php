@@ -91,9 +91,9 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type InventoryTransferredEvent array{id: string, type: string, timestamp: string, data: InventoryTransferredData, webhooksFailedAt?: string}
  * @phpstan-type InventoryTransferredWebhookBody array{type: string, timestamp: string, data: InventoryTransferredData}
  * @phpstan-type InventoryValuationReport array{items: list<InventoryValuationRow>, totalCount: int, page: int, pageSize: int, totalPages: int, asOf: string|null, basis: string, totals: InventoryValuationReportTotals}
- * @phpstan-type InventoryValuationReportTotals array{onHand: int, reserved: int, expired: int, available: int, value: int|float, valueExact: string, byWarehouse: list<InventoryValuationReportTotalsByWarehouseItem>}
- * @phpstan-type InventoryValuationReportTotalsByWarehouseItem array{warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, available: int, value: int|float, valueExact: string}
- * @phpstan-type InventoryValuationRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, expired: int, unitCost: int|float|null, value: int|float|null, valueExact: string|null}
+ * @phpstan-type InventoryValuationReportTotals array{onHand: int, reserved: int, expired: int, nonSellable: int, available: int, value: int|float, valueExact: string, sellableValue: int|float, sellableValueExact: string, nonSellableValue: int|float, nonSellableValueExact: string, byWarehouse: list<InventoryValuationReportTotalsByWarehouseItem>}
+ * @phpstan-type InventoryValuationReportTotalsByWarehouseItem array{warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, nonSellable: int, available: int, value: int|float, valueExact: string, sellableValue: int|float, sellableValueExact: string, nonSellableValue: int|float, nonSellableValueExact: string}
+ * @phpstan-type InventoryValuationRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, expired: int, nonSellable: int, unitCost: int|float|null, value: int|float|null, valueExact: string|null, sellableValue: int|float|null, sellableValueExact: string|null, nonSellableValue: int|float|null, nonSellableValueExact: string|null}
  * @phpstan-type Invitation array{id: string, email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', status: 'pending'|'accepted'|'revoked'|'expired', expiresAt: string, createdAt: string, acceptedAt: string|null, revokedAt: string|null, invitedBy: InvitationInvitedBy}
  * @phpstan-type InvitationInvitedBy array{type: 'user'|'api_key'|'platform', id: string|null}
  * @phpstan-type InvitationPreview array{email: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', expiresAt: string, accountExists: bool}
@@ -145,7 +145,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type LotTraceEntry array{movementId: string, at: string, locationId: string, warehouseId: string, delta: int, reason: string, referenceType: string|null, referenceId: string|null, orderNumber: string|null, customerId: string|null, supplier: string|null}
  * @phpstan-type LotTraceOpenOrdersItem array{orderId: string, orderNumber: string, status: string, customerId: string|null, reserved: int}
  * @phpstan-type LowStockReport array{items: list<LowStockRow>, totalCount: int, page: int, pageSize: int, totalPages: int}
- * @phpstan-type LowStockRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, available: int, reorderPoint: int, shortfall: int}
+ * @phpstan-type LowStockRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, nonSellable: int, available: int, reorderPoint: int, shortfall: int}
  * @phpstan-type Me array{type: string, user?: SessionUser, apiKey?: MeApiKey, tenant?: MeTenant}
  * @phpstan-type MeApiKey array{id: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
  * @phpstan-type MeTenant array{id: string, name: string, plan: string, status: string}

@@ -4367,9 +4367,11 @@ export interface components {
                 onHand: number;
                 /** @description Held by open sales orders. */
                 reserved: number;
-                /** @description Units of expired lots not held by an order. */
+                /** @description Units of expired lots not held by an order, at sellable locations: on hand, but never available. */
                 expired: number;
-                /** @description onHand - reserved - expired: only unexpired stock is available. */
+                /** @description Units at non-sellable locations (quarantine): on hand, but never available. */
+                nonSellable: number;
+                /** @description onHand - reserved - expired - nonSellable: only unexpired stock at sellable locations is available. */
                 available: number;
                 /**
                  * @description Exact, at most 4 decimals, however large.
@@ -4381,6 +4383,26 @@ export interface components {
                  * @example 1234.5
                  */
                 valueExact: string;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
+                sellableValue: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                sellableValueExact: string;
+                /**
+                 * @description Exact, at most 4 decimals, however large.
+                 * @example 1234.5
+                 */
+                nonSellableValue: number;
+                /**
+                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                 * @example 1234.5
+                 */
+                nonSellableValueExact: string;
                 byWarehouse: {
                     /** Format: uuid */
                     warehouseId: string;
@@ -4388,6 +4410,7 @@ export interface components {
                     onHand: number;
                     reserved: number;
                     expired: number;
+                    nonSellable: number;
                     available: number;
                     /**
                      * @description Exact, at most 4 decimals, however large.
@@ -4399,6 +4422,26 @@ export interface components {
                      * @example 1234.5
                      */
                     valueExact: string;
+                    /**
+                     * @description Exact, at most 4 decimals, however large.
+                     * @example 1234.5
+                     */
+                    sellableValue: number;
+                    /**
+                     * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                     * @example 1234.5
+                     */
+                    sellableValueExact: string;
+                    /**
+                     * @description Exact, at most 4 decimals, however large.
+                     * @example 1234.5
+                     */
+                    nonSellableValue: number;
+                    /**
+                     * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+                     * @example 1234.5
+                     */
+                    nonSellableValueExact: string;
                 }[];
             };
         };
@@ -4412,15 +4455,17 @@ export interface components {
             warehouseId: string;
             warehouseCode: string;
             onHand: number;
-            /** @description Units of expired lots not held by an order: on hand, but never available. */
+            /** @description Units of expired lots not held by an order, at sellable locations: on hand, but never available. */
             expired: number;
+            /** @description Units at non-sellable locations (quarantine): on hand, but never available. */
+            nonSellable: number;
             /**
-             * @description Null when the product has no cost; its value is then null.
+             * @description Null when the product has no cost; its values are then null.
              * @example 1234.5
              */
             unitCost: number | null;
             /**
-             * @description Exact, at most 4 decimals, however large.
+             * @description All on hand x unit cost.
              * @example 1234.5
              */
             value: number | null;
@@ -4429,6 +4474,26 @@ export interface components {
              * @example 1234.5
              */
             valueExact: string | null;
+            /**
+             * @description On hand at sellable locations x unit cost.
+             * @example 1234.5
+             */
+            sellableValue: number | null;
+            /**
+             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+             * @example 1234.5
+             */
+            sellableValueExact: string | null;
+            /**
+             * @description On hand at non-sellable locations (quarantine) x unit cost.
+             * @example 1234.5
+             */
+            nonSellableValue: number | null;
+            /**
+             * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
+             * @example 1234.5
+             */
+            nonSellableValueExact: string | null;
         };
         StockMovementsReport: {
             items: components["schemas"]["StockMovementRow"][];
@@ -4494,9 +4559,11 @@ export interface components {
             warehouseCode: string;
             onHand: number;
             reserved: number;
-            /** @description Units of expired lots not held by an order: on hand, but never available. */
+            /** @description Units of expired lots not held by an order, at sellable locations: on hand, but never available. */
             expired: number;
-            /** @description onHand - reserved - expired: only unexpired stock counts as available. */
+            /** @description Units at non-sellable locations (quarantine): on hand, but never available. */
+            nonSellable: number;
+            /** @description onHand - reserved - expired - nonSellable: only unexpired stock at sellable locations counts as available. */
             available: number;
             reorderPoint: number;
             /** @description reorderPoint - available (0 when exactly at it). */
@@ -6419,7 +6486,10 @@ export interface components {
             orderId: string;
             /** @description An order line may be named on several lines (units coming back for different reasons); together they return at most what shipped on it minus what other returns claim. */
             lines: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description A line of the order, or a kit line (`kitLines[].id`): a kit line returns each of its component lines, quantity x the component's units per kit.
+                 */
                 orderLineId: string;
                 /** @example 1 */
                 quantity: number;
@@ -23683,6 +23753,8 @@ export interface operations {
                 packaging?: string;
                 /** @description Only levels of products at or below their reorder point. */
                 belowReorderPoint?: "true" | "false";
+                /** @description Only levels at sellable locations (true) or only those at non-sellable ones such as quarantine (false). Not for a kit. */
+                sellable?: "true" | "false";
                 /** @description Stock as it was at this instant (inclusive), from the ledger: each level's `onHand` then (one row per lot for lot-tracked products; the lot filters apply), for levels that had stock history by then. Not in the future; not with belowReorderPoint. */
                 asOf?: string;
             };
