@@ -1,7 +1,7 @@
 import type { Bindings } from "./env";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
+import { sweepSignInClients } from "./identity/known-clients";
 import { sweepOldEvents } from "./outbox/retention";
-import { sweepSignInClients } from "./sessions/known-clients";
 import { sweepExpiredHolds } from "./stock/hold-release";
 import { redispatchLost } from "./webhooks/dispatch-sweep";
 

@@ -1,9 +1,9 @@
 import { accountableUser } from "../auth/principal";
+import { assertRequestMerchant } from "../db/merchant-named";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
-import { assertRequestMerchant } from "../merchants/read-merchant";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createApiKey } from "./create-api-key";
 import { listApiKeys } from "./list-api-keys";

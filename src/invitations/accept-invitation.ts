@@ -4,8 +4,8 @@ import type { PlatformDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { invitations } from "../db/schema/platform";
 import { AppError, conflict } from "../http/errors";
-import { signIn } from "../sessions/session";
-import { newUser } from "../users/accounts";
+import { newUser } from "../identity/accounts";
+import { signIn } from "../identity/session";
 import { invalid, type OpenInvitation, openInvitation } from "./open-invitation";
 import type { AcceptInvitationBody } from "./schemas";
 

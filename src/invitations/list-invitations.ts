@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { PlatformScope } from "../db/client";
 import { readNewestFirst } from "../db/pages";
 import { invitations } from "../db/schema/platform";
-import { hasStatus, invitationRecord } from "./records";
+import { hasStatus, invitationRecord } from "../identity/invitation-records";
 import type { ListInvitationsQuery } from "./schemas";
 
 /** `GET /users/invitations`: the tenant's invitations, newest first, optionally of one status. */

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { PlatformScope } from "../db/client";
 import { invitations } from "../db/schema/platform";
 import { conflict, notFound } from "../http/errors";
-import { invitationRecord } from "./records";
+import { invitationRecord } from "../identity/invitation-records";
 
 /** `DELETE /users/invitations/{id}`: revokes an invitation that was not accepted (its link stops working); revoking it again changes nothing. */
 export async function revokeInvitation(scope: PlatformScope, id: string, now = new Date()) {

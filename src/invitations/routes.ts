@@ -4,10 +4,11 @@ import { envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
+import { Invitation } from "../identity/invitation-schemas";
+import { rememberClientAfterResponse } from "../identity/known-clients";
+import { deliverSession, SESSION_COOKIE_TEXT } from "../identity/session-cookie";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { throttleTokenUse } from "../rate-limit/login-throttle";
-import { deliverSession, SESSION_COOKIE_TEXT } from "../sessions/cookie";
-import { rememberClientAfterResponse } from "../sessions/known-clients";
 import { acceptInvitation } from "./accept-invitation";
 import { inspectInvitation } from "./inspect-invitation";
 import { listInvitations } from "./list-invitations";
@@ -16,7 +17,6 @@ import {
   AcceptedInvitation,
   AcceptInvitationBody,
   InspectInvitationBody,
-  Invitation,
   InvitationPreview,
   ListInvitationsQuery,
 } from "./schemas";

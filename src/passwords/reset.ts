@@ -6,7 +6,7 @@ import { changesOf, runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { passwordResetTokens, users } from "../db/schema/platform";
 import { AppError } from "../http/errors";
-import { findUserByEmail } from "../users/accounts";
+import { findUserByEmail } from "../identity/accounts";
 
 /** A reset link works for an hour: long enough to reach the mailbox, short for a link in an old mail. */
 export const RESET_TTL_MS = 60 * 60_000;

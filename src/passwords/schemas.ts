@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Email, Password } from "../users/schemas";
+import { Email, Password } from "../identity/person-fields";
 
 export const ChangePasswordBody = z
   .strictObject({

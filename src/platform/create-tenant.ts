@@ -5,9 +5,9 @@ import type { PlatformDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { apiKeys, invitations, memberships, tenants, users } from "../db/schema/platform";
 import { conflict } from "../http/errors";
-import { newInvitation } from "../invitations/invite-member";
-import { invitationRecord } from "../invitations/records";
-import { findUserByEmail, newUser } from "../users/accounts";
+import { findUserByEmail, newUser } from "../identity/accounts";
+import { invitationRecord } from "../identity/invitation-records";
+import { newInvitation } from "../identity/invite-member";
 import { type TenantRow, tenantRecord } from "./records";
 
 /**

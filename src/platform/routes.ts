@@ -7,7 +7,7 @@ import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
-import { invitationMail } from "../invitations/mail";
+import { invitationMail } from "../identity/invitation-mail";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";

@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { nullableRef } from "../http/nullable";
 import { pageQuery, sortQuery } from "../http/pagination";
-import { Invitation } from "../invitations/schemas";
-import { NewUser, Role } from "../users/schemas";
+import { Invitation } from "../identity/invitation-schemas";
+import { NewUser, Role } from "../identity/person-fields";
 
 export const Plan = z.enum(["starter", "business", "enterprise"]).openapi({ example: "business" });
 export const TenantStatus = z.enum(["active", "suspended"]);

@@ -3,6 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict, brokenConstraint } from "../db/constraint-errors";
+import { assertMerchantNamed, unknownMerchant } from "../db/merchant-named";
 import type { Scope } from "../db/merchant-scope";
 import {
   kitComponents,
@@ -17,7 +18,6 @@ import {
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { assertMerchantNamed, unknownMerchant } from "../merchants/read-merchant";
 import { toE4 } from "../money";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
 import { holdsStock } from "../stock/statements";

@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal";
 import type { PlatformDb } from "../db/client";
-import { sessionUser } from "./session";
+import { sessionUser } from "../identity/session";
 
 /** `GET /auth/me`: the user and their memberships, or the key's tenant and scopes. */
 export async function describePrincipal(db: PlatformDb, principal: Principal) {

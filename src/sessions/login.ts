@@ -1,7 +1,7 @@
 import { burnPasswordCheck, verifyPassword } from "../auth/passwords";
 import type { PlatformDb } from "../db/client";
-import { findUserByEmail } from "../users/accounts";
-import { badCredentials, signIn } from "./session";
+import { findUserByEmail } from "../identity/accounts";
+import { badCredentials, signIn } from "../identity/session";
 
 export async function login(db: PlatformDb, secret: string, input: { email: string; password: string }) {
   const user = await findUserByEmail(db, input.email);

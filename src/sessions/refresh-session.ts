@@ -1,6 +1,6 @@
 import type { PlatformDb } from "../db/client";
-import { rotateRefreshToken } from "./refresh-tokens";
-import { session } from "./session";
+import { rotateRefreshToken } from "../identity/refresh-tokens";
+import { session } from "../identity/session";
 
 export async function refreshSession(db: PlatformDb, secret: string, refreshToken: string) {
   const rotated = await rotateRefreshToken(db, refreshToken);

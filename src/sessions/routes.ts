@@ -3,21 +3,22 @@ import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { createRouter } from "../http/router";
-import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
-import { signInClient, throttleLogin, throttleRefresh } from "../rate-limit/login-throttle";
+import { isKnownClient, rememberClientAfterResponse } from "../identity/known-clients";
+import { revokeRefreshToken } from "../identity/refresh-tokens";
 import {
   clearSessionCookie,
   deliverSession,
   presentedRefreshToken,
   SESSION_COOKIE_HEADER,
   SESSION_COOKIE_TEXT,
-} from "./cookie";
+} from "../identity/session-cookie";
+import { Session } from "../identity/session-record";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { signInClient, throttleLogin, throttleRefresh } from "../rate-limit/login-throttle";
 import { describePrincipal } from "./describe-principal";
-import { isKnownClient, rememberClientAfterResponse } from "./known-clients";
 import { login } from "./login";
 import { refreshSession } from "./refresh-session";
-import { revokeRefreshToken } from "./refresh-tokens";
-import { LoggedOut, LoginBody, Me, RefreshBody, Session } from "./schemas";
+import { LoggedOut, LoginBody, Me, RefreshBody } from "./schemas";
 
 const tags = ["Auth"];
 const throttled = {

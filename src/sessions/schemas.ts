@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
-import { Email, Role } from "../users/schemas";
+import { Email } from "../identity/person-fields";
+import { SessionUser } from "../identity/session-record";
 
 export const LoginBody = z
   .strictObject({
@@ -13,27 +14,6 @@ export const LoginBody = z
 export const RefreshBody = z
   .strictObject({ refreshToken: z.string().min(1, "is required").max(200) })
   .openapi("RefreshRequest");
-
-export const Membership = z
-  .object({ tenantId: z.uuid(), tenantName: z.string(), role: Role })
-  .openapi("Membership");
-
-export const SessionUser = z
-  .object({ id: z.uuid(), email: z.string(), name: z.string(), memberships: z.array(Membership) })
-  .openapi("SessionUser");
-
-export const Session = z
-  .object({
-    token: z.string().openapi({ description: "The access token (JWT, HS256), valid for 1 hour." }),
-    refreshToken: z.string().openapi({
-      description:
-        "Opaque; single use: each refresh returns a new one. Valid for 30 days. Empty when the request sent " +
-        "`X-Session-Cookie: 1`: the token is then in an HttpOnly cookie no script can read.",
-    }),
-    expiresAt: z.string().openapi({ format: "date-time", description: "When the access token expires." }),
-    user: SessionUser,
-  })
-  .openapi("Session");
 
 export const LoggedOut = z.object({ revoked: z.boolean() }).openapi("LoggedOut");
 

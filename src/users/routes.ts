@@ -1,14 +1,14 @@
 import { accountableUser } from "../auth/principal";
+import { assertRequestMerchant } from "../db/merchant-named";
 import { accepted, envelopeOf, ok } from "../http/envelope";
 import { pagedOf, pageQuery, sortQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
-import { inviteMember } from "../invitations/invite-member";
-import { invitationMail } from "../invitations/mail";
-import { Invitation, InviteUserBody } from "../invitations/schemas";
+import { invitationMail } from "../identity/invitation-mail";
+import { Invitation, InviteUserBody } from "../identity/invitation-schemas";
+import { inviteMember } from "../identity/invite-member";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
-import { assertRequestMerchant } from "../merchants/read-merchant";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { changeRole } from "./change-role";
 import { listMembers } from "./list-users";

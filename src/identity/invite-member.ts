@@ -7,7 +7,7 @@ import { runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { invitations, memberships, users } from "../db/schema/platform";
 import { AppError, conflict } from "../http/errors";
-import { INVITATION_TTL_MS, type InvitationRow, invitationRecord } from "./records";
+import { INVITATION_TTL_MS, type InvitationRow, invitationRecord } from "./invitation-records";
 
 export type InvitedBy = Pick<InvitationRow, "invitedByType" | "invitedById">;
 

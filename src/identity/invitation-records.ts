@@ -1,6 +1,6 @@
 import { and, gt, isNotNull, isNull, lte, type SQL } from "drizzle-orm";
 import { invitations } from "../db/schema/platform";
-import type { InvitationStatus } from "./schemas";
+import type { InvitationStatus } from "./invitation-schemas";
 
 export type InvitationRow = typeof invitations.$inferSelect;
 
