@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { countStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { oneAmount, PacksOrNone, packFields } from "../stock/packs";
 import {
   LotNumber,
   MAX_SERIALS_PER_LINE,
@@ -47,26 +48,30 @@ export const CountLinesBody = z
   .strictObject({
     lines: z
       .array(
-        z.strictObject({
-          productId: Id,
-          locationId: Id,
-          lotNumber: LotNumber.optional().openapi({ description: "Required for lot-tracked products." }),
-          serialNumbers: z
-            .array(SerialNumber)
-            .max(MAX_SERIALS_PER_LINE, `must name at most ${MAX_SERIALS_PER_LINE} serial numbers`)
-            .optional()
-            .openapi({
-              description:
-                "Required for serial-tracked products: every serial found there (counted = their count; [] for none).",
-              example: ["SN-0001", "SN-0002"],
-              uniqueItems: true,
-            }),
-          counted: z
-            .number({ error: "must be an integer" })
-            .int("must be an integer")
-            .min(0, "must not be negative")
-            .max(1_000_000_000, "must be at most 1000000000"),
-        }),
+        z
+          .strictObject({
+            productId: Id,
+            locationId: Id,
+            lotNumber: LotNumber.optional().openapi({ description: "Required for lot-tracked products." }),
+            serialNumbers: z
+              .array(SerialNumber)
+              .max(MAX_SERIALS_PER_LINE, `must name at most ${MAX_SERIALS_PER_LINE} serial numbers`)
+              .optional()
+              .openapi({
+                description:
+                  "Required for serial-tracked products: every serial found there (counted = their count; [] for none).",
+                example: ["SN-0001", "SN-0002"],
+                uniqueItems: true,
+              }),
+            counted: z
+              .number({ error: "must be an integer" })
+              .int("must be an integer")
+              .min(0, "must not be negative")
+              .max(1_000_000_000, "must be at most 1000000000")
+              .optional(),
+            ...packFields("counted", PacksOrNone),
+          })
+          .superRefine((line, ctx) => oneAmount(line, ctx, true, "counted")),
       )
       .min(1, "must have at least one line")
       .max(500, "must have at most 500 lines")

@@ -7,6 +7,7 @@ import { inventoryCounts, locations, products, warehouses } from "../db/schema/t
 import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { AppError, assertFound, conflict, missingAmong } from "../http/errors";
 import { validationError } from "../http/validation";
+import { inBaseUnits } from "../stock/packs";
 import { resolveLots, trackingProblems } from "../stock/tracked-stock";
 import { type CountRow, countLinesQuery, countRecord, readCount } from "./read";
 import { type CountLinesBody, type CreateCountBody, MAX_COUNT_LINES, MAX_COUNT_SERIALS } from "./schemas";
@@ -136,9 +137,16 @@ async function loadCount(tdb: TenantDb, id: string) {
  * snapshot (stock found where none was expected) must lie in the count's scope. A serial-tracked line names
  * every serial found (counted = their count) and records the serials on hand there at that moment too.
  */
-export async function recordLines(tdb: TenantDb, actor: Actor, id: string, input: CountLinesBody) {
+export async function recordLines(tdb: TenantDb, actor: Actor, id: string, body: CountLinesBody) {
   const row = await loadCount(tdb, id);
   if (row.status !== "open") throw refuse(row, "counted");
+  // Counted packs become units first (`counted` = packs x the packaging's size).
+  const inUnits = await inBaseUnits(
+    tdb,
+    body.lines.map(({ counted, ...line }) => ({ ...line, quantity: counted })),
+    (i) => `lines[${i}].`,
+  );
+  const input = { lines: inUnits.map(({ quantity, ...line }) => ({ ...line, counted: quantity })) };
   const productIds = [...new Set(input.lines.map((l) => l.productId))];
   const locationIds = [...new Set(input.lines.map((l) => l.locationId))];
   const read = await runBatch(tdb, {

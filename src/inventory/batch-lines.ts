@@ -23,9 +23,10 @@ export const adjustmentLine = (
   serialNumbers: line.serialNumbers,
 });
 
-export const setLevelLine = (level: SetLevelBody, target: LineTarget): BatchLine => ({
+/** A level to set, its on hand in base units (`linesInBaseUnits`: the level may give packs). */
+export const setLevelLine = (level: SetLevelBody, target: LineTarget, onHand: number): BatchLine => ({
   target,
-  change: { onHand: level.onHand, expectedOnHand: level.expectedOnHand },
+  change: { onHand, expectedOnHand: level.expectedOnHand },
   reason: "set",
   notes: null,
   lotNumber: level.lotNumber,

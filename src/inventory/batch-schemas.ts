@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { nullableRef } from "../http/nullable";
-import { oneAmount } from "../stock/packs";
+import { oneAmount, PacksOrNone, packFields } from "../stock/packs";
 import {
   LotNumber,
   MAX_SERIALS_PER_REQUEST,
@@ -97,7 +97,8 @@ const levelFields = {
   lotNumber: LotNumber.optional().openapi({
     description: "Required for lot-tracked products; a new number creates the lot (when onHand > 0).",
   }),
-  onHand: units("The on hand to set; the difference becomes one ledger row (reason `set`)."),
+  onHand: units("The on hand to set; the difference becomes one ledger row (reason `set`).").optional(),
+  ...packFields("onHand", PacksOrNone),
   expectedOnHand: units(
     "Compare-and-swap: set only while on hand is exactly this (0 for a level never stocked); otherwise 409 with " +
       "the current value, and nothing changes.",
@@ -107,6 +108,7 @@ const levelFields = {
 export const SetLevelBody = z
   .strictObject(levelFields)
   .superRefine(placeProblems)
+  .superRefine((level, ctx) => oneAmount(level, ctx, true, "onHand"))
   .openapi("SetStockLevelRequest");
 export type SetLevelBody = z.infer<typeof SetLevelBody>;
 

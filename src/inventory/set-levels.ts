@@ -3,6 +3,7 @@ import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { AppError, errorCodeForStatus } from "../http/errors";
 import { resolveLineTargets } from "../stock/line-targets";
+import { linesInBaseUnits, onHandAmount } from "../stock/packs";
 import { levelSnapshot, movementSnapshot } from "../stock/statements";
 import { writeStockLines } from "../stock/stock-lines";
 import { setLevelLine } from "./batch-lines";
@@ -13,11 +14,15 @@ import type { LevelsBatchBody, SetLevelBody } from "./batch-schemas";
 // only while it is `expectedOnHand` (compare-and-swap).
 
 async function writeLevels(tdb: TenantDb, actor: Actor, levels: readonly SetLevelBody[], atomic: boolean) {
-  const targets = await resolveLineTargets(tdb, levels);
+  const { targets, quantities } = await linesInBaseUnits(
+    tdb,
+    levels.map(onHandAmount),
+    await resolveLineTargets(tdb, levels),
+  );
   return writeStockLines(
     tdb,
     actor,
-    levels.map((level, i) => setLevelLine(level, targets[i] as (typeof targets)[number])),
+    levels.map((level, i) => setLevelLine(level, targets[i] as (typeof targets)[number], quantities[i] ?? 0)),
     { atomic, field: "levels" },
   );
 }

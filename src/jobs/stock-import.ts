@@ -4,7 +4,7 @@ import { formatIssues } from "../http/validation";
 import { adjustmentLine, type BatchLine, setLevelLine } from "../inventory/batch-lines";
 import { AdjustmentBatchLine, SetLevelBody } from "../inventory/batch-schemas";
 import { type LineRef, type LineTarget, resolveLineTargets } from "../stock/line-targets";
-import { linesInBaseUnits, type PackedAmount } from "../stock/packs";
+import { linesInBaseUnits, onHandAmount, type PackedAmount } from "../stock/packs";
 import { writeStockLines } from "../stock/stock-lines";
 import { type ParsedRow, writeRows } from "./import-rows";
 import { actorOfJob, type JobRow } from "./job-rows";
@@ -31,7 +31,11 @@ function lineOf(value: Record<string, unknown>, reason: string): Planned | { err
   if ("onHand" in row) {
     const level = SetLevelBody.safeParse(row);
     if (!level.success) return { errors: formatIssues(level.error.issues) };
-    return { ref: level.data, amount: {}, toLine: (target) => setLevelLine(level.data, target) };
+    return {
+      ref: level.data,
+      amount: onHandAmount(level.data),
+      toLine: (target, onHand) => setLevelLine(level.data, target, onHand),
+    };
   }
   const line = AdjustmentBatchLine.safeParse({ reason, ...row });
   if (!line.success) return { errors: formatIssues(line.error.issues) };
@@ -44,7 +48,7 @@ function lineOf(value: Record<string, unknown>, reason: string): Planned | { err
 
 interface Planned {
   ref: LineRef;
-  /** The row's quantity as given (units, or packs of a packaging); none for a set. */
+  /** The row's quantity, or a set's on hand, as given (units, or packs of a packaging). */
   amount: PackedAmount;
   toLine: (target: LineTarget, quantity: number) => BatchLine;
 }

@@ -10,6 +10,7 @@ import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { type LoadedOrder, readOrder } from "../order-core/read-order";
 import { eventRow, storedPayload } from "../outbox/outbox";
+import { inBaseUnits } from "../stock/packs";
 import { type ReturnLineRow, type ReturnRow, returnRecord } from "./records";
 import { type CreateReturnBody, MAX_RETURN_LINES } from "./schemas";
 import { claimedUnits, shippedAndClaimed, shippedUnits } from "./shipped";
@@ -79,13 +80,22 @@ export async function createReturn(tdb: TenantDb, actor: Actor, body: CreateRetu
   if (orderRow.type !== "sales") {
     throw conflict(`Order ${orderRow.number} is a purchase order; only sales orders are returned`);
   }
-  const returned = body.lines.map((l) => returnedOrderLines(order, l.orderLineId, l.quantity));
+  const productOf = (orderLineId: string) =>
+    (order.lines.find((l) => l.id === orderLineId) ?? orderRow.kitLines?.find((k) => k.id === orderLineId))
+      ?.productId;
   const missing = body.lines.flatMap((l, i) =>
-    returned[i]
+    productOf(l.orderLineId)
       ? []
       : [`lines[${i}].orderLineId: line ${l.orderLineId} not found on order ${orderRow.number}`],
   );
   if (missing.length) throw new AppError("NOT_FOUND", missing[0] as string, { errors: missing });
+  // Packs become units first (a kit has no packagings: packs of a kit line are a 400).
+  const inUnits = await inBaseUnits(
+    tdb,
+    body.lines.map((l) => ({ ...l, productId: productOf(l.orderLineId) as string })),
+    (i) => `lines[${i}].`,
+  );
+  const returned = inUnits.map((l) => returnedOrderLines(order, l.orderLineId, l.quantity));
 
   const now = new Date().toISOString();
   const row: Omit<ReturnRow, "number"> = {
@@ -104,7 +114,7 @@ export async function createReturn(tdb: TenantDb, actor: Actor, body: CreateRetu
     createdAt: now,
     updatedAt: now,
   };
-  const planned: PlannedLine[] = body.lines.flatMap((l, at) =>
+  const planned: PlannedLine[] = inUnits.flatMap((l, at) =>
     (returned[at] ?? []).map(({ kitLineId, ...returning }) => ({
       at,
       kitLineId,

@@ -11,6 +11,7 @@ import { AppError, conflict } from "../http/errors";
 import { eventRow } from "../outbox/outbox";
 import { overCeiling } from "../stock/level-ceiling";
 import { packingLocations } from "../stock/packing-location";
+import { inBaseUnits } from "../stock/packs";
 import { addStock, changeLevel, type LedgerContext, type Level, ledgerRow } from "../stock/statements";
 import { targetLocations } from "../stock/targets";
 import {
@@ -29,10 +30,10 @@ import {
   returnAtVersion,
   returnRecord,
 } from "./records";
-import type { ReturnReceiptBody } from "./schemas";
+import type { ReceiptInUnits, ReturnReceiptBody } from "./schemas";
 import { returnedSerials, shippedUnitsOf } from "./shipped";
 
-type ReceiptInput = ReturnReceiptBody["lines"][number];
+type ReceiptInput = ReceiptInUnits["lines"][number];
 type Location = Awaited<ReturnType<typeof targetLocations>>[number];
 
 /** The ledger reason of each disposition's stock (scrap: the arrival, then the write-off). */
@@ -55,7 +56,7 @@ function assertLines(loaded: LoadedReturn, body: ReturnReceiptBody) {
 }
 
 /** 409 for lines receiving more than their return line has left (lines of one return line add up). */
-function assertWithinAuthorized(loaded: LoadedReturn, body: ReturnReceiptBody) {
+function assertWithinAuthorized(loaded: LoadedReturn, body: ReceiptInUnits) {
   const receiving = new Map<string, number>();
   const over = body.lines.flatMap((l, i) => {
     const line = loaded.lines.find((r) => r.id === l.returnLineId);
@@ -97,13 +98,27 @@ function placeProblems(l: ReceiptInput, i: number, location: Location | undefine
  * refuses receiving more than was authorized under any concurrency. Every authorized unit received: `received`
  * and `return.received`.
  */
-export async function receiveReturn(tdb: TenantDb, actor: Actor, id: string, body: ReturnReceiptBody) {
+export async function receiveReturn(tdb: TenantDb, actor: Actor, id: string, request: ReturnReceiptBody) {
   const loaded = await loadReturn(tdb, id);
   const { row } = loaded;
   if (row.status !== "authorized") {
     throw conflict(`Return ${row.number} is ${row.status}; goods are received while it is authorized`);
   }
-  assertLines(loaded, body);
+  assertLines(loaded, request);
+  // Packs become units first, against each return line's product.
+  const units = await inBaseUnits(
+    tdb,
+    request.lines.map(({ packaging, packs, quantity, returnLineId }) => ({
+      productId: loaded.lines.find((r) => r.id === returnLineId)?.productId as string,
+      packaging,
+      packs,
+      quantity,
+    })),
+    (i) => `lines[${i}].`,
+  );
+  const body: ReceiptInUnits = {
+    lines: request.lines.map((l, i) => ({ ...l, quantity: units[i]?.quantity ?? 0 })),
+  };
   assertWithinAuthorized(loaded, body);
   const lineOf = (l: ReceiptInput) =>
     loaded.lines.find((r) => r.id === l.returnLineId) as LoadedReturn["lines"][number];

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { returnDispositions, returnStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { amountFields, oneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 /** Lines one return names (an order has at most 500). */
@@ -31,23 +32,25 @@ export const CreateReturnBody = z
     orderId: Id("must be a UUID (a sales order)"),
     lines: z
       .array(
-        z.strictObject({
-          orderLineId: Id("must be a UUID (a line of the order)").openapi({
-            description:
-              "A line of the order, or a kit line (`kitLines[].id`): a kit line returns each of its component " +
-              "lines, quantity x the component's units per kit.",
-          }),
-          quantity: Quantity,
-          reason: z
-            .string({ error: "must be a string" })
-            .trim()
-            .min(1, "must not be empty")
-            .max(64, "must be at most 64 characters")
-            .openapi({
-              example: "damaged",
-              description: "Why it comes back, as the shop codes it (reports group by it exactly).",
+        z
+          .strictObject({
+            orderLineId: Id("must be a UUID (a line of the order)").openapi({
+              description:
+                "A line of the order, or a kit line (`kitLines[].id`): a kit line returns each of its component " +
+                "lines, quantity x the component's units per kit.",
             }),
-        }),
+            ...amountFields(Quantity),
+            reason: z
+              .string({ error: "must be a string" })
+              .trim()
+              .min(1, "must not be empty")
+              .max(64, "must be at most 64 characters")
+              .openapi({
+                example: "damaged",
+                description: "Why it comes back, as the shop codes it (reports group by it exactly).",
+              }),
+          })
+          .superRefine((line, ctx) => oneAmount(line, ctx)),
         { error: "must be an array of lines" },
       )
       .min(1, "must have at least one line")
@@ -79,7 +82,7 @@ export type UpdateReturnStatusBody = z.infer<typeof UpdateReturnStatusBody>;
 
 const receiptLine = {
   returnLineId: Id("must be a UUID (a line of this return)"),
-  quantity: Quantity,
+  ...amountFields(Quantity),
   lotNumber: LotNumber.optional().openapi({
     description: "Required for lot-tracked products: a lot that shipped on the order line.",
   }),
@@ -93,23 +96,29 @@ const placedAt = (description: string) => Id("must be a UUID").openapi({ descrip
 const ReceiptLine = z.discriminatedUnion(
   "disposition",
   [
-    z.strictObject({
-      ...receiptLine,
-      disposition: z.literal("restock"),
-      locationId: placedAt("A sellable location, where the units are put back."),
-    }),
-    z.strictObject({
-      ...receiptLine,
-      disposition: z.literal("quarantine"),
-      locationId: placedAt("A non-sellable location, where the units are kept apart."),
-    }),
-    z.strictObject({
-      ...receiptLine,
-      disposition: z.literal("scrap"),
-      locationId: placedAt(
-        "Where the write-off is booked (default: the packing location of the warehouse the units shipped from).",
-      ).optional(),
-    }),
+    z
+      .strictObject({
+        ...receiptLine,
+        disposition: z.literal("restock"),
+        locationId: placedAt("A sellable location, where the units are put back."),
+      })
+      .superRefine((line, ctx) => oneAmount(line, ctx)),
+    z
+      .strictObject({
+        ...receiptLine,
+        disposition: z.literal("quarantine"),
+        locationId: placedAt("A non-sellable location, where the units are kept apart."),
+      })
+      .superRefine((line, ctx) => oneAmount(line, ctx)),
+    z
+      .strictObject({
+        ...receiptLine,
+        disposition: z.literal("scrap"),
+        locationId: placedAt(
+          "Where the write-off is booked (default: the packing location of the warehouse the units shipped from).",
+        ).optional(),
+      })
+      .superRefine((line, ctx) => oneAmount(line, ctx)),
   ],
   { error: "must be restock, quarantine or scrap" },
 );
@@ -124,6 +133,8 @@ export const ReturnReceiptBody = z
   })
   .openapi("ReturnReceiptRequest");
 export type ReturnReceiptBody = z.infer<typeof ReturnReceiptBody>;
+/** A receipt's lines with their quantities in base units. */
+export type ReceiptInUnits = { lines: (ReturnReceiptBody["lines"][number] & { quantity: number })[] };
 
 export const ListReturnsQuery = pageQuery.extend({
   status: z

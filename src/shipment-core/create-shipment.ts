@@ -13,10 +13,11 @@ import { historyEntry, orderRecord } from "../order-core/records";
 import { atVersion, bumpVersion } from "../order-core/version-guard";
 import type { EventType } from "../outbox/catalog";
 import { eventRow } from "../outbox/outbox";
+import { inBaseUnits } from "../stock/packs";
 import { serialsChanged, serialsWhereMany } from "../stock/tracked-stock";
 import { planShipment, type ShipmentPlan } from "./plan";
 import { readShipments, shipmentInOrderEvent, shipmentRecord } from "./records";
-import type { CreateShipmentBody, ShipmentRecord } from "./schemas";
+import type { CreateShipmentBody, ShipmentInUnits, ShipmentRecord } from "./schemas";
 import { takeSsccs } from "./ssccs";
 import { shipmentStatements } from "./statements";
 
@@ -32,7 +33,7 @@ export function statusAfterShipping(order: LoadedOrder, plan: ShipmentPlan) {
 }
 
 /** What planning needs to read besides the order: packing locations, tracking, serials, active pick lists. */
-async function planContext(tdb: TenantDb, order: LoadedOrder, body: CreateShipmentBody) {
+async function planContext(tdb: TenantDb, order: LoadedOrder, body: ShipmentInUnits) {
   const { db } = tdb;
   const read = await runBatch(tdb, {
     packing: db
@@ -102,11 +103,44 @@ async function planContext(tdb: TenantDb, order: LoadedOrder, body: CreateShipme
  * order's version: of concurrent shipments of one order one commits, the others change nothing (409), and
  * the lines' CHECK (shipped + backordered <= quantity) refuses shipping more than was ordered.
  */
+/**
+ * The request with each package line's packs in base units (against its order line's product); a line not on
+ * the order keeps its quantity, for the plan to refuse by name.
+ */
+async function inUnits(
+  tdb: TenantDb,
+  order: LoadedOrder,
+  request: CreateShipmentBody,
+): Promise<ShipmentInUnits> {
+  const productOf = (orderLineId: string) => order.lines.find((l) => l.id === orderLineId)?.productId;
+  const lines = request.packages.flatMap((p, i) =>
+    p.lines.map((line, j) => ({
+      line,
+      at: `packages[${i}].lines[${j}].`,
+      productId: productOf(line.orderLineId),
+    })),
+  );
+  const known = lines.filter((l) => l.productId !== undefined);
+  const converted = await inBaseUnits(
+    tdb,
+    known.map((l) => ({ ...l.line, productId: l.productId as string })),
+    (k) => known[k]?.at ?? "",
+  );
+  const quantityOf = new Map(known.map((l, k) => [l.line, converted[k]?.quantity ?? 0]));
+  return {
+    ...request,
+    packages: request.packages.map((p) => ({
+      ...p,
+      lines: p.lines.map((line) => ({ ...line, quantity: quantityOf.get(line) ?? line.quantity ?? 0 })),
+    })),
+  };
+}
+
 export async function createShipment(
   tdb: TenantDb,
   actor: Actor,
   orderId: string,
-  body: CreateShipmentBody,
+  request: CreateShipmentBody,
 ): Promise<ShipmentRecord> {
   const order = await readOrder(tdb, orderId);
   const { row } = order;
@@ -117,6 +151,7 @@ export async function createShipment(
       `Order ${row.number} is ${row.status}; shipments are made for confirmed, picking, packed or partially shipped orders`,
     );
   }
+  const body = await inUnits(tdb, order, request);
   const packageIds = body.packages.map(() => uuidv7());
   const plan = planShipment(order, packageIds, body, await planContext(tdb, order, body));
   const ssccs = await takeSsccs(tdb, body.packages.length);

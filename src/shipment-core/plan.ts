@@ -3,7 +3,7 @@ import type { orderReservations } from "../db/schema/tenant";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import type { LoadedOrder } from "../order-core/read-order";
-import type { CreateShipmentBody } from "./schemas";
+import type { ShipmentInUnits } from "./schemas";
 
 type ReservationRow = typeof orderReservations.$inferSelect;
 
@@ -52,7 +52,7 @@ export interface PlanContext {
 export function planShipment(
   order: LoadedOrder,
   packageIds: readonly string[],
-  body: Pick<CreateShipmentBody, "packages">,
+  body: Pick<ShipmentInUnits, "packages">,
   ctx: PlanContext,
 ): ShipmentPlan {
   const lineById = new Map(order.lines.map((l) => [l.id, l]));

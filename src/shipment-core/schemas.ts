@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { lengthUnits, shipmentStatuses, weightUnits } from "../db/schema/tenant";
+import { amountFields, oneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 /** The most packages one shipment holds (each gets an SSCC). */
@@ -26,16 +27,20 @@ export const Dimensions = z
   })
   .openapi("Dimensions");
 
-const PackageLineInput = z.strictObject({
-  orderLineId: z.uuid("must be a UUID (a line of this order)"),
-  quantity: z
-    .number({ error: "must be an integer" })
-    .int("must be an integer")
-    .min(1, "must be at least 1")
-    .max(1_000_000_000, "must be at most 1000000000"),
-  lotNumber: LotNumber.optional(),
-  serialNumbers: SerialNumbers.optional(),
-});
+const PackageLineInput = z
+  .strictObject({
+    orderLineId: z.uuid("must be a UUID (a line of this order)"),
+    ...amountFields(
+      z
+        .number({ error: "must be an integer" })
+        .int("must be an integer")
+        .min(1, "must be at least 1")
+        .max(1_000_000_000, "must be at most 1000000000"),
+    ),
+    lotNumber: LotNumber.optional(),
+    serialNumbers: SerialNumbers.optional(),
+  })
+  .superRefine((line, ctx) => oneAmount(line, ctx));
 
 const PackageInput = z.strictObject({
   packageType: z.string().trim().min(1).max(64).optional().openapi({ example: "box-m" }),
@@ -61,6 +66,13 @@ export const CreateShipmentBody = z
   })
   .openapi("CreateShipmentRequest");
 export type CreateShipmentBody = z.infer<typeof CreateShipmentBody>;
+type PackageInput = CreateShipmentBody["packages"][number];
+/** A shipment's request with every package line's quantity in base units. */
+export type ShipmentInUnits = Omit<CreateShipmentBody, "packages"> & {
+  packages: (Omit<PackageInput, "lines"> & {
+    lines: (PackageInput["lines"][number] & { quantity: number })[];
+  })[];
+};
 
 export const PackageLineRecord = z
   .object({

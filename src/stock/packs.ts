@@ -36,32 +36,51 @@ export interface PackedAmount {
   packs?: number;
 }
 
+/** Packs of an absolute figure (a level's on hand to set, a count's counted): 0 is a figure too. */
+export const PacksOrNone = z
+  .number({ error: "must be a non-negative integer" })
+  .int("must be a non-negative integer")
+  .min(0, "must be a non-negative integer")
+  .max(MAX_UNITS, `must be at most ${MAX_UNITS}`);
+
+/** `packaging` and `packs`, standing for the endpoint's amount field `field` (`quantity`, `onHand`, `counted`). */
+export const packFields = (field = "quantity", packs: z.ZodType<number> = Packs) => ({
+  packaging: PackagingCode.optional().openapi({
+    description: `Instead of \`${field}\`: a packaging code of the product (with \`packs\`).`,
+  }),
+  packs: packs
+    .optional()
+    .openapi({ description: `With \`packaging\`: how many packs (${field} = packs x its size).` }),
+});
+
 /**
  * The fields that give a quantity (`quantity` as the endpoint defines it, or `packaging` and `packs`); an
  * object that spreads them also runs `oneAmount` (superRefine).
  */
 export const amountFields = <Q extends z.ZodType<number>>(quantity: Q, packs: z.ZodType<number> = Packs) => ({
   quantity: quantity.optional(),
-  packaging: PackagingCode.optional().openapi({
-    description: "Instead of `quantity`: a packaging code of the product (with `packs`).",
-  }),
-  packs: packs
-    .optional()
-    .openapi({ description: "With `packaging`: how many packs (quantity = packs x its size)." }),
+  ...packFields("quantity", packs),
 });
 
-/** Exactly one of `quantity` or `packaging` with `packs`: both, neither or half of the pair is a 400. */
-export function oneAmount(amount: PackedAmount, ctx: z.RefinementCtx, required = true) {
+/**
+ * Exactly one of the amount (`field`, `quantity` unless named) or `packaging` with `packs`: both, neither or
+ * half of the pair is a 400.
+ */
+export function oneAmount(
+  amount: { packaging?: string; packs?: number } & Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  required = true,
+  field = "quantity",
+) {
   const packed = amount.packaging !== undefined || amount.packs !== undefined;
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", message, path: [path] });
-  if (amount.quantity !== undefined && packed)
-    issue("quantity", "give quantity or packaging and packs, not both");
+  if (amount[field] !== undefined && packed) issue(field, `give ${field} or packaging and packs, not both`);
   else if (amount.packaging !== undefined && amount.packs === undefined)
     issue("packs", "is required with packaging");
   else if (amount.packs !== undefined && amount.packaging === undefined)
     issue("packaging", "is required with packs");
-  else if (required && amount.quantity === undefined && !packed)
-    issue("quantity", "is required (or packaging and packs)");
+  else if (required && amount[field] === undefined && !packed)
+    issue(field, "is required (or packaging and packs)");
 }
 
 const PackCount = z.object({ packs: z.number().int(), remainder: z.number().int() });
@@ -165,6 +184,17 @@ export function convertAmount(
     };
   return { quantity };
 }
+
+/** A level to set's on hand as an amount to convert (`onHand`, or packs of a packaging). */
+export const onHandAmount = (level: {
+  onHand?: number;
+  packaging?: string;
+  packs?: number;
+}): PackedAmount => ({
+  quantity: level.onHand,
+  packaging: level.packaging,
+  packs: level.packs,
+});
 
 export type InUnits<T> = Omit<T, "packaging" | "packs"> & { quantity: number };
 

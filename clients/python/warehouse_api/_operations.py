@@ -2073,7 +2073,9 @@ class InventoryResource:
         location_id: Optional[str] = UNSET,
         warehouse_code: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
-        on_hand: int,
+        on_hand: Optional[int] = UNSET,
+        packaging: Optional[str] = UNSET,
+        packs: Optional[int] = UNSET,
         expected_on_hand: Optional[int] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -2081,7 +2083,7 @@ class InventoryResource:
         """``PUT /api/v1/inventory/levels`` (setStockLevel)."""
         return self._t.call(
             OPERATIONS["setStockLevel"],
-            body={"sku": sku, "productId": product_id, "locationCode": location_code, "locationId": location_id, "warehouseCode": warehouse_code, "lotNumber": lot_number, "onHand": on_hand, "expectedOnHand": expected_on_hand},
+            body={"sku": sku, "productId": product_id, "locationCode": location_code, "locationId": location_id, "warehouseCode": warehouse_code, "lotNumber": lot_number, "onHand": on_hand, "packaging": packaging, "packs": packs, "expectedOnHand": expected_on_hand},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             convert=_m.model(m.SetStockLevelResult),
@@ -2110,7 +2112,9 @@ class InventoryResource:
         self,
         *,
         product_id: str,
-        quantity: int,
+        quantity: Optional[int] = UNSET,
+        packaging: Optional[str] = UNSET,
+        packs: Optional[int] = UNSET,
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         expires_at: str,
@@ -2123,7 +2127,7 @@ class InventoryResource:
         """``POST /api/v1/inventory/holds`` (createHold)."""
         return self._t.call(
             OPERATIONS["createHold"],
-            body={"productId": product_id, "quantity": quantity, "locationId": location_id, "warehouseId": warehouse_id, "expiresAt": expires_at, "reference": reference, "lotNumber": lot_number},
+            body={"productId": product_id, "quantity": quantity, "packaging": packaging, "packs": packs, "locationId": location_id, "warehouseId": warehouse_id, "expiresAt": expires_at, "reference": reference, "lotNumber": lot_number},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,

@@ -892,23 +892,27 @@ class CreateApiKeyRequest(_m.Model):
 @dataclass
 class CreateHoldRequest(_m.Model):
     product_id: str
-    quantity: int
     expires_at: str
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     location_id: Optional[str] = None
     warehouse_id: Optional[str] = None
     reference: Optional[str] = None
     lot_number: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "quantity": "quantity", "expires_at": "expiresAt", "location_id": "locationId", "warehouse_id": "warehouseId", "reference": "reference", "lot_number": "lotNumber"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "quantity", "expiresAt"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "expires_at": "expiresAt", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "location_id": "locationId", "warehouse_id": "warehouseId", "reference": "reference", "lot_number": "lotNumber"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "expiresAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CreateHoldRequest":
         return cls(
             product_id=data.get("productId"),
-            quantity=data.get("quantity"),
             expires_at=data.get("expiresAt"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             location_id=data.get("locationId"),
             warehouse_id=data.get("warehouseId"),
             reference=data.get("reference"),
@@ -1100,19 +1104,23 @@ class CreateReturnRequest(_m.Model):
 @dataclass
 class CreateReturnRequestLinesItem(_m.Model):
     order_line_id: str
-    quantity: int
     reason: str
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"order_line_id": "orderLineId", "quantity": "quantity", "reason": "reason"}
-    _required: ClassVar[frozenset] = frozenset({"orderLineId", "quantity", "reason"})
+    _wire: ClassVar[Dict[str, str]] = {"order_line_id": "orderLineId", "reason": "reason", "quantity": "quantity", "packaging": "packaging", "packs": "packs"}
+    _required: ClassVar[frozenset] = frozenset({"orderLineId", "reason"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CreateReturnRequestLinesItem":
         return cls(
             order_line_id=data.get("orderLineId"),
-            quantity=data.get("quantity"),
             reason=data.get("reason"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1214,19 +1222,23 @@ class CreateShipmentRequestPackagesItem(_m.Model):
 @dataclass
 class CreateShipmentRequestPackagesItemLinesItem(_m.Model):
     order_line_id: str
-    quantity: int
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     lot_number: Optional[str] = None
     serial_numbers: Optional[List[str]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"order_line_id": "orderLineId", "quantity": "quantity", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"orderLineId", "quantity"})
+    _wire: ClassVar[Dict[str, str]] = {"order_line_id": "orderLineId", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"orderLineId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CreateShipmentRequestPackagesItemLinesItem":
         return cls(
             order_line_id=data.get("orderLineId"),
             quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             lot_number=data.get("lotNumber"),
             serial_numbers=data.get("serialNumbers"),
             extra_fields=_m.extra(data, cls._wire),
@@ -1871,22 +1883,26 @@ class InventoryCountLinesRequest(_m.Model):
 class InventoryCountLinesRequestLinesItem(_m.Model):
     product_id: str
     location_id: str
-    counted: int
     lot_number: Optional[str] = None
     serial_numbers: Optional[List[str]] = None
+    counted: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "location_id": "locationId", "counted": "counted", "lot_number": "lotNumber", "serial_numbers": "serialNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"productId", "locationId", "counted"})
+    _wire: ClassVar[Dict[str, str]] = {"product_id": "productId", "location_id": "locationId", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "counted": "counted", "packaging": "packaging", "packs": "packs"}
+    _required: ClassVar[frozenset] = frozenset({"productId", "locationId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InventoryCountLinesRequestLinesItem":
         return cls(
             product_id=data.get("productId"),
             location_id=data.get("locationId"),
-            counted=data.get("counted"),
             lot_number=data.get("lotNumber"),
             serial_numbers=data.get("serialNumbers"),
+            counted=data.get("counted"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -6184,22 +6200,26 @@ class ReturnReceiptRequest(_m.Model):
 @dataclass
 class ReturnReceiptRequestLinesItem(_m.Model):
     return_line_id: str
-    quantity: int
     disposition: str
+    quantity: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     lot_number: Optional[str] = None
     serial_numbers: Optional[List[str]] = None
     location_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"return_line_id": "returnLineId", "quantity": "quantity", "disposition": "disposition", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "location_id": "locationId"}
-    _required: ClassVar[frozenset] = frozenset({"returnLineId", "quantity", "disposition"})
+    _wire: ClassVar[Dict[str, str]] = {"return_line_id": "returnLineId", "disposition": "disposition", "quantity": "quantity", "packaging": "packaging", "packs": "packs", "lot_number": "lotNumber", "serial_numbers": "serialNumbers", "location_id": "locationId"}
+    _required: ClassVar[frozenset] = frozenset({"returnLineId", "disposition"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ReturnReceiptRequestLinesItem":
         return cls(
             return_line_id=data.get("returnLineId"),
-            quantity=data.get("quantity"),
             disposition=data.get("disposition"),
+            quantity=data.get("quantity"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             lot_number=data.get("lotNumber"),
             serial_numbers=data.get("serialNumbers"),
             location_id=data.get("locationId"),
@@ -6401,29 +6421,33 @@ class SessionUser(_m.Model):
 
 @dataclass
 class SetStockLevelRequest(_m.Model):
-    on_hand: int
     sku: Optional[str] = None
     product_id: Optional[str] = None
     location_code: Optional[str] = None
     location_id: Optional[str] = None
     warehouse_code: Optional[str] = None
     lot_number: Optional[str] = None
+    on_hand: Optional[int] = None
+    packaging: Optional[str] = None
+    packs: Optional[int] = None
     expected_on_hand: Optional[int] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"on_hand": "onHand", "sku": "sku", "product_id": "productId", "location_code": "locationCode", "location_id": "locationId", "warehouse_code": "warehouseCode", "lot_number": "lotNumber", "expected_on_hand": "expectedOnHand"}
-    _required: ClassVar[frozenset] = frozenset({"onHand"})
+    _wire: ClassVar[Dict[str, str]] = {"sku": "sku", "product_id": "productId", "location_code": "locationCode", "location_id": "locationId", "warehouse_code": "warehouseCode", "lot_number": "lotNumber", "on_hand": "onHand", "packaging": "packaging", "packs": "packs", "expected_on_hand": "expectedOnHand"}
+    _required: ClassVar[frozenset] = frozenset({})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "SetStockLevelRequest":
         return cls(
-            on_hand=data.get("onHand"),
             sku=data.get("sku"),
             product_id=data.get("productId"),
             location_code=data.get("locationCode"),
             location_id=data.get("locationId"),
             warehouse_code=data.get("warehouseCode"),
             lot_number=data.get("lotNumber"),
+            on_hand=data.get("onHand"),
+            packaging=data.get("packaging"),
+            packs=data.get("packs"),
             expected_on_hand=data.get("expectedOnHand"),
             extra_fields=_m.extra(data, cls._wire),
         )

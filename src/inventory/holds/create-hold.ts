@@ -9,6 +9,7 @@ import { validationError } from "../../http/validation";
 import { eventRow } from "../../outbox/outbox";
 import { inShownOrder, toHold } from "../../stock/hold-projection";
 import { lowStockEvent } from "../../stock/low-stock-event";
+import { type InUnits, inBaseUnits } from "../../stock/packs";
 import { planReservations, reservationReads, reserveRacing, reserveStock } from "../../stock/reservations";
 import type { HoldRecord } from "../../stock/schemas";
 import { resolveLots } from "../../stock/tracked-stock";
@@ -25,7 +26,8 @@ function assertExpiry(expiresAt: string, now: Date): string {
  * `POST /inventory/holds`: reserves available stock exactly like an order line (same planning, same
  * guards, one batch), releasing any expired holds in its way. 409 when short, stating what is available.
  */
-export async function createHold(tdb: TenantDb, input: CreateHoldBody) {
+export async function createHold(tdb: TenantDb, body: CreateHoldBody) {
+  const [input] = (await inBaseUnits(tdb, [body])) as [InUnits<CreateHoldBody>];
   const clock = new Date();
   const now = clock.toISOString();
   const expiresAt = assertExpiry(input.expiresAt, clock);

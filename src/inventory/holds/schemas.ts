@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { holdStatuses } from "../../db/schema/tenant";
 import { pageQuery } from "../../http/pagination";
+import { amountFields, oneAmount } from "../../stock/packs";
 import { LotNumber } from "../../stock/schemas";
 
 /** A hold lasts at most this long. */
@@ -11,11 +12,13 @@ const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
 export const CreateHoldBody = z
   .strictObject({
     productId: Id("product"),
-    quantity: z
-      .number({ error: "must be a positive integer" })
-      .int("must be a positive integer")
-      .min(1, "must be a positive integer")
-      .max(1_000_000_000, "must be at most 1000000000"),
+    ...amountFields(
+      z
+        .number({ error: "must be a positive integer" })
+        .int("must be a positive integer")
+        .min(1, "must be a positive integer")
+        .max(1_000_000_000, "must be at most 1000000000"),
+    ),
     locationId: Id("location").optional().openapi({ description: "Hold only at this location." }),
     warehouseId: Id("warehouse")
       .optional()
@@ -36,6 +39,7 @@ export const CreateHoldBody = z
         "Expired lots are never held.",
     }),
   })
+  .superRefine((hold, ctx) => oneAmount(hold, ctx))
   .refine((b) => !(b.locationId && b.warehouseId), {
     message: "give locationId or warehouseId, not both",
     path: ["warehouseId"],

@@ -1564,13 +1564,19 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateHoldRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity", "locationId", "warehouseId", "expiresAt", "reference", "lotNumber" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "quantity", "packaging", "packs", "locationId", "warehouseId", "expiresAt", "reference", "lotNumber" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>locationId</c> (optional).</summary>
         public string LocationId { get; set; }
@@ -1596,6 +1602,8 @@ namespace Warehouse.Api.Models
             var model = new CreateHoldRequest();
             model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.LocationId = ModelJson.ToStringValue(ModelJson.Get(json, "locationId"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
@@ -1609,7 +1617,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "productId", ProductId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "locationId", LocationId, false);
             ModelJson.Put(json, "warehouseId", WarehouseId, false);
             ModelJson.Put(json, "expiresAt", ExpiresAt, true);
@@ -1988,13 +1998,19 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateReturnRequestLinesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "orderLineId", "quantity", "reason" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "orderLineId", "quantity", "packaging", "packs", "reason" };
 
         /// <summary><c>orderLineId</c>.</summary>
         public string OrderLineId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>reason</c>.</summary>
         public string Reason { get; set; }
@@ -2008,6 +2024,8 @@ namespace Warehouse.Api.Models
             var model = new CreateReturnRequestLinesItem();
             model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -2017,7 +2035,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "orderLineId", OrderLineId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "reason", Reason, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -2213,13 +2233,19 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateShipmentRequestPackagesItemLinesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "orderLineId", "quantity", "lotNumber", "serialNumbers" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "orderLineId", "quantity", "packaging", "packs", "lotNumber", "serialNumbers" };
 
         /// <summary><c>orderLineId</c>.</summary>
         public string OrderLineId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>lotNumber</c> (optional).</summary>
         public string LotNumber { get; set; }
@@ -2236,6 +2262,8 @@ namespace Warehouse.Api.Models
             var model = new CreateShipmentRequestPackagesItemLinesItem();
             model.OrderLineId = ModelJson.ToStringValue(ModelJson.Get(json, "orderLineId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -2246,7 +2274,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "orderLineId", OrderLineId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -3541,7 +3571,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InventoryCountLinesRequestLinesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "locationId", "lotNumber", "serialNumbers", "counted" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "productId", "locationId", "lotNumber", "serialNumbers", "counted", "packaging", "packs" };
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
@@ -3555,8 +3585,14 @@ namespace Warehouse.Api.Models
         /// <summary><c>serialNumbers</c> (optional).</summary>
         public IList<string> SerialNumbers { get; set; }
 
-        /// <summary><c>counted</c>.</summary>
+        /// <summary><c>counted</c> (optional).</summary>
         public long? Counted { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -3570,6 +3606,8 @@ namespace Warehouse.Api.Models
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
             model.Counted = ModelJson.ToInt64(ModelJson.Get(json, "counted"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -3581,7 +3619,9 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "locationId", LocationId, true);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
-            ModelJson.Put(json, "counted", Counted, true);
+            ModelJson.Put(json, "counted", Counted, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -12298,13 +12338,19 @@ namespace Warehouse.Api.Models
 
     public sealed class ReturnReceiptRequestLinesItem : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "returnLineId", "quantity", "lotNumber", "serialNumbers", "disposition", "locationId" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "returnLineId", "quantity", "packaging", "packs", "lotNumber", "serialNumbers", "disposition", "locationId" };
 
         /// <summary><c>returnLineId</c>.</summary>
         public string ReturnLineId { get; set; }
 
-        /// <summary><c>quantity</c>.</summary>
+        /// <summary><c>quantity</c> (optional).</summary>
         public long? Quantity { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>lotNumber</c> (optional).</summary>
         public string LotNumber { get; set; }
@@ -12327,6 +12373,8 @@ namespace Warehouse.Api.Models
             var model = new ReturnReceiptRequestLinesItem();
             model.ReturnLineId = ModelJson.ToStringValue(ModelJson.Get(json, "returnLineId"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.SerialNumbers = ModelJson.ToList(ModelJson.Get(json, "serialNumbers"), v => ModelJson.ToStringValue(v));
             model.Disposition = ModelJson.ToStringValue(ModelJson.Get(json, "disposition"));
@@ -12339,7 +12387,9 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "returnLineId", ReturnLineId, true);
-            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "quantity", Quantity, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
             ModelJson.Put(json, "disposition", Disposition, true);
@@ -12723,7 +12773,7 @@ namespace Warehouse.Api.Models
 
     public sealed class SetStockLevelRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "productId", "locationCode", "locationId", "warehouseCode", "lotNumber", "onHand", "expectedOnHand" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "sku", "productId", "locationCode", "locationId", "warehouseCode", "lotNumber", "onHand", "packaging", "packs", "expectedOnHand" };
 
         /// <summary><c>sku</c> (optional).</summary>
         public string Sku { get; set; }
@@ -12743,8 +12793,14 @@ namespace Warehouse.Api.Models
         /// <summary><c>lotNumber</c> (optional).</summary>
         public string LotNumber { get; set; }
 
-        /// <summary><c>onHand</c>.</summary>
+        /// <summary><c>onHand</c> (optional).</summary>
         public long? OnHand { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public string Packaging { get; set; }
+
+        /// <summary><c>packs</c> (optional).</summary>
+        public long? Packs { get; set; }
 
         /// <summary><c>expectedOnHand</c> (optional).</summary>
         public long? ExpectedOnHand { get; set; }
@@ -12763,6 +12819,8 @@ namespace Warehouse.Api.Models
             model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
             model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
+            model.Packaging = ModelJson.ToStringValue(ModelJson.Get(json, "packaging"));
+            model.Packs = ModelJson.ToInt64(ModelJson.Get(json, "packs"));
             model.ExpectedOnHand = ModelJson.ToInt64(ModelJson.Get(json, "expectedOnHand"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -12777,7 +12835,9 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "locationId", LocationId, false);
             ModelJson.Put(json, "warehouseCode", WarehouseCode, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
-            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "onHand", OnHand, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "packs", Packs, false);
             ModelJson.Put(json, "expectedOnHand", ExpectedOnHand, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;

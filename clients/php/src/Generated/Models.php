@@ -36,7 +36,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ChangePasswordRequest array{currentPassword: string, newPassword: string}
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string, merchantId?: string}
- * @phpstan-type CreateHoldRequest array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
+ * @phpstan-type CreateHoldRequest array{productId: string, quantity?: int, packaging?: string, packs?: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
  * @phpstan-type CreateJobRequest array{type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', uploadId?: string, options?: JobOptions}
  * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool}
  * @phpstan-type CreatePickListRequest array{warehouseId: string, orderIds: list<string>}
@@ -44,12 +44,12 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreatePurchaseOrderRequest array{supplier: string, warehouseId: string, lines: list<CreatePurchaseOrderRequestLinesItem>, expectedAt?: string, notes?: string}
  * @phpstan-type CreatePurchaseOrderRequestLinesItem array{productId: string, quantity?: int, packaging?: string, packs?: int, cost: int|float}
  * @phpstan-type CreateReturnRequest array{orderId: string, lines: list<CreateReturnRequestLinesItem>, notes?: string}
- * @phpstan-type CreateReturnRequestLinesItem array{orderLineId: string, quantity: int, reason: string}
+ * @phpstan-type CreateReturnRequestLinesItem array{orderLineId: string, quantity?: int, packaging?: string, packs?: int, reason: string}
  * @phpstan-type CreateSalesOrderRequest array{customerId: string, warehouseId?: string, lines: list<CreateSalesOrderRequestLinesItem>, shippingAddress: ShippingAddress, notes?: string}
  * @phpstan-type CreateSalesOrderRequestLinesItem array{productId: string, quantity?: int, packaging?: string, packs?: int, price: int|float, lotNumber?: string, holdId?: string}
  * @phpstan-type CreateShipmentRequest array{packages: list<CreateShipmentRequestPackagesItem>, carrier?: string, service?: string}
  * @phpstan-type CreateShipmentRequestPackagesItem array{packageType?: string, weight: Weight, dimensions?: Dimensions, lines: list<CreateShipmentRequestPackagesItemLinesItem>}
- * @phpstan-type CreateShipmentRequestPackagesItemLinesItem array{orderLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>}
+ * @phpstan-type CreateShipmentRequestPackagesItemLinesItem array{orderLineId: string, quantity?: int, packaging?: string, packs?: int, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
  * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active?: bool}
@@ -75,7 +75,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type InventoryCountApprovedWebhookBody array{type: string, timestamp: string, data: InventoryCountApprovedData}
  * @phpstan-type InventoryCountLine array{productId: string, sku: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expected: int, counted: int|null, onHandAtCount: int|null, variance: int|null, countedAt: string|null, expectedSerials: list<string>|null, serialNumbers: list<string>|null, missingSerials: list<string>|null, foundSerials: list<string>|null}
  * @phpstan-type InventoryCountLinesRequest array{lines: list<InventoryCountLinesRequestLinesItem>}
- * @phpstan-type InventoryCountLinesRequestLinesItem array{productId: string, locationId: string, lotNumber?: string, serialNumbers?: list<string>, counted: int}
+ * @phpstan-type InventoryCountLinesRequestLinesItem array{productId: string, locationId: string, lotNumber?: string, serialNumbers?: list<string>, counted?: int, packaging?: string, packs?: int}
  * @phpstan-type InventoryCountSummary array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string}
  * @phpstan-type InventoryCountTotals array{lines: int, counted: int, withVariance: int, variance: int}
  * @phpstan-type InventoryHoldCreatedEvent array{id: string, type: string, timestamp: string, data: StockHold, webhooksFailedAt?: string}
@@ -244,7 +244,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReturnReceipt array{id: string, createdAt: string, actorType: string, actorId: string|null, lines: list<ReturnReceiptLine>}
  * @phpstan-type ReturnReceiptLine array{returnLineId: string, productId: string, quantity: int, disposition: 'restock'|'quarantine'|'scrap', locationId: string, warehouseId: string, lotNumber: string|null, serialNumbers: list<string>|null}
  * @phpstan-type ReturnReceiptRequest array{lines: list<ReturnReceiptRequestLinesItem>}
- * @phpstan-type ReturnReceiptRequestLinesItem array{returnLineId: string, quantity: int, lotNumber?: string, serialNumbers?: list<string>, disposition: string, locationId?: string}
+ * @phpstan-type ReturnReceiptRequestLinesItem array{returnLineId: string, quantity?: int, packaging?: string, packs?: int, lotNumber?: string, serialNumbers?: list<string>, disposition: string, locationId?: string}
  * @phpstan-type ReturnReceivedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
  * @phpstan-type ReturnReceivedWebhookBody array{type: string, timestamp: string, data: Return}
  * @phpstan-type ReturnsReport array{items: list<ReturnsRow>, totalCount: int, page: int, pageSize: int, totalPages: int, totals: ReturnsReportTotals}
@@ -254,7 +254,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReturnsRow array{reason: string, disposition: 'restock'|'quarantine'|'scrap', units: int, returns: int}
  * @phpstan-type Session array{token: string, refreshToken: string, expiresAt: string, user: SessionUser}
  * @phpstan-type SessionUser array{id: string, email: string, name: string, memberships: list<Membership>}
- * @phpstan-type SetStockLevelRequest array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand: int, expectedOnHand?: int}
+ * @phpstan-type SetStockLevelRequest array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand?: int, packaging?: string, packs?: int, expectedOnHand?: int}
  * @phpstan-type SetStockLevelResult array{movement: StockMovement|null, stockLevel: StockLevel|null}
  * @phpstan-type SetStockLevelsRequest array{atomic?: bool, levels: list<SetStockLevelRequest>}
  * @phpstan-type Shard array{name: string, tenants: int, sizeBytes: int, rows: array<string, int>}

@@ -114,7 +114,7 @@ final class InventoryResource
     /**
      * `PUT /api/v1/inventory/levels` (setStockLevel).
      *
-     * @param array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand: int, expectedOnHand?: int} $body
+     * @param array{sku?: string, productId?: string, locationCode?: string, locationId?: string, warehouseCode?: string, lotNumber?: string, onHand?: int, packaging?: string, packs?: int, expectedOnHand?: int} $body
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return SetStockLevelResult
      */
@@ -138,7 +138,7 @@ final class InventoryResource
     /**
      * `POST /api/v1/inventory/holds` (createHold).
      *
-     * @param array{productId: string, quantity: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string} $body
+     * @param array{productId: string, quantity?: int, packaging?: string, packs?: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return StockHold
      */

@@ -4816,7 +4816,14 @@ export interface components {
                 lines: {
                     /** Format: uuid */
                     orderLineId: string;
-                    quantity: number;
+                    quantity?: number;
+                    /**
+                     * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                     * @example case
+                     */
+                    packaging?: string;
+                    /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                    packs?: number;
                     /** @example L2026-11-A */
                     lotNumber?: string;
                     /**
@@ -5232,7 +5239,14 @@ export interface components {
                  *     ]
                  */
                 serialNumbers?: string[];
-                counted: number;
+                counted?: number;
+                /**
+                 * @description Instead of `counted`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (counted = packs x its size). */
+                packs?: number;
             }[];
         };
         StockLevelAsOf: {
@@ -5513,7 +5527,14 @@ export interface components {
              */
             lotNumber?: string;
             /** @description The on hand to set; the difference becomes one ledger row (reason `set`). */
-            onHand: number;
+            onHand?: number;
+            /**
+             * @description Instead of `onHand`: a packaging code of the product (with `packs`).
+             * @example case
+             */
+            packaging?: string;
+            /** @description With `packaging`: how many packs (onHand = packs x its size). */
+            packs?: number;
             /** @description Compare-and-swap: set only while on hand is exactly this (0 for a level never stocked); otherwise 409 with the current value, and nothing changes. */
             expectedOnHand?: number;
         };
@@ -5593,7 +5614,14 @@ export interface components {
         CreateHoldRequest: {
             /** Format: uuid */
             productId: string;
-            quantity: number;
+            quantity?: number;
+            /**
+             * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+             * @example case
+             */
+            packaging?: string;
+            /** @description With `packaging`: how many packs (quantity = packs x its size). */
+            packs?: number;
             /**
              * Format: uuid
              * @description Hold only at this location.
@@ -6492,7 +6520,14 @@ export interface components {
                  */
                 orderLineId: string;
                 /** @example 1 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /**
                  * @description Why it comes back, as the shop codes it (reports group by it exactly).
                  * @example damaged
@@ -6510,7 +6545,14 @@ export interface components {
                 /** Format: uuid */
                 returnLineId: string;
                 /** @example 1 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /**
                  * @description Required for lot-tracked products: a lot that shipped on the order line.
                  * @example L2026-11-A
@@ -6535,7 +6577,14 @@ export interface components {
                 /** Format: uuid */
                 returnLineId: string;
                 /** @example 1 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /**
                  * @description Required for lot-tracked products: a lot that shipped on the order line.
                  * @example L2026-11-A
@@ -6560,7 +6609,14 @@ export interface components {
                 /** Format: uuid */
                 returnLineId: string;
                 /** @example 1 */
-                quantity: number;
+                quantity?: number;
+                /**
+                 * @description Instead of `quantity`: a packaging code of the product (with `packs`).
+                 * @example case
+                 */
+                packaging?: string;
+                /** @description With `packaging`: how many packs (quantity = packs x its size). */
+                packs?: number;
                 /**
                  * @description Required for lot-tracked products: a lot that shipped on the order line.
                  * @example L2026-11-A
