@@ -22,7 +22,9 @@ export default defineConfig(async () => {
     test: {
       setupFiles: ["./test/support/apply-migrations.ts"],
       include: ["test/**/*.test.ts"],
-      testTimeout: 30_000,
+      // Generous for a loaded 2-core CI machine (setups create tenants through the API); never a speed check.
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
     },
   };
 });
