@@ -1,19 +1,23 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { orders, shipments, warehouses } from "../db/schema/tenant";
+import { carrierSettings, orders, shipments, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { withPackages } from "../shipment-core/records";
 import type { ShipmentRecord } from "../shipment-core/schemas";
-import { type CarrierAdapter, labelContentType } from "./carriers/carrier";
-import { manualCarrier } from "./carriers/manual";
+import type { Resolver } from "../webhooks/url-guard";
+import { carrierAdapterFor } from "./carriers/adapter-for";
+import { labelContentType } from "./carriers/carrier";
 import { labelKey } from "./label-key";
 import type { LabelBody } from "./schemas";
 
 const LABELLABLE = ["packed", "labelled"] as const;
 
-/** What a label needs besides the shipment: the order's number and address, the warehouse parcels leave. */
+/**
+ * What a label needs besides the shipment: the order's number and address, the warehouse parcels leave, and the
+ * label service configured for the shipment's carrier code (if any).
+ */
 async function reads(tdb: TenantDb, id: string) {
   const { db } = tdb;
   const [row] = await db
@@ -30,25 +34,42 @@ async function reads(tdb: TenantDb, id: string) {
       .select({ name: warehouses.name, address: warehouses.address })
       .from(warehouses)
       .where(inTenant(tdb, warehouses, eq(warehouses.id, row.warehouseId ?? ""))),
+    carrier: db
+      .select()
+      .from(carrierSettings)
+      .where(inTenant(tdb, carrierSettings, eq(carrierSettings.code, row.carrier ?? ""))),
   });
   const [shipment] = await withPackages(tdb, [row]);
-  return { row, shipment: shipment as ShipmentRecord, order: read.order[0], warehouse: read.warehouse[0] };
+  return {
+    row,
+    shipment: shipment as ShipmentRecord,
+    order: read.order[0],
+    warehouse: read.warehouse[0],
+    carrier: read.carrier[0],
+  };
+}
+
+/** Where labels come from and go: the LABELS bucket, the key that unseals carrier secrets, the URL guard's options. */
+export interface LabelContext {
+  bucket: R2Bucket;
+  secretKey: string;
+  guard: { allowLocal: boolean; resolve?: Resolver };
 }
 
 /**
- * Buys or records a label for every package through the carrier adapter, keeps each in the LABELS bucket
+ * Buys or records a label for every package through the carrier adapter (the shipment's carrier code's label
+ * service when the tenant configured one, else the manual carrier), keeps each in the LABELS bucket
  * and stores the tracking numbers; the shipment becomes `labelled` (labelling again replaces the labels).
  * The labels are put before the batch: a batch that loses to a concurrent change (409) leaves objects the
  * next labelling overwrites, never a shipment pointing at a label that is not there.
  */
 export async function labelShipment(
   tdb: TenantDb,
-  bucket: R2Bucket,
+  context: LabelContext,
   id: string,
   body: LabelBody,
-  adapter: CarrierAdapter = manualCarrier,
 ): Promise<ShipmentRecord> {
-  const { row, shipment, order, warehouse } = await reads(tdb, id);
+  const { row, shipment, order, warehouse, carrier } = await reads(tdb, id);
   if (!(LABELLABLE as readonly string[]).includes(row.status)) {
     throw conflict(`Shipment ${id} is ${row.status}; only packed or labelled shipments get labels`);
   }
@@ -61,6 +82,7 @@ export async function labelShipment(
   if (strangers.length) throw new AppError("NOT_FOUND", "Package not found", { errors: strangers });
 
   const address = order?.shippingAddress as { street: string; city: string; zip: string } | null | undefined;
+  const adapter = await carrierAdapterFor(carrier, context.secretKey, context.guard);
   const labels = await adapter.labels({
     shipment,
     orderNumber: order?.number ?? "",
@@ -73,7 +95,7 @@ export async function labelShipment(
   });
   await Promise.all(
     labels.map((l) =>
-      bucket.put(labelKey(tdb.tenantId, id, l.packageId, l.format), l.label, {
+      context.bucket.put(labelKey(tdb.tenantId, id, l.packageId, l.format), l.label, {
         httpMetadata: { contentType: labelContentType[l.format] },
       }),
     ),

@@ -6,6 +6,7 @@ import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { ShipmentRecord } from "../shipment-core/schemas";
+import { urlGuardOptions } from "../webhooks/dns";
 import { cancelShipment } from "./cancel-shipment";
 import { dispatchShipment } from "./dispatch-shipment";
 import { labelShipment } from "./label-shipment";
@@ -75,13 +76,23 @@ const labelShipmentRoute = defineRoute(write, {
   tags,
   summary:
     "Buy or record a label for every package through the carrier adapter; the shipment becomes labelled",
-  description:
-    "The built-in `manual` carrier takes each package's tracking number from the body and renders a 4x6 inch ZPL label with it and the package's SSCC (GS1-128). Labels are kept and served by GET /shipments/{id}/packages/{packageId}/label; labelling again replaces them.",
+  description: [
+    "The adapter is chosen by the shipment's `carrier`: a code configured under `PUT /settings/carriers/{code}` is labelled by that label service; any other carrier (or none) by the built-in `manual` carrier.",
+    "",
+    "**manual**: each package's tracking number comes from the body (`trackingNumbers`); the API renders a 4x6 inch ZPL label with it and the package's SSCC (GS1-128).",
+    "",
+    '**http**: send no `trackingNumbers` (400 otherwise). The API POSTs the label service a JSON body `{type: "shipment.label_requested", timestamp, data: {carrier, service, orderNumber, shipFrom: {name, address}, shipTo: {street, city, zip} | null, shipment}}` (`shipment` as `GET /shipments/{id}` shows it: packages with `id`, `sscc`, `weight`, `dimensions` and lines), signed the Standard Webhooks way with the carrier\'s secret (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers). It must answer 2xx within 10 s with `{packages: [{packageId, trackingNumber, format: "pdf" | "zpl", label: <base64 of the label>}]}` naming every package of the shipment exactly once (at most 5 MiB). Anything else is a 502 quoting the service\'s status and the first 500 characters of its answer; nothing is stored and the shipment stays as it was.',
+    "",
+    "Labels are kept and served by GET /shipments/{id}/packages/{packageId}/label; labelling again replaces them.",
+  ].join("\n"),
   request: { params: IdParam, body: { required: true, ...json(LabelBody) } },
   responses: {
     200: one("The labelled shipment, with each package's tracking number and label format"),
     404: errorResponse("Unknown shipment, or a package not in it (each named)"),
     409: errorResponse("Dispatched or cancelled, or changed meanwhile"),
+    502: errorResponse(
+      "The carrier's label service failed (no answer in 10 s, not 2xx, or not the contract): its status and an excerpt of its answer",
+    ),
   },
 });
 const labelSchema = z.string().openapi({ format: "binary" });
@@ -117,7 +128,15 @@ export const shipmentRoutes = createRouter()
     ok(c, await cancelShipment(c.var.tenantDb, actorOf(c), c.req.valid("param").id)),
   )
   .openapi(labelShipmentRoute, async (c) =>
-    ok(c, await labelShipment(c.var.tenantDb, c.env.LABELS, c.req.valid("param").id, c.req.valid("json"))),
+    ok(
+      c,
+      await labelShipment(
+        c.var.tenantDb,
+        { bucket: c.env.LABELS, secretKey: c.env.WEBHOOK_SECRET_KEY, guard: urlGuardOptions(c.env) },
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      ),
+    ),
   )
   .openapi(getLabelRoute, async (c) => {
     const { id, packageId } = c.req.valid("param");

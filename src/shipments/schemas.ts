@@ -35,7 +35,8 @@ export const LabelBody = z
       )
       .optional()
       .openapi({
-        description: "The manual carrier's tracking number per package (every package needs one).",
+        description:
+          "The manual carrier's tracking number per package (every package needs one). Not sent for a carrier with a label service, which assigns them.",
       }),
   })
   .openapi("LabelShipmentRequest");

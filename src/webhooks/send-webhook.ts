@@ -1,5 +1,5 @@
 import { decryptSecret } from "./secrets";
-import { signatureHeader } from "./signature";
+import { failureOf, signedPost } from "./signed-post";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -39,23 +39,10 @@ export async function sendWebhook(
   now: Date,
 ): Promise<SendResult> {
   const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.payload });
-  const timestamp = Math.floor(now.getTime() / 1000);
-  const headers = {
-    "content-type": "application/json",
-    "user-agent": "WarehouseAPI-Webhooks/1",
-    "webhook-id": event.id,
-    "webhook-timestamp": String(timestamp),
-    "webhook-signature": await signatureHeader(secrets, event.id, timestamp, body),
-  };
+  const message = { id: event.id, body, userAgent: "WarehouseAPI-Webhooks/1" };
   const started = Date.now();
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers,
-      body,
-      redirect: "manual", // a redirect is a failure: following it could lead anywhere
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
+    const response = await signedPost(url, secrets, message, now, DELIVERY_TIMEOUT_MS);
     await response.body?.cancel();
     const ok = response.status >= 200 && response.status < 300;
     return {
@@ -64,11 +51,10 @@ export async function sendWebhook(
       error: ok ? null : `receiver answered ${response.status}`,
     };
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     return {
       statusCode: null,
       durationMs: Date.now() - started,
-      error: timedOut ? `timed out after ${DELIVERY_TIMEOUT_MS / 1000} s` : `network error: ${String(error)}`,
+      error: failureOf(error, DELIVERY_TIMEOUT_MS),
     };
   }
 }

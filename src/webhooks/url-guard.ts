@@ -27,7 +27,7 @@ export function isPublicAddress(value: string): boolean {
 }
 
 const refuse = (reason: string) =>
-  new AppError("VALIDATION_FAILED", "Webhook URL is not allowed", { errors: [`url: ${reason}`] });
+  new AppError("VALIDATION_FAILED", "The URL is not allowed", { errors: [`url: ${reason}`] });
 
 // 443 is the https default (the URL parser writes it as no port); 8443 is the common alternative for TLS services.
 // Any other port would let a subscription probe services that are not web receivers (Redis on 6379, SSH on 22...).

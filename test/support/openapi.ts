@@ -571,8 +571,8 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "a rule across fields (the status asked for); generators ignore the if/then that could state it",
   },
   {
-    rule: /^trackingNumbers: (package \d+ \(.+\) needs a tracking number|must not name a package twice)$/,
-    why: "depends on the shipment's stored packages, and a rule across an array's items (each package once)",
+    rule: /^trackingNumbers: (package \d+ \(.+\) needs a tracking number|must not name a package twice|carrier .+'s label service assigns the tracking numbers; send none)$/,
+    why: "depends on the shipment's stored packages and its carrier's settings, and a rule across an array's items (each package once)",
   },
   {
     rule: /: must have at most 3 decimals$/,
@@ -581,6 +581,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
   {
     rule: /^A tenant can have at most \d+ webhook subscriptions$/,
     why: "depends on how many subscriptions the tenant has",
+  },
+  {
+    rule: /^A tenant can configure at most \d+ carriers$/,
+    why: "depends on how many carriers the tenant has configured",
   },
   {
     rule: /((quantity|onHand|counted): give \2 or packaging and packs, not both|packs: is required with packaging|packaging: is required with packs|(quantity|onHand|counted): is required \(or packaging and packs(, or a packaging's barcode as product)?\))$/,

@@ -107,6 +107,10 @@ OPERATIONS: Dict[str, Operation] = {
     "listEvents": Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe"),
     "getSettings": Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe"),
     "updateSettings": Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only"),
+    "listCarriers": Operation("listCarriers", "GET", "/api/v1/settings/carriers", "tenant", "safe"),
+    "getCarrier": Operation("getCarrier", "GET", "/api/v1/settings/carriers/{code}", "tenant", "safe"),
+    "putCarrier": Operation("putCarrier", "PUT", "/api/v1/settings/carriers/{code}", "tenant", "safe"),
+    "deleteCarrier": Operation("deleteCarrier", "DELETE", "/api/v1/settings/carriers/{code}", "tenant", "safe"),
     "resolveBarcode": Operation("resolveBarcode", "GET", "/api/v1/barcodes/{code}", "tenant", "safe"),
     "listPickLists": Operation("listPickLists", "GET", "/api/v1/pick-lists", "tenant", "safe"),
     "createPickList": Operation("createPickList", "POST", "/api/v1/pick-lists", "tenant", "idempotency-key"),
@@ -2536,7 +2540,7 @@ class EventsResource:
 
 
 class SettingsResource:
-    """``client.settings``: getSettings, updateSettings."""
+    """``client.settings``: getSettings, updateSettings, listCarriers, getCarrier, putCarrier, deleteCarrier."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -2569,6 +2573,72 @@ class SettingsResource:
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             convert=_m.model(m.TenantSettings),
+        )
+
+    def list_carriers(
+        self,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> List[m.Carrier]:
+        """``GET /api/v1/settings/carriers`` (listCarriers)."""
+        return self._t.call(
+            OPERATIONS["listCarriers"],
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.list_of(_m.model(m.Carrier)),
+        )
+
+    def get_carrier(
+        self,
+        code: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Carrier:
+        """``GET /api/v1/settings/carriers/{code}`` (getCarrier)."""
+        return self._t.call(
+            OPERATIONS["getCarrier"],
+            path=(code,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Carrier),
+        )
+
+    def put_carrier(
+        self,
+        code: str,
+        *,
+        adapter: Literal["http"],
+        url: str,
+        secret: str,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Carrier:
+        """``PUT /api/v1/settings/carriers/{code}`` (putCarrier)."""
+        return self._t.call(
+            OPERATIONS["putCarrier"],
+            path=(code,),
+            body={"adapter": adapter, "url": url, "secret": secret},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Carrier),
+        )
+
+    def delete_carrier(
+        self,
+        code: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Carrier:
+        """``DELETE /api/v1/settings/carriers/{code}`` (deleteCarrier)."""
+        return self._t.call(
+            OPERATIONS["deleteCarrier"],
+            path=(code,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Carrier),
         )
 
 

@@ -1448,6 +1448,54 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Carrier : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "code", "adapter", "url", "createdAt", "updatedAt" };
+
+        /// <summary><c>code</c>.</summary>
+        public string Code { get; set; }
+
+        /// <summary><c>adapter</c>.</summary>
+        public string Adapter { get; set; }
+
+        /// <summary><c>url</c>.</summary>
+        public string Url { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>updatedAt</c>.</summary>
+        public string UpdatedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Carrier FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Carrier();
+            model.Code = ModelJson.ToStringValue(ModelJson.Get(json, "code"));
+            model.Adapter = ModelJson.ToStringValue(ModelJson.Get(json, "adapter"));
+            model.Url = ModelJson.ToStringValue(ModelJson.Get(json, "url"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "code", Code, true);
+            ModelJson.Put(json, "adapter", Adapter, true);
+            ModelJson.Put(json, "url", Url, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "updatedAt", UpdatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ChangePasswordRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "currentPassword", "newPassword" };
@@ -11550,6 +11598,44 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "timestamp", Timestamp, true);
             ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class PutCarrierRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "adapter", "url", "secret" };
+
+        /// <summary><c>adapter</c>.</summary>
+        public string Adapter { get; set; }
+
+        /// <summary><c>url</c>.</summary>
+        public string Url { get; set; }
+
+        /// <summary><c>secret</c>.</summary>
+        public string Secret { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static PutCarrierRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new PutCarrierRequest();
+            model.Adapter = ModelJson.ToStringValue(ModelJson.Get(json, "adapter"));
+            model.Url = ModelJson.ToStringValue(ModelJson.Get(json, "url"));
+            model.Secret = ModelJson.ToStringValue(ModelJson.Get(json, "secret"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "adapter", Adapter, true);
+            ModelJson.Put(json, "url", Url, true);
+            ModelJson.Put(json, "secret", Secret, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

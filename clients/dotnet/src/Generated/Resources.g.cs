@@ -107,6 +107,10 @@ namespace Warehouse.Api
         internal static readonly Operation ListEvents = new Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe");
         internal static readonly Operation GetSettings = new Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe");
         internal static readonly Operation UpdateSettings = new Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only");
+        internal static readonly Operation ListCarriers = new Operation("listCarriers", "GET", "/api/v1/settings/carriers", "tenant", "safe");
+        internal static readonly Operation GetCarrier = new Operation("getCarrier", "GET", "/api/v1/settings/carriers/{code}", "tenant", "safe");
+        internal static readonly Operation PutCarrier = new Operation("putCarrier", "PUT", "/api/v1/settings/carriers/{code}", "tenant", "safe");
+        internal static readonly Operation DeleteCarrier = new Operation("deleteCarrier", "DELETE", "/api/v1/settings/carriers/{code}", "tenant", "safe");
         internal static readonly Operation ResolveBarcode = new Operation("resolveBarcode", "GET", "/api/v1/barcodes/{code}", "tenant", "safe");
         internal static readonly Operation ListPickLists = new Operation("listPickLists", "GET", "/api/v1/pick-lists", "tenant", "safe");
         internal static readonly Operation CreatePickList = new Operation("createPickList", "POST", "/api/v1/pick-lists", "tenant", "idempotency-key");
@@ -184,7 +188,7 @@ namespace Warehouse.Api
         /// <summary>listEvents.</summary>
         public EventsResource Events { get; private set; }
 
-        /// <summary>getSettings, updateSettings.</summary>
+        /// <summary>getSettings, updateSettings, listCarriers, getCarrier, putCarrier, deleteCarrier.</summary>
         public SettingsResource Settings { get; private set; }
 
         /// <summary>resolveBarcode.</summary>
@@ -1247,7 +1251,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Settings</c>: getSettings, updateSettings.</summary>
+    /// <summary><c>client.Settings</c>: getSettings, updateSettings, listCarriers, getCarrier, putCarrier, deleteCarrier.</summary>
     public sealed class SettingsResource
     {
         private readonly Transport _transport;
@@ -1269,6 +1273,34 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.UpdateSettings, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
             return Models.TenantSettings.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/settings/carriers</c> (listCarriers).</summary>
+        public async Task<IList<Models.Carrier>> ListCarriersAsync(string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.ListCarriers, new string[0], null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return ModelJson.ToList(data, v => Models.Carrier.FromJson(v as JsonObject));
+        }
+
+        /// <summary><c>GET /api/v1/settings/carriers/{code}</c> (getCarrier).</summary>
+        public async Task<Models.Carrier> GetCarrierAsync(string code, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetCarrier, new[] { code }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Carrier.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>PUT /api/v1/settings/carriers/{code}</c> (putCarrier).</summary>
+        public async Task<Models.Carrier> PutCarrierAsync(string code, Models.PutCarrierRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.PutCarrier, new[] { code }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Carrier.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>DELETE /api/v1/settings/carriers/{code}</c> (deleteCarrier).</summary>
+        public async Task<Models.Carrier> DeleteCarrierAsync(string code, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.DeleteCarrier, new[] { code }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Carrier.FromJson(data as JsonObject);
         }
     }
 

@@ -33,6 +33,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type BarcodeResolution array{code: string, matches: list<BarcodeResolutionMatchesItem>}
  * @phpstan-type BarcodeResolutionMatchesItem array{type: string, matchedOn?: 'barcode'|'sku', product?: mixed, packaging?: BarcodePackagingMatchPackaging, location?: BarcodeLocationMatchLocation, lot?: BarcodeLotMatchLot, package?: BarcodePackageMatchPackage}
  * @phpstan-type BatchLineResult array{status: int, movementId?: string, onHand?: int, errors?: list<string>}
+ * @phpstan-type Carrier array{code: string, adapter: string, url: string, createdAt: string, updatedAt: string}
  * @phpstan-type ChangePasswordRequest array{currentPassword: string, newPassword: string}
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string, merchantId?: string}
@@ -227,6 +228,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type PurchaseOrderReceivedDataTotals array{quantity: int, total: int|float, totalExact: string}
  * @phpstan-type PurchaseOrderReceivedEvent array{id: string, type: string, timestamp: string, data: PurchaseOrderReceivedData, webhooksFailedAt?: string}
  * @phpstan-type PurchaseOrderReceivedWebhookBody array{type: string, timestamp: string, data: PurchaseOrderReceivedData}
+ * @phpstan-type PutCarrierRequest array{adapter: string, url: string, secret: string}
  * @phpstan-type QueuedDelivery array{deliveryId: string, eventId: string}
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity?: int, packaging?: string, packs?: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}

@@ -10,8 +10,9 @@ use Warehouse\Api\Generated\Models;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->settings`: getSettings, updateSettings.
+ * `$client->settings`: getSettings, updateSettings, listCarriers, getCarrier, putCarrier, deleteCarrier.
  *
+ * @phpstan-import-type Carrier from Models
  * @phpstan-import-type TenantSettings from Models
  */
 final class SettingsResource
@@ -41,5 +42,50 @@ final class SettingsResource
     public function update(array $body, array $options = []): array
     {
         return $this->transport->call('updateSettings', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `GET /api/v1/settings/carriers` (listCarriers).
+     *
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return list<Carrier>|null
+     */
+    public function listCarriers(array $options = []): mixed
+    {
+        return $this->transport->call('listCarriers', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `GET /api/v1/settings/carriers/{code}` (getCarrier).
+     *
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Carrier
+     */
+    public function getCarrier(string $code, array $options = []): array
+    {
+        return $this->transport->call('getCarrier', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `PUT /api/v1/settings/carriers/{code}` (putCarrier).
+     *
+     * @param array{adapter: 'http', url: string, secret: string} $body
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Carrier
+     */
+    public function putCarrier(string $code, array $body, array $options = []): array
+    {
+        return $this->transport->call('putCarrier', path: [$code], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+    }
+
+    /**
+     * `DELETE /api/v1/settings/carriers/{code}` (deleteCarrier).
+     *
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Carrier
+     */
+    public function deleteCarrier(string $code, array $options = []): array
+    {
+        return $this->transport->call('deleteCarrier', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
     }
 }

@@ -104,6 +104,10 @@ export const OPERATIONS = {
   listEvents: { operationId: "listEvents", access: "tenant", retry: "safe" },
   getSettings: { operationId: "getSettings", access: "tenant", retry: "safe" },
   updateSettings: { operationId: "updateSettings", access: "tenant", retry: "refused-only" },
+  listCarriers: { operationId: "listCarriers", access: "tenant", retry: "safe" },
+  getCarrier: { operationId: "getCarrier", access: "tenant", retry: "safe" },
+  putCarrier: { operationId: "putCarrier", access: "tenant", retry: "safe" },
+  deleteCarrier: { operationId: "deleteCarrier", access: "tenant", retry: "safe" },
   resolveBarcode: { operationId: "resolveBarcode", access: "tenant", retry: "safe" },
   listPickLists: { operationId: "listPickLists", access: "tenant", retry: "safe" },
   createPickList: { operationId: "createPickList", access: "tenant", retry: "idempotency-key" },
@@ -789,7 +793,27 @@ export function settingsResource(t: Transport) {
     t.call(OPERATIONS.updateSettings, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.PATCH("/api/v1/settings", { ...init, body }),
     );
-  return { get: getSettings, update: updateSettings };
+  /** `GET /api/v1/settings/carriers` (listCarriers) */
+  const listCarriers = (options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listCarriers">> =>
+    t.call(OPERATIONS.listCarriers, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/settings/carriers", { ...init }),
+    );
+  /** `GET /api/v1/settings/carriers/{code}` (getCarrier) */
+  const getCarrier = (code: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getCarrier">> =>
+    t.call(OPERATIONS.getCarrier, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/settings/carriers/{code}", { ...init, params: { path: { code } } }),
+    );
+  /** `PUT /api/v1/settings/carriers/{code}` (putCarrier) */
+  const putCarrier = (code: string, body: BodyOf<"putCarrier">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"putCarrier">> =>
+    t.call(OPERATIONS.putCarrier, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.PUT("/api/v1/settings/carriers/{code}", { ...init, params: { path: { code } }, body }),
+    );
+  /** `DELETE /api/v1/settings/carriers/{code}` (deleteCarrier) */
+  const deleteCarrier = (code: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"deleteCarrier">> =>
+    t.call(OPERATIONS.deleteCarrier, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.DELETE("/api/v1/settings/carriers/{code}", { ...init, params: { path: { code } } }),
+    );
+  return { get: getSettings, update: updateSettings, listCarriers, getCarrier, putCarrier, deleteCarrier };
 }
 
 export function barcodesResource(t: Transport) {
