@@ -59,6 +59,11 @@ export interface Operation {
   cursor: boolean;
   /** The response can also be a CSV download (`format=csv`): clients add a method returning the text. */
   csv: boolean;
+  /**
+   * The success is a file, not the JSON envelope (a label as PDF or ZPL): the media types it may come as, sent
+   * as `Accept`; clients return its bytes unparsed. Null for every JSON operation.
+   */
+  download: string[] | null;
   /** The JSON body's type (a model for an object body), for the typed clients. */
   bodyType: TypeRef | null;
   /** The type of the envelope's `data`; for a page or a cursor page, `itemType` is its items'. */
@@ -244,6 +249,8 @@ function operationOf(
     paged,
     cursor,
     csv: "text/csv" in content,
+    download:
+      "application/json" in content || Object.keys(content).length === 0 ? null : Object.keys(content),
     bodyType,
     dataType,
     itemType: itemType?.kind === "array" ? itemType.items : null,

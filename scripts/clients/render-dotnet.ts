@@ -73,7 +73,7 @@ function parameters(op: Operation, query: Field[]): string[] {
 
 function call(
   op: Operation,
-  kind: "DataAsync" | "PageAsync" | "TextAsync",
+  kind: "DataAsync" | "PageAsync" | "TextAsync" | "BytesAsync",
   query: Field[],
   extra: string[],
   reader: string[] = [],
@@ -100,6 +100,12 @@ function call(
 
 /** What a call returns and the statement that returns it. */
 function returning(op: Operation): { type: string; body: string[] } {
+  if (op.download) {
+    return {
+      type: "Task<byte[]>",
+      body: [`            return ${call(op, "BytesAsync", op.query, [], [quote(op.download.join(", "))])};`],
+    };
+  }
   if (op.paged) {
     const item = itemOf(op);
     return {
@@ -126,7 +132,7 @@ function renderOperation(op: Operation): string[] {
   const item = itemOf(op);
   const lines = [
     "",
-    `        /// <summary><c>${op.httpMethod} ${op.path}</c> (${op.operationId}).</summary>`,
+    `        /// <summary><c>${op.httpMethod} ${op.path}</c> (${op.operationId})${op.download ? `: the file's bytes (${op.download.join(" or ")})` : ""}.</summary>`,
     `        public ${result.type} ${name}Async(${parameters(op, op.query).join(", ")})`,
     "        {",
     ...result.body,

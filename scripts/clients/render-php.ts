@@ -54,6 +54,7 @@ function docBlock(summary: string, params: string[], returns?: string): string[]
 
 /** What a call returns: its PHPStan type and the PHP return type. */
 function returnsOf(op: Operation, enums: Map<string, EnumType>): { doc: string; php: string } {
+  if (op.download) return { doc: `string the file's bytes (${op.download.join(" or ")})`, php: "string" };
   if (op.paged)
     return {
       doc: `Page<${op.itemType ? phpTypeOf(op.itemType, enums) : "array<string, mixed>"}>`,
@@ -109,7 +110,10 @@ function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] 
     ...docBlock(summary, params, returns.doc),
     `    public function ${op.method}(${args.join(", ")}): ${returns.php}`,
     "    {",
-    ...call(op.query.length > 0 ? "$query" : null, op.paged ? ["paged: true"] : []),
+    ...call(op.query.length > 0 ? "$query" : null, [
+      ...(op.paged ? ["paged: true"] : []),
+      ...(op.download ? [`download: ${quote(op.download.join(", "))}`] : []),
+    ]),
     "    }",
   ];
   if (op.paged) {

@@ -75,6 +75,7 @@ function returns(op: Operation): { annotation: string; convert: string | null } 
       convert: item ? pythonConverter(item, "m.") : null,
     };
   }
+  if (op.download) return { annotation: "bytes", convert: null };
   const data = op.dataType;
   if (!data) return { annotation: "None", convert: null };
   return { annotation: pythonTypeOf(data, "m."), convert: pythonConverter(data, "m.") };
@@ -169,8 +170,11 @@ function renderOperation(op: Operation, table: OperationTable): string[] {
 
   const bodyArguments = bodyFields.map((f) => bodyArgument(f, typeOfField(f)));
   const keywords = [...bodyArguments, ...op.query.map(argument), ...extras];
-  const doc = `\`\`${op.httpMethod} ${op.path}\`\` (${op.operationId}).`;
+  const doc = op.download
+    ? `\`\`${op.httpMethod} ${op.path}\`\` (${op.operationId}): the file's bytes (${op.download.join(" or ")}).`
+    : `\`\`${op.httpMethod} ${op.path}\`\` (${op.operationId}).`;
   const options = [
+    ...(op.download ? [`download=${quote(op.download.join(", "))}`] : []),
     ...(op.paged ? ["paged=True"] : []),
     ...(result.convert ? [`convert=${result.convert}`] : []),
   ];

@@ -31,6 +31,7 @@ function init(op: Operation, query: string | null, extra: string[] = []): string
 
 function callOptions(op: Operation): string {
   const headers = op.headers.map((h) => `${quote(h.name)}: options?.${headerOption(h.name)}`);
+  if (op.download) headers.push(`Accept: ${quote(op.download.join(", "))}`);
   if (op.body?.csv)
     headers.push(`"Content-Type": typeof body === "string" ? "text/csv" : "application/json"`);
   return headers.length > 0 ? `{ ...options, headers: { ${headers.join(", ")} } }` : "options";
@@ -40,6 +41,16 @@ function renderOperation(op: Operation): string[] {
   const id = quote(op.operationId);
   const queryOptional = !op.query.some((q) => q.required);
   const query = op.query.length > 0 ? "query" : null;
+  if (op.download) {
+    // A file, not the envelope: read as bytes (openapi-fetch would parse it as JSON).
+    return [
+      `  /** \`${op.httpMethod} ${op.path}\` (${op.operationId}): the file's bytes (${op.download.join(" or ")}). */`,
+      `  const ${op.operationId} = (${signature(op, `QueryOf<${id}>`, queryOptional).join(", ")}): Promise<Uint8Array> =>`,
+      `    t.call(OPERATIONS.${op.operationId}, ${callOptions(op)}, (init) =>`,
+      `      t.api.${op.httpMethod}(${quote(op.path)}, ${init(op, query, ['parseAs: "arrayBuffer"'])}),`,
+      "    ).then((bytes) => new Uint8Array(bytes as ArrayBuffer));",
+    ];
+  }
   const lines = [
     `  /** \`${op.httpMethod} ${op.path}\` (${op.operationId}) */`,
     `  const ${op.operationId} = (${signature(op, `QueryOf<${id}>`, queryOptional).join(", ")}): Promise<DataOf<${id}>> =>`,

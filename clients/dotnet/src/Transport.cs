@@ -84,7 +84,7 @@ namespace Warehouse.Api
         public async Task<object> DataAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
             IDictionary<string, string> headers, string idempotencyKey, CancellationToken cancellationToken)
         {
-            var text = await SendAsync(op, path, query, body, headers, idempotencyKey, false, cancellationToken).ConfigureAwait(false);
+            var text = Encoding.UTF8.GetString(await SendAsync(op, path, query, body, headers, idempotencyKey, "application/json", cancellationToken).ConfigureAwait(false));
             var envelope = text.Length == 0 ? null : Json.Parse(text) as JsonObject;
             object data = null;
             if (envelope != null) envelope.TryGetValue("data", out data);
@@ -98,15 +98,22 @@ namespace Warehouse.Api
             return new ResultPage<T>((JsonObject)data, item);
         }
 
-        public Task<string> TextAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
+        public async Task<string> TextAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
             IDictionary<string, string> headers, string idempotencyKey, CancellationToken cancellationToken)
         {
-            return SendAsync(op, path, query, body, headers, idempotencyKey, true, cancellationToken);
+            return Encoding.UTF8.GetString(await SendAsync(op, path, query, body, headers, idempotencyKey, "text/csv", cancellationToken).ConfigureAwait(false));
+        }
+
+        /// <summary>A file operation's answer (a label as PDF or ZPL) as its bytes; <c>accept</c> names the media types it may come as.</summary>
+        public Task<byte[]> BytesAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
+            IDictionary<string, string> headers, string idempotencyKey, CancellationToken cancellationToken, string accept)
+        {
+            return SendAsync(op, path, query, body, headers, idempotencyKey, accept, cancellationToken);
         }
 
         /// <summary>Sends one operation, retrying as its retry class allows, and returns the response body.</summary>
-        private async Task<string> SendAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
-            IDictionary<string, string> headers, string idempotencyKey, bool csv, CancellationToken cancellationToken)
+        private async Task<byte[]> SendAsync(Operation op, string[] path, IDictionary<string, object> query, object body,
+            IDictionary<string, string> headers, string idempotencyKey, string accept, CancellationToken cancellationToken)
         {
             var url = Url(op, path, query);
             string payload = null;
@@ -129,7 +136,7 @@ namespace Warehouse.Api
             {
                 using (var request = new HttpRequestMessage(new HttpMethod(op.Method), url))
                 {
-                    request.Headers.TryAddWithoutValidation("Accept", csv ? "text/csv" : "application/json");
+                    request.Headers.TryAddWithoutValidation("Accept", accept);
                     request.Headers.TryAddWithoutValidation("User-Agent", UserAgent);
                     foreach (var header in await HeadersForAsync(op, cancellationToken).ConfigureAwait(false))
                     {
@@ -143,7 +150,7 @@ namespace Warehouse.Api
                     if (payload != null) request.Content = new StringContent(payload, Encoding.UTF8, contentType);
 
                     HttpResponseMessage response;
-                    string responseText;
+                    byte[] responseBody;
                     var attemptTimeout = Min(_options.AttemptTimeout, deadline - DateTimeOffset.UtcNow);
                     using (var attemptToken = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
                     {
@@ -152,7 +159,7 @@ namespace Warehouse.Api
                             if (attemptTimeout <= TimeSpan.Zero) throw new OperationCanceledException("the call's deadline passed");
                             attemptToken.CancelAfter(attemptTimeout);
                             response = await _http.SendAsync(request, attemptToken.Token).ConfigureAwait(false);
-                            responseText = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
+                            responseBody = await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false);
                         }
                         catch (Exception error) when (!cancellationToken.IsCancellationRequested && IsNetworkFailure(error))
                         {
@@ -170,7 +177,7 @@ namespace Warehouse.Api
                         IEnumerable<string> values;
                         if (response.Headers.TryGetValues("Consistency-Token", out values)) _consistencyToken = values.FirstOrDefault();
                         var status = (int)response.StatusCode;
-                        if (status >= 200 && status < 300) return responseText;
+                        if (status >= 200 && status < 300) return responseBody;
                         if (status == 401 && UsesSession(_options) && op.Access != "public" && !reauthenticated)
                         {
                             // The access token was refused (revoked, or expired early): renew it once and repeat.
@@ -178,7 +185,7 @@ namespace Warehouse.Api
                             _expiresAt = DateTimeOffset.MinValue;
                             continue;
                         }
-                        var failure = Error(response, responseText);
+                        var failure = Error(response, Encoding.UTF8.GetString(responseBody));
                         if (status == 429)
                         {
                             var wait = failure.RetryAfter ?? Backoff(attempt);

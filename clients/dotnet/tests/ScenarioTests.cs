@@ -22,6 +22,7 @@ namespace Warehouse.Api.Tests
             new Test("has a method for every operation of the API", HasAMethodForEveryOperation),
             new Test("reads and writes JSON", ReadsAndWritesJson),
             new Test("creates a product, stocks it, sells it and ships it", SellsAndShips),
+            new Test("downloads a package label as its bytes", DownloadsALabel),
             new Test("uploads a file, imports it as a job and waits; reads its error report and an export", ImportsAFile),
             new Test("walks a list across three pages with the iterator", WalksThreePages),
             new Test("throws a 404 as WarehouseApiException with the request id", NotFound),
@@ -106,6 +107,44 @@ namespace Warehouse.Api.Tests
             Assert.Equal("Shipped 1Z999", shipped.Status + " " + shipped.TrackingNumber, "shipped order");
             var stock = (await Client.Inventory.ListStockAsync(productId: product.Id)).Items[0];
             Assert.Equal("7/0/7", stock.OnHand + "/" + stock.Reserved + "/" + stock.Available, "shipped stock");
+        }
+
+        private static async Task DownloadsALabel()
+        {
+            var u = Harness.Unique();
+            var warehouse = await Client.Warehouses.CreateAsync(new WarehouseRequest { Code = "WL-" + u, Name = "Labels" });
+            var location = await Client.Locations.CreateAsync(new CreateLocationRequest { WarehouseId = warehouse.Id, Code = "L-" + u, Name = "Bin", Type = LocationType.Bin });
+            var product = await Client.Products.CreateAsync(new CreateProductRequest { Sku = "LB-" + u, Name = "Labelled" });
+            await Client.Inventory.AdjustAsync(new AdjustmentRequest { ProductId = product.Id, LocationId = location.Id, Quantity = 5, Reason = "received" });
+            var order = await Client.Orders.CreateSalesAsync(new CreateSalesOrderRequest
+            {
+                CustomerId = Guid.NewGuid().ToString(),
+                WarehouseId = warehouse.Id,
+                Lines = new List<CreateSalesOrderRequestLinesItem> { new CreateSalesOrderRequestLinesItem { ProductId = product.Id, Quantity = 2, Price = 1m } },
+                ShippingAddress = new ShippingAddress { Street = "1 Main St", City = "Springfield", Zip = "12345" },
+            });
+            await Client.Orders.UpdateStatusAsync(order.Id, new UpdateOrderStatusRequest { Status = OrderStatus.Confirmed });
+            var shipment = await Client.Orders.CreateShipmentAsync(order.Id, new CreateShipmentRequest
+            {
+                Packages = new List<CreateShipmentRequestPackagesItem>
+                {
+                    new CreateShipmentRequestPackagesItem
+                    {
+                        Weight = new Weight { Value = 1.5m, Unit = Unit.Kg },
+                        Lines = new List<CreateShipmentRequestPackagesItemLinesItem> { new CreateShipmentRequestPackagesItemLinesItem { OrderLineId = order.Lines[0].Id, Quantity = 2 } },
+                    },
+                },
+            });
+            var package = shipment.Packages[0];
+            await Client.Shipments.LabelAsync(shipment.Id, new LabelShipmentRequest
+            {
+                TrackingNumbers = new List<LabelShipmentRequestTrackingNumbersItem> { new LabelShipmentRequestTrackingNumbersItem { PackageId = package.Id, TrackingNumber = "1Z" + u } },
+            });
+            byte[] label = await Client.Shipments.GetLabelAsync(shipment.Id, package.Id);
+            var text = System.Text.Encoding.UTF8.GetString(label);
+            Assert.True(text.StartsWith("^XA") && text.TrimEnd().EndsWith("^XZ"), "a ZPL label");
+            Assert.True(text.Contains("^FD(00)" + package.Sscc + "^FS"), "the SSCC as GS1-128");
+            Assert.True(text.Contains("^FD1Z" + u + "^FS"), "the tracking number");
         }
 
         private static async Task ImportsAFile()

@@ -45,6 +45,7 @@ final class Transport
      * @param array<string, mixed>|list<mixed>|string|null $body
      * @param array<string, mixed> $options `idempotency_key`, `timeout` (this call's deadline in seconds)
      * @param array<string, ?string> $headers
+     * @param ?string $download the media types a file operation answers (sent as Accept): its bytes are returned as is
      */
     public function call(
         string $operationId,
@@ -55,10 +56,11 @@ final class Transport
         array $headers = [],
         bool $paged = false,
         bool $csv = false,
+        ?string $download = null,
     ): mixed {
         [$method, $template, $access, $retry] = Operations::ALL[$operationId] ?? JobFiles::OPERATIONS[$operationId];
         $url = $this->url($template, $path, $query);
-        $fixed = ['Accept' => $csv ? 'text/csv' : 'application/json', 'User-Agent' => self::userAgent()]
+        $fixed = ['Accept' => $download ?? ($csv ? 'text/csv' : 'application/json'), 'User-Agent' => self::userAgent()]
             + array_filter($headers, fn ($v) => $v !== null);
         $payload = null;
         if (is_string($body)) {
@@ -95,7 +97,7 @@ final class Transport
                 $this->consistencyToken = $headersIn['consistency-token'];
             }
             if ($answer['status'] >= 200 && $answer['status'] < 300) {
-                return $this->result($answer, $paged, $csv);
+                return $download !== null ? $answer['body'] : $this->result($answer, $paged, $csv);
             }
             if ($answer['status'] === 401 && $this->usesSession() && $access !== 'public' && !$reauthenticated) {
                 // The access token was refused (revoked, or expired early): renew it once and repeat.

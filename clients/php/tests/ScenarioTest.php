@@ -83,6 +83,33 @@ final class ScenarioTest extends TestCase
         $this->assertSame([7, 0, 7], [$stock['onHand'], $stock['reserved'], $stock['available']]);
     }
 
+    public function testDownloadsAPackageLabelAsItsBytes(): void
+    {
+        $client = self::$client;
+        $u = Harness::unique();
+        $warehouse = $client->warehouses->create(['code' => "WL-{$u}", 'name' => 'Labels']);
+        $location = $client->locations->create(['warehouseId' => $warehouse['id'], 'code' => "L-{$u}", 'name' => 'Bin', 'type' => 'bin']);
+        $product = $client->products->create(['sku' => "LB-{$u}", 'name' => 'Labelled']);
+        $client->inventory->adjust(['productId' => $product['id'], 'locationId' => $location['id'], 'quantity' => 5, 'reason' => 'received']);
+        $order = $client->orders->createSales([
+            'customerId' => '0193a2b0-0000-7000-8000-0000000000c2',
+            'warehouseId' => $warehouse['id'],
+            'lines' => [['productId' => $product['id'], 'quantity' => 2, 'price' => 1]],
+            'shippingAddress' => ['street' => '1 Main St', 'city' => 'Springfield', 'zip' => '12345'],
+        ]);
+        $client->orders->updateStatus($order['id'], ['status' => 'confirmed']);
+        $shipment = $client->orders->createShipment($order['id'], [
+            'packages' => [['weight' => ['value' => 1.5, 'unit' => 'kg'], 'lines' => [['orderLineId' => $order['lines'][0]['id'], 'quantity' => 2]]]],
+        ]);
+        $package = $shipment['packages'][0];
+        $client->shipments->label($shipment['id'], ['trackingNumbers' => [['packageId' => $package['id'], 'trackingNumber' => "1Z{$u}"]]]);
+        $label = $client->shipments->getLabel($shipment['id'], $package['id']);
+        $this->assertStringStartsWith('^XA', $label);
+        $this->assertStringEndsWith('^XZ', rtrim($label));
+        $this->assertStringContainsString("^FD(00){$package['sscc']}^FS", $label);
+        $this->assertStringContainsString("^FD1Z{$u}^FS", $label);
+    }
+
     public function testUploadsAFileImportsItAsAJobAndWaitsReadsItsErrorReportAndAnExport(): void
     {
         $client = self::$client;

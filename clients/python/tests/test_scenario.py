@@ -73,6 +73,31 @@ def test_creates_a_product_stocks_it_sells_it_and_ships_it() -> None:
     assert (stock.on_hand, stock.reserved, stock.available) == (7, 0, 7)
 
 
+def test_downloads_a_package_label_as_its_bytes() -> None:
+    u = unique()
+    warehouse = client.warehouses.create(code=f"WL-{u}", name="Labels")
+    location = client.locations.create(warehouse_id=warehouse.id, code=f"L-{u}", name="Bin", type="bin")
+    product = client.products.create(sku=f"LB-{u}", name="Labelled")
+    client.inventory.adjust(product_id=product.id, location_id=location.id, quantity=5, reason="received")
+    order = client.orders.create_sales(
+        customer_id=str(uuid.uuid4()),
+        warehouse_id=warehouse.id,
+        lines=[{"productId": product.id, "quantity": 2, "price": 1}],
+        shipping_address={"street": "1 Main St", "city": "Springfield", "zip": "12345"},
+    )
+    client.orders.update_status(order.id, status="confirmed")
+    shipment = client.orders.create_shipment(
+        order.id,
+        packages=[{"weight": {"value": 1.5, "unit": "kg"}, "lines": [{"orderLineId": order.lines[0].id, "quantity": 2}]}],
+    )
+    package = shipment.packages[0]
+    client.shipments.label(shipment.id, tracking_numbers=[{"packageId": package.id, "trackingNumber": f"1Z{u}"}])
+    label = client.shipments.get_label(shipment.id, package.id)
+    assert isinstance(label, bytes)
+    assert label.startswith(b"^XA") and label.rstrip().endswith(b"^XZ")
+    assert f"^FD(00){package.sscc}^FS".encode() in label and f"^FD1Z{u}^FS".encode() in label
+
+
 def test_walks_a_list_across_three_pages_with_the_iterator() -> None:
     category = f"cat-{unique()}"
     for i in range(5):

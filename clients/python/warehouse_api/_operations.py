@@ -2928,13 +2928,14 @@ class ShipmentsResource:
         *,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
-        """``GET /api/v1/shipments/{id}/packages/{packageId}/label`` (getPackageLabel)."""
+    ) -> bytes:
+        """``GET /api/v1/shipments/{id}/packages/{packageId}/label`` (getPackageLabel): the file's bytes (application/zpl or application/pdf)."""
         return self._t.call(
             OPERATIONS["getPackageLabel"],
             path=(id, package_id,),
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
+            download="application/zpl, application/pdf",
         )
 
 

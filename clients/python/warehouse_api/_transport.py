@@ -237,14 +237,18 @@ class Transport:
         timeout: Optional[float] = None,
         paged: bool = False,
         csv: bool = False,
+        download: Optional[str] = None,
         convert: Optional[Callable[[Any], Any]] = None,
     ) -> Any:
         """Sends one operation, retrying as its retry class allows, and returns the envelope's ``data``.
 
+        ``download`` (the media types a file operation answers, sent as ``Accept``) returns the file's bytes as is.
+
         ``timeout`` (default: the client's) is the call's deadline in seconds, covering every attempt and every wait.
         """
         url = self._url(op, path, query)
-        fixed: Dict[str, str] = {"Accept": "text/csv" if csv else "application/json", "User-Agent": USER_AGENT}
+        accept = download or ("text/csv" if csv else "application/json")
+        fixed: Dict[str, str] = {"Accept": accept, "User-Agent": USER_AGENT}
         fixed.update({name: value for name, value in (headers or {}).items() if value is not None})
         payload: Optional[bytes] = None
         if isinstance(body, str):
@@ -286,7 +290,7 @@ class Transport:
             if token:
                 self._consistency_token = token
             if 200 <= answer.status < 300:
-                return self._result(answer, paged, csv, convert)
+                return answer.body if download else self._result(answer, paged, csv, convert)
             if answer.status == 401 and self._session and op.access != "public" and not reauthenticated:
                 # The access token was refused (revoked, or expired early): renew it once and repeat.
                 reauthenticated = True

@@ -105,6 +105,47 @@ describe("TypeScript client against the live API", () => {
     expect(stock.items[0]).toMatchObject({ onHand: 7, reserved: 0, available: 7 });
   });
 
+  it("downloads a package label as its bytes", async () => {
+    const u = unique();
+    const warehouse = await client.warehouses.create({ code: `WL-${u}`, name: "Labels" });
+    const location = await client.locations.create({
+      warehouseId: warehouse.id,
+      code: `L-${u}`,
+      name: "Bin",
+      type: "bin",
+    });
+    const product = await client.products.create({ sku: `LB-${u}`, name: "Labelled" });
+    await client.inventory.adjust({
+      productId: product.id,
+      locationId: location.id,
+      quantity: 5,
+      reason: "received",
+    });
+    const order = await client.orders.createSales({
+      customerId: crypto.randomUUID(),
+      warehouseId: warehouse.id,
+      lines: [{ productId: product.id, quantity: 2, price: 1 }],
+      shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+    });
+    await client.orders.updateStatus(order.id, { status: "confirmed" });
+    const line = order.lines[0];
+    if (!line) throw new Error("the order has a line");
+    const shipment = await client.orders.createShipment(order.id, {
+      packages: [{ weight: { value: 1.5, unit: "kg" }, lines: [{ orderLineId: line.id, quantity: 2 }] }],
+    });
+    const pkg = shipment.packages[0];
+    if (!pkg) throw new Error("the shipment has a package");
+    await client.shipments.label(shipment.id, {
+      trackingNumbers: [{ packageId: pkg.id, trackingNumber: `1Z${u}` }],
+    });
+    const label = await client.shipments.getLabel(shipment.id, pkg.id);
+    expect(label).toBeInstanceOf(Uint8Array);
+    const text = new TextDecoder().decode(label);
+    expect(text.startsWith("^XA")).toBe(true);
+    expect(text).toContain(`^FD(00)${pkg.sscc}^FS`);
+    expect(text).toContain(`^FD1Z${u}^FS`);
+  });
+
   it("uploads a file, imports it as a job and waits for it; reads its error report and an export", async () => {
     const u = unique();
     const warehouse = await client.warehouses.create({ code: `WJ-${u}`, name: "Jobs" });

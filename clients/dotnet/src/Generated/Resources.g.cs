@@ -1430,10 +1430,10 @@ namespace Warehouse.Api
             return Models.Shipment.FromJson(data as JsonObject);
         }
 
-        /// <summary><c>GET /api/v1/shipments/{id}/packages/{packageId}/label</c> (getPackageLabel).</summary>
-        public Task<object> GetLabelAsync(string id, string packageId, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <summary><c>GET /api/v1/shipments/{id}/packages/{packageId}/label</c> (getPackageLabel): the file's bytes (application/zpl or application/pdf).</summary>
+        public Task<byte[]> GetLabelAsync(string id, string packageId, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.DataAsync(Operations.GetPackageLabel, new[] { id, packageId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+            return _transport.BytesAsync(Operations.GetPackageLabel, new[] { id, packageId }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, "application/zpl, application/pdf");
         }
     }
 

@@ -94,10 +94,10 @@ final class ShipmentsResource
      * `GET /api/v1/shipments/{id}/packages/{packageId}/label` (getPackageLabel).
      *
      * @param array{consistency_token?: string, timeout?: float} $options
-     * @return null
+     * @return string the file's bytes (application/zpl or application/pdf)
      */
-    public function getLabel(string $id, string $packageId, array $options = []): mixed
+    public function getLabel(string $id, string $packageId, array $options = []): string
     {
-        return $this->transport->call('getPackageLabel', path: [$id, $packageId], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return $this->transport->call('getPackageLabel', path: [$id, $packageId], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], download: 'application/zpl, application/pdf');
     }
 }

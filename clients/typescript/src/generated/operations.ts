@@ -891,11 +891,11 @@ export function shipmentsResource(t: Transport) {
     t.call(OPERATIONS.labelShipment, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.POST("/api/v1/shipments/{id}/label", { ...init, params: { path: { id } }, body }),
     );
-  /** `GET /api/v1/shipments/{id}/packages/{packageId}/label` (getPackageLabel) */
-  const getPackageLabel = (id: string, packageId: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getPackageLabel">> =>
-    t.call(OPERATIONS.getPackageLabel, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
-      t.api.GET("/api/v1/shipments/{id}/packages/{packageId}/label", { ...init, params: { path: { id, packageId } } }),
-    );
+  /** `GET /api/v1/shipments/{id}/packages/{packageId}/label` (getPackageLabel): the file's bytes (application/zpl or application/pdf). */
+  const getPackageLabel = (id: string, packageId: string, options?: CallOptions & { consistencyToken?: string }): Promise<Uint8Array> =>
+    t.call(OPERATIONS.getPackageLabel, { ...options, headers: { "Consistency-Token": options?.consistencyToken, Accept: "application/zpl, application/pdf" } }, (init) =>
+      t.api.GET("/api/v1/shipments/{id}/packages/{packageId}/label", { ...init, params: { path: { id, packageId } }, parseAs: "arrayBuffer" }),
+    ).then((bytes) => new Uint8Array(bytes as ArrayBuffer));
   return { list: listShipments, listAll: listShipmentsAll, get: getShipment, dispatch: dispatchShipment, cancel: cancelShipment, label: labelShipment, getLabel: getPackageLabel };
 }
 
