@@ -61,6 +61,7 @@ const sharedLayers = [
   "idempotency",
   "mail",
   "order-core",
+  "outbound",
   "outbox",
   "pipeline",
   "rate-limit",

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { urlGuardOptions } from "../src/webhooks/dns";
-import { assertDeliverableUrl, isPublicAddress } from "../src/webhooks/url-guard";
+import { urlGuardOptions } from "../src/outbound/dns";
+import { assertDeliverableUrl, isPublicAddress } from "../src/outbound/url-guard";
 
 const resolvingTo =
   (...addresses: string[]) =>

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeOf, ok } from "../http/envelope";
 import { createRouter } from "../http/router";
+import { urlGuardOptions } from "../outbound/dns";
+import { assertDeliverableUrl } from "../outbound/url-guard";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
-import { urlGuardOptions } from "../webhooks/dns";
-import { assertDeliverableUrl } from "../webhooks/url-guard";
 import { deleteCarrier } from "./carriers/delete-carrier";
 import { listCarriers } from "./carriers/list-carriers";
 import { putCarrier } from "./carriers/put-carrier";

@@ -5,9 +5,9 @@ import type { TenantDb } from "../db/client";
 import { webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
+import { encryptSecret, generateSigningSecret } from "../outbound/secrets";
 import { type SubscriptionRow, webhookRecord } from "./records";
 import { type CreateWebhookBody, MAX_SUBSCRIPTIONS_PER_TENANT } from "./schemas";
-import { encryptSecret, generateSigningSecret } from "./secrets";
 
 /**
  * `POST /webhooks`: the subscription and its signing secret, shown in this answer only. It records its creator

@@ -5,12 +5,12 @@ import { dbFor, type TenantDb } from "../db/client";
 import { outboxEvents, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
+import { urlGuardOptions } from "../outbound/dns";
+import { assertDeliverableUrl } from "../outbound/url-guard";
 import { creatorRefusal } from "./creator-rights";
-import { urlGuardOptions } from "./dns";
 import { type NextStep, nextStep, type Outcome } from "./next-step";
 import type { SubscriptionRow } from "./records";
 import { type SendResult, sendWebhook, signingSecrets } from "./send-webhook";
-import { assertDeliverableUrl } from "./url-guard";
 
 /** What the queue should do with the message: done, or try again after a delay. */
 export type DeliveryOutcome = { retryAfterSeconds: number } | "done";

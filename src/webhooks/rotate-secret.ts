@@ -1,9 +1,9 @@
 import type { TenantDb } from "../db/client";
 import { webhookSubscriptions } from "../db/schema/tenant";
 import { notFound } from "../http/errors";
+import { encryptSecret, generateSigningSecret } from "../outbound/secrets";
 import { getSubscription } from "./read-webhook";
 import { ofSubscription, webhookRecord } from "./records";
-import { encryptSecret, generateSigningSecret } from "./secrets";
 
 const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
 

@@ -3,10 +3,11 @@ import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
+import { urlGuardOptions } from "../outbound/dns";
+import { assertDeliverableUrl } from "../outbound/url-guard";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createSubscription } from "./create-webhook";
 import { deleteSubscription } from "./delete-webhook";
-import { urlGuardOptions } from "./dns";
 import { listDeliveries } from "./list-deliveries";
 import { listSubscriptions } from "./list-webhooks";
 import { getSubscription } from "./read-webhook";
@@ -29,7 +30,6 @@ import {
 } from "./schemas";
 import { sendTestEvent } from "./test-webhook";
 import { updateSubscription } from "./update-webhook";
-import { assertDeliverableUrl } from "./url-guard";
 
 // A merchant-scoped credential's subscriptions receive its merchant's events only (src/db/merchant-scope.ts).
 const admin = { scope: "admin", merchants: true } as const;

@@ -1,5 +1,5 @@
-import { decryptSecret } from "./secrets";
-import { failureOf, signedPost } from "./signed-post";
+import { decryptSecret } from "../outbound/secrets";
+import { failureOf, signedPost } from "../outbound/signed-post";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 

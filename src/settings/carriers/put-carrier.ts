@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../db/client";
 import { AppError } from "../../http/errors";
-import { encryptSecret } from "../../webhooks/secrets";
+import { encryptSecret } from "../../outbound/secrets";
 import { type CarrierRow, carrierRecord } from "./records";
 import { MAX_CARRIERS_PER_TENANT, type PutCarrierBody } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { carrierAdapters } from "../../db/schema/tenant";
-import { ReceiverUrl } from "../../webhooks/schemas";
+import { ReceiverUrl } from "../../outbound/receiver-url";
 
 export const MAX_CARRIERS_PER_TENANT = 50;
 

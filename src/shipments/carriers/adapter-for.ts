@@ -1,13 +1,13 @@
-import type { CarrierRow } from "../../settings/carriers/records";
-import { decryptSecret } from "../../webhooks/secrets";
-import type { Resolver } from "../../webhooks/url-guard";
+import type { carrierSettings } from "../../db/schema/tenant";
+import { decryptSecret } from "../../outbound/secrets";
+import type { Resolver } from "../../outbound/url-guard";
 import type { CarrierAdapter } from "./carrier";
 import { httpCarrier } from "./http";
 import { manualCarrier } from "./manual";
 
 /** The adapter that labels a shipment: its carrier code's configured label service, else the manual carrier. */
 export async function carrierAdapterFor(
-  setting: CarrierRow | undefined,
+  setting: typeof carrierSettings.$inferSelect | undefined,
   secretKey: string,
   guard: { allowLocal: boolean; resolve?: Resolver },
 ): Promise<CarrierAdapter> {

@@ -3,8 +3,8 @@ import { uuidv7 } from "uuidv7";
 import { fromBase64 } from "../../crypto/sealed-box";
 import { AppError } from "../../http/errors";
 import { validationError } from "../../http/validation";
-import { failureOf, signedPost } from "../../webhooks/signed-post";
-import { assertDeliverableUrl, type Resolver } from "../../webhooks/url-guard";
+import { failureOf, signedPost } from "../../outbound/signed-post";
+import { assertDeliverableUrl, type Resolver } from "../../outbound/url-guard";
 import type { CarrierAdapter, LabelRequest, PackageLabel } from "./carrier";
 
 export const LABEL_TIMEOUT_MS = 10_000;
