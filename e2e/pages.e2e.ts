@@ -13,6 +13,11 @@ const pages: [path: string, heading: string | RegExp][] = [
   ["/app/pick-lists", "Pick lists"],
   ["/app/pick", "Pick"],
   ["/app/receive", "Receive"],
+  ["/app/pack", "Pack"],
+  ["/app/shipments", "Shipments"],
+  ["/app/returns", "Returns"],
+  ["/app/jobs", "Jobs"],
+  ["/app/merchants", "Merchants"],
   ["/app/products", "Products"],
   ["/app/movements", "Movements"],
   ["/app/counts", "Cycle counts"],
@@ -77,6 +82,32 @@ beforeAll(async () => {
     }),
   );
   pages.push([`/app/receive/${awaiting?.id}`, /^Receive PO-/]);
+  // The seed's shipped order: its shipment, and a return of one of its mugs.
+  const [shipped] = (
+    await ok(tenant.api.GET("/api/v1/orders", { params: { query: { status: "shipped", type: "sales" } } }))
+  ).items;
+  const shippedOrder = await ok(
+    tenant.api.GET("/api/v1/orders/{id}", { params: { path: { id: shipped?.id ?? "" } } }),
+  );
+  const [shipment] = await ok(
+    tenant.api.GET("/api/v1/orders/{id}/shipments", { params: { path: { id: shippedOrder.id } } }),
+  );
+  const mugReturn = await ok(
+    tenant.api.POST("/api/v1/returns", {
+      body: {
+        orderId: shippedOrder.id,
+        lines: [{ orderLineId: shippedOrder.lines[0]?.id ?? "", quantity: 1, reason: "damaged" }],
+      },
+    }),
+  );
+  await ok(tenant.api.POST("/api/v1/merchants", { body: { code: "ACME", name: "Acme Outdoor" } }));
+  const job = await ok(tenant.api.POST("/api/v1/jobs", { body: { type: "products_export" } }));
+  pages.push(
+    [`/app/jobs/${job.id}`, /^products export /],
+    [`/app/pack/${confirmed?.id}`, /^Pack SO-/],
+    [`/app/shipments/${shipment?.id}`, /^Shipment /],
+    [`/app/returns/${mugReturn.id}`, /^Return RMA-/],
+  );
 });
 
 /** axe-core's WCAG 2.1 A and AA rules; a serious or critical finding fails, with every node named. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTenant, ok, type TestTenant } from "./support/api";
+import { createTenant, ok } from "./support/api";
 import {
   expectFitsPhone,
   expectSpotless,
@@ -8,60 +8,7 @@ import {
   screenshot,
   signIn,
 } from "./support/browser";
-
-const MUG_BARCODE = "2000000000015"; // EAN-13, GS1 in-store prefix 200, check digit 5
-
-/**
- * A warehouse with a mug in A1 and pens in A2, and `orders` confirmed sales orders each for 2 pens and 3 mugs
- * (pens first on the order: the pick list still walks A1 before A2).
- */
-async function warehouseWithOrders({ api }: TestTenant, orders: number) {
-  const main = await ok(api.POST("/api/v1/warehouses", { body: { code: "MAIN", name: "Main warehouse" } }));
-  const bin = (code: string) =>
-    ok(
-      api.POST("/api/v1/locations", {
-        body: { warehouseId: main.id, code, name: `Bin ${code}`, type: "bin" },
-      }),
-    );
-  const [a1, a2] = [await bin("A1"), await bin("A2")];
-  const mug = await ok(
-    api.POST("/api/v1/products", { body: { sku: "MUG-1", name: "Mug", price: 8, barcode: MUG_BARCODE } }),
-  );
-  const pen = await ok(api.POST("/api/v1/products", { body: { sku: "PEN-1", name: "Pen", price: 1.5 } }));
-  for (const [productId, locationId] of [
-    [mug.id, a1.id],
-    [pen.id, a2.id],
-  ] as const) {
-    await ok(
-      api.POST("/api/v1/inventory/adjustments", {
-        body: { productId, locationId, quantity: 20, reason: "received" },
-      }),
-    );
-  }
-  const confirmed = [];
-  for (let i = 0; i < orders; i++) {
-    const order = await ok(
-      api.POST("/api/v1/orders/sales", {
-        body: {
-          customerId: crypto.randomUUID(),
-          lines: [
-            { productId: pen.id, quantity: 2, price: 1.5 },
-            { productId: mug.id, quantity: 3, price: 8 },
-          ],
-          shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
-        },
-      }),
-    );
-    await ok(
-      api.PATCH("/api/v1/orders/{id}/status", {
-        params: { path: { id: order.id } },
-        body: { status: "confirmed" },
-      }),
-    );
-    confirmed.push(order);
-  }
-  return { main, mug, pen, orders: confirmed };
-}
+import { MUG_BARCODE, warehouseWithOrders } from "./support/seed";
 
 describe("picking, through the screens", () => {
   it("creates a pick list for a confirmed order and picks it at phone size by typed scans, refusing a wrong bin", {
@@ -99,6 +46,8 @@ describe("picking, through the screens", () => {
         .fill(code)
         .then(() => phone.getByLabel(label).press("Enter"));
     await phone.getByText("0 of 2 lines done").waitFor();
+    // Chromium on Linux has no BarcodeDetector: the keyboard-wedge field alone, no Camera button.
+    expect(await phone.getByRole("button", { name: "Camera", exact: true }).count()).toBe(0);
     await scan("Scan location", "A2");
     await phone.getByRole("alert").getByText("Wrong location: expected A1 (line 1), scanned A2").waitFor();
     await expectFitsPhone(phone, "pick screen at 390 px");
@@ -175,5 +124,37 @@ describe("picking, through the screens", () => {
     await page.getByRole("button", { name: "Apply" }).click();
     await page.getByText("No open pick lists.").waitFor();
     expectSpotless(page);
+  });
+
+  it("reads the location and the product from the camera where the browser offers BarcodeDetector", {
+    timeout: 120_000,
+  }, async () => {
+    const tenant = await createTenant();
+    const { main, orders } = await warehouseWithOrders(tenant, 1);
+    const pickList = await ok(
+      tenant.api.POST("/api/v1/pick-lists", {
+        body: { warehouseId: main.id, orderIds: [orders[0]?.id ?? ""] },
+      }),
+    );
+    const phone = await openPage(`/app/pick/${pickList.id}`, {
+      phone: true,
+      cameraCodes: ["A1", MUG_BARCODE],
+    });
+    await signIn(phone, tenant.email, tenant.password);
+    await phone.getByLabel("Scan location").waitFor();
+    await phone.getByRole("button", { name: "Camera", exact: true }).click();
+    // The camera's code went through GET /barcodes/{code} and the line's checks, as a typed one does.
+    await phone.getByText("✓ Location A1").waitFor();
+    await phone.getByLabel("Scan product").waitFor();
+    await expect
+      .poll(() => phone.getByRole("button", { name: "Camera", exact: true }).isEnabled())
+      .toBe(true);
+    await phone.getByRole("button", { name: "Camera", exact: true }).click();
+    await phone.getByText(`✓ Product ${MUG_BARCODE}`).waitFor();
+    // A quantity is typed: no camera for it.
+    await phone.getByLabel("Quantity").waitFor();
+    expect(await phone.getByRole("button", { name: "Camera", exact: true }).count()).toBe(0);
+    await expectFitsPhone(phone, "pick screen with a camera at 390 px");
+    expectSpotless(phone);
   });
 });

@@ -30,6 +30,9 @@ beforeAll(async () => {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // A camera for the scan field's camera test: a synthetic picture, access granted without a prompt.
+      "--use-fake-device-for-media-stream",
+      "--use-fake-ui-for-media-stream",
     ],
   });
 });
@@ -47,6 +50,11 @@ export interface PageOptions {
   phone?: boolean;
   /** The page's clock is Playwright's, moved by `page.clock` (timers and Date; the server keeps real time). */
   fakeClock?: boolean;
+  /**
+   * A `BarcodeDetector` for a browser that has none (Chromium on Linux): each look at the camera finds the next
+   * of these codes, as a phone's camera would read them.
+   */
+  cameraCodes?: string[];
 }
 
 /**
@@ -80,6 +88,18 @@ export async function openPage(path = "/app/", options: PageOptions = {}): Promi
   });
   page.on("pageerror", (error) => record.pageErrors.push(String(error)));
   if (options.fakeClock) await page.clock.install();
+  if (options.cameraCodes) {
+    await context.addInitScript((codes: string[]) => {
+      Object.assign(window, {
+        BarcodeDetector: class {
+          async detect() {
+            const rawValue = codes.shift();
+            return rawValue ? [{ rawValue }] : [];
+          }
+        },
+      });
+    }, options.cameraCodes);
+  }
   await page.goto(path);
   return page;
 }

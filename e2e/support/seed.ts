@@ -69,3 +69,57 @@ export async function seedWarehouse({ api }: TestTenant) {
   );
   return { warehouse, a1, a2, mug, pen, lamp };
 }
+
+export const MUG_BARCODE = "2000000000015"; // EAN-13, GS1 in-store prefix 200, check digit 5
+
+/**
+ * A warehouse with a mug in A1 and pens in A2, and `orders` confirmed sales orders each for 2 pens and 3 mugs
+ * (pens first on the order: the pick list still walks A1 before A2).
+ */
+export async function warehouseWithOrders({ api }: TestTenant, orders: number) {
+  const main = await ok(api.POST("/api/v1/warehouses", { body: { code: "MAIN", name: "Main warehouse" } }));
+  const bin = (code: string) =>
+    ok(
+      api.POST("/api/v1/locations", {
+        body: { warehouseId: main.id, code, name: `Bin ${code}`, type: "bin" },
+      }),
+    );
+  const [a1, a2] = [await bin("A1"), await bin("A2")];
+  const mug = await ok(
+    api.POST("/api/v1/products", { body: { sku: "MUG-1", name: "Mug", price: 8, barcode: MUG_BARCODE } }),
+  );
+  const pen = await ok(api.POST("/api/v1/products", { body: { sku: "PEN-1", name: "Pen", price: 1.5 } }));
+  for (const [productId, locationId] of [
+    [mug.id, a1.id],
+    [pen.id, a2.id],
+  ] as const) {
+    await ok(
+      api.POST("/api/v1/inventory/adjustments", {
+        body: { productId, locationId, quantity: 20, reason: "received" },
+      }),
+    );
+  }
+  const confirmed = [];
+  for (let i = 0; i < orders; i++) {
+    const order = await ok(
+      api.POST("/api/v1/orders/sales", {
+        body: {
+          customerId: crypto.randomUUID(),
+          lines: [
+            { productId: pen.id, quantity: 2, price: 1.5 },
+            { productId: mug.id, quantity: 3, price: 8 },
+          ],
+          shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+        },
+      }),
+    );
+    await ok(
+      api.PATCH("/api/v1/orders/{id}/status", {
+        params: { path: { id: order.id } },
+        body: { status: "confirmed" },
+      }),
+    );
+    confirmed.push(order);
+  }
+  return { main, mug, pen, orders: confirmed };
+}

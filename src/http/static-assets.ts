@@ -57,7 +57,8 @@ export async function serveAsset(
   headers.set("X-Frame-Options", "DENY");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Cross-Origin-Resource-Policy", "same-origin");
-  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()");
+  // The camera only for this origin: floor screens read barcodes with it (BarcodeDetector).
+  headers.set("Permissions-Policy", "camera=(self), microphone=(), geolocation=(), payment=(), usb=()");
   if (asset.ok || asset.status === 304) {
     headers.set("Cache-Control", policy.immutable ? IMMUTABLE : REVALIDATE);
   }

@@ -10,11 +10,15 @@ import { Dashboard } from "./pages/dashboard";
 import { Events } from "./pages/events";
 import { ForgotPassword } from "./pages/forgot-password";
 import { Holds } from "./pages/holds";
+import { JobPage } from "./pages/job";
+import { Jobs } from "./pages/jobs";
 import { Lots } from "./pages/lots";
+import { Merchants } from "./pages/merchants";
 import { Movements } from "./pages/movements";
 import { NotFound } from "./pages/not-found";
 import { OrderPage } from "./pages/order";
 import { Orders } from "./pages/orders";
+import { Pack } from "./pages/pack";
 import { Pick } from "./pages/pick";
 import { PickListPage } from "./pages/pick-list";
 import { PickLists } from "./pages/pick-lists";
@@ -23,6 +27,10 @@ import { Products } from "./pages/products";
 import { Receive } from "./pages/receive";
 import { Reports } from "./pages/reports";
 import { ResetPassword } from "./pages/reset-password";
+import { ReturnPage } from "./pages/return";
+import { Returns } from "./pages/returns";
+import { ShipmentPage } from "./pages/shipment";
+import { Shipments } from "./pages/shipments";
 import { SignIn } from "./pages/sign-in";
 import { Stock } from "./pages/stock";
 import { TenantPicker } from "./pages/tenant-picker";
@@ -110,13 +118,18 @@ function SignedIn({ session }: { session: SessionState }) {
             {link("/app/orders", "Orders")}
             {link("/app/pick-lists", "Pick lists")}
             {link("/app/pick", "Pick")}
+            {link("/app/pack", "Pack")}
+            {link("/app/shipments", "Shipments")}
             {link("/app/receive", "Receive")}
+            {link("/app/returns", "Returns")}
             {link("/app/products", "Products")}
             {link("/app/movements", "Movements")}
             {link("/app/counts", "Counts")}
             {link("/app/lots", "Lots")}
             {link("/app/holds", "Holds")}
             {link("/app/warehouses", "Warehouses")}
+            {link("/app/merchants", "Merchants")}
+            {link("/app/jobs", "Jobs")}
             {link("/app/reports", "Reports")}
             {link("/app/events", "Events")}
             {admin && link("/app/configuration", "Configuration")}
@@ -163,14 +176,23 @@ function SignedIn({ session }: { session: SessionState }) {
           <Route path="/app/pick-lists/:id" component={PickListPage} />
           <Route path="/app/pick" component={Pick} />
           <Route path="/app/pick/:id" component={Pick} />
+          <Route path="/app/pack" component={Pack} />
+          <Route path="/app/pack/:id" component={Pack} />
+          <Route path="/app/shipments" component={Shipments} />
+          <Route path="/app/shipments/:id" component={ShipmentPage} />
           <Route path="/app/receive" component={Receive} />
           <Route path="/app/receive/:id" component={Receive} />
+          <Route path="/app/returns" component={Returns} />
+          <Route path="/app/returns/:id" component={ReturnPage} />
           <Route path="/app/movements" component={Movements} />
           <Route path="/app/counts" component={Counts} />
           <Route path="/app/counts/:id" component={CountPage} />
           <Route path="/app/lots" component={Lots} />
           <Route path="/app/holds" component={Holds} />
           <Route path="/app/warehouses" component={Warehouses} />
+          <Route path="/app/merchants" component={Merchants} />
+          <Route path="/app/jobs" component={Jobs} />
+          <Route path="/app/jobs/:id" component={JobPage} />
           <Route path="/app/reports" component={Reports} />
           <Route path="/app/events" component={Events} />
           <Route path="/app/configuration" component={admin ? Configuration : NotFound} />

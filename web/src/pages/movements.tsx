@@ -1,5 +1,5 @@
 import { api, unwrap } from "../api/client";
-import { saveCsv } from "../ui/download";
+import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, utcDay } from "../ui/format";
@@ -68,7 +68,7 @@ export function Movements() {
   // The ledger names products by id; the page's few products are read once each for their SKU.
   const products = useProductsById(movements.data?.items.map((m) => m.productId) ?? []);
   const download = useSubmit(() =>
-    saveCsv(
+    saveFile(
       api.GET("/api/v1/reports/stock-movements", {
         params: {
           query: { format: "csv", from: values.from || utcDay(29), to: values.to || utcDay(0), ...scope },

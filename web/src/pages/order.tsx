@@ -13,6 +13,9 @@ import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 import { statusLabel } from "./orders";
+import { packable } from "./pack";
+import { NewReturnDialog, returnable } from "./returns";
+import { ShipmentsTable } from "./shipments";
 
 type Order = Schemas["Order"];
 type Status = Schemas["OrderStatus"];
@@ -25,6 +28,7 @@ export function OrderPage() {
   const warehouses = useWarehouses();
   const products = useProductsById(order.data?.lines.map((l) => l.productId) ?? []);
   const [receiving, setReceiving] = useState(false);
+  const [returning, setReturning] = useState(false);
   const title = order.data ? `Order ${order.data.number}` : "Order";
   useDocumentTitle(title);
   const sku = (productId: string) => products.data?.get(productId)?.sku ?? productId.slice(0, 8);
@@ -74,7 +78,12 @@ export function OrderPage() {
                 {formatInteger(o.totals.quantity)} units, {formatMoney(o.totals.total)}
               </dd>
             </dl>
-            <NextSteps order={o} onChanged={order.reload} onReceive={() => setReceiving(true)} />
+            <NextSteps
+              order={o}
+              onChanged={order.reload}
+              onReceive={() => setReceiving(true)}
+              onReturn={() => setReturning(true)}
+            />
             <section aria-labelledby="lines-heading">
               <h2 id="lines-heading">Lines</h2>
               <Table
@@ -116,6 +125,9 @@ export function OrderPage() {
                 ))}
               </Table>
             </section>
+            {o.type === "sales" && (
+              <OrderShipments orderId={o.id} warehouse={(id) => codeOf(warehouses.data, id)} />
+            )}
             <section aria-labelledby="timeline-heading">
               <h2 id="timeline-heading">Status timeline</h2>
               <ol class="timeline">
@@ -131,6 +143,7 @@ export function OrderPage() {
                 ))}
               </ol>
             </section>
+            {returning && <NewReturnDialog order={o} sku={sku} onClose={() => setReturning(false)} />}
             {receiving && (
               <ReceiveDialog order={o} sku={sku} onClose={() => setReceiving(false)} onDone={order.reload} />
             )}
@@ -141,15 +154,45 @@ export function OrderPage() {
   );
 }
 
+/** A sales order's shipments, oldest first (`GET /orders/{id}/shipments`). */
+function OrderShipments({
+  orderId,
+  warehouse,
+}: {
+  orderId: string;
+  warehouse: (id: string | null) => string;
+}) {
+  const shipments = useLoad(
+    () => unwrap(api.GET("/api/v1/orders/{id}/shipments", { params: { path: { id: orderId } } })),
+    [orderId],
+  );
+  return (
+    <section aria-labelledby="shipments-heading">
+      <h2 id="shipments-heading">Shipments</h2>
+      <Loaded load={shipments}>
+        {(list) =>
+          list.length === 0 ? (
+            <p>Nothing shipped yet.</p>
+          ) : (
+            <ShipmentsTable label="Shipments of this order" shipments={list} warehouse={warehouse} />
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
 /** The statuses the API allows next (its allowedTransitions), and Receive for a purchase order awaiting stock. */
 function NextSteps({
   order,
   onChanged,
   onReceive,
+  onReturn,
 }: {
   order: Order;
   onChanged: () => void;
   onReceive: () => void;
+  onReturn: () => void;
 }) {
   const [tracking, setTracking] = useState("");
   const change = useSubmit(async (status: Status) => {
@@ -163,7 +206,9 @@ function NextSteps({
   });
   const receivable =
     order.type === "purchase" && (order.status === "ordered" || order.status === "partially_received");
-  if (order.allowedTransitions.length === 0 && !receivable) return null;
+  const canPack = packable(order);
+  const canReturn = returnable(order);
+  if (order.allowedTransitions.length === 0 && !receivable && !canPack && !canReturn) return null;
   return (
     <section aria-labelledby="next-heading">
       <h2 id="next-heading">Next steps</h2>
@@ -174,6 +219,16 @@ function NextSteps({
         </label>
       )}
       <div class="toolbar">
+        {canPack && (
+          <a class="button button-primary" href={`/app/pack/${order.id}`}>
+            Pack
+          </a>
+        )}
+        {canReturn && (
+          <button type="button" class="button" onClick={onReturn}>
+            Create return
+          </button>
+        )}
         {receivable && (
           <button type="button" class="button button-primary" onClick={onReceive}>
             Receive

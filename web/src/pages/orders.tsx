@@ -21,6 +21,7 @@ export const SALES_STATUSES: Status[] = [
   "confirmed",
   "picking",
   "packed",
+  "partially_shipped",
   "shipped",
   "delivered",
   "cancelled",

@@ -1,8 +1,19 @@
+import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { Modal } from "../ui/modal";
+import { useProductsById } from "../ui/products-lookup";
 import { SelectField } from "../ui/select-field";
+import {
+  type ComponentRow,
+  ComponentsEditor,
+  componentsOf,
+  type PackagingRow,
+  PackagingsEditor,
+  packagingRows,
+  packagingsOf,
+} from "./product-parts";
 
 type Product = Schemas["Product"];
 type Fields = Schemas["CreateProductRequest"];
@@ -25,7 +36,10 @@ function productFields(fields: Record<string, string>): Fields {
   };
 }
 
-/** Creates a product, or edits one (the write names the version read: If-Match, so a concurrent edit is a 412). */
+/**
+ * Creates a product, or edits one (the write names the version read: If-Match, so a concurrent edit is a 412).
+ * A kit (chosen at creation, fixed after) lists its components by SKU or barcode; a stocked product its packagings.
+ */
 export function ProductDialog({
   product,
   onClose,
@@ -35,8 +49,28 @@ export function ProductDialog({
   onClose: () => void;
   onSaved: (product: Product) => void;
 }) {
+  const [kit, setKit] = useState(product?.type === "kit");
+  const [packagings, setPackagings] = useState<PackagingRow[]>(() =>
+    packagingRows(product?.packagings ?? []),
+  );
+  const [components, setComponents] = useState<ComponentRow[] | null>(product?.type === "kit" ? null : []);
+  // An edited kit's components are shown by SKU: read its products once, then edit them as rows.
+  const parts = useProductsById(product?.components.map((c) => c.productId) ?? []);
+  const componentRows =
+    components ??
+    (parts.data
+      ? (product?.components ?? []).map((c) => ({
+          code: parts.data?.get(c.productId)?.sku ?? c.productId,
+          quantity: String(c.quantity),
+        }))
+      : null);
   const submit = useSubmit(async (fields: Record<string, string>) => {
-    const body = productFields(fields);
+    const body = {
+      ...productFields(fields),
+      ...(kit
+        ? { ...(!product && { type: "kit" as const }), components: await componentsOf(componentRows ?? []) }
+        : { packagings: packagingsOf(packagings) }),
+    };
     const saved = product
       ? await unwrap(api.PUT("/api/v1/products/{id}", { params: { path: { id: product.id } }, body }))
       : await unwrap(api.POST("/api/v1/products", { body }));
@@ -79,6 +113,22 @@ export function ProductDialog({
           />
         </div>
         {text("description", "Description (optional)", { maxLength: 2000 })}
+        {!product && (
+          <SelectField
+            label="Type"
+            choices={[
+              { value: "stocked", label: "Stocked product" },
+              { value: "kit", label: "Kit (sold as its components)" },
+            ]}
+            value={kit ? "kit" : "stocked"}
+            onChange={(type) => setKit(type === "kit")}
+          />
+        )}
+        {kit ? (
+          componentRows && <ComponentsEditor rows={componentRows} onChange={setComponents} />
+        ) : (
+          <PackagingsEditor rows={packagings} onChange={setPackagings} />
+        )}
         <ErrorMessage error={submit.error} />
         <div class="actions">
           <button type="button" class="button" onClick={onClose} disabled={submit.busy}>

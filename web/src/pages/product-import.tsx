@@ -3,32 +3,42 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { Modal } from "../ui/modal";
-import { SelectField } from "../ui/select-field";
 
 type Result = Schemas["ProductImportResult"];
 
 /**
  * Imports products from CSV in two steps: Preview sends the file with dryRun=true, so every row's problem is listed
- * (by the API, with its row number) and nothing is written; Import then sends the same file for real.
+ * (by the API, with its row number) and nothing is written; Import then uploads the same file (`POST /uploads`) and
+ * starts a `product_import` job on it (`POST /jobs`), whose page watches it run. The job updates existing SKUs and
+ * creates new ones (the batch writer's upsert), so the preview asks the same of the dry run.
  */
-export function ImportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
+export function ImportDialog({ onClose, onJob }: { onClose: () => void; onJob: (jobId: string) => void }) {
   const [csv, setCsv] = useState("");
-  const [mode, setMode] = useState<"create" | "upsert">("upsert");
+  const [filename, setFilename] = useState("products.csv");
   const [preview, setPreview] = useState<Result | null>(null);
-  const send = (dryRun: boolean) =>
-    unwrap(
-      api.POST("/api/v1/products/import", {
-        params: { query: { mode, dryRun: dryRun ? "true" : "false" } },
-        body: csv,
-        headers: { "Content-Type": "text/csv" },
-        bodySerializer: (body) => body as string, // CSV text as it is, not JSON
-      }),
-    );
-  const check = useSubmit(async () => setPreview(await send(true)));
+  const csvBody = {
+    headers: { "Content-Type": "text/csv" },
+    bodySerializer: (body: unknown) => body as string, // CSV text as it is, not JSON
+  };
+  const check = useSubmit(async () =>
+    setPreview(
+      await unwrap(
+        api.POST("/api/v1/products/import", {
+          params: { query: { mode: "upsert", dryRun: "true" } },
+          body: csv,
+          ...csvBody,
+        }),
+      ),
+    ),
+  );
   const run = useSubmit(async () => {
-    await send(false);
-    onImported();
-    onClose();
+    const upload = await unwrap(
+      api.POST("/api/v1/uploads", { params: { query: { filename } }, body: csv, ...csvBody }),
+    );
+    const job = await unwrap(
+      api.POST("/api/v1/jobs", { body: { type: "product_import", uploadId: upload.id } }),
+    );
+    onJob(job.id);
   });
   const change = (next: () => void) => {
     next();
@@ -49,7 +59,10 @@ export function ImportDialog({ onClose, onImported }: { onClose: () => void; onI
             const file = event.currentTarget.files?.[0];
             if (file) {
               const text = await file.text();
-              change(() => setCsv(text));
+              change(() => {
+                setCsv(text);
+                setFilename(file.name);
+              });
             }
           }}
         />
@@ -58,15 +71,6 @@ export function ImportDialog({ onClose, onImported }: { onClose: () => void; onI
         <span>Or paste it</span>
         <textarea rows={6} value={csv} onInput={(e) => change(() => setCsv(e.currentTarget.value))} />
       </label>
-      <SelectField
-        label="Existing SKUs"
-        choices={[
-          { value: "upsert", label: "Update them" },
-          { value: "create", label: "Refuse them (create only)" },
-        ]}
-        value={mode}
-        onChange={(value) => change(() => setMode(value as "create" | "upsert"))}
-      />
       <ErrorMessage error={check.error ?? run.error} />
       {preview && (
         <p class="alert alert-info" role="status">
@@ -92,7 +96,7 @@ export function ImportDialog({ onClose, onImported }: { onClose: () => void; onI
           onClick={() => void run.run()}
           disabled={!preview || run.busy}
         >
-          Import
+          Import as a job
         </button>
       </div>
     </Modal>

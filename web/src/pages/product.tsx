@@ -6,6 +6,7 @@ import { useSubmit } from "../ui/form";
 import { formatDateTime, formatMoney } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
+import { useProductsById } from "../ui/products-lookup";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -32,6 +33,7 @@ export function Product() {
     () => unwrap(api.GET("/api/v1/warehouses", { params: { query: { pageSize: 100 } } })),
     [],
   );
+  const parts = useProductsById(product.data?.components.map((c) => c.productId) ?? []);
   const [editing, setEditing] = useState(false);
   // Archiving marks the product Inactive (it stays in the ledger and in old orders); Reactivate undoes it.
   const archive = useSubmit(async (status: "Active" | "Inactive") => {
@@ -91,6 +93,27 @@ export function Product() {
               <dd>{p.reorderPoint}</dd>
               <dt>Tracking</dt>
               <dd>{p.tracking}</dd>
+              <dt>Type</dt>
+              <dd>{p.type === "kit" ? "Kit" : "Stocked"}</dd>
+              {p.type === "kit" && (
+                <>
+                  <dt>Components</dt>
+                  <dd>
+                    {p.components
+                      .map(
+                        (c) =>
+                          `${parts.data?.get(c.productId)?.sku ?? c.productId.slice(0, 8)} × ${c.quantity}`,
+                      )
+                      .join(", ")}
+                  </dd>
+                </>
+              )}
+              {p.packagings.length > 0 && (
+                <>
+                  <dt>Packagings</dt>
+                  <dd>{p.packagings.map((k) => `${k.name} (${k.code}, ${k.quantity} units)`).join(", ")}</dd>
+                </>
+              )}
               <dt>Updated</dt>
               <dd>{formatDateTime(p.updatedAt)}</dd>
             </dl>

@@ -63,7 +63,9 @@ export function Products() {
       {dialog === "new" && (
         <ProductDialog onClose={() => setDialog(null)} onSaved={(p) => route(`/app/products/${p.id}`)} />
       )}
-      {dialog === "import" && <ImportDialog onClose={() => setDialog(null)} onImported={products.reload} />}
+      {dialog === "import" && (
+        <ImportDialog onClose={() => setDialog(null)} onJob={(id) => route(`/app/jobs/${id}`)} />
+      )}
       <form
         class="filters"
         aria-label="Filter products"

@@ -1,6 +1,6 @@
 import { api, unwrap } from "../api/client";
 import { CountChart, DailyMovementsChart, fillDays } from "../ui/charts";
-import { saveCsv } from "../ui/download";
+import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatInteger, formatMoney, utcDay } from "../ui/format";
@@ -46,7 +46,7 @@ export function Reports() {
           : report === "low-stock"
             ? api.GET("/api/v1/reports/low-stock", { params: { query: csv }, parseAs: "text" })
             : api.GET("/api/v1/reports/inventory-valuation", { params: { query: csv }, parseAs: "text" });
-    return saveCsv(call, `${report}.csv`);
+    return saveFile(call, `${report}.csv`);
   });
   const csvButton = (report: Report, label: string) => (
     <button type="button" class="button" disabled={download.busy} onClick={() => void download.run(report)}>

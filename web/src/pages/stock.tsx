@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { saveCsv } from "../ui/download";
+import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatInteger } from "../ui/format";
@@ -31,7 +31,7 @@ export function Stock() {
   const [adjusting, setAdjusting] = useState<Level | null>(null);
   const [moving, setMoving] = useState<Level | null>(null);
   const download = useSubmit(() =>
-    saveCsv(
+    saveFile(
       api.GET("/api/v1/reports/inventory-valuation", {
         params: { query: { format: "csv", ...(values.warehouseId && { warehouseId: values.warehouseId }) } },
         parseAs: "text",

@@ -1,21 +1,23 @@
 import { ApiError } from "../api/client";
 
 /**
- * Saves a CSV answer of the API as a file. The call needs the access token, so the page fetches it and hands the
- * browser a `blob:` URL of this origin to save (a plain link could not carry the Authorization header).
+ * Saves a file the API answers (a report's CSV, a package's label) under `name`. The call needs the access token,
+ * so the page fetches it and hands the browser a `blob:` URL of this origin to save (a plain link could not carry
+ * the Authorization header). Text answers are saved as `type`; binary ones (`parseAs: "blob"`) keep their own.
  */
-export async function saveCsv(
+export async function saveFile(
   call: Promise<{ data?: unknown; error?: unknown; response: Response }>,
   name: string,
+  type = "text/csv",
 ) {
   const { data, response } = await call;
-  if (!response.ok || typeof data !== "string") {
+  if (!response.ok || !(typeof data === "string" || data instanceof Blob)) {
     throw new ApiError(
       `The download failed (${response.status} ${response.statusText})`.trim(),
       response.status,
     );
   }
-  const url = URL.createObjectURL(new Blob([data], { type: "text/csv" }));
+  const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
   const link = document.createElement("a");
   link.href = url;
   link.download = name;

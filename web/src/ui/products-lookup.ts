@@ -1,5 +1,5 @@
 import { ApiError, api, type Schemas, unwrap } from "../api/client";
-import { useLoad } from "./use-load";
+import { useById } from "./by-id";
 
 export type Product = Schemas["Product"];
 
@@ -14,14 +14,6 @@ export async function productByCode(code: string): Promise<Product> {
   return found;
 }
 
-/** The products an order or count names, by id (one read each, the same id read once). */
-export function useProductsById(ids: string[]) {
-  const key = [...new Set(ids)].sort().join(",");
-  return useLoad(async () => {
-    const unique = key ? key.split(",") : [];
-    const products = await Promise.all(
-      unique.map((id) => unwrap(api.GET("/api/v1/products/{id}", { params: { path: { id } } }))),
-    );
-    return new Map(products.map((p) => [p.id, p]));
-  }, [key]);
-}
+/** The products an order or count names, by id. */
+export const useProductsById = (ids: string[]) =>
+  useById(ids, (id) => unwrap(api.GET("/api/v1/products/{id}", { params: { path: { id } } })));

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, type Schemas, unwrap } from "../api/client";
+import { CameraScan, cameraOffered } from "./camera-scan";
 import { fieldsOf } from "./form";
 
 export type Match = Schemas["BarcodeResolution"]["matches"][number];
@@ -19,7 +20,8 @@ export async function resolveCode(code: string): Promise<Match[]> {
  * The floor screens' one field: it keeps the focus, so a keyboard-wedge scanner (its characters, then Enter)
  * drives the screen without a tap. Its label says what it wants next; whenever that (or `next`) changes, and
  * after every answer, it is emptied (or set to `prefill`, selected so Enter takes it and typing replaces it)
- * and focused again.
+ * and focused again. Where the browser offers `BarcodeDetector`, a Camera button reads a code from the camera
+ * instead (a quantity is typed).
  */
 export function ScanField({
   label,
@@ -40,6 +42,7 @@ export function ScanField({
   onScan: (code: string) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
+  const [camera, setCamera] = useState(false);
   useEffect(() => {
     const field = input.current;
     if (!field || busy) return;
@@ -71,6 +74,20 @@ export function ScanField({
       <button type="submit" class="button button-primary" disabled={busy}>
         {submitLabel}
       </button>
+      {!numeric && cameraOffered() && (
+        <button type="button" class="button" disabled={busy || camera} onClick={() => setCamera(true)}>
+          Camera
+        </button>
+      )}
+      {camera && (
+        <CameraScan
+          onCode={(code) => !busy && onScan(code)}
+          onClose={() => {
+            setCamera(false);
+            input.current?.focus();
+          }}
+        />
+      )}
     </form>
   );
 }

@@ -1,0 +1,117 @@
+import { api, type Schemas, unwrap } from "../api/client";
+import { formatDateTime, formatInteger } from "../ui/format";
+import { LoadedList } from "../ui/loaded-list";
+import { choicesOf, SelectField } from "../ui/select-field";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+import { statusLabel } from "./orders";
+
+type Job = Schemas["Job"];
+type JobStatus = Schemas["JobStatus"];
+type JobType = Job["type"];
+const STATUSES: JobStatus[] = ["queued", "running", "succeeded", "failed", "cancelled"];
+const TYPES: JobType[] = [
+  "product_import",
+  "stock_import",
+  "products_export",
+  "stock_export",
+  "movements_export",
+  "events_export",
+];
+
+/** How a job is named on screens: its type and the end of its id. */
+export const jobName = (job: Pick<Job, "id" | "type">) => `${statusLabel(job.type)} ${job.id.slice(-6)}`;
+
+/** Rows done of the rows counted (`12 of 40`), or just the rows done while the job still counts them. */
+export const jobProgress = (job: Job) =>
+  job.total === null
+    ? formatInteger(job.processed)
+    : `${formatInteger(job.processed)} of ${formatInteger(job.total)}`;
+
+/** Imports and exports the API runs in the background, newest first, with status and type filters. */
+export function Jobs() {
+  useDocumentTitle("Jobs");
+  const { values, page, show } = useUrlFilters(["status", "type"] as const);
+  const jobs = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/v1/jobs", {
+          params: {
+            query: {
+              page,
+              pageSize: 25,
+              ...(values.status && { status: values.status as JobStatus }),
+              ...(values.type && { type: values.type as JobType }),
+            },
+          },
+        }),
+      ),
+    [page, values.status, values.type],
+  );
+  return (
+    <>
+      <h1 tabIndex={-1}>Jobs</h1>
+      <p class="muted">A product import runs as a job from Products → Import CSV.</p>
+      <form
+        class="filters"
+        aria-label="Filter jobs"
+        onSubmit={(event) => {
+          const { status = "", type = "" } = filterFields(event);
+          show({ status, type, page: 1 });
+        }}
+      >
+        <SelectField
+          label="Status"
+          name="status"
+          empty="Any"
+          choices={choicesOf(STATUSES, statusLabel)}
+          initial={values.status}
+        />
+        <SelectField
+          label="Type"
+          name="type"
+          empty="Any"
+          choices={choicesOf(TYPES, statusLabel)}
+          initial={values.type}
+        />
+        <button type="submit" class="button button-primary">
+          Apply
+        </button>
+      </form>
+      <LoadedList
+        load={jobs}
+        empty={values.status || values.type ? "No jobs match these filters." : "No jobs yet."}
+        onPage={(next) => show({ page: next })}
+      >
+        {(list) => (
+          <Table
+            label="Jobs"
+            columns={[
+              "Job",
+              "Status",
+              { label: "Rows done", number: true },
+              { label: "Failed", number: true },
+              "Created",
+            ]}
+          >
+            {list.items.map((job) => (
+              <tr key={job.id}>
+                <td>
+                  <a href={`/app/jobs/${job.id}`}>{jobName(job)}</a>
+                </td>
+                <td>
+                  <span class={`badge status-${job.status}`}>{statusLabel(job.status)}</span>
+                </td>
+                <td class="number">{jobProgress(job)}</td>
+                <td class="number">{formatInteger(job.failed)}</td>
+                <td>{formatDateTime(job.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { useState } from "preact/hooks";
+import { api, type Schemas, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { fieldsOf, useSubmit } from "../ui/form";
+import { formatDateTime } from "../ui/format";
+import { LoadedList } from "../ui/loaded-list";
+import { Modal } from "../ui/modal";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+
+type Merchant = Schemas["Merchant"];
+
+/** The merchants a 3PL warehouse stores goods for: search by code or name, create, edit. */
+export function Merchants() {
+  useDocumentTitle("Merchants");
+  const { values, page, show } = useUrlFilters(["search"] as const);
+  const [editing, setEditing] = useState<Merchant | "new" | null>(null);
+  const merchants = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/v1/merchants", {
+          params: { query: { page, pageSize: 25, ...(values.search && { search: values.search }) } },
+        }),
+      ),
+    [page, values.search],
+  );
+  return (
+    <>
+      <h1 tabIndex={-1}>Merchants</h1>
+      <div class="toolbar">
+        <button type="button" class="button button-primary" onClick={() => setEditing("new")}>
+          New merchant
+        </button>
+      </div>
+      <form
+        class="filters"
+        aria-label="Filter merchants"
+        onSubmit={(event) => show({ search: filterFields(event).search ?? "", page: 1 })}
+      >
+        <label class="field">
+          <span>Search</span>
+          <input name="search" type="search" defaultValue={values.search} placeholder="Code or name" />
+        </label>
+        <button type="submit" class="button button-primary">
+          Apply
+        </button>
+      </form>
+      <LoadedList
+        load={merchants}
+        empty={values.search ? "No merchant matches this search." : "No merchants yet."}
+        onPage={(next) => show({ page: next })}
+      >
+        {(list) => (
+          <Table label="Merchants" columns={["Code", "Name", "Created", { label: "Actions", hidden: true }]}>
+            {list.items.map((m) => (
+              <tr key={m.id}>
+                <td>{m.code}</td>
+                <td>{m.name}</td>
+                <td>{formatDateTime(m.createdAt)}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="button"
+                    onClick={() => setEditing(m)}
+                    aria-label={`Edit ${m.code}`}
+                  >
+                    Edit
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
+      {editing && (
+        <MerchantDialog
+          merchant={editing === "new" ? undefined : editing}
+          onClose={() => setEditing(null)}
+          onSaved={merchants.reload}
+        />
+      )}
+    </>
+  );
+}
+
+function MerchantDialog({
+  merchant,
+  onClose,
+  onSaved,
+}: {
+  merchant?: Merchant;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const submit = useSubmit(async (fields: Record<string, string>) => {
+    const body = { code: (fields.code ?? "").trim(), name: (fields.name ?? "").trim() };
+    await unwrap(
+      merchant
+        ? api.PUT("/api/v1/merchants/{id}", { params: { path: { id: merchant.id } }, body })
+        : api.POST("/api/v1/merchants", { body }),
+    );
+    onSaved();
+    onClose();
+  });
+  return (
+    <Modal title={merchant ? `Edit ${merchant.code}` : "New merchant"} onClose={onClose}>
+      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
+        <label class="field">
+          <span>Code</span>
+          <input name="code" required maxLength={32} defaultValue={merchant?.code} autocomplete="off" />
+        </label>
+        <label class="field">
+          <span>Name</span>
+          <input name="name" required maxLength={200} defaultValue={merchant?.name} />
+        </label>
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            {merchant ? "Save" : "Create merchant"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,328 @@
+import { useState } from "preact/hooks";
+import { useRoute } from "preact-iso";
+import { api, type Schemas, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
+import { formatDateTime, formatInteger } from "../ui/format";
+import { Loaded } from "../ui/loaded";
+import { codeOf, locationChoices, useLocations } from "../ui/lookups";
+import { Modal } from "../ui/modal";
+import { useOrdersById } from "../ui/orders-lookup";
+import { useProductsById } from "../ui/products-lookup";
+import { choicesOf, SelectField } from "../ui/select-field";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { useLoad } from "../ui/use-load";
+import { statusLabel } from "./orders";
+
+type Return = Schemas["Return"];
+type Disposition = Schemas["ReturnDisposition"];
+type StatusChange = Schemas["UpdateReturnStatusRequest"]["status"];
+const DISPOSITIONS: Disposition[] = ["restock", "quarantine", "scrap"];
+
+/** The changes each status allows by hand (`received` comes only from a receipt that completes every line). */
+const CHANGES: Partial<Record<Return["status"], { status: StatusChange; label: string }[]>> = {
+  requested: [
+    { status: "authorized", label: "Authorize" },
+    { status: "rejected", label: "Reject" },
+    { status: "cancelled", label: "Cancel return" },
+  ],
+  authorized: [
+    { status: "cancelled", label: "Cancel return" },
+    { status: "closed", label: "Close" },
+  ],
+  received: [{ status: "closed", label: "Close" }],
+};
+
+/** One return: its lines and receipts, its next status, and Receive while it is authorized. */
+export function ReturnPage() {
+  const { params } = useRoute();
+  const id = params.id ?? "";
+  const loaded = useLoad(() => unwrap(api.GET("/api/v1/returns/{id}", { params: { path: { id } } })), [id]);
+  const orders = useOrdersById(loaded.data ? [loaded.data.orderId] : []);
+  const products = useProductsById(loaded.data?.lines.map((l) => l.productId) ?? []);
+  const locations = useLocations();
+  const sku = (productId: string) => products.data?.get(productId)?.sku ?? productId.slice(0, 8);
+  const [receiving, setReceiving] = useState(false);
+  const title = loaded.data ? `Return ${loaded.data.number}` : "Return";
+  useDocumentTitle(title);
+  return (
+    <>
+      <p>
+        <a href="/app/returns">← Returns</a>
+      </p>
+      <h1 tabIndex={-1}>{title}</h1>
+      <Loaded load={loaded}>
+        {(r) => (
+          <>
+            <dl class="details">
+              <dt>Status</dt>
+              <dd>
+                <span class={`badge status-${r.status}`}>{statusLabel(r.status)}</span>
+              </dd>
+              <dt>Order</dt>
+              <dd>
+                <a href={`/app/orders/${r.orderId}`}>
+                  {orders.data?.get(r.orderId)?.number ?? r.orderId.slice(0, 8)}
+                </a>
+              </dd>
+              <dt>Created</dt>
+              <dd>{formatDateTime(r.createdAt)}</dd>
+              {r.notes && (
+                <>
+                  <dt>Notes</dt>
+                  <dd>{r.notes}</dd>
+                </>
+              )}
+            </dl>
+            <ReturnActions r={r} onChanged={loaded.reload} onReceive={() => setReceiving(true)} />
+            <section aria-labelledby="return-lines-heading">
+              <h2 id="return-lines-heading">Lines</h2>
+              <Table
+                label="Return lines"
+                columns={[
+                  "#",
+                  "Product",
+                  { label: "Units", number: true },
+                  { label: "Received", number: true },
+                  "Reason",
+                ]}
+              >
+                {r.lines.map((line) => (
+                  <tr key={line.id}>
+                    <td>{line.lineNo}</td>
+                    <td>{sku(line.productId)}</td>
+                    <td class="number">{formatInteger(line.quantity)}</td>
+                    <td class="number">{formatInteger(line.receivedQuantity)}</td>
+                    <td>{line.reason}</td>
+                  </tr>
+                ))}
+              </Table>
+            </section>
+            <section aria-labelledby="receipts-heading">
+              <h2 id="receipts-heading">Receipts</h2>
+              {r.receipts.length === 0 ? (
+                <p>Nothing received yet.</p>
+              ) : (
+                <Table
+                  label="Receipts"
+                  columns={[
+                    "Received",
+                    "Product",
+                    { label: "Units", number: true },
+                    "Disposition",
+                    "Location",
+                    "Lot",
+                  ]}
+                >
+                  {r.receipts.flatMap((receipt) =>
+                    receipt.lines.map((line, index) => (
+                      <tr key={`${receipt.id}:${index}`}>
+                        <td>{formatDateTime(receipt.createdAt)}</td>
+                        <td>{sku(line.productId)}</td>
+                        <td class="number">{formatInteger(line.quantity)}</td>
+                        <td>{line.disposition}</td>
+                        <td>{codeOf(locations.data, line.locationId)}</td>
+                        <td>{line.lotNumber ?? "—"}</td>
+                      </tr>
+                    )),
+                  )}
+                </Table>
+              )}
+            </section>
+            {receiving && (
+              <ReceiveReturnDialog
+                r={r}
+                sku={sku}
+                onClose={() => setReceiving(false)}
+                onDone={loaded.reload}
+              />
+            )}
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function ReturnActions({
+  r,
+  onChanged,
+  onReceive,
+}: {
+  r: Return;
+  onChanged: () => void;
+  onReceive: () => void;
+}) {
+  const change = useSubmit(async (status: StatusChange) => {
+    await unwrap(
+      api.PATCH("/api/v1/returns/{id}/status", { params: { path: { id: r.id } }, body: { status } }),
+    );
+    onChanged();
+  });
+  const received = r.lines.some((l) => l.receivedQuantity > 0);
+  // An authorized return is cancelled while nothing came back, closed once something did (the API's rule).
+  const changes = (CHANGES[r.status] ?? []).filter(
+    (c) => r.status !== "authorized" || (c.status === "closed" ? received : !received),
+  );
+  if (changes.length === 0 && r.status !== "authorized") return null;
+  return (
+    <section aria-labelledby="return-next-heading">
+      <h2 id="return-next-heading">Next steps</h2>
+      <div class="toolbar">
+        {r.status === "authorized" && (
+          <button type="button" class="button button-primary" onClick={onReceive}>
+            Receive
+          </button>
+        )}
+        {changes.map((c) => (
+          <button
+            key={c.status}
+            type="button"
+            class={c.status === "rejected" || c.status === "cancelled" ? "button button-danger" : "button"}
+            disabled={change.busy}
+            onClick={() => void change.run(c.status)}
+          >
+            {c.label}
+          </button>
+        ))}
+      </div>
+      <ErrorMessage error={change.error} />
+    </section>
+  );
+}
+
+interface Receipt {
+  quantity: string;
+  disposition: Disposition;
+  locationId: string;
+  lotNumber: string;
+}
+
+/**
+ * Receives what is still expected on each line, with what becomes of it: restock (a sellable location), quarantine
+ * (a non-sellable one) or scrap (written off, at a location or the packing location of the shipping warehouse).
+ */
+function ReceiveReturnDialog({
+  r,
+  sku,
+  onClose,
+  onDone,
+}: {
+  r: Return;
+  sku: (productId: string) => string;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const locations = useLocations();
+  const products = useProductsById(r.lines.map((l) => l.productId));
+  const open = r.lines.filter((l) => l.receivedQuantity < l.quantity);
+  const [receipts, setReceipts] = useState<Record<string, Receipt>>(() =>
+    Object.fromEntries(
+      open.map((l) => [
+        l.id,
+        {
+          quantity: String(l.quantity - l.receivedQuantity),
+          disposition: "restock",
+          locationId: "",
+          lotNumber: "",
+        },
+      ]),
+    ),
+  );
+  const set = (lineId: string, change: Partial<Receipt>) =>
+    setReceipts({ ...receipts, [lineId]: { ...(receipts[lineId] as Receipt), ...change } });
+  const submit = useSubmit(async () => {
+    const lines = open
+      .map((line) => ({ line, receipt: receipts[line.id] as Receipt }))
+      .filter(({ receipt }) => Number(receipt.quantity) > 0)
+      .map(({ line, receipt }) => ({
+        returnLineId: line.id,
+        quantity: Number(receipt.quantity),
+        disposition: receipt.disposition,
+        locationId: receipt.locationId,
+        ...(receipt.lotNumber.trim() && { lotNumber: receipt.lotNumber.trim() }),
+      })) as Schemas["ReturnReceiptRequest"]["lines"];
+    await unwrap(
+      api.POST("/api/v1/returns/{id}/receipts", { params: { path: { id: r.id } }, body: { lines } }),
+    );
+    onDone();
+    onClose();
+  });
+  return (
+    <Modal title={`Receive ${r.number}`} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit.run();
+        }}
+      >
+        {open.map((line) => {
+          const receipt = receipts[line.id] as Receipt;
+          const lotted = products.data?.get(line.productId)?.tracking === "lot";
+          // Restock goes to a sellable location, quarantine to a non-sellable one; scrap may name either, or none.
+          const fitting = locations.data?.filter(
+            (l) => receipt.disposition === "scrap" || l.sellable === (receipt.disposition === "restock"),
+          );
+          return (
+            <fieldset key={line.id} class="field receipt">
+              <legend>
+                Line {line.lineNo}: {sku(line.productId)},{" "}
+                {formatInteger(line.quantity - line.receivedQuantity)} expected
+              </legend>
+              <div class="field-row">
+                <label class="field narrow-field">
+                  <span>Quantity</span>
+                  <input
+                    type="number"
+                    min={0}
+                    step={1}
+                    inputMode="numeric"
+                    value={receipt.quantity}
+                    onInput={(e) => set(line.id, { quantity: e.currentTarget.value })}
+                  />
+                </label>
+                <SelectField
+                  label="Disposition"
+                  choices={choicesOf(DISPOSITIONS)}
+                  value={receipt.disposition}
+                  onChange={(disposition) =>
+                    set(line.id, { disposition: disposition as Disposition, locationId: "" })
+                  }
+                />
+                <SelectField
+                  label="Location"
+                  required={receipt.disposition !== "scrap"}
+                  empty={receipt.disposition === "scrap" ? "Packing location" : "Choose…"}
+                  choices={locationChoices(fitting)}
+                  value={receipt.locationId}
+                  onChange={(locationId) => set(line.id, { locationId })}
+                />
+              </div>
+              {lotted && (
+                <label class="field">
+                  <span>Lot number</span>
+                  <input
+                    required
+                    maxLength={100}
+                    value={receipt.lotNumber}
+                    onInput={(e) => set(line.id, { lotNumber: e.currentTarget.value })}
+                  />
+                </label>
+              )}
+            </fieldset>
+          );
+        })}
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            Receive return
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

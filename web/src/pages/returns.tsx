@@ -1,0 +1,201 @@
+import { useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import { api, type Schemas, unwrap } from "../api/client";
+import { ErrorMessage } from "../ui/error-message";
+import { useSubmit } from "../ui/form";
+import { formatDateTime, formatInteger } from "../ui/format";
+import { LoadedList } from "../ui/loaded-list";
+import { Modal } from "../ui/modal";
+import { useOrdersById } from "../ui/orders-lookup";
+import { choicesOf, SelectField } from "../ui/select-field";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+import { statusLabel } from "./orders";
+
+type Order = Schemas["Order"];
+type ReturnStatus = Schemas["ReturnStatus"];
+const STATUSES: ReturnStatus[] = ["requested", "authorized", "received", "closed", "rejected", "cancelled"];
+
+/** Order statuses with dispatched units a customer may send back. */
+const RETURNABLE = ["partially_shipped", "shipped", "delivered"];
+export const returnable = (order: Order) =>
+  order.type === "sales" &&
+  RETURNABLE.includes(order.status) &&
+  order.lines.some((l) => (l.shippedQuantity ?? 0) > 0);
+
+/** Returns (RMAs) with a status filter; each is created from its order's page. */
+export function Returns() {
+  useDocumentTitle("Returns");
+  const { values, page, show } = useUrlFilters(["status"] as const);
+  const returns = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/v1/returns", {
+          params: {
+            query: { page, pageSize: 25, ...(values.status && { status: values.status as ReturnStatus }) },
+          },
+        }),
+      ),
+    [page, values.status],
+  );
+  const orders = useOrdersById(returns.data?.items.map((r) => r.orderId) ?? []);
+  return (
+    <>
+      <h1 tabIndex={-1}>Returns</h1>
+      <p class="muted">A return is created from its order's page (Create return), once units have shipped.</p>
+      <form
+        class="filters"
+        aria-label="Filter returns"
+        onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
+      >
+        <SelectField
+          label="Status"
+          name="status"
+          empty="Any"
+          choices={choicesOf(STATUSES, statusLabel)}
+          initial={values.status}
+        />
+        <button type="submit" class="button button-primary">
+          Apply
+        </button>
+      </form>
+      <LoadedList
+        load={returns}
+        empty={values.status ? `No ${statusLabel(values.status)} returns.` : "No returns yet."}
+        onPage={(next) => show({ page: next })}
+      >
+        {(list) => (
+          <Table
+            label="Returns"
+            columns={[
+              "Return",
+              "Status",
+              "Order",
+              { label: "Units", number: true },
+              { label: "Received", number: true },
+              "Created",
+            ]}
+          >
+            {list.items.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  <a href={`/app/returns/${r.id}`}>{r.number}</a>
+                </td>
+                <td>
+                  <span class={`badge status-${r.status}`}>{statusLabel(r.status)}</span>
+                </td>
+                <td>
+                  <a href={`/app/orders/${r.orderId}`}>
+                    {orders.data?.get(r.orderId)?.number ?? r.orderId.slice(0, 8)}
+                  </a>
+                </td>
+                <td class="number">{formatInteger(r.lines.reduce((n, l) => n + l.quantity, 0))}</td>
+                <td class="number">{formatInteger(r.lines.reduce((n, l) => n + l.receivedQuantity, 0))}</td>
+                <td>{formatDateTime(r.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </LoadedList>
+    </>
+  );
+}
+
+interface Claim {
+  quantity: string;
+  reason: string;
+}
+
+/** A return of an order's shipped units: how many of each line come back, and why (`POST /returns`). */
+export function NewReturnDialog({
+  order,
+  sku,
+  onClose,
+}: {
+  order: Order;
+  sku: (productId: string) => string;
+  onClose: () => void;
+}) {
+  const { route } = useLocation();
+  const shipped = order.lines.filter((l) => (l.shippedQuantity ?? 0) > 0);
+  const [claims, setClaims] = useState<Record<string, Claim>>({});
+  const [notes, setNotes] = useState("");
+  const claimOf = (lineId: string): Claim => claims[lineId] ?? { quantity: "0", reason: "" };
+  const set = (lineId: string, change: Partial<Claim>) =>
+    setClaims({ ...claims, [lineId]: { ...claimOf(lineId), ...change } });
+  const submit = useSubmit(async () => {
+    const lines = shipped
+      .map((l) => ({
+        orderLineId: l.id,
+        quantity: Number(claimOf(l.id).quantity),
+        reason: claimOf(l.id).reason.trim(),
+      }))
+      .filter((l) => l.quantity > 0);
+    const created = await unwrap(
+      api.POST("/api/v1/returns", {
+        body: { orderId: order.id, lines, ...(notes.trim() && { notes: notes.trim() }) },
+      }),
+    );
+    route(`/app/returns/${created.id}`);
+  });
+  return (
+    <Modal title={`Return from ${order.number}`} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit.run();
+        }}
+      >
+        {shipped.map((line) => {
+          const claim = claimOf(line.id);
+          return (
+            <fieldset key={line.id} class="field receipt">
+              <legend>
+                Line {line.lineNo}: {sku(line.productId)}, {formatInteger(line.shippedQuantity ?? 0)} shipped
+              </legend>
+              <div class="field-row">
+                <label class="field narrow-field">
+                  <span>Units back</span>
+                  <input
+                    type="number"
+                    min={0}
+                    max={line.shippedQuantity}
+                    step={1}
+                    inputMode="numeric"
+                    value={claim.quantity}
+                    onInput={(e) => set(line.id, { quantity: e.currentTarget.value })}
+                  />
+                </label>
+                <label class="field">
+                  <span>Reason</span>
+                  <input
+                    maxLength={64}
+                    placeholder="damaged"
+                    required={Number(claim.quantity) > 0}
+                    value={claim.reason}
+                    onInput={(e) => set(line.id, { reason: e.currentTarget.value })}
+                  />
+                </label>
+              </div>
+            </fieldset>
+          );
+        })}
+        <label class="field">
+          <span>Notes</span>
+          <textarea maxLength={1000} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+        </label>
+        <ErrorMessage error={submit.error} />
+        <div class="actions">
+          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={submit.busy}>
+            Create return
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

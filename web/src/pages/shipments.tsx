@@ -1,0 +1,137 @@
+import { api, type Schemas, unwrap } from "../api/client";
+import { formatDateTime, formatInteger } from "../ui/format";
+import { LoadedList } from "../ui/loaded-list";
+import { codeOf, useWarehouses } from "../ui/lookups";
+import { choicesOf, SelectField } from "../ui/select-field";
+import { Table } from "../ui/table";
+import { useDocumentTitle } from "../ui/title";
+import { filterFields, useUrlFilters } from "../ui/url-filters";
+import { useLoad } from "../ui/use-load";
+import { statusLabel } from "./orders";
+
+type Shipment = Schemas["Shipment"];
+type ShipmentStatus = Schemas["ShipmentStatus"];
+const STATUSES: ShipmentStatus[] = ["packed", "labelled", "dispatched", "cancelled"];
+
+/** How a shipment is named on screens: the end of its id, as pick lists are. */
+export const shipmentName = (id: string) => `Shipment ${id.slice(-6)}`;
+
+/** A weight as given (`2.5 kg`), or a dash. */
+export const formatWeight = (weight: Schemas["Weight"]) => (weight ? `${weight.value} ${weight.unit}` : "—");
+
+/** Every shipment of the tenant, newest first, with status and carrier filters. */
+export function Shipments() {
+  useDocumentTitle("Shipments");
+  const { values, page, show } = useUrlFilters(["status", "carrier"] as const);
+  const warehouses = useWarehouses();
+  const shipments = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/v1/shipments", {
+          params: {
+            query: {
+              page,
+              pageSize: 25,
+              ...(values.status && { status: values.status as ShipmentStatus }),
+              ...(values.carrier && { carrier: values.carrier }),
+            },
+          },
+        }),
+      ),
+    [page, values.status, values.carrier],
+  );
+  return (
+    <>
+      <h1 tabIndex={-1}>Shipments</h1>
+      <form
+        class="filters"
+        aria-label="Filter shipments"
+        onSubmit={(event) => {
+          const { status = "", carrier = "" } = filterFields(event);
+          show({ status, carrier, page: 1 });
+        }}
+      >
+        <SelectField
+          label="Status"
+          name="status"
+          empty="Any"
+          choices={choicesOf(STATUSES, statusLabel)}
+          initial={values.status}
+        />
+        <label class="field">
+          <span>Carrier</span>
+          <input name="carrier" maxLength={50} defaultValue={values.carrier} placeholder="manual" />
+        </label>
+        <button type="submit" class="button button-primary">
+          Apply
+        </button>
+      </form>
+      <LoadedList
+        load={shipments}
+        empty={values.status || values.carrier ? "No shipments match these filters." : "No shipments yet."}
+        onPage={(next) => show({ page: next })}
+      >
+        {(list) => (
+          <ShipmentsTable
+            label="Shipments"
+            shipments={list.items}
+            warehouse={(id) => codeOf(warehouses.data, id)}
+          />
+        )}
+      </LoadedList>
+    </>
+  );
+}
+
+/** Shipments as a table (the list, and an order's own shipments on its page). */
+export function ShipmentsTable({
+  label,
+  shipments,
+  warehouse,
+}: {
+  label: string;
+  shipments: Shipment[];
+  warehouse: (id: string | null) => string;
+}) {
+  return (
+    <Table
+      label={label}
+      columns={[
+        "Shipment",
+        "Status",
+        "Warehouse",
+        "Carrier",
+        { label: "Packages", number: true },
+        { label: "Units", number: true },
+        "Tracking",
+        "Created",
+      ]}
+    >
+      {shipments.map((shipment) => (
+        <tr key={shipment.id}>
+          <td>
+            <a href={`/app/shipments/${shipment.id}`}>{shipmentName(shipment.id)}</a>
+          </td>
+          <td>
+            <span class={`badge status-${shipment.status}`}>{statusLabel(shipment.status)}</span>
+          </td>
+          <td>{warehouse(shipment.warehouseId)}</td>
+          <td>{shipment.carrier ?? "—"}</td>
+          <td class="number">{formatInteger(shipment.packages.length)}</td>
+          <td class="number">
+            {formatInteger(
+              shipment.packages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.quantity, 0), 0),
+            )}
+          </td>
+          <td>
+            {shipment.packages
+              .map((p) => p.trackingNumber)
+              .filter(Boolean)
+              .join(", ") || "—"}
+          </td>
+          <td>{formatDateTime(shipment.createdAt)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
