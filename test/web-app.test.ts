@@ -22,6 +22,10 @@ describe("web application at /app/", () => {
     expect(csp).not.toContain("unsafe");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    // The scan field's camera, for this origin only; every other device stays denied.
+    expect(response.headers.get("permissions-policy")).toBe(
+      "camera=(self), microphone=(), geolocation=(), payment=(), usb=()",
+    );
     expect(response.headers.get("cache-control")).toBe("no-cache");
     const html = await response.text();
     const scripts = scriptSources(html);
