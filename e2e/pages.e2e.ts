@@ -128,12 +128,15 @@ async function walk(phone: boolean) {
   for (const [path, heading] of pages) {
     await page.goto(path); // a full load keeps the session (the refresh cookie)
     await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
+    // Up to 15 s: a page of several reads (Pack asks for four statuses) takes seconds on a busy machine.
     await expect
-      .poll(() =>
-        page
-          .getByRole("status")
-          .filter({ hasText: /Loading|Updating/ })
-          .count(),
+      .poll(
+        () =>
+          page
+            .getByRole("status")
+            .filter({ hasText: /Loading|Updating/ })
+            .count(),
+        { timeout: 15_000 },
       )
       .toBe(0);
     const where = `${path} at ${phone ? "390x844" : "1366x800"}`;

@@ -2,17 +2,12 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createTenant, ok, type TestTenant } from "./support/api";
 import { expectFitsPhone, expectSpotless, openPage, screenshot, signIn } from "./support/browser";
+import { mainWithBins } from "./support/seed";
 
 /** A warehouse with two bins, a mug in stock and a lot-tracked soap on a purchase order waiting to be received. */
-async function warehouse({ api }: TestTenant) {
-  const main = await ok(api.POST("/api/v1/warehouses", { body: { code: "MAIN", name: "Main warehouse" } }));
-  const bin = (code: string) =>
-    ok(
-      api.POST("/api/v1/locations", {
-        body: { warehouseId: main.id, code, name: `Bin ${code}`, type: "bin" },
-      }),
-    );
-  const [a1, a2] = [await bin("A1"), await bin("A2")];
+async function warehouse(tenant: TestTenant) {
+  const { api } = tenant;
+  const { main, a1, a2 } = await mainWithBins(tenant);
   const mug = await ok(
     api.POST("/api/v1/products", { body: { sku: "MUG-1", name: "Mug", price: 8, cost: 3, reorderPoint: 2 } }),
   );

@@ -1,5 +1,17 @@
 import { ok, type TestTenant } from "./api";
 
+/** Warehouse MAIN with the bins A1 and A2, which every seeded test warehouse starts from. */
+export async function mainWithBins({ api }: TestTenant) {
+  const main = await ok(api.POST("/api/v1/warehouses", { body: { code: "MAIN", name: "Main warehouse" } }));
+  const bin = (code: string) =>
+    ok(
+      api.POST("/api/v1/locations", {
+        body: { warehouseId: main.id, code, name: `Bin ${code}`, type: "bin" },
+      }),
+    );
+  return { main, a1: await bin("A1"), a2: await bin("A2") };
+}
+
 /**
  * A small warehouse through the public API: two bins, three products, receipts, a transfer, a write-off and
  * sales and purchase orders in several statuses. Every figure the tests read is worked out here.
@@ -8,17 +20,9 @@ import { ok, type TestTenant } from "./api";
  *   LAMP-1 received 2 in A2 (reorder point 5: low stock)
  * On hand: MUG 45, PEN 100, LAMP 2 = 147; reserved 25; available 122.
  */
-export async function seedWarehouse({ api }: TestTenant) {
-  const warehouse = await ok(
-    api.POST("/api/v1/warehouses", { body: { code: "MAIN", name: "Main warehouse" } }),
-  );
-  const bin = (code: string) =>
-    ok(
-      api.POST("/api/v1/locations", {
-        body: { warehouseId: warehouse.id, code, name: `Bin ${code}`, type: "bin" },
-      }),
-    );
-  const [a1, a2] = [await bin("A1"), await bin("A2")];
+export async function seedWarehouse(tenant: TestTenant) {
+  const { api } = tenant;
+  const { main: warehouse, a1, a2 } = await mainWithBins(tenant);
   const product = (sku: string, name: string, price: number, reorderPoint: number) =>
     ok(
       api.POST("/api/v1/products", {
@@ -76,15 +80,9 @@ export const MUG_BARCODE = "2000000000015"; // EAN-13, GS1 in-store prefix 200, 
  * A warehouse with a mug in A1 and pens in A2, and `orders` confirmed sales orders each for 2 pens and 3 mugs
  * (pens first on the order: the pick list still walks A1 before A2).
  */
-export async function warehouseWithOrders({ api }: TestTenant, orders: number) {
-  const main = await ok(api.POST("/api/v1/warehouses", { body: { code: "MAIN", name: "Main warehouse" } }));
-  const bin = (code: string) =>
-    ok(
-      api.POST("/api/v1/locations", {
-        body: { warehouseId: main.id, code, name: `Bin ${code}`, type: "bin" },
-      }),
-    );
-  const [a1, a2] = [await bin("A1"), await bin("A2")];
+export async function warehouseWithOrders(tenant: TestTenant, orders: number) {
+  const { api } = tenant;
+  const { main, a1, a2 } = await mainWithBins(tenant);
   const mug = await ok(
     api.POST("/api/v1/products", { body: { sku: "MUG-1", name: "Mug", price: 8, barcode: MUG_BARCODE } }),
   );
