@@ -507,8 +507,8 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "serial numbers are trimmed before they are compared: `uniqueItems` compares them as sent",
   },
   {
-    rule: /^(lines|levels)\[\d+\]\.(sku: give exactly one of sku and productId|locationCode: give exactly one of locationCode and locationId|warehouseCode: only with locationCode)$/,
-    why: "a rule across a line's fields (one key of two); generators ignore the oneOf that could state it",
+    rule: /^((lines|levels)\[\d+\]\.)?(sku: give exactly one of sku and productId|locationCode: give exactly one of locationCode and locationId|warehouseCode: only with locationCode)$/,
+    why: "a rule across a body's or a line's fields (one key of two); generators ignore the oneOf that could state it",
   },
   {
     rule: /^(lines|levels)\[\d+\]\.(stockLevel: named by line \d+ already|serialNumbers: .+ is named by line \d+ already)$/,
