@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
 const all = readdirSync(here)
-  .filter((file) => file.endsWith(".mjs") && !["lib.mjs", "run.mjs", "soak.mjs"].includes(file))
+  .filter(
+    (file) => file.endsWith(".mjs") && !["lib.mjs", "jobs-lib.mjs", "run.mjs", "soak.mjs"].includes(file),
+  )
   .map((file) => file.replace(/\.mjs$/, ""));
 const chosen = wanted.length ? all.filter((name) => wanted.includes(name)) : all;
 
