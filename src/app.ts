@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { except } from "hono/combine";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { barcodeRoutes } from "./barcodes/routes";
+import { billingRoutes } from "./billing/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";
 import { countRoutes } from "./counts/routes";
 import { trackD1Stats } from "./db/d1-stats-header";
@@ -96,6 +97,7 @@ export function createApp() {
     uploadRoutes,
     jobRoutes,
     returnRoutes,
+    billingRoutes,
   ];
   for (const routes of modules) api.route("/", routes);
 

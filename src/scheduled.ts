@@ -1,3 +1,4 @@
+import { takeStorageSnapshots } from "./billing/storage-snapshots";
 import type { Bindings } from "./env";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
 import { sweepSignInClients } from "./identity/known-clients";
@@ -13,6 +14,7 @@ export async function runSweeps(env: Bindings): Promise<void> {
     () => sweepSignInClients(env),
     () => sweepExpiredHolds(env),
     () => sweepOldEvents(env),
+    () => takeStorageSnapshots(env),
   ];
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {

@@ -30,6 +30,7 @@ const SCOPES = [
   "write:inventory",
   "read:orders",
   "write:orders",
+  "billing",
 ];
 
 let tenant: TestTenant;
@@ -136,6 +137,25 @@ beforeAll(async () => {
       body: { url: "https://hooks.example.com/tenant", events: ["*"] },
     }),
   );
+  const rateCard = await made(
+    "rateCard",
+    call("POST", "/billing/rate-cards", {
+      headers: tenant.admin,
+      body: {
+        merchantId: mb,
+        currency: "EUR",
+        effectiveFrom: "2026-01-01",
+        rates: [{ activity: "minimum", per: "month", unitPrice: 10 }],
+      },
+    }),
+  );
+  const invoice = await made(
+    "invoice",
+    call("POST", "/billing/invoices", {
+      headers: tenant.admin,
+      body: { merchantId: mb, period: new Date().toISOString().slice(0, 7) },
+    }),
+  );
   const movements = await call("GET", `/inventory/movements?productId=${pb.id}`, { headers: tenant.admin });
   Object.assign(b, {
     products: pb.id,
@@ -149,6 +169,8 @@ beforeAll(async () => {
     merchants: mb,
     webhooks: webhook.body.data.id,
     barcodes: pb.barcode,
+    "rate-cards": rateCard.body.data.id,
+    invoices: invoice.body.data.id,
   });
   bTraces = [
     mb,
@@ -168,6 +190,8 @@ beforeAll(async () => {
     shipment.body.data.id,
     pickList.body.data.id,
     count.body.data.id,
+    rateCard.body.data.id,
+    invoice.body.data.id,
     ...movements.body.data.items.map((m: { id: string }) => m.id),
   ];
   for (const trace of bTraces) expect(trace, "B's world was built").toBeTruthy();
@@ -199,7 +223,10 @@ const operations = (): Operation[] =>
     Object.entries(methods).map(([method, operation]) => ({
       method: method.toUpperCase() as Method,
       path: path.replace(/^\/api\/v1/, ""),
-      admin: JSON.stringify(operation.security ?? []).includes('"admin"'),
+      // Routes of the whole tenant (403 to a merchant's credential): administration, and billing's writes.
+      admin:
+        JSON.stringify(operation.security ?? []).includes('"admin"') ||
+        (path.startsWith("/api/v1/billing") && method !== "get"),
       params: (operation.parameters ?? []) as Operation["params"],
     })),
   );
@@ -215,7 +242,12 @@ function withBIds(path: string): string {
   return path.replace(
     /\/([\w-]+)(?:\/([\w-]+))?\/\{(\w+)\}/g,
     (whole, first: string, second, param: string) => {
-      const resource = param === "packageId" ? "packages" : first === "inventory" ? (second ?? "") : first;
+      const resource =
+        param === "packageId"
+          ? "packages"
+          : first === "inventory" || first === "billing"
+            ? (second ?? "")
+            : first;
       const id = b[resource] ?? b[first] ?? crypto.randomUUID();
       return whole.replace(`{${param}}`, encodeURIComponent(id));
     },
@@ -411,6 +443,7 @@ async function bSnapshot() {
       `/shipments/${b.shipments}`,
       `/lots/${b.lots}`,
       `/merchants/${b.merchants}`,
+      `/billing/invoices/${b.invoices}`,
     ].map((url) => call("GET", url, { headers: tenant.admin })),
   );
   return reads.map((res) => ({ status: res.status, data: res.body.data }));

@@ -5,6 +5,7 @@ export const scopes = [
   "write:inventory",
   "read:orders",
   "write:orders",
+  "billing",
   "admin",
 ] as const;
 

@@ -25,7 +25,10 @@ export function readableTypes(held: readonly Scope[], asked: readonly string[] |
   }
   const readable = wanted.filter((type) => grants(held, readScopeOf(type)));
   if (readable.length === 0) {
-    throw new AppError("FORBIDDEN", "The events feed needs read:products, read:inventory or read:orders");
+    throw new AppError(
+      "FORBIDDEN",
+      "The events feed needs read:products, read:inventory, read:orders or billing",
+    );
   }
   return readable;
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { InvoiceRecord } from "../billing/schemas";
 import { CountRecord } from "../counts/schemas";
 import { JobRecord } from "../jobs/schemas";
 import { OrderRecord, ReceiveBody } from "../orders/schemas";
@@ -177,6 +178,8 @@ export const eventPayloads = {
   "product.deleted": ProductRecord,
   "job.succeeded": JobRecord,
   "job.failed": JobRecord,
+  "invoice.created": InvoiceRecord,
+  "invoice.voided": InvoiceRecord,
   "webhook.test": WebhookTestData,
 } as const satisfies Record<EventType, z.ZodType>;
 

@@ -29,6 +29,8 @@ export const eventTypes = [
   "product.deleted",
   "job.succeeded",
   "job.failed",
+  "invoice.created",
+  "invoice.voided",
   "webhook.test",
 ] as const;
 
@@ -45,5 +47,6 @@ export function readScopeOf(type: FeedType): Scope {
   if (type.startsWith("product.")) return "read:products";
   // A job's event holds the job, not its rows (its result needs the job's own scope): most jobs are stock's.
   if (type.startsWith("inventory.") || type.startsWith("job.")) return "read:inventory";
+  if (type.startsWith("invoice.")) return "billing";
   return "read:orders";
 }

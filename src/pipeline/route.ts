@@ -33,10 +33,11 @@ export type Access =
   | {
       scope: Scope | readonly [Scope, ...Scope[]];
       /**
-       * A credential acting for one merchant may call it (webhooks); otherwise an `admin` route (people, keys,
-       * merchants, settings) administers the whole tenant and refuses such a credential (403).
+       * `true`: a credential acting for one merchant may call it (webhooks); `false`: it may not, whatever its
+       * scopes (billing writes). Unsaid: an `admin` route (people, keys, merchants, settings) administers the whole
+       * tenant and refuses such a credential (403), any other route takes it.
        */
-      merchants?: true;
+      merchants?: boolean;
     };
 
 const scopesOf = (access: Access): Scope[] => (typeof access === "object" ? [access.scope].flat() : []);
@@ -61,7 +62,9 @@ export function guardsFor(access: Access, idempotent = false): MiddlewareHandler
     resolveTenant,
     handOffCommittedEvents,
     rateLimit,
-    ...(needed.length > 0 ? [requireScope(needed, typeof access === "object" && access.merchants)] : []),
+    ...(needed.length > 0
+      ? [requireScope(needed, typeof access === "object" ? access.merchants : undefined)]
+      : []),
   ];
   return idempotent ? [...tenantRoute, idempotency] : tenantRoute;
 }

@@ -603,6 +603,14 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on the stored product's type (kit or stocked), or a rule across fields",
   },
   {
+    rule: /^rates\[\d+\](\.per: \w+ is priced per .+|\.locationType: only for storage rates|\.packageType: only for packing rates|: the same rate twice)$/,
+    why: "a rule across a rate's fields (the units and types of its activity) and across a card's rates (each once)",
+  },
+  {
+    rule: /^merchantId: required \(the merchant billed\)$|^period: must not be a month still to come$/,
+    why: "depends on the credential (a merchant's own may leave its merchant out) or on the clock",
+  },
+  {
     rule: /^(components|packagings)\[\d+\]\.\w+: .+ is named twice$/,
     why: "a rule across an array's items (a code, barcode or component once)",
   },
