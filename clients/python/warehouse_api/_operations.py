@@ -133,6 +133,14 @@ OPERATIONS: Dict[str, Operation] = {
     "getReturn": Operation("getReturn", "GET", "/api/v1/returns/{id}", "tenant", "safe"),
     "updateReturnStatus": Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "refused-only"),
     "receiveReturn": Operation("receiveReturn", "POST", "/api/v1/returns/{id}/receipts", "tenant", "idempotency-key"),
+    "listRateCards": Operation("listRateCards", "GET", "/api/v1/billing/rate-cards", "tenant", "safe"),
+    "createRateCard": Operation("createRateCard", "POST", "/api/v1/billing/rate-cards", "tenant", "idempotency-key"),
+    "getRateCard": Operation("getRateCard", "GET", "/api/v1/billing/rate-cards/{id}", "tenant", "safe"),
+    "listCharges": Operation("listCharges", "GET", "/api/v1/billing/charges", "tenant", "safe"),
+    "createInvoice": Operation("createInvoice", "POST", "/api/v1/billing/invoices", "tenant", "idempotency-key"),
+    "listInvoices": Operation("listInvoices", "GET", "/api/v1/billing/invoices", "tenant", "safe"),
+    "getInvoice": Operation("getInvoice", "GET", "/api/v1/billing/invoices/{id}", "tenant", "safe"),
+    "voidInvoice": Operation("voidInvoice", "POST", "/api/v1/billing/invoices/{id}/void", "tenant", "idempotency-key"),
 }
 
 
@@ -3145,6 +3153,220 @@ class ReturnsResource:
         )
 
 
+class BillingResource:
+    """``client.billing``: listRateCards, createRateCard, getRateCard, listCharges, createInvoice, listInvoices, getInvoice, voidInvoice."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list_rate_cards(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        merchant_id: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.RateCard]:
+        """``GET /api/v1/billing/rate-cards`` (listRateCards)."""
+        return self._t.call(
+            OPERATIONS["listRateCards"],
+            query={"page": page, "pageSize": page_size, "merchantId": merchant_id},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.RateCard),
+        )
+
+    def iterate_rate_cards(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        merchant_id: Optional[str] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.RateCard]:
+        """Every item of ``list_rate_cards``, page after page."""
+        return self._t.iterate(lambda page: self.list_rate_cards(page=page, page_size=page_size, merchant_id=merchant_id, consistency_token=consistency_token, timeout=timeout))
+
+    def create_rate_card(
+        self,
+        *,
+        merchant_id: str,
+        currency: str,
+        effective_from: str,
+        rates: List[Union[m.BillingRate, Dict[str, Any]]],
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.RateCard:
+        """``POST /api/v1/billing/rate-cards`` (createRateCard)."""
+        return self._t.call(
+            OPERATIONS["createRateCard"],
+            body={"merchantId": merchant_id, "currency": currency, "effectiveFrom": effective_from, "rates": rates},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.RateCard),
+        )
+
+    def get_rate_card(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.RateCard:
+        """``GET /api/v1/billing/rate-cards/{id}`` (getRateCard)."""
+        return self._t.call(
+            OPERATIONS["getRateCard"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.RateCard),
+        )
+
+    def list_charges(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        merchant_id: Optional[str] = UNSET,
+        from_: str,
+        to: str,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.BillingCharge]:
+        """``GET /api/v1/billing/charges`` (listCharges)."""
+        return self._t.call(
+            OPERATIONS["listCharges"],
+            query={"page": page, "pageSize": page_size, "merchantId": merchant_id, "from": from_, "to": to},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.BillingCharge),
+        )
+
+    def iterate_charges(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        merchant_id: Optional[str] = UNSET,
+        from_: str,
+        to: str,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.BillingCharge]:
+        """Every item of ``list_charges``, page after page."""
+        return self._t.iterate(lambda page: self.list_charges(page=page, page_size=page_size, merchant_id=merchant_id, from_=from_, to=to, consistency_token=consistency_token, timeout=timeout))
+
+    def create_invoice(
+        self,
+        *,
+        merchant_id: str,
+        period: str,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Invoice:
+        """``POST /api/v1/billing/invoices`` (createInvoice)."""
+        return self._t.call(
+            OPERATIONS["createInvoice"],
+            body={"merchantId": merchant_id, "period": period},
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Invoice),
+        )
+
+    def list_invoices(
+        self,
+        *,
+        page: Optional[int] = UNSET,
+        page_size: Optional[int] = UNSET,
+        merchant_id: Optional[str] = UNSET,
+        period: Optional[str] = UNSET,
+        status: Optional[Literal["issued", "voided"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Page[m.Invoice]:
+        """``GET /api/v1/billing/invoices`` (listInvoices)."""
+        return self._t.call(
+            OPERATIONS["listInvoices"],
+            query={"page": page, "pageSize": page_size, "merchantId": merchant_id, "period": period, "status": status},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            paged=True,
+            convert=_m.model(m.Invoice),
+        )
+
+    def iterate_invoices(
+        self,
+        *,
+        page_size: Optional[int] = UNSET,
+        merchant_id: Optional[str] = UNSET,
+        period: Optional[str] = UNSET,
+        status: Optional[Literal["issued", "voided"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[m.Invoice]:
+        """Every item of ``list_invoices``, page after page."""
+        return self._t.iterate(lambda page: self.list_invoices(page=page, page_size=page_size, merchant_id=merchant_id, period=period, status=status, consistency_token=consistency_token, timeout=timeout))
+
+    def get_invoice(
+        self,
+        id: str,
+        *,
+        format: Optional[Literal["json", "csv"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Invoice:
+        """``GET /api/v1/billing/invoices/{id}`` (getInvoice)."""
+        return self._t.call(
+            OPERATIONS["getInvoice"],
+            path=(id,),
+            query={"format": format},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Invoice),
+        )
+
+    def get_invoice_csv(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> str:
+        """``GET /api/v1/billing/invoices/{id}?format=csv``: the whole report as CSV text."""
+        return self._t.call(
+            OPERATIONS["getInvoice"],
+            path=(id,),
+            query={"format": "csv"},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            csv=True,
+        )
+
+    def void_invoice(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Invoice:
+        """``POST /api/v1/billing/invoices/{id}/void`` (voidInvoice)."""
+        return self._t.call(
+            OPERATIONS["voidInvoice"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
+            timeout=timeout,
+            convert=_m.model(m.Invoice),
+        )
+
+
 class Resources:
     """The resource groups of the client, one attribute per group."""
 
@@ -3172,3 +3394,4 @@ class Resources:
         self.shipments = ShipmentsResource(transport)
         self.jobs = JobsResource(transport)
         self.returns = ReturnsResource(transport)
+        self.billing = BillingResource(transport)

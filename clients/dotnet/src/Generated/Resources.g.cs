@@ -133,6 +133,14 @@ namespace Warehouse.Api
         internal static readonly Operation GetReturn = new Operation("getReturn", "GET", "/api/v1/returns/{id}", "tenant", "safe");
         internal static readonly Operation UpdateReturnStatus = new Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "refused-only");
         internal static readonly Operation ReceiveReturn = new Operation("receiveReturn", "POST", "/api/v1/returns/{id}/receipts", "tenant", "idempotency-key");
+        internal static readonly Operation ListRateCards = new Operation("listRateCards", "GET", "/api/v1/billing/rate-cards", "tenant", "safe");
+        internal static readonly Operation CreateRateCard = new Operation("createRateCard", "POST", "/api/v1/billing/rate-cards", "tenant", "idempotency-key");
+        internal static readonly Operation GetRateCard = new Operation("getRateCard", "GET", "/api/v1/billing/rate-cards/{id}", "tenant", "safe");
+        internal static readonly Operation ListCharges = new Operation("listCharges", "GET", "/api/v1/billing/charges", "tenant", "safe");
+        internal static readonly Operation CreateInvoice = new Operation("createInvoice", "POST", "/api/v1/billing/invoices", "tenant", "idempotency-key");
+        internal static readonly Operation ListInvoices = new Operation("listInvoices", "GET", "/api/v1/billing/invoices", "tenant", "safe");
+        internal static readonly Operation GetInvoice = new Operation("getInvoice", "GET", "/api/v1/billing/invoices/{id}", "tenant", "safe");
+        internal static readonly Operation VoidInvoice = new Operation("voidInvoice", "POST", "/api/v1/billing/invoices/{id}/void", "tenant", "idempotency-key");
     }
 
     public sealed partial class WarehouseClient
@@ -206,6 +214,9 @@ namespace Warehouse.Api
         /// <summary>listReturns, createReturn, getReturn, updateReturnStatus, receiveReturn.</summary>
         public ReturnsResource Returns { get; private set; }
 
+        /// <summary>listRateCards, createRateCard, getRateCard, listCharges, createInvoice, listInvoices, getInvoice, voidInvoice.</summary>
+        public BillingResource Billing { get; private set; }
+
         private void InitializeResources(Transport transport)
         {
             Health = new HealthResource(transport);
@@ -231,6 +242,7 @@ namespace Warehouse.Api
             Shipments = new ShipmentsResource(transport);
             Jobs = new JobsResource(transport);
             Returns = new ReturnsResource(transport);
+            Billing = new BillingResource(transport);
         }
     }
 
@@ -1529,6 +1541,94 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.ReceiveReturn, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Return.FromJson(data as JsonObject);
+        }
+    }
+
+    /// <summary><c>client.Billing</c>: listRateCards, createRateCard, getRateCard, listCharges, createInvoice, listInvoices, getInvoice, voidInvoice.</summary>
+    public sealed class BillingResource
+    {
+        private readonly Transport _transport;
+
+        internal BillingResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/billing/rate-cards</c> (listRateCards).</summary>
+        public Task<ResultPage<Models.RateCard>> ListRateCardsAsync(int? page = null, int? pageSize = null, string merchantId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListRateCards, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "merchantId", merchantId } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.RateCard.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListRateCardsAsync</c>, page after page.</summary>
+        public PageIterator<Models.RateCard> ListRateCardsAllAsync(int? pageSize = null, string merchantId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.RateCard>(nextPage => ListRateCardsAsync(page: nextPage, pageSize: pageSize, merchantId: merchantId, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>POST /api/v1/billing/rate-cards</c> (createRateCard).</summary>
+        public async Task<Models.RateCard> CreateRateCardAsync(Models.RateCardRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CreateRateCard, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.RateCard.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/billing/rate-cards/{id}</c> (getRateCard).</summary>
+        public async Task<Models.RateCard> GetRateCardAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetRateCard, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.RateCard.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/billing/charges</c> (listCharges).</summary>
+        public Task<ResultPage<Models.BillingCharge>> ListChargesAsync(string from, string to, int? page = null, int? pageSize = null, string merchantId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListCharges, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "merchantId", merchantId }, { "from", from }, { "to", to } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.BillingCharge.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListChargesAsync</c>, page after page.</summary>
+        public PageIterator<Models.BillingCharge> ListChargesAllAsync(string from, string to, int? pageSize = null, string merchantId = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.BillingCharge>(nextPage => ListChargesAsync(page: nextPage, pageSize: pageSize, merchantId: merchantId, from: from, to: to, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>POST /api/v1/billing/invoices</c> (createInvoice).</summary>
+        public async Task<Models.Invoice> CreateInvoiceAsync(Models.InvoiceRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.CreateInvoice, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Invoice.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/billing/invoices</c> (listInvoices).</summary>
+        public Task<ResultPage<Models.Invoice>> ListInvoicesAsync(int? page = null, int? pageSize = null, string merchantId = null, string period = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.PageAsync(Operations.ListInvoices, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "merchantId", merchantId }, { "period", period }, { "status", status } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Invoice.FromJson(v as JsonObject));
+        }
+
+        /// <summary>Every item of <c>ListInvoicesAsync</c>, page after page.</summary>
+        public PageIterator<Models.Invoice> ListInvoicesAllAsync(int? pageSize = null, string merchantId = null, string period = null, string status = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new PageIterator<Models.Invoice>(nextPage => ListInvoicesAsync(page: nextPage, pageSize: pageSize, merchantId: merchantId, period: period, status: status, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+        }
+
+        /// <summary><c>GET /api/v1/billing/invoices/{id}</c> (getInvoice).</summary>
+        public async Task<Models.Invoice> GetInvoiceAsync(string id, string format = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetInvoice, new[] { id }, new Dictionary<string, object> { { "format", format } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Invoice.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/billing/invoices/{id}?format=csv</c>: the whole report as CSV text.</summary>
+        public Task<string> GetInvoiceCsvAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.TextAsync(Operations.GetInvoice, new[] { id }, new Dictionary<string, object> { { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+        }
+
+        /// <summary><c>POST /api/v1/billing/invoices/{id}/void</c> (voidInvoice).</summary>
+        public async Task<Models.Invoice> VoidInvoiceAsync(string id, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.VoidInvoice, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
+            return Models.Invoice.FromJson(data as JsonObject);
         }
     }
 }

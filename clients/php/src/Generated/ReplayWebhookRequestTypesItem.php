@@ -35,4 +35,6 @@ enum ReplayWebhookRequestTypesItem: string
     case ProductDeleted = 'product.deleted';
     case JobSucceeded = 'job.succeeded';
     case JobFailed = 'job.failed';
+    case InvoiceCreated = 'invoice.created';
+    case InvoiceVoided = 'invoice.voided';
 }

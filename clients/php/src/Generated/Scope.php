@@ -14,5 +14,6 @@ enum Scope: string
     case WriteInventory = 'write:inventory';
     case ReadOrders = 'read:orders';
     case WriteOrders = 'write:orders';
+    case Billing = 'billing';
     case Admin = 'admin';
 }

@@ -36,5 +36,7 @@ enum WebhookEventName: string
     case ProductDeleted = 'product.deleted';
     case JobSucceeded = 'job.succeeded';
     case JobFailed = 'job.failed';
+    case InvoiceCreated = 'invoice.created';
+    case InvoiceVoided = 'invoice.voided';
     case WebhookTest = 'webhook.test';
 }

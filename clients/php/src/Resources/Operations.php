@@ -136,5 +136,13 @@ final class Operations
         'getReturn' => ['GET', '/api/v1/returns/{id}', 'tenant', 'safe'],
         'updateReturnStatus' => ['PATCH', '/api/v1/returns/{id}/status', 'tenant', 'refused-only'],
         'receiveReturn' => ['POST', '/api/v1/returns/{id}/receipts', 'tenant', 'idempotency-key'],
+        'listRateCards' => ['GET', '/api/v1/billing/rate-cards', 'tenant', 'safe'],
+        'createRateCard' => ['POST', '/api/v1/billing/rate-cards', 'tenant', 'idempotency-key'],
+        'getRateCard' => ['GET', '/api/v1/billing/rate-cards/{id}', 'tenant', 'safe'],
+        'listCharges' => ['GET', '/api/v1/billing/charges', 'tenant', 'safe'],
+        'createInvoice' => ['POST', '/api/v1/billing/invoices', 'tenant', 'idempotency-key'],
+        'listInvoices' => ['GET', '/api/v1/billing/invoices', 'tenant', 'safe'],
+        'getInvoice' => ['GET', '/api/v1/billing/invoices/{id}', 'tenant', 'safe'],
+        'voidInvoice' => ['POST', '/api/v1/billing/invoices/{id}/void', 'tenant', 'idempotency-key'],
     ];
 }

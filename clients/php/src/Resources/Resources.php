@@ -34,6 +34,7 @@ abstract class Resources
     public readonly ShipmentsResource $shipments;
     public readonly JobsResource $jobs;
     public readonly ReturnsResource $returns;
+    public readonly BillingResource $billing;
 
     protected function __construct(Transport $transport)
     {
@@ -60,5 +61,6 @@ abstract class Resources
         $this->shipments = new ShipmentsResource($transport);
         $this->jobs = new JobsResource($transport);
         $this->returns = new ReturnsResource($transport);
+        $this->billing = new BillingResource($transport);
     }
 }

@@ -130,6 +130,14 @@ export const OPERATIONS = {
   getReturn: { operationId: "getReturn", access: "tenant", retry: "safe" },
   updateReturnStatus: { operationId: "updateReturnStatus", access: "tenant", retry: "refused-only" },
   receiveReturn: { operationId: "receiveReturn", access: "tenant", retry: "idempotency-key" },
+  listRateCards: { operationId: "listRateCards", access: "tenant", retry: "safe" },
+  createRateCard: { operationId: "createRateCard", access: "tenant", retry: "idempotency-key" },
+  getRateCard: { operationId: "getRateCard", access: "tenant", retry: "safe" },
+  listCharges: { operationId: "listCharges", access: "tenant", retry: "safe" },
+  createInvoice: { operationId: "createInvoice", access: "tenant", retry: "idempotency-key" },
+  listInvoices: { operationId: "listInvoices", access: "tenant", retry: "safe" },
+  getInvoice: { operationId: "getInvoice", access: "tenant", retry: "safe" },
+  voidInvoice: { operationId: "voidInvoice", access: "tenant", retry: "idempotency-key" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -958,6 +966,64 @@ export function returnsResource(t: Transport) {
   return { list: listReturns, listAll: listReturnsAll, create: createReturn, get: getReturn, updateStatus: updateReturnStatus, receive: receiveReturn };
 }
 
+export function billingResource(t: Transport) {
+  /** `GET /api/v1/billing/rate-cards` (listRateCards) */
+  const listRateCards = (query?: QueryOf<"listRateCards">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listRateCards">> =>
+    t.call(OPERATIONS.listRateCards, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/billing/rate-cards", { ...init, params: { query: query } }),
+    );
+  /** Every item of `listRateCards`, page after page. */
+  const listRateCardsAll = (query?: Omit<QueryOf<"listRateCards">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listRateCards">, void, undefined> =>
+    t.paginate((page) => listRateCards({ ...query, page } as QueryOf<"listRateCards">, options));
+  /** `POST /api/v1/billing/rate-cards` (createRateCard) */
+  const createRateCard = (body: BodyOf<"createRateCard">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createRateCard">> =>
+    t.call(OPERATIONS.createRateCard, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/billing/rate-cards", { ...init, body }),
+    );
+  /** `GET /api/v1/billing/rate-cards/{id}` (getRateCard) */
+  const getRateCard = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getRateCard">> =>
+    t.call(OPERATIONS.getRateCard, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/billing/rate-cards/{id}", { ...init, params: { path: { id } } }),
+    );
+  /** `GET /api/v1/billing/charges` (listCharges) */
+  const listCharges = (query: QueryOf<"listCharges">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listCharges">> =>
+    t.call(OPERATIONS.listCharges, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/billing/charges", { ...init, params: { query: query } }),
+    );
+  /** Every item of `listCharges`, page after page. */
+  const listChargesAll = (query: Omit<QueryOf<"listCharges">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listCharges">, void, undefined> =>
+    t.paginate((page) => listCharges({ ...query, page } as QueryOf<"listCharges">, options));
+  /** `POST /api/v1/billing/invoices` (createInvoice) */
+  const createInvoice = (body: BodyOf<"createInvoice">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"createInvoice">> =>
+    t.call(OPERATIONS.createInvoice, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/billing/invoices", { ...init, body }),
+    );
+  /** `GET /api/v1/billing/invoices` (listInvoices) */
+  const listInvoices = (query?: QueryOf<"listInvoices">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listInvoices">> =>
+    t.call(OPERATIONS.listInvoices, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/billing/invoices", { ...init, params: { query: query } }),
+    );
+  /** Every item of `listInvoices`, page after page. */
+  const listInvoicesAll = (query?: Omit<QueryOf<"listInvoices">, "page">, options?: CallOptions & { consistencyToken?: string }): AsyncGenerator<ItemOf<"listInvoices">, void, undefined> =>
+    t.paginate((page) => listInvoices({ ...query, page } as QueryOf<"listInvoices">, options));
+  /** `GET /api/v1/billing/invoices/{id}` (getInvoice) */
+  const getInvoice = (id: string, query?: QueryOf<"getInvoice">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getInvoice">> =>
+    t.call(OPERATIONS.getInvoice, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/billing/invoices/{id}", { ...init, params: { path: { id }, query: query } }),
+    );
+  /** `GET /api/v1/billing/invoices/{id}?format=csv`: the whole report as CSV text. */
+  const getInvoiceCsv = (id: string, query?: Omit<QueryOf<"getInvoice">, "format">, options?: CallOptions & { consistencyToken?: string }): Promise<string> =>
+    t.call(OPERATIONS.getInvoice, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/billing/invoices/{id}", { ...init, params: { path: { id }, query: { ...query, format: "csv" } as QueryOf<"getInvoice"> }, parseAs: "text" }),
+    ) as Promise<string>;
+  /** `POST /api/v1/billing/invoices/{id}/void` (voidInvoice) */
+  const voidInvoice = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"voidInvoice">> =>
+    t.call(OPERATIONS.voidInvoice, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.POST("/api/v1/billing/invoices/{id}/void", { ...init, params: { path: { id } } }),
+    );
+  return { listRateCards, listRateCardsAll, createRateCard, getRateCard, listCharges, listChargesAll, createInvoice, listInvoices, listInvoicesAll, getInvoice, getInvoiceCsv, voidInvoice };
+}
+
 /** The resource groups of the client, one property per group. */
 export class Resources {
   readonly health: ReturnType<typeof healthResource>;
@@ -983,6 +1049,7 @@ export class Resources {
   readonly shipments: ReturnType<typeof shipmentsResource>;
   readonly jobs: ReturnType<typeof jobsResource>;
   readonly returns: ReturnType<typeof returnsResource>;
+  readonly billing: ReturnType<typeof billingResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -1008,5 +1075,6 @@ export class Resources {
     this.shipments = shipmentsResource(t);
     this.jobs = jobsResource(t);
     this.returns = returnsResource(t);
+    this.billing = billingResource(t);
   }
 }
