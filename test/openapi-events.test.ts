@@ -183,6 +183,31 @@ async function everyEvent(tenant: TestTenant, subscriptionId: string) {
   expect((await runJob(admin, { type: "products_export" })).status).toBe("succeeded");
   const empty = await upload(admin, "sku,locationCode,quantity\n");
   expect((await runJob(admin, { type: "stock_import", uploadId: empty })).status).toBe("failed");
+  // invoice.created and invoice.voided, of a merchant with a rate card
+  const merchant = await ok<{ id: string }>(
+    call("POST", "/merchants", { headers: admin, body: { code: "BILLED", name: "Billed" } }),
+    201,
+  );
+  await ok(
+    call("POST", "/billing/rate-cards", {
+      headers: admin,
+      body: {
+        merchantId: merchant.id,
+        currency: "EUR",
+        effectiveFrom: "2026-01-01",
+        rates: [{ activity: "minimum", per: "month", unitPrice: 100 }],
+      },
+    }),
+    201,
+  );
+  const invoice = await ok<{ id: string }>(
+    call("POST", "/billing/invoices", {
+      headers: admin,
+      body: { merchantId: merchant.id, period: "2026-10" },
+    }),
+    201,
+  );
+  await ok(call("POST", `/billing/invoices/${invoice.id}/void`, { headers: admin }));
   // webhook.test
   await ok(call("POST", `/webhooks/${subscriptionId}/test`, { headers: admin }), 202);
 }

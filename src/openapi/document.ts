@@ -83,6 +83,11 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
             name: "Returns",
             description: "Return authorizations (RMA) of shipped units, and their receipts",
           },
+          {
+            name: "Billing",
+            description:
+              "Rate cards, charges from what the warehouse did, and invoices per merchant and month",
+          },
           { name: "Webhooks", description: "Event subscriptions and deliveries" },
           { name: "Events", description: "The feed of every change, the same events webhooks deliver" },
           { name: "Reports", description: "Reports as JSON or CSV" },
