@@ -1,8 +1,8 @@
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { insertNewRow } from "../db/insert-new-row";
+import { assertMerchantNamed } from "../db/merchant-named";
 import { billingRateCards } from "../db/schema/tenant";
-import { assertMerchantNamed } from "../merchants/read-merchant";
 import { toE4 } from "../money";
 import { rateCardRecord } from "./records";
 import type { CreateRateCardBody } from "./schemas";

@@ -1,4 +1,4 @@
-import { csvRecord } from "../reports/csv";
+import { csvRecord } from "../http/csv-record";
 import type { invoiceRecord } from "./records";
 
 const HEADER = [

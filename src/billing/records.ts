@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { assertMerchantNamed } from "../db/merchant-named";
 import { billingInvoices, billingRateCards } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { validationError } from "../http/validation";
-import { assertMerchantNamed } from "../merchants/read-merchant";
 import { exactMoneyWithText, fromE4 } from "../money";
 import type { BilledActivity, BillingUnit } from "./schemas";
 

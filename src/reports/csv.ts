@@ -1,38 +1,12 @@
-import type { ExactNumber } from "../money";
+import { type CsvCell, csvRecord } from "../http/csv-record";
 
-type CsvCell = string | number | ExactNumber | null;
+// The record writer is shared (src/http/csv-record.ts: invoices write CSV too); these importers keep its old path.
+export { csvField, csvRecord } from "../http/csv-record";
 
 /** A CSV column: its header and how to read the cell from a report row. */
 export interface CsvColumn<Row> {
   header: string;
   cell: (row: Row) => CsvCell;
-}
-
-// A spreadsheet treats a text cell that starts with one of these as a formula (CWE-1236), so an attacker's
-// product name like `=HYPERLINK(...)` would run on the reader's machine. Tab and CR start formulas too.
-const FORMULA_START = /^[=+\-@\t\r]/;
-// A spreadsheet in a locale that splits on `;` (or a tab-separated import) does not honour our quotes around
-// `Mug;=HYPERLINK(...)`: it sees a cell `=HYPERLINK(...)`. So a formula start after any common separator is
-// neutralised too, and a cell holding any of them is quoted.
-const FORMULA_AFTER_SEPARATOR = /([,;\t])(?=[=+\-@\t\r])/g;
-const NEEDS_QUOTES = /[",;\t\r\n]/;
-
-/**
- * One RFC 4180 field. Text that could be read as a formula, at its start or after a `,`, `;` or tab inside it, gets
- * a `'` there; numbers are written as they are (a negative delta is a number, not a formula), and null is an empty
- * field. Hand-written rather than csv-stringify: its `escape_formulas` covers only the start of a cell.
- */
-export function csvField(value: CsvCell): string {
-  if (value === null) return "";
-  if (typeof value === "number") return String(value);
-  if (JSON.isRawJSON(value)) return value.rawJSON;
-  const text = `${FORMULA_START.test(value) ? "'" : ""}${value.replace(FORMULA_AFTER_SEPARATOR, "$1'")}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** One CSV record with its CRLF line break (RFC 4180). */
-export function csvRecord(fields: readonly CsvCell[]): string {
-  return `${fields.map(csvField).join(",")}\r\n`;
 }
 
 /** One page of a download and where the next one starts (null: this was the last). */
