@@ -5,6 +5,43 @@ using System.Collections.Generic;
 namespace Warehouse.Api.Models
 {
 
+    public enum BillingActivity
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("storage")] Storage,
+        [WireName("receiving")] Receiving,
+        [WireName("picking")] Picking,
+        [WireName("packing")] Packing,
+        [WireName("returns")] Returns,
+        [WireName("minimum")] Minimum,
+    }
+
+    public enum BillingChargeReferenceType
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("receipt")] Receipt,
+        [WireName("order")] Order,
+        [WireName("shipment")] Shipment,
+        [WireName("return")] Return,
+        [WireName("snapshot")] Snapshot,
+    }
+
+    public enum BillingUnit
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("unit_day")] UnitDay,
+        [WireName("location_day")] LocationDay,
+        [WireName("order")] Order,
+        [WireName("return")] Return,
+        [WireName("package")] Package,
+        [WireName("line")] Line,
+        [WireName("unit")] Unit,
+        [WireName("month")] Month,
+    }
+
     public enum DimensionsUnit
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -59,6 +96,14 @@ namespace Warehouse.Api.Models
         [WireName("accepted")] Accepted,
         [WireName("revoked")] Revoked,
         [WireName("expired")] Expired,
+    }
+
+    public enum InvoiceStatus
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("issued")] Issued,
+        [WireName("voided")] Voided,
     }
 
     public enum JobStatus
@@ -234,6 +279,8 @@ namespace Warehouse.Api.Models
         [WireName("product.deleted")] ProductDeleted,
         [WireName("job.succeeded")] JobSucceeded,
         [WireName("job.failed")] JobFailed,
+        [WireName("invoice.created")] InvoiceCreated,
+        [WireName("invoice.voided")] InvoiceVoided,
     }
 
     public enum ReportTypeFormatsItem
@@ -286,6 +333,7 @@ namespace Warehouse.Api.Models
         [WireName("write:inventory")] WriteInventory,
         [WireName("read:orders")] ReadOrders,
         [WireName("write:orders")] WriteOrders,
+        [WireName("billing")] Billing,
         [WireName("admin")] Admin,
     }
 
@@ -404,6 +452,8 @@ namespace Warehouse.Api.Models
         [WireName("product.deleted")] ProductDeleted,
         [WireName("job.succeeded")] JobSucceeded,
         [WireName("job.failed")] JobFailed,
+        [WireName("invoice.created")] InvoiceCreated,
+        [WireName("invoice.voided")] InvoiceVoided,
         [WireName("webhook.test")] WebhookTest,
     }
 
@@ -1443,6 +1493,286 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "movementId", MovementId, false);
             ModelJson.Put(json, "onHand", OnHand, false);
             ModelJson.Put(json, "errors", Errors, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BillingCharge : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "activity", "per", "locationType", "packageType", "date", "quantity", "unitPrice", "amount", "amountExact", "currency", "rateCardId", "reference" };
+
+        /// <summary><c>activity</c>.</summary>
+        public BillingActivity? Activity { get; set; }
+
+        /// <summary><c>per</c>.</summary>
+        public BillingUnit? Per { get; set; }
+
+        /// <summary><c>locationType</c>, may be null.</summary>
+        public string LocationType { get; set; }
+
+        /// <summary><c>packageType</c>, may be null.</summary>
+        public string PackageType { get; set; }
+
+        /// <summary><c>date</c>.</summary>
+        public string Date { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>unitPrice</c>.</summary>
+        public decimal? UnitPrice { get; set; }
+
+        /// <summary><c>amount</c>.</summary>
+        public decimal? Amount { get; set; }
+
+        /// <summary><c>amountExact</c>.</summary>
+        public string AmountExact { get; set; }
+
+        /// <summary><c>currency</c>.</summary>
+        public string Currency { get; set; }
+
+        /// <summary><c>rateCardId</c>.</summary>
+        public string RateCardId { get; set; }
+
+        /// <summary><c>reference</c>.</summary>
+        public BillingChargeReference Reference { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BillingCharge FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BillingCharge();
+            model.Activity = ModelJson.ReadEnum<BillingActivity>(json, "activity", model.AdditionalProperties);
+            model.Per = ModelJson.ReadEnum<BillingUnit>(json, "per", model.AdditionalProperties);
+            model.LocationType = ModelJson.ToStringValue(ModelJson.Get(json, "locationType"));
+            model.PackageType = ModelJson.ToStringValue(ModelJson.Get(json, "packageType"));
+            model.Date = ModelJson.ToStringValue(ModelJson.Get(json, "date"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.UnitPrice = ModelJson.ToDecimal(ModelJson.Get(json, "unitPrice"));
+            model.Amount = ModelJson.ToDecimal(ModelJson.Get(json, "amount"));
+            model.AmountExact = ModelJson.ToStringValue(ModelJson.Get(json, "amountExact"));
+            model.Currency = ModelJson.ToStringValue(ModelJson.Get(json, "currency"));
+            model.RateCardId = ModelJson.ToStringValue(ModelJson.Get(json, "rateCardId"));
+            model.Reference = BillingChargeReference.FromJson(ModelJson.Get(json, "reference") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "activity", Activity, true);
+            ModelJson.Put(json, "per", Per, true);
+            ModelJson.Put(json, "locationType", LocationType, true);
+            ModelJson.Put(json, "packageType", PackageType, true);
+            ModelJson.Put(json, "date", Date, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "unitPrice", UnitPrice, true);
+            ModelJson.Put(json, "amount", Amount, true);
+            ModelJson.Put(json, "amountExact", AmountExact, true);
+            ModelJson.Put(json, "currency", Currency, true);
+            ModelJson.Put(json, "rateCardId", RateCardId, true);
+            ModelJson.Put(json, "reference", Reference, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BillingChargeReference : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "id", "at" };
+
+        /// <summary><c>type</c>.</summary>
+        public BillingChargeReferenceType? Type { get; set; }
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>at</c>.</summary>
+        public string At { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BillingChargeReference FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BillingChargeReference();
+            model.Type = ModelJson.ReadEnum<BillingChargeReferenceType>(json, "type", model.AdditionalProperties);
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.At = ModelJson.ToStringValue(ModelJson.Get(json, "at"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "at", At, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BillingChargesPage : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "merchantId", "from", "to", "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>merchantId</c>.</summary>
+        public string MerchantId { get; set; }
+
+        /// <summary><c>from</c>.</summary>
+        public string From { get; set; }
+
+        /// <summary><c>to</c>.</summary>
+        public string To { get; set; }
+
+        /// <summary><c>items</c>.</summary>
+        public IList<BillingCharge> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BillingChargesPage FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BillingChargesPage();
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.From = ModelJson.ToStringValue(ModelJson.Get(json, "from"));
+            model.To = ModelJson.ToStringValue(ModelJson.Get(json, "to"));
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => BillingCharge.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "from", From, true);
+            ModelJson.Put(json, "to", To, true);
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BillingRate : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "activity", "per", "locationType", "packageType", "unitPrice" };
+
+        /// <summary><c>activity</c>.</summary>
+        public BillingActivity? Activity { get; set; }
+
+        /// <summary><c>per</c>.</summary>
+        public BillingUnit? Per { get; set; }
+
+        /// <summary><c>locationType</c> (optional).</summary>
+        public LocationType? LocationType { get; set; }
+
+        /// <summary><c>packageType</c> (optional).</summary>
+        public string PackageType { get; set; }
+
+        /// <summary><c>unitPrice</c>.</summary>
+        public decimal? UnitPrice { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BillingRate FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BillingRate();
+            model.Activity = ModelJson.ReadEnum<BillingActivity>(json, "activity", model.AdditionalProperties);
+            model.Per = ModelJson.ReadEnum<BillingUnit>(json, "per", model.AdditionalProperties);
+            model.LocationType = ModelJson.ReadEnum<LocationType>(json, "locationType", model.AdditionalProperties);
+            model.PackageType = ModelJson.ToStringValue(ModelJson.Get(json, "packageType"));
+            model.UnitPrice = ModelJson.ToDecimal(ModelJson.Get(json, "unitPrice"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "activity", Activity, true);
+            ModelJson.Put(json, "per", Per, true);
+            ModelJson.Put(json, "locationType", LocationType, false);
+            ModelJson.Put(json, "packageType", PackageType, false);
+            ModelJson.Put(json, "unitPrice", UnitPrice, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class BillingRateView : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "activity", "per", "locationType", "packageType", "unitPrice" };
+
+        /// <summary><c>activity</c>.</summary>
+        public BillingActivity? Activity { get; set; }
+
+        /// <summary><c>per</c>.</summary>
+        public BillingUnit? Per { get; set; }
+
+        /// <summary><c>locationType</c>, may be null.</summary>
+        public string LocationType { get; set; }
+
+        /// <summary><c>packageType</c>, may be null.</summary>
+        public string PackageType { get; set; }
+
+        /// <summary><c>unitPrice</c>.</summary>
+        public decimal? UnitPrice { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static BillingRateView FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new BillingRateView();
+            model.Activity = ModelJson.ReadEnum<BillingActivity>(json, "activity", model.AdditionalProperties);
+            model.Per = ModelJson.ReadEnum<BillingUnit>(json, "per", model.AdditionalProperties);
+            model.LocationType = ModelJson.ToStringValue(ModelJson.Get(json, "locationType"));
+            model.PackageType = ModelJson.ToStringValue(ModelJson.Get(json, "packageType"));
+            model.UnitPrice = ModelJson.ToDecimal(ModelJson.Get(json, "unitPrice"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "activity", Activity, true);
+            ModelJson.Put(json, "per", Per, true);
+            ModelJson.Put(json, "locationType", LocationType, true);
+            ModelJson.Put(json, "packageType", PackageType, true);
+            ModelJson.Put(json, "unitPrice", UnitPrice, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -4931,6 +5261,362 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Invoice : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "merchantId", "period", "status", "currency", "lines", "total", "totalExact", "coveredUntil", "createdBy", "createdAt", "voidedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>merchantId</c>.</summary>
+        public string MerchantId { get; set; }
+
+        /// <summary><c>period</c>.</summary>
+        public string Period { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public InvoiceStatus? Status { get; set; }
+
+        /// <summary><c>currency</c>.</summary>
+        public string Currency { get; set; }
+
+        /// <summary><c>lines</c>.</summary>
+        public IList<InvoiceLine> Lines { get; set; }
+
+        /// <summary><c>total</c>.</summary>
+        public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
+
+        /// <summary><c>coveredUntil</c>.</summary>
+        public string CoveredUntil { get; set; }
+
+        /// <summary><c>createdBy</c>, may be null.</summary>
+        public string CreatedBy { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>voidedAt</c>, may be null.</summary>
+        public string VoidedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Invoice FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Invoice();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.Period = ModelJson.ToStringValue(ModelJson.Get(json, "period"));
+            model.Status = ModelJson.ReadEnum<InvoiceStatus>(json, "status", model.AdditionalProperties);
+            model.Currency = ModelJson.ToStringValue(ModelJson.Get(json, "currency"));
+            model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => InvoiceLine.FromJson(v as JsonObject));
+            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
+            model.CoveredUntil = ModelJson.ToStringValue(ModelJson.Get(json, "coveredUntil"));
+            model.CreatedBy = ModelJson.ToStringValue(ModelJson.Get(json, "createdBy"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.VoidedAt = ModelJson.ToStringValue(ModelJson.Get(json, "voidedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "period", Period, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "currency", Currency, true);
+            ModelJson.Put(json, "lines", Lines, true);
+            ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
+            ModelJson.Put(json, "coveredUntil", CoveredUntil, true);
+            ModelJson.Put(json, "createdBy", CreatedBy, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "voidedAt", VoidedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InvoiceCreatedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Invoice Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InvoiceCreatedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InvoiceCreatedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Invoice.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InvoiceCreatedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Invoice Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InvoiceCreatedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InvoiceCreatedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Invoice.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InvoiceLine : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "activity", "per", "locationType", "packageType", "quantity", "unitPrice", "unitPriceExact", "total", "totalExact" };
+
+        /// <summary><c>activity</c>.</summary>
+        public BillingActivity? Activity { get; set; }
+
+        /// <summary><c>per</c>.</summary>
+        public BillingUnit? Per { get; set; }
+
+        /// <summary><c>locationType</c>, may be null.</summary>
+        public string LocationType { get; set; }
+
+        /// <summary><c>packageType</c>, may be null.</summary>
+        public string PackageType { get; set; }
+
+        /// <summary><c>quantity</c>.</summary>
+        public long? Quantity { get; set; }
+
+        /// <summary><c>unitPrice</c>.</summary>
+        public decimal? UnitPrice { get; set; }
+
+        /// <summary><c>unitPriceExact</c>.</summary>
+        public string UnitPriceExact { get; set; }
+
+        /// <summary><c>total</c>.</summary>
+        public decimal? Total { get; set; }
+
+        /// <summary><c>totalExact</c>.</summary>
+        public string TotalExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InvoiceLine FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InvoiceLine();
+            model.Activity = ModelJson.ReadEnum<BillingActivity>(json, "activity", model.AdditionalProperties);
+            model.Per = ModelJson.ReadEnum<BillingUnit>(json, "per", model.AdditionalProperties);
+            model.LocationType = ModelJson.ToStringValue(ModelJson.Get(json, "locationType"));
+            model.PackageType = ModelJson.ToStringValue(ModelJson.Get(json, "packageType"));
+            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
+            model.UnitPrice = ModelJson.ToDecimal(ModelJson.Get(json, "unitPrice"));
+            model.UnitPriceExact = ModelJson.ToStringValue(ModelJson.Get(json, "unitPriceExact"));
+            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
+            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "activity", Activity, true);
+            ModelJson.Put(json, "per", Per, true);
+            ModelJson.Put(json, "locationType", LocationType, true);
+            ModelJson.Put(json, "packageType", PackageType, true);
+            ModelJson.Put(json, "quantity", Quantity, true);
+            ModelJson.Put(json, "unitPrice", UnitPrice, true);
+            ModelJson.Put(json, "unitPriceExact", UnitPriceExact, true);
+            ModelJson.Put(json, "total", Total, true);
+            ModelJson.Put(json, "totalExact", TotalExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InvoiceRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "merchantId", "period" };
+
+        /// <summary><c>merchantId</c>.</summary>
+        public string MerchantId { get; set; }
+
+        /// <summary><c>period</c>.</summary>
+        public string Period { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InvoiceRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InvoiceRequest();
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.Period = ModelJson.ToStringValue(ModelJson.Get(json, "period"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "period", Period, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InvoiceVoidedEvent : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Invoice Data { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InvoiceVoidedEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InvoiceVoidedEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Invoice.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class InvoiceVoidedWebhookBody : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>data</c>.</summary>
+        public Invoice Data { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static InvoiceVoidedWebhookBody FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new InvoiceVoidedWebhookBody();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = Invoice.FromJson(ModelJson.Get(json, "data") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class Job : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "status", "uploadId", "options", "total", "processed", "failed", "errors", "asOf", "asOfSeq", "error", "resultUrl", "createdAt", "startedAt", "finishedAt" };
@@ -5783,6 +6469,54 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class ListInvoicesResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<Invoice> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListInvoicesResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListInvoicesResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Invoice.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class ListJobsResult : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
@@ -6194,6 +6928,54 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new ListProductsResult();
             model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => Product.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
+            model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
+            model.TotalPages = ModelJson.ToInt64(ModelJson.Get(json, "totalPages"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            ModelJson.Put(json, "page", Page, true);
+            ModelJson.Put(json, "pageSize", PageSize, true);
+            ModelJson.Put(json, "totalPages", TotalPages, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class ListRateCardsResult : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount", "page", "pageSize", "totalPages" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<RateCard> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary><c>page</c>.</summary>
+        public long? Page { get; set; }
+
+        /// <summary><c>pageSize</c>.</summary>
+        public long? PageSize { get; set; }
+
+        /// <summary><c>totalPages</c>.</summary>
+        public long? TotalPages { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static ListRateCardsResult FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new ListRateCardsResult();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => RateCard.FromJson(v as JsonObject));
             model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
             model.Page = ModelJson.ToInt64(ModelJson.Get(json, "page"));
             model.PageSize = ModelJson.ToInt64(ModelJson.Get(json, "pageSize"));
@@ -11669,6 +12451,107 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "deliveryId", DeliveryId, true);
             ModelJson.Put(json, "eventId", EventId, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class RateCard : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "merchantId", "currency", "effectiveFrom", "rates", "createdBy", "createdAt" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>merchantId</c>.</summary>
+        public string MerchantId { get; set; }
+
+        /// <summary><c>currency</c>.</summary>
+        public string Currency { get; set; }
+
+        /// <summary><c>effectiveFrom</c>.</summary>
+        public string EffectiveFrom { get; set; }
+
+        /// <summary><c>rates</c>.</summary>
+        public IList<BillingRateView> Rates { get; set; }
+
+        /// <summary><c>createdBy</c>, may be null.</summary>
+        public string CreatedBy { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static RateCard FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new RateCard();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.Currency = ModelJson.ToStringValue(ModelJson.Get(json, "currency"));
+            model.EffectiveFrom = ModelJson.ToStringValue(ModelJson.Get(json, "effectiveFrom"));
+            model.Rates = ModelJson.ToList(ModelJson.Get(json, "rates"), v => BillingRateView.FromJson(v as JsonObject));
+            model.CreatedBy = ModelJson.ToStringValue(ModelJson.Get(json, "createdBy"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "currency", Currency, true);
+            ModelJson.Put(json, "effectiveFrom", EffectiveFrom, true);
+            ModelJson.Put(json, "rates", Rates, true);
+            ModelJson.Put(json, "createdBy", CreatedBy, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class RateCardRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "merchantId", "currency", "effectiveFrom", "rates" };
+
+        /// <summary><c>merchantId</c>.</summary>
+        public string MerchantId { get; set; }
+
+        /// <summary><c>currency</c>.</summary>
+        public string Currency { get; set; }
+
+        /// <summary><c>effectiveFrom</c>.</summary>
+        public string EffectiveFrom { get; set; }
+
+        /// <summary><c>rates</c>.</summary>
+        public IList<BillingRate> Rates { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static RateCardRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new RateCardRequest();
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.Currency = ModelJson.ToStringValue(ModelJson.Get(json, "currency"));
+            model.EffectiveFrom = ModelJson.ToStringValue(ModelJson.Get(json, "effectiveFrom"));
+            model.Rates = ModelJson.ToList(ModelJson.Get(json, "rates"), v => BillingRate.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "currency", Currency, true);
+            ModelJson.Put(json, "effectiveFrom", EffectiveFrom, true);
+            ModelJson.Put(json, "rates", Rates, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

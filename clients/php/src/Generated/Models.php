@@ -18,7 +18,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type AdjustmentBatchRequest array{atomic?: bool, lines: list<AdjustmentBatchLine>}
  * @phpstan-type AdjustmentRequest array{productId: string, locationId: string, quantity?: int, packaging?: string, packs?: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type AdjustmentResult array{movement: StockMovement, stockLevel: StockLevel}
- * @phpstan-type ApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, merchantId: string|null, createdAt: string}
+ * @phpstan-type ApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, merchantId: string|null, createdAt: string}
  * @phpstan-type BarcodeLocationMatch array{type: string, location: BarcodeLocationMatchLocation}
  * @phpstan-type BarcodeLocationMatchLocation array{id: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', warehouseId: string, warehouseCode: string}
  * @phpstan-type BarcodeLotMatch array{type: string, lot: BarcodeLotMatchLot}
@@ -33,10 +33,15 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type BarcodeResolution array{code: string, matches: list<BarcodeResolutionMatchesItem>}
  * @phpstan-type BarcodeResolutionMatchesItem array{type: string, matchedOn?: 'barcode'|'sku', product?: mixed, packaging?: BarcodePackagingMatchPackaging, location?: BarcodeLocationMatchLocation, lot?: BarcodeLotMatchLot, package?: BarcodePackageMatchPackage}
  * @phpstan-type BatchLineResult array{status: int, movementId?: string, onHand?: int, errors?: list<string>}
+ * @phpstan-type BillingCharge array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType: string|null, packageType: string|null, date: string, quantity: int, unitPrice: int|float, amount: int|float, amountExact: string, currency: string, rateCardId: string, reference: BillingChargeReference}
+ * @phpstan-type BillingChargeReference array{type: 'receipt'|'order'|'shipment'|'return'|'snapshot', id: string, at: string}
+ * @phpstan-type BillingChargesPage array{merchantId: string, from: string, to: string, items: list<BillingCharge>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type BillingRate array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', packageType?: string, unitPrice: int|float}
+ * @phpstan-type BillingRateView array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType: string|null, packageType: string|null, unitPrice: int|float}
  * @phpstan-type Carrier array{code: string, adapter: string, url: string, createdAt: string, updatedAt: string}
  * @phpstan-type ChangePasswordRequest array{currentPassword: string, newPassword: string}
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
- * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps?: list<string>, expiresAt?: string, merchantId?: string}
+ * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, allowedIps?: list<string>, expiresAt?: string, merchantId?: string}
  * @phpstan-type CreateHoldRequest array{productId: string, quantity?: int, packaging?: string, packs?: int, locationId?: string, warehouseId?: string, expiresAt: string, reference?: string, lotNumber?: string}
  * @phpstan-type CreateJobRequest array{type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', uploadId?: string, options?: JobOptions}
  * @phpstan-type CreateLocationRequest array{warehouseId: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool}
@@ -53,10 +58,10 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreateShipmentRequestPackagesItemLinesItem array{orderLineId: string, quantity?: int, packaging?: string, packs?: int, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type CreateTenantRequest array{name: string, plan: 'starter'|'business'|'enterprise', owner: CreateTenantRequestOwner, shard?: string}
  * @phpstan-type CreateTenantRequestOwner array{email: string, password: string, name: string}
- * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active?: bool}
- * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, merchantId: string|null, createdAt: string, key: string}
+ * @phpstan-type CreateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'invoice.created'|'invoice.voided'|'webhook.test'>, description?: string, active?: bool}
+ * @phpstan-type CreatedApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, merchantId: string|null, createdAt: string, key: string}
  * @phpstan-type CreatedTenant array{tenant: Tenant, owner: CreatedTenantOwner|null, ownerInvitation: Invitation|null, apiKey: CreatedTenantApiKey|null}
- * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
+ * @phpstan-type CreatedTenantApiKey array{id: string, key: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>}
  * @phpstan-type CreatedTenantOwner array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type Dimensions array{length: int|float, width: int|float, height: int|float, unit: 'cm'|'in'}
  * @phpstan-type ErrorEnvelope array{success: bool, data: mixed|null, message: string, errors: list<string>}
@@ -99,6 +104,13 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type InvitationInvitedBy array{type: 'user'|'api_key'|'platform', id: string|null}
  * @phpstan-type InvitationPreview array{email: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', expiresAt: string, accountExists: bool}
  * @phpstan-type InviteUserRequest array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
+ * @phpstan-type Invoice array{id: string, merchantId: string, period: string, status: 'issued'|'voided', currency: string, lines: list<InvoiceLine>, total: int|float, totalExact: string, coveredUntil: string, createdBy: string|null, createdAt: string, voidedAt: string|null}
+ * @phpstan-type InvoiceCreatedEvent array{id: string, type: string, timestamp: string, data: Invoice, webhooksFailedAt?: string}
+ * @phpstan-type InvoiceCreatedWebhookBody array{type: string, timestamp: string, data: Invoice}
+ * @phpstan-type InvoiceLine array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType: string|null, packageType: string|null, quantity: int, unitPrice: int|float, unitPriceExact: string, total: int|float, totalExact: string}
+ * @phpstan-type InvoiceRequest array{merchantId: string, period: string}
+ * @phpstan-type InvoiceVoidedEvent array{id: string, type: string, timestamp: string, data: Invoice, webhooksFailedAt?: string}
+ * @phpstan-type InvoiceVoidedWebhookBody array{type: string, timestamp: string, data: Invoice}
  * @phpstan-type Job array{id: string, type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', status: 'queued'|'running'|'succeeded'|'failed'|'cancelled', uploadId: string|null, options: JobOptions, total: int|null, processed: int, failed: int, errors: list<JobRowError>, asOf: string|null, asOfSeq: int|null, error: string|null, resultUrl: string|null, createdAt: string, startedAt: string|null, finishedAt: string|null}
  * @phpstan-type JobFailedEvent array{id: string, type: string, timestamp: string, data: Job, webhooksFailedAt?: string}
  * @phpstan-type JobFailedWebhookBody array{type: string, timestamp: string, data: Job}
@@ -118,6 +130,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ListInvalidBarcodesResult array{items: list<InvalidBarcode>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListInventoryCountsResult array{items: list<InventoryCountSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListInvitationsResult array{items: list<Invitation>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type ListInvoicesResult array{items: list<Invoice>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListJobsResult array{items: list<Job>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListLocationStockResult array{items: list<StockLevel>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListLocationsResult array{items: list<Location>, totalCount: int, page: int, pageSize: int, totalPages: int}
@@ -127,6 +140,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ListOrdersResult array{items: list<OrderSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListPickListsResult array{items: list<PickListSummary>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListProductsResult array{items: list<Product>, totalCount: int, page: int, pageSize: int, totalPages: int}
+ * @phpstan-type ListRateCardsResult array{items: list<RateCard>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListReturnsResult array{items: list<Return>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListShipmentsResult array{items: list<Shipment>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type ListStockResult array{items: list<ListStockResultItemsItem>, totalCount: int, page: int, pageSize: int, totalPages: int}
@@ -148,7 +162,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type LowStockReport array{items: list<LowStockRow>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type LowStockRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, nonSellable: int, available: int, reorderPoint: int, shortfall: int}
  * @phpstan-type Me array{type: string, user?: SessionUser, apiKey?: MeApiKey, tenant?: MeTenant}
- * @phpstan-type MeApiKey array{id: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>}
+ * @phpstan-type MeApiKey array{id: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>}
  * @phpstan-type MeTenant array{id: string, name: string, plan: string, status: string}
  * @phpstan-type Membership array{tenantId: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type Merchant array{id: string, code: string, name: string, createdAt: string, updatedAt: string}
@@ -230,12 +244,14 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type PurchaseOrderReceivedWebhookBody array{type: string, timestamp: string, data: PurchaseOrderReceivedData}
  * @phpstan-type PutCarrierRequest array{adapter: string, url: string, secret: string}
  * @phpstan-type QueuedDelivery array{deliveryId: string, eventId: string}
+ * @phpstan-type RateCard array{id: string, merchantId: string, currency: string, effectiveFrom: string, rates: list<BillingRateView>, createdBy: string|null, createdAt: string}
+ * @phpstan-type RateCardRequest array{merchantId: string, currency: string, effectiveFrom: string, rates: list<BillingRate>}
  * @phpstan-type ReceivePurchaseOrderRequest array{lines: list<ReceivePurchaseOrderRequestLinesItem>}
  * @phpstan-type ReceivePurchaseOrderRequestLinesItem array{lineId: string, quantity?: int, packaging?: string, packs?: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type RefreshRequest array{refreshToken: string}
- * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'>}
+ * @phpstan-type ReplayWebhookRequest array{from: string, to: string, types?: list<'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'invoice.created'|'invoice.voided'>}
  * @phpstan-type ReportCatalogue array{items: list<ReportType>}
- * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
+ * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
  * @phpstan-type Return array{id: string, number: string, orderId: string, status: 'requested'|'authorized'|'received'|'closed'|'rejected'|'cancelled', notes: string|null, lines: list<ReturnLine>, receipts: list<ReturnReceipt>, authorizedAt: string|null, receivedAt: string|null, closedAt: string|null, rejectedAt: string|null, cancelledAt: string|null, createdAt: string, updatedAt: string}
  * @phpstan-type ReturnClosedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
@@ -295,7 +311,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId?: string|null}
- * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'webhook.test'>, description?: string, active: bool}
+ * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'invoice.created'|'invoice.voided'|'webhook.test'>, description?: string, active: bool}
  * @phpstan-type Upload array{id: string, format: 'csv'|'ndjson', bytes: int, filename: string|null, createdAt: string, expiresAt: string}
  * @phpstan-type User array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId: string|null, joinedAt: string}
  * @phpstan-type Warehouse array{id: string, code: string, name: string, address: Address|null, active: bool, createdAt: string, updatedAt: string}

@@ -39315,7 +39315,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39340,7 +39340,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39365,7 +39365,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39390,7 +39390,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39417,7 +39417,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39442,7 +39442,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39524,7 +39524,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39551,7 +39551,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39578,7 +39578,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39605,7 +39605,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39632,7 +39632,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39659,7 +39659,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39686,7 +39686,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39713,7 +39713,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39740,7 +39740,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39769,7 +39769,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39796,7 +39796,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39872,7 +39872,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39897,7 +39897,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39922,7 +39922,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39947,7 +39947,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39972,7 +39972,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -39999,7 +39999,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40024,7 +40024,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40105,7 +40105,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40130,7 +40130,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40155,7 +40155,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40180,7 +40180,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40205,7 +40205,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40232,7 +40232,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40257,7 +40257,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40342,7 +40342,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40367,7 +40367,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40392,7 +40392,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40417,7 +40417,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40444,7 +40444,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40469,7 +40469,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40582,7 +40582,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40609,7 +40609,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40636,7 +40636,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40663,7 +40663,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40690,7 +40690,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40717,7 +40717,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40744,7 +40744,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40771,7 +40771,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40798,7 +40798,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40827,7 +40827,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40854,7 +40854,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40936,7 +40936,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40961,7 +40961,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -40986,7 +40986,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41011,7 +41011,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41036,7 +41036,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41063,7 +41063,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41088,7 +41088,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41166,7 +41166,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41193,7 +41193,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41220,7 +41220,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41247,7 +41247,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41274,7 +41274,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41301,7 +41301,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41328,7 +41328,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41357,7 +41357,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
@@ -41384,7 +41384,7 @@ export interface operations {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;
                     /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
-                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                     /** @description Requests the tenant's plan allows per rolling 60 seconds */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests still allowed now */
