@@ -71,8 +71,7 @@ const logoutRoute = defineRoute("public", {
   operationId: "logout",
   tags,
   summary: "Revoke a refresh token and every token of its login",
-  description:
-    "Access tokens already issued stay valid until they expire (at most 1 hour)." + SESSION_COOKIE_TEXT,
+  description: `Access tokens already issued stay valid until they expire (at most 1 hour).${SESSION_COOKIE_TEXT}`,
   request: { body: { required: false, ...json(RefreshBody) } },
   responses: {
     200: { description: "Whether a session was revoked", ...json(envelopeOf(LoggedOut)) },
