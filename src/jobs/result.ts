@@ -1,7 +1,7 @@
 import type { Scope } from "../auth/scopes";
 import type { TenantDb } from "../db/client";
+import { csvRecord } from "../http/csv-record";
 import { conflict } from "../http/errors";
-import { csvRecord } from "../reports/csv";
 import { assertMaySee } from "./access";
 import { isImport } from "./catalogue";
 import { resultColumns } from "./exports";

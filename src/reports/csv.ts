@@ -1,8 +1,5 @@
 import { type CsvCell, csvRecord } from "../http/csv-record";
 
-// The record writer is shared (src/http/csv-record.ts: invoices write CSV too); these importers keep its old path.
-export { csvField, csvRecord } from "../http/csv-record";
-
 /** A CSV column: its header and how to read the cell from a report row. */
 export interface CsvColumn<Row> {
   header: string;
