@@ -14,6 +14,7 @@ const PLATFORM_MODULES = [
   "platform",
   "invitations",
   "passwords",
+  "identity",
   "mail",
 ];
 /** The request pipeline's step that resolves the tenant and opens both of its handles, and their types. */
@@ -68,6 +69,7 @@ describe("the database seam", () => {
 
   it("spans tenants' databases only in the cron sweeps", () => {
     expect(violations((_path, text) => /\btenantDatabases\b/.test(text)).sort()).toEqual([
+      "../src/billing/storage-snapshots.ts",
       "../src/idempotency/sweep.ts",
       "../src/outbox/retention.ts",
       "../src/stock/hold-release.ts",

@@ -123,8 +123,13 @@ describe("formats", () => {
         reserved: 0,
         expired: 0,
         available: 0,
+        nonSellable: 0,
         value: 0,
         valueExact: "0",
+        sellableValue: 0,
+        sellableValueExact: "0",
+        nonSellableValue: 0,
+        nonSellableValueExact: "0",
         byWarehouse: [],
       },
     });
