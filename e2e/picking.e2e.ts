@@ -54,7 +54,9 @@ describe("picking, through the screens", () => {
     await screenshot(phone, "pick-wrong-bin-phone");
     await scan("Scan location", "A1");
     await scan("Scan product", MUG_BARCODE);
-    // More than the line asks: the API's 409 says how many are left.
+    // More than the line asks: the API's 409 says how many are left. The field first shows what the line asks
+    // (typed too early, a scan is replaced by it, as the scanner's next prompt takes over).
+    await expect.poll(() => phone.getByLabel("Quantity").inputValue(), { timeout: 15_000 }).toBe("3");
     await scan("Quantity", "5");
     await phone.getByRole("alert").getByText("Line 1 asks for 3 more", { exact: true }).waitFor();
     await scan("Quantity", "3");
@@ -63,6 +65,7 @@ describe("picking, through the screens", () => {
     await phone.getByText("1 of 2 lines done").waitFor();
     await scan("Scan location", "A2");
     await scan("Scan product", "PEN-1");
+    await expect.poll(() => phone.getByLabel("Quantity").inputValue(), { timeout: 15_000 }).toBe("2");
     await scan("Quantity", "2");
     await phone.getByText("Pick list complete: every line is picked or short.").waitFor();
     await screenshot(phone, "pick-complete-phone");
