@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, type Schemas, unwrap } from "../api/client";
 import { CameraScan, cameraOffered } from "./camera-scan";
 import { fieldsOf } from "./form";
@@ -43,9 +43,16 @@ export function ScanField({
 }) {
   const input = useRef<HTMLInputElement>(null);
   const [camera, setCamera] = useState(false);
-  useEffect(() => {
+  const prompt = useRef<unknown[]>([]);
+  // A layout effect: the field is reset in the same commit that shows the new prompt, so nothing typed for the
+  // new prompt is replaced afterwards. While a scan is answered the field is read-only and keeps what was sent,
+  // unless the prompt has moved on already.
+  useLayoutEffect(() => {
     const field = input.current;
-    if (!field || busy) return;
+    if (!field) return;
+    const moved = prompt.current[0] !== label || prompt.current[1] !== next;
+    prompt.current = [label, next];
+    if (busy && !moved) return;
     field.value = prefill;
     field.focus();
     field.select();
@@ -69,6 +76,7 @@ export function ScanField({
           spellcheck={false}
           inputMode={numeric ? "numeric" : "text"}
           enterKeyHint="enter"
+          readOnly={busy}
         />
       </label>
       <button type="submit" class="button button-primary" disabled={busy}>
