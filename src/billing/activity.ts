@@ -200,69 +200,50 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
       .orderBy(asc(billingRateCards.effectiveFrom)),
   });
 
-  const at = (value: string | null) => value ?? "";
+  /** One billed activity of a record, on the UTC day it happened (or `day`, when the read gives it). */
+  const happened = (
+    what: Pick<Activity, "activity" | "per" | "packageType">,
+    type: Activity["reference"]["type"],
+    id: string,
+    when: string | null,
+    quantity: number,
+    day?: string,
+  ): Activity => {
+    const at = when ?? "";
+    return { ...what, date: day ?? dayOf(at), quantity, reference: { type, id, at } };
+  };
   const activity: Activity[] = [
-    ...read.receipts.flatMap((r): Activity[] => {
-      const reference = { type: "receipt" as const, id: r.orderId, at: r.at };
-      return [
-        { activity: "receiving", per: "line", date: dayOf(r.at), quantity: r.lines, reference },
-        { activity: "receiving", per: "unit", date: dayOf(r.at), quantity: r.units, reference },
-      ];
-    }),
-    ...read.pickedUnits.map(
-      (r): Activity => ({
-        activity: "picking",
-        per: "unit",
-        date: r.day,
-        quantity: r.units,
-        reference: { type: "order", id: r.orderId, at: at(r.at) },
-      }),
+    ...read.receipts.flatMap((r) => [
+      happened({ activity: "receiving", per: "line" }, "receipt", r.orderId, r.at, r.lines),
+      happened({ activity: "receiving", per: "unit" }, "receipt", r.orderId, r.at, r.units),
+    ]),
+    ...read.pickedUnits.map((r) =>
+      happened({ activity: "picking", per: "unit" }, "order", r.orderId, r.at, r.units, r.day),
     ),
-    ...read.pickedLines.map(
-      (r): Activity => ({
-        activity: "picking",
-        per: "line",
-        date: dayOf(at(r.at)),
-        quantity: 1,
-        reference: { type: "order", id: r.orderId, at: at(r.at) },
-      }),
+    ...read.pickedLines.map((r) =>
+      happened({ activity: "picking", per: "line" }, "order", r.orderId, r.at, 1),
     ),
-    ...read.pickedOrders.map(
-      (r): Activity => ({
-        activity: "picking",
-        per: "order",
-        date: dayOf(at(r.at)),
-        quantity: 1,
-        reference: { type: "order", id: r.orderId, at: at(r.at) },
-      }),
+    ...read.pickedOrders.map((r) =>
+      happened({ activity: "picking", per: "order" }, "order", r.orderId, r.at, 1),
     ),
-    ...read.packages.map(
-      (r): Activity => ({
-        activity: "packing",
-        per: "package",
-        ...(r.packageType === null ? {} : { packageType: r.packageType }),
-        date: dayOf(r.at),
-        quantity: r.packages,
-        reference: { type: "shipment", id: r.shipmentId, at: r.at },
-      }),
+    ...read.packages.map((r) =>
+      happened(
+        {
+          activity: "packing",
+          per: "package",
+          ...(r.packageType === null ? {} : { packageType: r.packageType }),
+        },
+        "shipment",
+        r.shipmentId,
+        r.at,
+        r.packages,
+      ),
     ),
-    ...read.returnedUnits.map(
-      (r): Activity => ({
-        activity: "returns",
-        per: "unit",
-        date: dayOf(at(r.at)),
-        quantity: r.units,
-        reference: { type: "return", id: r.returnId, at: at(r.at) },
-      }),
+    ...read.returnedUnits.map((r) =>
+      happened({ activity: "returns", per: "unit" }, "return", r.returnId, r.at, r.units),
     ),
-    ...read.returnsReceived.map(
-      (r): Activity => ({
-        activity: "returns",
-        per: "return",
-        date: dayOf(at(r.at)),
-        quantity: 1,
-        reference: { type: "return", id: r.returnId, at: at(r.at) },
-      }),
+    ...read.returnsReceived.map((r) =>
+      happened({ activity: "returns", per: "return" }, "return", r.returnId, r.at, 1),
     ),
     ...read.snapshots.flatMap((s) =>
       s.byLocationType.flatMap(({ locationType, locations, units }): Activity[] => {
