@@ -65,6 +65,7 @@ const sharedLayers = [
   "outbox",
   "pipeline",
   "rate-limit",
+  "record-schemas",
   "shipment-core",
   "stock",
 ];
@@ -78,14 +79,12 @@ const notYetMoved = [
   "events -> orders",
   "events -> pick-lists",
   "events -> products",
-  "events -> returns",
   "jobs -> events",
   "jobs -> inventory",
   "jobs -> products",
   "jobs -> reports",
   "jobs -> uploads",
   "openapi -> events",
-  "reports -> returns",
 ];
 
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });

@@ -6,7 +6,7 @@ import { OrderRecord, ReceiveBody } from "../orders/schemas";
 import type { EventType } from "../outbox/catalog";
 import { PickListRecord } from "../pick-lists/schemas";
 import { ProductRecord } from "../products/schemas";
-import { ReturnRecord } from "../returns/schemas";
+import { ReturnRecord } from "../record-schemas/return";
 import { PackageRecord, ShipmentRecord } from "../shipment-core/schemas";
 import { HoldRecord } from "../stock/schemas";
 

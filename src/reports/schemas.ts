@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { scopes } from "../auth/scopes";
 import { pagedOf, pageQuery } from "../http/pagination";
 import { ExactMoney, ExactMoneyText } from "../money";
-import { ReturnDisposition } from "../returns/schemas";
+import { ReturnDisposition } from "../record-schemas/return";
 import { MovementRecord } from "../stock/schemas";
 import { checkRange, dateRangeQuery } from "./date-range";
 

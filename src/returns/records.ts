@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { lots, returnLines, returnReceiptLines, returns } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
-import type { ReturnRecord } from "./schemas";
+import type { ReturnRecord } from "../record-schemas/return";
 
 export type ReturnRow = typeof returns.$inferSelect;
 export type ReturnLineRow = typeof returnLines.$inferSelect;

@@ -4,18 +4,13 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { ReturnRecord } from "../record-schemas/return";
 import { changeReturnStatus } from "./change-status";
 import { createReturn } from "./create-return";
 import { listReturns } from "./list-returns";
 import { receiveReturn } from "./receive-return";
 import { getReturn } from "./records";
-import {
-  CreateReturnBody,
-  ListReturnsQuery,
-  ReturnReceiptBody,
-  ReturnRecord,
-  UpdateReturnStatusBody,
-} from "./schemas";
+import { CreateReturnBody, ListReturnsQuery, ReturnReceiptBody, UpdateReturnStatusBody } from "./schemas";
 
 const read = { scope: "read:orders" } as const;
 const write = { scope: "write:orders" } as const;
