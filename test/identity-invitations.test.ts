@@ -61,7 +61,7 @@ describe("attack: an admin takes over another tenant's owner through a shared ac
     const real = await login(ceo, "the-ceos-own-pw");
     expect(real.status).toBe(200);
     expect(real.body.data.user.memberships).toEqual([
-      { tenantId: bigCorp.body.data.tenant.id, tenantName: "BigCorp", role: "owner" },
+      { tenantId: bigCorp.body.data.tenant.id, tenantName: "BigCorp", role: "owner", merchantId: null },
     ]);
     expect(preCreated.status).toBe(400);
   });

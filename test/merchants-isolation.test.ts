@@ -14,6 +14,7 @@ import {
   setStatus,
   type TestTenant,
   unique,
+  whoAmI,
 } from "./support/builders";
 import { call } from "./support/http";
 import { type OpenApiDocument, servedDocument } from "./support/openapi";
@@ -298,6 +299,31 @@ describe("merchant-scoped credentials", () => {
     // Back to the whole tenant: B's product is there again.
     await call("PUT", `/users/${member.id}`, { headers: tenant.admin, body: { role: "manager" } });
     expect((await call("GET", `/products/${b.products}`, { headers: member.headers })).status).toBe(200);
+  });
+});
+
+describe("GET /auth/me", () => {
+  it("shows the merchant a key or a membership acts for, and null for the whole tenant", async () => {
+    const key = await whoAmI(asA, "api_key");
+    expect(key.apiKey.merchantId).toBe(a.merchantId);
+    expect((await whoAmI(tenant.admin, "api_key")).apiKey.merchantId).toBeNull();
+    const member = await newMember(tenant, "viewer");
+    const membershipOf = async () =>
+      (await whoAmI(member.headers, "user")).user.memberships.find((m) => m.tenantId === tenant.id);
+    expect((await membershipOf())?.merchantId).toBeNull();
+    await made(
+      "scoping the member",
+      call("PUT", `/users/${member.id}`, {
+        headers: tenant.admin,
+        body: { role: "viewer", merchantId: a.merchantId },
+      }),
+    );
+    expect(await membershipOf()).toMatchObject({ role: "viewer", merchantId: a.merchantId });
+    // Signing in answers the same memberships, so a web app knows the merchant from its session.
+    const session = await call("POST", "/auth/login", {
+      body: { email: member.email, password: member.password },
+    });
+    expect(session.body.data.user.memberships).toEqual([await membershipOf()]);
   });
 });
 

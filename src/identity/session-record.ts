@@ -3,7 +3,19 @@ import { Role } from "./person-fields";
 
 // What signing in answers: login, refresh and accepting an invitation as a new account.
 export const Membership = z
-  .object({ tenantId: z.uuid(), tenantName: z.string(), role: Role })
+  .object({
+    tenantId: z.uuid(),
+    tenantName: z.string(),
+    role: Role,
+    merchantId: z
+      .uuid()
+      .nullable()
+      .openapi({
+        description:
+          "The merchant this membership acts for: the member reads and writes that merchant's goods only " +
+          "(null: the whole tenant).",
+      }),
+  })
   .openapi("Membership");
 
 export const SessionUser = z

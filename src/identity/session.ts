@@ -20,7 +20,12 @@ export async function sessionUser(db: PlatformDb, userId: string) {
     .limit(1);
   if (!user) throw badCredentials();
   const rows = await db
-    .select({ tenantId: memberships.tenantId, tenantName: tenants.name, role: memberships.role })
+    .select({
+      tenantId: memberships.tenantId,
+      tenantName: tenants.name,
+      role: memberships.role,
+      merchantId: memberships.merchantId,
+    })
     .from(memberships)
     .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
     .where(eq(memberships.userId, userId))

@@ -2,12 +2,12 @@ import type { Principal } from "../auth/principal";
 import type { PlatformDb } from "../db/client";
 import { sessionUser } from "../identity/session";
 
-/** `GET /auth/me`: the user and their memberships, or the key's tenant and scopes. */
+/** `GET /auth/me`: the user and their memberships, or the key's tenant, scopes and merchant. */
 export async function describePrincipal(db: PlatformDb, principal: Principal) {
   if (principal.type === "api_key") {
     return {
       type: "api_key" as const,
-      apiKey: { id: principal.id, scopes: [...principal.scopes] },
+      apiKey: { id: principal.id, scopes: [...principal.scopes], merchantId: principal.merchantId },
       tenant: (({ id, name, plan, status }) => ({ id, name, plan, status }))(principal.tenant),
     };
   }

@@ -86,8 +86,8 @@ const getMeRoute = defineRoute("credential", {
   tags,
   summary: "Who is calling: the user and their memberships, or the API key's tenant and scopes",
   description:
-    "`type` says which: a JWT's user with every tenant they belong to and their role there, or an API key with " +
-    "its tenant and scopes. Needs no tenant; with `X-Tenant-Id` the call counts against that tenant's rate limit.",
+    "`type` says which: a JWT's user with every tenant they belong to, their role there and the merchant they " +
+    "act for, or an API key with its tenant, scopes and merchant (`merchantId`, null for the whole tenant). Needs no tenant; with `X-Tenant-Id` the call counts against that tenant's rate limit.",
   responses: { 200: { description: "The current principal", ...json(envelopeOf(Me)) } },
 });
 

@@ -22,7 +22,14 @@ export const Me = z
     z.object({ type: z.literal("user"), user: SessionUser }),
     z.object({
       type: z.literal("api_key"),
-      apiKey: z.object({ id: z.uuid(), scopes: z.array(z.enum(scopes)) }),
+      apiKey: z.object({
+        id: z.uuid(),
+        scopes: z.array(z.enum(scopes)),
+        merchantId: z
+          .uuid()
+          .nullable()
+          .openapi({ description: "The merchant the key acts for (null: the whole tenant)." }),
+      }),
       tenant: z.object({ id: z.uuid(), name: z.string(), plan: z.string(), status: z.string() }),
     }),
   ])

@@ -4155,16 +4155,18 @@ class Me(_m.Model):
 class MeApiKey(_m.Model):
     id: str
     scopes: List[Union[Scope, str]]
+    merchant_id: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "scopes": "scopes"}
-    _required: ClassVar[frozenset] = frozenset({"id", "scopes"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "scopes": "scopes", "merchant_id": "merchantId"}
+    _required: ClassVar[frozenset] = frozenset({"id", "scopes", "merchantId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "MeApiKey":
         return cls(
             id=data.get("id"),
             scopes=_m.list_of(_m.enum(Scope))(data.get("scopes")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4196,10 +4198,11 @@ class Membership(_m.Model):
     tenant_id: str
     tenant_name: str
     role: Union[Role, str]
+    merchant_id: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"tenant_id": "tenantId", "tenant_name": "tenantName", "role": "role"}
-    _required: ClassVar[frozenset] = frozenset({"tenantId", "tenantName", "role"})
+    _wire: ClassVar[Dict[str, str]] = {"tenant_id": "tenantId", "tenant_name": "tenantName", "role": "role", "merchant_id": "merchantId"}
+    _required: ClassVar[frozenset] = frozenset({"tenantId", "tenantName", "role", "merchantId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Membership":
@@ -4207,6 +4210,7 @@ class Membership(_m.Model):
             tenant_id=data.get("tenantId"),
             tenant_name=data.get("tenantName"),
             role=_m.enum(Role)(data.get("role")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

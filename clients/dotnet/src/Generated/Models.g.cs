@@ -8162,13 +8162,16 @@ namespace Warehouse.Api.Models
 
     public sealed class MeApiKey : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "scopes" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "scopes", "merchantId" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
 
         /// <summary><c>scopes</c>.</summary>
         public IList<Scope> Scopes { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -8179,6 +8182,7 @@ namespace Warehouse.Api.Models
             var model = new MeApiKey();
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
             model.Scopes = ModelJson.ToList(ModelJson.Get(json, "scopes"), v => ModelJson.ToEnum<Scope>(v).GetValueOrDefault());
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -8188,6 +8192,7 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
             ModelJson.Put(json, "scopes", Scopes, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -8238,7 +8243,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Membership : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "tenantId", "tenantName", "role" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "tenantId", "tenantName", "role", "merchantId" };
 
         /// <summary><c>tenantId</c>.</summary>
         public string TenantId { get; set; }
@@ -8248,6 +8253,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>role</c>.</summary>
         public Role? Role { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -8259,6 +8267,7 @@ namespace Warehouse.Api.Models
             model.TenantId = ModelJson.ToStringValue(ModelJson.Get(json, "tenantId"));
             model.TenantName = ModelJson.ToStringValue(ModelJson.Get(json, "tenantName"));
             model.Role = ModelJson.ReadEnum<Role>(json, "role", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -8269,6 +8278,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "tenantId", TenantId, true);
             ModelJson.Put(json, "tenantName", TenantName, true);
             ModelJson.Put(json, "role", Role, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

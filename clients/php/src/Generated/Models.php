@@ -162,9 +162,9 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type LowStockReport array{items: list<LowStockRow>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type LowStockRow array{productId: string, sku: string, productName: string, category: string|null, warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, nonSellable: int, available: int, reorderPoint: int, shortfall: int}
  * @phpstan-type Me array{type: string, user?: SessionUser, apiKey?: MeApiKey, tenant?: MeTenant}
- * @phpstan-type MeApiKey array{id: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>}
+ * @phpstan-type MeApiKey array{id: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, merchantId: string|null}
  * @phpstan-type MeTenant array{id: string, name: string, plan: string, status: string}
- * @phpstan-type Membership array{tenantId: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
+ * @phpstan-type Membership array{tenantId: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId: string|null}
  * @phpstan-type Merchant array{id: string, code: string, name: string, createdAt: string, updatedAt: string}
  * @phpstan-type MerchantRequest array{code: string, name: string}
  * @phpstan-type MoveTenantRequest array{shard: string}

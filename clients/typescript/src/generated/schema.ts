@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * Who is calling: the user and their memberships, or the API key's tenant and scopes
-         * @description `type` says which: a JWT's user with every tenant they belong to and their role there, or an API key with its tenant and scopes. Needs no tenant; with `X-Tenant-Id` the call counts against that tenant's rate limit.
+         * @description `type` says which: a JWT's user with every tenant they belong to, their role there and the merchant they act for, or an API key with its tenant, scopes and merchant (`merchantId`, null for the whole tenant). Needs no tenant; with `X-Tenant-Id` the call counts against that tenant's rate limit.
          */
         get: operations["getMe"];
         put?: never;
@@ -4444,6 +4444,11 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /**
+             * Format: uuid
+             * @description The merchant this membership acts for: the member reads and writes that merchant's goods only (null: the whole tenant).
+             */
+            merchantId: string | null;
         };
         LoginRequest: {
             /**
@@ -4470,6 +4475,11 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 scopes: ("read:products" | "write:products" | "read:inventory" | "write:inventory" | "read:orders" | "write:orders" | "billing" | "admin")[];
+                /**
+                 * Format: uuid
+                 * @description The merchant the key acts for (null: the whole tenant).
+                 */
+                merchantId: string | null;
             };
             tenant: {
                 /** Format: uuid */
