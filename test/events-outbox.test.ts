@@ -6,11 +6,13 @@ import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runBatch } from "../src/db/batch";
 import { dbFor } from "../src/db/client";
+import { D1Stats } from "../src/db/d1-stats";
 import type { AppEnv } from "../src/env";
 import { eventRow, eventRows } from "../src/outbox/outbox";
 import { handOffCommittedEvents } from "../src/pipeline/hand-off-committed-events";
-import { createTenant, type TestTenant } from "./support/builders";
+import { createTenant, salesOrder, stockedProduct, type TestTenant, unique } from "./support/builders";
 import { tenantDatabase } from "./support/database";
+import { call } from "./support/http";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -78,6 +80,55 @@ describe("the outbox writer", () => {
     ).rejects.toThrow();
     expect(await stored(event.eventIds)).toEqual([]);
     expect(tdb.committedEvents).toEqual([]);
+  });
+});
+
+describe("the merchant stamp", () => {
+  /** The rows read by writing `payloads` as events, and the merchant each was stamped with. */
+  async function written(payloads: object[]) {
+    const stats = new D1Stats();
+    const tdb = await dbFor(env, tenant.id, stats);
+    const now = new Date().toISOString();
+    const single = eventRow(tdb, "inventory.adjusted", payloads[0], now);
+    const bulk = eventRows(
+      tdb,
+      payloads.map((payload) => ({ type: "inventory.adjusted" as const, payload })),
+      now,
+    );
+    await runBatch(tdb, { single, bulk });
+    const ids = [...single.eventIds, ...bulk.flatMap((s) => s.eventIds)];
+    const stamps = await (await tenantDatabase(tenant.id))
+      .prepare(
+        "select merchant_id from outbox_events where id in (select value from json_each(?)) order by id",
+      )
+      .bind(JSON.stringify(ids))
+      .all<{ merchant_id: string | null }>();
+    return { rowsRead: stats.rowsRead, merchants: stamps.results.map((r) => r.merchant_id) };
+  }
+
+  it("costs a tenant without merchants no read of a product or an order, and stamps its merchant once it has one", async () => {
+    const { productId } = await stockedProduct(tenant, 5);
+    const orderId = (await salesOrder(tenant, [{ productId, quantity: 1 }])).body.data.id;
+    const about = Array.from({ length: 50 }, () => ({ productId, orderId }));
+    const aboutNothing = Array.from({ length: 50 }, () => ({ note: "x" }));
+    const plain = await written(about);
+    expect(plain.merchants).toEqual(Array(51).fill(null));
+    expect(plain.rowsRead).toBe((await written(aboutNothing)).rowsRead);
+
+    const merchant = await call("POST", "/merchants", {
+      headers: tenant.admin,
+      body: { code: `M-${unique()}`, name: "Acme" },
+    });
+    const owned = await stockedProduct(tenant, 5, { product: { merchantId: merchant.body.data.id } });
+    const ownedOrder = (await salesOrder(tenant, [{ productId: owned.productId, quantity: 1 }])).body.data.id;
+    const stamped = await written([
+      { productId: owned.productId },
+      { orderId: ownedOrder },
+      { productId },
+      { note: "x" },
+    ]);
+    const m = merchant.body.data.id;
+    expect(stamped.merchants).toEqual([m, m, m, null, null]);
   });
 });
 

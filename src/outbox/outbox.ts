@@ -21,11 +21,14 @@ const lastSeq = (tdb: TenantDb) =>
  * The merchant an event is about, from its payload (JSON text): its own `merchantId` (a product, an order), or
  * its `productId`'s or `orderId`'s merchant (stock events, holds, shipments); none for the rest. Stamped on the
  * row, so a merchant-scoped credential's feed and webhooks see its merchant's events only.
+ * The lookups run only in a tenant with merchants: the guard, evaluated once per statement, is one probe of the
+ * tenant's merchants index, and without a merchant no product or order can name one (products.merchant_id
+ * references merchants; an order takes its products'), so every other tenant's events pay nothing more.
  */
 const merchantOf = (tdb: TenantDb, json: SQL) =>
-  sql`coalesce(${json} ->> '$.merchantId',
+  sql`case when exists (select 1 from merchants m where m.tenant_id = ${tdb.tenantId}) then coalesce(${json} ->> '$.merchantId',
     (select p.merchant_id from products p where p.tenant_id = ${tdb.tenantId} and p.id = ${json} ->> '$.productId'),
-    (select o.merchant_id from orders o where o.tenant_id = ${tdb.tenantId} and o.id = ${json} ->> '$.orderId'))`;
+    (select o.merchant_id from orders o where o.tenant_id = ${tdb.tenantId} and o.id = ${json} ->> '$.orderId')) end`;
 
 /** Only the fields `merchantOf` reads, so a large payload is not bound again. */
 const merchantFields = (payload: unknown) => {
