@@ -6,8 +6,9 @@ import { inventoryCountLines as cl, inventoryCounts, locations, lots, products }
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
+import type { CountRecord } from "../record-schemas/count";
 import { lotIdOf, withLot } from "../stock/projections";
-import type { CountRecord, CountsQuery } from "./schemas";
+import type { CountsQuery } from "./schemas";
 
 export type CountRow = typeof inventoryCounts.$inferSelect;
 

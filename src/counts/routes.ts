@@ -4,18 +4,11 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { CountRecord, CountSummary } from "../record-schemas/count";
 import { approveCount, assertMayApprove } from "./approve";
 import { EVENT_LINES_BYTES } from "./approved-event";
 import { listCounts, readCount } from "./read";
-import {
-  CountLinesBody,
-  CountRecord,
-  CountSummary,
-  CountsQuery,
-  CreateCountBody,
-  MAX_COUNT_LINES,
-  MAX_COUNT_SERIALS,
-} from "./schemas";
+import { CountLinesBody, CountsQuery, CreateCountBody, MAX_COUNT_LINES, MAX_COUNT_SERIALS } from "./schemas";
 import { createCount, moveCount, recordLines } from "./writes";
 
 const read = { scope: "read:inventory" } as const;

@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { InvoiceRecord } from "../billing/schemas";
-import { CountRecord } from "../counts/schemas";
-import { JobRecord } from "../jobs/schemas";
 import { OrderRecord, ReceiveBody } from "../orders/schemas";
 import type { EventType } from "../outbox/catalog";
-import { PickListRecord } from "../pick-lists/schemas";
 import { ProductRecord } from "../products/schemas";
+import { CountRecord } from "../record-schemas/count";
+import { JobRecord } from "../record-schemas/job";
+import { PickListRecord } from "../record-schemas/pick-list";
 import { ReturnRecord } from "../record-schemas/return";
 import { PackageRecord, ShipmentRecord } from "../shipment-core/schemas";
 import { HoldRecord } from "../stock/schemas";

@@ -6,9 +6,9 @@ import { jobSnapshotRows, jobs } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { conflict } from "../http/errors";
+import type { JobRecord } from "../record-schemas/job";
 import { assertMayRun, assertMaySee } from "./access";
 import { findJob, jobRecord } from "./job-rows";
-import type { JobRecord } from "./schemas";
 
 /**
  * `POST /jobs/{id}/cancel`: a queued or running job becomes cancelled and its Workflow instance is terminated. The

@@ -8,9 +8,10 @@ import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { readableTypes } from "../events/feed";
 import { AppError } from "../http/errors";
+import type { JobRecord } from "../record-schemas/job";
 import { assertMayRun } from "./access";
 import { findJob, jobRecord } from "./job-rows";
-import type { CreateJobBody, JobRecord } from "./schemas";
+import type { CreateJobBody } from "./schemas";
 
 /**
  * `POST /jobs`: the job stored as queued, then its Workflow instance created (named by the job's id, so the

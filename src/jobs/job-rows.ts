@@ -6,7 +6,7 @@ import { insertSelect } from "../db/insert-select";
 import { jobChunks, jobs } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
-import { type JobRecord, MAX_SHOWN_ERRORS, type RowError } from "./schemas";
+import { type JobRecord, MAX_SHOWN_ERRORS, type RowError } from "../record-schemas/job";
 
 // A job's row and its chunks' records: what GET /jobs shows, what each step of its Workflow reads and writes.
 

@@ -4,8 +4,8 @@ import type { TenantDb } from "../db/client";
 import { formatIssues } from "../http/validation";
 import { upsertProducts } from "../products/batch";
 import { ProductBatchLine } from "../products/schemas";
+import type { RowError } from "../record-schemas/job";
 import { type ParsedRow, writeRows } from "./import-rows";
-import type { RowError } from "./schemas";
 
 // product_import: each row a product keyed by SKU, created or updated as `POST /products/batch` does (only the
 // fields a row names change a stored product; a row as stored changes nothing), by the same writer.

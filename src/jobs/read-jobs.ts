@@ -5,9 +5,10 @@ import { readPage } from "../db/pages";
 import { jobs } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf } from "../http/pagination";
+import type { JobRecord } from "../record-schemas/job";
 import { assertMaySee, visibleJobs } from "./access";
 import { findJob, type JobRow, jobRecord, jobRecords } from "./job-rows";
-import type { JobRecord, JobsQuery } from "./schemas";
+import type { JobsQuery } from "./schemas";
 
 /** `GET /jobs/{id}`. */
 export async function getJob(tdb: TenantDb, held: readonly Scope[], jobId: string): Promise<JobRecord> {

@@ -4,11 +4,12 @@ import { created, envelopeOf, ok } from "../http/envelope";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { JobRecord } from "../record-schemas/job";
 import { cancelJob } from "./cancel-job";
 import { createJob } from "./create-job";
 import { getJob, listJobs } from "./read-jobs";
 import { jobResult } from "./result";
-import { CreateJobBody, JobPage, JobRecord, JobsQuery } from "./schemas";
+import { CreateJobBody, JobPage, JobsQuery } from "./schemas";
 
 const tags = ["Jobs"];
 const SCOPES =

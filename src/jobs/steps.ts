@@ -5,6 +5,7 @@ import { answerFor } from "../db/constraint-errors";
 import type { Bindings } from "../env";
 import { csvRecord } from "../http/csv-record";
 import { handOffEvents } from "../outbox/hand-off";
+import type { RowError } from "../record-schemas/job";
 import { uploadKey } from "../uploads/keys";
 import { exportKinds } from "./exports";
 import type { ImportChunk, ImportPlan } from "./import-plan";
@@ -12,7 +13,6 @@ import { type ParsedRow, parseRows } from "./import-rows";
 import { chunkDone, doneChunk, findJob, type JobRow } from "./job-rows";
 import { jobPartKey } from "./keys";
 import { importProductRows, PRODUCT_NUMERIC_COLUMNS } from "./product-import";
-import type { RowError } from "./schemas";
 import { importStockRows, STOCK_NUMERIC_COLUMNS } from "./stock-import";
 
 // The steps between a job's start and its end: an import's chunks and an export's parts. Each is safe to run

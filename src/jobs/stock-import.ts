@@ -3,12 +3,12 @@ import type { TenantDb } from "../db/client";
 import { formatIssues } from "../http/validation";
 import { adjustmentLine, type BatchLine, setLevelLine } from "../inventory/batch-lines";
 import { AdjustmentBatchLine, SetLevelBody } from "../inventory/batch-schemas";
+import type { RowError } from "../record-schemas/job";
 import { type LineRef, type LineTarget, resolveLineTargets } from "../stock/line-targets";
 import { linesInBaseUnits, onHandAmount, type PackedAmount } from "../stock/packs";
 import { writeStockLines } from "../stock/stock-lines";
 import { type ParsedRow, writeRows } from "./import-rows";
 import { actorOfJob, type JobRow } from "./job-rows";
-import type { RowError } from "./schemas";
 
 // stock_import: each row an adjustment (`quantity`, with a `reason` or the job's) or an absolute on hand (`onHand`,
 // with an optional compare-and-swap `expectedOnHand`), keyed like the batches (sku or productId, locationCode or

@@ -21,9 +21,10 @@ import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { eventRows } from "../outbox/outbox";
+import type { PickListRecord } from "../record-schemas/pick-list";
 import { createPackingLocation, PACKING_CODE } from "../stock/packing-location";
 import { kitOf, type PickListLineRow, pickListRecord } from "./records";
-import { type CreatePickListBody, MAX_LINES_PER_PICK_LIST, type PickListRecord } from "./schemas";
+import { type CreatePickListBody, MAX_LINES_PER_PICK_LIST } from "./schemas";
 
 // Orders a pick list takes: confirmed ones, and picking ones whose earlier pick list was cancelled or left
 // units in their bins (their lines then name only what is still in a bin).

@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { type KitLine, locations, lots, pickListLines, pickLists, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
-import type { PickListLineRecord, PickListRecord } from "./schemas";
+import type { PickListLineRecord, PickListRecord } from "../record-schemas/pick-list";
 
 export type PickListRow = typeof pickLists.$inferSelect;
 

@@ -4,20 +4,14 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { PickListRecord, PickListSummary } from "../record-schemas/pick-list";
 import { cancelPickList } from "./cancel-pick-list";
 import { confirmPick } from "./confirm-pick";
 import { createPickList } from "./create-pick-list";
 import { listPickLists } from "./list-pick-lists";
 import { getPickList } from "./read-pick-list";
 import { recordShort } from "./record-short";
-import {
-  CreatePickListBody,
-  ListPickListsQuery,
-  PickBody,
-  PickListRecord,
-  PickListSummary,
-  ShortBody,
-} from "./schemas";
+import { CreatePickListBody, ListPickListsQuery, PickBody, ShortBody } from "./schemas";
 
 const read = { scope: "read:orders" } as const;
 const write = { scope: "write:orders" } as const;
