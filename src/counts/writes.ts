@@ -1,10 +1,10 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, inJsonArray, onlyRow, runBatch } from "../db/batch";
+import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { inventoryCounts, locations, products, warehouses } from "../db/schema/tenant";
-import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
+import { inTenant, inTenantAmong, tenantIdsAmong } from "../db/tenant-scope";
 import { AppError, assertFound, conflict, missingAmong } from "../http/errors";
 import { validationError } from "../http/validation";
 import { inBaseUnits } from "../stock/packs";
@@ -153,11 +153,11 @@ export async function recordLines(tdb: TenantDb, actor: Actor, id: string, body:
     products: tdb.db
       .select({ id: products.id, sku: products.sku, tracking: products.tracking })
       .from(products)
-      .where(inTenant(tdb, products, inJsonArray(products.id, productIds))),
+      .where(inTenantAmong(tdb, products, productIds)),
     locations: tdb.db
       .select({ id: locations.id, warehouseId: locations.warehouseId })
       .from(locations)
-      .where(inTenant(tdb, locations, inJsonArray(locations.id, locationIds))),
+      .where(inTenantAmong(tdb, locations, locationIds)),
   });
   const productOf = new Map(read.products.map((p) => [p.id, p]));
   const locationOf = new Map(read.locations.map((l) => [l.id, l]));

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { products, warehouses } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { AppError, conflict, notFound } from "../http/errors";
 import { validationError } from "../http/validation";
 import { MAX_ORDER_TOTAL, toE4 } from "../money";
@@ -23,7 +22,7 @@ export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
       type: products.type,
     })
     .from(products)
-    .where(inTenant(tdb, products, inJsonArray(products.id, [...new Set(productIds)])));
+    .where(inTenantAmong(tdb, products, [...new Set(productIds)]));
 }
 
 export function warehouseQuery(tdb: TenantDb, warehouseId: string | undefined) {

@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
-import { chunks, inJsonArray } from "../db/batch";
+import { chunks } from "../db/batch";
 import { dbFor, type TenantDb } from "../db/client";
 import { outboxEvents } from "../db/schema/tenant";
+import { inTenantAmong } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 
 // A Queue sendBatch takes at most 100 messages.
@@ -35,5 +35,5 @@ export async function handOffEvents(
   await tdb.db
     .update(outboxEvents)
     .set({ dispatchedAt: new Date().toISOString() })
-    .where(and(eq(outboxEvents.tenantId, tdb.tenantId), inJsonArray(outboxEvents.id, eventIds)));
+    .where(inTenantAmong(tdb, outboxEvents, eventIds));
 }

@@ -16,7 +16,7 @@ import {
   products,
   warehouses,
 } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { historyEntry, orderRecord } from "../order-core/records";
@@ -53,7 +53,7 @@ function reads(tdb: TenantDb, input: CreatePickListBody) {
     orders: db
       .select()
       .from(orders)
-      .where(inTenant(tdb, orders, inJsonArray(orders.id, ids))),
+      .where(inTenantAmong(tdb, orders, ids)),
     lines: db
       .select()
       .from(orderLines)

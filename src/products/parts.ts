@@ -2,7 +2,7 @@ import { and, asc, eq, exists, getTableColumns, isNotNull, notInArray, type SQL,
 import { inJsonArray, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { kitComponents, orders, productPackagings, products } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { assertFound, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import type { ProductRow } from "./records";
@@ -101,7 +101,7 @@ export async function assertParts(
   const found = await tdb.db
     .select({ id: products.id, sku: products.sku, type: products.type })
     .from(products)
-    .where(inTenant(tdb, products, inJsonArray(products.id, ids)));
+    .where(inTenantAmong(tdb, products, ids));
   const byId = new Map(found.map((p) => [p.id, p]));
   assertFound(
     ids.flatMap((id, i) => (byId.has(id) ? [] : [`components[${i}].productId: product ${id} not found`])),

@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, inJsonArray, runBatch, type Statement } from "../db/batch";
+import { changesOf, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { insertSelect } from "../db/insert-select";
 import { products, returnLines, returnReceiptLines, returns } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { eventRow } from "../outbox/outbox";
 import { overCeiling } from "../stock/level-ceiling";
@@ -130,7 +130,7 @@ export async function receiveReturn(tdb: TenantDb, actor: Actor, id: string, req
     tdb.db
       .select({ id: products.id, sku: products.sku, tracking: products.tracking })
       .from(products)
-      .where(inTenant(tdb, products, inJsonArray(products.id, productIds))),
+      .where(inTenantAmong(tdb, products, productIds)),
     shippedUnitsOf(tdb, row.orderId),
     returnedSerials(
       tdb,

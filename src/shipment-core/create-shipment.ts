@@ -1,11 +1,11 @@
 import { and, eq, inArray, ne, type SQL } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, inJsonArray, runBatch } from "../db/batch";
+import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { locations, pickListLines, pickLists, products, shipments } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
 import { historyInsert } from "../order-core/history";
 import { type LoadedOrder, readOrder } from "../order-core/read-order";
@@ -40,13 +40,10 @@ async function planContext(tdb: TenantDb, order: LoadedOrder, body: ShipmentInUn
       .select({ id: locations.id })
       .from(locations)
       .where(
-        inTenant(
+        inTenantAmong(
           tdb,
           locations,
-          inJsonArray(
-            locations.id,
-            order.reservations.map((r) => r.locationId),
-          ),
+          order.reservations.map((r) => r.locationId),
           eq(locations.type, "packing"),
         ),
       ),
@@ -54,13 +51,10 @@ async function planContext(tdb: TenantDb, order: LoadedOrder, body: ShipmentInUn
       .select({ id: products.id, tracking: products.tracking })
       .from(products)
       .where(
-        inTenant(
+        inTenantAmong(
           tdb,
           products,
-          inJsonArray(
-            products.id,
-            order.lines.map((l) => l.productId),
-          ),
+          order.lines.map((l) => l.productId),
         ),
       ),
     picking: db

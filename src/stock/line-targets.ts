@@ -1,8 +1,8 @@
-import { or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, products, warehouses } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { kitHoldsNoStock } from "./targets";
 
 // The product and location each line of a batch names, the way ERPs key them (SKU, location code) or by
@@ -40,59 +40,57 @@ export async function resolveLineTargets(tdb: TenantDb, refs: readonly LineRef[]
   const values = (pick: (r: LineRef) => string | undefined) => [
     ...new Set(refs.flatMap((r) => pick(r) ?? [])),
   ];
+  const productIds = values((r) => r.productId);
+  const skus = values((r) => r.sku);
+  const locationIds = values((r) => r.locationId);
+  const locationCodes = values((r) => r.locationCode);
+  const product = { id: products.id, sku: products.sku, tracking: products.tracking, type: products.type };
+  const location = {
+    id: locations.id,
+    code: locations.code,
+    warehouseId: locations.warehouseId,
+    // A subquery, not a join: a batch's rows are read by column name, and both tables have `code`.
+    warehouseCode: sql<string>`(select ${warehouses.code} from ${warehouses} where ${warehouses.id} = ${locations.warehouseId})`,
+    active: locations.active,
+  };
+  // By id and by code in statements of their own: each finds its rows by its own index (an `or` of both
+  // walked every product or location of the tenant).
   const read = await runBatch(tdb, {
-    products: tdb.db
-      .select({ id: products.id, sku: products.sku, tracking: products.tracking, type: products.type })
-      .from(products)
-      .where(
-        inTenant(
-          tdb,
-          products,
-          or(
-            inJsonArray(
-              products.id,
-              values((r) => r.productId),
-            ),
-            inJsonArray(
-              products.sku,
-              values((r) => r.sku),
-            ),
-          ),
-        ),
-      ),
-    locations: tdb.db
-      .select({
-        id: locations.id,
-        code: locations.code,
-        warehouseId: locations.warehouseId,
-        // A subquery, not a join: a batch's rows are read by column name, and both tables have `code`.
-        warehouseCode: sql<string>`(select ${warehouses.code} from ${warehouses} where ${warehouses.id} = ${locations.warehouseId})`,
-        active: locations.active,
-      })
-      .from(locations)
-      .where(
-        inTenant(
-          tdb,
-          locations,
-          or(
-            inJsonArray(
-              locations.id,
-              values((r) => r.locationId),
-            ),
-            inJsonArray(
-              locations.code,
-              values((r) => r.locationCode),
-            ),
-          ),
-        ),
-      ),
+    productsById: productIds.length
+      ? tdb.db
+          .select(product)
+          .from(products)
+          .where(inTenantAmong(tdb, products, productIds))
+      : undefined,
+    productsBySku: skus.length
+      ? tdb.db
+          .select(product)
+          .from(products)
+          .where(inTenant(tdb, products, inJsonArray(products.sku, skus)))
+      : undefined,
+    locationsById: locationIds.length
+      ? tdb.db
+          .select(location)
+          .from(locations)
+          .where(inTenantAmong(tdb, locations, locationIds))
+      : undefined,
+    locationsByCode: locationCodes.length
+      ? tdb.db
+          .select(location)
+          .from(locations)
+          .where(inTenant(tdb, locations, inJsonArray(locations.code, locationCodes)))
+      : undefined,
   });
-  const productById = new Map(read.products.map((p) => [p.id, p]));
-  const productBySku = new Map(read.products.map((p) => [p.sku, p]));
-  const locationById = new Map(read.locations.map((l) => [l.id, l]));
+  const found = {
+    products: [...(read.productsById ?? []), ...(read.productsBySku ?? [])],
+    locations: [...(read.locationsById ?? []), ...(read.locationsByCode ?? [])],
+  };
+  const productById = new Map(found.products.map((p) => [p.id, p]));
+  const productBySku = new Map(found.products.map((p) => [p.sku, p]));
+  const locationById = new Map(found.locations.map((l) => [l.id, l]));
   return refs.map((ref) => {
     const product = ref.productId ? productById.get(ref.productId) : productBySku.get(ref.sku ?? "");
-    const coded = read.locations.filter(
+    const coded = found.locations.filter(
       (l) =>
         l.code === ref.locationCode &&
         (ref.warehouseCode === undefined || l.warehouseCode === ref.warehouseCode),

@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { productPackagings, products } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { assertFound } from "../http/errors";
 import { validationError } from "../http/validation";
 import type { LineTarget } from "./line-targets";
@@ -150,7 +149,7 @@ export async function packagingSizes(tdb: TenantDb, productIds: readonly string[
       productPackagings,
       inTenant(tdb, productPackagings, eq(productPackagings.productId, products.id)),
     )
-    .where(inTenant(tdb, products, inJsonArray(products.id, [...new Set(productIds)])));
+    .where(inTenantAmong(tdb, products, [...new Set(productIds)]));
   const sizes = new Map<string, { sku: string; sizes: Map<string, number> }>();
   for (const row of rows) {
     const product = sizes.get(row.productId) ?? { sku: row.sku, sizes: new Map() };

@@ -413,8 +413,8 @@ async function writePlanned(
       ),
       // Adjustments are relative: a concurrent change may have come between the read and the write, so the
       // on hand after each is read back from its ledger row.
-      after: sql`select id, on_hand_after as onHand from stock_movements where tenant_id = ${tdb.tenantId}
-        and id in (select value from json_each(${JSON.stringify(changes.map((c) => c.id))}))`,
+      after: sql`select m.id, m.on_hand_after as onHand from json_each(${JSON.stringify(changes.map((c) => c.id))}) j
+        cross join stock_movements m on m.id = j.value where m.tenant_id = ${tdb.tenantId}`,
       alongside,
     });
     for (const row of written.after.results as { id: string; onHand: number }[])
@@ -446,7 +446,9 @@ function adjustedEvents(tdb: TenantDb, changes: readonly LevelChange[], now: str
       payload: sql`json_object('movementId', m.id, 'productId', m.product_id, 'delta', m.delta, 'reason', m.reason,
         'lotNumber', (select number from lots where lots.tenant_id = m.tenant_id and lots.id = m.lot_id),
         'serialNumbers', json(m.serial_numbers), 'stockLevel', json(${level}))`,
-      from: () => sql`join stock_movements m on m.tenant_id = ${tdb.tenantId} and m.id = j.value ->> 'm'`,
+      // CROSS JOIN: the ledger rows by id, one lookup each (a plain join walked the tenant's whole ledger per row).
+      from: () =>
+        sql`cross join stock_movements m on m.tenant_id = ${tdb.tenantId} and m.id = j.value ->> 'm'`,
     },
   );
 }

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { inJsonArray, runBatch } from "../db/batch";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, products } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { AppError, assertFound, missingAmong } from "../http/errors";
 import { validationError } from "../http/validation";
 import { expiredHoldsOf, toHold } from "./hold-projection";
@@ -18,7 +18,7 @@ export function targetLocations(tdb: TenantDb, ids: readonly string[]) {
       sellable: locations.sellable,
     })
     .from(locations)
-    .where(inTenant(tdb, locations, inJsonArray(locations.id, [...new Set(ids)])));
+    .where(inTenantAmong(tdb, locations, [...new Set(ids)]));
 }
 
 /**
