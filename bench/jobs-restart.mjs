@@ -73,6 +73,10 @@ api = await startApi({ port: await freePort(), persistTo: STATE });
 client = tenantClient(api.api, tenant.key);
 const [{ id }] = (await client.ok("GET", "/jobs?pageSize=1")).items;
 const restartedAt = performance.now();
+// The scheduled job every 30 s, as `npm run dev` runs it every minute: it wakes a job quiet for 2 minutes
+// (src/jobs/wake-stranded.ts).
+const scheduled = `${api.url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`;
+const cron = setInterval(() => fetch(scheduled).catch(() => {}), 30_000);
 let after;
 try {
   after = await waitForJob(client, id, { timeoutMs: RESUME_TIMEOUT_MS });
@@ -82,6 +86,7 @@ try {
     `${error.message}; the job now: ${JSON.stringify({ status: after.status, processed: after.processed })}`,
   );
 }
+clearInterval(cron);
 console.log(
   `after the restart: status ${after.status}, processed ${after.processed}, failed ${after.failed} (${((performance.now() - restartedAt) / 1000).toFixed(0)} s)`,
 );

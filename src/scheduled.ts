@@ -2,6 +2,7 @@ import { takeStorageSnapshots } from "./billing/storage-snapshots";
 import type { Bindings } from "./env";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
 import { sweepSignInClients } from "./identity/known-clients";
+import { wakeStrandedJobs } from "./jobs/wake-stranded";
 import { sweepOldEvents } from "./outbox/retention";
 import { sweepExpiredHolds } from "./stock/hold-release";
 import { redispatchLost } from "./webhooks/dispatch-sweep";
@@ -15,6 +16,7 @@ export async function runSweeps(env: Bindings): Promise<void> {
     () => sweepExpiredHolds(env),
     () => sweepOldEvents(env),
     () => takeStorageSnapshots(env),
+    () => wakeStrandedJobs(env),
   ];
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {

@@ -71,6 +71,7 @@ describe("the database seam", () => {
     expect(violations((_path, text) => /\btenantDatabases\b/.test(text)).sort()).toEqual([
       "../src/billing/storage-snapshots.ts",
       "../src/idempotency/sweep.ts",
+      "../src/jobs/wake-stranded.ts",
       "../src/outbox/retention.ts",
       "../src/stock/hold-release.ts",
       "../src/webhooks/dispatch-sweep.ts",

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobPlan } from "../src/jobs/lifecycle";
 import { exportPart, importChunk } from "../src/jobs/steps";
+import { QUIET_FOR_MS, wakeStrandedJobs } from "../src/jobs/wake-stranded";
 import {
   createLocation,
   createProduct,
@@ -88,6 +89,34 @@ describe("a job killed mid-way resumes", () => {
       .filter((sku) => sku.startsWith(prefix));
     expect(skus.length).toBe(6000);
     expect(new Set(skus).size).toBe(6000);
+  });
+});
+
+describe("the cron wakes a running job that has gone quiet", () => {
+  // Under `wrangler dev` a server killed mid-job leaves its instance asleep (bench/jobs-restart.mjs shows it
+  // woken). Here: which jobs the sweep takes for stranded, and that an event to an instance is harmless.
+  it("wakes a running job with no chunk for the quiet time, and leaves a progressing or finished one alone", async () => {
+    const quiet = await startJob(tenant.admin, { type: "products_export" });
+    const progressing = await startJob(tenant.admin, { type: "products_export" });
+    const finished = await startJob(tenant.admin, { type: "products_export" });
+    for (const job of [quiet, progressing, finished]) await waitForJob(tenant.admin, job.id);
+    const now = new Date();
+    const long = new Date(now.getTime() - QUIET_FOR_MS - 60_000).toISOString();
+    const db = await tenantDatabase(tenant.id);
+    // As the rows stand when a server died: running, started long ago; the second wrote a chunk a moment ago.
+    await db.batch([
+      db
+        .prepare("update jobs set status = 'running', started_at = ?, finished_at = null where id in (?, ?)")
+        .bind(long, quiet.id, progressing.id),
+      db.prepare("update job_chunks set created_at = ? where job_id = ?").bind(long, quiet.id),
+      db
+        .prepare("update job_chunks set created_at = ? where job_id = ?")
+        .bind(now.toISOString(), progressing.id),
+    ]);
+    expect(await wakeStrandedJobs(env, now)).toBe(1);
+    // A minute later the quiet job is still quiet (nothing runs it here: its instance has finished) and is
+    // woken again; the progressing one is not yet quiet.
+    expect(await wakeStrandedJobs(env, new Date(now.getTime() + 60_000))).toBe(1);
   });
 });
 
