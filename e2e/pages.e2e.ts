@@ -18,6 +18,9 @@ const pages: [path: string, heading: string | RegExp][] = [
   ["/app/returns", "Returns"],
   ["/app/jobs", "Jobs"],
   ["/app/merchants", "Merchants"],
+  ["/app/billing/invoices", "Invoices"],
+  ["/app/billing/charges", "Charges"],
+  ["/app/billing/rate-cards", "Rate cards"],
   ["/app/products", "Products"],
   ["/app/movements", "Movements"],
   ["/app/counts", "Cycle counts"],
@@ -100,13 +103,34 @@ beforeAll(async () => {
       },
     }),
   );
-  await ok(tenant.api.POST("/api/v1/merchants", { body: { code: "ACME", name: "Acme Outdoor" } }));
+  const acme = await ok(
+    tenant.api.POST("/api/v1/merchants", { body: { code: "ACME", name: "Acme Outdoor" } }),
+  );
+  await ok(
+    tenant.api.POST("/api/v1/billing/rate-cards", {
+      body: {
+        merchantId: acme.id,
+        currency: "EUR",
+        effectiveFrom: new Date().toISOString().slice(0, 10),
+        rates: [
+          { activity: "storage", per: "unit_day", locationType: "bin", unitPrice: 0.0125 },
+          { activity: "minimum", per: "month", unitPrice: 250 },
+        ],
+      },
+    }),
+  );
+  const invoice = await ok(
+    tenant.api.POST("/api/v1/billing/invoices", {
+      body: { merchantId: acme.id, period: new Date().toISOString().slice(0, 7) },
+    }),
+  );
   const job = await ok(tenant.api.POST("/api/v1/jobs", { body: { type: "products_export" } }));
   pages.push(
     [`/app/jobs/${job.id}`, /^products export /],
     [`/app/pack/${confirmed?.id}`, /^Pack SO-/],
     [`/app/shipments/${shipment?.id}`, /^Shipment /],
     [`/app/returns/${mugReturn.id}`, /^Return RMA-/],
+    [`/app/billing/invoices/${invoice.id}`, /^Invoice ACME /],
   );
 });
 
@@ -153,6 +177,13 @@ async function walk(phone: boolean) {
     );
     expect(misaligned, where).toEqual([]);
     if (phone) await expectFitsPhone(page, where);
+    else
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        ),
+        `${where}: sideways scrolling`,
+      ).toBe(0);
     await screenshot(page, `page${path.replaceAll("/", "-").replace(/-$/, "")}${phone ? "-phone" : ""}`);
   }
   expectSpotless(page);

@@ -3,6 +3,7 @@ import { LocationProvider, Route, Router, useLocation } from "preact-iso";
 import { AcceptInvitation } from "./pages/accept-invitation";
 import { Account } from "./pages/account";
 import { ApiKeys } from "./pages/api-keys";
+import { Charges } from "./pages/charges";
 import { Configuration } from "./pages/configuration";
 import { CountPage } from "./pages/count";
 import { Counts } from "./pages/counts";
@@ -10,6 +11,8 @@ import { Dashboard } from "./pages/dashboard";
 import { Events } from "./pages/events";
 import { ForgotPassword } from "./pages/forgot-password";
 import { Holds } from "./pages/holds";
+import { InvoicePage } from "./pages/invoice";
+import { Invoices } from "./pages/invoices";
 import { JobPage } from "./pages/job";
 import { Jobs } from "./pages/jobs";
 import { Lots } from "./pages/lots";
@@ -24,6 +27,7 @@ import { PickListPage } from "./pages/pick-list";
 import { PickLists } from "./pages/pick-lists";
 import { Product } from "./pages/product";
 import { Products } from "./pages/products";
+import { RateCards } from "./pages/rate-cards";
 import { Receive } from "./pages/receive";
 import { Reports } from "./pages/reports";
 import { ResetPassword } from "./pages/reset-password";
@@ -38,7 +42,7 @@ import { Users } from "./pages/users";
 import { Warehouses } from "./pages/warehouses";
 import { Webhook } from "./pages/webhook";
 import { Webhooks } from "./pages/webhooks";
-import { isAdmin } from "./session/roles";
+import { canBill, isAdmin } from "./session/roles";
 import { chooseTenant, currentRole, type SessionState, signOut, useSession } from "./session/session";
 import { Spinner } from "./ui/spinner";
 
@@ -75,6 +79,7 @@ function SignedIn({ session }: { session: SessionState }) {
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const admin = isAdmin(currentRole(session));
+  const billing = canBill(currentRole(session));
   const memberships = session.user?.memberships ?? [];
 
   // A new page: close the phone menu and move focus to its heading, so keyboard and screen reader users
@@ -84,9 +89,11 @@ function SignedIn({ session }: { session: SessionState }) {
     document.querySelector<HTMLElement>("main h1")?.focus();
   }, [path]);
 
-  const link = (href: string, label: string, exact = false) => {
+  const link = (href: string, label: string, exact = false, section = href) => {
     // A section and its pages (`/app/pick` and `/app/pick/...`, not `/app/pick-lists`).
-    const current = exact ? path === href.replace(/\/$/, "") : path === href || path.startsWith(`${href}/`);
+    const current = exact
+      ? path === href.replace(/\/$/, "")
+      : path === section || path.startsWith(`${section}/`);
     return (
       <li>
         <a href={href} aria-current={current ? "page" : undefined}>
@@ -129,6 +136,7 @@ function SignedIn({ session }: { session: SessionState }) {
             {link("/app/holds", "Holds")}
             {link("/app/warehouses", "Warehouses")}
             {link("/app/merchants", "Merchants")}
+            {billing && link("/app/billing/invoices", "Billing", false, "/app/billing")}
             {link("/app/jobs", "Jobs")}
             {link("/app/reports", "Reports")}
             {link("/app/events", "Events")}
@@ -191,6 +199,10 @@ function SignedIn({ session }: { session: SessionState }) {
           <Route path="/app/holds" component={Holds} />
           <Route path="/app/warehouses" component={Warehouses} />
           <Route path="/app/merchants" component={Merchants} />
+          <Route path="/app/billing/invoices" component={billing ? Invoices : NotFound} />
+          <Route path="/app/billing/invoices/:id" component={billing ? InvoicePage : NotFound} />
+          <Route path="/app/billing/charges" component={billing ? Charges : NotFound} />
+          <Route path="/app/billing/rate-cards" component={billing ? RateCards : NotFound} />
           <Route path="/app/jobs" component={Jobs} />
           <Route path="/app/jobs/:id" component={JobPage} />
           <Route path="/app/reports" component={Reports} />

@@ -9,8 +9,8 @@ import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 
-const TYPES = ["bin", "shelf", "rack", "aisle", "zone", "dock", "staging"] as const;
-type LocationType = (typeof TYPES)[number];
+export const LOCATION_TYPES = ["bin", "shelf", "rack", "aisle", "zone", "dock", "staging"] as const;
+type LocationType = (typeof LOCATION_TYPES)[number];
 
 /** Warehouses and their locations: create and edit both (codes sort in walking order: name bins so). */
 export function Warehouses() {
@@ -245,7 +245,12 @@ function LocationDialog({
             <input name="name" required maxLength={200} defaultValue={location?.name} />
           </label>
         </div>
-        <SelectField label="Type" name="type" choices={choicesOf(TYPES)} initial={location?.type ?? "bin"} />
+        <SelectField
+          label="Type"
+          name="type"
+          choices={choicesOf(LOCATION_TYPES)}
+          initial={location?.type ?? "bin"}
+        />
         <label class="check">
           <input type="checkbox" name="active" defaultChecked={location?.active ?? true} />
           <span>Active</span>

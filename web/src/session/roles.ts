@@ -9,3 +9,7 @@ export const grantableScopes = (role: Role): Scope[] =>
   scopes.filter((scope) => grants(scopesByRole[role], scope));
 
 export const isAdmin = (role: Role | undefined) => role !== undefined && scopesByRole[role].includes("admin");
+
+/** Whether a member of `role` may read billing (rate cards, charges, invoices): `billing`, which `admin` implies. */
+export const canBill = (role: Role | undefined) =>
+  role !== undefined && grants(scopesByRole[role], "billing");

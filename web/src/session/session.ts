@@ -45,6 +45,15 @@ export function currentRole(session: SessionState = state): Role | undefined {
   return session.user?.memberships.find((m) => m.tenantId === session.tenantId)?.role;
 }
 
+/**
+ * The merchant the member acts for in the chosen tenant (a merchant-scoped member sees and bills only its own), or
+ * null for the whole tenant.
+ */
+export function currentMerchant(session: SessionState = state): string | null {
+  const membership = session.user?.memberships.find((m) => m.tenantId === session.tenantId);
+  return (membership as { merchantId?: string | null } | undefined)?.merchantId ?? null;
+}
+
 // The refresh token never reaches the page: the token endpoints keep it in an HttpOnly cookie scoped to
 // /api/v1/auth (`X-Session-Cookie: 1`, see docs/decisions/web-app.md). The access token lives in this module's
 // memory only, never in storage.

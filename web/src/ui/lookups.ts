@@ -3,6 +3,7 @@ import { type Load, useLoad } from "./use-load";
 
 export type Warehouse = Schemas["Warehouse"];
 export type Location = Schemas["Location"];
+export type Merchant = Schemas["Merchant"];
 
 const PAGE = 100;
 
@@ -37,6 +38,17 @@ export function useLocations(warehouseId = ""): Load<Location[]> {
         ),
       ),
     [warehouseId],
+  );
+}
+
+/** The 3PL's merchants, sorted by code (a tenant serves tens of them, not thousands). */
+export function useMerchants(): Load<Merchant[]> {
+  return useLoad(
+    () =>
+      allPages((page) =>
+        unwrap(api.GET("/api/v1/merchants", { params: { query: { page, pageSize: PAGE, sort: "code" } } })),
+      ),
+    [],
   );
 }
 
