@@ -175,7 +175,7 @@ describe("billing, through the screens", () => {
     expectWellBehaved(page);
   });
 
-  it("shows a merchant's own member its own invoices only, at phone size", {
+  it("shows a merchant's own member its own invoices only, with nothing to make or void, at phone size", {
     timeout: 180_000,
   }, async () => {
     const tenant = await createTenant();
@@ -211,11 +211,15 @@ describe("billing, through the screens", () => {
     const invoices = phone.getByRole("region", { name: "Invoices" });
     await invoices.getByRole("link", { name: `Invoice BETA ${month()}` }).waitFor();
     expect(await invoices.getByRole("row").count()).toBe(2); // the heading's row and BETA's invoice
+    // The session says the member acts for BETA: no merchant to choose, nothing to make.
+    expect(await phone.getByRole("button", { name: "Make invoice" }).count()).toBe(0);
+    expect(await phone.getByRole("combobox", { name: /^Merchant/ }).count()).toBe(0);
     await expectFitsPhone(phone, "a merchant's invoices at 390 px");
     await screenshot(phone, "billing-merchant-invoices-phone");
     await invoices.getByRole("link", { name: `Invoice BETA ${month()}` }).click();
     await phone.getByRole("heading", { name: `Invoice BETA ${month()}`, level: 1 }).waitFor();
     await phone.getByRole("region", { name: "Invoice lines" }).getByText("$50.00").first().waitFor();
+    expect(await phone.getByRole("button", { name: "Void invoice" }).count()).toBe(0);
     await expectFitsPhone(phone, "a merchant's invoice at 390 px");
     const still = await ok(
       tenant.api.GET("/api/v1/billing/invoices/{id}", { params: { path: { id: betaInvoice.id } } }),

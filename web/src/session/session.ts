@@ -50,8 +50,7 @@ export function currentRole(session: SessionState = state): Role | undefined {
  * null for the whole tenant.
  */
 export function currentMerchant(session: SessionState = state): string | null {
-  const membership = session.user?.memberships.find((m) => m.tenantId === session.tenantId);
-  return (membership as { merchantId?: string | null } | undefined)?.merchantId ?? null;
+  return session.user?.memberships.find((m) => m.tenantId === session.tenantId)?.merchantId ?? null;
 }
 
 // The refresh token never reaches the page: the token endpoints keep it in an HttpOnly cookie scoped to
