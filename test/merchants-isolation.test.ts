@@ -474,3 +474,131 @@ async function bSnapshot() {
   );
   return reads.map((res) => ({ status: res.status, data: res.body.data }));
 }
+
+describe("pick lists and counts", () => {
+  it("are a merchant's in its feed and its webhooks only when every order or product on them is its own", async () => {
+    const { received } = stubReceiver();
+    const t = await createTenant();
+    const newMerchant = async (code: string) =>
+      (await made(code, call("POST", "/merchants", { headers: t.admin, body: { code, name: code } }))).body
+        .data.id as string;
+    const [ma, mb] = [await newMerchant("A"), await newMerchant("B")];
+    const warehouse = await createWarehouse(t);
+    const bin = await createLocation(t, warehouse.id);
+    const [pa, pb] = [await createProduct(t, { merchantId: ma }), await createProduct(t, { merchantId: mb })];
+    await adjustStock(t, pa.id, bin.id, 20);
+    await adjustStock(t, pb.id, bin.id, 20);
+    const keyOfA = await made(
+      "A's key",
+      call("POST", "/api-keys", { headers: t.admin, body: { name: "A", scopes: ["admin"], merchantId: ma } }),
+    );
+    const asMerchantA = { "x-api-key": keyOfA.body.data.key };
+    for (const [headers, url] of [
+      [asMerchantA, "https://hooks.example.com/a"],
+      [t.admin, "https://hooks.example.com/all"],
+    ] as const) {
+      await made(url, call("POST", "/webhooks", { headers, body: { url, events: ["*"] } }));
+    }
+    const confirmedOrder = async (productId: string) => {
+      const order = await salesOrder(t, [{ productId, quantity: 1 }], { warehouseId: warehouse.id });
+      await setStatus(t, order.body.data.id, { status: "confirmed" });
+      return order.body.data.id as string;
+    };
+    const pickList = async (orderIds: string[]) =>
+      (
+        await made(
+          "pick list",
+          call("POST", "/pick-lists", { headers: t.admin, body: { warehouseId: warehouse.id, orderIds } }),
+        )
+      ).body.data.id as string;
+    // A's own list, cancelled; A's own list, picked to completion; a wave of A's and B's orders.
+    const cancelled = await pickList([await confirmedOrder(pa.id)]);
+    await made("cancel", call("POST", `/pick-lists/${cancelled}/cancel`, { headers: t.admin, body: {} }));
+    const completed = await pickList([await confirmedOrder(pa.id)]);
+    await made(
+      "pick",
+      call("POST", `/pick-lists/${completed}/picks`, {
+        headers: t.admin,
+        body: { location: bin.code, product: pa.sku, quantity: 1 },
+      }),
+    );
+    const wave = await pickList([await confirmedOrder(pa.id), await confirmedOrder(pb.id)]);
+    // A count of A's product only, one of A's and B's, and one of the whole warehouse.
+    const approvedCount = async (scope: Record<string, unknown>) => {
+      const count = await made(
+        "count",
+        call("POST", "/inventory/counts", {
+          headers: t.admin,
+          body: { warehouseId: warehouse.id, ...scope },
+        }),
+      );
+      const lines = count.body.data.lines.map(
+        (l: { productId: string; locationId: string; expected: number }) => ({
+          productId: l.productId,
+          locationId: l.locationId,
+          counted: l.expected,
+        }),
+      );
+      const id = count.body.data.id as string;
+      await made(
+        "record",
+        call("PUT", `/inventory/counts/${id}/lines`, { headers: t.admin, body: { lines } }),
+      );
+      for (const action of ["submit", "approve"])
+        await made(action, call("POST", `/inventory/counts/${id}/${action}`, { headers: t.admin }));
+      return id;
+    };
+    const ownCount = await approvedCount({ productIds: [pa.id] });
+    const mixedCount = await approvedCount({ productIds: [pa.id, pb.id] });
+    const wholeCount = await approvedCount({});
+
+    const about = (types: string[], events: { type: string; data: unknown }[]) =>
+      events.filter((e) => types.includes(e.type)).map((e) => `${e.type} ${(e.data as { id: string }).id}`);
+    const types = [
+      "pick_list.created",
+      "pick_list.cancelled",
+      "pick_list.completed",
+      "inventory.count_approved",
+    ];
+    const everything = [
+      `pick_list.created ${cancelled}`,
+      `pick_list.cancelled ${cancelled}`,
+      `pick_list.created ${completed}`,
+      `pick_list.completed ${completed}`,
+      `pick_list.created ${wave}`,
+      `inventory.count_approved ${ownCount}`,
+      `inventory.count_approved ${mixedCount}`,
+      `inventory.count_approved ${wholeCount}`,
+    ];
+    const merchantAs = [0, 1, 2, 3, 5].map((i) => everything[i]);
+    const feed = (headers: Record<string, string>) =>
+      call("GET", `/events?limit=100&type=${types.join(",")}`, { headers }).then((res) => {
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return about(types, res.body.data.items);
+      });
+    expect(await feed(t.admin)).toEqual(everything);
+    expect(await feed(asMerchantA)).toEqual(merchantAs);
+    // What A's feed shows is exactly what A may read.
+    for (const [path, visible] of [
+      [`/pick-lists/${completed}`, 200],
+      [`/pick-lists/${wave}`, 404],
+      [`/inventory/counts/${ownCount}`, 200],
+      [`/inventory/counts/${mixedCount}`, 404],
+      [`/inventory/counts/${wholeCount}`, 404],
+    ] as const) {
+      expect((await call("GET", path, { headers: asMerchantA })).status, path).toBe(visible);
+    }
+
+    const deliveredTo = (url: string) =>
+      about(
+        types,
+        received.filter((r) => r.url === url).map((r) => JSON.parse(r.body)),
+      ).sort();
+    await expect
+      .poll(() => deliveredTo("https://hooks.example.com/all"), { timeout: 10_000 })
+      .toEqual([...everything].sort());
+    await expect
+      .poll(() => deliveredTo("https://hooks.example.com/a"), { timeout: 10_000 })
+      .toEqual([...merchantAs].sort());
+  });
+});

@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { type EventStatement, jsonChunks, utf8Bytes } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { insertSelect } from "../db/insert-select";
-import { outboxEvents } from "../db/schema/tenant";
+import { orders, outboxEvents, products } from "../db/schema/tenant";
 import type { EventType } from "./catalog";
 
 // The one writer of outbox rows. An event row goes into the same batch as the change that causes it,
@@ -18,22 +18,39 @@ const lastSeq = (tdb: TenantDb) =>
   sql`(select coalesce(max(o.seq), 0) from outbox_events o where o.tenant_id = ${tdb.tenantId})`;
 
 /**
+ * The one merchant every id of a JSON array names in `table` (a pick list's orders, a count's products): none
+ * when one of them is the tenant's own or another merchant's, or the array is empty or absent. Each id is one
+ * key lookup (a cross join keeps the JSON outside, docs/decisions/query-plans.md).
+ */
+const soleMerchant = (tdb: TenantDb, table: typeof orders | typeof products, ids: SQL) =>
+  sql`(select case when count(x.merchant_id) = json_array_length(${ids}) and min(x.merchant_id) = max(x.merchant_id)
+      then min(x.merchant_id) end
+    from json_each(${ids}) j cross join ${table} x on x.id = j.value where +x.tenant_id = ${tdb.tenantId})`;
+
+/**
  * The merchant an event is about, from its payload (JSON text): its own `merchantId` (a product, an order), or
- * its `productId`'s or `orderId`'s merchant (stock events, holds, shipments); none for the rest. Stamped on the
- * row, so a merchant-scoped credential's feed and webhooks see its merchant's events only.
+ * its `productId`'s or `orderId`'s merchant (stock events, holds, shipments), or the one merchant of all its
+ * `orderIds` (a pick list) or `productIds` (a count), as `src/db/merchant-scope.ts` decides who reads those;
+ * none for the rest. Stamped on the row, so a merchant-scoped credential's feed and webhooks see its merchant's
+ * events only. The payload is evaluated once (materialized): an SQL payload may be a whole pick list.
  * The lookups run only in a tenant with merchants: the guard, evaluated once per statement, is one probe of the
  * tenant's merchants index, and without a merchant no product or order can name one (products.merchant_id
  * references merchants; an order takes its products'), so every other tenant's events pay nothing more.
  */
 const merchantOf = (tdb: TenantDb, json: SQL) =>
-  sql`case when exists (select 1 from merchants m where m.tenant_id = ${tdb.tenantId}) then coalesce(${json} ->> '$.merchantId',
-    (select p.merchant_id from products p where p.tenant_id = ${tdb.tenantId} and p.id = ${json} ->> '$.productId'),
-    (select o.merchant_id from orders o where o.tenant_id = ${tdb.tenantId} and o.id = ${json} ->> '$.orderId')) end`;
+  sql`case when exists (select 1 from merchants m where m.tenant_id = ${tdb.tenantId}) then
+    (with about(doc) as materialized (select ${json})
+    select coalesce(doc ->> '$.merchantId',
+      (select p.merchant_id from products p where p.tenant_id = ${tdb.tenantId} and p.id = doc ->> '$.productId'),
+      (select o.merchant_id from orders o where o.tenant_id = ${tdb.tenantId} and o.id = doc ->> '$.orderId'),
+      ${soleMerchant(tdb, orders, sql`(doc ->> '$.orderIds')`)},
+      ${soleMerchant(tdb, products, sql`(doc ->> '$.productIds')`)})
+    from about) end`;
 
 /** Only the fields `merchantOf` reads, so a large payload is not bound again. */
 const merchantFields = (payload: unknown) => {
-  const { merchantId, productId, orderId } = (payload ?? {}) as Record<string, unknown>;
-  return sql`${JSON.stringify({ merchantId, productId, orderId })}`;
+  const { merchantId, productId, orderId, orderIds, productIds } = (payload ?? {}) as Record<string, unknown>;
+  return sql`${JSON.stringify({ merchantId, productId, orderId, orderIds, productIds })}`;
 };
 
 /** A guard for an event that exists only if the statement just before it in the batch changed a row. */
