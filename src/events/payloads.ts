@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { InvoiceRecord } from "../billing/schemas";
-import { OrderRecord, ReceiveBody } from "../orders/schemas";
+import { OrderRecord, ReceiptLine } from "../order-core/schemas";
 import type { EventType } from "../outbox/catalog";
-import { ProductRecord } from "../products/schemas";
 import { CountRecord } from "../record-schemas/count";
 import { JobRecord } from "../record-schemas/job";
 import { PickListRecord } from "../record-schemas/pick-list";
+import { ProductRecord } from "../record-schemas/product";
 import { ReturnRecord } from "../record-schemas/return";
 import { PackageRecord, ShipmentRecord } from "../shipment-core/schemas";
 import { HoldRecord } from "../stock/schemas";
@@ -99,7 +99,7 @@ const PurchaseOrderReceivedData = z
   .object({
     ...OrderRecord.shape,
     receipt: z.array(
-      ReceiveBody.shape.lines.element.extend({
+      ReceiptLine.extend({
         productId: z.uuid(),
         lotId: z.uuid().optional().openapi({ description: "The lot received into (lot-tracked products)." }),
       }),

@@ -5,6 +5,7 @@ import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { readOrder } from "../order-core/read-order";
 import { orderRecord } from "../order-core/records";
+import { OrderRecord, OrderSummary } from "../order-core/schemas";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createShipment } from "../shipment-core/create-shipment";
 import { CreateShipmentBody, ShipmentRecord } from "../shipment-core/schemas";
@@ -18,8 +19,6 @@ import {
   CreatePurchaseOrderBody,
   CreateSalesOrderBody,
   ListOrdersQuery,
-  OrderRecord,
-  OrderSummary,
   ReceiveBody,
   UpdateStatusBody,
 } from "./schemas";

@@ -1,7 +1,7 @@
 import type { products } from "../db/schema/tenant";
 import { fromE4OrNull } from "../money";
+import type { ProductRecord } from "../record-schemas/product";
 import type { ProductParts } from "./parts";
-import type { ProductRecord } from "./schemas";
 
 export type ProductRow = typeof products.$inferSelect;
 

@@ -7,7 +7,7 @@ import { pagedOf, pageQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
-
+import { ProductRecord } from "../record-schemas/product";
 import { upsertProducts } from "./batch";
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { listInvalidBarcodes } from "./invalid-barcodes";
@@ -24,7 +24,6 @@ import {
   ProductBatchBody,
   ProductBatchResult,
   ProductFieldsBody,
-  ProductRecord,
   UpdateProductBody,
 } from "./schemas";
 import { createProduct, deleteProduct, updateProduct } from "./writes";

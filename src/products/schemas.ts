@@ -4,9 +4,8 @@ import { gtinProblem } from "../gs1/gtin";
 import { pageQuery, sortQuery } from "../http/pagination";
 import { requiredText } from "../http/required-text";
 import { Money } from "../money";
+import { productStatuses } from "../record-schemas/product";
 import { PackagingCode } from "../stock/packs";
-
-export const productStatuses = ["Active", "Inactive"] as const;
 
 const fields = {
   sku: requiredText("SKU", 64).openapi({ example: "WID-001" }),
@@ -85,15 +84,6 @@ export const Packaging = z
   })
   .openapi("Packaging");
 export type Packaging = z.infer<typeof Packaging>;
-
-export const PackagingRecord = z
-  .object({
-    code: z.string(),
-    name: z.string(),
-    quantity: z.number().int().openapi({ description: "Base units in one pack." }),
-    barcode: z.string().nullable(),
-  })
-  .openapi("ProductPackaging");
 
 /** What a product is made of and how it is packed: each list replaces the stored one when sent. */
 const partFields = {
@@ -176,32 +166,6 @@ export const UpdateProductBody = z
 export type ProductChanges = z.infer<typeof UpdateProductBody>;
 /** What a bulk write changes of a stored product: its plain fields. */
 export type ProductFieldChanges = Omit<ProductChanges, "components" | "packagings">;
-
-export const ProductRecord = z
-  .object({
-    id: z.uuid(),
-    sku: z.string(),
-    name: z.string(),
-    barcode: z.string().nullable(),
-    category: z.string().nullable(),
-    unit: z.string().nullable(),
-    price: z.number().nullable(),
-    cost: z.number().nullable(),
-    status: z.enum(productStatuses),
-    reorderPoint: z.number().int(),
-    tracking: z.enum(productTrackings),
-    type: z.enum(productTypes).openapi("ProductType"),
-    components: z
-      .array(z.object({ productId: z.uuid(), quantity: z.number().int() }).openapi("KitComponentRecord"))
-      .openapi({ description: "A kit's components ([] for a stocked product)." }),
-    packagings: z.array(PackagingRecord),
-    description: z.string().nullable(),
-    merchantId: z.uuid().nullable(),
-    createdAt: z.string().openapi({ format: "date-time" }),
-    updatedAt: z.string().openapi({ format: "date-time" }),
-  })
-  .openapi("Product");
-export type ProductRecord = z.infer<typeof ProductRecord>;
 
 export const DEFAULT_PRODUCT_SORT = { field: "createdAt", direction: "desc" } as const;
 /** An incremental sync (`updatedSince` without `sort`) reads changes oldest first, so it can resume from the last one. */
