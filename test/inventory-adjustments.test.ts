@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   adjustStock,
+  createLocation,
+  createProduct,
   createTenant,
   scopedKey,
   stockedProduct,
@@ -15,6 +17,9 @@ let warehouseId: string;
 beforeAll(async () => {
   ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
+
+const hopsOf = (response: { headers: Headers }) =>
+  Number(/hops=(\d+)/.exec(response.headers.get("X-D1-Stats") ?? "")?.[1]);
 
 const adjust = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/inventory/adjustments", { headers, body });
@@ -82,6 +87,40 @@ describe("adjustments", () => {
     expect(fraction.body.errors).toEqual(expect.arrayContaining(["quantity: must be an integer"]));
     const long = await adjust({ productId, locationId, quantity: 1, reason: "x".repeat(65) });
     expect(long.status).toBe(400);
+  });
+
+  it("cost the key's lookup and one batch: two sequential round trips, two D1 calls", async () => {
+    const { productId, locationId } = await freshLevel();
+    for (const quantity of [5, -2]) {
+      const adjusted = await adjust({ productId, locationId, quantity, reason: "count" });
+      expect(adjusted.status).toBe(201);
+      expect(hopsOf(adjusted)).toBe(2);
+      expect(adjusted.headers.get("X-D1-Stats")).toContain("calls=2;");
+    }
+    const [level] = await stockOf(tenant, productId);
+    expect(level).toMatchObject({ onHand: 3, ledger: 3 });
+  });
+
+  it("checked in their batch: a kit, a tracked product or an inactive location is refused as before, writing nothing", async () => {
+    const { productId, locationId } = await freshLevel();
+    const kit = await createProduct(tenant, { type: "kit", components: [{ productId, quantity: 1 }] });
+    const kitAdjusted = await adjust({ productId: kit.id, locationId, quantity: 1, reason: "x" });
+    expect(kitAdjusted.status).toBe(400);
+    expect(kitAdjusted.body.errors).toEqual([expect.stringMatching(/is a kit: it never holds stock/)]);
+    const lotted = await createProduct(tenant, { tracking: "lot" });
+    const unnamed = await adjust({ productId: lotted.id, locationId, quantity: 1, reason: "x" });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.errors).toEqual([
+      expect.stringMatching(/^lotNumber: product .* is lot-tracked: name the lot$/),
+    ]);
+    const closed = await createLocation(tenant, warehouseId, { active: false });
+    const inactive = await adjust({ productId, locationId: closed.id, quantity: 1, reason: "x" });
+    expect(inactive.status).toBe(409);
+    expect(inactive.body.message).toMatch(/is inactive and cannot receive stock$/);
+    const ids: unknown[] = [productId, kit.id, lotted.id];
+    for (const id of [productId, kit.id, lotted.id]) expect(await stockOf(tenant, id)).toEqual([]);
+    const events = await outboxEvents(tenant, /^inventory\./);
+    expect(events.filter((e) => ids.includes(e.payload.productId))).toEqual([]);
   });
 
   it("name which of product and location is unknown (404), including another tenant's", async () => {

@@ -19,6 +19,9 @@ beforeAll(async () => {
   ({ tenant, warehouseId } = await tenantWithWarehouse());
 });
 
+const hopsOf = (response: { headers: Headers }) =>
+  Number(/hops=(\d+)/.exec(response.headers.get("X-D1-Stats") ?? "")?.[1]);
+
 const transfer = (body: Record<string, unknown>, headers = tenant.admin) =>
   call("POST", "/inventory/transfers", { headers, body });
 
@@ -49,6 +52,23 @@ describe("transfers", () => {
       headers: tenant.admin,
     });
     expect(ledger.body.data.items.map((m: { delta: number }) => m.delta).sort()).toEqual([-4, 4]);
+  });
+
+  it("cost the key's lookup and one batch: two sequential round trips, two D1 calls", async () => {
+    const { productId, a, b } = await twoLocations();
+    await adjustStock(tenant, productId, a, 10);
+    const moved = await transfer({ productId, fromLocationId: a, toLocationId: b, quantity: 4 });
+    expect(moved.status).toBe(201);
+    expect(hopsOf(moved)).toBe(2);
+    expect(moved.headers.get("X-D1-Stats")).toContain("calls=2;");
+    const levels = await checkedStockOf(tenant, productId);
+    expect(levels).toHaveLength(2);
+    expect(levels).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ locationId: a, onHand: 6 }),
+        expect.objectContaining({ locationId: b, onHand: 4 }),
+      ]),
+    );
   });
 
   it("refuse the same location twice (400), too much (409) and unknown locations (404)", async () => {

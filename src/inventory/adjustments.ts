@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, onlyRow, runBatch } from "../db/batch";
+import { changesOf, onlyRow, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
@@ -19,15 +19,50 @@ import {
 } from "../stock/statements";
 import { assertReceivable, loadStockTargets } from "../stock/targets";
 import { receiveSerials, takeSerials } from "../stock/tracked-stock";
-import { answerFailedStockWrite, resolveTrackedStock } from "../stock/write";
+import {
+  answerFailedStockWrite,
+  plainQuantity,
+  plainTargetsGuard,
+  resolveTrackedStock,
+  type SerialsExpected,
+  uncheckedOrChecked,
+  warehouseOfLocation,
+} from "../stock/write";
 import type { AdjustmentBody } from "./schemas";
 
 /**
  * `POST /inventory/adjustments`: one batch holding the stock change, its ledger row, its
  * `inventory.adjusted` event and, when available drops to the reorder point, `inventory.low_stock`.
- * A tracked product's change names its lot (a new lot is created on an addition) or its serial numbers.
+ * A plain adjustment (units of an untracked product) is that batch alone, checking its product and location
+ * itself; any other reads them first. A tracked product's change names its lot (a new lot is created on an
+ * addition) or its serial numbers.
  */
 export async function adjustStock(tdb: TenantDb, actor: Actor, body: AdjustmentBody) {
+  const quantity = plainQuantity(body);
+  const unchecked =
+    quantity === undefined
+      ? undefined
+      : () => {
+          const now = new Date().toISOString();
+          const adds = quantity > 0;
+          const { productId, locationId } = body;
+          return writeAdjustment(tdb, actor, { ...body, quantity }, now, {
+            guard: plainTargetsGuard(
+              tdb,
+              { productId, locations: [{ id: locationId, receives: adds }], takes: !adds },
+              now,
+            ),
+            warehouseId: warehouseOfLocation(tdb, locationId),
+            lotId: undefined,
+            serials: null,
+            expiredHolds: [],
+          });
+        };
+  return uncheckedOrChecked(unchecked, () => readAndAdjust(tdb, actor, body));
+}
+
+/** The adjustment whose product and location (and lot, serials, packs) are read and checked before its batch. */
+async function readAndAdjust(tdb: TenantDb, actor: Actor, body: AdjustmentBody) {
   const [input] = (await inBaseUnits(tdb, [body])) as [InUnits<AdjustmentBody>];
   const now = new Date().toISOString();
   const targets = await loadStockTargets(tdb, input.productId, [input.locationId], now);
@@ -38,11 +73,50 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, body: AdjustmentB
   const at = { locationId: location.id, locationCode: location.code, warehouseId: location.warehouseId };
   const expect = adds ? { mode: "add" as const } : { mode: "take" as const, ...at };
   const { lotId, serials } = await resolveTrackedStock(tdb, product, input, expect);
+  return writeAdjustment(tdb, actor, input, now, {
+    warehouseId: location.warehouseId,
+    lotId,
+    serials: serials && {
+      numbers: serials,
+      expect,
+      write: (exists) =>
+        adds
+          ? receiveSerials(tdb, product.id, at, serials, now)
+          : takeSerials(tdb, product.id, location.id, serials, now, undefined, exists),
+    },
+    expiredHolds: input.quantity < 0 ? targets.expiredHolds : [],
+  });
+}
+
+/** Where an adjustment writes and what it has checked: `guard` checks in the batch what was not read. */
+interface AdjustmentTarget {
+  guard?: SQL;
+  warehouseId: string | SQL;
+  lotId: string | undefined;
+  /** The serial numbers it moves, where they must be, and their statement (given whether the level exists). */
+  serials: {
+    numbers: readonly string[];
+    expect: SerialsExpected;
+    write: (levelExists: SQL) => Statement;
+  } | null;
+  expiredHolds: Parameters<typeof releaseExpiredHolds>[1];
+}
+
+async function writeAdjustment(
+  tdb: TenantDb,
+  actor: Actor,
+  input: InUnits<AdjustmentBody>,
+  now: string,
+  target: AdjustmentTarget,
+) {
+  const { lotId } = target;
+  const serials = target.serials?.numbers ?? null;
+  const adds = input.quantity > 0;
   const level = { productId: input.productId, locationId: input.locationId, lotId };
   const movementId = uuidv7();
   const exists = levelExists(tdb, level);
   const change = adds
-    ? addStock(tdb, { ...level, warehouseId: location.warehouseId }, input.quantity, now)
+    ? addStock(tdb, { ...level, warehouseId: target.warehouseId }, input.quantity, now)
     : changeLevel(tdb, level, { onHand: input.quantity }, now);
   const ctx = {
     ...actor,
@@ -57,13 +131,10 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, body: AdjustmentB
     'delta', ${input.quantity}, 'reason', ${input.reason}, 'lotNumber', ${input.lotNumber ?? null},
     'serialNumbers', json(${serials ? JSON.stringify(serials) : null}), 'stockLevel', json(${levelJson(tdb, level)}))`;
   const written = await runBatch(tdb, {
-    expiredHolds: input.quantity < 0 ? releaseExpiredHolds(tdb, targets.expiredHolds, now) : undefined,
+    guard: target.guard,
+    expiredHolds: releaseExpiredHolds(tdb, target.expiredHolds, now),
     change,
-    serials: serials
-      ? adds
-        ? receiveSerials(tdb, product.id, at, serials, now)
-        : takeSerials(tdb, product.id, location.id, serials, now, undefined, exists)
-      : undefined,
+    serials: target.serials?.write(exists),
     ledger: ledgerRow(tdb, movementId, level, input.quantity, ctx),
     adjusted: eventRow(tdb, "inventory.adjusted", adjusted, now, { onlyIf: exists }),
     lowStock: adds
@@ -75,7 +146,7 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, body: AdjustmentB
     throw await answerFailedStockWrite(tdb, error, {
       take: { level, quantity: -input.quantity },
       add: { level, quantity: input.quantity },
-      serials: { productId: product.id, numbers: serials, expect },
+      serials: target.serials && { productId: input.productId, ...target.serials },
     });
   });
   // A removal from a level that does not exist changed nothing: there is no stock there at all.

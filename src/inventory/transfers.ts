@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, onlyRow, runBatch } from "../db/batch";
+import { changesOf, onlyRow, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
@@ -18,15 +18,49 @@ import {
 } from "../stock/statements";
 import { assertReceivable, loadStockTargets } from "../stock/targets";
 import { takeSerials } from "../stock/tracked-stock";
-import { answerFailedStockWrite, resolveTrackedStock } from "../stock/write";
+import {
+  answerFailedStockWrite,
+  plainQuantity,
+  plainTargetsGuard,
+  resolveTrackedStock,
+  type SerialsExpected,
+  uncheckedOrChecked,
+  warehouseOfLocation,
+} from "../stock/write";
 import type { TransferBody } from "./schemas";
 
 /**
  * `POST /inventory/transfers`: both sides in one batch, or neither. The source's CHECKs refuse a
  * transfer of more than is available; the destination is only credited if the source level exists.
- * A lot moves as itself (the destination's level of the same lot); serials move with their units.
+ * A plain transfer (units of an untracked product) is that batch alone, checking its product and locations
+ * itself; any other reads them first. A lot moves as itself (the destination's level of the same lot); serials
+ * move with their units.
  */
 export async function transferStock(tdb: TenantDb, actor: Actor, body: TransferBody) {
+  const quantity = plainQuantity(body);
+  const unchecked =
+    quantity === undefined
+      ? undefined
+      : () => {
+          const now = new Date().toISOString();
+          const { productId, fromLocationId, toLocationId } = body;
+          const places = [
+            { id: fromLocationId, receives: false },
+            { id: toLocationId, receives: true },
+          ];
+          return writeTransfer(tdb, actor, { ...body, quantity }, now, {
+            guard: plainTargetsGuard(tdb, { productId, locations: places, takes: true }, now),
+            destinationWarehouseId: warehouseOfLocation(tdb, toLocationId),
+            lotId: undefined,
+            serials: null,
+            expiredHolds: [],
+          });
+        };
+  return uncheckedOrChecked(unchecked, () => readAndTransfer(tdb, actor, body));
+}
+
+/** The transfer whose product and locations (and lot, serials, packs) are read and checked before its batch. */
+async function readAndTransfer(tdb: TenantDb, actor: Actor, body: TransferBody) {
   const [input] = (await inBaseUnits(tdb, [body])) as [InUnits<TransferBody>];
   const now = new Date().toISOString();
   const targets = await loadStockTargets(
@@ -41,6 +75,40 @@ export async function transferStock(tdb: TenantDb, actor: Actor, body: TransferB
   assertReceivable(destination);
   const expect = { mode: "take" as const, locationId: source.id, locationCode: source.code };
   const { lotId, serials } = await resolveTrackedStock(tdb, product, input, expect);
+  return writeTransfer(tdb, actor, input, now, {
+    destinationWarehouseId: destination.warehouseId,
+    lotId,
+    serials: serials && {
+      numbers: serials,
+      expect,
+      write: takeSerials(tdb, product.id, source.id, serials, now, {
+        locationId: destination.id,
+        warehouseId: destination.warehouseId,
+      }),
+    },
+    expiredHolds: targets.expiredHolds,
+  });
+}
+
+/** Where a transfer puts stock and what it has checked: `guard` checks in the batch what was not read. */
+interface TransferTarget {
+  guard?: SQL;
+  destinationWarehouseId: string | SQL;
+  lotId: string | undefined;
+  /** The serial numbers it moves, where they must be, and their statement. */
+  serials: { numbers: readonly string[]; expect: SerialsExpected; write: Statement } | null;
+  expiredHolds: Parameters<typeof releaseExpiredHolds>[1];
+}
+
+async function writeTransfer(
+  tdb: TenantDb,
+  actor: Actor,
+  input: InUnits<TransferBody>,
+  now: string,
+  target: TransferTarget,
+) {
+  const { lotId } = target;
+  const serials = target.serials?.numbers ?? null;
   const from = { productId: input.productId, locationId: input.fromLocationId, lotId };
   const to = { productId: input.productId, locationId: input.toLocationId, lotId };
   const transferId = uuidv7();
@@ -60,23 +128,19 @@ export async function transferStock(tdb: TenantDb, actor: Actor, body: TransferB
     'serialNumbers', json(${serials ? JSON.stringify(serials) : null}),
     'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
   const written = await runBatch(tdb, {
-    expiredHolds: releaseExpiredHolds(tdb, targets.expiredHolds, now),
+    guard: target.guard,
+    expiredHolds: releaseExpiredHolds(tdb, target.expiredHolds, now),
     removal: changeLevel(tdb, from, { onHand: -input.quantity }, now),
     removalLedger: ledgerRow(tdb, movementIds[0], from, -input.quantity, ctx),
     addition: addStock(
       tdb,
-      { ...to, warehouseId: destination.warehouseId },
+      { ...to, warehouseId: target.destinationWarehouseId },
       input.quantity,
       now,
       sourceExists,
     ),
     additionLedger: ledgerRow(tdb, movementIds[1], to, input.quantity, ctx, sourceExists),
-    serials: serials
-      ? takeSerials(tdb, product.id, source.id, serials, now, {
-          locationId: destination.id,
-          warehouseId: destination.warehouseId,
-        })
-      : undefined,
+    serials: target.serials?.write,
     transferred: eventRow(tdb, "inventory.transferred", transferred, now, { onlyIf: sourceExists }),
     from: levelSnapshot(tdb, from),
     to: levelSnapshot(tdb, to),
@@ -85,7 +149,7 @@ export async function transferStock(tdb: TenantDb, actor: Actor, body: TransferB
     throw await answerFailedStockWrite(tdb, error, {
       take: { level: from, quantity: input.quantity },
       add: { level: to, quantity: input.quantity },
-      serials: { productId: product.id, numbers: serials, expect },
+      serials: target.serials && { productId: input.productId, ...target.serials },
     });
   });
   if (changesOf(written.removal) === 0) throw await insufficientStock(tdb, from, input.quantity, "quantity");

@@ -58,11 +58,11 @@ export const levelExists = (tdb: TenantDb, l: Level) =>
 
 /**
  * Adds stock, creating the level on first use (raw: an upsert guarded by `onlyIf`, which lets a transfer
- * add only when its source exists).
+ * add only when its source exists); the warehouse may be read in the batch (a write that has not read its location).
  */
 export function addStock(
   tdb: TenantDb,
-  l: Level & { warehouseId: string },
+  l: Level & { warehouseId: string | SQL },
   quantity: number,
   now: string,
   onlyIf = sql`1`,

@@ -1,7 +1,12 @@
+import { and, eq, exists, lte, ne, notExists, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
+import { refuseUnless } from "../db/preconditions";
+import { locations, products, stockHolds } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
 import { insufficientStock, shortage } from "./insufficient-stock";
 import { overCeiling } from "./level-ceiling";
+import type { PackedAmount } from "./packs";
 import type { Level } from "./statements";
 import {
   assertSerials,
@@ -14,11 +19,100 @@ import {
   trackingProblems,
 } from "./tracked-stock";
 
-// What an adjustment and a transfer share: the lot and serial numbers they name, checked before their
-// batch, and the 409 a failed batch means.
+// What an adjustment and a transfer share: a plain write checked inside its one batch, the lot and serial
+// numbers a tracked one names, checked before its batch, and the 409 a failed batch means.
+
+/**
+ * The units of a plain write (a quantity, no packs, no lot or serial fields), whose targets its batch can check
+ * itself (`plainTargetsGuard`); undefined for any other, which reads its targets first.
+ */
+export function plainQuantity(body: PackedAmount & TrackedInput): number | undefined {
+  const { packaging, lotNumber, expiresAt, manufacturedAt, serialNumbers } = body;
+  const tracked = [lotNumber, expiresAt, manufacturedAt, serialNumbers].some((field) => field !== undefined);
+  return packaging === undefined && !tracked ? body.quantity : undefined;
+}
+
+/**
+ * The first statement of a plain write's batch: it refuses the batch (`precondition_refused`) unless everything
+ * the write would otherwise have read and checked first holds: the product is the tenant's, stocked and
+ * untracked; each location is the tenant's, and active where stock is put; when stock is taken, no expired hold
+ * of the product waits for its release (the read path releases it in its batch).
+ */
+export function plainTargetsGuard(
+  tdb: TenantDb,
+  target: { productId: string; locations: readonly { id: string; receives: boolean }[]; takes: boolean },
+  now: string,
+) {
+  const one = { one: sql`1` };
+  const product = exists(
+    tdb.db
+      .select(one)
+      .from(products)
+      .where(
+        inTenant(
+          tdb,
+          products,
+          eq(products.id, target.productId),
+          ne(products.type, "kit"),
+          eq(products.tracking, "none"),
+        ),
+      ),
+  );
+  const places = target.locations.map((l) =>
+    exists(
+      tdb.db
+        .select(one)
+        .from(locations)
+        .where(
+          inTenant(
+            tdb,
+            locations,
+            eq(locations.id, l.id),
+            l.receives ? eq(locations.active, true) : undefined,
+          ),
+        ),
+    ),
+  );
+  const expiredHold = notExists(
+    tdb.db
+      .select(one)
+      .from(stockHolds)
+      .where(
+        inTenant(
+          tdb,
+          stockHolds,
+          eq(stockHolds.productId, target.productId),
+          eq(stockHolds.status, "active"),
+          lte(stockHolds.expiresAt, now),
+        ),
+      ),
+  );
+  return refuseUnless(tdb, and(product, ...places, target.takes ? expiredHold : undefined) as SQL);
+}
+
+/** A location's warehouse, read inside the batch (a plain write has not read its location). */
+export const warehouseOfLocation = (tdb: TenantDb, locationId: string) =>
+  sql`(${tdb.db
+    .select({ warehouseId: locations.warehouseId })
+    .from(locations)
+    .where(inTenant(tdb, locations, eq(locations.id, locationId)))})`;
+
+/**
+ * A plain write in one round trip (`unchecked`, its batch guarded by `plainTargetsGuard`), and when that guard
+ * refuses it, or the write is not plain, the write that reads and checks its targets first: its answers (the 404
+ * naming what is missing, the 400 of a kit or a tracked product, the 409 of an inactive location) are that path's,
+ * and it writes if what failed has changed since.
+ */
+export function uncheckedOrChecked<T>(
+  unchecked: (() => Promise<T>) | undefined,
+  checked: () => Promise<T>,
+): Promise<T> {
+  if (!unchecked) return checked();
+  return unchecked().catch((error) => answerFor(error, { precondition_refused: checked }));
+}
 
 /** Where serial numbers must be: not yet in stock (an addition), or at the location they are taken from. */
-type SerialsExpected = Parameters<typeof serialProblems>[3];
+export type SerialsExpected = Parameters<typeof serialProblems>[3];
 
 /**
  * The tracked stock a one-product write names, checked against the product's tracking (400) and the
@@ -52,17 +146,18 @@ export async function answerFailedStockWrite(
   change: {
     take: { level: Level; quantity: number };
     add: { level: Level; quantity: number };
-    serials: { productId: string; numbers: readonly string[] | null; expect: SerialsExpected };
+    /** The serial numbers it moves (serial-tracked products), and where they must be. */
+    serials: { productId: string; numbers: readonly string[]; expect: SerialsExpected } | null;
   },
 ): Promise<unknown> {
   const { take, add, serials } = change;
-  const { numbers } = serials;
   return answerFor(error, {
     ...shortage(() => insufficientStock(tdb, take.level, take.quantity, "quantity")),
     stock_levels_on_hand_max_check: () =>
       overCeiling(tdb, [{ ...add.level, quantity: add.quantity, field: "quantity" }]),
-    ...(numbers && {
-      serial_numbers_on_hand_check: () => serialClash(tdb, serials.productId, numbers, serials.expect),
+    ...(serials && {
+      serial_numbers_on_hand_check: () =>
+        serialClash(tdb, serials.productId, serials.numbers, serials.expect),
     }),
   });
 }

@@ -12,4 +12,5 @@ export * from "./lots";
 export * from "./merchants";
 export * from "./moves";
 export * from "./orders";
+export * from "./refusals";
 export * from "./returns";
