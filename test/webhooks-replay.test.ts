@@ -93,6 +93,44 @@ describe("webhook replay", () => {
     expect(none.body.data).toEqual({ replayId: null, queued: 0, alreadyWaiting: 0 });
   });
 
+  it("sends a merchant's subscription only its merchant's events, even when the tenant's admin replays", async () => {
+    const t = await createTenant();
+    const merchant = async (code: string) =>
+      (await call("POST", "/merchants", { headers: t.admin, body: { code, name: code } })).body.data
+        .id as string;
+    const [ma, mb] = [await merchant("A"), await merchant("B")];
+    const key = await call("POST", "/api-keys", {
+      headers: t.admin,
+      body: { name: "A's admin", scopes: ["admin"], merchantId: ma },
+    });
+    const asA = { "x-api-key": key.body.data.key };
+    const hook = await call("POST", "/webhooks", {
+      headers: asA,
+      body: { url: "https://receiver.example.com/merchant-a", events: ["*"] },
+    });
+    expect(hook.status).toBe(201);
+    stubReceiver();
+    const from = new Date(Date.now() - 1000).toISOString();
+    const own = await stockedProduct(t, 1, { product: { merchantId: ma } });
+    // B's and the tenant's own goods move in the same range.
+    await stockedProduct(t, 1, { product: { merchantId: mb } });
+    await stockedProduct(t, 1);
+    const to = new Date().toISOString();
+    const ownEvents = (await outboxEvents(t, /./))
+      .filter((event) => JSON.stringify(event.payload).includes(own.productId))
+      .map((event) => event.id);
+    expect(ownEvents).toHaveLength(2); // its product.created and inventory.adjusted
+
+    for (const headers of [t.admin, asA]) {
+      const res = await replay(t, hook.body.data.id, { from, to }, headers);
+      expect(res.status).toBe(202);
+      const { replayId } = res.body.data;
+      assert(replayId, "A's events were replayed");
+      const deliveries = await deliverReplay(t, replayId);
+      expect(deliveries.map((d) => d.eventId).sort()).toEqual([...ownEvents].sort());
+    }
+  });
+
   it("validates the range, and needs admin (401, 403) and the tenant's own subscription (404)", async () => {
     const id = await subscribe(tenant, ["*"]);
     const now = new Date().toISOString();

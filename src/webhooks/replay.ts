@@ -20,7 +20,7 @@ export const MAX_QUEUED = 10_000;
 
 /**
  * `POST /webhooks/{id}/replay`: every stored event from `from` to `to` (both inclusive) that the
- * subscription matches (and `types`, if given) becomes a new delivery of the same event: same
+ * subscription matches (and `types`, if given; for a merchant's subscription, that merchant's events) becomes a new delivery of the same event: same
  * `webhook-id`, so a receiver de-duplicates what it already has. Deliveries carry the replay's id
  * (unique per subscription, event and replay), are queued before the answer, and follow the usual retries.
  * An event an earlier replay has waiting for this subscription is left out (`alreadyWaiting`), and a replay that could
@@ -43,7 +43,16 @@ export async function replayEvents(env: Bindings, tdb: TenantDb, subscriptionId:
   const events = await tdb.db
     .select({ id: o.id, type: o.type })
     .from(o)
-    .where(inTenant(tdb, o, and(gte(o.createdAt, from), lte(o.createdAt, to)), inArray(o.type, [...types])))
+    .where(
+      inTenant(
+        tdb,
+        o,
+        and(gte(o.createdAt, from), lte(o.createdAt, to)),
+        inArray(o.type, [...types]),
+        // A merchant's subscription gets its merchant's events, whoever replays to it (the fan-out's rule).
+        subscription.merchantId === null ? undefined : eq(o.merchantId, subscription.merchantId),
+      ),
+    )
     .orderBy(asc(o.seq))
     .limit(MAX_REPLAY + 1);
   if (events.length > MAX_REPLAY) {
