@@ -15,7 +15,8 @@ import {
   stockMovements,
 } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import type { BilledActivity, BillingUnit, chargeReferenceTypes } from "./schemas";
+import type { BilledActivity, BillingUnit } from "../record-schemas/invoice";
+import type { chargeReferenceTypes } from "./schemas";
 
 /** Something the warehouse did for a merchant that a rate may price: read from its records, never counted aside. */
 export interface Activity {

@@ -8,10 +8,11 @@ import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
+import { billedActivities, billingUnits } from "../record-schemas/invoice";
 import { readActivity } from "./activity";
 import { type Charge, cardOn, priceActivity } from "./pricing";
 import { billedMerchant, type InvoiceRow, invoiceRecord } from "./records";
-import { billedActivities, billingUnits, type CreateInvoiceBody } from "./schemas";
+import type { CreateInvoiceBody } from "./schemas";
 
 const issuedFor = (tdb: TenantDb, merchantId: string, period: string) =>
   tdb.db

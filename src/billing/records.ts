@@ -6,7 +6,7 @@ import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { validationError } from "../http/validation";
 import { exactMoneyWithText, fromE4 } from "../money";
-import type { BilledActivity, BillingUnit } from "./schemas";
+import type { BilledActivity, BillingUnit } from "../record-schemas/invoice";
 
 export type RateCardRow = typeof billingRateCards.$inferSelect;
 export type InvoiceRow = typeof billingInvoices.$inferSelect;

@@ -5,6 +5,7 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { InvoiceRecord } from "../record-schemas/invoice";
 import { createInvoice } from "./create-invoice";
 import { createRateCard } from "./create-rate-card";
 import { INVOICE_CSV_HEADER, invoiceCsv } from "./invoice-csv";
@@ -17,7 +18,6 @@ import {
   CreateInvoiceBody,
   CreateRateCardBody,
   InvoiceFormatQuery,
-  InvoiceRecord,
   ListChargesQuery,
   ListInvoicesQuery,
   ListRateCardsQuery,

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { InvoiceRecord } from "../billing/schemas";
 import { OrderRecord, ReceiptLine } from "../order-core/schemas";
 import type { EventType } from "../outbox/catalog";
 import { CountRecord } from "../record-schemas/count";
+import { InvoiceRecord } from "../record-schemas/invoice";
 import { JobRecord } from "../record-schemas/job";
 import { PickListRecord } from "../record-schemas/pick-list";
 import { ProductRecord } from "../record-schemas/product";
