@@ -78,7 +78,6 @@ const notYetMoved = [
   "jobs -> products",
   "jobs -> reports",
   "jobs -> uploads",
-  "openapi -> events",
 ];
 
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });

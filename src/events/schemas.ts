@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { type EventType, eventTypes, type FeedType, feedTypes } from "../outbox/catalog";
-import { eventPayloads, schemaStem } from "./payloads";
+import { type FeedType, feedTypes } from "../outbox/catalog";
+import { bodyShape } from "../outbox/event-bodies";
+import { schemaStem } from "../outbox/payloads";
 
 const typeNames = z
   .string()
@@ -39,25 +40,6 @@ export const FeedQuery = z.object({
     .default(100),
 });
 export type FeedQuery = z.infer<typeof FeedQuery>;
-
-const timestamp = z.string().openapi({
-  format: "date-time",
-  description: "When the change committed.",
-});
-
-/** The body a webhook receiver gets for an event of `type`; its `data` has the event's own schema (payloads.ts). */
-const bodyShape = <T extends EventType>(type: T) => ({
-  type: z.literal(type),
-  timestamp,
-  data: eventPayloads[type],
-});
-
-const webhookBody = <T extends EventType>(type: T) =>
-  z.object(bodyShape(type)).openapi(`${schemaStem(type)}WebhookBody`);
-
-export const WebhookBodies = Object.fromEntries(eventTypes.map((type) => [type, webhookBody(type)])) as {
-  [T in EventType]: ReturnType<typeof webhookBody<T>>;
-};
 
 /** A feed item: a delivered body with the event's id (its deliveries' `webhook-id`). */
 const feedEvent = (type: FeedType) =>
