@@ -106,7 +106,7 @@ describe("bad input", () => {
       ],
       [
         { orderId, lines: [{ orderLineId, quantity: 0, reason: " " }] },
-        ["lines[0].quantity: must be a positive integer", "lines[0].reason: must not be empty"],
+        ["lines[0].quantity: must be a positive integer", "lines[0].reason: Reason is required"],
       ],
     ];
     for (const [body, errors] of cases) {

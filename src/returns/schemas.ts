@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { returnStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { requiredText } from "../http/required-text";
 import { amountFields, oneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
@@ -30,15 +31,10 @@ export const CreateReturnBody = z
                 "lines, quantity x the component's units per kit.",
             }),
             ...amountFields(Quantity),
-            reason: z
-              .string({ error: "must be a string" })
-              .trim()
-              .min(1, "must not be empty")
-              .max(64, "must be at most 64 characters")
-              .openapi({
-                example: "damaged",
-                description: "Why it comes back, as the shop codes it (reports group by it exactly).",
-              }),
+            reason: requiredText("Reason", 64).openapi({
+              example: "damaged",
+              description: "Why it comes back, as the shop codes it (reports group by it exactly).",
+            }),
           })
           .superRefine((line, ctx) => oneAmount(line, ctx)),
         { error: "must be an array of lines" },
