@@ -2,7 +2,9 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createTenant, ok } from "./support/api";
 import { expectFitsPhone, expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
-import { warehouseWithOrders } from "./support/seed";
+import { MUG_BARCODE, mainWithBins, warehouseWithOrders } from "./support/seed";
+
+const CASE_BARCODE = "12000000000012"; // GTIN-14 of a case of 4 mugs, check digit 2
 
 /** On a shipment's page: a tracking number per package, the labels recorded, one label saved, then dispatch. */
 async function labelAndDispatch(page: Page, trackingNumbers: string[]) {
@@ -120,6 +122,118 @@ describe("packing, through the screens", () => {
     expect(listed.map((s) => [s.status, s.packages.map((p) => p.trackingNumber)])).toEqual([
       ["dispatched", ["TRACK-0001", "TRACK-0002"]],
       ["dispatched", ["TRACK-0003"]],
+    ]);
+    expectWellBehaved(phone);
+  });
+
+  it("packs by scanning: a case counts its units, serials are scanned per unit, a wrong product adds nothing", {
+    timeout: 180_000,
+  }, async () => {
+    const tenant = await createTenant();
+    const { api } = tenant;
+    const { a1 } = await mainWithBins(tenant);
+    const mug = await ok(
+      api.POST("/api/v1/products", {
+        body: {
+          sku: "MUG-1",
+          name: "Mug",
+          barcode: MUG_BARCODE,
+          packagings: [{ code: "case", name: "Case of 4", quantity: 4, barcode: CASE_BARCODE }],
+        },
+      }),
+    );
+    const camera = await ok(
+      api.POST("/api/v1/products", { body: { sku: "CAM-1", name: "Camera", tracking: "serial" } }),
+    );
+    await ok(api.POST("/api/v1/products", { body: { sku: "PEN-1", name: "Pen" } }));
+    await ok(
+      api.POST("/api/v1/inventory/adjustments", {
+        body: { productId: mug.id, locationId: a1.id, quantity: 10, reason: "received" },
+      }),
+    );
+    await ok(
+      api.POST("/api/v1/inventory/adjustments", {
+        body: {
+          productId: camera.id,
+          locationId: a1.id,
+          quantity: 3,
+          reason: "received",
+          serialNumbers: ["SN-1", "SN-2", "SN-3"],
+        },
+      }),
+    );
+    const order = await ok(
+      api.POST("/api/v1/orders/sales", {
+        body: {
+          customerId: crypto.randomUUID(),
+          lines: [
+            { productId: mug.id, quantity: 5, price: 8 },
+            { productId: camera.id, quantity: 2, price: 300 },
+          ],
+          shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+        },
+      }),
+    );
+    await ok(
+      api.PATCH("/api/v1/orders/{id}/status", {
+        params: { path: { id: order.id } },
+        body: { status: "confirmed" },
+      }),
+    );
+    const phone = await openPage(`/app/pack/${order.id}`, { phone: true });
+    await signIn(phone, tenant.email, tenant.password);
+    await phone.getByRole("heading", { name: `Pack ${order.number}`, level: 1 }).waitFor();
+    const units = (line: RegExp) => phone.getByLabel(line).inputValue();
+    const scan = async (code: string, prompt: string | RegExp = "Scan product into package 1") => {
+      const field = phone.getByLabel(prompt);
+      await field.fill(code);
+      await field.press("Enter");
+    };
+    // Before any scan the package holds everything open but the serial-tracked line (its units are its serials).
+    await expect.poll(() => units(/^Line 1: MUG-1/)).toBe("5");
+    expect(await units(/^Line 2: CAM-1/)).toBe("0");
+
+    // A product of another order: refused, nothing added, the package as it was.
+    await scan("PEN-1");
+    await phone
+      .getByRole("alert")
+      .getByText(`PEN-1 is not on order ${order.number}: it needs MUG-1, CAM-1`)
+      .waitFor();
+    expect(await units(/^Line 1: MUG-1/)).toBe("5");
+
+    // A case: four mugs (the first scan empties the package: scanning counts it from zero). Then one mug.
+    await scan(CASE_BARCODE);
+    await expect.poll(() => units(/^Line 1: MUG-1/)).toBe("4");
+    await scan(MUG_BARCODE);
+    await expect.poll(() => units(/^Line 1: MUG-1/)).toBe("5");
+    await scan(MUG_BARCODE);
+    await phone.getByRole("alert").getByText(`Only 0 of MUG-1 left to pack: ${MUG_BARCODE} is 1`).waitFor();
+    expect(await units(/^Line 1: MUG-1/)).toBe("5");
+
+    // The cameras, each with its serial number; the same serial twice is refused.
+    await scan("CAM-1");
+    await scan("SN-2", "Serial number 1 of 1 for CAM-1");
+    await expect.poll(() => units(/^Line 2: CAM-1/)).toBe("1");
+    await scan("CAM-1");
+    await scan("SN-2", "Serial number 1 of 1 for CAM-1");
+    await phone.getByRole("alert").getByText("Serial number SN-2 is packed already").waitFor();
+    await scan("SN-3", "Serial number 1 of 1 for CAM-1");
+    await expect.poll(() => units(/^Line 2: CAM-1/)).toBe("2");
+    await phone.getByText("Serial numbers of line 2: SN-2, SN-3").waitFor();
+    await phone.getByLabel("Weight", { exact: true }).fill("2.5");
+    await expectFitsPhone(phone, "scan to pack at 390 px");
+    await screenshot(phone, "pack-scanned-phone");
+    await phone.getByRole("button", { name: "Create shipment" }).click();
+    await phone.getByRole("heading", { name: /^Shipment /, level: 1 }).waitFor();
+
+    // Through the API: one package with five mugs and the two scanned cameras.
+    const [shipment] = await ok(
+      api.GET("/api/v1/orders/{id}/shipments", { params: { path: { id: order.id } } }),
+    );
+    const lines = shipment?.packages[0]?.lines ?? [];
+    expect(lines.map((l) => [l.productId, l.quantity, l.serialNumbers ?? null])).toEqual([
+      [mug.id, 5, null],
+      [camera.id, 2, ["SN-2", "SN-3"]],
     ]);
     expectWellBehaved(phone);
   });

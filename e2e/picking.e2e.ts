@@ -8,7 +8,7 @@ import {
   screenshot,
   signIn,
 } from "./support/browser";
-import { MUG_BARCODE, warehouseWithOrders } from "./support/seed";
+import { MUG_BARCODE, mainWithBins, warehouseWithOrders } from "./support/seed";
 
 describe("picking, through the screens", () => {
   it("creates a pick list for a confirmed order and picks it at phone size by typed scans, refusing a wrong bin", {
@@ -125,7 +125,7 @@ describe("picking, through the screens", () => {
     expect(await row.getByRole("cell").nth(3).textContent()).toBe("2");
     await page.getByLabel("Status").selectOption("open");
     await page.getByRole("button", { name: "Apply" }).click();
-    await page.getByText("No open pick lists.").waitFor();
+    await page.getByText("No pick lists match these filters.").waitFor();
     expectSpotless(page);
   });
 
@@ -158,6 +158,71 @@ describe("picking, through the screens", () => {
     await phone.getByLabel("Quantity").waitFor();
     expect(await phone.getByRole("button", { name: "Camera", exact: true }).count()).toBe(0);
     await expectFitsPhone(phone, "pick screen with a camera at 390 px");
+    expectSpotless(phone);
+  });
+
+  it("counts a case's barcode scanned at the quantity step as the case's units", {
+    timeout: 180_000,
+  }, async () => {
+    const tenant = await createTenant();
+    const { api } = tenant;
+    const { main, a1 } = await mainWithBins(tenant);
+    const caseBarcode = "12000000000029"; // GTIN-14, check digit 9: all digits, like a quantity
+    const mug = await ok(
+      api.POST("/api/v1/products", {
+        body: {
+          sku: "MUG-1",
+          name: "Mug",
+          barcode: MUG_BARCODE,
+          packagings: [{ code: "case", name: "Case of 4", quantity: 4, barcode: caseBarcode }],
+        },
+      }),
+    );
+    await ok(
+      api.POST("/api/v1/inventory/adjustments", {
+        body: { productId: mug.id, locationId: a1.id, quantity: 20, reason: "received" },
+      }),
+    );
+    const order = await ok(
+      api.POST("/api/v1/orders/sales", {
+        body: {
+          customerId: crypto.randomUUID(),
+          lines: [{ productId: mug.id, quantity: 8, price: 8 }],
+          shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+        },
+      }),
+    );
+    await ok(
+      api.PATCH("/api/v1/orders/{id}/status", {
+        params: { path: { id: order.id } },
+        body: { status: "confirmed" },
+      }),
+    );
+    const pickList = await ok(
+      api.POST("/api/v1/pick-lists", { body: { warehouseId: main.id, orderIds: [order.id] } }),
+    );
+    const phone = await openPage(`/app/pick/${pickList.id}`, { phone: true });
+    await signIn(phone, tenant.email, tenant.password);
+    const scan = (label: string, code: string) =>
+      phone
+        .getByLabel(label)
+        .fill(code)
+        .then(() => phone.getByLabel(label).press("Enter"));
+    await phone.getByText("0 of 1 lines done").waitFor();
+    await scan("Scan location", "A1");
+    await scan("Scan product", MUG_BARCODE);
+    await expect.poll(() => phone.getByLabel("Quantity").inputValue(), { timeout: 15_000 }).toBe("8");
+    // One case: four mugs picked, four still asked.
+    await scan("Quantity", caseBarcode);
+    await phone.getByText("Pick 4 (4 picked already)", { exact: false }).waitFor();
+    await expect.poll(() => phone.getByLabel("Quantity").inputValue(), { timeout: 15_000 }).toBe("4");
+    await screenshot(phone, "pick-case-phone");
+    // The second case completes the line.
+    await scan("Quantity", caseBarcode);
+    await phone.getByText("Pick list complete: every line is picked or short.").waitFor();
+    const done = await ok(api.GET("/api/v1/pick-lists/{id}", { params: { path: { id: pickList.id } } }));
+    expect(done.lines.map((l) => [l.quantity, l.pickedQuantity])).toEqual([[8, 8]]);
+    expect(done.status).toBe("completed");
     expectSpotless(phone);
   });
 });

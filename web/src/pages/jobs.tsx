@@ -1,11 +1,9 @@
 import { api, type Schemas, unwrap } from "../api/client";
+import { FilteredList, useFilteredList } from "../ui/filtered-list";
 import { formatDateTime, formatInteger } from "../ui/format";
-import { LoadedList } from "../ui/loaded-list";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { filterFields, useUrlFilters } from "../ui/url-filters";
-import { useLoad } from "../ui/use-load";
 import { statusLabel } from "./orders";
 
 type Job = Schemas["Job"];
@@ -33,57 +31,45 @@ export const jobProgress = (job: Job) =>
 /** Imports and exports the API runs in the background, newest first, with status and type filters. */
 export function Jobs() {
   useDocumentTitle("Jobs");
-  const { values, page, show } = useUrlFilters(["status", "type"] as const);
-  const jobs = useLoad(
-    () =>
-      unwrap(
-        api.GET("/api/v1/jobs", {
-          params: {
-            query: {
-              page,
-              pageSize: 25,
-              ...(values.status && { status: values.status as JobStatus }),
-              ...(values.type && { type: values.type as JobType }),
-            },
+  const jobs = useFilteredList(["status", "type"] as const, (values, page) =>
+    unwrap(
+      api.GET("/api/v1/jobs", {
+        params: {
+          query: {
+            page,
+            pageSize: 25,
+            ...(values.status && { status: values.status as JobStatus }),
+            ...(values.type && { type: values.type as JobType }),
           },
-        }),
-      ),
-    [page, values.status, values.type],
+        },
+      }),
+    ),
   );
   return (
     <>
       <h1 tabIndex={-1}>Jobs</h1>
       <p class="muted">A product import runs as a job from Products → Import CSV.</p>
-      <form
-        class="filters"
-        aria-label="Filter jobs"
-        onSubmit={(event) => {
-          const { status = "", type = "" } = filterFields(event);
-          show({ status, type, page: 1 });
-        }}
-      >
-        <SelectField
-          label="Status"
-          name="status"
-          empty="Any"
-          choices={choicesOf(STATUSES, statusLabel)}
-          initial={values.status}
-        />
-        <SelectField
-          label="Type"
-          name="type"
-          empty="Any"
-          choices={choicesOf(TYPES, statusLabel)}
-          initial={values.type}
-        />
-        <button type="submit" class="button button-primary">
-          Apply
-        </button>
-      </form>
-      <LoadedList
-        load={jobs}
-        empty={values.status || values.type ? "No jobs match these filters." : "No jobs yet."}
-        onPage={(next) => show({ page: next })}
+      <FilteredList
+        noun="jobs"
+        data={jobs}
+        fields={
+          <>
+            <SelectField
+              label="Status"
+              name="status"
+              empty="Any"
+              choices={choicesOf(STATUSES, statusLabel)}
+              initial={jobs.values.status}
+            />
+            <SelectField
+              label="Type"
+              name="type"
+              empty="Any"
+              choices={choicesOf(TYPES, statusLabel)}
+              initial={jobs.values.type}
+            />
+          </>
+        }
       >
         {(list) => (
           <Table
@@ -111,7 +97,7 @@ export function Jobs() {
             ))}
           </Table>
         )}
-      </LoadedList>
+      </FilteredList>
     </>
   );
 }

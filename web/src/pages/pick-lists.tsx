@@ -2,16 +2,15 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
+import { FilteredList, useFilteredList } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger } from "../ui/format";
 import { Loaded } from "../ui/loaded";
-import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { filterFields, useUrlFilters } from "../ui/url-filters";
 import { useLoad } from "../ui/use-load";
 import { statusLabel } from "./orders";
 
@@ -22,23 +21,16 @@ const STATUSES: PickListStatus[] = ["open", "in_progress", "completed", "cancell
 export function PickLists() {
   useDocumentTitle("Pick lists");
   const { route } = useLocation();
-  const { values, page, show } = useUrlFilters(["status"] as const);
   const warehouses = useWarehouses();
   const [creating, setCreating] = useState(false);
-  const lists = useLoad(
-    () =>
-      unwrap(
-        api.GET("/api/v1/pick-lists", {
-          params: {
-            query: {
-              page,
-              pageSize: 25,
-              ...(values.status && { status: values.status as PickListStatus }),
-            },
-          },
-        }),
-      ),
-    [page, values.status],
+  const lists = useFilteredList(["status"] as const, (values, page) =>
+    unwrap(
+      api.GET("/api/v1/pick-lists", {
+        params: {
+          query: { page, pageSize: 25, ...(values.status && { status: values.status as PickListStatus }) },
+        },
+      }),
+    ),
   );
   return (
     <>
@@ -48,26 +40,18 @@ export function PickLists() {
           New pick list
         </button>
       </div>
-      <form
-        class="filters"
-        aria-label="Filter pick lists"
-        onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
-      >
-        <SelectField
-          label="Status"
-          name="status"
-          empty="Any"
-          choices={choicesOf(STATUSES, statusLabel)}
-          initial={values.status}
-        />
-        <button type="submit" class="button button-primary">
-          Apply
-        </button>
-      </form>
-      <LoadedList
-        load={lists}
-        empty={values.status ? `No ${statusLabel(values.status)} pick lists.` : "No pick lists yet."}
-        onPage={(next) => show({ page: next })}
+      <FilteredList
+        noun="pick lists"
+        data={lists}
+        fields={
+          <SelectField
+            label="Status"
+            name="status"
+            empty="Any"
+            choices={choicesOf(STATUSES, statusLabel)}
+            initial={lists.values.status}
+          />
+        }
       >
         {(list) => (
           <Table
@@ -103,7 +87,7 @@ export function PickLists() {
             ))}
           </Table>
         )}
-      </LoadedList>
+      </FilteredList>
       {creating && (
         <NewPickListDialog
           onClose={() => setCreating(false)}

@@ -97,9 +97,29 @@ function confirms(step: Exclude<Step, "quantity">, line: Line, matches: Match[])
     step === "location"
       ? m.type === "location" && m.location.id === line.locationId
       : step === "product"
-        ? m.type === "product" && m.product.id === line.productId
+        ? (m.type === "product" || m.type === "packaging") && m.product.id === line.productId
         : m.type === "lot" && m.lot.productId === line.productId && m.lot.number === line.lotNumber,
   );
+}
+
+/**
+ * What a scan at the quantity step picks: a typed number up to what the line asks is that many units; anything
+ * else is resolved through `GET /barcodes/{code}` first, and one of the product's packagings (a case's barcode,
+ * all digits like a number) is one pack of it, which the API counts as the packaging's units. A number that names
+ * no packaging is still sent as units, so more than the line asks gets the API's own refusal.
+ */
+async function amountOf(
+  code: string,
+  line: Line,
+): Promise<{ quantity: number } | { packaging: string; packs: 1 }> {
+  const units = /^[1-9]\d*$/.test(code) ? Number(code) : 0;
+  if (units > 0 && units <= remainingOf(line)) return { quantity: units };
+  const pack = (await resolveCode(code)).find(
+    (m) => m.type === "packaging" && m.product.id === line.productId,
+  );
+  if (pack?.type === "packaging") return { packaging: pack.packaging.code, packs: 1 };
+  if (units > 0) return { quantity: units };
+  throw new Error(`Quantity must be a whole number of at least 1, or a pack of ${line.sku} scanned`);
 }
 
 const expectedAt = (step: Exclude<Step, "quantity">, line: Line) =>
@@ -122,12 +142,11 @@ function Scanner({ initial }: { initial: PickList }) {
   const scan = useSubmit(async (code: string) => {
     if (!line) return;
     if (step === "quantity") {
-      if (!/^[1-9]\d*$/.test(code)) throw new Error("Quantity must be a whole number of at least 1");
       const body = {
         lineId: line.id,
         location: current.location ?? "",
         product: current.product ?? "",
-        quantity: Number(code),
+        ...(await amountOf(code, line)),
         ...(current.lotNumber && { lotNumber: current.lotNumber }),
       };
       const path = { id: pickList.id };

@@ -2,16 +2,14 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
+import { FilteredList, useFilteredList } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger } from "../ui/format";
-import { LoadedList } from "../ui/loaded-list";
 import { Modal } from "../ui/modal";
 import { useOrdersById } from "../ui/orders-lookup";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { filterFields, useUrlFilters } from "../ui/url-filters";
-import { useLoad } from "../ui/use-load";
 import { statusLabel } from "./orders";
 
 type Order = Schemas["Order"];
@@ -28,43 +26,32 @@ export const returnable = (order: Order) =>
 /** Returns (RMAs) with a status filter; each is created from its order's page. */
 export function Returns() {
   useDocumentTitle("Returns");
-  const { values, page, show } = useUrlFilters(["status"] as const);
-  const returns = useLoad(
-    () =>
-      unwrap(
-        api.GET("/api/v1/returns", {
-          params: {
-            query: { page, pageSize: 25, ...(values.status && { status: values.status as ReturnStatus }) },
-          },
-        }),
-      ),
-    [page, values.status],
+  const returns = useFilteredList(["status"] as const, (values, page) =>
+    unwrap(
+      api.GET("/api/v1/returns", {
+        params: {
+          query: { page, pageSize: 25, ...(values.status && { status: values.status as ReturnStatus }) },
+        },
+      }),
+    ),
   );
-  const orders = useOrdersById(returns.data?.items.map((r) => r.orderId) ?? []);
+  const orders = useOrdersById(returns.list.data?.items.map((r) => r.orderId) ?? []);
   return (
     <>
       <h1 tabIndex={-1}>Returns</h1>
       <p class="muted">A return is created from its order's page (Create return), once units have shipped.</p>
-      <form
-        class="filters"
-        aria-label="Filter returns"
-        onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
-      >
-        <SelectField
-          label="Status"
-          name="status"
-          empty="Any"
-          choices={choicesOf(STATUSES, statusLabel)}
-          initial={values.status}
-        />
-        <button type="submit" class="button button-primary">
-          Apply
-        </button>
-      </form>
-      <LoadedList
-        load={returns}
-        empty={values.status ? `No ${statusLabel(values.status)} returns.` : "No returns yet."}
-        onPage={(next) => show({ page: next })}
+      <FilteredList
+        noun="returns"
+        data={returns}
+        fields={
+          <SelectField
+            label="Status"
+            name="status"
+            empty="Any"
+            choices={choicesOf(STATUSES, statusLabel)}
+            initial={returns.values.status}
+          />
+        }
       >
         {(list) => (
           <Table
@@ -98,7 +85,7 @@ export function Returns() {
             ))}
           </Table>
         )}
-      </LoadedList>
+      </FilteredList>
     </>
   );
 }

@@ -1,12 +1,10 @@
 import { api, type Schemas, unwrap } from "../api/client";
+import { FilteredList, useFilteredList } from "../ui/filtered-list";
 import { formatDateTime, formatInteger } from "../ui/format";
-import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses } from "../ui/lookups";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { filterFields, useUrlFilters } from "../ui/url-filters";
-import { useLoad } from "../ui/use-load";
 import { statusLabel } from "./orders";
 
 type Shipment = Schemas["Shipment"];
@@ -22,54 +20,47 @@ export const formatWeight = (weight: Schemas["Weight"]) => (weight ? `${weight.v
 /** Every shipment of the tenant, newest first, with status and carrier filters. */
 export function Shipments() {
   useDocumentTitle("Shipments");
-  const { values, page, show } = useUrlFilters(["status", "carrier"] as const);
   const warehouses = useWarehouses();
-  const shipments = useLoad(
-    () =>
-      unwrap(
-        api.GET("/api/v1/shipments", {
-          params: {
-            query: {
-              page,
-              pageSize: 25,
-              ...(values.status && { status: values.status as ShipmentStatus }),
-              ...(values.carrier && { carrier: values.carrier }),
-            },
+  const shipments = useFilteredList(["status", "carrier"] as const, (values, page) =>
+    unwrap(
+      api.GET("/api/v1/shipments", {
+        params: {
+          query: {
+            page,
+            pageSize: 25,
+            ...(values.status && { status: values.status as ShipmentStatus }),
+            ...(values.carrier && { carrier: values.carrier }),
           },
-        }),
-      ),
-    [page, values.status, values.carrier],
+        },
+      }),
+    ),
   );
   return (
     <>
       <h1 tabIndex={-1}>Shipments</h1>
-      <form
-        class="filters"
-        aria-label="Filter shipments"
-        onSubmit={(event) => {
-          const { status = "", carrier = "" } = filterFields(event);
-          show({ status, carrier, page: 1 });
-        }}
-      >
-        <SelectField
-          label="Status"
-          name="status"
-          empty="Any"
-          choices={choicesOf(STATUSES, statusLabel)}
-          initial={values.status}
-        />
-        <label class="field">
-          <span>Carrier</span>
-          <input name="carrier" maxLength={50} defaultValue={values.carrier} placeholder="manual" />
-        </label>
-        <button type="submit" class="button button-primary">
-          Apply
-        </button>
-      </form>
-      <LoadedList
-        load={shipments}
-        empty={values.status || values.carrier ? "No shipments match these filters." : "No shipments yet."}
-        onPage={(next) => show({ page: next })}
+      <FilteredList
+        noun="shipments"
+        data={shipments}
+        fields={
+          <>
+            <SelectField
+              label="Status"
+              name="status"
+              empty="Any"
+              choices={choicesOf(STATUSES, statusLabel)}
+              initial={shipments.values.status}
+            />
+            <label class="field">
+              <span>Carrier</span>
+              <input
+                name="carrier"
+                maxLength={50}
+                defaultValue={shipments.values.carrier}
+                placeholder="manual"
+              />
+            </label>
+          </>
+        }
       >
         {(list) => (
           <ShipmentsTable
@@ -78,7 +69,7 @@ export function Shipments() {
             warehouse={(id) => codeOf(warehouses.data, id)}
           />
         )}
-      </LoadedList>
+      </FilteredList>
     </>
   );
 }
