@@ -115,11 +115,16 @@ function Packing({ id }: { id: string }) {
  * the API takes picked units from the packing location first, then from the bins the order holds.
  */
 function Packages({ order }: { order: Order }) {
+  const products = useProductsById(order.lines.filter((l) => openOf(l) > 0).map((l) => l.productId));
+  // The products first: a serial-tracked line starts its packages empty, so the first package must know which.
+  return <Loaded load={products}>{(found) => <PackageForm order={order} products={found} />}</Loaded>;
+}
+
+function PackageForm({ order, products }: { order: Order; products: Map<string, Product> }) {
   const { route } = useLocation();
   const open = order.lines.filter((l) => openOf(l) > 0);
-  const products = useProductsById(open.map((l) => l.productId));
-  const sku = (productId: string) => products.data?.get(productId)?.sku ?? productId.slice(0, 8);
-  const serialTracked = (line: Line) => products.data?.get(line.productId)?.tracking === "serial";
+  const sku = (productId: string) => products.get(productId)?.sku ?? productId.slice(0, 8);
+  const serialTracked = (line: Line) => products.get(line.productId)?.tracking === "serial";
   // A serial-tracked line starts empty: its units are the serial numbers scanned.
   const fresh = (key: number, drafts: Draft[]): Draft => ({
     key,
@@ -144,7 +149,7 @@ function Packages({ order }: { order: Order }) {
   const [drafts, setDrafts] = useState<Draft[]>(() => [fresh(1, [])]);
   const set = (key: number, change: Partial<Draft>) =>
     setDrafts(drafts.map((d) => (d.key === key ? { ...d, ...change } : d)));
-  const scanning = useScanToPack(order, open, products.data, drafts, setDrafts);
+  const scanning = useScanToPack(order, open, products, drafts, setDrafts);
   const submit = useSubmit(async () => {
     const packages = drafts.map((d) => ({
       ...(d.packageType.trim() && { packageType: d.packageType.trim() }),
@@ -300,14 +305,14 @@ interface AwaitingSerials {
 function useScanToPack(
   order: Order,
   open: Line[],
-  products: Map<string, Product> | undefined,
+  products: Map<string, Product>,
   drafts: Draft[],
   setDrafts: (drafts: Draft[]) => void,
 ) {
   const [awaiting, setAwaiting] = useState<AwaitingSerials | null>(null);
   const [count, setCount] = useState(0);
   const target = drafts.at(-1);
-  const sku = (line: Line) => products?.get(line.productId)?.sku ?? line.productId.slice(0, 8);
+  const sku = (line: Line) => products.get(line.productId)?.sku ?? line.productId.slice(0, 8);
   /** The package being filled, emptied first if this is its first scan. */
   const into = (d: Draft): Draft =>
     d.scanned ? d : { ...d, scanned: true, quantities: Object.fromEntries(open.map((l) => [l.id, "0"])) };
@@ -329,7 +334,7 @@ function useScanToPack(
     if (!target) return;
     if (awaiting) {
       const line = open.find((l) => l.id === awaiting.lineId);
-      const product = line && products?.get(line.productId);
+      const product = line && products.get(line.productId);
       if (!line || !product) return;
       if (code === product.sku || code === product.barcode)
         throw new Error(`That is ${product.sku} itself: scan the serial number on the unit`);
@@ -364,7 +369,7 @@ function useScanToPack(
         `Only ${formatInteger(Math.max(0, room(line)))} of ${sku(line)} left to pack: ${code} is ${formatInteger(units)}`,
       );
     }
-    if (products?.get(fits.line.productId)?.tracking === "serial") {
+    if (products.get(fits.line.productId)?.tracking === "serial") {
       setDrafts(filling);
       setAwaiting({ lineId: fits.line.id, left: fits.units, of: fits.units });
       return;
