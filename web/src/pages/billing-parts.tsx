@@ -1,10 +1,10 @@
 import type { Schemas } from "../api/client";
 import { currentMerchant } from "../session/session";
+import { statusLabel } from "../ui/format";
 import { type Merchant, useMerchants } from "../ui/lookups";
 import { SelectField } from "../ui/select-field";
 import { SubNav } from "../ui/sub-nav";
 import type { Load } from "../ui/use-load";
-import { statusLabel } from "./orders";
 
 type Activity = Schemas["BillingActivity"];
 type Unit = Schemas["BillingUnit"];

@@ -4,13 +4,12 @@ import { api, unwrap } from "../api/client";
 import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatInteger } from "../ui/format";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 import { jobName, jobProgress } from "./jobs";
-import { statusLabel } from "./orders";
 
 /** How often a job still queued or running is read again. */
 const WATCH_MS = 1500;

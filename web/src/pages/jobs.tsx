@@ -1,10 +1,9 @@
 import { api, type Schemas, unwrap } from "../api/client";
-import { FilteredList, useFilteredList } from "../ui/filtered-list";
-import { formatDateTime, formatInteger } from "../ui/format";
+import { FilteredList, StatusFilter, useFilteredList } from "../ui/filtered-list";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { statusLabel } from "./orders";
 
 type Job = Schemas["Job"];
 type JobStatus = Schemas["JobStatus"];
@@ -54,13 +53,7 @@ export function Jobs() {
         data={jobs}
         fields={
           <>
-            <SelectField
-              label="Status"
-              name="status"
-              empty="Any"
-              choices={choicesOf(STATUSES, statusLabel)}
-              initial={jobs.values.status}
-            />
+            <StatusFilter statuses={STATUSES} initial={jobs.values.status} />
             <SelectField
               label="Type"
               name="type"

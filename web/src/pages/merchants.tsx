@@ -1,10 +1,8 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
-import { fieldsOf, useSubmit } from "../ui/form";
+import { EditDialog } from "../ui/form-dialog";
 import { formatDateTime } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { Modal } from "../ui/modal";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -94,37 +92,29 @@ function MerchantDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const submit = useSubmit(async (fields: Record<string, string>) => {
-    const body = { code: (fields.code ?? "").trim(), name: (fields.name ?? "").trim() };
-    await unwrap(
-      merchant
-        ? api.PUT("/api/v1/merchants/{id}", { params: { path: { id: merchant.id } }, body })
-        : api.POST("/api/v1/merchants", { body }),
-    );
-    onSaved();
-    onClose();
-  });
   return (
-    <Modal title={merchant ? `Edit ${merchant.code}` : "New merchant"} onClose={onClose}>
-      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
-        <label class="field">
-          <span>Code</span>
-          <input name="code" required maxLength={32} defaultValue={merchant?.code} autocomplete="off" />
-        </label>
-        <label class="field">
-          <span>Name</span>
-          <input name="name" required maxLength={200} defaultValue={merchant?.name} />
-        </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            {merchant ? "Save" : "Create merchant"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <EditDialog
+      title={merchant ? `Edit ${merchant.code}` : "New merchant"}
+      submitLabel={merchant ? "Save" : "Create merchant"}
+      onClose={onClose}
+      onSaved={onSaved}
+      save={(fields) => {
+        const body = { code: (fields.code ?? "").trim(), name: (fields.name ?? "").trim() };
+        return unwrap(
+          merchant
+            ? api.PUT("/api/v1/merchants/{id}", { params: { path: { id: merchant.id } }, body })
+            : api.POST("/api/v1/merchants", { body }),
+        );
+      }}
+    >
+      <label class="field">
+        <span>Code</span>
+        <input name="code" required maxLength={32} defaultValue={merchant?.code} autocomplete="off" />
+      </label>
+      <label class="field">
+        <span>Name</span>
+        <input name="name" required maxLength={200} defaultValue={merchant?.name} />
+      </label>
+    </EditDialog>
   );
 }

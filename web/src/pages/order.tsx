@@ -3,16 +3,16 @@ import { useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatInteger, formatMoney } from "../ui/format";
+import { FormDialog } from "../ui/form-dialog";
+import { formatDateTime, formatInteger, formatMoney, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
-import { Modal } from "../ui/modal";
 import { useProductsById } from "../ui/products-lookup";
+import { type ReceiptDraft, ReceiptLot, ReceiptQuantity, useReceiptDraft } from "../ui/receipt-draft";
 import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 import { packable } from "./pack";
 import { NewReturnDialog, returnable } from "./returns";
 import { ShipmentsTable } from "./shipments";
@@ -251,10 +251,7 @@ function NextSteps({
   );
 }
 
-interface Receipt {
-  quantity: string;
-  locationId: string;
-  lotNumber: string;
+interface Receipt extends ReceiptDraft {
   expiresAt: string;
 }
 
@@ -273,109 +270,72 @@ export function ReceiveDialog({
   const locations = useLocations(order.warehouseId ?? "");
   const products = useProductsById(order.lines.map((l) => l.productId));
   const open = order.lines.filter((l) => (l.receivedQuantity ?? 0) < l.quantity);
-  const [receipts, setReceipts] = useState<Record<string, Receipt>>(() =>
-    Object.fromEntries(
-      open.map((l) => [
-        l.id,
-        {
-          quantity: String(l.quantity - (l.receivedQuantity ?? 0)),
-          locationId: "",
-          lotNumber: "",
-          expiresAt: "",
-        },
-      ]),
-    ),
-  );
-  const set = (lineId: string, change: Partial<Receipt>) =>
-    setReceipts({ ...receipts, [lineId]: { ...(receipts[lineId] as Receipt), ...change } });
-  const submit = useSubmit(async () => {
-    const lines = open
-      .map((line) => ({ line, receipt: receipts[line.id] as Receipt }))
-      .filter(({ receipt }) => Number(receipt.quantity) > 0)
-      .map(({ line, receipt }) => ({
-        lineId: line.id,
-        quantity: Number(receipt.quantity),
-        locationId: receipt.locationId,
-        ...(receipt.lotNumber.trim() && { lotNumber: receipt.lotNumber.trim() }),
-        ...(receipt.expiresAt && { expiresAt: receipt.expiresAt }),
-      }));
-    await unwrap(
-      api.POST("/api/v1/orders/{id}/receive", { params: { path: { id: order.id } }, body: { lines } }),
-    );
-    onDone();
-    onClose();
+  const { draftOf, set, submit, onSubmit } = useReceiptDraft({
+    open,
+    start: (l): Receipt => ({
+      quantity: String(l.quantity - (l.receivedQuantity ?? 0)),
+      locationId: "",
+      lotNumber: "",
+      expiresAt: "",
+    }),
+    toLine: (line, receipt, typed) => ({
+      lineId: line.id,
+      locationId: receipt.locationId,
+      ...typed,
+      ...(receipt.expiresAt && { expiresAt: receipt.expiresAt }),
+    }),
+    send: (lines) =>
+      unwrap(
+        api.POST("/api/v1/orders/{id}/receive", { params: { path: { id: order.id } }, body: { lines } }),
+      ),
+    onDone: () => {
+      onDone();
+      onClose();
+    },
   });
   return (
-    <Modal title={`Receive ${order.number}`} onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit.run();
-        }}
-      >
-        {open.map((line) => {
-          const receipt = receipts[line.id] as Receipt;
-          const lotted = products.data?.get(line.productId)?.tracking === "lot";
-          return (
-            <fieldset key={line.id} class="field receipt">
-              <legend>
-                {sku(line.productId)}: {line.quantity - (line.receivedQuantity ?? 0)} open
-              </legend>
+    <FormDialog
+      title={`Receive ${order.number}`}
+      submitLabel="Receive stock"
+      submit={submit}
+      onSubmit={onSubmit}
+      onClose={onClose}
+    >
+      {open.map((line) => {
+        const receipt = draftOf(line);
+        const lotted = products.data?.get(line.productId)?.tracking === "lot";
+        return (
+          <fieldset key={line.id} class="field receipt">
+            <legend>
+              {sku(line.productId)}: {line.quantity - (line.receivedQuantity ?? 0)} open
+            </legend>
+            <div class="field-row">
+              <ReceiptQuantity value={receipt.quantity} onInput={(quantity) => set(line, { quantity })} />
+              <SelectField
+                label="Into location"
+                required
+                empty="Choose…"
+                choices={locationChoices(locations.data)}
+                value={receipt.locationId}
+                onChange={(locationId) => set(line, { locationId })}
+              />
+            </div>
+            {lotted && (
               <div class="field-row">
-                <label class="field narrow-field">
-                  <span>Quantity</span>
+                <ReceiptLot value={receipt.lotNumber} onInput={(lotNumber) => set(line, { lotNumber })} />
+                <label class="field">
+                  <span>Expires on</span>
                   <input
-                    type="number"
-                    min={0}
-                    step={1}
-                    inputMode="numeric"
-                    value={receipt.quantity}
-                    onInput={(e) => set(line.id, { quantity: e.currentTarget.value })}
+                    type="date"
+                    value={receipt.expiresAt}
+                    onInput={(e) => set(line, { expiresAt: e.currentTarget.value })}
                   />
                 </label>
-                <SelectField
-                  label="Into location"
-                  required
-                  empty="Choose…"
-                  choices={locationChoices(locations.data)}
-                  value={receipt.locationId}
-                  onChange={(locationId) => set(line.id, { locationId })}
-                />
               </div>
-              {lotted && (
-                <div class="field-row">
-                  <label class="field">
-                    <span>Lot number</span>
-                    <input
-                      required
-                      maxLength={100}
-                      value={receipt.lotNumber}
-                      onInput={(e) => set(line.id, { lotNumber: e.currentTarget.value })}
-                    />
-                  </label>
-                  <label class="field">
-                    <span>Expires on</span>
-                    <input
-                      type="date"
-                      value={receipt.expiresAt}
-                      onInput={(e) => set(line.id, { expiresAt: e.currentTarget.value })}
-                    />
-                  </label>
-                </div>
-              )}
-            </fieldset>
-          );
-        })}
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Receive stock
-          </button>
-        </div>
-      </form>
-    </Modal>
+            )}
+          </fieldset>
+        );
+      })}
+    </FormDialog>
   );
 }

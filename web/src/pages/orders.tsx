@@ -2,13 +2,14 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
+import { StatusFilter } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatInteger, formatMoney } from "../ui/format";
+import { formatDateTime, formatInteger, formatMoney, statusLabel } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
 import { productByCode } from "../ui/products-lookup";
-import { choicesOf, SelectField } from "../ui/select-field";
+import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -33,7 +34,6 @@ export const PURCHASE_STATUSES: Status[] = [
   "received",
   "cancelled",
 ];
-export const statusLabel = (status: string) => status.replaceAll("_", " ");
 
 /** Sales and purchase orders: status and type filters, search by number, customer or supplier. */
 export function Orders() {
@@ -94,13 +94,7 @@ export function Orders() {
           ]}
           initial={values.type}
         />
-        <SelectField
-          label="Status"
-          name="status"
-          empty="Any"
-          choices={choicesOf(statuses, statusLabel)}
-          initial={values.status}
-        />
+        <StatusFilter statuses={statuses} initial={values.status} />
         <label class="field">
           <span>Search</span>
           <input

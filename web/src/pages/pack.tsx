@@ -4,14 +4,13 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { FloorChoices, useStatusPages } from "../ui/floor-choices";
 import { useSubmit } from "../ui/form";
-import { formatInteger } from "../ui/format";
+import { formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { type Product, useProductsById } from "../ui/products-lookup";
 import { resolveCode, ScanField } from "../ui/scan-field";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 
 type Order = Schemas["Order"];
 type Line = Order["lines"][number];

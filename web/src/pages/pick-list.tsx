@@ -1,14 +1,13 @@
 import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
-import { formatDateTime, formatInteger } from "../ui/format";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, useWarehouses } from "../ui/lookups";
 import { ConfirmDialog } from "../ui/modal";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 import { pickListName } from "./pick-lists";
 
 type PickList = Schemas["PickList"];

@@ -2,17 +2,16 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
-import { FilteredList, useFilteredList } from "../ui/filtered-list";
+import { FilteredList, StatusFilter, useFilteredList } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatInteger } from "../ui/format";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
-import { choicesOf, SelectField } from "../ui/select-field";
+import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 
 type PickListStatus = Schemas["PickListSummary"]["status"];
 const STATUSES: PickListStatus[] = ["open", "in_progress", "completed", "cancelled"];
@@ -43,15 +42,7 @@ export function PickLists() {
       <FilteredList
         noun="pick lists"
         data={lists}
-        fields={
-          <SelectField
-            label="Status"
-            name="status"
-            empty="Any"
-            choices={choicesOf(STATUSES, statusLabel)}
-            initial={lists.values.status}
-          />
-        }
+        fields={<StatusFilter statuses={STATUSES} initial={lists.values.status} />}
       >
         {(list) => (
           <Table

@@ -4,14 +4,13 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { FloorChoices, useStatusPages } from "../ui/floor-choices";
 import { fieldsOf, useSubmit } from "../ui/form";
-import { formatInteger } from "../ui/format";
+import { formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, useWarehouses } from "../ui/lookups";
 import { Modal } from "../ui/modal";
 import { type Match, resolveCode, ScanField } from "../ui/scan-field";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 import { pickListName } from "./pick-lists";
 
 type PickList = Schemas["PickList"];

@@ -4,12 +4,11 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { FloorChoices, useStatusPages } from "../ui/floor-choices";
 import { useSubmit } from "../ui/form";
-import { formatInteger } from "../ui/format";
+import { formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { resolveCode, ScanField } from "../ui/scan-field";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 
 type Order = Schemas["Order"];
 type Product = Schemas["Product"];

@@ -3,17 +3,17 @@ import { useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatInteger } from "../ui/format";
+import { FormDialog } from "../ui/form-dialog";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations } from "../ui/lookups";
-import { Modal } from "../ui/modal";
 import { useOrdersById } from "../ui/orders-lookup";
 import { useProductsById } from "../ui/products-lookup";
+import { type ReceiptDraft, ReceiptLot, ReceiptQuantity, useReceiptDraft } from "../ui/receipt-draft";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 
 type Return = Schemas["Return"];
 type Disposition = Schemas["ReturnDisposition"];
@@ -192,11 +192,8 @@ function ReturnActions({
   );
 }
 
-interface Receipt {
-  quantity: string;
+interface Receipt extends ReceiptDraft {
   disposition: Disposition;
-  locationId: string;
-  lotNumber: string;
 }
 
 /**
@@ -217,112 +214,78 @@ function ReceiveReturnDialog({
   const locations = useLocations();
   const products = useProductsById(r.lines.map((l) => l.productId));
   const open = r.lines.filter((l) => l.receivedQuantity < l.quantity);
-  const [receipts, setReceipts] = useState<Record<string, Receipt>>(() =>
-    Object.fromEntries(
-      open.map((l) => [
-        l.id,
-        {
-          quantity: String(l.quantity - l.receivedQuantity),
-          disposition: "restock",
-          locationId: "",
-          lotNumber: "",
-        },
-      ]),
-    ),
-  );
-  const set = (lineId: string, change: Partial<Receipt>) =>
-    setReceipts({ ...receipts, [lineId]: { ...(receipts[lineId] as Receipt), ...change } });
-  const submit = useSubmit(async () => {
-    const lines = open
-      .map((line) => ({ line, receipt: receipts[line.id] as Receipt }))
-      .filter(({ receipt }) => Number(receipt.quantity) > 0)
-      .map(({ line, receipt }) => ({
-        returnLineId: line.id,
-        quantity: Number(receipt.quantity),
-        disposition: receipt.disposition,
-        locationId: receipt.locationId,
-        ...(receipt.lotNumber.trim() && { lotNumber: receipt.lotNumber.trim() }),
-      })) as Schemas["ReturnReceiptRequest"]["lines"];
-    await unwrap(
-      api.POST("/api/v1/returns/{id}/receipts", { params: { path: { id: r.id } }, body: { lines } }),
-    );
-    onDone();
-    onClose();
+  const { draftOf, set, submit, onSubmit } = useReceiptDraft({
+    open,
+    start: (l): Receipt => ({
+      quantity: String(l.quantity - l.receivedQuantity),
+      disposition: "restock",
+      locationId: "",
+      lotNumber: "",
+    }),
+    toLine: (line, receipt, typed) => ({
+      returnLineId: line.id,
+      disposition: receipt.disposition,
+      locationId: receipt.locationId,
+      ...typed,
+    }),
+    send: (lines) =>
+      unwrap(
+        api.POST("/api/v1/returns/{id}/receipts", {
+          params: { path: { id: r.id } },
+          body: { lines: lines as Schemas["ReturnReceiptRequest"]["lines"] },
+        }),
+      ),
+    onDone: () => {
+      onDone();
+      onClose();
+    },
   });
   return (
-    <Modal title={`Receive ${r.number}`} onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit.run();
-        }}
-      >
-        {open.map((line) => {
-          const receipt = receipts[line.id] as Receipt;
-          const lotted = products.data?.get(line.productId)?.tracking === "lot";
-          // Restock goes to a sellable location, quarantine to a non-sellable one; scrap may name either, or none.
-          const fitting = locations.data?.filter(
-            (l) => receipt.disposition === "scrap" || l.sellable === (receipt.disposition === "restock"),
-          );
-          return (
-            <fieldset key={line.id} class="field receipt">
-              <legend>
-                Line {line.lineNo}: {sku(line.productId)},{" "}
-                {formatInteger(line.quantity - line.receivedQuantity)} expected
-              </legend>
-              <div class="field-row">
-                <label class="field narrow-field">
-                  <span>Quantity</span>
-                  <input
-                    type="number"
-                    min={0}
-                    step={1}
-                    inputMode="numeric"
-                    value={receipt.quantity}
-                    onInput={(e) => set(line.id, { quantity: e.currentTarget.value })}
-                  />
-                </label>
-                <SelectField
-                  label="Disposition"
-                  choices={choicesOf(DISPOSITIONS)}
-                  value={receipt.disposition}
-                  onChange={(disposition) =>
-                    set(line.id, { disposition: disposition as Disposition, locationId: "" })
-                  }
-                />
-                <SelectField
-                  label="Location"
-                  required={receipt.disposition !== "scrap"}
-                  empty={receipt.disposition === "scrap" ? "Packing location" : "Choose…"}
-                  choices={locationChoices(fitting)}
-                  value={receipt.locationId}
-                  onChange={(locationId) => set(line.id, { locationId })}
-                />
-              </div>
-              {lotted && (
-                <label class="field">
-                  <span>Lot number</span>
-                  <input
-                    required
-                    maxLength={100}
-                    value={receipt.lotNumber}
-                    onInput={(e) => set(line.id, { lotNumber: e.currentTarget.value })}
-                  />
-                </label>
-              )}
-            </fieldset>
-          );
-        })}
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Receive return
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      title={`Receive ${r.number}`}
+      submitLabel="Receive return"
+      submit={submit}
+      onSubmit={onSubmit}
+      onClose={onClose}
+    >
+      {open.map((line) => {
+        const receipt = draftOf(line);
+        const lotted = products.data?.get(line.productId)?.tracking === "lot";
+        // Restock goes to a sellable location, quarantine to a non-sellable one; scrap may name either, or none.
+        const fitting = locations.data?.filter(
+          (l) => receipt.disposition === "scrap" || l.sellable === (receipt.disposition === "restock"),
+        );
+        return (
+          <fieldset key={line.id} class="field receipt">
+            <legend>
+              Line {line.lineNo}: {sku(line.productId)},{" "}
+              {formatInteger(line.quantity - line.receivedQuantity)} expected
+            </legend>
+            <div class="field-row">
+              <ReceiptQuantity value={receipt.quantity} onInput={(quantity) => set(line, { quantity })} />
+              <SelectField
+                label="Disposition"
+                choices={choicesOf(DISPOSITIONS)}
+                value={receipt.disposition}
+                onChange={(disposition) =>
+                  set(line, { disposition: disposition as Disposition, locationId: "" })
+                }
+              />
+              <SelectField
+                label="Location"
+                required={receipt.disposition !== "scrap"}
+                empty={receipt.disposition === "scrap" ? "Packing location" : "Choose…"}
+                choices={locationChoices(fitting)}
+                value={receipt.locationId}
+                onChange={(locationId) => set(line, { locationId })}
+              />
+            </div>
+            {lotted && (
+              <ReceiptLot value={receipt.lotNumber} onInput={(lotNumber) => set(line, { lotNumber })} />
+            )}
+          </fieldset>
+        );
+      })}
+    </FormDialog>
   );
 }

@@ -2,15 +2,13 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
-import { FilteredList, useFilteredList } from "../ui/filtered-list";
+import { FilteredList, StatusFilter, useFilteredList } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatInteger } from "../ui/format";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Modal } from "../ui/modal";
 import { useOrdersById } from "../ui/orders-lookup";
-import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { statusLabel } from "./orders";
 
 type Order = Schemas["Order"];
 type ReturnStatus = Schemas["ReturnStatus"];
@@ -43,15 +41,7 @@ export function Returns() {
       <FilteredList
         noun="returns"
         data={returns}
-        fields={
-          <SelectField
-            label="Status"
-            name="status"
-            empty="Any"
-            choices={choicesOf(STATUSES, statusLabel)}
-            initial={returns.values.status}
-          />
-        }
+        fields={<StatusFilter statuses={STATUSES} initial={returns.values.status} />}
       >
         {(list) => (
           <Table

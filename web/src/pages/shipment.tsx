@@ -4,7 +4,7 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
-import { formatDateTime } from "../ui/format";
+import { formatDateTime, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, useWarehouses } from "../ui/lookups";
 import { ConfirmDialog } from "../ui/modal";
@@ -13,7 +13,6 @@ import { useProductsById } from "../ui/products-lookup";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
-import { statusLabel } from "./orders";
 import { formatWeight, shipmentName } from "./shipments";
 
 type Shipment = Schemas["Shipment"];

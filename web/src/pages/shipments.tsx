@@ -1,11 +1,9 @@
 import { api, type Schemas, unwrap } from "../api/client";
-import { FilteredList, useFilteredList } from "../ui/filtered-list";
-import { formatDateTime, formatInteger } from "../ui/format";
+import { FilteredList, StatusFilter, useFilteredList } from "../ui/filtered-list";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { codeOf, useWarehouses } from "../ui/lookups";
-import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { statusLabel } from "./orders";
 
 type Shipment = Schemas["Shipment"];
 type ShipmentStatus = Schemas["ShipmentStatus"];
@@ -43,13 +41,7 @@ export function Shipments() {
         data={shipments}
         fields={
           <>
-            <SelectField
-              label="Status"
-              name="status"
-              empty="Any"
-              choices={choicesOf(STATUSES, statusLabel)}
-              initial={shipments.values.status}
-            />
+            <StatusFilter statuses={STATUSES} initial={shipments.values.status} />
             <label class="field">
               <span>Carrier</span>
               <input

@@ -1,10 +1,8 @@
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
-import { fieldsOf, useSubmit } from "../ui/form";
+import { EditDialog } from "../ui/form-dialog";
 import { Loaded } from "../ui/loaded";
 import { type Location, useLocations, useWarehouses, type Warehouse } from "../ui/lookups";
-import { Modal } from "../ui/modal";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -89,7 +87,7 @@ function WarehouseDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const submit = useSubmit(async (f: Record<string, string>) => {
+  const save = async (f: Record<string, string>) => {
     const body = {
       code: f.code ?? "",
       name: f.name ?? "",
@@ -104,55 +102,39 @@ function WarehouseDialog({
     if (warehouse)
       await unwrap(api.PUT("/api/v1/warehouses/{id}", { params: { path: { id: warehouse.id } }, body }));
     else await unwrap(api.POST("/api/v1/warehouses", { body }));
-    onSaved();
-    onClose();
-  });
+  };
   return (
-    <Modal title={warehouse ? `Edit ${warehouse.code}` : "New warehouse"} onClose={onClose}>
-      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
-        <div class="field-row">
-          <label class="field narrow-field">
-            <span>Code</span>
-            <input name="code" required maxLength={50} defaultValue={warehouse?.code} />
-          </label>
-          <label class="field">
-            <span>Name</span>
-            <input name="name" required maxLength={200} defaultValue={warehouse?.name} />
-          </label>
-        </div>
+    <EditDialog
+      title={warehouse ? `Edit ${warehouse.code}` : "New warehouse"}
+      submitLabel={warehouse ? "Save" : "Create warehouse"}
+      save={save}
+      onSaved={onSaved}
+      onClose={onClose}
+    >
+      <CodeAndName record={warehouse} />
+      <label class="field">
+        <span>Street</span>
+        <input name="street" maxLength={200} defaultValue={warehouse?.address?.street} />
+      </label>
+      <div class="field-row">
         <label class="field">
-          <span>Street</span>
-          <input name="street" maxLength={200} defaultValue={warehouse?.address?.street} />
+          <span>City</span>
+          <input name="city" maxLength={100} defaultValue={warehouse?.address?.city} />
         </label>
-        <div class="field-row">
-          <label class="field">
-            <span>City</span>
-            <input name="city" maxLength={100} defaultValue={warehouse?.address?.city} />
-          </label>
-          <label class="field narrow-field">
-            <span>ZIP</span>
-            <input name="zip" maxLength={20} defaultValue={warehouse?.address?.zip} />
-          </label>
-          <label class="field narrow-field">
-            <span>Country</span>
-            <input name="country" maxLength={2} defaultValue={warehouse?.address?.country} />
-          </label>
-        </div>
-        <label class="check">
-          <input type="checkbox" name="active" defaultChecked={warehouse?.active ?? true} />
-          <span>Active</span>
+        <label class="field narrow-field">
+          <span>ZIP</span>
+          <input name="zip" maxLength={20} defaultValue={warehouse?.address?.zip} />
         </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            {warehouse ? "Save" : "Create warehouse"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+        <label class="field narrow-field">
+          <span>Country</span>
+          <input name="country" maxLength={2} defaultValue={warehouse?.address?.country} />
+        </label>
+      </div>
+      <label class="check">
+        <input type="checkbox" name="active" defaultChecked={warehouse?.active ?? true} />
+        <span>Active</span>
+      </label>
+    </EditDialog>
   );
 }
 
@@ -217,7 +199,7 @@ function LocationDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const submit = useSubmit(async (f: Record<string, string>) => {
+  const save = async (f: Record<string, string>) => {
     const fields = {
       code: f.code ?? "",
       name: f.name ?? "",
@@ -229,42 +211,42 @@ function LocationDialog({
         api.PUT("/api/v1/locations/{id}", { params: { path: { id: location.id } }, body: fields }),
       );
     else await unwrap(api.POST("/api/v1/locations", { body: { ...fields, warehouseId: warehouse.id } }));
-    onSaved();
-    onClose();
-  });
+  };
   return (
-    <Modal title={location ? `Edit ${location.code}` : `New location in ${warehouse.code}`} onClose={onClose}>
-      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
-        <div class="field-row">
-          <label class="field narrow-field">
-            <span>Code</span>
-            <input name="code" required maxLength={50} defaultValue={location?.code} />
-          </label>
-          <label class="field">
-            <span>Name</span>
-            <input name="name" required maxLength={200} defaultValue={location?.name} />
-          </label>
-        </div>
-        <SelectField
-          label="Type"
-          name="type"
-          choices={choicesOf(LOCATION_TYPES)}
-          initial={location?.type ?? "bin"}
-        />
-        <label class="check">
-          <input type="checkbox" name="active" defaultChecked={location?.active ?? true} />
-          <span>Active</span>
-        </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            {location ? "Save" : "Create location"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <EditDialog
+      title={location ? `Edit ${location.code}` : `New location in ${warehouse.code}`}
+      submitLabel={location ? "Save" : "Create location"}
+      save={save}
+      onSaved={onSaved}
+      onClose={onClose}
+    >
+      <CodeAndName record={location} />
+      <SelectField
+        label="Type"
+        name="type"
+        choices={choicesOf(LOCATION_TYPES)}
+        initial={location?.type ?? "bin"}
+      />
+      <label class="check">
+        <input type="checkbox" name="active" defaultChecked={location?.active ?? true} />
+        <span>Active</span>
+      </label>
+    </EditDialog>
+  );
+}
+
+/** A warehouse's or location's code and name, as created or edited. */
+function CodeAndName({ record }: { record: { code: string; name: string } | undefined }) {
+  return (
+    <div class="field-row">
+      <label class="field narrow-field">
+        <span>Code</span>
+        <input name="code" required maxLength={50} defaultValue={record?.code} />
+      </label>
+      <label class="field">
+        <span>Name</span>
+        <input name="name" required maxLength={200} defaultValue={record?.name} />
+      </label>
+    </div>
   );
 }

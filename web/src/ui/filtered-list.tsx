@@ -1,5 +1,7 @@
 import type { ComponentChildren } from "preact";
+import { statusLabel } from "./format";
 import { LoadedList } from "./loaded-list";
+import { choicesOf, SelectField } from "./select-field";
 import { filterFields, useUrlFilters } from "./url-filters";
 import { type Load, useLoad } from "./use-load";
 
@@ -63,3 +65,14 @@ export function FilteredList<L extends Page>({
     </>
   );
 }
+
+/** A list's status filter: any status, or one of `statuses` (as words). */
+export const StatusFilter = ({ statuses, initial }: { statuses: readonly string[]; initial: string }) => (
+  <SelectField
+    label="Status"
+    name="status"
+    empty="Any"
+    choices={choicesOf(statuses, statusLabel)}
+    initial={initial}
+  />
+);

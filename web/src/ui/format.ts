@@ -25,3 +25,6 @@ export function utcDay(daysAgo = 0, now = new Date()): string {
   const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysAgo));
   return day.toISOString().slice(0, 10);
 }
+
+/** A status or other API enum as words: `partially_shipped` -> `partially shipped`. */
+export const statusLabel = (status: string) => status.replaceAll("_", " ");
