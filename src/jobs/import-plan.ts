@@ -1,6 +1,6 @@
 import { NonRetryableError } from "cloudflare:workflows";
+import { uploadKey } from "../files/keys";
 import { parseCsv } from "../http/csv-parse";
-import { uploadKey } from "../uploads/keys";
 import { type FileFormat, RecordScanner } from "./record-scanner";
 
 // An import's first step: the uploaded file streamed once to find where its chunks of rows start (nothing of it

@@ -1,12 +1,12 @@
 import type { Scope } from "../auth/scopes";
 import type { TenantDb } from "../db/client";
+import { jobPartKey } from "../files/keys";
 import { csvRecord } from "../http/csv-record";
 import { conflict } from "../http/errors";
 import { assertMaySee } from "./access";
 import { isImport } from "./catalogue";
 import { resultColumns } from "./exports";
 import { findJob, resultParts } from "./job-rows";
-import { jobPartKey } from "./keys";
 
 /** The objects' bodies one after another, each read only when the client has taken the one before. */
 function concatenated(

@@ -3,15 +3,14 @@ import { runBatch, type Statement, utf8Bytes } from "../db/batch";
 import { dbFor, type TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import type { Bindings } from "../env";
+import { jobPartKey, uploadKey } from "../files/keys";
 import { csvRecord } from "../http/csv-record";
 import { handOffEvents } from "../outbox/hand-off";
 import type { RowError } from "../record-schemas/job";
-import { uploadKey } from "../uploads/keys";
 import { exportKinds } from "./exports";
 import type { ImportChunk, ImportPlan } from "./import-plan";
 import { type ParsedRow, parseRows } from "./import-rows";
 import { chunkDone, doneChunk, findJob, type JobRow } from "./job-rows";
-import { jobPartKey } from "./keys";
 import { importProductRows, PRODUCT_NUMERIC_COLUMNS } from "./product-import";
 import { importStockRows, STOCK_NUMERIC_COLUMNS } from "./stock-import";
 

@@ -2,8 +2,8 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { uploads } from "../db/schema/tenant";
+import { uploadKey } from "../files/keys";
 import { AppError } from "../http/errors";
-import { uploadKey } from "./keys";
 import { MAX_UPLOAD_BYTES, UPLOAD_TTL_MS, type UploadRecord, uploadFormats } from "./schemas";
 
 const formatOf = (contentType: string) => {
