@@ -1,37 +1,14 @@
 import { asc, eq, gt, inArray, max, type SQL, sql } from "drizzle-orm";
-import { grants, type Scope } from "../auth/scopes";
+import type { Scope } from "../auth/scopes";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { eventSweeps, outboxEvents as o } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
-import { type FeedType, feedTypes, readScopeOf } from "../outbox/catalog";
+import { type FeedType, feedTypes } from "../outbox/catalog";
+import { readableTypes } from "../outbox/readable-types";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { FeedEvent, FeedQuery } from "./schemas";
-
-/**
- * The types a caller asked for (names or `family.*`), limited by what its scopes can read: 403 when it
- * names a type it cannot read, or can read none at all.
- */
-export function readableTypes(held: readonly Scope[], asked: readonly string[] | undefined): FeedType[] {
-  const wanted = asked?.length
-    ? feedTypes.filter((type) =>
-        asked.some((name) => (name.endsWith(".*") ? type.startsWith(name.slice(0, -1)) : type === name)),
-      )
-    : feedTypes;
-  const refused = [...new Set(wanted.map(readScopeOf).filter((scope) => !grants(held, scope)))];
-  if (asked?.length && refused.length > 0) {
-    throw new AppError("FORBIDDEN", `These event types need the ${refused.join(" and ")} scope`);
-  }
-  const readable = wanted.filter((type) => grants(held, readScopeOf(type)));
-  if (readable.length === 0) {
-    throw new AppError(
-      "FORBIDDEN",
-      "The events feed needs read:products, read:inventory, read:orders or billing",
-    );
-  }
-  return readable;
-}
 
 const typeFilter = (types: readonly FeedType[]): SQL | undefined =>
   types.length === feedTypes.length ? sql`${o.type} <> 'webhook.test'` : inArray(o.type, [...types]);
