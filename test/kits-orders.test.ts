@@ -162,6 +162,33 @@ describe("a kit on a sales order", () => {
     expect(levels.reduce((sum, l) => sum + l.onHand, 0)).toBe(4);
   });
 
+  it("with a kit, packs and a plain line, costs three round trips: the key's lookup, one read batch, the write", async () => {
+    const { kit, components } = await kitOf([10, 10], [2, 1]);
+    const cased = await createProduct(tenant, {
+      reorderPoint: 0,
+      packagings: [{ code: "case", name: "Case of 6", quantity: 6 }],
+    });
+    await adjustStock(tenant, cased.id, bin, 12);
+    const res = await call("POST", "/orders/sales", {
+      headers: tenant.admin,
+      body: {
+        customerId: crypto.randomUUID(),
+        shippingAddress: { street: "1 Hop St", city: "Trip", zip: "10000" },
+        lines: [
+          { productId: kit.id, quantity: 2, price: 25 },
+          { productId: cased.id, packaging: "case", packs: 1, price: 30 },
+          { productId: components[1]?.id, quantity: 1, price: 5 },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(Number(/hops=(\d+)/.exec(res.headers.get("X-D1-Stats") ?? "")?.[1])).toBe(3);
+    expect(res.headers.get("X-D1-Stats")).toContain("calls=3;");
+    expect(await openReservations(tenant, components[0]?.id ?? "")).toBe(4);
+    expect(await openReservations(tenant, components[1]?.id ?? "")).toBe(3);
+    expect(await openReservations(tenant, cased.id)).toBe(6);
+  });
+
   it("reserves nothing when one component is short: 409 naming the kit and the short component", async () => {
     const { kit, components } = await kitOf([10, 1], [1, 1]);
     const plain = await createProduct(tenant);

@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, is, SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { inJsonArray } from "./batch";
 import type { TenantDb } from "./client";
@@ -18,7 +18,8 @@ export function inTenant(
 }
 
 /**
- * `inTenant` for the rows of `table` whose id is among `ids`, with any other condition: each looked up by its key.
+ * `inTenant` for the rows of `table` whose id is among `ids` (a list, or a subquery of ids), with any other
+ * condition: each looked up by its key.
  * Without statistics SQLite takes `tenant_id = ?` for the narrower filter and finds a few ids by walking every row
  * of the tenant through a tenant index (a 100-line stock batch read every product of the tenant,
  * test/rows-read.test.ts); `+` leaves that term a check on the rows the key finds.
@@ -26,13 +27,13 @@ export function inTenant(
 export function inTenantAmong(
   tdb: Scope,
   table: { tenantId: SQLiteColumn; id: SQLiteColumn },
-  ids: readonly string[],
+  ids: readonly string[] | SQL,
   ...conditions: (SQL | undefined)[]
 ): SQL {
   return and(
     sql`+${table.tenantId} = ${tdb.tenantId}`,
     merchantCondition(tdb, table),
-    inJsonArray(table.id, ids),
+    is(ids, SQL) ? sql`${table.id} in ${ids}` : inJsonArray(table.id, ids),
     ...conditions,
   ) as SQL;
 }

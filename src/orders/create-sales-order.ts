@@ -13,9 +13,10 @@ import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocatio
 import { consumeHolds, heldReservations } from "../stock/hold-consumption";
 import { selectHolds, toHold } from "../stock/hold-projection";
 import { type Drop, lowStockEvents } from "../stock/low-stock-event";
-import { inBaseUnits } from "../stock/packs";
+import { packagingRows, packedProducts, sizesOf, toBaseUnits } from "../stock/packs";
 import { planReservations, reservationReads, reserveRacing, reserveStock } from "../stock/reservations";
 import { resolveLots } from "../stock/tracked-stock";
+import { withComponents } from "../stock/with-components";
 import { assertComponentsOrderable, type ExpandedLines, expandKits, kitComponentsOf } from "./kit-lines";
 import {
   assertOrderable,
@@ -53,50 +54,38 @@ function shortMessage(
  * this batch (nothing is written) and the order is planned again.
  */
 export async function createSalesOrder(tdb: TenantDb, actor: Actor, body: CreateSalesOrderBody) {
-  const input = { ...body, lines: await inBaseUnits(tdb, body.lines, (i) => `lines[${i}].`) };
   const orderId = uuidv7();
   const now = new Date().toISOString();
-  const productIds = input.lines.map((l) => l.productId);
-  const holdIds = input.lines.flatMap((l) => (l.holdId ? [l.holdId] : []));
-  // A kit's components are read with the stock they reserve (the composition the order uses), then expanded.
-  const kits = await kitComponentsOf(tdb, productIds);
-  const componentIds = kits.map((c) => c.componentId);
-  const expanded = expandKits(tdb.tenantId, orderId, input.lines, kits);
-  const lines = expanded.rows;
-  const stocked = lines.map((l) => l.productId);
-  const totalE4 = totalE4Of([...lines, ...expanded.kitLines]);
-  if (totalE4 === undefined)
-    throw validationError([`lines: the order total must be at most ${MAX_ORDER_TOTAL}`]);
-  const unowned: Omit<OrderRow, "number" | "merchantId"> = {
-    id: orderId,
-    tenantId: tdb.tenantId,
-    type: "sales",
-    status: "pending",
-    customerId: input.customerId,
-    supplier: null,
-    warehouseId: input.warehouseId ?? null,
-    shippingAddress: input.shippingAddress,
-    trackingNumber: null,
-    notes: input.notes ?? null,
-    expectedAt: null,
-    totalE4,
-    version: 1,
-    createdBy: actor.actorId,
-    kitLines: expanded.kitLines.length ? expanded.kitLines : null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const productIds = body.lines.map((l) => l.productId);
+  const packed = packedProducts(body.lines);
+  const holdIds = body.lines.flatMap((l) => (l.holdId ? [l.holdId] : []));
+  // The kits' components are read in the batch that reads the stock they reserve (one round trip for both).
+  const stockedIds = withComponents(tdb, productIds);
 
   let lotsChecked = false;
   return reserveRacing(async () => {
     const read = await runBatch(tdb, {
-      products: productsQuery(tdb, [...productIds, ...componentIds]),
-      warehouse: warehouseQuery(tdb, input.warehouseId),
+      packagings: packed.length ? packagingRows(tdb, packed) : undefined,
+      kits: kitComponentsOf(tdb, productIds),
+      products: productsQuery(tdb, stockedIds),
+      warehouse: warehouseQuery(tdb, body.warehouseId),
       holds: holdIds.length ? selectHolds(tdb, now, inJsonArray(stockHolds.id, holdIds)) : undefined,
-      ...reservationReads(tdb, stocked, { warehouseId: input.warehouseId }, now),
+      ...reservationReads(tdb, stockedIds, { warehouseId: body.warehouseId }, now),
     });
+    const input = {
+      ...body,
+      lines: toBaseUnits(body.lines, sizesOf(read.packagings ?? []), (i) => `lines[${i}].`),
+    };
+    const expanded = expandKits(tdb.tenantId, orderId, input.lines, read.kits);
+    const lines = expanded.rows;
+    const totalE4 = totalE4Of([...lines, ...expanded.kitLines]);
+    if (totalE4 === undefined)
+      throw validationError([`lines: the order total must be at most ${MAX_ORDER_TOTAL}`]);
     assertOrderable(input.lines, read.products);
-    const row = { ...unowned, merchantId: merchantOfLines(input.lines, read.products) };
+    const row = {
+      ...unownedOrder(tdb, actor, input, { id: orderId, totalE4, kitLines: expanded.kitLines, now }),
+      merchantId: merchantOfLines(input.lines, read.products),
+    };
     assertComponentsOrderable(expanded, read.products);
     assertShippableSerials(lines, read.products);
     if (input.warehouseId) assertWarehouse(read.warehouse);
@@ -130,6 +119,34 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, body: Create
         conflict("A hold named by a line ended while the order was created; nothing was written"),
     });
   });
+}
+
+/** The order's row before its merchant is known (from its lines' products). */
+function unownedOrder(
+  tdb: TenantDb,
+  actor: Actor,
+  input: Pick<CreateSalesOrderBody, "customerId" | "warehouseId" | "shippingAddress" | "notes">,
+  order: { id: string; totalE4: number; kitLines: ExpandedLines["kitLines"]; now: string },
+): Omit<OrderRow, "number" | "merchantId"> {
+  return {
+    id: order.id,
+    tenantId: tdb.tenantId,
+    type: "sales",
+    status: "pending",
+    customerId: input.customerId,
+    supplier: null,
+    warehouseId: input.warehouseId ?? null,
+    shippingAddress: input.shippingAddress,
+    trackingNumber: null,
+    notes: input.notes ?? null,
+    expectedAt: null,
+    totalE4: order.totalE4,
+    version: 1,
+    createdBy: actor.actorId,
+    kitLines: order.kitLines.length ? order.kitLines : null,
+    createdAt: order.now,
+    updatedAt: order.now,
+  };
 }
 
 async function writeSalesOrder(

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, is, SQL } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { TenantDb } from "../db/client";
 import { products, warehouses } from "../db/schema/tenant";
@@ -10,8 +10,9 @@ import type { OrderLineRow } from "../order-core/records";
 import { totalE4Of } from "../order-core/records";
 import { MAX_SERIALS_PER_LINE, MAX_SERIALS_PER_REQUEST } from "../stock/schemas";
 import type { LotWanted, TrackedProduct } from "../stock/tracked-stock";
+import type { ProductIds } from "../stock/with-components";
 
-export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
+export function productsQuery(tdb: TenantDb, productIds: ProductIds) {
   return tdb.db
     .select({
       id: products.id,
@@ -22,7 +23,7 @@ export function productsQuery(tdb: TenantDb, productIds: readonly string[]) {
       type: products.type,
     })
     .from(products)
-    .where(inTenantAmong(tdb, products, [...new Set(productIds)]));
+    .where(inTenantAmong(tdb, products, is(productIds, SQL) ? productIds : [...new Set(productIds)]));
 }
 
 export function warehouseQuery(tdb: TenantDb, warehouseId: string | undefined) {

@@ -1,10 +1,10 @@
 import { asc, eq, lte, type SQL, sql } from "drizzle-orm";
-import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { stockHolds as h } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { nullsLast } from "./allocation";
 import type { HoldRecord, HoldStatus } from "./schemas";
+import { type ProductIds, productAmong } from "./with-components";
 
 /** A hold's status as the API shows it: an active hold past its expiry is `expired` before the sweep gets to it. */
 export const holdStatusAt = (now: string) =>
@@ -64,11 +64,11 @@ export const reservesStock = (hold: HoldRecord) => hold.releasedAt === null;
 const EXPIRED_PER_RESERVATION = 50;
 
 /** Holds of these products that expired but still reserve stock, for a reservation to release first. */
-export function expiredHoldsOf(tdb: TenantDb, productIds: readonly string[], now: string) {
+export function expiredHoldsOf(tdb: TenantDb, productIds: ProductIds, now: string) {
   return selectHolds(
     tdb,
     now,
-    inJsonArray(h.productId, [...new Set(productIds)]),
+    productAmong(h.productId, productIds),
     eq(h.status, "active"),
     lte(h.expiresAt, now),
   )

@@ -135,9 +135,9 @@ export const packsOf = (units: number, size: number) => ({
   remainder: units % size,
 });
 
-/** The packagings of `productIds` (code -> size, per product) and the products' SKUs. */
-export async function packagingSizes(tdb: TenantDb, productIds: readonly string[]) {
-  const rows = await tdb.db
+/** The packagings of `productIds` with the products' SKUs, as rows (put it in the caller's read batch). */
+export function packagingRows(tdb: TenantDb, productIds: readonly string[]) {
+  return tdb.db
     .select({
       productId: products.id,
       sku: products.sku,
@@ -150,6 +150,15 @@ export async function packagingSizes(tdb: TenantDb, productIds: readonly string[
       inTenant(tdb, productPackagings, eq(productPackagings.productId, products.id)),
     )
     .where(inTenantAmong(tdb, products, [...new Set(productIds)]));
+}
+
+/** The packagings of `productIds` (code -> size, per product) and the products' SKUs. */
+export async function packagingSizes(tdb: TenantDb, productIds: readonly string[]) {
+  return sizesOf(await packagingRows(tdb, productIds));
+}
+
+/** `packagingRows` by product: code -> size, and the product's SKU. */
+export function sizesOf(rows: Awaited<ReturnType<typeof packagingRows>>) {
   const sizes = new Map<string, { sku: string; sizes: Map<string, number> }>();
   for (const row of rows) {
     const product = sizes.get(row.productId) ?? { sku: row.sku, sizes: new Map() };
@@ -207,13 +216,21 @@ export async function inBaseUnits<T extends PackedAmount & { productId: string }
   items: readonly T[],
   field: (index: number) => string = () => "",
 ): Promise<InUnits<T>[]> {
+  const packed = packedProducts(items);
+  return toBaseUnits(items, packed.length ? await packagingSizes(tdb, packed) : new Map(), field);
+}
+
+/** The products whose packagings `items` name: none, and no read, when every item gives units. */
+export const packedProducts = (items: readonly (PackedAmount & { productId: string })[]) =>
+  items.flatMap((item) => (item.packaging === undefined ? [] : [item.productId]));
+
+/** `inBaseUnits` once the packagings are read (`known`: `sizesOf` the packed products' `packagingRows`). */
+export function toBaseUnits<T extends PackedAmount & { productId: string }>(
+  items: readonly T[],
+  known: ReadonlyMap<string, ProductPackagings>,
+  field: (index: number) => string = () => "",
+): InUnits<T>[] {
   const packed = items.filter((item) => item.packaging !== undefined);
-  const known = packed.length
-    ? await packagingSizes(
-        tdb,
-        packed.map((item) => item.productId),
-      )
-    : new Map();
   assertFound(
     [...new Set(packed.map((item) => item.productId))].flatMap((id) =>
       known.has(id)

@@ -1,5 +1,5 @@
 import { and, eq, gt } from "drizzle-orm";
-import { inJsonArray, type Statement } from "../db/batch";
+import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { locations, lots, stockLevels } from "../db/schema/tenant";
@@ -20,6 +20,7 @@ import { releaseHold } from "./hold-release";
 import { available, withLot } from "./projections";
 import type { HoldRecord } from "./schemas";
 import { changeLevel } from "./statements";
+import { type ProductIds, productAmong } from "./with-components";
 
 // Every reservation of stock (an order's lines, a hold) is planned and written here: read what is available
 // (counting expired holds as free; never an expired lot), allocate first-expiring-first-out (a line pinned to a
@@ -39,7 +40,7 @@ export interface ReservationScope {
  */
 export function reservationReads(
   tdb: TenantDb,
-  productIds: readonly string[],
+  productIds: ProductIds,
   scope: ReservationScope,
   now: string,
 ) {
@@ -69,7 +70,7 @@ export function reservationReads(
         inTenant(
           tdb,
           stockLevels,
-          inJsonArray(stockLevels.productId, [...new Set(productIds)]),
+          productAmong(stockLevels.productId, productIds),
           scope.warehouseId ? eq(stockLevels.warehouseId, scope.warehouseId) : undefined,
           scope.locationId ? eq(stockLevels.locationId, scope.locationId) : undefined,
           // Not on_hand > reserved: an expired hold's stock is free for this reservation.
