@@ -195,6 +195,71 @@ describe("a product's merchant", () => {
   });
 });
 
+describe("a kit's components", () => {
+  it("are the kit's merchant's goods: another merchant's or the tenant's own are refused, on create and on a move", async () => {
+    const [a, b] = [await newMerchant(), await newMerchant()];
+    const [ofA, ofA2, ofB, own] = [
+      await createProduct(tenant, { merchantId: a.id }),
+      await createProduct(tenant, { merchantId: a.id }),
+      await createProduct(tenant, { merchantId: b.id }),
+      await createProduct(tenant),
+    ];
+    const kit = (merchantId: string | undefined, ...parts: { id: string }[]) =>
+      call("POST", "/products", {
+        headers: tenant.admin,
+        body: {
+          sku: `KIT-${unique()}`,
+          name: "Kit",
+          type: "kit",
+          ...(merchantId ? { merchantId } : {}),
+          components: parts.map((p) => ({ productId: p.id, quantity: 1 })),
+        },
+      });
+    const foreign = await kit(a.id, ofA, ofB);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors).toEqual([
+      `components[1].productId: ${ofB.sku} is not of the kit's merchant (${a.id}); a kit and its components belong to one merchant`,
+    ]);
+    const unassigned = await kit(a.id, own);
+    expect(unassigned.status).toBe(400);
+    expect(unassigned.body.errors).toEqual([
+      `components[0].productId: ${own.sku} is not of the kit's merchant (${a.id}); a kit and its components belong to one merchant`,
+    ]);
+    const tenantsKit = await kit(undefined, ofA);
+    expect(tenantsKit.status).toBe(400);
+    expect(tenantsKit.body.errors).toEqual([
+      `components[0].productId: ${ofA.sku} is not of the tenant's own goods; a kit and its components belong to one merchant`,
+    ]);
+    expect((await kit(undefined, own)).status).toBe(201);
+
+    const made = await kit(a.id, ofA, ofA2);
+    expect(made.status).toBe(201);
+    const id = made.body.data.id;
+    // Moving the kit to B would leave it A's components; sending B's components with the move is accepted.
+    const moved = await call("PATCH", `/products/${id}`, {
+      headers: tenant.admin,
+      body: { merchantId: b.id },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors?.[0]).toMatch(/^components\[0\]\.productId: .* is not of the kit's merchant/);
+    expect((await call("GET", `/products/${id}`, { headers: tenant.admin })).body.data.merchantId).toBe(a.id);
+    const changed = await call("PATCH", `/products/${id}`, {
+      headers: tenant.admin,
+      body: { components: [{ productId: ofB.id, quantity: 2 }] },
+    });
+    expect(changed.status).toBe(400);
+    const both = await call("PATCH", `/products/${id}`, {
+      headers: tenant.admin,
+      body: { merchantId: b.id, components: [{ productId: ofB.id, quantity: 2 }] },
+    });
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
+    expect(both.body.data).toMatchObject({
+      merchantId: b.id,
+      components: [{ productId: ofB.id, quantity: 2 }],
+    });
+  });
+});
+
 describe("an order's merchant", () => {
   it("is its products' merchant, and an order may not mix merchants", async () => {
     const [a, b] = [await newMerchant(), await newMerchant()];

@@ -79,13 +79,16 @@ export type SentParts = { components?: KitComponent[]; packagings?: Packaging[] 
 /**
  * What a product of `type` may have: a kit has components (required on create) and no packagings, tracking
  * `none`; a stocked product has no components. Each component must be another stocked product of the tenant
- * (404 naming a missing one, 400 for a kit). `creating`: a new kit must send its components.
+ * (404 naming a missing one, 400 for a kit) and the kit's merchant's, as an order may not mix merchants (400;
+ * a kit of the tenant's own goods takes the tenant's own). `creating`: a new kit must send its components.
+ * `kept`: the stored components, checked again when the kit moves to another merchant without sending them.
  */
 export async function assertParts(
   tdb: TenantDb,
-  product: Pick<ProductRow, "id" | "type" | "tracking">,
+  product: Pick<ProductRow, "id" | "type" | "tracking" | "merchantId">,
   sent: SentParts,
   creating: boolean,
+  kept: readonly KitComponent[] = [],
 ) {
   const problems: string[] = [];
   if (product.type === "kit") {
@@ -96,10 +99,10 @@ export async function assertParts(
     problems.push('components: only a product of type "kit" has components');
   }
   if (problems.length) throw validationError(problems);
-  const ids = (sent.components ?? []).map((c) => c.productId);
+  const ids = (sent.components ?? kept).map((c) => c.productId);
   if (ids.length === 0) return;
   const found = await tdb.db
-    .select({ id: products.id, sku: products.sku, type: products.type })
+    .select({ id: products.id, sku: products.sku, type: products.type, merchantId: products.merchantId })
     .from(products)
     .where(inTenantAmong(tdb, products, ids));
   const byId = new Map(found.map((p) => [p.id, p]));
@@ -109,9 +112,19 @@ export async function assertParts(
   const wrong = ids.flatMap((id, i) => {
     if (id === product.id) return [`components[${i}].productId: a kit cannot contain itself`];
     const component = byId.get(id);
-    return component?.type === "kit"
-      ? [`components[${i}].productId: ${component.sku} is a kit; a kit's components are stocked products`]
-      : [];
+    if (component?.type === "kit")
+      return [
+        `components[${i}].productId: ${component.sku} is a kit; a kit's components are stocked products`,
+      ];
+    if (component && component.merchantId !== product.merchantId) {
+      const owner = product.merchantId
+        ? `the kit's merchant (${product.merchantId})`
+        : "the tenant's own goods";
+      return [
+        `components[${i}].productId: ${component.sku} is not of ${owner}; a kit and its components belong to one merchant`,
+      ];
+    }
+    return [];
   });
   if (wrong.length) throw validationError(wrong);
 }

@@ -160,13 +160,13 @@ export function updateProduct(
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const next = changedProductRow(current, changes, new Date().toISOString());
     const { tenantId: _t, id: _id, createdAt: _c, ...values } = next;
-    await assertParts(tdb, next, changes, false);
+    const moves = next.merchantId !== current.merchantId;
+    await assertParts(tdb, next, changes, false, moves ? stored.components : []);
     const parts = sentParts(changes, stored);
     // Tracking says how the product's stock is keyed (lot, serials): it changes only while there is none.
     const retracks = next.tracking !== current.tracking;
     if (retracks) await assertNoStock(tdb, id);
     // Its merchant owns its stock and orders: it changes only while there are none.
-    const moves = next.merchantId !== current.merchantId;
     if (moves) await assertMovable(tdb, id, next.merchantId);
     const recomposes = componentsChange(stored.components, changes.components);
     const guard = and(

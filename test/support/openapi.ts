@@ -531,6 +531,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on stored data (each product's merchant)",
   },
   {
+    rule: /^components\[\d+\]\.productId: .+; a kit and its components belong to one merchant$/,
+    why: "depends on stored data (each component's merchant)",
+  },
+  {
     rule: /^merchantId: an owner acts for the whole tenant, not one merchant$/,
     why: "a rule across fields (the role asked for); generators ignore the if/then that could state it",
   },
