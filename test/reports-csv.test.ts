@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvField, csvRecord } from "../src/http/csv-record";
-import { csvStream } from "../src/reports/csv";
+import { csvStream } from "../src/http/csv-stream";
 import { readStream } from "./support/csv";
 
 // The CSV writer on its own: what a spreadsheet user would see, and that rows are read only as the

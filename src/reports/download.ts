@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { type CsvColumn, type CsvPage, csvStream } from "./csv";
+import { type CsvColumn, type CsvPage, csvStream } from "../http/csv-stream";
 
 /**
  * A report as a streamed CSV download. The first page is read before the response starts, so a

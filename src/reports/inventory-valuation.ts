@@ -1,8 +1,8 @@
 import { asc, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import type { CsvColumn } from "../http/csv-stream";
 import { type ExactNumber, exactMoneyWithText, fromE4OrNull, MONEY_E4_BITS } from "../money";
 import { reportTypes } from "./catalogue";
-import type { CsvColumn } from "./csv";
 import { exactSumOfProducts } from "./exact-sum";
 import type { InventoryValuationQuery } from "./schemas";
 import { type PositionSums, positionReport, type StockPosition } from "./stock-position";

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { products } from "../db/schema/tenant";
+import type { CsvColumn } from "../http/csv-stream";
 import { reportTypes } from "./catalogue";
-import type { CsvColumn } from "./csv";
 import type { LowStockQuery } from "./schemas";
 import { type PositionSums, positionReport, type StockPosition } from "./stock-position";
 

@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { every } from "hono/combine";
 import { API_VERSION } from "../http/api-version";
+import type { CsvColumn } from "../http/csv-stream";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { createRouter } from "../http/router";
 import { defineRoute, guardsFor, jsonContent as json } from "../pipeline/route";
 import { asOfInstant } from "../stock/as-of";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
-import type { CsvColumn } from "./csv";
 import { servedInventoryValuation } from "./inventory-valuation";
 import { servedLowStock } from "./low-stock";
 import { servedOrderSummary } from "./order-summary";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { TenantDb } from "../db/client";
 import type { AppEnv } from "../env";
+import type { CsvColumn, CsvPage } from "../http/csv-stream";
 import { ok } from "../http/envelope";
-import type { CsvColumn, CsvPage } from "./csv";
 import { csvDownload, downloadName } from "./download";
 
 /** What a report serves: its JSON answer, and its CSV download a page at a time. */

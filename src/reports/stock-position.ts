@@ -3,12 +3,12 @@ import { type DrizzleQuery, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { lots, products, stockLevels, stockMovements, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import type { CsvPage } from "../http/csv-stream";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
 import { lastMovementAt } from "../stock/as-of";
 import { today } from "../stock/expiry";
 import { withLot } from "../stock/projections";
 import { isSellable } from "../stock/sellable";
-import type { CsvPage } from "./csv";
 
 /** The filters every per-product report takes; `asOf` (valuation only) reads on-hand figures from the ledger. */
 export interface StockFilters {

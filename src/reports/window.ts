@@ -1,4 +1,4 @@
-import type { CsvPage } from "./csv";
+import type { CsvPage } from "../http/csv-stream";
 
 /**
  * Which rows of a report to read: a JSON page by offset (`page`/`pageSize`, like every list), or, for a

@@ -1,6 +1,6 @@
-import { type CsvCell, csvRecord } from "../http/csv-record";
+import { type CsvCell, csvRecord } from "./csv-record";
 
-/** A CSV column: its header and how to read the cell from a report row. */
+/** A CSV column: its header and how to read the cell from a row (of a report download or an export job's part). */
 export interface CsvColumn<Row> {
   header: string;
   cell: (row: Row) => CsvCell;
