@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { takeStorageSnapshots } from "../src/billing/storage-snapshots";
 import {
+  adjustStock,
   createLocation,
   createProduct,
   createTenant,
@@ -266,6 +267,67 @@ describe("GET /billing/charges", () => {
       },
     );
     expect(again.body.data).toEqual(res.body.data);
+  });
+
+  it("bills an order shipped by a status update as picked when it shipped, and a picked one from its picks only", async () => {
+    const shipper = await merchant(tenant);
+    ok("card", await rateCard(tenant, shipper), 201);
+    const warehouse = await createWarehouse(tenant);
+    const bin = await createLocation(tenant, warehouse.id);
+    const [mug, cup] = [
+      await createProduct(tenant, { merchantId: shipper }),
+      await createProduct(tenant, { merchantId: shipper }),
+    ];
+    for (const product of [mug, cup]) await adjustStock(tenant, product.id, bin.id, 10);
+    const order = (lines: { productId: string; quantity: number }[]) =>
+      salesOrder(tenant, lines, { warehouseId: warehouse.id }).then((res) => ok("order", res, 201).body.data);
+    // Shipped by status updates alone: no pick list, no scan.
+    const unpicked = await order([
+      { productId: mug.id, quantity: 2 },
+      { productId: cup.id, quantity: 1 },
+    ]);
+    for (const status of ["confirmed", "picking", "shipped"])
+      ok(status, await setStatus(tenant, unpicked.id, { status }));
+    // Picked on a pick list, then shipped by a status update: its picking is its scans.
+    const picked = await order([{ productId: mug.id, quantity: 4 }]);
+    ok("confirm", await setStatus(tenant, picked.id, { status: "confirmed" }));
+    const list = ok(
+      "pick list",
+      await call("POST", "/pick-lists", {
+        headers: tenant.admin,
+        body: { warehouseId: warehouse.id, orderIds: [picked.id] },
+      }),
+      201,
+    ).body.data;
+    ok(
+      "pick",
+      await call("POST", `/pick-lists/${list.id}/picks`, {
+        headers: tenant.admin,
+        body: { lineId: list.lines[0]?.id, location: bin.code, product: mug.sku, quantity: 4 },
+      }),
+    );
+    ok("ship", await setStatus(tenant, picked.id, { status: "shipped" }));
+    const res = await call(
+      "GET",
+      `/billing/charges?merchantId=${shipper}&from=${monthStart()}&to=${today()}&pageSize=100`,
+      { headers: tenant.admin },
+    );
+    expect(res.status).toBe(200);
+    const picking = res.body.data.items
+      .filter((c: { activity: string }) => c.activity === "picking")
+      .map((c: { per: string; quantity: number; amountExact: string; reference: { id: string } }) =>
+        [c.per, c.quantity, c.amountExact, c.reference.id].join(" "),
+      );
+    expect(picking.sort()).toEqual(
+      [
+        `order 1 2 ${unpicked.id}`,
+        `line 2 1 ${unpicked.id}`,
+        `unit 3 0.15 ${unpicked.id}`,
+        `order 1 2 ${picked.id}`,
+        `line 1 0.5 ${picked.id}`,
+        `unit 4 0.2 ${picked.id}`,
+      ].sort(),
+    );
   });
 
   it("needs a merchant, a range of at most 92 days, and answers 404 for another tenant's merchant", async () => {

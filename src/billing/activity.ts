@@ -1,10 +1,11 @@
-import { and, asc, count, eq, gte, lt, lte, min, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, lt, lte, min, notExists, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import {
   billingRateCards,
   billingStorageSnapshots,
+  orderLines,
   orders,
   packages,
   pickListLines,
@@ -57,7 +58,8 @@ function wholeTenant(tdb: TenantDb): TenantDb {
  * Everything billable of `merchantId` that happened in the window, and its rate cards, in one batch:
  * - receiving: each purchase-order receipt (its ledger rows, reason `received`, of one request): lines and units;
  * - picking: scans on pick lists of its sales orders: units per order and day, each order line on the day of its
- *   first pick, each order on the day of its first pick;
+ *   first pick, each order on the day of its first pick; an order shipped by a status update without a pick list
+ *   was picked as it shipped: its units, lines and the order, on that day (its ledger rows, reason `shipped`);
  * - packing: packages of dispatched shipments, by package type, on the day of dispatch;
  * - returns: units per return receipt, each return on the day of its first receipt;
  * - storage: the daily snapshots (units, and locations holding stock, by location type).
@@ -132,6 +134,41 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
       .from(picked)
       .where(inWindow(picked.createdAt))
       .groupBy(picked.orderId, sql`substr(${picked.createdAt}, 1, 10)`),
+    shippedUnpicked: tdb.db
+      .select({
+        orderId: sql<string>`${stockMovements.referenceId}`,
+        at: sql<string>`min(${stockMovements.createdAt})`,
+        units: sql<number>`-sum(${stockMovements.delta})`,
+        lines: sql<number>`(select count(*) from ${orderLines} where ${orderLines.tenantId} = ${tdb.tenantId}
+          and ${orderLines.orderId} = ${stockMovements.referenceId})`,
+      })
+      .from(stockMovements)
+      .innerJoin(orders, ofMerchantOrder(stockMovements.referenceId))
+      .where(
+        inTenant(
+          tdb,
+          stockMovements,
+          eq(stockMovements.reason, "shipped"),
+          eq(stockMovements.referenceType, "order"),
+          inWindow(stockMovements.createdAt),
+          // Picked on a pick list first: billed from its picks.
+          notExists(
+            tdb.db
+              .select({ one: sql`1` })
+              .from(pickListPicks)
+              .innerJoin(pickListLines, eq(pickListLines.id, pickListPicks.lineId))
+              .where(
+                inTenant(
+                  tdb,
+                  pickListLines,
+                  eq(pickListLines.orderId, stockMovements.referenceId),
+                  eq(pickListPicks.kind, "pick"),
+                ),
+              ),
+          ),
+        ),
+      )
+      .groupBy(stockMovements.referenceId),
     pickedLines: tdb.db
       .select({ orderId: firstLinePicks.orderId, at: min(firstLinePicks.createdAt) })
       .from(firstLinePicks)
@@ -221,6 +258,11 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
     ...read.pickedUnits.map((r) =>
       happened({ activity: "picking", per: "unit" }, "order", r.orderId, r.at, r.units, r.day),
     ),
+    ...read.shippedUnpicked.flatMap((r) => [
+      happened({ activity: "picking", per: "order" }, "order", r.orderId, r.at, 1),
+      happened({ activity: "picking", per: "line" }, "order", r.orderId, r.at, r.lines),
+      happened({ activity: "picking", per: "unit" }, "order", r.orderId, r.at, r.units),
+    ]),
     ...read.pickedLines.map((r) =>
       happened({ activity: "picking", per: "line" }, "order", r.orderId, r.at, 1),
     ),
