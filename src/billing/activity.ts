@@ -70,6 +70,16 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
     inTenant(tdb, orders, eq(orders.id, orderId), eq(orders.merchantId, merchantId));
   const inWindow = (column: SQLiteColumn) => and(gte(column, window.from), lt(column, window.to));
   const firstIn = (first: SQL) => sql`${first} >= ${window.from} and ${first} < ${window.to}`;
+  /** The ledger rows of `reason` that point at an order, in the window (a receipt's, a status update's shipment). */
+  const orderLedger = (reason: "received" | "shipped", ...more: SQL[]) =>
+    inTenant(
+      tdb,
+      stockMovements,
+      eq(stockMovements.reason, reason),
+      eq(stockMovements.referenceType, "order"),
+      inWindow(stockMovements.createdAt),
+      ...more,
+    );
 
   const pickedRows = () =>
     tdb.db
@@ -110,15 +120,7 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
       })
       .from(stockMovements)
       .innerJoin(orders, ofMerchantOrder(stockMovements.referenceId))
-      .where(
-        inTenant(
-          tdb,
-          stockMovements,
-          eq(stockMovements.reason, "received"),
-          eq(stockMovements.referenceType, "order"),
-          inWindow(stockMovements.createdAt),
-        ),
-      )
+      .where(orderLedger("received"))
       // One receipt is one request's ledger rows (each level's row takes its own instant).
       .groupBy(
         stockMovements.referenceId,
@@ -145,12 +147,8 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
       .from(stockMovements)
       .innerJoin(orders, ofMerchantOrder(stockMovements.referenceId))
       .where(
-        inTenant(
-          tdb,
-          stockMovements,
-          eq(stockMovements.reason, "shipped"),
-          eq(stockMovements.referenceType, "order"),
-          inWindow(stockMovements.createdAt),
+        orderLedger(
+          "shipped",
           // Picked on a pick list first: billed from its picks.
           notExists(
             tdb.db
