@@ -26,10 +26,21 @@ export async function wakeStrandedJobs(env: Bindings, now = new Date()): Promise
           j.started_at, j.created_at) < ${before}
         limit ${PER_RUN}`,
     );
-    for (const { id } of quiet) {
-      const instance = await env.JOBS.get(id);
-      await instance.sendEvent({ type: WAKE_EVENT, payload: {} });
-      woken++;
+    // One job whose instance cannot be reached (gone, or the engine busy) must not keep the others asleep.
+    const sent = await Promise.allSettled(
+      quiet.map(async ({ id }) => (await env.JOBS.get(id)).sendEvent({ type: WAKE_EVENT, payload: {} })),
+    );
+    for (const [i, result] of sent.entries()) {
+      if (result.status === "fulfilled") woken++;
+      else
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "job not woken",
+            jobId: quiet[i]?.id,
+            error: String(result.reason),
+          }),
+        );
     }
   }
   return woken;
