@@ -22,8 +22,9 @@ import {
   takeSerialUnits,
 } from "../stock/tracked-stock";
 import { countApprovedPayload } from "./approved-event";
-import { type CountLineRecord, changesStock, readCount } from "./read";
-import { inStatus } from "./writes";
+import { inStatus } from "./count-statements";
+import { readCount } from "./read-count";
+import { type CountLineRecord, changesStock } from "./records";
 
 // Serial units per statement: they travel as one JSON parameter (~150 bytes each).
 const SERIALS_PER_STATEMENT = 1000;

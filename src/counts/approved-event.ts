@@ -1,6 +1,6 @@
 import { jsonBytes } from "../db/batch";
 import type { CountRecord } from "../record-schemas/count";
-import { changesStock } from "./read";
+import { changesStock } from "./records";
 
 /**
  * The bytes the lines of an `inventory.count_approved` event may take: the event stays far below D1's

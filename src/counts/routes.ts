@@ -7,9 +7,13 @@ import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/rou
 import { CountRecord, CountSummary } from "../record-schemas/count";
 import { approveCount, assertMayApprove } from "./approve";
 import { EVENT_LINES_BYTES } from "./approved-event";
-import { listCounts, readCount } from "./read";
+import { cancelCount } from "./cancel-count";
+import { createCount } from "./create-count";
+import { listCounts } from "./list-counts";
+import { readCount } from "./read-count";
+import { recordLines } from "./record-count-lines";
 import { CountLinesBody, CountsQuery, CreateCountBody, MAX_COUNT_LINES, MAX_COUNT_SERIALS } from "./schemas";
-import { createCount, moveCount, recordLines } from "./writes";
+import { submitCount } from "./submit-count";
 
 const read = { scope: "read:inventory" } as const;
 const write = { scope: "write:inventory" } as const;
@@ -126,12 +130,12 @@ export const countRoutes = createRouter()
     ok(c, await recordLines(c.var.tenantDb, actorOf(c), c.req.valid("param").id, c.req.valid("json"))),
   )
   .openapi(submitInventoryCountRoute, async (c) =>
-    ok(c, await moveCount(c.var.tenantDb, c.req.valid("param").id, ["open"], "submitted")),
+    ok(c, await submitCount(c.var.tenantDb, c.req.valid("param").id)),
   )
   .openapi(approveInventoryCountRoute, async (c) => {
     assertMayApprove(c.var.scopes);
     return ok(c, await approveCount(c.var.tenantDb, actorOf(c), c.req.valid("param").id));
   })
   .openapi(cancelInventoryCountRoute, async (c) =>
-    ok(c, await moveCount(c.var.tenantDb, c.req.valid("param").id, ["open", "submitted"], "cancelled")),
+    ok(c, await cancelCount(c.var.tenantDb, c.req.valid("param").id)),
   );

@@ -16,6 +16,7 @@ import {
   SetLevelBody,
   SetLevelResult,
 } from "./batch-schemas";
+import { setStockLevels } from "./batch-set-levels";
 import { listMovements } from "./movements";
 import {
   AdjustmentBody,
@@ -26,7 +27,7 @@ import {
   TransferBody,
   TransferResult,
 } from "./schemas";
-import { setStockLevel, setStockLevels } from "./set-levels";
+import { setStockLevel } from "./set-level";
 import { listStock } from "./stock-levels";
 import { transferStock } from "./transfers";
 

@@ -7,7 +7,8 @@ import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/rou
 import { JobRecord } from "../record-schemas/job";
 import { cancelJob } from "./cancel-job";
 import { createJob } from "./create-job";
-import { getJob, listJobs } from "./read-jobs";
+import { getJob } from "./get-job";
+import { listJobs } from "./list-jobs";
 import { jobResult } from "./result";
 import { CreateJobBody, JobPage, JobsQuery } from "./schemas";
 

@@ -3,8 +3,10 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
-import { listLots, readLot, traceLot } from "./read";
+import { listLots } from "./list-lots";
+import { readLot } from "./read-lot";
 import { LotDetail, LotRecord, LotsQuery, LotTrace } from "./schemas";
+import { traceLot } from "./trace-lot";
 
 const read = { scope: "read:inventory" } as const;
 const tags = ["Lots"];

@@ -5,7 +5,9 @@ import { createRouter } from "../../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../../pipeline/route";
 import { HoldRecord } from "../../stock/schemas";
 import { createHold } from "./create-hold";
-import { deleteHold, getHold, listHolds } from "./manage-holds";
+import { getHold } from "./get-hold";
+import { listHolds } from "./list-holds";
+import { deleteHold } from "./release-hold";
 import { CreateHoldBody, HoldsQuery } from "./schemas";
 
 const read = { scope: "read:inventory" } as const;

@@ -1,14 +1,15 @@
-import { asc, count, desc, eq, type SQL } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { asc, eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
-import { inventoryCountLines as cl, inventoryCounts, locations, lots, products } from "../db/schema/tenant";
+import {
+  inventoryCountLines as cl,
+  type inventoryCounts,
+  locations,
+  lots,
+  products,
+} from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { notFound } from "../http/errors";
-import { offsetOf } from "../http/pagination";
 import type { CountRecord } from "../record-schemas/count";
 import { lotIdOf, withLot } from "../stock/projections";
-import type { CountsQuery } from "./schemas";
 
 export type CountRow = typeof inventoryCounts.$inferSelect;
 
@@ -100,44 +101,4 @@ export function countRecord(row: CountRow, lineRows: readonly CountLineRow[]): C
       variance: counted.reduce((sum, l) => sum + (l.variance ?? 0), 0),
     },
   };
-}
-
-const countQuery = (tdb: TenantDb, id: string) =>
-  tdb.db
-    .select()
-    .from(inventoryCounts)
-    .where(inTenant(tdb, inventoryCounts, eq(inventoryCounts.id, id)));
-
-/** `GET /inventory/counts/{id}`: the count with its lines and variances (404 outside the tenant). */
-export async function readCount(tdb: TenantDb, id: string) {
-  const read = await runBatch(tdb, { count: countQuery(tdb, id), lines: countLinesQuery(tdb, id) });
-  const [row] = read.count;
-  if (!row) throw notFound("Inventory count");
-  return countRecord(row, read.lines);
-}
-
-/** `GET /inventory/counts`, newest first. */
-export function listCounts(tdb: TenantDb, query: CountsQuery) {
-  const filters: (SQL | undefined)[] = [
-    query.status ? eq(inventoryCounts.status, query.status) : undefined,
-    query.warehouseId ? eq(inventoryCounts.warehouseId, query.warehouseId) : undefined,
-  ];
-  return readPage(
-    tdb,
-    query,
-    {
-      rows: tdb.db
-        .select()
-        .from(inventoryCounts)
-        .where(inTenant(tdb, inventoryCounts, ...filters))
-        .orderBy(desc(inventoryCounts.createdAt), desc(inventoryCounts.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
-      count: tdb.db
-        .select({ value: count() })
-        .from(inventoryCounts)
-        .where(inTenant(tdb, inventoryCounts, ...filters)),
-    },
-    countSummary,
-  );
 }

@@ -5,17 +5,9 @@ import { readPage } from "../db/pages";
 import { jobs } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf } from "../http/pagination";
-import type { JobRecord } from "../record-schemas/job";
-import { assertMaySee, visibleJobs } from "./access";
-import { findJob, type JobRow, jobRecord, jobRecords } from "./job-rows";
+import { visibleJobs } from "./access";
+import { type JobRow, jobRecords } from "./job-rows";
 import type { JobsQuery } from "./schemas";
-
-/** `GET /jobs/{id}`. */
-export async function getJob(tdb: TenantDb, held: readonly Scope[], jobId: string): Promise<JobRecord> {
-  const job = await findJob(tdb, jobId);
-  assertMaySee(held, job);
-  return jobRecord(tdb, job);
-}
 
 /** `GET /jobs`: the jobs the caller may see, newest first. */
 export async function listJobs(tdb: TenantDb, held: readonly Scope[], query: JobsQuery) {

@@ -1,0 +1,30 @@
+import type { Actor } from "../auth/principal";
+import type { TenantDb } from "../db/client";
+import { resolveLineTargets } from "../stock/line-targets";
+import { linesInBaseUnits, onHandAmount } from "../stock/packs";
+import { writeStockLines } from "../stock/stock-lines";
+import { setLevelLine } from "./batch-lines";
+import type { SetLevelBody } from "./batch-schemas";
+
+// Absolute stock: a level's on hand set to a number (the difference is one ledger row, reason `set`), optionally
+// only while it is `expectedOnHand` (compare-and-swap).
+
+/** Sets each level (all or none when `atomic`): one result per level, in order. */
+export async function writeLevels(
+  tdb: TenantDb,
+  actor: Actor,
+  levels: readonly SetLevelBody[],
+  atomic: boolean,
+) {
+  const { targets, quantities } = await linesInBaseUnits(
+    tdb,
+    levels.map(onHandAmount),
+    await resolveLineTargets(tdb, levels),
+  );
+  return writeStockLines(
+    tdb,
+    actor,
+    levels.map((level, i) => setLevelLine(level, targets[i] as (typeof targets)[number], quantities[i] ?? 0)),
+    { atomic, field: "levels" },
+  );
+}
