@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   adjustStock,
   createLocation,
@@ -300,6 +300,53 @@ describe("POST /shipments/{id}/label through a tenant's label service", () => {
       "labelService: the answer must name every package of the shipment exactly once",
     );
     expect(await shipmentOf(shipment.id)).toEqual(shipment);
+  });
+
+  it("is a 502 when the service has not answered in 10 s; nothing is stored", async () => {
+    await configure(tenant, "slowco");
+    const { shipment, first } = await packedShipment(tenant, "slowco");
+    // A service that never answers: the request ends only when the API gives up on it.
+    let aborted = false;
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      (_input, init) =>
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener("abort", () => {
+            aborted = true;
+            reject(init.signal?.reason);
+          }),
+        ),
+    );
+    const res = await call("POST", `/shipments/${shipment.id}/label`, { headers: tenant.admin, body: {} });
+    expect(res.status).toBe(502);
+    expect(res.body.errors).toEqual(["labelService: timed out after 10 s"]);
+    expect(aborted).toBe(true);
+    expect(await shipmentOf(shipment.id)).toEqual(shipment);
+    expect((await label(tenant, shipment.id, first.id)).status).toBe(404);
+  });
+
+  it("reads an answer of exactly 5 MiB and refuses one a byte longer, storing nothing", async () => {
+    await configure(tenant, "bigco");
+    const { shipment, first } = await packedShipment(tenant, "bigco");
+    const full = answering(shipment, "pdf", pdfBytes);
+    // The same well-formed answer, padded with JSON whitespace to the limit and one byte past it.
+    const padded = (bytes: number) =>
+      stubReceiver(async (request) => {
+        const json = await full(request).text();
+        return new Response(json + " ".repeat(bytes - json.length), {
+          headers: { "content-type": "application/json" },
+        });
+      });
+    padded(5 * 1024 * 1024 + 1);
+    const over = await call("POST", `/shipments/${shipment.id}/label`, { headers: tenant.admin, body: {} });
+    expect(over.status).toBe(502);
+    expect(over.body.errors).toEqual(["labelService: the answer is larger than 5242880 bytes"]);
+    expect(await shipmentOf(shipment.id)).toEqual(shipment);
+    expect((await label(tenant, shipment.id, first.id)).status).toBe(404);
+
+    padded(5 * 1024 * 1024);
+    const at = await call("POST", `/shipments/${shipment.id}/label`, { headers: tenant.admin, body: {} });
+    expect(at.status).toBe(200);
+    expect((await label(tenant, shipment.id, first.id)).status).toBe(200);
   });
 
   it("takes no tracking numbers from the caller for a carrier with a label service", async () => {

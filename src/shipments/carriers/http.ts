@@ -38,13 +38,15 @@ const utf8 = new TextDecoder();
 async function readAtMost(response: Response, max: number): Promise<Uint8Array | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
+  // An explicit reader: the body cannot be cancelled while a for-await loop holds it locked.
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+    size += read.value.byteLength;
     if (size > max) {
-      await response.body?.cancel();
+      await reader?.cancel();
       return null;
     }
-    chunks.push(chunk);
+    chunks.push(read.value);
   }
   const bytes = new Uint8Array(size);
   let at = 0;
