@@ -1,17 +1,14 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
-import { useSubmit } from "../ui/form";
+import { FilteredList, StatusFilter, useFilteredList } from "../ui/filtered-list";
+import { checkedOf, useSubmit } from "../ui/form";
+import { FormDialog } from "../ui/form-dialog";
 import { formatDateTime } from "../ui/format";
-import { LoadedList } from "../ui/loaded-list";
-import { codeOf, useLocations, useWarehouses, warehouseChoices } from "../ui/lookups";
-import { Modal } from "../ui/modal";
-import { choicesOf, SelectField } from "../ui/select-field";
+import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { WarehouseChoice } from "../ui/place-fields";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
-import { filterFields, useUrlFilters } from "../ui/url-filters";
-import { useLoad } from "../ui/use-load";
 
 type CountStatus = Schemas["InventoryCount"]["status"];
 const STATUSES: CountStatus[] = ["open", "submitted", "approved", "cancelled"];
@@ -20,20 +17,15 @@ const STATUSES: CountStatus[] = ["open", "submitted", "approved", "cancelled"];
 export function Counts() {
   useDocumentTitle("Cycle counts");
   const { route } = useLocation();
-  const { values, page, show } = useUrlFilters(["status"] as const);
+  const counts = useFilteredList(["status"] as const, ({ status }, page) =>
+    unwrap(
+      api.GET("/api/v1/inventory/counts", {
+        params: { query: { page, pageSize: 25, ...(status && { status: status as CountStatus }) } },
+      }),
+    ),
+  );
   const warehouses = useWarehouses();
   const [creating, setCreating] = useState(false);
-  const counts = useLoad(
-    () =>
-      unwrap(
-        api.GET("/api/v1/inventory/counts", {
-          params: {
-            query: { page, pageSize: 25, ...(values.status && { status: values.status as CountStatus }) },
-          },
-        }),
-      ),
-    [page, values.status],
-  );
   return (
     <>
       <h1 tabIndex={-1}>Cycle counts</h1>
@@ -42,23 +34,11 @@ export function Counts() {
           New count
         </button>
       </div>
-      <form
-        class="filters"
-        aria-label="Filter counts"
-        onSubmit={(event) => show({ status: filterFields(event).status ?? "", page: 1 })}
+      <FilteredList
+        noun="counts"
+        data={counts}
+        fields={<StatusFilter statuses={STATUSES} initial={counts.values.status} />}
       >
-        <SelectField
-          label="Status"
-          name="status"
-          empty="Any"
-          choices={choicesOf(STATUSES)}
-          initial={values.status}
-        />
-        <button type="submit" class="button button-primary">
-          Apply
-        </button>
-      </form>
-      <LoadedList load={counts} empty="No counts yet." onPage={(next) => show({ page: next })}>
         {(list) => (
           <Table label="Cycle counts" columns={["Count", "Status", "Warehouse", "Created", "Submitted"]}>
             {list.items.map((count) => (
@@ -76,7 +56,7 @@ export function Counts() {
             ))}
           </Table>
         )}
-      </LoadedList>
+      </FilteredList>
       {creating && (
         <NewCountDialog onClose={() => setCreating(false)} onCreated={(id) => route(`/app/counts/${id}`)} />
       )}
@@ -89,8 +69,7 @@ function NewCountDialog({ onClose, onCreated }: { onClose: () => void; onCreated
   const warehouses = useWarehouses();
   const [warehouseId, setWarehouseId] = useState("");
   const locations = useLocations(warehouseId);
-  const submit = useSubmit(async (form: HTMLFormElement) => {
-    const chosen = new FormData(form).getAll("locationId").map(String);
+  const submit = useSubmit(async (chosen: string[]) => {
     const count = await unwrap(
       api.POST("/api/v1/inventory/counts", {
         body: chosen.length > 0 ? { locationIds: chosen } : { warehouseId },
@@ -99,44 +78,27 @@ function NewCountDialog({ onClose, onCreated }: { onClose: () => void; onCreated
     onCreated(count.id);
   });
   return (
-    <Modal title="New count" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit.run(event.currentTarget);
-        }}
-      >
-        <SelectField
-          label="Warehouse"
-          required
-          empty="Choose…"
-          choices={warehouseChoices(warehouses.data)}
-          value={warehouseId}
-          onChange={setWarehouseId}
-        />
-        {warehouseId && (
-          <fieldset class="field">
-            <legend>Locations (none chosen: the whole warehouse)</legend>
-            <div class="check-grid">
-              {locations.data?.map((l) => (
-                <label key={l.id} class="check">
-                  <input type="checkbox" name="locationId" value={l.id} />
-                  <span>{l.code}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        )}
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Start count
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      title="New count"
+      submitLabel="Start count"
+      submit={submit}
+      onSubmit={(event) => void submit.run(checkedOf(event, "locationId"))}
+      onClose={onClose}
+    >
+      <WarehouseChoice warehouses={warehouses.data} value={warehouseId} onChange={setWarehouseId} />
+      {warehouseId && (
+        <fieldset class="field">
+          <legend>Locations (none chosen: the whole warehouse)</legend>
+          <div class="check-grid">
+            {locations.data?.map((l) => (
+              <label key={l.id} class="check">
+                <input type="checkbox" name="locationId" value={l.id} />
+                <span>{l.code}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+    </FormDialog>
   );
 }

@@ -1,8 +1,9 @@
 import { api, unwrap } from "../api/client";
-import { CountChart, DailyMovementsChart, fillDays } from "../ui/charts";
+import { DailyMovementsChart, fillDays } from "../ui/charts";
 import { formatInteger, formatMoney, utcDay } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
+import { OrdersByStatusChart } from "../ui/orders-by-status";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -76,21 +77,7 @@ export function Dashboard() {
         <section aria-labelledby="orders-heading">
           <h2 id="orders-heading">Orders by status</h2>
           <p class="muted">Orders created in the last {DAYS} days, by their current status.</p>
-          <Loaded load={orders}>
-            {({ totals }) =>
-              totals.byStatus.length === 0 ? (
-                <p>No orders in this period.</p>
-              ) : (
-                <CountChart
-                  title="Orders by status"
-                  bars={totals.byStatus.map((s) => ({
-                    label: `${s.type === "sales" ? "Sales" : "Purchase"}: ${s.status.replaceAll("_", " ")}`,
-                    value: s.orders,
-                  }))}
-                />
-              )
-            }
-          </Loaded>
+          <Loaded load={orders}>{({ totals }) => <OrdersByStatusChart byStatus={totals.byStatus} />}</Loaded>
         </section>
       </div>
       <section aria-labelledby="low-heading">

@@ -2,11 +2,11 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
+import { StatusFilter } from "../ui/filtered-list";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { formatCurrency, formatDateTime, utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { Modal } from "../ui/modal";
-import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -70,13 +70,7 @@ export function Invoices() {
           <span>Month</span>
           <input name="period" type="month" defaultValue={values.period} placeholder="YYYY-MM" />
         </label>
-        <SelectField
-          label="Status"
-          name="status"
-          empty="Any"
-          choices={choicesOf(STATUSES)}
-          initial={values.status}
-        />
+        <StatusFilter statuses={STATUSES} initial={values.status} />
         <button type="submit" class="button button-primary">
           Apply
         </button>

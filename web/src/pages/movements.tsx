@@ -4,7 +4,8 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, locationChoices, useLocations, useWarehouses, warehouseChoices } from "../ui/lookups";
+import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { PlaceFilterFields, placeOf } from "../ui/place-fields";
 import { useProductsById } from "../ui/products-lookup";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
@@ -87,8 +88,7 @@ export function Movements() {
         onSubmit={(event) => {
           const f = filterFields(event);
           show({
-            warehouseId: f.warehouseId ?? "",
-            locationId: f.warehouseId === values.warehouseId ? (f.locationId ?? "") : "",
+            ...placeOf(f, values),
             reason: f.reason ?? "",
             from: f.from ?? "",
             to: f.to ?? "",
@@ -96,19 +96,11 @@ export function Movements() {
           });
         }}
       >
-        <SelectField
-          label="Warehouse"
-          name="warehouseId"
-          empty="All"
-          choices={warehouseChoices(warehouses.data, false)}
-          initial={values.warehouseId}
-        />
-        <SelectField
-          label="Location"
-          name="locationId"
-          empty="All"
-          choices={locationChoices(locations.data)}
-          initial={values.locationId}
+        <PlaceFilterFields
+          warehouses={warehouses.data}
+          locations={locations.data}
+          values={values}
+          named={false}
         />
         <SelectField
           label="Reason"

@@ -3,12 +3,17 @@ import { useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { FormDialog } from "../ui/form-dialog";
 import { formatDateTime, formatInteger, formatMoney, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
 import { useProductsById } from "../ui/products-lookup";
-import { type ReceiptDraft, ReceiptLot, ReceiptQuantity, useReceiptDraft } from "../ui/receipt-draft";
+import {
+  ReceiptDialog,
+  type ReceiptDraft,
+  ReceiptLot,
+  ReceiptQuantity,
+  useReceiptDraft,
+} from "../ui/receipt-draft";
 import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -270,7 +275,7 @@ export function ReceiveDialog({
   const locations = useLocations(order.warehouseId ?? "");
   const products = useProductsById(order.lines.map((l) => l.productId));
   const open = order.lines.filter((l) => (l.receivedQuantity ?? 0) < l.quantity);
-  const { draftOf, set, submit, onSubmit } = useReceiptDraft({
+  const draft = useReceiptDraft({
     open,
     start: (l): Receipt => ({
       quantity: String(l.quantity - (l.receivedQuantity ?? 0)),
@@ -288,27 +293,25 @@ export function ReceiveDialog({
       unwrap(
         api.POST("/api/v1/orders/{id}/receive", { params: { path: { id: order.id } }, body: { lines } }),
       ),
-    onDone: () => {
-      onDone();
-      onClose();
-    },
+    onDone,
+    onClose,
   });
+  const { set } = draft;
   return (
-    <FormDialog
+    <ReceiptDialog
       title={`Receive ${order.number}`}
       submitLabel="Receive stock"
-      submit={submit}
-      onSubmit={onSubmit}
-      onClose={onClose}
-    >
-      {open.map((line) => {
-        const receipt = draftOf(line);
+      open={open}
+      draft={draft}
+      legend={(line) => (
+        <>
+          {sku(line.productId)}: {line.quantity - (line.receivedQuantity ?? 0)} open
+        </>
+      )}
+      fields={(line, receipt) => {
         const lotted = products.data?.get(line.productId)?.tracking === "lot";
         return (
-          <fieldset key={line.id} class="field receipt">
-            <legend>
-              {sku(line.productId)}: {line.quantity - (line.receivedQuantity ?? 0)} open
-            </legend>
+          <>
             <div class="field-row">
               <ReceiptQuantity value={receipt.quantity} onInput={(quantity) => set(line, { quantity })} />
               <SelectField
@@ -333,9 +336,9 @@ export function ReceiveDialog({
                 </label>
               </div>
             )}
-          </fieldset>
+          </>
         );
-      })}
-    </FormDialog>
+      }}
+    />
   );
 }

@@ -1,14 +1,13 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
 import { FilteredList, StatusFilter, useFilteredList } from "../ui/filtered-list";
-import { useSubmit } from "../ui/form";
+import { checkedOf, useSubmit } from "../ui/form";
+import { FormDialog } from "../ui/form-dialog";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
-import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
-import { Modal } from "../ui/modal";
-import { SelectField } from "../ui/select-field";
+import { codeOf, useWarehouses } from "../ui/lookups";
+import { WarehouseChoice } from "../ui/place-fields";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -116,62 +115,45 @@ function NewPickListDialog({ onClose, onCreated }: { onClose: () => void; onCrea
       ).then((pages) => pages.flatMap((p) => p.items)),
     [],
   );
-  const submit = useSubmit(async (form: HTMLFormElement) => {
-    const orderIds = new FormData(form).getAll("orderId").map(String);
+  const submit = useSubmit(async (orderIds: string[]) => {
     const created = await unwrap(api.POST("/api/v1/pick-lists", { body: { warehouseId, orderIds } }));
     onCreated(created.id);
   });
   return (
-    <Modal title="New pick list" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit.run(event.currentTarget);
-        }}
-      >
-        <SelectField
-          label="Warehouse"
-          required
-          empty="Choose…"
-          choices={warehouseChoices(warehouses.data)}
-          value={warehouseId}
-          onChange={setWarehouseId}
-        />
-        {warehouseId && (
-          <Loaded load={orders}>
-            {(pickable) => {
-              const here = pickable.filter((o) => o.warehouseId === null || o.warehouseId === warehouseId);
-              return here.length === 0 ? (
-                <p>No confirmed sales orders to pick in this warehouse.</p>
-              ) : (
-                <fieldset class="field">
-                  <legend>Orders to pick (one, or several for a wave)</legend>
-                  <div class="check-grid">
-                    {here.map((o) => (
-                      <label key={o.id} class="check">
-                        <input type="checkbox" name="orderId" value={o.id} />
-                        <span>
-                          {o.number} · {statusLabel(o.status)} · {formatInteger(o.totals.quantity)}{" "}
-                          {o.totals.quantity === 1 ? "unit" : "units"}
-                        </span>
-                      </label>
-                    ))}
-                  </div>
-                </fieldset>
-              );
-            }}
-          </Loaded>
-        )}
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy || !warehouseId}>
-            Create pick list
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      title="New pick list"
+      submitLabel="Create pick list"
+      submit={submit}
+      onSubmit={(event) => void submit.run(checkedOf(event, "orderId"))}
+      onClose={onClose}
+      ready={warehouseId !== ""}
+    >
+      <WarehouseChoice warehouses={warehouses.data} value={warehouseId} onChange={setWarehouseId} />
+      {warehouseId && (
+        <Loaded load={orders}>
+          {(pickable) => {
+            const here = pickable.filter((o) => o.warehouseId === null || o.warehouseId === warehouseId);
+            return here.length === 0 ? (
+              <p>No confirmed sales orders to pick in this warehouse.</p>
+            ) : (
+              <fieldset class="field">
+                <legend>Orders to pick (one, or several for a wave)</legend>
+                <div class="check-grid">
+                  {here.map((o) => (
+                    <label key={o.id} class="check">
+                      <input type="checkbox" name="orderId" value={o.id} />
+                      <span>
+                        {o.number} · {statusLabel(o.status)} · {formatInteger(o.totals.quantity)}{" "}
+                        {o.totals.quantity === 1 ? "unit" : "units"}
+                      </span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            );
+          }}
+        </Loaded>
+      )}
+    </FormDialog>
   );
 }

@@ -1,10 +1,11 @@
 import { api, unwrap } from "../api/client";
-import { CountChart, DailyMovementsChart, fillDays } from "../ui/charts";
+import { DailyMovementsChart, fillDays } from "../ui/charts";
 import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatInteger, formatMoney, utcDay } from "../ui/format";
 import { Loaded } from "../ui/loaded";
+import { OrdersByStatusChart } from "../ui/orders-by-status";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
 import { useLoad } from "../ui/use-load";
@@ -111,21 +112,7 @@ export function Reports() {
         </section>
         <section aria-labelledby="orders-heading">
           <h2 id="orders-heading">Orders by status</h2>
-          <Loaded load={orders}>
-            {({ totals }) =>
-              totals.byStatus.length === 0 ? (
-                <p>No orders in this period.</p>
-              ) : (
-                <CountChart
-                  title="Orders by status"
-                  bars={totals.byStatus.map((s) => ({
-                    label: `${s.type === "sales" ? "Sales" : "Purchase"}: ${s.status.replaceAll("_", " ")}`,
-                    value: s.orders,
-                  }))}
-                />
-              )
-            }
-          </Loaded>
+          <Loaded load={orders}>{({ totals }) => <OrdersByStatusChart byStatus={totals.byStatus} />}</Loaded>
         </section>
       </div>
     </>

@@ -3,13 +3,18 @@ import { useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { FormDialog } from "../ui/form-dialog";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations } from "../ui/lookups";
 import { useOrdersById } from "../ui/orders-lookup";
 import { useProductsById } from "../ui/products-lookup";
-import { type ReceiptDraft, ReceiptLot, ReceiptQuantity, useReceiptDraft } from "../ui/receipt-draft";
+import {
+  ReceiptDialog,
+  type ReceiptDraft,
+  ReceiptLot,
+  ReceiptQuantity,
+  useReceiptDraft,
+} from "../ui/receipt-draft";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -214,7 +219,7 @@ function ReceiveReturnDialog({
   const locations = useLocations();
   const products = useProductsById(r.lines.map((l) => l.productId));
   const open = r.lines.filter((l) => l.receivedQuantity < l.quantity);
-  const { draftOf, set, submit, onSubmit } = useReceiptDraft({
+  const draft = useReceiptDraft({
     open,
     start: (l): Receipt => ({
       quantity: String(l.quantity - l.receivedQuantity),
@@ -235,32 +240,30 @@ function ReceiveReturnDialog({
           body: { lines: lines as Schemas["ReturnReceiptRequest"]["lines"] },
         }),
       ),
-    onDone: () => {
-      onDone();
-      onClose();
-    },
+    onDone,
+    onClose,
   });
+  const { set } = draft;
   return (
-    <FormDialog
+    <ReceiptDialog
       title={`Receive ${r.number}`}
       submitLabel="Receive return"
-      submit={submit}
-      onSubmit={onSubmit}
-      onClose={onClose}
-    >
-      {open.map((line) => {
-        const receipt = draftOf(line);
+      open={open}
+      draft={draft}
+      legend={(line) => (
+        <>
+          Line {line.lineNo}: {sku(line.productId)}, {formatInteger(line.quantity - line.receivedQuantity)}{" "}
+          expected
+        </>
+      )}
+      fields={(line, receipt) => {
         const lotted = products.data?.get(line.productId)?.tracking === "lot";
         // Restock goes to a sellable location, quarantine to a non-sellable one; scrap may name either, or none.
         const fitting = locations.data?.filter(
           (l) => receipt.disposition === "scrap" || l.sellable === (receipt.disposition === "restock"),
         );
         return (
-          <fieldset key={line.id} class="field receipt">
-            <legend>
-              Line {line.lineNo}: {sku(line.productId)},{" "}
-              {formatInteger(line.quantity - line.receivedQuantity)} expected
-            </legend>
+          <>
             <div class="field-row">
               <ReceiptQuantity value={receipt.quantity} onInput={(quantity) => set(line, { quantity })} />
               <SelectField
@@ -283,9 +286,9 @@ function ReceiveReturnDialog({
             {lotted && (
               <ReceiptLot value={receipt.lotNumber} onInput={(lotNumber) => set(line, { lotNumber })} />
             )}
-          </fieldset>
+          </>
         );
-      })}
-    </FormDialog>
+      }}
+    />
   );
 }

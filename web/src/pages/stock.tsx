@@ -2,11 +2,12 @@ import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
 import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
-import { fieldsOf, useSubmit } from "../ui/form";
+import { useSubmit } from "../ui/form";
+import { EditDialog } from "../ui/form-dialog";
 import { formatInteger } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, locationChoices, useLocations, useWarehouses, warehouseChoices } from "../ui/lookups";
-import { Modal } from "../ui/modal";
+import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { PlaceFilterFields, placeOf } from "../ui/place-fields";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -68,8 +69,7 @@ export function Stock() {
         onSubmit={(event) => {
           const f = filterFields(event);
           show({
-            warehouseId: f.warehouseId ?? "",
-            locationId: f.warehouseId === values.warehouseId ? (f.locationId ?? "") : "",
+            ...placeOf(f, values),
             sku: f.sku ?? "",
             lotNumber: f.lotNumber ?? "",
             low: f.low ? "1" : "",
@@ -77,20 +77,7 @@ export function Stock() {
           });
         }}
       >
-        <SelectField
-          label="Warehouse"
-          name="warehouseId"
-          empty="All"
-          choices={warehouseChoices(warehouses.data)}
-          initial={values.warehouseId}
-        />
-        <SelectField
-          label="Location"
-          name="locationId"
-          empty="All"
-          choices={locationChoices(locations.data)}
-          initial={values.locationId}
-        />
+        <PlaceFilterFields warehouses={warehouses.data} locations={locations.data} values={values} />
         <label class="field">
           <span>SKU</span>
           <input name="sku" defaultValue={values.sku} maxLength={100} />
@@ -180,8 +167,8 @@ const where = (level: Level) =>
 
 /** A signed change of one level with its reason: the ledger records both. */
 function AdjustDialog({ level, onClose, onDone }: { level: Level; onClose: () => void; onDone: () => void }) {
-  const submit = useSubmit(async (fields: Record<string, string>) => {
-    await unwrap(
+  const save = (fields: Record<string, string>) =>
+    unwrap(
       api.POST("/api/v1/inventory/adjustments", {
         body: {
           productId: level.productId,
@@ -193,35 +180,27 @@ function AdjustDialog({ level, onClose, onDone }: { level: Level; onClose: () =>
         },
       }),
     );
-    onDone();
-    onClose();
-  });
   return (
-    <Modal title={`Adjust ${where(level)}`} onClose={onClose}>
+    <EditDialog
+      title={`Adjust ${where(level)}`}
+      submitLabel="Adjust"
+      save={save}
+      onSaved={onDone}
+      onClose={onClose}
+    >
       <p class="muted">
         On hand {level.onHand}, reserved {level.reserved}. A negative quantity removes stock.
       </p>
-      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
-        <label class="field">
-          <span>Quantity</span>
-          <input name="quantity" type="number" step={1} required inputMode="numeric" autofocus />
-        </label>
-        <SelectField label="Reason" name="reason" choices={choicesOf(REASONS)} initial="correction" />
-        <label class="field">
-          <span>Notes (optional)</span>
-          <input name="notes" maxLength={500} />
-        </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Adjust
-          </button>
-        </div>
-      </form>
-    </Modal>
+      <label class="field">
+        <span>Quantity</span>
+        <input name="quantity" type="number" step={1} required inputMode="numeric" autofocus />
+      </label>
+      <SelectField label="Reason" name="reason" choices={choicesOf(REASONS)} initial="correction" />
+      <label class="field">
+        <span>Notes (optional)</span>
+        <input name="notes" maxLength={500} />
+      </label>
+    </EditDialog>
   );
 }
 
@@ -237,8 +216,8 @@ function TransferDialog({
 }) {
   const locations = useLocations();
   const warehouses = useWarehouses();
-  const submit = useSubmit(async (fields: Record<string, string>) => {
-    await unwrap(
+  const save = (fields: Record<string, string>) =>
+    unwrap(
       api.POST("/api/v1/inventory/transfers", {
         body: {
           productId: level.productId,
@@ -250,40 +229,32 @@ function TransferDialog({
         },
       }),
     );
-    onDone();
-    onClose();
-  });
   return (
-    <Modal title={`Transfer ${where(level)}`} onClose={onClose}>
+    <EditDialog
+      title={`Transfer ${where(level)}`}
+      submitLabel="Transfer"
+      save={save}
+      onSaved={onDone}
+      onClose={onClose}
+    >
       <p class="muted">{level.available} available to move.</p>
-      <form onSubmit={(event) => void submit.run(fieldsOf(event))}>
-        <label class="field">
-          <span>Quantity</span>
-          <input name="quantity" type="number" min={1} step={1} required inputMode="numeric" autofocus />
-        </label>
-        <SelectField
-          label="To location"
-          name="toLocationId"
-          required
-          empty="Choose…"
-          choices={locations.data
-            ?.filter((l) => l.id !== level.locationId)
-            .map((l) => ({ value: l.id, label: `${codeOf(warehouses.data, l.warehouseId)} ${l.code}` }))}
-        />
-        <label class="field">
-          <span>Notes (optional)</span>
-          <input name="notes" maxLength={500} />
-        </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Transfer
-          </button>
-        </div>
-      </form>
-    </Modal>
+      <label class="field">
+        <span>Quantity</span>
+        <input name="quantity" type="number" min={1} step={1} required inputMode="numeric" autofocus />
+      </label>
+      <SelectField
+        label="To location"
+        name="toLocationId"
+        required
+        empty="Choose…"
+        choices={locations.data
+          ?.filter((l) => l.id !== level.locationId)
+          .map((l) => ({ value: l.id, label: `${codeOf(warehouses.data, l.warehouseId)} ${l.code}` }))}
+      />
+      <label class="field">
+        <span>Notes (optional)</span>
+        <input name="notes" maxLength={500} />
+      </label>
+    </EditDialog>
   );
 }

@@ -10,11 +10,14 @@ export function FormDialog({
   submit,
   onSubmit,
   onClose,
+  ready = true,
   children,
 }: {
   title: string;
   submitLabel: string;
   submit: { busy: boolean; error: unknown };
+  /** False while the form lacks what it must have before it can be sent. */
+  ready?: boolean;
   onSubmit: (event: SubmitEvent) => void;
   onClose: () => void;
   children: ComponentChildren;
@@ -28,7 +31,7 @@ export function FormDialog({
           <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
             Cancel
           </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
+          <button type="submit" class="button button-primary" disabled={submit.busy || !ready}>
             {submitLabel}
           </button>
         </div>

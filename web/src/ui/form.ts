@@ -24,3 +24,9 @@ export function fieldsOf(event: SubmitEvent): Record<string, string> {
   const form = new FormData(event.currentTarget as HTMLFormElement);
   return Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
 }
+
+/** The values of a submitted form's checked boxes named `name`. */
+export function checkedOf(event: SubmitEvent, name: string): string[] {
+  event.preventDefault();
+  return new FormData(event.currentTarget as HTMLFormElement).getAll(name).map(String);
+}

@@ -1,5 +1,7 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { useSubmit } from "./form";
+import { FormDialog } from "./form-dialog";
 
 /** What every receipt line holds as typed: the units, where they go, the lot for a lot-tracked product. */
 export interface ReceiptDraft {
@@ -11,7 +13,7 @@ export interface ReceiptDraft {
 /**
  * A receipt of several lines typed at once (a purchase order's, a return's): one draft per open line, starting
  * from `start`; `send` gets the lines with units, each turned into the API's line by `toLine` (with the units as
- * a number and the lot trimmed, when there is one), then the dialog closes.
+ * a number and the lot trimmed, when there is one), then `onDone` runs and the dialog closes.
  */
 export function useReceiptDraft<L extends { id: string }, R extends ReceiptDraft, B>({
   open,
@@ -19,12 +21,14 @@ export function useReceiptDraft<L extends { id: string }, R extends ReceiptDraft
   toLine,
   send,
   onDone,
+  onClose,
 }: {
   open: L[];
   start: (line: L) => R;
   toLine: (line: L, receipt: R, typed: { quantity: number; lotNumber?: string }) => B;
   send: (lines: B[]) => Promise<unknown>;
   onDone: () => void;
+  onClose: () => void;
 }) {
   const [receipts, setReceipts] = useState<Record<string, R>>(() =>
     Object.fromEntries(open.map((line) => [line.id, start(line)])),
@@ -42,12 +46,47 @@ export function useReceiptDraft<L extends { id: string }, R extends ReceiptDraft
       });
     await send(lines);
     onDone();
+    onClose();
   });
   const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     void submit.run();
   };
-  return { draftOf, set, submit, onSubmit };
+  return { draftOf, set, submit, onSubmit, onClose };
+}
+
+/** A receipt draft's dialog: one fieldset per open line, headed by `legend` and holding `fields`. */
+export function ReceiptDialog<L extends { id: string }, R extends ReceiptDraft>({
+  title,
+  submitLabel,
+  open,
+  draft,
+  legend,
+  fields,
+}: {
+  title: string;
+  submitLabel: string;
+  open: L[];
+  draft: ReturnType<typeof useReceiptDraft<L, R, unknown>>;
+  legend: (line: L) => ComponentChildren;
+  fields: (line: L, receipt: R) => ComponentChildren;
+}) {
+  return (
+    <FormDialog
+      title={title}
+      submitLabel={submitLabel}
+      submit={draft.submit}
+      onSubmit={draft.onSubmit}
+      onClose={draft.onClose}
+    >
+      {open.map((line) => (
+        <fieldset key={line.id} class="field receipt">
+          <legend>{legend(line)}</legend>
+          {fields(line, draft.draftOf(line))}
+        </fieldset>
+      ))}
+    </FormDialog>
+  );
 }
 
 /** A receipt line's units. */
