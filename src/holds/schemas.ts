@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { holdStatuses } from "../../db/schema/tenant";
-import { pageQuery } from "../../http/pagination";
-import { amountFields, oneAmount } from "../../stock/packs";
-import { LotNumber } from "../../stock/schemas";
+import { holdStatuses } from "../db/schema/tenant";
+import { pageQuery } from "../http/pagination";
+import { amountFields, oneAmount } from "../stock/packs";
+import { LotNumber } from "../stock/schemas";
 
 /** A hold lasts at most this long. */
 export const MAX_HOLD_MS = 7 * 24 * 60 * 60 * 1000;

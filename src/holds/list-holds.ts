@@ -1,10 +1,10 @@
 import { count, desc, eq } from "drizzle-orm";
-import type { TenantDb } from "../../db/client";
-import { readPage } from "../../db/pages";
-import { stockHolds as h } from "../../db/schema/tenant";
-import { inTenant } from "../../db/tenant-scope";
-import { offsetOf } from "../../http/pagination";
-import { holdStatusAt, selectHolds, toHold } from "../../stock/hold-projection";
+import type { TenantDb } from "../db/client";
+import { readPage } from "../db/pages";
+import { stockHolds as h } from "../db/schema/tenant";
+import { inTenant } from "../db/tenant-scope";
+import { offsetOf } from "../http/pagination";
+import { holdStatusAt, selectHolds, toHold } from "../stock/hold-projection";
 import type { HoldsQuery } from "./schemas";
 
 /** `GET /inventory/holds`, newest first. */

@@ -1,9 +1,9 @@
-import { created, envelopeOf, ok } from "../../http/envelope";
-import { pagedOf } from "../../http/pagination";
-import { IdParam } from "../../http/params";
-import { createRouter } from "../../http/router";
-import { defineRoute, errorResponse, jsonContent as json } from "../../pipeline/route";
-import { HoldRecord } from "../../stock/schemas";
+import { created, envelopeOf, ok } from "../http/envelope";
+import { pagedOf } from "../http/pagination";
+import { IdParam } from "../http/params";
+import { createRouter } from "../http/router";
+import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import { HoldRecord } from "../stock/schemas";
 import { createHold } from "./create-hold";
 import { getHold } from "./get-hold";
 import { listHolds } from "./list-holds";
