@@ -162,7 +162,7 @@ describe("a kit on a sales order", () => {
     expect(levels.reduce((sum, l) => sum + l.onHand, 0)).toBe(4);
   });
 
-  it("with a kit, packs and a plain line, costs three round trips: the key's lookup, one read batch, the write", async () => {
+  it("with a kit, packs and a plain line, costs two round trips: one read batch alongside the key's lookup, the write", async () => {
     const { kit, components } = await kitOf([10, 10], [2, 1]);
     const cased = await createProduct(tenant, {
       reorderPoint: 0,
@@ -182,7 +182,8 @@ describe("a kit on a sales order", () => {
       },
     });
     expect(res.status).toBe(201);
-    expect(Number(/hops=(\d+)/.exec(res.headers.get("X-D1-Stats") ?? "")?.[1])).toBe(3);
+    // The tenant's key was seen by this isolate in the set-up (test/orders-round-trips.test.ts: a new key's 3).
+    expect(Number(/hops=(\d+)/.exec(res.headers.get("X-D1-Stats") ?? "")?.[1])).toBe(2);
     expect(res.headers.get("X-D1-Stats")).toContain("calls=3;");
     expect(await openReservations(tenant, components[0]?.id ?? "")).toBe(4);
     expect(await openReservations(tenant, components[1]?.id ?? "")).toBe(3);

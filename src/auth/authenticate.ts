@@ -75,42 +75,53 @@ const reads = new Set(["GET", "HEAD"]);
  * A read with a key this isolate has seen does not wait for the lookup: it runs on what the key's last
  * lookup said while this request's lookup runs alongside (one round trip for both), and its response is
  * used only if the lookup allows the request and agrees with that view (docs/decisions/scale-out.md).
+ * `gatedWrites`: the route's handler awaits `confirmedKeyView` before it writes, so a write may start on the
+ * view too (its reads alongside the lookup); not with an Idempotency-Key, whose claim writes before the handler.
  */
-export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
-  const credential = credentialOf({
-    apiKey: c.req.header("x-api-key"),
-    authorization: c.req.header("authorization"),
-  });
-  if (!looksLikeApiKey(credential)) {
-    const { userId, tokenId, sessionId } = await verifyAccessToken(c.env.JWT_SECRET, credential);
-    c.set("principal", { type: "user", id: userId, tokenId, sessionId });
-    return next();
-  }
-  const keyHash = await keyHashOf(credential);
-  const remembered = reads.has(c.req.method) && c.var.keyView.mayGuess ? rememberedKey(keyHash) : undefined;
-  if (!remembered) {
-    c.set(
-      "principal",
-      await principalOfKey(c, keyHash, findApiKey(platformDb(c.env, c.var.d1Stats), keyHash)),
-    );
-    return next();
-  }
-  // The lookup runs alongside the whole chain: counted as one round trip, never before the read.
-  const lookupStats = new D1Stats();
-  const lookup = findApiKey(platformDb(c.env, lookupStats), keyHash);
-  c.set("principal", remembered);
-  await next();
-  // The response stands only if the lookup confirms the view it was built on. A changed view, a refusal or a
-  // failed lookup serves the request again, waiting for its own lookup: its answer (a 401, a 500) then carries
-  // nothing the guess produced, such as the remembered tenant's rate-limit headers or a refusal's Retry-After.
-  const confirmed = await principalOfKey(c, keyHash, lookup)
-    .then(
+function authenticator(gatedWrites: boolean) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const credential = credentialOf({
+      apiKey: c.req.header("x-api-key"),
+      authorization: c.req.header("authorization"),
+    });
+    if (!looksLikeApiKey(credential)) {
+      const { userId, tokenId, sessionId } = await verifyAccessToken(c.env.JWT_SECRET, credential);
+      c.set("principal", { type: "user", id: userId, tokenId, sessionId });
+      return next();
+    }
+    const keyHash = await keyHashOf(credential);
+    const read = reads.has(c.req.method);
+    const mayGuess = read || (gatedWrites && c.req.header("idempotency-key") === undefined);
+    const remembered = mayGuess && c.var.keyView.mayGuess ? rememberedKey(keyHash) : undefined;
+    if (!remembered) {
+      c.set(
+        "principal",
+        await principalOfKey(c, keyHash, findApiKey(platformDb(c.env, c.var.d1Stats), keyHash)),
+      );
+      return next();
+    }
+    // A read's lookup runs alongside the whole chain: counted as one round trip, never before the read. A
+    // write's is counted in the chain itself, since its batch waits for it (it starts with the first reads).
+    const lookupStats = read ? new D1Stats() : c.var.d1Stats;
+    // The response stands only if the lookup confirms the view it was built on. A changed view, a refusal or a
+    // failed lookup serves the request again, waiting for its own lookup: its answer (a 401, a 500) then carries
+    // nothing the guess produced, such as the remembered tenant's rate-limit headers or a refusal's Retry-After.
+    const confirmation = principalOfKey(c, keyHash, findApiKey(platformDb(c.env, lookupStats), keyHash)).then(
       (principal) => sameView(principal, remembered),
       () => false,
-    )
-    .finally(() => c.var.d1Stats.includeAlongside(lookupStats));
-  if (!confirmed) c.set("keyView", { ...c.var.keyView, contradicted: true });
-});
+    );
+    c.set("principal", remembered);
+    if (!read) c.set("keyView", { ...c.var.keyView, confirmation });
+    await next();
+    const confirmed = await confirmation;
+    if (read) c.var.d1Stats.includeAlongside(lookupStats);
+    if (!confirmed) c.set("keyView", { ...c.var.keyView, contradicted: true });
+  });
+}
+
+export const authenticate = authenticator(false);
+/** For a route whose handler writes only after `confirmedKeyView` (src/auth/key-views.ts). */
+export const authenticateGatedWrites = authenticator(true);
 
 /**
  * For public routes that a signed-in person may also call (accepting an invitation): the user of the

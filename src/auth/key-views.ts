@@ -1,3 +1,4 @@
+import { AppError } from "../http/errors";
 import { sha256Hex } from "./hashing";
 import type { Principal } from "./principal";
 
@@ -48,9 +49,21 @@ export function sameView(a: KeyPrincipal, b: KeyPrincipal): boolean {
 
 /**
  * A request's use of the remembered views: whether this run may read on one (not on the request's second
- * run), and whether the key's lookup contradicted the view it read on (src/pipeline/serve-again.ts).
+ * run), whether the key's lookup contradicted the view it read on (src/pipeline/serve-again.ts), and, for a
+ * write that started on one, whether the lookup confirmed it (awaited before the write's first statement).
  */
 export interface KeyView {
   mayGuess: boolean;
   contradicted: boolean;
+  confirmation?: Promise<boolean>;
+}
+
+/**
+ * A write's gate: resolves once the key's lookup, which ran alongside the write's reads, confirmed the view they
+ * ran on (at once when the request waited for its lookup). Otherwise it stops the run before anything is written,
+ * and the request is served again on its own lookup: this error's answer is discarded, never sent.
+ */
+export async function confirmedKeyView(view: KeyView): Promise<void> {
+  if (view.confirmation && !(await view.confirmation))
+    throw new AppError("UNAUTHORIZED", "The API key's lookup did not confirm its remembered view");
 }

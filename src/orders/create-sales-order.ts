@@ -51,9 +51,15 @@ function shortMessage(
  * Creates a sales order and reserves stock for every line in ONE batch: all lines or none. A line naming
  * `holdId` takes its reservation from that hold; the others are planned from a fresh read (src/inventory/
  * reservations.ts). If another reservation took the stock meanwhile, the reserved <= on_hand CHECK fails
- * this batch (nothing is written) and the order is planned again.
+ * this batch (nothing is written) and the order is planned again. `beforeWrite` is awaited before the write
+ * batch: the reads may have run alongside the API key's lookup, the write never does (src/auth/key-views.ts).
  */
-export async function createSalesOrder(tdb: TenantDb, actor: Actor, body: CreateSalesOrderBody) {
+export async function createSalesOrder(
+  tdb: TenantDb,
+  actor: Actor,
+  body: CreateSalesOrderBody,
+  beforeWrite: () => Promise<void>,
+) {
   const orderId = uuidv7();
   const now = new Date().toISOString();
   const productIds = body.lines.map((l) => l.productId);
@@ -112,6 +118,7 @@ export async function createSalesOrder(tdb: TenantDb, actor: Actor, body: Create
         plan.short.map((s) => shortMessage(s, planned[s.index] as OrderLineRow, expanded, sku)),
       );
     }
+    await beforeWrite();
     return writeSalesOrder(tdb, actor, row, lines, plan, held);
   }).catch((error) => {
     throw answerFor(error, {

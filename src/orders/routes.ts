@@ -1,3 +1,4 @@
+import { confirmedKeyView } from "../auth/key-views";
 import { actorOf } from "../auth/principal";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
@@ -52,22 +53,27 @@ const getOrderRoute = defineRoute(read, {
   },
 });
 
-const createSalesOrderRoute = defineRoute(write, {
-  method: "post",
-  path: "/orders/sales",
-  operationId: "createSalesOrder",
-  tags,
-  summary: "Create a sales order, reserving stock for every line (all lines or none)",
-  description:
-    "Stock is reserved from the given warehouse's locations, else from any location of the tenant. " +
-    "Short stock is 409 with one message per short line, naming what is available.",
-  request: { body: { required: true, ...json(CreateSalesOrderBody) } },
-  responses: {
-    201: { description: "The created order (status pending)", ...json(envelopeOf(OrderRecord)) },
-    404: errorResponse("Unknown product or warehouse"),
-    409: errorResponse("Insufficient stock, or an Inactive product"),
+const createSalesOrderRoute = defineRoute(
+  write,
+  {
+    method: "post",
+    path: "/orders/sales",
+    operationId: "createSalesOrder",
+    tags,
+    summary: "Create a sales order, reserving stock for every line (all lines or none)",
+    description:
+      "Stock is reserved from the given warehouse's locations, else from any location of the tenant. " +
+      "Short stock is 409 with one message per short line, naming what is available.",
+    request: { body: { required: true, ...json(CreateSalesOrderBody) } },
+    responses: {
+      201: { description: "The created order (status pending)", ...json(envelopeOf(OrderRecord)) },
+      404: errorResponse("Unknown product or warehouse"),
+      409: errorResponse("Insufficient stock, or an Inactive product"),
+    },
   },
-});
+  // Its reads run alongside the key's lookup; its write waits for it (docs/decisions/orders.md).
+  { gatedWrites: true },
+);
 
 const createPurchaseOrderRoute = defineRoute(write, {
   method: "post",
@@ -156,7 +162,9 @@ export const orderRoutes = createRouter()
     return ok(c, orderRecord(row, lines, history));
   })
   .openapi(createSalesOrderRoute, async (c) => {
-    const order = await createSalesOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"));
+    const order = await createSalesOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"), () =>
+      confirmedKeyView(c.var.keyView),
+    );
     return created(c, order, `/api/v1/orders/${order.id}`);
   })
   .openapi(createPurchaseOrderRoute, async (c) => {

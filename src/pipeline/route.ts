@@ -1,7 +1,7 @@
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import { authenticate } from "../auth/authenticate";
+import { authenticate, authenticateGatedWrites } from "../auth/authenticate";
 import { requirePlatformOperator } from "../auth/platform-operator";
 import { requireScope } from "../auth/require-scope";
 import type { Scope } from "../auth/scopes";
@@ -51,14 +51,21 @@ const countAgainstNamedTenant = createMiddleware<AppEnv>(async (c, next) => {
   });
 });
 
-/** The middleware of an access rule, in order; also for the few routes declared outside `defineRoute`. */
-export function guardsFor(access: Access, idempotent = false): MiddlewareHandler<AppEnv>[] {
+/**
+ * The middleware of an access rule, in order; also for the few routes declared outside `defineRoute`.
+ * `gatedWrites`: the handler writes only after `confirmedKeyView` (src/auth/key-views.ts).
+ */
+export function guardsFor(
+  access: Access,
+  idempotent = false,
+  gatedWrites = false,
+): MiddlewareHandler<AppEnv>[] {
   if (access === "public") return [];
   if (access === "credential") return [authenticate, countAgainstNamedTenant];
   if (access === "platform") return [requirePlatformOperator];
   const needed = scopesOf(access);
   const tenantRoute = [
-    authenticate,
+    gatedWrites ? authenticateGatedWrites : authenticate,
     resolveTenant,
     handOffCommittedEvents,
     rateLimit,
@@ -194,8 +201,12 @@ function strictQuery(query: unknown) {
 export function defineRoute<const R extends RouteConfig>(
   access: Access,
   config: R,
-  /** `streamsBody`: the body is streamed, never held whole (an upload), so it cannot be hashed for Idempotency-Key. */
-  options: { streamsBody?: true } = {},
+  /**
+   * `streamsBody`: the body is streamed, never held whole (an upload), so it cannot be hashed for Idempotency-Key.
+   * `gatedWrites`: the handler awaits `confirmedKeyView` (src/auth/key-views.ts) before its first write, so with a
+   * key this isolate has seen its reads run alongside the key's lookup (a sales order: two round trips).
+   */
+  options: { streamsBody?: true; gatedWrites?: true } = {},
 ) {
   const scoped = actsOnTenant(access);
   // Every POST of the tenant API honours Idempotency-Key (README, "Concepts and invariants").
@@ -208,7 +219,7 @@ export function defineRoute<const R extends RouteConfig>(
   return createRoute({
     ...config,
     request: { ...config.request, query: strictQuery(config.request?.query) },
-    middleware: guardsFor(access, idempotent),
+    middleware: guardsFor(access, idempotent, options.gatedWrites),
     // A route may state its own (an optional credential: `[{}, { BearerAuth: [] }]`).
     security: config.security ?? securityFor(access),
     ...(scoped ? { "x-required-scopes": scopesOf(access), parameters } : {}),

@@ -6,8 +6,9 @@ import type { AppEnv } from "../env";
 class SecondRun extends Request {}
 
 /**
- * Where requests enter. A read with an API key this isolate has seen runs on the key's remembered view while
- * the key's own lookup runs alongside (src/auth/authenticate.ts); when the lookup then contradicts that view,
+ * Where requests enter. A read (or a gated write, before it writes) with an API key this isolate has seen runs
+ * on the key's remembered view while the key's own lookup runs alongside (src/auth/authenticate.ts); when the
+ * lookup then contradicts that view,
  * refuses the key or fails, the first run's response is discarded whole and the request served once more,
  * waiting for its lookup: nothing the guess produced (another view's rate-limit headers, a refusal's
  * Retry-After) reaches the client.
@@ -20,7 +21,11 @@ export const serveAgainOnChangedKeyView = (app: Pick<Hono<AppEnv>, "fetch">) =>
     await next();
     if (!c.var.keyView.contradicted) return;
     await c.res.body?.cancel();
-    const again = await app.fetch(new SecondRun(c.req.raw), env, c.executionCtx);
+    // A write's body was read by the first run (src/http/control-characters.ts caches its text): sent again.
+    const request = c.req.raw.bodyUsed
+      ? new SecondRun(c.req.raw, { body: await c.req.text() })
+      : new SecondRun(c.req.raw);
+    const again = await app.fetch(request, env, c.executionCtx);
     c.res = undefined; // replaced, not merged: the first run's headers must not survive
     c.res = again;
   });
