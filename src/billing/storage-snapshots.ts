@@ -3,6 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { runBatch } from "../db/batch";
 import { dbFor, type TenantDb, tenantDatabases } from "../db/client";
 import {
+  deletedStockLevels,
   locations,
   merchants,
   products,
@@ -22,7 +23,9 @@ const dayAfter = (day: string) =>
 /**
  * The statement taking `merchantId`'s snapshot of `day`: each of its levels as the ledger had it at the day's end
  * (the last movement before the next midnight, so a day taken late is the day as it was), summed by location type;
- * nothing if the day is already taken (the unique key on tenant, merchant and day).
+ * nothing if the day is already taken (the unique key on tenant, merchant and day). Its levels are those that exist
+ * and those deleted since the day ended (with their location, warehouse or product), as `keepDeletedLevels` kept
+ * them with their location's type and merchant; a level deleted before then was empty at the day's end.
  */
 export function snapshotStatement(tdb: TenantDb, merchantId: string, day: string, takenAt: string) {
   const end = `${dayAfter(day)}T00:00:00.000Z`;
@@ -32,17 +35,27 @@ export function snapshotStatement(tdb: TenantDb, merchantId: string, day: string
       coalesce(json_group_array(json_object('locationType', by_type.type, 'locations', by_type.locations,
         'units', by_type.units)) filter (where by_type.type is not null), '[]'), ${takenAt}
     from (
-      select loc.type as type, count(distinct held.location_id) as locations, sum(held.on_hand) as units
+      select held.location_type as type, count(distinct held.location_id) as locations, sum(held.on_hand) as units
       from (
-        select l.location_id as location_id,
+        select level.location_id as location_id, level.location_type as location_type,
           (select mv.on_hand_after from ${stockMovements} mv where mv.tenant_id = ${t}
-            and mv.product_id = l.product_id and mv.location_id = l.location_id and mv.lot_id = l.lot_id
-            and mv.created_at < ${end} order by mv.created_at desc limit 1) as on_hand
-        from ${stockLevels} l join ${products} p on p.tenant_id = l.tenant_id and p.id = l.product_id
-        where l.tenant_id = ${t} and p.merchant_id = ${merchantId}
-      ) held join ${locations} loc on loc.tenant_id = ${t} and loc.id = held.location_id
+            and mv.product_id = level.product_id and mv.location_id = level.location_id
+            and mv.lot_id = level.lot_id and mv.created_at < ${end}
+            order by mv.created_at desc limit 1) as on_hand
+        from (
+          select l.product_id, l.location_id, l.lot_id, loc.type as location_type
+          from ${stockLevels} l
+            join ${products} p on p.tenant_id = l.tenant_id and p.id = l.product_id
+            join ${locations} loc on loc.tenant_id = l.tenant_id and loc.id = l.location_id
+          where l.tenant_id = ${t} and p.merchant_id = ${merchantId}
+          union all
+          select d.product_id, d.location_id, d.lot_id, d.location_type
+          from ${deletedStockLevels} d
+          where d.tenant_id = ${t} and d.merchant_id = ${merchantId} and d.deleted_at >= ${end}
+        ) level
+      ) held
       where held.on_hand > 0
-      group by loc.type order by loc.type
+      group by held.location_type order by held.location_type
     ) by_type
     where true
     on conflict do nothing`;

@@ -20,6 +20,7 @@ import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { toE4 } from "../money";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
+import { keepDeletedLevels } from "../stock/deleted-levels";
 import { holdsStock } from "../stock/statements";
 import { findProduct } from "./list";
 import {
@@ -262,6 +263,7 @@ export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string): Prom
     const { row: current, parts } = await findProduct(tdb, id);
     if (!ifMatchAdmits(ifMatch, current)) throw stale();
     const blocked = sql`(${stockOrOpenOrders(tdb, id)} or ${componentOfKit(tdb, id)} or ${kitOnOpenOrder(tdb, id)})`;
+    const emptyLevels = and(eq(stockLevels.productId, id), not(blocked)) as SQL;
     const written = await runBatch(tdb, {
       components: tdb.db
         .delete(kitComponents)
@@ -269,9 +271,8 @@ export function deleteProduct(tdb: TenantDb, id: string, ifMatch?: string): Prom
       packagings: tdb.db
         .delete(productPackagings)
         .where(inTenant(tdb, productPackagings, eq(productPackagings.productId, id), not(blocked))),
-      stock: tdb.db
-        .delete(stockLevels)
-        .where(inTenant(tdb, stockLevels, eq(stockLevels.productId, id), not(blocked))),
+      kept: keepDeletedLevels(tdb, emptyLevels, new Date().toISOString()),
+      stock: tdb.db.delete(stockLevels).where(inTenant(tdb, stockLevels, emptyLevels)),
       // Its lots and serial numbers (none in stock) go with it; the ledger keeps their ids.
       serials: tdb.db
         .delete(serialNumbers)

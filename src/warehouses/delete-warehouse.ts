@@ -1,9 +1,10 @@
-import { and, eq, not } from "drizzle-orm";
+import { and, eq, not, type SQL } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, stockLevels, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
+import { keepDeletedLevels } from "../stock/deleted-levels";
 import { holdsStock } from "../stock/statements";
 import { getWarehouse } from "./read-warehouse";
 import { ofWarehouse } from "./records";
@@ -12,10 +13,10 @@ import { ofWarehouse } from "./records";
 export async function deleteWarehouse(tdb: TenantDb, id: string) {
   const warehouse = await getWarehouse(tdb, id);
   const empty = not(holdsStock(tdb, eq(stockLevels.warehouseId, id)));
+  const emptyLevels = and(eq(stockLevels.warehouseId, id), empty) as SQL;
   const { warehouse: removed } = await runBatch(tdb, {
-    stock: tdb.db
-      .delete(stockLevels)
-      .where(inTenant(tdb, stockLevels, eq(stockLevels.warehouseId, id), empty)),
+    kept: keepDeletedLevels(tdb, emptyLevels, new Date().toISOString()),
+    stock: tdb.db.delete(stockLevels).where(inTenant(tdb, stockLevels, emptyLevels)),
     locations: tdb.db.delete(locations).where(inTenant(tdb, locations, eq(locations.warehouseId, id), empty)),
     warehouse: tdb.db.delete(warehouses).where(and(ofWarehouse(tdb, id), empty)),
   });

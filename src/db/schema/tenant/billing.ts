@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { tenantRowKey, timestamps } from "./columns";
 
 // Billing a merchant for what the warehouse did (docs/decisions/billing.md): rate cards, the daily storage
@@ -55,6 +55,26 @@ export const billingStorageSnapshots = sqliteTable(
     takenAt: text("taken_at").notNull(),
   },
   (t) => [uniqueIndex("billing_storage_snapshots_merchant_day_unique").on(t.tenantId, t.merchantId, t.day)],
+);
+
+// A merchant's stock level deleted with its location, warehouse or product (always empty by then), with what a
+// storage snapshot prices it by: its location's type and its product's merchant, both gone with the rows. A day
+// taken late reads such a level from the ledger as it stood that day, like a level that still exists.
+export const deletedStockLevels = sqliteTable(
+  "deleted_stock_levels",
+  {
+    tenantId: text("tenant_id").notNull(),
+    productId: text("product_id").notNull(),
+    locationId: text("location_id").notNull(),
+    lotId: text("lot_id").notNull(),
+    merchantId: text("merchant_id").notNull(),
+    locationType: text("location_type").notNull(),
+    deletedAt: text("deleted_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.locationId, t.lotId] }),
+    index("deleted_stock_levels_merchant_deleted_idx").on(t.tenantId, t.merchantId, t.deletedAt),
+  ],
 );
 
 export const invoiceStatuses = ["issued", "voided"] as const;
