@@ -1,51 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_ON_HAND } from "../db/schema/tenant";
 import { nullableRef } from "../http/nullable";
-import { oneAmount, PacksOrNone, packFields } from "../stock/packs";
+import { AdjustmentBatchLine, SetLevelBody } from "../stock/line-schemas";
 import {
-  LotNumber,
   MAX_SERIALS_PER_REQUEST,
   MovementRecord,
   StockLevelRecord,
-  trackedFields,
   withinSerialsPerRequest,
 } from "../stock/schemas";
-import { AdjustmentBody } from "./schemas";
 
-// The shapes of the bulk stock writes: lines keyed the way ERPs key them (SKU and location code) or by id.
+// The shapes of the bulk stock writes: up to 1,000 lines (src/stock/line-schemas.ts), atomic or each on its own.
 
 export const MAX_BATCH_LINES = 1000;
-
-const code = (what: string) =>
-  z.string().trim().min(1, "must not be empty").max(64).openapi({ description: what });
-
-/** How a line names its product (SKU or id) and location (code or id; a code used in several warehouses needs the warehouse's). */
-const placeFields = {
-  sku: z.string().trim().min(1, "must not be empty").max(64).optional().openapi({ example: "WID-001" }),
-  productId: z.uuid("must be a UUID (the product's id)").optional(),
-  locationCode: code("The location's code (with `warehouseCode` when several warehouses use it).")
-    .optional()
-    .openapi({ example: "A-01-01" }),
-  locationId: z.uuid("must be a UUID (the location's id)").optional(),
-  warehouseCode: code(
-    "The warehouse of `locationCode`, when several warehouses have a location of that code.",
-  ).optional(),
-};
-
-type Place = { [K in keyof typeof placeFields]?: string };
-
-/** Exactly one of sku and productId, one of locationCode and locationId; warehouseCode only with locationCode. */
-function placeProblems(line: Place, ctx: z.core.$RefinementCtx) {
-  const say = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  if ((line.sku === undefined) === (line.productId === undefined))
-    say("sku", "give exactly one of sku and productId");
-  if ((line.locationCode === undefined) === (line.locationId === undefined)) {
-    say("locationCode", "give exactly one of locationCode and locationId");
-  }
-  if (line.warehouseCode !== undefined && line.locationCode === undefined) {
-    say("warehouseCode", "only with locationCode");
-  }
-}
 
 const atomic = z
   .boolean({ error: "must be true or false" })
@@ -55,20 +20,6 @@ const atomic = z
       "true (default): every line is applied in one batch or none is (a 409/404/400 lists each failing line). " +
       "false: each line is applied on its own; `results` says what became of each.",
   });
-
-export const AdjustmentBatchLine = z
-  .strictObject({
-    ...placeFields,
-    quantity: AdjustmentBody.shape.quantity,
-    packaging: AdjustmentBody.shape.packaging,
-    packs: AdjustmentBody.shape.packs,
-    reason: AdjustmentBody.shape.reason,
-    notes: AdjustmentBody.shape.notes,
-    ...trackedFields,
-  })
-  .superRefine(placeProblems)
-  .superRefine((line, ctx) => oneAmount(line, ctx))
-  .openapi("AdjustmentBatchLine");
 
 export const AdjustmentBatchBody = z
   .strictObject({
@@ -83,34 +34,6 @@ export const AdjustmentBatchBody = z
   })
   .openapi("AdjustmentBatchRequest");
 export type AdjustmentBatchBody = z.infer<typeof AdjustmentBatchBody>;
-
-const units = (description: string) =>
-  z
-    .number({ error: "must be an integer" })
-    .int("must be an integer")
-    .min(0, "must not be negative")
-    .max(MAX_ON_HAND, `must be at most ${MAX_ON_HAND}`)
-    .openapi({ description });
-
-const levelFields = {
-  ...placeFields,
-  lotNumber: LotNumber.optional().openapi({
-    description: "Required for lot-tracked products; a new number creates the lot (when onHand > 0).",
-  }),
-  onHand: units("The on hand to set; the difference becomes one ledger row (reason `set`).").optional(),
-  ...packFields("onHand", PacksOrNone),
-  expectedOnHand: units(
-    "Compare-and-swap: set only while on hand is exactly this (0 for a level never stocked); otherwise 409 with " +
-      "the current value, and nothing changes.",
-  ).optional(),
-};
-
-export const SetLevelBody = z
-  .strictObject(levelFields)
-  .superRefine(placeProblems)
-  .superRefine((level, ctx) => oneAmount(level, ctx, true, "onHand"))
-  .openapi("SetStockLevelRequest");
-export type SetLevelBody = z.infer<typeof SetLevelBody>;
 
 export const LevelsBatchBody = z
   .strictObject({

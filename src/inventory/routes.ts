@@ -5,6 +5,7 @@ import { pagedOf } from "../http/pagination";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { KitStockLevelRecord } from "../stock/kit-availability";
+import { SetLevelBody } from "../stock/line-schemas";
 import { MovementRecord, StockLevelRecord } from "../stock/schemas";
 import { adjustStock } from "./adjustments";
 import { adjustStockBatch } from "./batch-adjustments";
@@ -13,7 +14,6 @@ import {
   BatchResult,
   LevelsBatchBody,
   MAX_BATCH_LINES,
-  SetLevelBody,
   SetLevelResult,
 } from "./batch-schemas";
 import { setStockLevels } from "./batch-set-levels";

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
+import { adjustmentFields, MovementNotes } from "../stock/line-schemas";
 import { amountFields, oneAmount, PackagingCode } from "../stock/packs";
 import {
   LotNumber,
@@ -11,43 +12,13 @@ import {
   trackedFields,
 } from "../stock/schemas";
 
-/** An adjustment's packs, signed like its quantity. */
-const SignedPacks = z
-  .number({ error: "must be an integer" })
-  .int("must be an integer")
-  .min(-1_000_000_000, "must be between -1000000000 and 1000000000")
-  .max(1_000_000_000, "must be between -1000000000 and 1000000000")
-  .refine((q) => q !== 0, "must not be zero")
-  .openapi({ not: { const: 0 }, description: "Signed like quantity: negative packs remove stock." });
-
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
-const Notes = z.string().trim().max(1000).optional();
-
-/** An adjustment's quantity: signed, never zero. */
-const SignedQuantity = z
-  .number({ error: "must be an integer" })
-  .int("must be an integer")
-  .min(-1_000_000_000, "must be between -1000000000 and 1000000000")
-  .max(1_000_000_000, "must be between -1000000000 and 1000000000")
-  .refine((q) => q !== 0, "must not be zero")
-  .openapi({
-    not: { const: 0 },
-    description: `Signed: positive adds stock, negative removes it. A stock level holds at most ${MAX_ON_HAND} units; an addition past that is a 409.`,
-    example: -3,
-  });
 
 export const AdjustmentBody = z
   .strictObject({
     productId: Id("product"),
     locationId: Id("location"),
-    ...amountFields(SignedQuantity, SignedPacks),
-    reason: z
-      .string()
-      .trim()
-      .min(1, "Reason is required")
-      .max(64, "must be at most 64 characters")
-      .openapi({ example: "cycle_count" }),
-    notes: Notes,
+    ...adjustmentFields,
     ...trackedFields,
   })
   .superRefine((adjustment, ctx) => oneAmount(adjustment, ctx))
@@ -69,7 +40,7 @@ export const TransferBody = z
           description: `A stock level holds at most ${MAX_ON_HAND} units; a transfer past that is a 409.`,
         }),
     ),
-    notes: Notes,
+    notes: MovementNotes,
     ...movedFields,
   })
   .superRefine((transfer, ctx) => oneAmount(transfer, ctx))

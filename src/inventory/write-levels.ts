@@ -1,10 +1,10 @@
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
+import { setLevelLine } from "../stock/batch-lines";
+import type { SetLevelBody } from "../stock/line-schemas";
 import { resolveLineTargets } from "../stock/line-targets";
 import { linesInBaseUnits, onHandAmount } from "../stock/packs";
 import { writeStockLines } from "../stock/stock-lines";
-import { setLevelLine } from "./batch-lines";
-import type { SetLevelBody } from "./batch-schemas";
 
 // Absolute stock: a level's on hand set to a number (the difference is one ledger row, reason `set`), optionally
 // only while it is `expectedOnHand` (compare-and-swap).

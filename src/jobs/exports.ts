@@ -6,9 +6,9 @@ import { inTenant } from "../db/tenant-scope";
 import { csvRecord } from "../http/csv-record";
 import type { CsvColumn } from "../http/csv-stream";
 import { feedTypes } from "../outbox/catalog";
-import { noParts } from "../products/parts";
-import { type ProductRow, productRecord } from "../products/records";
-import { type MovementRow, movementColumns, movementRows } from "../reports/stock-movements";
+import { noParts } from "../product-core/parts";
+import { type ProductRow, productRecord } from "../product-core/records";
+import { type MovementRow, movementColumns, movementRows } from "../report-rows/stock-movement-rows";
 import type { JobType } from "./catalogue";
 import type { JobRow } from "./job-rows";
 

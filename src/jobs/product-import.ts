@@ -2,15 +2,13 @@ import type { z } from "@hono/zod-openapi";
 import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { formatIssues } from "../http/validation";
-import { upsertProducts } from "../products/batch";
-import { ProductBatchLine } from "../products/schemas";
+import { ProductBatchLine } from "../product-core/schemas";
+import { upsertProducts } from "../product-core/upsert-products";
 import type { RowError } from "../record-schemas/job";
 import { type ParsedRow, writeRows } from "./import-rows";
 
 // product_import: each row a product keyed by SKU, created or updated as `POST /products/batch` does (only the
 // fields a row names change a stored product; a row as stored changes nothing), by the same writer.
-
-export { NUMERIC_PRODUCT_COLUMNS as PRODUCT_NUMERIC_COLUMNS } from "../products/import";
 
 type Line = z.infer<typeof ProductBatchLine>;
 

@@ -6,12 +6,13 @@ import type { Bindings } from "../env";
 import { jobPartKey, uploadKey } from "../files/keys";
 import { csvRecord } from "../http/csv-record";
 import { handOffEvents } from "../outbox/hand-off";
+import { NUMERIC_PRODUCT_COLUMNS } from "../product-core/schemas";
 import type { RowError } from "../record-schemas/job";
 import { exportKinds } from "./exports";
 import type { ImportChunk, ImportPlan } from "./import-plan";
 import { type ParsedRow, parseRows } from "./import-rows";
 import { chunkDone, doneChunk, findJob, type JobRow } from "./job-rows";
-import { importProductRows, PRODUCT_NUMERIC_COLUMNS } from "./product-import";
+import { importProductRows } from "./product-import";
 import { importStockRows, STOCK_NUMERIC_COLUMNS } from "./stock-import";
 
 // The steps between a job's start and its end: an import's chunks and an export's parts. Each is safe to run
@@ -33,7 +34,7 @@ const errorLines = (errors: readonly RowError[]) =>
 
 const importers = {
   product_import: {
-    numeric: PRODUCT_NUMERIC_COLUMNS,
+    numeric: NUMERIC_PRODUCT_COLUMNS,
     write: (
       tdb: TenantDb,
       _job: JobRow,

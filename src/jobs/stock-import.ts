@@ -1,9 +1,9 @@
 import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { formatIssues } from "../http/validation";
-import { adjustmentLine, type BatchLine, setLevelLine } from "../inventory/batch-lines";
-import { AdjustmentBatchLine, SetLevelBody } from "../inventory/batch-schemas";
 import type { RowError } from "../record-schemas/job";
+import { adjustmentLine, type BatchLine, setLevelLine } from "../stock/batch-lines";
+import { AdjustmentBatchLine, SetLevelBody } from "../stock/line-schemas";
 import { type LineRef, type LineTarget, resolveLineTargets } from "../stock/line-targets";
 import { linesInBaseUnits, onHandAmount, type PackedAmount } from "../stock/packs";
 import { writeStockLines } from "../stock/stock-lines";

@@ -3,14 +3,12 @@ import { asConflict } from "../db/constraint-errors";
 import { csvObject, parseCsv } from "../http/csv-parse";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
-import type { ProductRow } from "./records";
-import { ProductFieldsBody } from "./schemas";
-import { planProductRows, writeProductRows } from "./write-rows";
+import type { ProductRow } from "../product-core/records";
+import { NUMERIC_PRODUCT_COLUMNS, ProductFieldsBody } from "../product-core/schemas";
+import { planProductRows, writeProductRows } from "../product-core/write-rows";
 import { duplicateProduct } from "./writes";
 
 export const MAX_IMPORT_ROWS = 5000;
-/** The product columns a CSV holds numbers in (an import's file, a product_import job's rows). */
-export const NUMERIC_PRODUCT_COLUMNS = new Set(["price", "cost", "reorderPoint"]);
 
 const invalid = (errors: string[]) =>
   new AppError("VALIDATION_FAILED", `Import rejected: ${errors.length} problem(s); nothing was written`, {

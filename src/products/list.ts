@@ -6,8 +6,8 @@ import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
-import { productWithParts, type StoredProduct, withParts } from "./parts";
-import { productRecord } from "./records";
+import { productWithParts, type StoredProduct, withParts } from "../product-core/parts";
+import { productRecord } from "../product-core/records";
 import { DEFAULT_PRODUCT_SORT, type ListProductsQuery, SYNC_SORT } from "./schemas";
 
 const sortColumns = {

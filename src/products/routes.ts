@@ -7,23 +7,25 @@ import { pagedOf, pageQuery } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
+import type { StoredProduct } from "../product-core/parts";
+import { etagOf, productRecord } from "../product-core/records";
+import {
+  MAX_BATCH_PRODUCTS,
+  ProductBatchBody,
+  ProductBatchResult,
+  ProductFieldsBody,
+} from "../product-core/schemas";
+import { upsertProducts } from "../product-core/upsert-products";
 import { ProductRecord } from "../record-schemas/product";
-import { upsertProducts } from "./batch";
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { listInvalidBarcodes } from "./invalid-barcodes";
 import { findProduct, listProducts } from "./list";
-import type { StoredProduct } from "./parts";
-import { etagOf, productRecord } from "./records";
 import {
   CreateProductBody,
   ImportQuery,
   ImportResult,
   InvalidBarcode,
   ListProductsQuery,
-  MAX_BATCH_PRODUCTS,
-  ProductBatchBody,
-  ProductBatchResult,
-  ProductFieldsBody,
   UpdateProductBody,
 } from "./schemas";
 import { createProduct, deleteProduct, updateProduct } from "./writes";

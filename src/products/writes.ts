@@ -1,10 +1,8 @@
 import { and, eq, exists, not, notInArray, type SQL, sql } from "drizzle-orm";
-import { uuidv7 } from "uuidv7";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { asConflict, brokenConstraint } from "../db/constraint-errors";
 import { assertMerchantNamed, unknownMerchant } from "../db/merchant-named";
-import type { Scope } from "../db/merchant-scope";
 import {
   kitComponents,
   lots,
@@ -18,32 +16,15 @@ import {
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { toE4 } from "../money";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
+import { noParts, type ProductParts, type StoredProduct } from "../product-core/parts";
+import { ifMatchAdmits, productRecord } from "../product-core/records";
+import { changedProductRow, newProductRow } from "../product-core/rows";
 import { keepDeletedLevels } from "../stock/deleted-levels";
 import { holdsStock } from "../stock/statements";
 import { findProduct } from "./list";
-import {
-  assertParts,
-  barcodeTaken,
-  componentsChange,
-  kitHeld,
-  kitOnOpenOrder,
-  noParts,
-  type ProductParts,
-  replaceParts,
-  type StoredProduct,
-} from "./parts";
-import { ifMatchAdmits, type ProductRow, productRecord } from "./records";
-import type { CreateProductBody, ProductChanges, ProductFields } from "./schemas";
-
-/** Why a bulk write (an import, a batch) leaves a stored product's tracking alone. */
-export const trackingFixed =
-  "a stored product's tracking changes one product at a time (PUT /products/{id}), while it has no stock";
-
-/** Why a bulk write leaves a stored product's merchant alone. */
-export const merchantFixed =
-  "a stored product's merchant changes one product at a time (PUT /products/{id}), while it has no stock or open orders";
+import { assertParts, barcodeTaken, componentsChange, kitHeld, kitOnOpenOrder, replaceParts } from "./parts";
+import type { CreateProductBody, ProductChanges } from "./schemas";
 
 /** 404 unless the tenant has the merchant a write names (none named: nothing to check). */
 async function assertMerchant(tdb: TenantDb, merchantId: string | null | undefined) {
@@ -67,48 +48,6 @@ export const duplicateProduct = {
   products_tenant_barcode_unique: "A product with this barcode already exists",
   ...barcodeTaken,
 };
-
-const e4 = (value: number | null | undefined) =>
-  value === null || value === undefined ? value : toE4(value);
-
-/** The row a create (or an import) writes. */
-export function newProductRow(scope: Scope, input: ProductFields, now: string): ProductRow {
-  return {
-    id: uuidv7(),
-    tenantId: scope.tenantId,
-    sku: input.sku,
-    name: input.name,
-    barcode: input.barcode ?? null,
-    category: input.category ?? null,
-    unit: input.unit ?? null,
-    priceE4: e4(input.price) ?? null,
-    costE4: e4(input.cost) ?? null,
-    status: input.status ?? "Active",
-    reorderPoint: input.reorderPoint ?? 0,
-    tracking: input.tracking ?? "none",
-    type: input.type ?? "stocked",
-    description: input.description ?? null,
-    // A merchant-scoped credential's products are its merchant's.
-    merchantId: input.merchantId ?? scope.merchantId ?? null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/** The row after applying `changes` (only the fields sent) to `current`. */
-export function changedProductRow(current: ProductRow, changes: ProductChanges, now: string): ProductRow {
-  const { price, cost, components: _c, packagings: _p, ...plain } = changes;
-  const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
-  return {
-    ...current,
-    ...defined,
-    ...(price !== undefined ? { priceE4: e4(price) ?? null } : {}),
-    ...(cost !== undefined ? { costE4: e4(cost) ?? null } : {}),
-    version: current.version + 1,
-    updatedAt: now,
-  };
-}
 
 const sentParts = (input: CreateProductBody | ProductChanges, stored: ProductParts): ProductParts => ({
   components: input.components ?? stored.components,

@@ -6,11 +6,11 @@ import { inTenant } from "../db/tenant-scope";
 import type { CsvColumn } from "../http/csv-stream";
 import { offsetOf, paged } from "../http/pagination";
 import { exactMoneyWithText } from "../money";
+import { isoRange } from "../report-rows/date-range";
+import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "../report-rows/window";
 import { reportTypes } from "./catalogue";
-import { isoRange } from "./date-range";
 import { exactSumOfProducts } from "./exact-sum";
 import type { OrderSummaryQuery, OrderSummaryRecord } from "./schemas";
-import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "./window";
 
 type Filters = Pick<OrderSummaryQuery, "from" | "to" | "type">;
 

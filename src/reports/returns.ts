@@ -5,10 +5,10 @@ import { returnLines, returnReceiptLines } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { CsvColumn } from "../http/csv-stream";
 import { offsetOf, paged } from "../http/pagination";
+import { isoRange } from "../report-rows/date-range";
+import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "../report-rows/window";
 import { reportTypes } from "./catalogue";
-import { isoRange } from "./date-range";
 import type { ReturnsQuery, ReturnsRecord } from "./schemas";
-import { afterOf, CSV_PAGE_SIZE, offsetIn, pageAfterLastRow, type RowWindow } from "./window";
 
 type Filters = Pick<ReturnsQuery, "from" | "to">;
 

@@ -3,8 +3,8 @@ import { scopes } from "../auth/scopes";
 import { pagedOf, pageQuery } from "../http/pagination";
 import { ExactMoney, ExactMoneyText } from "../money";
 import { ReturnDisposition } from "../record-schemas/return";
+import { checkRange, dateRangeQuery } from "../report-rows/date-range";
 import { MovementRecord } from "../stock/schemas";
-import { checkRange, dateRangeQuery } from "./date-range";
 
 const format = z
   .enum(["json", "csv"], { error: "must be json or csv" })

@@ -1,15 +1,16 @@
-import type { LineTarget } from "../stock/line-targets";
-import type { StockLine } from "../stock/stock-lines";
-import type { AdjustmentBatchBody, SetLevelBody } from "./batch-schemas";
+import type { z } from "@hono/zod-openapi";
+import type { AdjustmentBatchLine, SetLevelBody } from "./line-schemas";
+import type { LineTarget } from "./line-targets";
+import type { StockLine } from "./stock-lines";
 
-// A bulk stock line as the stock writer takes it (src/stock/stock-lines.ts), from an adjustment line or a level
+// A bulk stock line as the stock writer takes it (stock-lines.ts), from an adjustment line or a level
 // to set: the batches and the stock import job write them alike.
 
 export type BatchLine = Omit<StockLine, "product" | "location"> & { target: LineTarget };
 
 /** An adjustment line, its quantity in base units (`linesInBaseUnits`: the line may give packs). */
 export const adjustmentLine = (
-  line: AdjustmentBatchBody["lines"][number],
+  line: z.infer<typeof AdjustmentBatchLine>,
   target: LineTarget,
   quantity: number,
 ): BatchLine => ({

@@ -7,13 +7,21 @@ import { formatIssues } from "../http/validation";
 import { eventRows } from "../outbox/outbox";
 import { noParts, readParts } from "./parts";
 import { type ProductRow, productRecord } from "./records";
+import { changedProductRow, newProductRow } from "./rows";
 import { type ProductFieldChanges, ProductFieldsBody } from "./schemas";
-import { changedProductRow, merchantFixed, newProductRow, trackingFixed } from "./writes";
 
 // Many products written at once (an import, a batch upsert): new rows and changed rows travel as one JSON parameter
 // per statement (json_each), so 1,000 or 5,000 rows are a handful of statements far below D1's 100 bound
 // parameters; jsonChunks keep each parameter below 1 MB.
 const ROWS_PER_STATEMENT = 500;
+
+/** Why a bulk write (an import, a batch) leaves a stored product's tracking alone. */
+const trackingFixed =
+  "a stored product's tracking changes one product at a time (PUT /products/{id}), while it has no stock";
+
+/** Why a bulk write leaves a stored product's merchant alone. */
+const merchantFixed =
+  "a stored product's merchant changes one product at a time (PUT /products/{id}), while it has no stock or open orders";
 
 const column = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
 
