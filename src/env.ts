@@ -6,14 +6,14 @@ import type { Tenant } from "./auth/tenant";
 import type { DatabaseBindings } from "./db/bindings";
 import type { PlatformScope, TenantDb } from "./db/client";
 import type { D1Stats } from "./db/d1-stats";
-import type { TenantMover } from "./db/moves/mover";
 import type { JobParams } from "./jobs/workflow";
+import type { TenantMover } from "./platform/moves/mover";
 import type { RateLimiter } from "./rate-limit/rate-limiter";
 
 /** The Worker's bindings, as wrangler.toml declares them (the databases' in src/db, their only reader). */
 export interface Bindings extends DatabaseBindings {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  /** One Durable Object per online tenant move (src/db/moves). */
+  /** One Durable Object per online tenant move (src/platform/moves). */
   TENANT_MOVER: DurableObjectNamespace<TenantMover>;
   WEBHOOK_QUEUE: Queue<WebhookQueueMessage>;
   /** Shipping labels (PDF or ZPL) per package, keyed `<tenant>/<shipment>/<package>` (docs/decisions/fulfilment.md). */

@@ -3,8 +3,8 @@ import type { Bindings, WebhookQueueMessage } from "./env";
 import { consumeQueue } from "./queue";
 import { runSweeps } from "./scheduled";
 
-export { TenantMover } from "./db/moves/mover";
 export { JobWorkflow } from "./jobs/workflow";
+export { TenantMover } from "./platform/moves/mover";
 export { RateLimiter } from "./rate-limit/rate-limiter";
 
 const app = createApp();

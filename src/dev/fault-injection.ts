@@ -1,6 +1,5 @@
 import { createMiddleware } from "hono/factory";
 import { isLocalDevelopment } from "../config/production-guard";
-import type { MoveFault } from "../db/moves/mover";
 import type { AppContext, AppEnv, Bindings } from "../env";
 
 // Fault injection for the soak (bench/soak.mjs): a request asks for faults in `X-Fault-Inject`, e.g.
@@ -12,6 +11,9 @@ import type { AppContext, AppEnv, Bindings } from "../env";
 
 const REQUEST_HEADER = "X-Fault-Inject";
 const RESPONSE_HEADER = "X-Fault-Injected";
+
+/** A failure a tenant move is asked for (`move=copying|verifying`): the move fails in this phase. */
+export type MoveFault = "copying" | "verifying";
 
 type FaultKind = "d1-statement" | "d1-batch" | "limiter" | "queue";
 

@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { platformDb } from "../db/client";
-import { findMove, startMove } from "../db/moves/records";
 import { chooseShard, describeShards } from "../db/placement";
 import { moveFaultOf } from "../dev/fault-injection";
 import { accepted, created, envelopeOf, ok } from "../http/envelope";
@@ -13,6 +12,8 @@ import { mailSender, sendAfterResponse } from "../mail/send";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createTenant } from "./create-tenant";
 import { listTenants } from "./list-tenants";
+import { findMove } from "./moves/read-move";
+import { startMove } from "./moves/start-move";
 import {
   CreatedTenant,
   CreateTenantBody,

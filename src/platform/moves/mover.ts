@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { shardDatabase } from "../shards";
-import { type MoveBindings, switchDirectory, updateMove } from "./records";
+import type { DatabaseBindings } from "../../db/bindings";
 import {
   beginCapture,
   CHUNK,
@@ -11,11 +10,16 @@ import {
   replayChanges,
   setStage,
   verifyCopy,
-} from "./steps";
-import { movedTables } from "./tables";
+} from "../../db/moves/steps";
+import { movedTables } from "../../db/moves/tables";
+import { shardDatabase } from "../../db/shards";
+import type { MoveFault } from "../../dev/fault-injection";
+import { switchDirectory, updateMove } from "./records";
 
-/** A failure the soak or a test asks for (src/dev/fault-injection.ts): the move fails in this phase. */
-export type MoveFault = "copying" | "verifying";
+/** The bindings a move needs: the databases and the Durable Objects that drive moves. */
+export interface MoveBindings extends DatabaseBindings {
+  TENANT_MOVER: DurableObjectNamespace<TenantMover>;
+}
 
 type Step =
   | "begin"
