@@ -120,7 +120,7 @@ describe("URL modules and shared layers", () => {
   it("catches a planted import of another URL module's insides", () => {
     const planted = {
       "../src/orders/create-order.ts":
-        'import { x } from "../stock/reserve";\nimport { y } from "../products/writes";',
+        'import { x } from "../stock/reserve";\nimport { y } from "../products/update-product";',
       "../src/orders/deep/file.ts": 'import { z } from "../../returns/schemas";',
       "../src/stock/reserve.ts": 'import { w } from "../orders/schemas";',
     };
@@ -170,17 +170,9 @@ function sharedOperationFiles(routes: Record<string, string>) {
   return found.sort();
 }
 
-// Files still holding several operations, listed so the list can only shrink.
-const notYetSplit = [
-  "products/list: listProducts, getProduct",
-  "products/writes: createProduct, deleteProduct",
-];
-
 describe("one file per operation", () => {
-  it("finds no logic file holding several operations, beyond those still listed as not yet split", () => {
-    const found = sharedOperationFiles(routeFiles);
-    expect(found.filter((entry) => !notYetSplit.includes(entry))).toEqual([]);
-    expect(notYetSplit.filter((entry) => !found.includes(entry))).toEqual([]);
+  it("finds no logic file holding several operations", () => {
+    expect(sharedOperationFiles(routeFiles)).toEqual([]);
   });
 
   it("catches a planted file holding two operations, and lets operations share a step beside their own files", () => {

@@ -6,7 +6,7 @@ import { formatIssues } from "../http/validation";
 import type { ProductRow } from "../product-core/records";
 import { NUMERIC_PRODUCT_COLUMNS, ProductFieldsBody } from "../product-core/schemas";
 import { planProductRows, writeProductRows } from "../product-core/write-rows";
-import { duplicateProduct } from "./writes";
+import { duplicateProduct } from "./product-writes";
 
 export const MAX_IMPORT_ROWS = 5000;
 

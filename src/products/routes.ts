@@ -17,9 +17,12 @@ import {
 } from "../product-core/schemas";
 import { upsertProducts } from "../product-core/upsert-products";
 import { ProductRecord } from "../record-schemas/product";
+import { createProduct } from "./create-product";
+import { deleteProduct } from "./delete-product";
+import { findProduct } from "./get-product";
 import { importProducts, MAX_IMPORT_ROWS, rowsOf } from "./import";
 import { listInvalidBarcodes } from "./invalid-barcodes";
-import { findProduct, listProducts } from "./list";
+import { listProducts } from "./list-products";
 import {
   CreateProductBody,
   ImportQuery,
@@ -28,7 +31,7 @@ import {
   ListProductsQuery,
   UpdateProductBody,
 } from "./schemas";
-import { createProduct, deleteProduct, updateProduct } from "./writes";
+import { updateProduct } from "./update-product";
 
 const read = { scope: "read:products" } as const;
 const write = { scope: "write:products" } as const;

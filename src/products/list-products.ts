@@ -4,9 +4,8 @@ import { merchantCondition } from "../db/merchant-scope";
 import { readPage, sortedBy } from "../db/pages";
 import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { notFound } from "../http/errors";
 import { offsetOf } from "../http/pagination";
-import { productWithParts, type StoredProduct, withParts } from "../product-core/parts";
+import { productWithParts, withParts } from "../product-core/parts";
 import { productRecord } from "../product-core/records";
 import { DEFAULT_PRODUCT_SORT, type ListProductsQuery, SYNC_SORT } from "./schemas";
 
@@ -72,6 +71,7 @@ function searchCondition(tdb: TenantDb, term: string): SQL {
   return sql`${products}.rowid in (select rowid from products_fts where products_fts match ${match})`;
 }
 
+/** `GET /products`: a page of products with their parts, filtered, searched and sorted. */
 export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
   const filters = [
     query.category ? eq(products.category, query.category) : undefined,
@@ -111,15 +111,4 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
       return productRecord(row, parts);
     }),
   };
-}
-
-/** A product and its parts, in one round trip; 404 when the tenant (or the caller's merchant) has none. */
-export async function findProduct(tdb: TenantDb, id: string): Promise<StoredProduct> {
-  const [found] = await tdb.db
-    .select(productWithParts)
-    .from(products)
-    .where(inTenant(tdb, products, eq(products.id, id)))
-    .limit(1);
-  if (!found) throw notFound("Product");
-  return withParts(found);
 }
