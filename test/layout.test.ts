@@ -73,15 +73,28 @@ const sharedLayers = [
   "stock",
 ];
 
+// Shared-layer imports of a URL module still waiting for their home, listed so the list can only shrink: the
+// pipeline's event hand-off runs the webhooks' fan-out of a request's first events (webhooks/fan-out-now.ts), which
+// needs the webhooks' whole delivery engine (fan-out, deliver, next step, retry schedule); the suite imports those
+// files from src/webhooks, so moving them waits for the suite to follow (docs/decisions/layout.md).
+const sharedNotYetFreed = ["pipeline -> webhooks"];
+
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
-/** "from -> to" for every import of a URL module's file that reaches into another URL module. */
-function crossings(files: Record<string, string>, urlFolders: ReadonlySet<string>) {
+/**
+ * "from -> to" for every import of a file in one of `fromFolders` (the URL modules unless said) that reaches into a
+ * URL module other than its own.
+ */
+function crossings(
+  files: Record<string, string>,
+  urlFolders: ReadonlySet<string>,
+  fromFolders: ReadonlySet<string> = urlFolders,
+) {
   const found = new Set<string>();
   for (const [file, text] of Object.entries(files)) {
     const parts = file.split("/").slice(2, -1); // ["orders"] for ../src/orders/x.ts
     const from = parts[0];
-    if (!from || !urlFolders.has(from)) continue;
+    if (!from || !fromFolders.has(from)) continue;
     for (const [, spec] of text.matchAll(/from "(\.[^"]+)"/g)) {
       const target = [...parts];
       for (const step of (spec as string).split("/").slice(0, -1)) {
@@ -127,6 +140,29 @@ describe("URL modules and shared layers", () => {
     expect(crossings(planted, new Set(["orders", "products", "returns"]))).toEqual([
       "orders -> products",
       "orders -> returns",
+    ]);
+  });
+
+  // A shared layer stands below every URL module: one importing a URL module would tie every module above it to
+  // that module's insides (and to its folder-level import cycle).
+  it("lets no shared layer import a URL module, beyond the imports still listed as not yet moved", () => {
+    const found = crossings(sources, urlFolders, new Set(sharedLayers));
+    expect(found.filter((pair) => !sharedNotYetFreed.includes(pair))).toEqual([]);
+    // A pair that is gone comes off the list.
+    expect(sharedNotYetFreed.filter((pair) => !found.includes(pair))).toEqual([]);
+  });
+
+  it("catches a planted import of a URL module by a shared layer", () => {
+    const planted = {
+      "../src/pipeline/route.ts":
+        'import { a } from "../openapi/headers";\nimport { b } from "../http/errors";',
+      "../src/db/moves/steps.ts": 'import type { c } from "../../platform/moves/mover";',
+      "../src/orders/create-order.ts": 'import { d } from "../products/writes";',
+    };
+    const urlFolders = new Set(["openapi", "orders", "platform", "products"]);
+    expect(crossings(planted, urlFolders, new Set(["db", "http", "pipeline"]))).toEqual([
+      "db -> platform",
+      "pipeline -> openapi",
     ]);
   });
 });

@@ -9,10 +9,10 @@ import { resolveTenant } from "../auth/tenant";
 import type { AppEnv } from "../env";
 import { ErrorEnvelope } from "../http/envelope";
 import { idempotency } from "../idempotency/middleware";
-import { withStandardHeaders } from "../openapi/response-headers";
 import { documentedRateLimitHeaders } from "../rate-limit/headers";
 import { rateLimit } from "../rate-limit/middleware";
 import { handOffCommittedEvents } from "./hand-off-committed-events";
+import { withStandardHeaders } from "./response-headers";
 
 /**
  * Who may call a route:
