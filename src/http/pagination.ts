@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
 
-/** `page` (1..1,000,000: a million pages is past any tenant's list; default 1) and `pageSize` (1..100, default 20), contract section 5. */
+/**
+ * `page` (1..1,000,000: a million pages is past any tenant's list; default 1) and `pageSize` (1..100, default 20), as
+ * README's "Conventions" promise every list.
+ */
 export const pageQuery = z.object({
   page: z.coerce
     .number({ error: "must be an integer between 1 and 1000000" })
