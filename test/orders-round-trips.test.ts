@@ -92,6 +92,27 @@ describe("a sales order's round trips", () => {
     expect(hopsOf(next)).toBe(2);
   });
 
+  it("a status change costs two with a key this isolate has seen, and writes nothing for a revoked key", async () => {
+    const tenant = await createTenant({ plan: "enterprise" });
+    const { productId } = await stockedProduct(tenant, 10);
+    const member = await memberWithKey(tenant, "admin", ["write:orders"]);
+    const order = await salesOrder(tenant, [{ productId, quantity: 2 }], {}, member.key);
+    const status = (to: string) =>
+      call("PATCH", `/orders/${order.body.data.id}/status`, { headers: member.key, body: { status: to } });
+    const confirmed = await status("confirmed");
+    expect(confirmed.status).toBe(200);
+    expect(hopsOf(confirmed)).toBe(2);
+    const keys = await call("GET", "/api-keys?pageSize=100", { headers: tenant.admin });
+    const id = keys.body.data.items.find((k: { prefix: string }) =>
+      member.key["x-api-key"]?.startsWith(k.prefix),
+    )?.id;
+    expect((await call("DELETE", `/api-keys/${id}`, { headers: tenant.admin })).status).toBe(200);
+    expect((await status("cancelled")).status).toBe(401);
+    const after = await call("GET", `/orders/${order.body.data.id}`, { headers: tenant.admin });
+    expect(after.body.data).toMatchObject({ status: "confirmed" });
+    expect(await stockOf(tenant, productId)).toMatchObject([{ onHand: 10, reserved: 2 }]);
+  });
+
   it("never oversells under concurrent orders on a remembered key: 30 orders for 20 units", async () => {
     const tenant = await createTenant({ plan: "enterprise" });
     const { productId } = await stockedProduct(tenant, 21);

@@ -44,8 +44,15 @@ function refuse(order: LoadedOrder["row"], to: string) {
  * Moves an order along its state machine in ONE batch guarded by the version read: shipping consumes
  * the reservations (ledger rows, reason `shipped`), cancelling releases them. Of two conflicting
  * changes, the one whose batch runs second finds a newer version, changes nothing and gets 409.
+ * `beforeWrite` is awaited before the batch: the reads may have run alongside the API key's lookup.
  */
-export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string, input: UpdateStatusBody) {
+export async function changeStatus(
+  tdb: TenantDb,
+  actor: Actor,
+  orderId: string,
+  input: UpdateStatusBody,
+  beforeWrite: () => Promise<void>,
+) {
   const order = await readOrder(tdb, orderId);
   const { row } = order;
   const to = input.status;
@@ -101,6 +108,7 @@ export async function changeStatus(tdb: TenantDb, actor: Actor, orderId: string,
       ? { ...record, shipments: [...shipping.earlier, shipping.record].map(shipmentInOrderEvent) }
       : record;
 
+  await beforeWrite();
   const written = await runBatch(tdb, {
     history: historyInsert(tdb, orderId, row.status, to, actor, now, guard),
     stock: stockStatements,

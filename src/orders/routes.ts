@@ -89,23 +89,28 @@ const createPurchaseOrderRoute = defineRoute(write, {
   },
 });
 
-const updateOrderStatusRoute = defineRoute(write, {
-  method: "patch",
-  path: "/orders/{id}/status",
-  operationId: "updateOrderStatus",
-  tags,
-  summary: "Move an order to another status",
-  description:
-    "Sales: pending -> confirmed -> picking -> packed -> shipped -> delivered (forward skips allowed), " +
-    "cancelled before shipped. Shipping consumes the reserved stock; cancelling releases it. " +
-    "Purchase: draft -> ordered, cancelled before any receipt. Anything else is 409 naming the allowed next statuses.",
-  request: { params: IdParam, body: { required: true, ...json(UpdateStatusBody) } },
-  responses: {
-    200: { description: "The order after the change", ...json(envelopeOf(OrderRecord)) },
-    404: errorResponse("Unknown order"),
-    409: errorResponse("Illegal transition, or the order was changed concurrently"),
+const updateOrderStatusRoute = defineRoute(
+  write,
+  {
+    method: "patch",
+    path: "/orders/{id}/status",
+    operationId: "updateOrderStatus",
+    tags,
+    summary: "Move an order to another status",
+    description:
+      "Sales: pending -> confirmed -> picking -> packed -> shipped -> delivered (forward skips allowed), " +
+      "cancelled before shipped. Shipping consumes the reserved stock; cancelling releases it. " +
+      "Purchase: draft -> ordered, cancelled before any receipt. Anything else is 409 naming the allowed next statuses.",
+    request: { params: IdParam, body: { required: true, ...json(UpdateStatusBody) } },
+    responses: {
+      200: { description: "The order after the change", ...json(envelopeOf(OrderRecord)) },
+      404: errorResponse("Unknown order"),
+      409: errorResponse("Illegal transition, or the order was changed concurrently"),
+    },
   },
-});
+  // Reads the order alongside the key's lookup; writes after it (docs/decisions/orders.md).
+  { gatedWrites: true },
+);
 
 const receivePurchaseOrderRoute = defineRoute(write, {
   method: "post",
@@ -173,7 +178,8 @@ export const orderRoutes = createRouter()
   })
   .openapi(updateOrderStatusRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return ok(c, await changeStatus(c.var.tenantDb, actorOf(c), id, c.req.valid("json")));
+    const confirmed = () => confirmedKeyView(c.var.keyView);
+    return ok(c, await changeStatus(c.var.tenantDb, actorOf(c), id, c.req.valid("json"), confirmed));
   })
   .openapi(receivePurchaseOrderRoute, async (c) => {
     const { id } = c.req.valid("param");
