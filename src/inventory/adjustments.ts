@@ -21,11 +21,11 @@ import { assertReceivable, loadStockTargets } from "../stock/targets";
 import { receiveSerials, takeSerials } from "../stock/tracked-stock";
 import {
   answerFailedStockWrite,
-  plainQuantity,
   plainTargetsGuard,
   resolveTrackedStock,
-  type SerialsExpected,
+  type StockWriteTarget,
   uncheckedOrChecked,
+  untrackedStock,
   warehouseOfLocation,
 } from "../stock/write";
 import type { AdjustmentBody } from "./schemas";
@@ -38,27 +38,21 @@ import type { AdjustmentBody } from "./schemas";
  * addition) or its serial numbers.
  */
 export async function adjustStock(tdb: TenantDb, actor: Actor, body: AdjustmentBody) {
-  const quantity = plainQuantity(body);
-  const unchecked =
-    quantity === undefined
-      ? undefined
-      : () => {
-          const now = new Date().toISOString();
-          const adds = quantity > 0;
-          const { productId, locationId } = body;
-          return writeAdjustment(tdb, actor, { ...body, quantity }, now, {
-            guard: plainTargetsGuard(
-              tdb,
-              { productId, locations: [{ id: locationId, receives: adds }], takes: !adds },
-              now,
-            ),
-            warehouseId: warehouseOfLocation(tdb, locationId),
-            lotId: undefined,
-            serials: null,
-            expiredHolds: [],
-          });
-        };
-  return uncheckedOrChecked(unchecked, () => readAndAdjust(tdb, actor, body));
+  const { productId, locationId } = body;
+  return uncheckedOrChecked(
+    body,
+    (quantity, now) =>
+      writeAdjustment(tdb, actor, { ...body, quantity }, now, {
+        guard: plainTargetsGuard(
+          tdb,
+          { productId, locations: [{ id: locationId, receives: quantity > 0 }], takes: quantity < 0 },
+          now,
+        ),
+        warehouseId: warehouseOfLocation(tdb, locationId),
+        ...untrackedStock,
+      }),
+    () => readAndAdjust(tdb, actor, body),
+  );
 }
 
 /** The adjustment whose product and location (and lot, serials, packs) are read and checked before its batch. */
@@ -88,19 +82,8 @@ async function readAndAdjust(tdb: TenantDb, actor: Actor, body: AdjustmentBody) 
   });
 }
 
-/** Where an adjustment writes and what it has checked: `guard` checks in the batch what was not read. */
-interface AdjustmentTarget {
-  guard?: SQL;
-  warehouseId: string | SQL;
-  lotId: string | undefined;
-  /** The serial numbers it moves, where they must be, and their statement (given whether the level exists). */
-  serials: {
-    numbers: readonly string[];
-    expect: SerialsExpected;
-    write: (levelExists: SQL) => Statement;
-  } | null;
-  expiredHolds: Parameters<typeof releaseExpiredHolds>[1];
-}
+/** Where an adjustment writes; its serials' statement is given whether the level exists. */
+type AdjustmentTarget = StockWriteTarget<(levelExists: SQL) => Statement> & { warehouseId: string | SQL };
 
 async function writeAdjustment(
   tdb: TenantDb,

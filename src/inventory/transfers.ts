@@ -20,11 +20,11 @@ import { assertReceivable, loadStockTargets } from "../stock/targets";
 import { takeSerials } from "../stock/tracked-stock";
 import {
   answerFailedStockWrite,
-  plainQuantity,
   plainTargetsGuard,
   resolveTrackedStock,
-  type SerialsExpected,
+  type StockWriteTarget,
   uncheckedOrChecked,
+  untrackedStock,
   warehouseOfLocation,
 } from "../stock/write";
 import type { TransferBody } from "./schemas";
@@ -37,26 +37,21 @@ import type { TransferBody } from "./schemas";
  * move with their units.
  */
 export async function transferStock(tdb: TenantDb, actor: Actor, body: TransferBody) {
-  const quantity = plainQuantity(body);
-  const unchecked =
-    quantity === undefined
-      ? undefined
-      : () => {
-          const now = new Date().toISOString();
-          const { productId, fromLocationId, toLocationId } = body;
-          const places = [
-            { id: fromLocationId, receives: false },
-            { id: toLocationId, receives: true },
-          ];
-          return writeTransfer(tdb, actor, { ...body, quantity }, now, {
-            guard: plainTargetsGuard(tdb, { productId, locations: places, takes: true }, now),
-            destinationWarehouseId: warehouseOfLocation(tdb, toLocationId),
-            lotId: undefined,
-            serials: null,
-            expiredHolds: [],
-          });
-        };
-  return uncheckedOrChecked(unchecked, () => readAndTransfer(tdb, actor, body));
+  const { productId, fromLocationId, toLocationId } = body;
+  const places = [
+    { id: fromLocationId, receives: false },
+    { id: toLocationId, receives: true },
+  ];
+  return uncheckedOrChecked(
+    body,
+    (quantity, now) =>
+      writeTransfer(tdb, actor, { ...body, quantity }, now, {
+        guard: plainTargetsGuard(tdb, { productId, locations: places, takes: true }, now),
+        destinationWarehouseId: warehouseOfLocation(tdb, toLocationId),
+        ...untrackedStock,
+      }),
+    () => readAndTransfer(tdb, actor, body),
+  );
 }
 
 /** The transfer whose product and locations (and lot, serials, packs) are read and checked before its batch. */
@@ -90,15 +85,8 @@ async function readAndTransfer(tdb: TenantDb, actor: Actor, body: TransferBody) 
   });
 }
 
-/** Where a transfer puts stock and what it has checked: `guard` checks in the batch what was not read. */
-interface TransferTarget {
-  guard?: SQL;
-  destinationWarehouseId: string | SQL;
-  lotId: string | undefined;
-  /** The serial numbers it moves, where they must be, and their statement. */
-  serials: { numbers: readonly string[]; expect: SerialsExpected; write: Statement } | null;
-  expiredHolds: Parameters<typeof releaseExpiredHolds>[1];
-}
+/** Where a transfer puts stock. */
+type TransferTarget = StockWriteTarget<Statement> & { destinationWarehouseId: string | SQL };
 
 async function writeTransfer(
   tdb: TenantDb,

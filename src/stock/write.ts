@@ -7,6 +7,7 @@ import { inTenant } from "../db/tenant-scope";
 import { insufficientStock, shortage } from "./insufficient-stock";
 import { overCeiling } from "./level-ceiling";
 import type { PackedAmount } from "./packs";
+import type { HoldRecord } from "./schemas";
 import type { Level } from "./statements";
 import {
   assertSerials,
@@ -26,7 +27,7 @@ import {
  * The units of a plain write (a quantity, no packs, no lot or serial fields), whose targets its batch can check
  * itself (`plainTargetsGuard`); undefined for any other, which reads its targets first.
  */
-export function plainQuantity(body: PackedAmount & TrackedInput): number | undefined {
+function plainQuantity(body: PackedAmount & TrackedInput): number | undefined {
   const { packaging, lotNumber, expiresAt, manufacturedAt, serialNumbers } = body;
   const tracked = [lotNumber, expiresAt, manufacturedAt, serialNumbers].some((field) => field !== undefined);
   return packaging === undefined && !tracked ? body.quantity : undefined;
@@ -98,18 +99,34 @@ export const warehouseOfLocation = (tdb: TenantDb, locationId: string) =>
     .where(inTenant(tdb, locations, eq(locations.id, locationId)))})`;
 
 /**
- * A plain write in one round trip (`unchecked`, its batch guarded by `plainTargetsGuard`), and when that guard
- * refuses it, or the write is not plain, the write that reads and checks its targets first: its answers (the 404
- * naming what is missing, the 400 of a kit or a tracked product, the 409 of an inactive location) are that path's,
- * and it writes if what failed has changed since.
+ * A write of `body` in one round trip when it is plain (`unchecked(quantity, now)`, its batch guarded by
+ * `plainTargetsGuard`), and when that guard refuses it, or the write is not plain, the write that reads and checks
+ * its targets first: its answers (the 404 naming what is missing, the 400 of a kit or a tracked product, the 409 of
+ * an inactive location) are that path's, and it writes if what failed has changed since.
  */
 export function uncheckedOrChecked<T>(
-  unchecked: (() => Promise<T>) | undefined,
+  body: PackedAmount & TrackedInput,
+  unchecked: (quantity: number, now: string) => Promise<T>,
   checked: () => Promise<T>,
 ): Promise<T> {
-  if (!unchecked) return checked();
-  return unchecked().catch((error) => answerFor(error, { precondition_refused: checked }));
+  const quantity = plainQuantity(body);
+  if (quantity === undefined) return checked();
+  return unchecked(quantity, new Date().toISOString()).catch((error) =>
+    answerFor(error, { precondition_refused: checked }),
+  );
 }
+
+/** What a one-product write resolved before its batch; `guard` checks in the batch what was not read. */
+export interface StockWriteTarget<SerialsStatement> {
+  guard?: SQL;
+  lotId: string | undefined;
+  /** The serial numbers it moves, where they must be, and their statement. */
+  serials: { numbers: readonly string[]; expect: SerialsExpected; write: SerialsStatement } | null;
+  expiredHolds: readonly HoldRecord[];
+}
+
+/** What a plain write moves: no lot, no serial numbers, and no expired hold to release (its guard refuses one). */
+export const untrackedStock = { lotId: undefined, serials: null, expiredHolds: [] } as const;
 
 /** Where serial numbers must be: not yet in stock (an addition), or at the location they are taken from. */
 export type SerialsExpected = Parameters<typeof serialProblems>[3];
