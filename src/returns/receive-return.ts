@@ -10,9 +10,10 @@ import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { eventRow } from "../outbox/outbox";
 import { overCeiling } from "../stock/level-ceiling";
+import { receiveUnits } from "../stock/order-stock";
 import { packingLocations } from "../stock/packing-location";
 import { inBaseUnits } from "../stock/packs";
-import { addStock, changeLevel, type LedgerContext, type Level, ledgerRow } from "../stock/statements";
+import { changeLevel, type LedgerContext, type Level, ledgerRow } from "../stock/statements";
 import { targetLocations } from "../stock/targets";
 import {
   assertTracking,
@@ -263,15 +264,13 @@ export async function receiveReturn(tdb: TenantDb, actor: Actor, id: string, req
     const level = levelOf(r);
     if (r.disposition === "scrap") {
       return [
-        addStock(tdb, level, r.quantity, now, guard),
-        ledgerRow(tdb, uuidv7(), level, r.quantity, ledger(REASONS.scrapArrival, r.serialNumbers), guard),
+        ...receiveUnits(tdb, level, r.quantity, ledger(REASONS.scrapArrival, r.serialNumbers), guard),
         changeLevel(tdb, level, { onHand: -r.quantity }, now, guard),
         ledgerRow(tdb, uuidv7(), level, -r.quantity, ledger(REASONS.scrap, r.serialNumbers), guard),
       ];
     }
     return [
-      addStock(tdb, level, r.quantity, now, guard),
-      ledgerRow(tdb, uuidv7(), level, r.quantity, ledger(REASONS[r.disposition], r.serialNumbers), guard),
+      ...receiveUnits(tdb, level, r.quantity, ledger(REASONS[r.disposition], r.serialNumbers), guard),
       ...(r.serialNumbers ? [receiveSerials(tdb, r.productId, level, r.serialNumbers, now, guard)] : []),
     ];
   };

@@ -35,7 +35,24 @@ export function releaseReservation(tdb: TenantDb, s: StockAmount, now: string, g
   return changeLevel(tdb, s, { reserved: -s.quantity }, now, guard);
 }
 
-/** Adds received stock (creating the level on first receipt), with a `received` ledger row. */
+/**
+ * Units arriving from outside (an order's receipt, a return's goods): the level created on first use, and their
+ * ledger row. Every receipt goes through here.
+ */
+export function receiveUnits(
+  tdb: TenantDb,
+  level: Level & { warehouseId: string },
+  quantity: number,
+  ledger: LedgerContext,
+  guard: SQL,
+) {
+  return [
+    addStock(tdb, level, quantity, ledger.now, guard),
+    ledgerRow(tdb, uuidv7(), level, quantity, ledger, guard),
+  ] as const;
+}
+
+/** An order's received stock, with a `received` ledger row. */
 export function receiveStock(
   tdb: TenantDb,
   s: StockAmount & { warehouseId: string },
@@ -43,10 +60,7 @@ export function receiveStock(
   guard: SQL,
   serialNumbers: readonly string[] | null = null,
 ) {
-  return [
-    addStock(tdb, s, s.quantity, ctx.now, guard),
-    ledgerRow(tdb, uuidv7(), s, s.quantity, ledgerContext(ctx, "received", serialNumbers), guard),
-  ] as const;
+  return receiveUnits(tdb, s, s.quantity, ledgerContext(ctx, "received", serialNumbers), guard);
 }
 
 /**
