@@ -27,6 +27,19 @@ async function newMerchant(who: TestTenant = tenant) {
   return res.body.data;
 }
 
+/** POST /products of a kit of `merchantId` (none: the tenant's own) with one of each of `parts`. */
+const kitOf = (merchantId: string | undefined, ...parts: { id: string }[]) =>
+  call("POST", "/products", {
+    headers: tenant.admin,
+    body: {
+      sku: `KIT-${unique()}`,
+      name: "Kit",
+      type: "kit",
+      ...(merchantId ? { merchantId } : {}),
+      components: parts.map((p) => ({ productId: p.id, quantity: 1 })),
+    },
+  });
+
 describe("merchants", () => {
   it("are created, listed, read and replaced, with codes unique per tenant", async () => {
     const code = `ACME-${unique()}`;
@@ -204,35 +217,24 @@ describe("a kit's components", () => {
       await createProduct(tenant, { merchantId: b.id }),
       await createProduct(tenant),
     ];
-    const kit = (merchantId: string | undefined, ...parts: { id: string }[]) =>
-      call("POST", "/products", {
-        headers: tenant.admin,
-        body: {
-          sku: `KIT-${unique()}`,
-          name: "Kit",
-          type: "kit",
-          ...(merchantId ? { merchantId } : {}),
-          components: parts.map((p) => ({ productId: p.id, quantity: 1 })),
-        },
-      });
-    const foreign = await kit(a.id, ofA, ofB);
+    const foreign = await kitOf(a.id, ofA, ofB);
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors).toEqual([
       `components[1].productId: ${ofB.sku} is not of the kit's merchant (${a.id}); a kit and its components belong to one merchant`,
     ]);
-    const unassigned = await kit(a.id, own);
+    const unassigned = await kitOf(a.id, own);
     expect(unassigned.status).toBe(400);
     expect(unassigned.body.errors).toEqual([
       `components[0].productId: ${own.sku} is not of the kit's merchant (${a.id}); a kit and its components belong to one merchant`,
     ]);
-    const tenantsKit = await kit(undefined, ofA);
+    const tenantsKit = await kitOf(undefined, ofA);
     expect(tenantsKit.status).toBe(400);
     expect(tenantsKit.body.errors).toEqual([
       `components[0].productId: ${ofA.sku} is not of the tenant's own goods; a kit and its components belong to one merchant`,
     ]);
-    expect((await kit(undefined, own)).status).toBe(201);
+    expect((await kitOf(undefined, own)).status).toBe(201);
 
-    const made = await kit(a.id, ofA, ofA2);
+    const made = await kitOf(a.id, ofA, ofA2);
     expect(made.status).toBe(201);
     const id = made.body.data.id;
     // Moving the kit to B would leave it A's components; sending B's components with the move is accepted.
@@ -257,6 +259,104 @@ describe("a kit's components", () => {
       merchantId: b.id,
       components: [{ productId: ofB.id, quantity: 2 }],
     });
+  });
+});
+
+describe("a component's merchant", () => {
+  const moveTo = (productId: string, merchantId: string | null) =>
+    call("PATCH", `/products/${productId}`, { headers: tenant.admin, body: { merchantId } });
+  const merchantOf = async (productId: string) =>
+    (await call("GET", `/products/${productId}`, { headers: tenant.admin })).body.data.merchantId;
+
+  it("stays its kits' merchant: moving it is refused (409) naming every kit that lists it, until it leaves them", async () => {
+    const [a, b] = [await newMerchant(), await newMerchant()];
+    const [part, other] = [
+      await createProduct(tenant, { merchantId: a.id }),
+      await createProduct(tenant, { merchantId: a.id }),
+    ];
+    const [first, second] = [(await kitOf(a.id, part)).body.data, (await kitOf(a.id, other, part)).body.data];
+    const named = [first, second]
+      .sort((x, y) => x.sku.localeCompare(y.sku))
+      .map((kit) => `${kit.sku} (${kit.id})`)
+      .join(", ");
+    for (const target of [b.id, null]) {
+      const refused = await moveTo(part.id, target);
+      expect(refused.status).toBe(409);
+      expect(refused.body.errors).toEqual([
+        `merchantId: ${part.sku} is a component of kits ${named} of another owner; a kit and its components belong to one merchant`,
+      ]);
+    }
+    expect(await merchantOf(part.id)).toBe(a.id);
+    // Out of one kit, the other is still named; out of both, it moves.
+    await call("PATCH", `/products/${first.id}`, {
+      headers: tenant.admin,
+      body: { components: [{ productId: other.id, quantity: 1 }] },
+    });
+    const still = await moveTo(part.id, b.id);
+    expect(still.status).toBe(409);
+    expect(still.body.errors?.[0]).toContain(`kit ${second.sku} (${second.id}) of another owner`);
+    await call("PATCH", `/products/${second.id}`, {
+      headers: tenant.admin,
+      body: { components: [{ productId: other.id, quantity: 1 }] },
+    });
+    expect((await moveTo(part.id, b.id)).status).toBe(200);
+    expect(await merchantOf(part.id)).toBe(b.id);
+  });
+
+  it("and a kit's new components are never split by a move racing them: exactly one write wins", async () => {
+    const [a, b] = [await newMerchant(), await newMerchant()];
+    // Each write starts after a few unrelated requests, so the rounds commit the two in different interleavings
+    // (a write's reads before the other's batch, and after it).
+    const after = async <T>(requests: number, write: () => Promise<T>) => {
+      for (let i = 0; i < requests; i++) await call("GET", "/merchants", { headers: tenant.admin });
+      return write();
+    };
+    for (let round = 0; round < 12; round++) {
+      const [part, kept] = [
+        await createProduct(tenant, { merchantId: a.id }),
+        await createProduct(tenant, { merchantId: a.id }),
+      ];
+      const existing = (await kitOf(a.id, kept)).body.data;
+      // A kit takes the part (a new kit, or an existing kit's new components) while the part moves to B.
+      const [kitWrite, move] = await Promise.all([
+        after(round % 6, () =>
+          round < 6
+            ? kitOf(a.id, kept, part)
+            : call("PATCH", `/products/${existing.id}`, {
+                headers: tenant.admin,
+                body: {
+                  components: [
+                    { productId: kept.id, quantity: 1 },
+                    { productId: part.id, quantity: 1 },
+                  ],
+                },
+              }),
+        ),
+        moveTo(part.id, b.id),
+      ]);
+      const statuses = [kitWrite.status, move.status];
+      expect(
+        statuses.filter((s) => s < 300),
+        JSON.stringify(statuses),
+      ).toHaveLength(1);
+      if (move.status < 300) {
+        expect(kitWrite.status).toBe(400);
+        expect(kitWrite.body.errors?.[0]).toMatch(
+          /^components\[1\]\.productId: .* is not of the kit's merchant/,
+        );
+      } else {
+        expect(move.status).toBe(409);
+        expect(await merchantOf(part.id)).toBe(a.id);
+      }
+      // Whoever won, every kit listing the part is the part's merchant's.
+      const products = await call("GET", `/products?merchantId=${a.id}&pageSize=100`, {
+        headers: tenant.admin,
+      });
+      const listing = (products.body.data.items as { components: { productId: string }[] }[]).filter((k) =>
+        k.components.some((c) => c.productId === part.id),
+      );
+      expect(listing.length > 0).toBe(move.status >= 300);
+    }
   });
 });
 

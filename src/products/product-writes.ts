@@ -1,13 +1,16 @@
 import { and, eq, exists, notInArray, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { asConflict, brokenConstraint } from "../db/constraint-errors";
+import { keepsKitsWhole } from "../db/kit-merchant";
 import { assertMerchantNamed, unknownMerchant } from "../db/merchant-named";
+import { refuseUnless } from "../db/preconditions";
 import { orderLines, orders, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import type { ProductParts } from "../product-core/parts";
+import type { ProductRow } from "../product-core/records";
 import { holdsStock } from "../stock/statements";
-import { barcodeTaken } from "./parts";
+import { barcodeTaken, type SentParts } from "./parts";
 import type { CreateProductBody, ProductChanges } from "./schemas";
 
 // What a product's single writes share: their refusals, the parts they store, the retry of a version-guarded
@@ -81,3 +84,18 @@ export const heldStock = (tdb: TenantDb, id: string) => holdsStock(tdb, eq(stock
 
 export const stockOrOpenOrders = (tdb: TenantDb, id: string) =>
   sql`(${heldStock(tdb, id)} or ${openOrderLine(tdb, id)})`;
+
+/**
+ * A write's guard that it splits no kit from its components' merchant (src/db/kit-merchant.ts), first in its batch:
+ * the reads before it checked the same, but a component's or kit's merchant change may commit in between.
+ */
+export const kitGuard = (tdb: TenantDb, product: ProductRow, sent: SentParts) =>
+  refuseUnless(
+    tdb,
+    keepsKitsWhole(
+      tdb,
+      product.id,
+      product.merchantId,
+      sent.components?.map((c) => c.productId),
+    ),
+  );

@@ -113,7 +113,7 @@ const productUpdateRoute = <const M extends "put" | "patch">(method: M, operatio
       200: one("The updated product"),
       404: errorResponse("Unknown product or merchant, or a kit's component names an unknown product"),
       409: errorResponse(
-        "SKU or barcode already used, or a kit's components changed while an open order holds it",
+        "SKU or barcode already used, a kit's components changed while an open order holds it, or the merchant changed while the product has stock or open orders or is a component of another owner's kits",
       ),
       ...stale,
     },

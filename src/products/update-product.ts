@@ -1,19 +1,22 @@
 import { and, eq, exists, not, type SQL, sql } from "drizzle-orm";
 import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { brokenConstraint } from "../db/constraint-errors";
+import { assertNotComponentOfOthers } from "../db/kit-merchant";
 import { products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
 import type { StoredProduct } from "../product-core/parts";
-import { ifMatchAdmits, productRecord } from "../product-core/records";
+import { ifMatchAdmits, type ProductRow, productRecord } from "../product-core/records";
 import { changedProductRow } from "../product-core/rows";
 import { findProduct } from "./get-product";
 import { assertParts, componentsChange, kitHeld, kitOnOpenOrder, replaceParts } from "./parts";
 import {
   assertMerchant,
   heldStock,
+  kitGuard,
   refusedProductWrite,
   sentParts,
   stale,
@@ -44,7 +47,7 @@ export function updateProduct(
     const retracks = next.tracking !== current.tracking;
     if (retracks) await assertNoStock(tdb, id);
     // Its merchant owns its stock and orders: it changes only while there are none.
-    if (moves) await assertMovable(tdb, id, next.merchantId);
+    if (moves) await assertMovable(tdb, current, next.merchantId);
     const recomposes = componentsChange(stored.components, changes.components);
     const guard = and(
       eq(products.version, current.version),
@@ -53,6 +56,7 @@ export function updateProduct(
       recomposes ? not(kitOnOpenOrder(tdb, id)) : undefined,
     ) as SQL;
     const written = await runBatch(tdb, {
+      oneMerchant: moves || changes.components ? kitGuard(tdb, next, changes) : undefined,
       product: tdb.db
         .update(products)
         .set(values)
@@ -62,7 +66,15 @@ export function updateProduct(
       }),
       // After the product's update, which bumped its version: guarded by the version it now has.
       parts: replaceParts(tdb, id, changes, productVersionIs(tdb, id, next.version)),
-    }).catch((e) => refusedProductWrite(e, next.merchantId));
+    }).catch((e) =>
+      brokenConstraint(e) === "precondition_refused" ? undefined : refusedProductWrite(e, next.merchantId),
+    );
+    if (!written) {
+      // A kit would have been split by a write committed since the reads above: they answer it now.
+      await assertParts(tdb, next, changes, false, moves ? stored.components : []);
+      if (moves) await assertNotComponentOfOthers(tdb, current, next.merchantId);
+      return undefined;
+    }
     // meta.changes also counts the search index's trigger writes, so any change means the row was updated.
     if (changesOf(written.product) > 0) return { row: next, parts };
     if (recomposes) {
@@ -87,15 +99,16 @@ async function assertNoStock(tdb: TenantDb, id: string) {
     throw conflict("tracking: the product has stock; its tracking changes only while it has none");
 }
 
-async function assertMovable(tdb: TenantDb, id: string, merchantId: string | null) {
+async function assertMovable(tdb: TenantDb, product: ProductRow, merchantId: string | null) {
   if (tdb.merchantId) {
     throw validationError(["merchantId: a merchant-scoped credential's products stay its merchant's"]);
   }
-  const [row] = await tdb.db.all<{ busy: number }>(sql`select ${stockOrOpenOrders(tdb, id)} as busy`);
+  const [row] = await tdb.db.all<{ busy: number }>(sql`select ${stockOrOpenOrders(tdb, product.id)} as busy`);
   if (row?.busy) {
     throw conflict(
       "merchantId: the product has stock or open orders; its merchant changes only while it has none",
     );
   }
   await assertMerchant(tdb, merchantId);
+  await assertNotComponentOfOthers(tdb, product, merchantId);
 }

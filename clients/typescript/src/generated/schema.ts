@@ -17280,7 +17280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SKU or barcode already used, or a kit's components changed while an open order holds it */
+            /** @description SKU or barcode already used, a kit's components changed while an open order holds it, or the merchant changed while the product has stock or open orders or is a component of another owner's kits */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -17894,7 +17894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SKU or barcode already used, or a kit's components changed while an open order holds it */
+            /** @description SKU or barcode already used, a kit's components changed while an open order holds it, or the merchant changed while the product has stock or open orders or is a component of another owner's kits */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
