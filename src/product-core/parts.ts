@@ -1,8 +1,5 @@
-import { asc, getTableColumns, sql } from "drizzle-orm";
-import { inJsonArray, runBatch } from "../db/batch";
-import type { TenantDb } from "../db/client";
-import { kitComponents, productPackagings, products } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { getTableColumns, sql } from "drizzle-orm";
+import { products } from "../db/schema/tenant";
 import type { ProductRow } from "./records";
 import type { KitComponent, Packaging } from "./schemas";
 
@@ -14,34 +11,6 @@ export interface ProductParts {
 }
 
 export const noParts: ProductParts = { components: [], packagings: [] };
-
-/** The parts of products already read (a bulk write's), by product id, in one round trip (none: no parts). */
-export async function readParts(tdb: TenantDb, ids: readonly string[]): Promise<Map<string, ProductParts>> {
-  const parts = new Map<string, ProductParts>();
-  if (ids.length === 0) return parts;
-  const read = await runBatch(tdb, {
-    components: tdb.db
-      .select()
-      .from(kitComponents)
-      .where(inTenant(tdb, kitComponents, inJsonArray(kitComponents.kitId, ids)))
-      .orderBy(asc(kitComponents.kitId), asc(sql`rowid`)),
-    packagings: tdb.db
-      .select()
-      .from(productPackagings)
-      .where(inTenant(tdb, productPackagings, inJsonArray(productPackagings.productId, ids)))
-      .orderBy(asc(productPackagings.productId), asc(productPackagings.quantity)),
-  });
-  const of = (id: string) => {
-    const found = parts.get(id) ?? { components: [], packagings: [] };
-    parts.set(id, found);
-    return found;
-  };
-  for (const c of read.components)
-    of(c.kitId).components.push({ productId: c.componentId, quantity: c.quantity });
-  for (const p of read.packagings)
-    of(p.productId).packagings.push({ code: p.code, name: p.name, quantity: p.quantity, barcode: p.barcode });
-  return parts;
-}
 
 /** A product and its parts, as reads and writes return them. */
 export interface StoredProduct {

@@ -45,7 +45,7 @@ export async function upsertProducts(
       await writeProductRows(
         tdb,
         changed.flatMap((p) => (p.stored ? [] : [p.row])),
-        changed.flatMap((p) => (p.stored ? [p.row] : [])),
+        changed.flatMap((p) => (p.stored ? [{ row: p.row, parts: p.parts }] : [])),
         new Date().toISOString(),
         commitWith?.(
           new Map(results.flatMap((r, index) => (r?.errors ? [[index, r.errors] as const] : []))),

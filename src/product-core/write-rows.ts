@@ -5,7 +5,7 @@ import { merchants, productPackagings, products } from "../db/schema/tenant";
 import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { formatIssues } from "../http/validation";
 import { eventRows } from "../outbox/outbox";
-import { noParts, readParts } from "./parts";
+import { noParts, type ProductParts, productWithParts, type StoredProduct, withParts } from "./parts";
 import { type ProductRow, productRecord } from "./records";
 import { changedProductRow, newProductRow } from "./rows";
 import { type ProductFieldChanges, ProductFieldsBody } from "./schemas";
@@ -29,26 +29,22 @@ const column = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
  * ONE batch: the new rows inserted, the changed rows updated (each only while it still has the version it was
  * read at: otherwise its status becomes 'stale', which the status CHECK refuses, failing the batch), and a
  * `product.created` / `product.updated` event for each. A racing insert of the same SKU or barcode fails it on
- * the unique index. `toUpdate` rows carry their next version (read version + 1).
+ * the unique index. `toUpdate` rows carry their next version (read version + 1), with their parts as stored: a bulk
+ * write leaves parts alone, and the events show them.
  */
 export async function writeProductRows(
   tdb: TenantDb,
   toCreate: ProductRow[],
-  toUpdate: ProductRow[],
+  toUpdate: StoredProduct[],
   now: string,
   /** Statements committed in the same batch (a job's record that this chunk of its rows is done). */
   alongside: Statement[] = [],
 ) {
-  // A bulk write leaves parts alone; the events show them as stored.
-  const parts = await readParts(
-    tdb,
-    toUpdate.map((row) => row.id),
-  );
   const events = [
     ...toCreate.map((row) => ({ type: "product.created" as const, payload: productRecord(row, noParts) })),
-    ...toUpdate.map((row) => ({
+    ...toUpdate.map(({ row, parts }) => ({
       type: "product.updated" as const,
-      payload: productRecord(row, parts.get(row.id) ?? noParts),
+      payload: productRecord(row, parts),
     })),
   ];
   await runBatch(tdb, {
@@ -64,7 +60,10 @@ export async function writeProductRows(
         from json_each(${JSON.stringify(chunk)})`,
     ),
     // Materialized, so each row is one key lookup rather than a walk of the tenant's products per row.
-    updated: jsonChunks(toUpdate, ROWS_PER_STATEMENT).map(
+    updated: jsonChunks(
+      toUpdate.map(({ row }) => row),
+      ROWS_PER_STATEMENT,
+    ).map(
       (chunk) => sql`with j as materialized (select ${column("id")} as id, ${column("sku")} as sku,
             ${column("name")} as name, ${column("barcode")} as barcode, ${column("category")} as category,
             ${column("unit")} as unit, ${column("priceE4")} as price_e4, ${column("costE4")} as cost_e4,
@@ -89,8 +88,11 @@ export type ProductLine = ProductFieldChanges & { sku: string };
 export interface PlannedRows {
   /** Each refused line's status and problems, by its index. */
   problems: Map<number, { status: 400 | 409; errors: string[] }>;
-  /** The row each good line writes, and the stored row it changes (none: a new product). */
-  rows: Map<number, { row: ProductRow; stored?: ProductRow }>;
+  /**
+   * The row each good line writes, the stored row it changes (none: a new product), and the product's parts as
+   * stored (read with the row; a bulk write leaves them alone).
+   */
+  rows: Map<number, { row: ProductRow; stored?: ProductRow; parts: ProductParts }>;
 }
 
 /**
@@ -125,7 +127,7 @@ export async function planProductRows(
   const barcodes = lines.flatMap((line) => (line.barcode ? [line.barcode] : []));
   const read = await runBatch(tdb, {
     stored: tdb.db
-      .select()
+      .select(productWithParts)
       .from(products)
       .where(
         inTenant(
@@ -153,14 +155,17 @@ export async function planProductRows(
       .where(inTenant(tdb, productPackagings, inJsonArray(productPackagings.barcode, barcodes))),
   });
   const packagingOf = new Map(read.packed.map((p) => [p.barcode, p.sku]));
-  const stored = read.stored;
+  const stored = read.stored.map(withParts);
   const knownMerchants = new Set(read.merchants.map((m) => m.id));
-  const storedBySku = new Map(stored.map((p) => [p.sku, p]));
-  const storedByBarcode = new Map(stored.flatMap((p) => (p.barcode ? [[p.barcode, p] as const] : [])));
+  const storedBySku = new Map(stored.map((p) => [p.row.sku, p]));
+  const storedByBarcode = new Map(
+    stored.flatMap((p) => (p.row.barcode ? [[p.row.barcode, p.row] as const] : [])),
+  );
   const now = new Date().toISOString();
   const rows: PlannedRows["rows"] = new Map();
   lines.forEach((line, index) => {
-    const existing = storedBySku.get(line.sku);
+    const found = storedBySku.get(line.sku);
+    const existing = found?.row;
     if (existing && options.mode === "create") refuse(index, 409, `sku: ${line.sku} already exists`);
     if (existing && line.tracking !== undefined && line.tracking !== existing.tracking) {
       refuse(index, 409, `tracking: ${trackingFixed}`);
@@ -178,12 +183,17 @@ export async function planProductRows(
       refuse(index, 409, `barcode: ${line.barcode} already belongs to a packaging of ${packaging}`);
     if (existing) {
       if (!problems.has(index))
-        rows.set(index, { row: changedProductRow(existing, line, now), stored: existing });
+        rows.set(index, {
+          row: changedProductRow(existing, line, now),
+          stored: existing,
+          parts: found?.parts ?? noParts,
+        });
       return;
     }
     const create = ProductFieldsBody.safeParse(line);
     if (!create.success) for (const message of formatIssues(create.error.issues)) refuse(index, 400, message);
-    else if (!problems.has(index)) rows.set(index, { row: newProductRow(tdb, create.data, now) });
+    else if (!problems.has(index))
+      rows.set(index, { row: newProductRow(tdb, create.data, now), parts: noParts });
   });
   return { problems, rows };
 }

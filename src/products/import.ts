@@ -3,6 +3,7 @@ import { asConflict } from "../db/constraint-errors";
 import { csvObject, parseCsv } from "../http/csv-parse";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
+import type { StoredProduct } from "../product-core/parts";
 import type { ProductRow } from "../product-core/records";
 import { NUMERIC_PRODUCT_COLUMNS, ProductFieldsBody } from "../product-core/schemas";
 import { planProductRows, writeProductRows } from "../product-core/write-rows";
@@ -64,7 +65,7 @@ export async function importProducts(
   const now = new Date().toISOString();
   const planned = [...plan.rows.values()];
   const toCreate = planned.flatMap((p) => (p.stored ? [] : [p.row]));
-  const toUpdate = planned.flatMap((p) => (p.stored ? [p.row] : []));
+  const toUpdate = planned.flatMap((p) => (p.stored ? [{ row: p.row, parts: p.parts }] : []));
   if (!options.dryRun) await writeImport(tdb, toCreate, toUpdate, now);
   return { dryRun: options.dryRun, rows: rows.length, created: toCreate.length, updated: toUpdate.length };
 }
@@ -73,7 +74,7 @@ export async function importProducts(
 const byRow = (a: string, b: string) => rowOf(a) - rowOf(b);
 const rowOf = (error: string) => Number(/^row (\d+):/.exec(error)?.[1] ?? 0);
 
-async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: ProductRow[], now: string) {
+async function writeImport(tdb: TenantDb, toCreate: ProductRow[], toUpdate: StoredProduct[], now: string) {
   // One batch: D1 runs it as one transaction, so a failure (a racing insert of the same SKU) writes nothing.
   await writeProductRows(tdb, toCreate, toUpdate, now).catch((e) =>
     asConflict(e, { ...duplicateProduct, products_status_check: "Products changed while importing; retry" }),
