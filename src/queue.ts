@@ -1,7 +1,7 @@
 import type { Bindings, WebhookQueueMessage } from "./env";
+import { deliver } from "./webhook-delivery/deliver";
+import { fanOutEvent } from "./webhook-delivery/fan-out";
 import { recordDeadLetter } from "./webhooks/dead-letter";
-import { deliver } from "./webhooks/deliver";
-import { fanOutEvent } from "./webhooks/fan-out";
 
 /**
  * The queue consumer: an `event` message fans out into deliveries, a `delivery` message is one

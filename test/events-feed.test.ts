@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sweepOldEvents } from "../src/outbox/retention";
-import { deliver } from "../src/webhooks/deliver";
-import { fanOutEvent } from "../src/webhooks/fan-out";
+import { deliver } from "../src/webhook-delivery/deliver";
+import { fanOutEvent } from "../src/webhook-delivery/fan-out";
 import { adjustStock, createTenant, scopedKey, stockedProduct, type TestTenant } from "./support/builders";
 import { outboxEvents, tenantDatabase } from "./support/database";
 import { call } from "./support/http";

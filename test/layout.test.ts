@@ -71,13 +71,8 @@ const sharedLayers = [
   "report-rows",
   "shipment-core",
   "stock",
+  "webhook-delivery",
 ];
-
-// Shared-layer imports of a URL module still waiting for their home, listed so the list can only shrink: the
-// pipeline's event hand-off runs the webhooks' fan-out of a request's first events (webhooks/fan-out-now.ts), which
-// needs the webhooks' whole delivery engine (fan-out, deliver, next step, retry schedule); the suite imports those
-// files from src/webhooks, so moving them waits for the suite to follow (docs/decisions/layout.md).
-const sharedNotYetFreed = ["pipeline -> webhooks"];
 
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
@@ -145,11 +140,8 @@ describe("URL modules and shared layers", () => {
 
   // A shared layer stands below every URL module: one importing a URL module would tie every module above it to
   // that module's insides (and to its folder-level import cycle).
-  it("lets no shared layer import a URL module, beyond the imports still listed as not yet moved", () => {
-    const found = crossings(sources, urlFolders, new Set(sharedLayers));
-    expect(found.filter((pair) => !sharedNotYetFreed.includes(pair))).toEqual([]);
-    // A pair that is gone comes off the list.
-    expect(sharedNotYetFreed.filter((pair) => !found.includes(pair))).toEqual([]);
+  it("lets no shared layer import a URL module", () => {
+    expect(crossings(sources, urlFolders, new Set(sharedLayers))).toEqual([]);
   });
 
   it("catches a planted import of a URL module by a shared layer", () => {

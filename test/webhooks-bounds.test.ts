@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { fanOutEvent } from "../src/webhook-delivery/fan-out";
 import { MAX_REDISPATCHES, redispatchLost, UNPROCESSED_MS } from "../src/webhooks/dispatch-sweep";
-import { fanOutEvent } from "../src/webhooks/fan-out";
 import { MAX_QUEUED } from "../src/webhooks/replay";
 import { createProduct, createTenant, type TestTenant } from "./support/builders";
 import { tenantDatabase } from "./support/database";

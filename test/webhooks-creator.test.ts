@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deliver } from "../src/webhooks/deliver";
+import { deliver } from "../src/webhook-delivery/deliver";
 import { createTenant, newMember, type TestTenant, whoAmI } from "./support/builders";
 import { tenantDatabase } from "./support/database";
 import { call } from "./support/http";

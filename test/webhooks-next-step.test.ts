@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nextStep } from "../src/webhooks/next-step";
-import { MAX_ATTEMPTS } from "../src/webhooks/retry-schedule";
+import { nextStep } from "../src/webhook-delivery/next-step";
+import { MAX_ATTEMPTS } from "../src/webhook-delivery/retry-schedule";
 
 const now = new Date("2026-11-23T12:00:00.000Z");
 const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000).toISOString();

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { assert, beforeAll, describe, expect, it } from "vitest";
-import { deliver } from "../src/webhooks/deliver";
+import { deliver } from "../src/webhook-delivery/deliver";
 import { adjustStock, createTenant, scopedKey, stockedProduct, type TestTenant } from "./support/builders";
 import { outboxEvents, tenantDatabase } from "./support/database";
 import { call } from "./support/http";

@@ -6,7 +6,7 @@ import { schemaStem } from "../outbox/payloads";
 
 // OpenAPI 3.1 `webhooks`: what a receiver gets for each event type of the catalogue, the body typed by the
 // same schemas the events feed uses, and the Standard Webhooks headers it is signed with
-// (src/webhooks/send-webhook.ts, docs/decisions/webhooks.md).
+// (src/webhook-delivery/send-webhook.ts, docs/decisions/webhooks.md).
 
 const StandardWebhookHeaders = z.object({
   "webhook-id": z.uuid().openapi({

@@ -11,7 +11,7 @@ const MESSAGES_PER_SEND = 100;
  * Hands committed outbox events to the queue and marks them dispatched. Whatever fails here the cron
  * sweep re-enqueues (an event is delivered at least once; deliveries are unique per subscription and event).
  * The writer passes the handle its events were committed through, so the directory is not read again; each
- * message names that shard, which spares the consumer its directory read too (webhooks/fan-out.ts).
+ * message names that shard, which spares the consumer its directory read too (webhook-delivery/fan-out.ts).
  */
 export async function handOffEvents(
   env: Bindings,

@@ -1,11 +1,11 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { fanOutNow } from "../webhooks/fan-out-now";
+import { fanOutNow } from "../webhook-delivery/fan-out-now";
 
 /**
  * The one place a request's events leave it: after the handler, if the response is a success, every event its
  * batches committed goes to the webhooks, the first few fanned out and attempted by this request itself, the rest
- * through the queue (webhooks/fan-out-now.ts), without delaying the response. A failed response hands off nothing;
+ * through the queue (fan-out-now.ts), without delaying the response. A failed response hands off nothing;
  * an event committed before the failure is picked up by the cron sweep.
  */
 export const handOffCommittedEvents = createMiddleware<AppEnv>(async (c, next) => {

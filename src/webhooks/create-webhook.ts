@@ -6,7 +6,8 @@ import { webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
 import { encryptSecret, generateSigningSecret } from "../outbound/secrets";
-import { type SubscriptionRow, webhookRecord } from "./records";
+import type { SubscriptionRow } from "../webhook-delivery/records";
+import { webhookRecord } from "./records";
 import { type CreateWebhookBody, MAX_SUBSCRIPTIONS_PER_TENANT } from "./schemas";
 
 /**

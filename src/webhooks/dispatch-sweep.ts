@@ -4,7 +4,7 @@ import { type TenantDatabase, tenantDatabases } from "../db/client";
 import { outboxEvents, webhookDeliveries } from "../db/schema/tenant";
 import type { Bindings } from "../env";
 import { handOffEvents } from "../outbox/hand-off";
-import { queueDeliveries } from "./queue-deliveries";
+import { queueDeliveries } from "../webhook-delivery/queue-deliveries";
 
 // An event younger than this is probably still being handed over by its request's waitUntil.
 const GRACE_MS = 10_000;

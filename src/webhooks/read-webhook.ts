@@ -1,7 +1,8 @@
 import type { TenantDb } from "../db/client";
 import { webhookSubscriptions } from "../db/schema/tenant";
 import { notFound } from "../http/errors";
-import { ofSubscription, type SubscriptionRow } from "./records";
+import type { SubscriptionRow } from "../webhook-delivery/records";
+import { ofSubscription } from "./records";
 
 /** `GET /webhooks/{id}`, and the 404 of every operation on one subscription. */
 export async function getSubscription(tdb: TenantDb, id: string): Promise<SubscriptionRow> {

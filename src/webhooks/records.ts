@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { webhookSubscriptions } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-
-export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+import type { SubscriptionRow } from "../webhook-delivery/records";
 
 /** What the API shows: never a secret, plain or encrypted. */
 export function webhookRecord(row: SubscriptionRow) {

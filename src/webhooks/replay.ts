@@ -8,8 +8,8 @@ import type { Bindings } from "../env";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { feedTypes } from "../outbox/catalog";
-import { insertDeliveries, insertedIds } from "./insert-deliveries";
-import { queueDeliveries } from "./queue-deliveries";
+import { insertDeliveries, insertedIds } from "../webhook-delivery/insert-deliveries";
+import { queueDeliveries } from "../webhook-delivery/queue-deliveries";
 import { getSubscription } from "./read-webhook";
 import type { ReplayBody } from "./schemas";
 

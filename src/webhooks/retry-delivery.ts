@@ -4,7 +4,7 @@ import { webhookDeliveries } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { notFound } from "../http/errors";
-import { deliverNow } from "./deliver-now";
+import { deliverNow } from "../webhook-delivery/deliver-now";
 import { getSubscription } from "./read-webhook";
 
 /**

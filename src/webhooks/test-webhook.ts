@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { webhookDeliveries } from "../db/schema/tenant";
 import type { Bindings } from "../env";
 import { eventRow } from "../outbox/outbox";
-import { deliverNow } from "./deliver-now";
+import { deliverNow } from "../webhook-delivery/deliver-now";
 import { getSubscription } from "./read-webhook";
 
 /**

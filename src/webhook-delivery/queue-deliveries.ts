@@ -6,7 +6,7 @@ const MESSAGES_PER_SEND = 100;
 
 /**
  * Hands deliveries to the queue, one message each (a message is one attempt: src/queue.ts), to be attempted
- * after `delaySeconds` (a retry queued by the committing request's first attempt, webhooks/deliver-now.ts).
+ * after `delaySeconds` (a retry queued by the committing request's first attempt, webhook-delivery/deliver-now.ts).
  */
 export async function queueDeliveries(
   env: Bindings,
