@@ -3,8 +3,8 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { grantableScopes } from "../session/roles";
 import { currentRole, useSession } from "../session/session";
 import { ConfigNav } from "../ui/config-nav";
-import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
+import { DialogActions } from "../ui/form-dialog";
 import { formatDateTime } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { ConfirmDialog, Modal } from "../ui/modal";
@@ -188,15 +188,7 @@ function GenerateKey({ onClose }: { onClose: () => void }) {
           <span>Expires on (optional)</span>
           <input name="expiresOn" type="date" />
         </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Generate key
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel="Generate key" onClose={onClose} />
       </form>
     </Modal>
   );

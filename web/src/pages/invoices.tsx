@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
 import { StatusFilter } from "../ui/filtered-list";
 import { fieldsOf, useSubmit } from "../ui/form";
+import { DialogActions } from "../ui/form-dialog";
 import { formatCurrency, formatDateTime, utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { Modal } from "../ui/modal";
@@ -148,15 +148,7 @@ function MakeInvoiceDialog({
           The running month is billed up to now; void its invoice at the month's end and make it again for the
           rest.
         </p>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Make invoice
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel="Make invoice" onClose={onClose} />
       </form>
     </Modal>
   );

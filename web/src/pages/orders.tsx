@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
 import { StatusFilter } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
+import { DialogActions } from "../ui/form-dialog";
 import { formatDateTime, formatInteger, formatMoney, statusLabel } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
@@ -327,15 +327,7 @@ function NewOrderDialog({
           <span>Notes (optional)</span>
           <input name="notes" maxLength={1000} />
         </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Create order
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel="Create order" onClose={onClose} />
       </form>
     </Modal>
   );

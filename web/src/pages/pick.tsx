@@ -4,6 +4,7 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { FloorChoices, useStatusPages } from "../ui/floor-choices";
 import { fieldsOf, useSubmit } from "../ui/form";
+import { DialogActions } from "../ui/form-dialog";
 import { formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, useWarehouses } from "../ui/lookups";
@@ -286,15 +287,7 @@ function ShortDialog({
           <span>Reason</span>
           <input name="reason" required maxLength={200} placeholder="bin empty" />
         </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-danger" disabled={submit.busy}>
-            Record short
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel="Record short" onClose={onClose} danger />
       </form>
     </Modal>
   );

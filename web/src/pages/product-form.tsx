@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
+import { DialogActions } from "../ui/form-dialog";
 import { Modal } from "../ui/modal";
 import { useProductsById } from "../ui/products-lookup";
 import { SelectField } from "../ui/select-field";
@@ -129,15 +129,7 @@ export function ProductDialog({
         ) : (
           <PackagingsEditor rows={packagings} onChange={setPackagings} />
         )}
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            {product ? "Save" : "Create product"}
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel={product ? "Save" : "Create product"} onClose={onClose} />
       </form>
     </Modal>
   );

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
 import { fieldsOf, useSubmit } from "../ui/form";
+import { DialogActions } from "../ui/form-dialog";
 import { formatCurrency, formatDateTime, utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { Modal } from "../ui/modal";
@@ -234,15 +234,7 @@ function RateCardDialog({
             Add packing rate by package type
           </button>
         </div>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Create rate card
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel="Create rate card" onClose={onClose} />
       </form>
     </Modal>
   );

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
-import { ErrorMessage } from "../ui/error-message";
 import { FilteredList, StatusFilter, useFilteredList } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
+import { DialogActions } from "../ui/form-dialog";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Modal } from "../ui/modal";
 import { useOrdersById } from "../ui/orders-lookup";
@@ -163,15 +163,7 @@ export function NewReturnDialog({
           <span>Notes</span>
           <textarea maxLength={1000} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
         </label>
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy}>
-            Create return
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel="Create return" onClose={onClose} />
       </form>
     </Modal>
   );

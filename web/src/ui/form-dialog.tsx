@@ -3,7 +3,7 @@ import { ErrorMessage } from "./error-message";
 import { fieldsOf, useSubmit } from "./form";
 import { Modal } from "./modal";
 
-/** A dialog around one form: its fields (`children`), the API's refusal, then Cancel and the submitting button. */
+/** A dialog around one form: its fields (`children`), then its actions. */
 export function FormDialog({
   title,
   submitLabel,
@@ -26,17 +26,43 @@ export function FormDialog({
     <Modal title={title} onClose={onClose}>
       <form onSubmit={onSubmit}>
         {children}
-        <ErrorMessage error={submit.error} />
-        <div class="actions">
-          <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
-            Cancel
-          </button>
-          <button type="submit" class="button button-primary" disabled={submit.busy || !ready}>
-            {submitLabel}
-          </button>
-        </div>
+        <DialogActions submit={submit} submitLabel={submitLabel} onClose={onClose} ready={ready} />
       </form>
     </Modal>
+  );
+}
+
+/** A dialog form's refusal as the API words it, then Cancel and the submitting button (red when `danger`). */
+export function DialogActions({
+  submit,
+  submitLabel,
+  onClose,
+  danger = false,
+  ready = true,
+}: {
+  submit: { busy: boolean; error: unknown };
+  submitLabel: string;
+  onClose: () => void;
+  danger?: boolean;
+  /** False while the form lacks what it must have before it can be sent. */
+  ready?: boolean;
+}) {
+  return (
+    <>
+      <ErrorMessage error={submit.error} />
+      <div class="actions">
+        <button type="button" class="button" onClick={onClose} disabled={submit.busy}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          class={`button ${danger ? "button-danger" : "button-primary"}`}
+          disabled={submit.busy || !ready}
+        >
+          {submitLabel}
+        </button>
+      </div>
+    </>
   );
 }
 
