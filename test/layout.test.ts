@@ -55,6 +55,7 @@ const sharedLayers = [
   "crypto",
   "db",
   "dev",
+  "event-schemas",
   "files",
   "gs1",
   "http",
@@ -103,6 +104,33 @@ function crossings(
   return [...found].sort();
 }
 
+/** The folders of every folder-level import cycle among the "from -> to" pairs (each sorted), found by walking. */
+function folderCycles(pairs: readonly string[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const pair of pairs) {
+    const [from, to] = pair.split(" -> ") as [string, string];
+    next.set(from, [...(next.get(from) ?? []), to]);
+  }
+  const reach = (from: string) => {
+    const seen = new Set<string>();
+    const todo = [...(next.get(from) ?? [])];
+    for (let folder = todo.pop(); folder !== undefined; folder = todo.pop()) {
+      if (seen.has(folder)) continue;
+      seen.add(folder);
+      todo.push(...(next.get(folder) ?? []));
+    }
+    return seen;
+  };
+  const reached = new Map([...next.keys()].map((folder) => [folder, reach(folder)]));
+  const cycles = new Map<string, string[]>();
+  for (const [folder, seen] of reached) {
+    if (!seen.has(folder)) continue;
+    const cycle = [...seen].filter((other) => reached.get(other)?.has(folder)).sort();
+    cycles.set(cycle.join(), cycle);
+  }
+  return [...cycles.values()];
+}
+
 describe("URL modules and shared layers", () => {
   const urlFolders = new Set(
     [...readme.matchAll(/^\| `.*?\| `src\/([\w-]+)` *\|$/gm)].map(([, folder]) => folder as string),
@@ -142,6 +170,22 @@ describe("URL modules and shared layers", () => {
   // that module's insides (and to its folder-level import cycle).
   it("lets no shared layer import a URL module", () => {
     expect(crossings(sources, urlFolders, new Set(sharedLayers))).toEqual([]);
+  });
+
+  // A folder-level cycle would make two layers one in all but name: neither could be read or changed alone.
+  it("has no folder-level import cycle", () => {
+    expect(folderCycles(crossings(sources, folders))).toEqual([]);
+  });
+
+  it("catches a planted folder-level import cycle", () => {
+    const planted = {
+      "../src/stock/write.ts": 'import { a } from "../outbox/outbox";',
+      "../src/outbox/payloads.ts": 'import { b } from "../record-schemas/hold";',
+      "../src/record-schemas/hold.ts":
+        'import { c } from "../stock/schemas";\nimport { d } from "../db/client";',
+    };
+    const all = new Set(["db", "outbox", "record-schemas", "stock"]);
+    expect(folderCycles(crossings(planted, all))).toEqual([["outbox", "record-schemas", "stock"]]);
   });
 
   it("catches a planted import of a URL module by a shared layer", () => {

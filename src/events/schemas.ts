@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { bodyShape } from "../event-schemas/event-bodies";
+import { schemaStem } from "../event-schemas/payloads";
 import { type FeedType, feedTypes } from "../outbox/catalog";
-import { bodyShape } from "../outbox/event-bodies";
-import { schemaStem } from "../outbox/payloads";
 
 const typeNames = z
   .string()

@@ -1,8 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { WebhookBodies } from "../event-schemas/event-bodies";
+import { schemaStem } from "../event-schemas/payloads";
 import { eventTypes } from "../outbox/catalog";
-import { WebhookBodies } from "../outbox/event-bodies";
-import { schemaStem } from "../outbox/payloads";
 
 // OpenAPI 3.1 `webhooks`: what a receiver gets for each event type of the catalogue, the body typed by the
 // same schemas the events feed uses, and the Standard Webhooks headers it is signed with

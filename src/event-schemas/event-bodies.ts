@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type EventType, eventTypes } from "./catalog";
+import { type EventType, eventTypes } from "../outbox/catalog";
 import { eventPayloads, schemaStem } from "./payloads";
 
 // An event as it leaves the outbox: the body a webhook receiver gets (src/openapi/webhooks.ts), which a feed item

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { OrderRecord, ReceiptLine } from "../order-core/schemas";
+import type { EventType } from "../outbox/catalog";
 import { CountRecord } from "../record-schemas/count";
 import { InvoiceRecord } from "../record-schemas/invoice";
 import { JobRecord } from "../record-schemas/job";
@@ -8,7 +9,6 @@ import { ProductRecord } from "../record-schemas/product";
 import { ReturnRecord } from "../record-schemas/return";
 import { PackageRecord, ShipmentRecord } from "../shipment-core/schemas";
 import { HoldRecord } from "../stock/schemas";
-import type { EventType } from "./catalog";
 
 // Only API shapes of the resources these events carry: the feed and the webhooks show them as their own operations do.
 // The `data` of each event of the catalogue (src/outbox/catalog.ts), as the feed serves it and a webhook
