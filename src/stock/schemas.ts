@@ -61,6 +61,16 @@ export const trackedFields = {
 /** Moving existing stock names its lot or serials; dates only describe a new lot. */
 export const movedFields = { lotNumber: trackedFields.lotNumber, serialNumbers: trackedFields.serialNumbers };
 
+/** The lot a level or an allocation holds, if any. */
+const levelLotShape = {
+  lotId: z.uuid().nullable(),
+  lotNumber: z.string().nullable(),
+  expiresAt: z
+    .string()
+    .nullable()
+    .openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
+};
+
 // Where a level is and what it holds, as a level now and a level at an instant both show it.
 export const levelPlaceShape = {
   productId: z.uuid(),
@@ -69,12 +79,7 @@ export const levelPlaceShape = {
   locationId: z.uuid(),
   locationCode: z.string(),
   warehouseId: z.uuid(),
-  lotId: z.uuid().nullable(),
-  lotNumber: z.string().nullable(),
-  expiresAt: z
-    .string()
-    .nullable()
-    .openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
+  ...levelLotShape,
 };
 
 export const StockLevelRecord = z
@@ -137,12 +142,7 @@ export const HoldRecord = z
         z.object({
           locationId: z.uuid(),
           warehouseId: z.uuid(),
-          lotId: z.uuid().nullable(),
-          lotNumber: z.string().nullable(),
-          expiresAt: z
-            .string()
-            .nullable()
-            .openapi({ format: "date", description: "The lot's expiry date, if it has one." }),
+          ...levelLotShape,
           quantity: z.number().int(),
         }),
       )
