@@ -11,7 +11,7 @@ import {
   type TestTenant,
   unique,
 } from "./support/builders";
-import { tenantDatabase } from "./support/database";
+import { storageSnapshotsOf, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 // For random receipts, storage snapshots and rate cards in a past month, the invoice bills each activity at the
@@ -281,15 +281,7 @@ describe("the daily storage snapshot", () => {
         .bind(tenant.id, product.id, locationId, warehouse.id, onHand, at(6))
         .run();
     }
-    const taken = async () =>
-      (
-        await db
-          .prepare(
-            "select id, day, units, by_location_type from billing_storage_snapshots where tenant_id = ? and merchant_id = ? order by day",
-          )
-          .bind(tenant.id, merchantId)
-          .all<{ id: string; day: string; units: number; by_location_type: string }>()
-      ).results;
+    const taken = () => storageSnapshotsOf(tenant, merchantId);
 
     // The job ran for the first time on the 6th (it missed the 1st to the 4th), twice at once.
     await Promise.all([

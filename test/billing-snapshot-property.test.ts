@@ -10,7 +10,7 @@ import {
   type TestTenant,
   unique,
 } from "./support/builders";
-import { tenantDatabase } from "./support/database";
+import { storageSnapshotsOf, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 // For random stock histories over locations of random types, some locations deleted once emptied, the daily
@@ -124,15 +124,7 @@ describe("the daily storage snapshot, taken late", () => {
         }
 
         await takeStorageSnapshots(env, new Date(at(LAST_DAY + 1)));
-        const read = async () =>
-          (
-            await db
-              .prepare(
-                "select id, day, units, by_location_type from billing_storage_snapshots where tenant_id = ? and merchant_id = ? order by day",
-              )
-              .bind(tenant.id, merchantId)
-              .all<{ id: string; day: string; units: number; by_location_type: string }>()
-          ).results;
+        const read = () => storageSnapshotsOf(tenant, merchantId);
         const taken = await read();
         const expected = Array.from({ length: LAST_DAY }, (_, i) => {
           const day = i + 1;

@@ -88,3 +88,26 @@ export async function outboxTypes(tenant: { id: string }): Promise<string[]> {
   const events = await outboxEvents(tenant, /^(order\.|purchase_order\.|inventory\.low_stock$)/);
   return events.map((event) => event.type);
 }
+
+export interface StorageSnapshotRow {
+  id: string;
+  day: string;
+  units: number;
+  by_location_type: string;
+}
+
+/** A merchant's daily storage snapshots as stored, oldest day first. */
+export async function storageSnapshotsOf(
+  tenant: { id: string },
+  merchantId: string,
+): Promise<StorageSnapshotRow[]> {
+  const db = await tenantDatabase(tenant.id);
+  return (
+    await db
+      .prepare(
+        "select id, day, units, by_location_type from billing_storage_snapshots where tenant_id = ? and merchant_id = ? order by day",
+      )
+      .bind(tenant.id, merchantId)
+      .all<StorageSnapshotRow>()
+  ).results;
+}
