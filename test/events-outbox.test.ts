@@ -8,25 +8,48 @@ import { runBatch } from "../src/db/batch";
 import { dbFor } from "../src/db/client";
 import { D1Stats } from "../src/db/d1-stats";
 import type { AppEnv } from "../src/env";
-import { eventRow, eventRows } from "../src/outbox/outbox";
+import { eventRow, eventRows, selectedEventRows } from "../src/outbox/outbox";
 import { handOffCommittedEvents } from "../src/pipeline/hand-off-committed-events";
 import { createTenant, salesOrder, stockedProduct, type TestTenant, unique } from "./support/builders";
 import { tenantDatabase } from "./support/database";
 import { call } from "./support/http";
+import { stubReceiver } from "./support/webhook-receiver";
 
+// The writer and hand-off tests run in a tenant with a subscription to every event: an event nobody wants is
+// stored done and never handed off ("events nobody subscribed to" below).
 let tenant: TestTenant;
 beforeAll(async () => {
   tenant = await createTenant();
+  await subscribe(tenant, ["*"]);
 });
 
-const stored = async (ids: readonly string[]) =>
-  (await tenantDatabase(tenant.id))
+async function subscribe(t: TestTenant, events: string[]) {
+  const res = await call("POST", "/webhooks", {
+    headers: t.admin,
+    body: { url: "https://receiver.example.com/hook", events },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string };
+}
+
+const stored = async (ids: readonly string[], t = tenant) =>
+  (await tenantDatabase(t.id))
     .prepare(
       "select id, type, payload, dispatched_at from outbox_events where id in (select value from json_each(?)) order by id",
     )
     .bind(JSON.stringify(ids))
     .all<{ id: string; type: string; payload: string; dispatched_at: string | null }>()
     .then((r) => r.results);
+
+/** Whether each event is stored done (processed): what the dispatch sweep then leaves alone. */
+const processed = async (t: TestTenant, ids: readonly string[]) =>
+  (await tenantDatabase(t.id))
+    .prepare(
+      "select processed_at is not null as done from outbox_events where id in (select value from json_each(?)) order by id",
+    )
+    .bind(JSON.stringify(ids))
+    .all<{ done: number }>()
+    .then((r) => r.results.map((row) => row.done === 1));
 
 describe("the outbox writer", () => {
   it("writes a guarded event only when its guard holds, and records only what committed", async () => {
@@ -82,6 +105,80 @@ describe("the outbox writer", () => {
     expect(tdb.committedEvents).toEqual([]);
   });
 });
+
+describe("events nobody subscribed to", () => {
+  /** Writes one event of `type` singly, two in bulk and one selected in the batch; what was recorded for hand-off. */
+  async function writeEvents(t: TestTenant, type: "product.updated" | "product.created") {
+    const tdb = await dbFor(env, t.id);
+    const now = new Date().toISOString();
+    const single = eventRow(tdb, type, { id: "p-1" }, now);
+    const bulk = eventRows(
+      tdb,
+      [
+        { type, payload: { id: "p-2" } },
+        { type, payload: { id: "p-3" } },
+      ],
+      now,
+    );
+    const selected = selectedEventRows(tdb, type, [{ n: 1 }], now, { payload: sql`json_object('n', 1)` });
+    await runBatch(tdb, { single, bulk, selected });
+    const ids = [single, ...bulk, ...selected].flatMap((s) => s.eventIds);
+    return { ids, handedOff: tdb.committedEvents, done: await processed(t, ids) };
+  }
+
+  it("stores an event done, and hands nothing off, in a tenant without subscriptions", async () => {
+    const t = await createTenant();
+    const written = await writeEvents(t, "product.updated");
+    expect(written.handedOff).toEqual([]);
+    expect(written.done).toEqual([true, true, true, true]);
+  });
+
+  it("stores done an event only inactive subscriptions or other types' want, and hands off one a subscription wants", async () => {
+    const t = await createTenant();
+    const inactive = await subscribe(t, ["*"]);
+    const paused = await call("PUT", `/webhooks/${inactive.id}`, {
+      headers: t.admin,
+      body: { url: "https://receiver.example.com/hook", events: ["*"], active: false },
+    });
+    expect(paused.status).toBe(200);
+    await subscribe(t, ["product.created"]);
+    const unwanted = await writeEvents(t, "product.updated");
+    expect(unwanted.handedOff).toEqual([]);
+    expect(unwanted.done).toEqual([true, true, true, true]);
+
+    const wanted = await writeEvents(t, "product.created");
+    expect(wanted.handedOff).toEqual(wanted.ids);
+    expect(wanted.done).toEqual([false, false, false, false]);
+  });
+
+  it("hands off a change's event once a subscription exists, through a real request", async () => {
+    const t = await createTenant();
+    const before = await call("POST", "/products", {
+      headers: t.admin,
+      body: { sku: `N-${unique()}`, name: "n", price: 1 },
+    });
+    const [first] = await outboxOf(t);
+    expect(first).toMatchObject({ type: "product.created", done: 1 });
+
+    const { received } = stubReceiver();
+    await subscribe(t, ["product.created"]);
+    await call("POST", "/products", {
+      headers: t.admin,
+      body: { sku: `N-${unique()}`, name: "n", price: 1 },
+    });
+    await expect.poll(() => received.length).toBe(1);
+    expect(JSON.parse(received[0]?.body ?? "{}").data.id).not.toBe(before.body.data.id);
+  });
+});
+
+/** A tenant's product.created events, oldest first, and whether each is done. */
+const outboxOf = async (t: TestTenant) =>
+  (await tenantDatabase(t.id))
+    .prepare(
+      "select type, processed_at is not null as done from outbox_events where type = 'product.created' order by seq",
+    )
+    .all<{ type: string; done: number }>()
+    .then((r) => r.results);
 
 describe("the merchant stamp", () => {
   /** The rows read by writing `payloads` as events, and the merchant each was stamped with. */

@@ -15,20 +15,17 @@ export type DrizzleQuery = BatchItem<"sqlite"> & {
 };
 
 /**
- * An outbox row (built by src/outbox/outbox.ts only): a batch that commits it records `eventIds` on the
- * tenant handle, and the request's hand-off queues them once the response is a success.
+ * An outbox row (built by src/outbox/outbox.ts only): its statement returns, as `id`, each row it wrote that is to
+ * be handed off (null for one stored done: nobody subscribed to it). A batch that commits it records those ids on
+ * the tenant handle, and the request's hand-off sends them to the webhooks once the response is a success.
  */
 export interface EventStatement {
   readonly kind: "event";
+  /** Every id the statement may write (some only if a condition evaluated in the batch holds). */
   readonly eventIds: readonly string[];
   readonly statement: SQL;
   /** False for an event its writer delivers itself (webhook.test): never handed off. */
   readonly handOff: boolean;
-  /**
-   * The statement writes only some of `eventIds` (those passing a condition evaluated in the batch) and
-   * returns the ids it wrote (`returning id`): only those are recorded.
-   */
-  readonly returnsIds?: boolean;
 }
 
 /** One statement of a batch: a drizzle builder, raw SQL (a write whose guard drizzle cannot express) or an event. */
@@ -93,12 +90,11 @@ export async function runBatch<const B extends Record<string, Entry>>(
     : [];
 
   flat.forEach((statement, i) => {
-    if (!isEvent(statement) || !statement.handOff || changesOf(results[i]) === 0) return;
+    if (!isEvent(statement) || !statement.handOff) return;
     if (!tenant) throw new Error("Events are written through a tenant's handle");
-    const written = statement.returnsIds
-      ? ((results[i]?.results ?? []) as { id: string }[]).map((row) => row.id)
-      : statement.eventIds;
-    tenant.committedEvents.push(...written);
+    for (const row of (results[i]?.results ?? []) as { id: string | null }[]) {
+      if (row.id !== null) tenant.committedEvents.push(row.id);
+    }
   });
 
   let next = 0;

@@ -53,6 +53,24 @@ const merchantFields = (payload: unknown) => {
   return sql`${JSON.stringify({ merchantId, productId, orderId, orderIds, productIds })}`;
 };
 
+/**
+ * Whether an active subscription of the tenant wants events of `type` (all events, or the type by name), evaluated
+ * in the inserting statement, so it sees every subscription committed before the event. An event nobody wants is
+ * stored done (dispatched and processed) and never handed off: a write of a tenant without webhooks costs no
+ * fan-out (docs/decisions/webhooks.md). A merchant's subscription counts for every merchant's events here; the
+ * fan-out (src/webhook-delivery/fan-out.ts) narrows it to its merchant.
+ */
+const wanted = (tdb: TenantDb, type: SQL) =>
+  sql`exists (select 1 from webhook_subscriptions s where s.tenant_id = ${tdb.tenantId} and s.active = 1
+    and exists (select 1 from json_each(s.events) w where w.value in ('*', ${type})))`;
+
+/** When an event is done as it is written: now if nobody wants it, otherwise when its fan-out ends. */
+const doneUnlessWanted = (tdb: TenantDb, type: SQL, now: string) =>
+  sql`case when ${wanted(tdb, type)} then null else ${now} end`;
+
+/** What every event insert returns: the id of each row it wrote that is to be handed off (runBatch records them). */
+const returningIdsToHandOff = sql`returning case when processed_at is null then id end as id`;
+
 /** A guard for an event that exists only if the statement just before it in the batch changed a row. */
 export const previousStatementChanged = sql`changes() = 1`;
 
@@ -92,7 +110,7 @@ export function eventRow(
 ): EventStatement {
   const id = uuidv7();
   const json = is(payload, SQL) ? payload : sql`${storedPayload(type, payload)}`;
-  const dispatchedAt = options.deliveredByWriter ? now : null;
+  const done = options.deliveredByWriter ? now : doneUnlessWanted(tdb, sql`${type}`, now);
   return {
     kind: "event",
     eventIds: [id],
@@ -105,12 +123,12 @@ export function eventRow(
         type,
         payload: json,
         createdAt: now,
-        dispatchedAt,
-        processedAt: dispatchedAt,
+        dispatchedAt: done,
+        processedAt: done,
         seq: sql`${lastSeq(tdb)} + 1`,
         merchantId: merchantOf(tdb, is(payload, SQL) ? payload : merchantFields(payload)),
       },
-      sql`${options.from ?? sql``} where ${options.onlyIf ?? sql`1`}`,
+      sql`${options.from ?? sql``} where ${options.onlyIf ?? sql`1`} ${returningIdsToHandOff}`,
     ),
   };
 }
@@ -131,24 +149,30 @@ export function eventRows(
       return { id: uuidv7(), ...event };
     }),
     EVENTS_PER_STATEMENT,
-  ).map((chunk) => ({
-    kind: "event",
-    eventIds: chunk.map((event) => event.id),
-    handOff: true,
-    statement: insertSelect(
-      outboxEvents,
-      {
-        id: sql`json_extract(value, '$.id')`,
-        tenantId: tdb.tenantId,
-        type: sql`json_extract(value, '$.type')`,
-        payload: sql`json(json_extract(value, '$.payload'))`,
-        createdAt: now,
-        seq: sql`${lastSeq(tdb)} + key + 1`,
-        merchantId: merchantOf(tdb, sql`json_extract(value, '$.payload')`),
-      },
-      sql`from json_each(${JSON.stringify(chunk)})`,
-    ),
-  }));
+  ).map((chunk) => {
+    const type = sql`json_extract(j.value, '$.type')`;
+    const done = doneUnlessWanted(tdb, type, now);
+    return {
+      kind: "event",
+      eventIds: chunk.map((event) => event.id),
+      handOff: true,
+      statement: insertSelect(
+        outboxEvents,
+        {
+          id: sql`json_extract(j.value, '$.id')`,
+          tenantId: tdb.tenantId,
+          type,
+          payload: sql`json(json_extract(j.value, '$.payload'))`,
+          createdAt: now,
+          dispatchedAt: done,
+          processedAt: done,
+          seq: sql`${lastSeq(tdb)} + j.key + 1`,
+          merchantId: merchantOf(tdb, sql`json_extract(j.value, '$.payload')`),
+        },
+        sql`from json_each(${JSON.stringify(chunk)}) j ${returningIdsToHandOff}`,
+      ),
+    };
+  });
 }
 
 /** What a bulk event statement selects per row of its JSON (alias `j`; a field is `j.value ->> 'name'`). */
@@ -163,8 +187,7 @@ export interface SelectedEvents {
 /**
  * Outbox rows of one type for many rows whose payloads only the batch knows (a bulk stock write's levels
  * after it): a few statements whatever their number. Rows that `onlyIf` drops are not written and take no
- * seq (the written ones are numbered without gaps); each statement returns the ids it wrote, which
- * runBatch hands off.
+ * seq (the written ones are numbered without gaps).
  */
 export function selectedEventRows(
   tdb: TenantDb,
@@ -178,11 +201,11 @@ export function selectedEventRows(
     EVENTS_PER_STATEMENT,
   ).map((chunk) => {
     const json = sql`${JSON.stringify(chunk)}`;
+    const done = doneUnlessWanted(tdb, sql`${type}`, now);
     return {
       kind: "event",
       eventIds: chunk.map((row) => row.id),
       handOff: true,
-      returnsIds: true,
       statement: insertSelect(
         outboxEvents,
         {
@@ -191,14 +214,15 @@ export function selectedEventRows(
           type,
           payload: sql`e.payload`,
           createdAt: now,
+          dispatchedAt: done,
+          processedAt: done,
           seq: sql`${lastSeq(tdb)} + row_number() over (order by e.ord)`,
           merchantId: merchantOf(tdb, sql`e.payload`),
         },
         sql`from (select j.value ->> 'id' as id, j.key as ord, ${select.payload} as payload
           from json_each(${json}) j ${select.from?.(json) ?? sql``}
           where ${select.onlyIf ?? sql`1`}) e
-        where true
-        returning id`,
+        where true ${returningIdsToHandOff}`,
       ),
     };
   });
