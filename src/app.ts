@@ -12,6 +12,7 @@ import { eventRoutes } from "./events/routes";
 import { healthRoutes } from "./health/routes";
 import { holdRoutes } from "./holds/routes";
 import { limitBodySize } from "./http/body-limit";
+import { CachedRouter } from "./http/cached-router";
 import { refuseControlCharacters } from "./http/control-characters";
 import { allowBrowserClients } from "./http/cors";
 import { handleError } from "./http/error-handler";
@@ -51,7 +52,7 @@ import { webhookRoutes } from "./webhooks/routes";
  * envelopes in one handler.
  */
 export function createApp() {
-  const root = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const root = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new CachedRouter() });
   root.use("*", securityHeaders);
   const api = root.basePath("/api/v1");
 
