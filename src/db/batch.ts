@@ -28,17 +28,30 @@ export interface EventStatement {
   readonly handOff: boolean;
 }
 
-/** One statement of a batch: a drizzle builder, raw SQL (a write whose guard drizzle cannot express) or an event. */
-export type Statement = DrizzleQuery | SQL | EventStatement;
+/** A statement compiled once per isolate and bound to one request's values (compiled.ts). */
+export interface BoundStatement<R> {
+  readonly kind: "bound";
+  readonly query: { sql: string; params: unknown[] };
+  read(result: D1Result): R;
+}
+
+/**
+ * One statement of a batch: a drizzle builder, raw SQL (a write whose guard drizzle cannot express), a
+ * compiled statement or an event.
+ */
+export type Statement = DrizzleQuery | SQL | BoundStatement<unknown> | EventStatement;
 
 /** A batch entry: one statement, a group of them (read back as an array), or nothing. */
 type Entry = Statement | readonly Statement[] | undefined;
 
-type ResultOf<S> = S extends DrizzleQuery
+/** What a statement gives in a batch: rows for a select (or a write with `returning`), else the D1 result. */
+export type ResultOf<S> = S extends DrizzleQuery
   ? S["_"]["result"]
-  : S extends SQL | EventStatement
-    ? D1Result
-    : never;
+  : S extends BoundStatement<infer R>
+    ? R
+    : S extends SQL | EventStatement
+      ? D1Result
+      : never;
 
 type ResultsOf<T extends readonly Statement[]> = { -readonly [I in keyof T]: ResultOf<T[I]> };
 
@@ -60,7 +73,11 @@ const dialect = new SQLiteAsyncDialect();
 const isEvent = (statement: Statement): statement is EventStatement =>
   (statement as EventStatement).kind === "event";
 
+const isBound = (statement: Statement): statement is BoundStatement<unknown> =>
+  (statement as BoundStatement<unknown>).kind === "bound";
+
 function prepared(statement: Statement) {
+  if (isBound(statement)) return statement;
   if (isEvent(statement)) return { query: dialect.sqlToQuery(statement.statement), read: (r: D1Result) => r };
   if (is(statement, SQL)) return { query: dialect.sqlToQuery(statement), read: (r: D1Result) => r };
   const query = statement.prepare();

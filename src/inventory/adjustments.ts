@@ -26,7 +26,6 @@ import {
   type StockWriteTarget,
   uncheckedOrChecked,
   untrackedStock,
-  warehouseOfLocation,
 } from "../stock/write";
 import type { AdjustmentBody } from "./schemas";
 
@@ -45,10 +44,10 @@ export async function adjustStock(tdb: TenantDb, actor: Actor, body: AdjustmentB
       writeAdjustment(tdb, actor, { ...body, quantity }, now, {
         guard: plainTargetsGuard(
           tdb,
-          { productId, locations: [{ id: locationId, receives: quantity > 0 }], takes: quantity < 0 },
+          quantity > 0 ? { productId, putsInto: locationId } : { productId, takesFrom: locationId },
           now,
         ),
-        warehouseId: warehouseOfLocation(tdb, locationId),
+        warehouseId: null,
         ...untrackedStock,
       }),
     () => readAndAdjust(tdb, actor, body),
@@ -82,8 +81,11 @@ async function readAndAdjust(tdb: TenantDb, actor: Actor, body: AdjustmentBody) 
   });
 }
 
-/** Where an adjustment writes; its serials' statement is given whether the level exists. */
-type AdjustmentTarget = StockWriteTarget<(levelExists: SQL) => Statement> & { warehouseId: string | SQL };
+/**
+ * Where an adjustment writes (its warehouse null when read in the batch, from the location); its serials'
+ * statement is given whether the level exists.
+ */
+type AdjustmentTarget = StockWriteTarget<(levelExists: SQL) => Statement> & { warehouseId: string | null };
 
 async function writeAdjustment(
   tdb: TenantDb,

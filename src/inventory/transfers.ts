@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch, type Statement } from "../db/batch";
@@ -25,7 +25,6 @@ import {
   type StockWriteTarget,
   uncheckedOrChecked,
   untrackedStock,
-  warehouseOfLocation,
 } from "../stock/write";
 import type { TransferBody } from "./schemas";
 
@@ -38,16 +37,12 @@ import type { TransferBody } from "./schemas";
  */
 export async function transferStock(tdb: TenantDb, actor: Actor, body: TransferBody) {
   const { productId, fromLocationId, toLocationId } = body;
-  const places = [
-    { id: fromLocationId, receives: false },
-    { id: toLocationId, receives: true },
-  ];
   return uncheckedOrChecked(
     body,
     (quantity, now) =>
       writeTransfer(tdb, actor, { ...body, quantity }, now, {
-        guard: plainTargetsGuard(tdb, { productId, locations: places, takes: true }, now),
-        destinationWarehouseId: warehouseOfLocation(tdb, toLocationId),
+        guard: plainTargetsGuard(tdb, { productId, takesFrom: fromLocationId, putsInto: toLocationId }, now),
+        destinationWarehouseId: null,
         ...untrackedStock,
       }),
     () => readAndTransfer(tdb, actor, body),
@@ -85,8 +80,8 @@ async function readAndTransfer(tdb: TenantDb, actor: Actor, body: TransferBody) 
   });
 }
 
-/** Where a transfer puts stock. */
-type TransferTarget = StockWriteTarget<Statement> & { destinationWarehouseId: string | SQL };
+/** Where a transfer puts stock (its warehouse null when read in the batch, from the location). */
+type TransferTarget = StockWriteTarget<Statement> & { destinationWarehouseId: string | null };
 
 async function writeTransfer(
   tdb: TenantDb,

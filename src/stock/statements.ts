@@ -1,8 +1,9 @@
 import { and, asc, eq, exists, gt, inArray, or, type SQL, sql } from "drizzle-orm";
 import { jsonChunks } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { compiled } from "../db/compiled";
 import { insertSelect } from "../db/insert-select";
-import { stockLevels, stockMovements } from "../db/schema/tenant";
+import { locations, stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { selectMovements, selectStockLevels } from "./projections";
 import { sellableUnits } from "./sellable";
@@ -56,32 +57,74 @@ export const holdsStock = (tdb: TenantDb, where: SQL) =>
 export const levelExists = (tdb: TenantDb, l: Level) =>
   exists(tdb.db.select({ one: sql`1` }).from(stockLevels).where(atLevel(tdb, l)));
 
-/**
- * Adds stock, creating the level on first use (raw: an upsert guarded by `onlyIf`, which lets a transfer
- * add only when its source exists); the warehouse may be read in the batch (a write that has not read its location).
- */
-export function addStock(
+/** A location's warehouse, read inside the batch (a write that has not read its location). */
+export const warehouseOfLocation = (tdb: TenantDb, locationId: string) =>
+  sql`(${tdb.db
+    .select({ warehouseId: locations.warehouseId })
+    .from(locations)
+    .where(inTenant(tdb, locations, eq(locations.id, locationId)))})`;
+
+/** An addition's statement, the warehouse given or (null) read from the location in the batch. */
+const addStockStatement = (
   tdb: TenantDb,
-  l: Level & { warehouseId: string | SQL },
+  l: { productId: string; locationId: string; lotId: string; warehouseId: string | null },
   quantity: number,
   now: string,
   onlyIf = sql`1`,
-) {
-  return sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at)
-    select ${tdb.tenantId}, ${l.productId}, ${l.locationId}, ${lotKey(l)}, ${l.warehouseId}, ${quantity}, 0, ${now} where ${onlyIf}
+) =>
+  sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at)
+    select ${tdb.tenantId}, ${l.productId}, ${l.locationId}, ${l.lotId}, ${l.warehouseId ?? warehouseOfLocation(tdb, l.locationId)}, ${quantity}, 0, ${now} where ${onlyIf}
     on conflict (tenant_id, product_id, location_id, lot_id)
     do update set on_hand = on_hand + excluded.on_hand, updated_at = excluded.updated_at`;
+
+const unguardedAddition = compiled(
+  (
+    tdb,
+    v: {
+      productId: string;
+      locationId: string;
+      lotId: string;
+      warehouseId: string | null;
+      quantity: number;
+      now: string;
+    },
+    k: { readsWarehouse: boolean },
+  ) =>
+    addStockStatement(tdb, { ...v, warehouseId: k.readsWarehouse ? null : v.warehouseId }, v.quantity, v.now),
+);
+
+/**
+ * Adds stock, creating the level on first use (raw: an upsert guarded by `onlyIf`, which lets a transfer
+ * add only when its source exists); a null warehouse is read in the batch (a write that has not read its
+ * location). Unguarded, it is compiled once (src/db/compiled.ts).
+ */
+export function addStock(
+  tdb: TenantDb,
+  l: Level & { warehouseId: string | null },
+  quantity: number,
+  now: string,
+  onlyIf?: SQL,
+) {
+  const level = {
+    productId: l.productId,
+    locationId: l.locationId,
+    lotId: lotKey(l),
+    warehouseId: l.warehouseId,
+  };
+  return onlyIf
+    ? addStockStatement(tdb, level, quantity, now, onlyIf)
+    : unguardedAddition(tdb, { ...level, quantity, now }, { readsWarehouse: l.warehouseId === null });
 }
 
-/** Moves an existing level's figures by the given amounts (0 rows changed when the level does not exist). */
-export function changeLevel(
+/** A change of a level's figures by the given amounts (0 rows changed when the level does not exist). */
+const changeLevelStatement = (
   tdb: TenantDb,
   l: Level,
   by: { onHand?: number; reserved?: number },
   now: string,
   onlyIf?: SQL,
-) {
-  return tdb.db
+) =>
+  tdb.db
     .update(stockLevels)
     .set({
       ...(by.onHand ? { onHand: sql`${stockLevels.onHand} + ${by.onHand}` } : {}),
@@ -89,6 +132,46 @@ export function changeLevel(
       updatedAt: now,
     })
     .where(and(atLevel(tdb, l), onlyIf));
+
+const unguardedChange = compiled(
+  (
+    tdb,
+    v: {
+      productId: string;
+      locationId: string;
+      lotId: string;
+      onHand: number;
+      reserved: number;
+      now: string;
+    },
+    k: { onHand: boolean; reserved: boolean },
+  ) =>
+    changeLevelStatement(
+      tdb,
+      v,
+      { onHand: k.onHand ? v.onHand : 0, reserved: k.reserved ? v.reserved : 0 },
+      v.now,
+    ),
+);
+
+/**
+ * Moves an existing level's figures by the given amounts (0 rows changed when the level does not exist).
+ * Unguarded, it is compiled once (src/db/compiled.ts).
+ */
+export function changeLevel(
+  tdb: TenantDb,
+  l: Level,
+  by: { onHand?: number; reserved?: number },
+  now: string,
+  onlyIf?: SQL,
+) {
+  if (onlyIf) return changeLevelStatement(tdb, l, by, now, onlyIf);
+  const { onHand = 0, reserved = 0 } = by;
+  return unguardedChange(
+    tdb,
+    { productId: l.productId, locationId: l.locationId, lotId: lotKey(l), onHand, reserved, now },
+    { onHand: onHand !== 0, reserved: reserved !== 0 },
+  );
 }
 
 /**
@@ -116,9 +199,41 @@ const ledgerContext = (ctx: Omit<LedgerContext, "serialNumbers">) => ({
   requestId: ctx.requestId,
 });
 
+/** A ledger row's values as stored: the level (its lot key), the change and its context. */
+type LedgerValues = Omit<LedgerContext, "serialNumbers"> & {
+  id: string;
+  productId: string;
+  locationId: string;
+  lotId: string;
+  delta: number;
+  serialNumbers: string | null;
+};
+
+/** The ledger row's insert: on_hand_after is read from the level in the same batch (raw: an insert from a select). */
+const ledgerInsert = (tdb: TenantDb, v: LedgerValues, onlyIf = sql`1`) =>
+  insertSelect(
+    stockMovements,
+    {
+      id: v.id,
+      tenantId: sql`tenant_id`,
+      productId: sql`product_id`,
+      locationId: sql`location_id`,
+      lotId: sql`lot_id`,
+      serialNumbers: v.serialNumbers,
+      warehouseId: sql`warehouse_id`,
+      delta: v.delta,
+      onHandAfter: sql`on_hand`,
+      ...ledgerContext(v),
+      createdAt: ledgerTime(tdb, v, v.now),
+    },
+    sql`from stock_levels where ${atLevel(tdb, v)} and ${onlyIf}`,
+  );
+
+const unguardedLedgerRow = compiled((tdb, v: LedgerValues) => ledgerInsert(tdb, v));
+
 /**
  * The ledger row of a change already applied: on_hand_after is read from the level in the same batch
- * (raw: an insert from a select, guarded by `onlyIf`).
+ * (raw: an insert from a select, guarded by `onlyIf`). Unguarded, it is compiled once (src/db/compiled.ts).
  */
 export function ledgerRow(
   tdb: TenantDb,
@@ -126,26 +241,19 @@ export function ledgerRow(
   l: Level,
   delta: number,
   ctx: LedgerContext,
-  onlyIf = sql`1`,
+  onlyIf?: SQL,
 ) {
-  const serials = ctx.serialNumbers?.length ? JSON.stringify(ctx.serialNumbers) : null;
-  return insertSelect(
-    stockMovements,
-    {
-      id,
-      tenantId: sql`tenant_id`,
-      productId: sql`product_id`,
-      locationId: sql`location_id`,
-      lotId: sql`lot_id`,
-      serialNumbers: serials,
-      warehouseId: sql`warehouse_id`,
-      delta,
-      onHandAfter: sql`on_hand`,
-      ...ledgerContext(ctx),
-      createdAt: ledgerTime(tdb, { ...l, lotId: lotKey(l) }, ctx.now),
-    },
-    sql`from stock_levels where ${atLevel(tdb, l)} and ${onlyIf}`,
-  );
+  const values: LedgerValues = {
+    id,
+    productId: l.productId,
+    locationId: l.locationId,
+    lotId: lotKey(l),
+    delta,
+    serialNumbers: ctx.serialNumbers?.length ? JSON.stringify(ctx.serialNumbers) : null,
+    ...ledgerContext(ctx),
+    now: ctx.now,
+  };
+  return onlyIf ? ledgerInsert(tdb, values, onlyIf) : unguardedLedgerRow(tdb, values);
 }
 
 /** One change of a bulk write: `delta` units at a level, and the id and serials of its ledger row. */
@@ -268,15 +376,31 @@ export const levelJsonWhere = (where: SQL) =>
       'available', ${sellableUnits({ onHand: sql`on_hand`, reserved: sql`reserved`, locationId: sql`stock_levels.location_id` })})
     from stock_levels where ${where})`;
 
-/** A level as the API shows it, read at the end of the write batch so it shows exactly what committed. */
-export const levelSnapshot = (tdb: TenantDb, l: Level) =>
+const levelSnapshotStatement = compiled((tdb, l: { productId: string; locationId: string; lotId: string }) =>
   selectStockLevels(
     tdb,
     eq(stockLevels.productId, l.productId),
     eq(stockLevels.locationId, l.locationId),
-    eq(stockLevels.lotId, lotKey(l)),
-  );
+    eq(stockLevels.lotId, l.lotId),
+  ),
+);
+
+/** A level as the API shows it, read at the end of the write batch so it shows exactly what committed. */
+export const levelSnapshot = (tdb: TenantDb, l: Level) =>
+  levelSnapshotStatement(tdb, { productId: l.productId, locationId: l.locationId, lotId: lotKey(l) });
+
+const movementSnapshotStatement = compiled((tdb, ids: Record<string, string>, k: { count: number }) =>
+  selectMovements(
+    tdb,
+    inArray(
+      stockMovements.id,
+      Array.from({ length: k.count }, (_, i) => ids[`id${i}`] as string),
+    ),
+  ).orderBy(asc(stockMovements.id)),
+);
 
 /** Ledger rows by id, as the API shows them. */
 export const movementSnapshot = (tdb: TenantDb, ids: readonly string[]) =>
-  selectMovements(tdb, inArray(stockMovements.id, [...ids])).orderBy(asc(stockMovements.id));
+  movementSnapshotStatement(tdb, Object.fromEntries(ids.map((id, i) => [`id${i}`, id])), {
+    count: ids.length,
+  });

@@ -1,5 +1,7 @@
 import { and, eq, exists, lte, ne, notExists, type SQL, sql } from "drizzle-orm";
+import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { compiled } from "../db/compiled";
 import { answerFor } from "../db/constraint-errors";
 import { refuseUnless } from "../db/preconditions";
 import { locations, products, stockHolds } from "../db/schema/tenant";
@@ -36,67 +38,86 @@ function plainQuantity(body: PackedAmount & TrackedInput): number | undefined {
 /**
  * The first statement of a plain write's batch: it refuses the batch (`precondition_refused`) unless everything
  * the write would otherwise have read and checked first holds: the product is the tenant's, stocked and
- * untracked; each location is the tenant's, and active where stock is put; when stock is taken, no expired hold
- * of the product waits for its release (the read path releases it in its batch).
+ * untracked; the location it takes from is the tenant's, and no expired hold of the product waits for its
+ * release there (the read path releases it in its batch); the location it puts into is the tenant's and active.
  */
-export function plainTargetsGuard(
-  tdb: TenantDb,
-  target: { productId: string; locations: readonly { id: string; receives: boolean }[]; takes: boolean },
-  now: string,
-) {
-  const one = { one: sql`1` };
-  const product = exists(
-    tdb.db
-      .select(one)
-      .from(products)
-      .where(
-        inTenant(
-          tdb,
-          products,
-          eq(products.id, target.productId),
-          ne(products.type, "kit"),
-          eq(products.tracking, "none"),
-        ),
-      ),
-  );
-  const places = target.locations.map((l) =>
-    exists(
+const targetsGuard = compiled(
+  (
+    tdb,
+    v: { productId: string; takesFrom: string | null; putsInto: string | null; now: string },
+    k: { takes: boolean; puts: boolean },
+  ) => {
+    const one = { one: sql`1` };
+    const location = (id: string | null, receives: boolean) =>
+      exists(
+        tdb.db
+          .select(one)
+          .from(locations)
+          .where(
+            inTenant(
+              tdb,
+              locations,
+              eq(locations.id, id as string),
+              receives ? eq(locations.active, true) : undefined,
+            ),
+          ),
+      );
+    const product = exists(
       tdb.db
         .select(one)
-        .from(locations)
+        .from(products)
         .where(
           inTenant(
             tdb,
-            locations,
-            eq(locations.id, l.id),
-            l.receives ? eq(locations.active, true) : undefined,
+            products,
+            eq(products.id, v.productId),
+            ne(products.type, "kit"),
+            eq(products.tracking, "none"),
           ),
         ),
-    ),
-  );
-  const expiredHold = notExists(
-    tdb.db
-      .select(one)
-      .from(stockHolds)
-      .where(
-        inTenant(
-          tdb,
-          stockHolds,
-          eq(stockHolds.productId, target.productId),
-          eq(stockHolds.status, "active"),
-          lte(stockHolds.expiresAt, now),
+    );
+    const expiredHold = notExists(
+      tdb.db
+        .select(one)
+        .from(stockHolds)
+        .where(
+          inTenant(
+            tdb,
+            stockHolds,
+            eq(stockHolds.productId, v.productId),
+            eq(stockHolds.status, "active"),
+            lte(stockHolds.expiresAt, v.now),
+          ),
         ),
-      ),
-  );
-  return refuseUnless(tdb, and(product, ...places, target.takes ? expiredHold : undefined) as SQL);
-}
+    );
+    return refuseUnless(
+      tdb,
+      and(
+        product,
+        k.takes ? location(v.takesFrom, false) : undefined,
+        k.puts ? location(v.putsInto, true) : undefined,
+        k.takes ? expiredHold : undefined,
+      ) as SQL,
+    );
+  },
+);
 
-/** A location's warehouse, read inside the batch (a plain write has not read its location). */
-export const warehouseOfLocation = (tdb: TenantDb, locationId: string) =>
-  sql`(${tdb.db
-    .select({ warehouseId: locations.warehouseId })
-    .from(locations)
-    .where(inTenant(tdb, locations, eq(locations.id, locationId)))})`;
+/** The guard of a plain write taking from `takesFrom`, putting into `putsInto`, or both (see targetsGuard). */
+export const plainTargetsGuard = (
+  tdb: TenantDb,
+  target: { productId: string; takesFrom?: string; putsInto?: string },
+  now: string,
+) =>
+  targetsGuard(
+    tdb,
+    {
+      productId: target.productId,
+      takesFrom: target.takesFrom ?? null,
+      putsInto: target.putsInto ?? null,
+      now,
+    },
+    { takes: target.takesFrom !== undefined, puts: target.putsInto !== undefined },
+  );
 
 /**
  * A write of `body` in one round trip when it is plain (`unchecked(quantity, now)`, its batch guarded by
@@ -118,7 +139,7 @@ export function uncheckedOrChecked<T>(
 
 /** What a one-product write resolved before its batch; `guard` checks in the batch what was not read. */
 export interface StockWriteTarget<SerialsStatement> {
-  guard?: SQL;
+  guard?: Statement;
   lotId: string | undefined;
   /** The serial numbers it moves, where they must be, and their statement. */
   serials: { numbers: readonly string[]; expect: SerialsExpected; write: SerialsStatement } | null;
