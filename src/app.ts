@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { except } from "hono/combine";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { barcodeRoutes } from "./barcodes/routes";
 import { billingRoutes } from "./billing/routes";
@@ -11,9 +10,8 @@ import type { AppEnv } from "./env";
 import { eventRoutes } from "./events/routes";
 import { healthRoutes } from "./health/routes";
 import { holdRoutes } from "./holds/routes";
-import { limitBodySize } from "./http/body-limit";
+import { checkBodiesExcept } from "./http/body-checks";
 import { CachedRouter } from "./http/cached-router";
-import { refuseControlCharacters } from "./http/control-characters";
 import { allowBrowserClients } from "./http/cors";
 import { handleError } from "./http/error-handler";
 import { notFoundOrMethodNotAllowed } from "./http/not-found";
@@ -66,7 +64,7 @@ export function createApp() {
     injectFaults,
     // An upload streams its file (up to 100 MiB) to R2 without reading it whole: the 1 MiB limit and the text
     // checks are for bodies read whole; its rows are checked when a job imports them.
-    except(UPLOAD_PATH, limitBodySize, refuseControlCharacters),
+    checkBodiesExcept(UPLOAD_PATH),
   );
 
   // In this order: a module's literal paths before another's parameters (invitations before users, whose

@@ -75,6 +75,14 @@ describe("credentials and scopes", () => {
   });
 });
 
+describe("uploads are not bodies read whole", () => {
+  it("takes a file past the 1 MiB body limit, holding a control character, whole", async () => {
+    const csv = `sku,name\n${"A,B\u0001\n".repeat(220_000)}`;
+    expect(csv.length).toBeGreaterThan(1024 * 1024);
+    expect(await upload(tenant.admin, csv)).toEqual(expect.any(String));
+  });
+});
+
 describe("bad input", () => {
   it("an upload over 100 MiB is 413 before a byte is stored; a wrong type 415; no length 400", async () => {
     const tooBig = await sendUpload(tenant.admin, new ReadableStream({ start: (c) => c.close() }), {
