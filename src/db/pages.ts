@@ -1,18 +1,21 @@
 import { asc, count, desc, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
-import { type DrizzleQuery, type Handle, runBatch } from "./batch";
+import { type BoundStatement, type DrizzleQuery, type Handle, type ResultOf, runBatch } from "./batch";
 
-type Rows<Q> = Q extends DrizzleQuery ? (Q["_"]["result"] extends readonly (infer R)[] ? R : never) : never;
+type Rows<Q> = ResultOf<Q> extends readonly (infer R)[] ? R : never;
 
 /**
  * A page of a list and its total, read in one round trip: `rows` is the page's query (with its limit and
- * offset), `count` selects `{ value: count() }` over the same filters.
+ * offset), `count` selects `{ value: count() }` over the same filters; either may be compiled (compiled.ts).
  */
-export async function readPage<Q extends DrizzleQuery, Item = Rows<Q>>(
+export async function readPage<Q extends DrizzleQuery | BoundStatement<unknown[]>, Item = Rows<Q>>(
   handle: Handle,
   page: PageQuery,
-  statements: { rows: Q; count: DrizzleQuery & { _: { result: { value: number }[] } } },
+  statements: {
+    rows: Q;
+    count: (DrizzleQuery & { _: { result: { value: number }[] } }) | BoundStatement<{ value: number }[]>;
+  },
   toItem: (row: Rows<Q>) => Item = (row) => row as unknown as Item,
 ) {
   const read = await runBatch(handle, statements);
