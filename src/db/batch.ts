@@ -23,7 +23,7 @@ export interface EventStatement {
   readonly kind: "event";
   /** Every id the statement may write (some only if a condition evaluated in the batch holds). */
   readonly eventIds: readonly string[];
-  readonly statement: SQL;
+  readonly statement: SQL | BoundStatement<unknown>;
   /** False for an event its writer delivers itself (webhook.test): never handed off. */
   readonly handOff: boolean;
 }
@@ -78,7 +78,10 @@ const isBound = (statement: Statement): statement is BoundStatement<unknown> =>
 
 function prepared(statement: Statement) {
   if (isBound(statement)) return statement;
-  if (isEvent(statement)) return { query: dialect.sqlToQuery(statement.statement), read: (r: D1Result) => r };
+  if (isEvent(statement)) {
+    const event = statement.statement;
+    return { query: is(event, SQL) ? dialect.sqlToQuery(event) : event.query, read: (r: D1Result) => r };
+  }
   if (is(statement, SQL)) return { query: dialect.sqlToQuery(statement), read: (r: D1Result) => r };
   const query = statement.prepare();
   return { query: query.getQuery(), read: (r: D1Result) => query.mapResult(r, true) };

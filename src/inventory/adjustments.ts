@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { eventRow } from "../outbox/outbox";
+import { compiledEventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
 import { lowStockEvent } from "../stock/low-stock-event";
 import { type InUnits, inBaseUnits } from "../stock/packs";
@@ -15,6 +15,7 @@ import {
   levelExists,
   levelJson,
   levelSnapshot,
+  lotKey,
   movementSnapshot,
 } from "../stock/statements";
 import { assertReceivable, loadStockTargets } from "../stock/targets";
@@ -81,6 +82,32 @@ async function readAndAdjust(tdb: TenantDb, actor: Actor, body: AdjustmentBody) 
   });
 }
 
+/** `inventory.adjusted`, written only when the level exists after the change (a removal from none changes nothing). */
+const adjustedEvent = compiledEventRow(
+  "inventory.adjusted",
+  (
+    tdb,
+    v: {
+      movementId: string;
+      productId: string;
+      locationId: string;
+      lotId: string;
+      delta: number;
+      reason: string;
+      lotNumber: string | null;
+      serialNumbers: string | null;
+    },
+  ) => {
+    const level = { productId: v.productId, locationId: v.locationId, lotId: v.lotId };
+    return {
+      payload: sql`json_object('movementId', ${v.movementId}, 'productId', ${v.productId},
+        'delta', ${v.delta}, 'reason', ${v.reason}, 'lotNumber', ${v.lotNumber},
+        'serialNumbers', json(${v.serialNumbers}), 'stockLevel', json(${levelJson(tdb, level)}))`,
+      onlyIf: levelExists(tdb, level),
+    };
+  },
+);
+
 /**
  * Where an adjustment writes (its warehouse null when read in the batch, from the location); its serials'
  * statement is given whether the level exists.
@@ -99,7 +126,6 @@ async function writeAdjustment(
   const adds = input.quantity > 0;
   const level = { productId: input.productId, locationId: input.locationId, lotId };
   const movementId = uuidv7();
-  const exists = levelExists(tdb, level);
   const change = adds
     ? addStock(tdb, { ...level, warehouseId: target.warehouseId }, input.quantity, now)
     : changeLevel(tdb, level, { onHand: input.quantity }, now);
@@ -112,19 +138,26 @@ async function writeAdjustment(
     serialNumbers: serials,
     now,
   };
-  const adjusted = sql`json_object('movementId', ${movementId}, 'productId', ${input.productId},
-    'delta', ${input.quantity}, 'reason', ${input.reason}, 'lotNumber', ${input.lotNumber ?? null},
-    'serialNumbers', json(${serials ? JSON.stringify(serials) : null}), 'stockLevel', json(${levelJson(tdb, level)}))`;
+  const adjusted = {
+    movementId,
+    productId: input.productId,
+    locationId: input.locationId,
+    lotId: lotKey(level),
+    delta: input.quantity,
+    reason: input.reason,
+    lotNumber: input.lotNumber ?? null,
+    serialNumbers: serials ? JSON.stringify(serials) : null,
+  };
   const written = await runBatch(tdb, {
     guard: target.guard,
     expiredHolds: releaseExpiredHolds(tdb, target.expiredHolds, now),
     change,
-    serials: target.serials?.write(exists),
+    serials: target.serials?.write(levelExists(tdb, level)),
     ledger: ledgerRow(tdb, movementId, level, input.quantity, ctx),
-    adjusted: eventRow(tdb, "inventory.adjusted", adjusted, now, { onlyIf: exists }),
+    adjusted: adjustedEvent(tdb, adjusted, now),
     lowStock: adds
       ? undefined
-      : lowStockEvent(tdb, input.productId, [{ lotId: level.lotId, units: -input.quantity }], now, exists),
+      : lowStockEvent(tdb, input.productId, [{ lotId: level.lotId, units: -input.quantity }], now, level),
     stockLevel: levelSnapshot(tdb, level),
     movement: movementSnapshot(tdb, [movementId]),
   }).catch(async (error) => {

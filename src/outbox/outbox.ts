@@ -2,6 +2,7 @@ import { is, SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { type EventStatement, jsonChunks, utf8Bytes } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { compiled, type Values, type Variant } from "../db/compiled";
 import { insertSelect } from "../db/insert-select";
 import { orders, outboxEvents, products } from "../db/schema/tenant";
 import type { EventType } from "./catalog";
@@ -97,6 +98,31 @@ export function storedPayload(type: EventType, payload: unknown): string {
   return json;
 }
 
+/** The insert of one event row; it looks at no value, so it compiles as well (compiledEventRow). */
+const eventInsert = (
+  tdb: TenantDb,
+  event: { id: string; type: EventType; json: SQL; merchantSource: SQL; now: string },
+  options: EventOptions,
+) => {
+  const { id, type, json, now } = event;
+  const done = options.deliveredByWriter ? now : doneUnlessWanted(tdb, sql`${type}`, now);
+  return insertSelect(
+    outboxEvents,
+    {
+      id,
+      tenantId: tdb.tenantId,
+      type,
+      payload: json,
+      createdAt: now,
+      dispatchedAt: done,
+      processedAt: done,
+      seq: sql`${lastSeq(tdb)} + 1`,
+      merchantId: merchantOf(tdb, event.merchantSource),
+    },
+    sql`${options.from ?? sql``} where ${options.onlyIf ?? sql`1`} ${returningIdsToHandOff}`,
+  );
+};
+
 /**
  * An outbox row for one event. `payload` is the full resource after the change: a value (stored as JSON)
  * or an SQL expression yielding JSON, for payloads only the batch itself knows (an order's number).
@@ -110,26 +136,43 @@ export function eventRow(
 ): EventStatement {
   const id = uuidv7();
   const json = is(payload, SQL) ? payload : sql`${storedPayload(type, payload)}`;
-  const done = options.deliveredByWriter ? now : doneUnlessWanted(tdb, sql`${type}`, now);
   return {
     kind: "event",
     eventIds: [id],
     handOff: !options.deliveredByWriter,
-    statement: insertSelect(
-      outboxEvents,
-      {
-        id,
-        tenantId: tdb.tenantId,
-        type,
-        payload: json,
-        createdAt: now,
-        dispatchedAt: done,
-        processedAt: done,
-        seq: sql`${lastSeq(tdb)} + 1`,
-        merchantId: merchantOf(tdb, is(payload, SQL) ? payload : merchantFields(payload)),
-      },
-      sql`${options.from ?? sql``} where ${options.onlyIf ?? sql`1`} ${returningIdsToHandOff}`,
+    statement: eventInsert(
+      tdb,
+      { id, type, json, merchantSource: is(payload, SQL) ? payload : merchantFields(payload), now },
+      options,
     ),
+  };
+}
+
+/**
+ * `eventRow` for a hot write path, its statement compiled once per isolate (src/db/compiled.ts): `build` gives the
+ * payload (SQL yielding JSON) and its guard from a tenant handle and values that are placeholders, and `variant`
+ * whatever changes their text. Each call binds a new event id, `now` and the values.
+ */
+export function compiledEventRow<V extends Values, K extends Variant = Record<never, never>>(
+  type: EventType,
+  build: (tdb: TenantDb, values: V, variant: K) => { payload: SQL; onlyIf?: SQL },
+) {
+  const statement = compiled((tdb, v: V & { eventId: string; now: string }, k: K) => {
+    const { payload, onlyIf } = build(tdb, v, k);
+    return eventInsert(
+      tdb,
+      { id: v.eventId, type, json: payload, merchantSource: payload, now: v.now },
+      { ...(onlyIf ? { onlyIf } : {}) },
+    );
+  });
+  return (tdb: TenantDb, values: V, now: string, variant?: K): EventStatement => {
+    const eventId = uuidv7();
+    return {
+      kind: "event",
+      eventIds: [eventId],
+      handOff: true,
+      statement: statement(tdb, { ...values, eventId, now }, variant),
+    };
   };
 }
 
@@ -184,6 +227,42 @@ export interface SelectedEvents {
   onlyIf?: SQL;
 }
 
+/** The insert of one part's events of `selectedEventRows`; it looks at no value, so it compiles as well. */
+const selectedEventsInsert = (
+  tdb: TenantDb,
+  type: EventType,
+  json: SQL,
+  now: string,
+  select: SelectedEvents,
+) => {
+  const done = doneUnlessWanted(tdb, sql`${type}`, now);
+  return insertSelect(
+    outboxEvents,
+    {
+      id: sql`e.id`,
+      tenantId: tdb.tenantId,
+      type,
+      payload: sql`e.payload`,
+      createdAt: now,
+      dispatchedAt: done,
+      processedAt: done,
+      seq: sql`${lastSeq(tdb)} + row_number() over (order by e.ord)`,
+      merchantId: merchantOf(tdb, sql`e.payload`),
+    },
+    sql`from (select j.value ->> 'id' as id, j.key as ord, ${select.payload} as payload
+      from json_each(${json}) j ${select.from?.(json) ?? sql``}
+      where ${select.onlyIf ?? sql`1`}) e
+    where true ${returningIdsToHandOff}`,
+  );
+};
+
+/** The rows of `selectedEventRows` with their new event ids, in parts of at most EVENTS_PER_STATEMENT. */
+const eventParts = (rows: readonly object[]) =>
+  jsonChunks(
+    rows.map((row) => ({ ...row, id: uuidv7() })),
+    EVENTS_PER_STATEMENT,
+  );
+
 /**
  * Outbox rows of one type for many rows whose payloads only the batch knows (a bulk stock write's levels
  * after it): a few statements whatever their number. Rows that `onlyIf` drops are not written and take no
@@ -196,34 +275,31 @@ export function selectedEventRows(
   now: string,
   select: SelectedEvents,
 ): EventStatement[] {
-  return jsonChunks(
-    rows.map((row) => ({ ...row, id: uuidv7() })),
-    EVENTS_PER_STATEMENT,
-  ).map((chunk) => {
-    const json = sql`${JSON.stringify(chunk)}`;
-    const done = doneUnlessWanted(tdb, sql`${type}`, now);
-    return {
+  return eventParts(rows).map((part) => ({
+    kind: "event",
+    eventIds: part.map((row) => row.id),
+    handOff: true,
+    statement: selectedEventsInsert(tdb, type, sql`${JSON.stringify(part)}`, now, select),
+  }));
+}
+
+/**
+ * `selectedEventRows` for a hot write path, its statement compiled once per isolate (src/db/compiled.ts): `build`
+ * gives the selection from a tenant handle and values that are placeholders, and `variant` whatever changes its
+ * text. Each call binds the rows (with new event ids), `now` and the values.
+ */
+export function compiledSelectedEventRows<V extends Values, K extends Variant = Record<never, never>>(
+  type: EventType,
+  build: (tdb: TenantDb, values: V, variant: K) => SelectedEvents,
+) {
+  const statement = compiled((tdb, v: V & { rows: string; now: string }, k: K) =>
+    selectedEventsInsert(tdb, type, sql`${v.rows}`, v.now, build(tdb, v, k)),
+  );
+  return (tdb: TenantDb, rows: readonly object[], now: string, values: V, variant?: K): EventStatement[] =>
+    eventParts(rows).map((part) => ({
       kind: "event",
-      eventIds: chunk.map((row) => row.id),
+      eventIds: part.map((row) => row.id),
       handOff: true,
-      statement: insertSelect(
-        outboxEvents,
-        {
-          id: sql`e.id`,
-          tenantId: tdb.tenantId,
-          type,
-          payload: sql`e.payload`,
-          createdAt: now,
-          dispatchedAt: done,
-          processedAt: done,
-          seq: sql`${lastSeq(tdb)} + row_number() over (order by e.ord)`,
-          merchantId: merchantOf(tdb, sql`e.payload`),
-        },
-        sql`from (select j.value ->> 'id' as id, j.key as ord, ${select.payload} as payload
-          from json_each(${json}) j ${select.from?.(json) ?? sql``}
-          where ${select.onlyIf ?? sql`1`}) e
-        where true ${returningIdsToHandOff}`,
-      ),
-    };
-  });
+      statement: statement(tdb, { ...values, rows: JSON.stringify(part), now }, variant),
+    }));
 }
