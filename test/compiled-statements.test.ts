@@ -6,6 +6,7 @@ import {
   createProduct,
   createTenant,
   createWarehouse,
+  salesOrder,
   type TestTenant,
   unique,
 } from "./support/builders";
@@ -56,7 +57,11 @@ beforeAll(async () => {
   const [a, b] = [await merchant(`A-${unique()}`), await merchant(`B-${unique()}`)];
   const key = await call("POST", "/api-keys", {
     headers: tenant.admin,
-    body: { name: "merchant A", scopes: ["read:inventory", "write:inventory"], merchantId: a },
+    body: {
+      name: "merchant A",
+      scopes: ["read:inventory", "write:inventory", "read:orders", "write:orders"],
+      merchantId: a,
+    },
   });
   asA = { "x-api-key": key.body.data.key };
   const warehouse = await createWarehouse(tenant);
@@ -110,5 +115,25 @@ describe("statements compiled once per isolate", () => {
     expect((await transfer(tenant.admin, product, theirs, bin)).status).toBe(404);
     expect(await onHand(other, product, theirs)).toBe(7);
     expect(await onHand(tenant, foreign, bin)).toBe(8);
+  });
+
+  it("create a merchant's order and the whole tenant's, each numbered and each merchant's own", async () => {
+    const product = (await createProduct(tenant, {})).id;
+    await adjustStock(tenant, product, bin, 5);
+    // A's key compiles the order's statements first; then the tenant's admin orders its own goods.
+    const mine = await salesOrder(tenant, [{ productId: own, quantity: 1 }], {}, asA);
+    expect(mine.status).toBe(201);
+    expect(mine.body.data).toMatchObject({ merchantId: expect.any(String), status: "pending" });
+    const theirs = await salesOrder(tenant, [{ productId: product, quantity: 2 }]);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.data.merchantId).toBeNull();
+    expect(theirs.body.data.number).toMatch(/^SO-\d{6}$/);
+    expect(theirs.body.data.number).not.toBe(mine.body.data.number);
+    // A's key on B's goods, and another tenant on this tenant's goods, find no product.
+    expect((await salesOrder(tenant, [{ productId: foreign, quantity: 1 }], {}, asA)).status).toBe(404);
+    expect((await salesOrder(other, [{ productId: product, quantity: 1 }])).status).toBe(404);
+    expect(await onHand(tenant, product, bin)).toBe(5);
+    const reserved = await call("GET", `/inventory/stock?productId=${product}`, { headers: tenant.admin });
+    expect(levelsIn(reserved.body.data)[0]).toMatchObject({ onHand: 5, reserved: 2 });
   });
 });

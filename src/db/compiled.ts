@@ -1,6 +1,6 @@
-import { fillPlaceholders, is, SQL, sql } from "drizzle-orm";
+import { is, Param, Placeholder, SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { SQLiteAsyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BoundStatement, DrizzleQuery, ResultOf } from "./batch";
 import type { TenantDatabase, TenantDb } from "./client";
 
@@ -8,8 +8,11 @@ import type { TenantDatabase, TenantDb } from "./client";
 // statement's SQL text is built the first time its variant runs, with a placeholder for every value, and each
 // request only binds its values. Building and flattening drizzle's SQL was a third of a write's CPU.
 
-/** What a request binds into a compiled statement: D1 values by name (never part of the SQL text). */
-export type Values = Record<string, string | number | null>;
+/**
+ * What a request binds into a compiled statement, by name (never part of the SQL text): D1 values, or what a
+ * column takes where the statement gives it to one (a JSON column's object).
+ */
+export type Values = Record<string, unknown>;
 
 /** What changes a compiled statement's SQL text (a flag, a count): every field is part of the cache key. */
 export type Variant = Record<string, boolean | number | string>;
@@ -18,14 +21,15 @@ export type Variant = Record<string, boolean | number | string>;
 const compiler = drizzle({ prepare: () => ({}) } as unknown as D1Database) as TenantDatabase;
 const dialect = new SQLiteAsyncDialect();
 
-/** The tenant and merchant a compiled statement is bound to, bound per request like its values. */
-const SCOPE_NAMES = ["tenantId", "merchantId"];
+// The handle's tenant and merchant, bound per request like the values; no value is named with a `$`.
+const TENANT = "$tenant";
+const MERCHANT = "$merchant";
 
 /** A tenant handle whose tenant (and merchant, for a merchant-scoped variant) are placeholders. */
 const placeholderScope = (merchantScoped: boolean): TenantDb => ({
   db: compiler,
-  tenantId: sql.placeholder("tenantId") as unknown as string,
-  ...(merchantScoped ? { merchantId: sql.placeholder("merchantId") as unknown as string } : {}),
+  tenantId: sql.placeholder(TENANT) as unknown as string,
+  ...(merchantScoped ? { merchantId: sql.placeholder(MERCHANT) as unknown as string } : {}),
   shard: "",
   committedEvents: [],
   consistencyToken: () => undefined,
@@ -34,10 +38,24 @@ const placeholderScope = (merchantScoped: boolean): TenantDb => ({
 const placeholders = <V extends Values>(values: V) =>
   Object.fromEntries(
     Object.keys(values).map((name) => {
-      if (SCOPE_NAMES.includes(name)) throw new Error(`${name} is bound from the handle, not a value`);
+      if (name.startsWith("$")) throw new Error(`${name}: a value's name never starts with $`);
       return [name, sql.placeholder(name)];
     }),
   ) as unknown as V;
+
+/**
+ * Each parameter of a compiled statement, given the request's values: a placeholder's value, through its column's
+ * encoder where it was given to a column (null stays null, as drizzle binds it), or the constant compiled in.
+ */
+const bind = (params: readonly unknown[], values: Values) =>
+  params.map((p) => {
+    const placeholder =
+      is(p, Param) && is(p.value, Placeholder) ? p.value : is(p, Placeholder) ? p : undefined;
+    if (!placeholder) return p;
+    if (!(placeholder.name in values)) throw new Error(`No value for ${placeholder.name}`);
+    const value = values[placeholder.name];
+    return is(p, Param) && value !== null ? p.encoder.mapToDriverValue(value) : value;
+  });
 
 type Compilable = DrizzleQuery | SQL;
 
@@ -66,11 +84,44 @@ export function compiled<V extends Values, S extends Compilable, K extends Varia
       }
       templates.set(key, template);
     }
-    const bound = { ...values, tenantId: tdb.tenantId, merchantId: tdb.merchantId ?? null };
+    const bound = { ...values, [TENANT]: tdb.tenantId, [MERCHANT]: tdb.merchantId ?? null };
     return {
       kind: "bound",
-      query: { sql: template.sql, params: fillPlaceholders(template.params, bound) },
+      query: { sql: template.sql, params: bind(template.params, bound) },
       read: template.read as (r: D1Result) => ResultOf<S>,
     };
+  };
+}
+
+/** The rows of one multi-row insert as values (`0.id`, `0.sku`, `1.id`, ...) and the variant naming their shape. */
+function rowValues(rows: readonly object[]) {
+  const fields = Object.keys(rows[0] ?? {}).sort();
+  const values: Values = {};
+  rows.forEach((row, i) => {
+    if (Object.keys(row).length !== fields.length) throw new Error("Rows of one insert have the same fields");
+    for (const field of fields) values[`${i}.${field}`] = (row as Record<string, unknown>)[field];
+  });
+  return { values, variant: { rows: rows.length, fields: fields.join(",") } };
+}
+
+/**
+ * `insert into <table> values <rows>`, compiled once per number of rows and set of fields (every row has the
+ * first's fields; one without a value fails loudly).
+ */
+export function compiledInsert<T extends SQLiteTable>(table: T) {
+  const statement = compiled((tdb, v: Values, k: { rows: number; fields: string }) =>
+    tdb.db
+      .insert(table)
+      .values(
+        Array.from(
+          { length: k.rows },
+          (_, i) =>
+            Object.fromEntries(k.fields.split(",").map((f) => [f, v[`${i}.${f}`]])) as T["$inferInsert"],
+        ),
+      ),
+  );
+  return (tdb: TenantDb, rows: readonly T["$inferInsert"][]) => {
+    const { values, variant } = rowValues(rows);
+    return statement(tdb, values, variant);
   };
 }

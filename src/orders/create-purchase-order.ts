@@ -3,7 +3,6 @@ import type { Actor } from "../auth/principal";
 import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { newOrderRecord, type OrderRow } from "../order-core/records";
-import { eventRow } from "../outbox/outbox";
 import { inBaseUnits } from "../stock/packs";
 import {
   assertOrderable,
@@ -14,7 +13,7 @@ import {
   productsQuery,
   warehouseQuery,
 } from "./order-inputs";
-import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
+import { insertOrder, orderCreatedEvent, selectNumber } from "./order-writes";
 import type { CreatePurchaseOrderBody } from "./schemas";
 
 /** Creates a purchase order (status draft) in one batch; stock changes only when it is received. */
@@ -61,7 +60,7 @@ export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, body: Cre
   const record = newOrderRecord(row, lines, actor);
   const written = await runBatch(tdb, {
     order: insertOrder(tdb, row, lines, actor),
-    created: eventRow(tdb, "order.created", withOrderNumber(tdb, orderId, record), now),
+    created: orderCreatedEvent(tdb, orderId, record, now),
     number: selectNumber(tdb, orderId),
   });
   return { ...record, number: onlyRow(written.number).number };

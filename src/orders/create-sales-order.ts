@@ -2,13 +2,13 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { chunks, inJsonArray, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { compiledInsert } from "../db/compiled";
 import { answerFor } from "../db/constraint-errors";
 import { orderReservations, stockHolds } from "../db/schema/tenant";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { MAX_ORDER_TOTAL } from "../money";
 import { newOrderRecord, type OrderLineRow, type OrderRow, totalE4Of } from "../order-core/records";
-import { eventRow } from "../outbox/outbox";
 import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocation";
 import { consumeHolds, heldReservations } from "../stock/hold-consumption";
 import { selectHolds, toHold } from "../stock/hold-projection";
@@ -27,11 +27,13 @@ import {
   productsQuery,
   warehouseQuery,
 } from "./order-inputs";
-import { insertOrder, selectNumber, withOrderNumber } from "./order-writes";
+import { insertOrder, orderCreatedEvent, selectNumber } from "./order-writes";
 import type { CreateSalesOrderBody } from "./schemas";
 
 // 7 bound values per reservation row.
 const RESERVATIONS_PER_INSERT = 14;
+
+const insertReservations = compiledInsert(orderReservations);
 
 /** A short line named by its request line: a product, or a kit and its short component. */
 function shortMessage(
@@ -182,7 +184,8 @@ async function writeSalesOrder(
     holds: consumeHolds(tdb, held.holds, row.id, now),
     reserve: reserveStock(tdb, reservations, plan.expiredHolds, now),
     reservations: chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
-      tdb.db.insert(orderReservations).values(
+      insertReservations(
+        tdb,
         chunk.map((r) => ({
           tenantId: row.tenantId,
           orderId: row.id,
@@ -194,7 +197,7 @@ async function writeSalesOrder(
         })),
       ),
     ),
-    created: eventRow(tdb, "order.created", withOrderNumber(tdb, row.id, record), now),
+    created: orderCreatedEvent(tdb, row.id, record, now),
     lowStock: lowStockEvents(
       tdb,
       [...perProduct].map(([productId, drops]) => ({ productId, drops })),
