@@ -3,7 +3,7 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { eventRow } from "../outbox/outbox";
+import { compiledEventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
 import { type InUnits, inBaseUnits } from "../stock/packs";
 import { releaseExpiredHolds } from "../stock/reservations";
@@ -14,6 +14,7 @@ import {
   levelExists,
   levelJson,
   levelSnapshot,
+  lotKey,
   movementSnapshot,
 } from "../stock/statements";
 import { assertReceivable, loadStockTargets } from "../stock/targets";
@@ -80,6 +81,33 @@ async function readAndTransfer(tdb: TenantDb, actor: Actor, body: TransferBody) 
   });
 }
 
+/** `inventory.transferred`, written only when the source level exists (a transfer from none changes nothing). */
+const transferredEvent = compiledEventRow(
+  "inventory.transferred",
+  (
+    tdb,
+    v: {
+      transferId: string;
+      productId: string;
+      fromLocationId: string;
+      toLocationId: string;
+      lotId: string;
+      quantity: number;
+      lotNumber: string | null;
+      serialNumbers: string | null;
+    },
+  ) => {
+    const from = { productId: v.productId, locationId: v.fromLocationId, lotId: v.lotId };
+    const to = { ...from, locationId: v.toLocationId };
+    return {
+      payload: sql`json_object('transferId', ${v.transferId}, 'productId', ${v.productId},
+        'quantity', ${v.quantity}, 'lotNumber', ${v.lotNumber}, 'serialNumbers', json(${v.serialNumbers}),
+        'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`,
+      onlyIf: levelExists(tdb, from),
+    };
+  },
+);
+
 /** Where a transfer puts stock (its warehouse null when read in the batch, from the location). */
 type TransferTarget = StockWriteTarget<Statement> & { destinationWarehouseId: string | null };
 
@@ -106,10 +134,16 @@ async function writeTransfer(
     now,
   };
   const sourceExists = levelExists(tdb, from);
-  const transferred = sql`json_object('transferId', ${transferId}, 'productId', ${input.productId},
-    'quantity', ${input.quantity}, 'lotNumber', ${input.lotNumber ?? null},
-    'serialNumbers', json(${serials ? JSON.stringify(serials) : null}),
-    'from', json(${levelJson(tdb, from)}), 'to', json(${levelJson(tdb, to)}))`;
+  const transferred = {
+    transferId,
+    productId: input.productId,
+    fromLocationId: input.fromLocationId,
+    toLocationId: input.toLocationId,
+    lotId: lotKey(from),
+    quantity: input.quantity,
+    lotNumber: input.lotNumber ?? null,
+    serialNumbers: serials ? JSON.stringify(serials) : null,
+  };
   const written = await runBatch(tdb, {
     guard: target.guard,
     expiredHolds: releaseExpiredHolds(tdb, target.expiredHolds, now),
@@ -124,7 +158,7 @@ async function writeTransfer(
     ),
     additionLedger: ledgerRow(tdb, movementIds[1], to, input.quantity, ctx, sourceExists),
     serials: target.serials?.write,
-    transferred: eventRow(tdb, "inventory.transferred", transferred, now, { onlyIf: sourceExists }),
+    transferred: transferredEvent(tdb, transferred, now),
     from: levelSnapshot(tdb, from),
     to: levelSnapshot(tdb, to),
     movements: movementSnapshot(tdb, movementIds),
