@@ -83,9 +83,9 @@ describe("fault injection, switched on for the soak", () => {
     const spent = await Promise.all(Array.from({ length: 59 }, () => send(orders, spender.admin, soakEnv)));
     expect(spent.map((response) => response.status)).toEqual(Array(59).fill(200));
     expect((await send(orders, spender.admin, soakEnv)).status).toBe(429);
-    const failed = await send(orders, { ...spender.admin, "X-Fault-Inject": "d1-statement=1" }, soakEnv);
+    const failed = await send(orders, { ...spender.admin, "X-Fault-Inject": "d1-batch=1" }, soakEnv);
     expect(failed.status).toBe(500);
-    expect(failed.headers.get("X-Fault-Injected")).toMatch(/^d1-statement=\d+$/);
+    expect(failed.headers.get("X-Fault-Injected")).toMatch(/^d1-batch=\d+$/);
     // The limiter refused the first run; the lookup's failure is the answer, without that refusal's headers.
     expect(failed.headers.get("X-RateLimit-Limit")).toBeNull();
     expect(failed.headers.get("Retry-After")).toBeNull();

@@ -8,11 +8,32 @@ import type { PlatformDb, PlatformScope, TenantDatabase, TenantDb } from "./clie
 
 /** A drizzle query builder (select, insert, update, delete): its batch result is what awaiting it gives. */
 export type DrizzleQuery = BatchItem<"sqlite"> & {
-  prepare(): {
-    getQuery(): { sql: string; params: unknown[] };
-    mapResult(result: unknown, fromBatch: true): unknown;
-  };
+  prepare(): PreparedQuery;
 };
+
+type PreparedQuery = {
+  getQuery(): { sql: string; params: unknown[] };
+  mapResult(result: unknown, fromBatch: true): unknown;
+};
+
+/**
+ * How a drizzle query's batch result is read. A batch answers rows as objects keyed by column name, which drizzle
+ * maps back by position: two selected columns of one name (`api_keys.id`, `tenants.id`) would shift every value
+ * after them into the wrong field, so such a row is refused loudly (alias one of them).
+ */
+export function rowsOf(query: PreparedQuery): (r: D1Result) => unknown {
+  // Drizzle keeps the selected fields on the prepared query (internal, but the mapping itself relies on them).
+  const selected = (query as { fields?: readonly unknown[] }).fields?.length;
+  return (r) => {
+    const [row] = r.results;
+    if (selected !== undefined && row && Object.keys(row).length !== selected) {
+      throw new Error(
+        `A batch row has ${Object.keys(row).length} columns for ${selected} fields: alias the columns sharing a name`,
+      );
+    }
+    return query.mapResult(r, true);
+  };
+}
 
 /**
  * An outbox row (built by src/outbox/outbox.ts only): its statement returns, as `id`, each row it wrote that is to
@@ -84,7 +105,7 @@ function prepared(statement: Statement) {
   }
   if (is(statement, SQL)) return { query: dialect.sqlToQuery(statement), read: (r: D1Result) => r };
   const query = statement.prepare();
-  return { query: query.getQuery(), read: (r: D1Result) => query.mapResult(r, true) };
+  return { query: query.getQuery(), read: rowsOf(query) };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { is, Param, Placeholder, SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { BoundStatement, DrizzleQuery, ResultOf } from "./batch";
-import type { TenantDatabase, TenantDb } from "./client";
+import { type BoundStatement, type DrizzleQuery, type ResultOf, rowsOf } from "./batch";
+import type { PlatformDb, TenantDatabase, TenantDb } from "./client";
 
 // Statements compiled once per isolate (docs/decisions/compiled-statements.md): a hot
 // statement's SQL text is built the first time its variant runs, with a placeholder for every value, and each
@@ -59,6 +59,19 @@ const bind = (params: readonly unknown[], values: Values) =>
 
 type Compilable = DrizzleQuery | SQL;
 
+/** A statement's SQL text and parameters (placeholders among them), and how its D1 result is read. */
+interface Template {
+  sql: string;
+  params: unknown[];
+  read: (r: D1Result) => unknown;
+}
+
+function templateOf(statement: Compilable): Template {
+  if (is(statement, SQL)) return { ...dialect.sqlToQuery(statement), read: (r) => r };
+  const query = statement.prepare();
+  return { ...query.getQuery(), read: rowsOf(query) };
+}
+
 /**
  * A statement built once per isolate for each variant and bound per request. `build` writes it as any
  * statement is written (drizzle builders, `inTenant`, the stock kernel), from a tenant handle and values that
@@ -69,25 +82,37 @@ type Compilable = DrizzleQuery | SQL;
 export function compiled<V extends Values, S extends Compilable, K extends Variant = Record<never, never>>(
   build: (scope: TenantDb, values: V, variant: K) => S,
 ): (tdb: TenantDb, values: V, variant?: K) => BoundStatement<ResultOf<S>> {
-  const templates = new Map<string, { sql: string; params: unknown[]; read: (r: D1Result) => unknown }>();
+  const templates = new Map<string, Template>();
   return (tdb, values, variant = {} as K) => {
     const merchantScoped = tdb.merchantId !== undefined;
     const key = `${merchantScoped ? "merchant" : "tenant"}${JSON.stringify(variant)}`;
     let template = templates.get(key);
     if (!template) {
-      const statement = build(placeholderScope(merchantScoped), placeholders(values), variant);
-      if (is(statement, SQL)) {
-        template = { ...dialect.sqlToQuery(statement), read: (r) => r };
-      } else {
-        const query = statement.prepare();
-        template = { ...query.getQuery(), read: (r) => query.mapResult(r, true) };
-      }
+      template = templateOf(build(placeholderScope(merchantScoped), placeholders(values), variant));
       templates.set(key, template);
     }
     const bound = { ...values, [TENANT]: tdb.tenantId, [MERCHANT]: tdb.merchantId ?? null };
     return {
       kind: "bound",
       query: { sql: template.sql, params: bind(template.params, bound) },
+      read: template.read as (r: D1Result) => ResultOf<S>,
+    };
+  };
+}
+
+/**
+ * A platform statement (no tenant: the API key index every request reads), compiled once per isolate and bound per
+ * request; `build` must not look at a value, as for `compiled`. Run it through the request's platform handle.
+ */
+export function compiledOnPlatform<V extends Values, S extends Compilable>(
+  build: (db: PlatformDb, values: V) => S,
+): (values: V) => BoundStatement<ResultOf<S>> {
+  let template: Template | undefined;
+  return (values) => {
+    template ??= templateOf(build(compiler as PlatformDb, placeholders(values)));
+    return {
+      kind: "bound",
+      query: { sql: template.sql, params: bind(template.params, values) },
       read: template.read as (r: D1Result) => ResultOf<S>,
     };
   };
