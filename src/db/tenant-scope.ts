@@ -17,6 +17,17 @@ export function inTenant(
   return and(eq(table.tenantId, tdb.tenantId), merchantCondition(tdb, table), ...conditions) as SQL;
 }
 
+/** `select 1` from the rows of `table` in the handle's tenant (and merchant) meeting every condition: for `exists`. */
+export const tenantRows = (
+  tdb: TenantDb,
+  table: SQLiteTable & { tenantId: SQLiteColumn },
+  ...conditions: (SQL | undefined)[]
+) =>
+  tdb.db
+    .select({ one: sql`1` })
+    .from(table)
+    .where(inTenant(tdb, table, ...conditions));
+
 /**
  * `inTenant` for the rows of `table` whose id is among `ids` (a list, or a subquery of ids), with any other
  * condition: each looked up by its key.

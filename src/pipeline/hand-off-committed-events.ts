@@ -4,7 +4,8 @@ import { fanOutNow } from "../webhook-delivery/fan-out-now";
 
 /**
  * The one place a request's events leave it: after the handler, if the response is a success, every event its
- * batches committed goes to the webhooks, the first few fanned out and attempted by this request itself, the rest
+ * batches committed for a subscription (one nobody wanted is stored done, src/outbox/outbox.ts) goes to the
+ * webhooks, the first few fanned out and attempted by this request itself, the rest
  * through the queue (fan-out-now.ts), without delaying the response. A failed response hands off nothing;
  * an event committed before the failure is picked up by the cron sweep.
  */

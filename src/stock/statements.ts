@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { compiled } from "../db/compiled";
 import { insertSelect } from "../db/insert-select";
 import { locations, stockLevels, stockMovements } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, tenantRows } from "../db/tenant-scope";
 import { selectMovements, selectStockLevels } from "./projections";
 import { sellableUnits } from "./sellable";
 
@@ -46,12 +46,7 @@ export const atLevel = (tdb: TenantDb, l: Level) =>
 
 /** Whether any level matching `where` holds stock (on hand or reserved): what blocks a deletion. */
 export const holdsStock = (tdb: TenantDb, where: SQL) =>
-  exists(
-    tdb.db
-      .select({ one: sql`1` })
-      .from(stockLevels)
-      .where(inTenant(tdb, stockLevels, where, or(gt(stockLevels.onHand, 0), gt(stockLevels.reserved, 0)))),
-  );
+  exists(tenantRows(tdb, stockLevels, where, or(gt(stockLevels.onHand, 0), gt(stockLevels.reserved, 0))));
 
 /** Whether the level exists (inside a batch: after the statements before it). */
 export const levelExists = (tdb: TenantDb, l: Level) =>

@@ -1,11 +1,11 @@
-import { and, eq, exists, lte, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, lte, ne, notExists, type SQL } from "drizzle-orm";
 import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { compiled } from "../db/compiled";
 import { answerFor } from "../db/constraint-errors";
 import { refuseUnless } from "../db/preconditions";
 import { locations, products, stockHolds } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { tenantRows } from "../db/tenant-scope";
 import { insufficientStock, shortage } from "./insufficient-stock";
 import { overCeiling } from "./level-ceiling";
 import type { PackedAmount } from "./packs";
@@ -47,48 +47,32 @@ const targetsGuard = compiled(
     v: { productId: string; takesFrom: string | null; putsInto: string | null; now: string },
     k: { takes: boolean; puts: boolean },
   ) => {
-    const one = { one: sql`1` };
     const location = (id: string | null, receives: boolean) =>
       exists(
-        tdb.db
-          .select(one)
-          .from(locations)
-          .where(
-            inTenant(
-              tdb,
-              locations,
-              eq(locations.id, id as string),
-              receives ? eq(locations.active, true) : undefined,
-            ),
-          ),
+        tenantRows(
+          tdb,
+          locations,
+          eq(locations.id, id as string),
+          receives ? eq(locations.active, true) : undefined,
+        ),
       );
     const product = exists(
-      tdb.db
-        .select(one)
-        .from(products)
-        .where(
-          inTenant(
-            tdb,
-            products,
-            eq(products.id, v.productId),
-            ne(products.type, "kit"),
-            eq(products.tracking, "none"),
-          ),
-        ),
+      tenantRows(
+        tdb,
+        products,
+        eq(products.id, v.productId),
+        ne(products.type, "kit"),
+        eq(products.tracking, "none"),
+      ),
     );
     const expiredHold = notExists(
-      tdb.db
-        .select(one)
-        .from(stockHolds)
-        .where(
-          inTenant(
-            tdb,
-            stockHolds,
-            eq(stockHolds.productId, v.productId),
-            eq(stockHolds.status, "active"),
-            lte(stockHolds.expiresAt, v.now),
-          ),
-        ),
+      tenantRows(
+        tdb,
+        stockHolds,
+        eq(stockHolds.productId, v.productId),
+        eq(stockHolds.status, "active"),
+        lte(stockHolds.expiresAt, v.now),
+      ),
     );
     return refuseUnless(
       tdb,
