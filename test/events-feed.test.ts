@@ -117,6 +117,25 @@ describe("events feed", () => {
     expect((await feed("?limit=501")).status).toBe(400);
   });
 
+  it("refuses a forged cursor past the last event or past 2^53 (400), and takes back every nextCursor it gives", async () => {
+    const t = await createTenant();
+    await stockedProduct(t, 1);
+    const forged = (seq: string) => `evc1_${btoa(seq).replace(/=+$/, "")}`;
+    const last = (await drain(undefined, t.admin)).cursor;
+    // The largest cursor a reader can be given is its tenant's last event; one past it was never issued.
+    const lastSeq = Number(atob(last.slice("evc1_".length)));
+    for (const seq of [String(lastSeq + 1), "9007199254740992", "9999999999999999"]) {
+      const res = await feed(`?after=${forged(seq)}`, t.admin);
+      expect(res.status, seq).toBe(400);
+      expect(res.body.errors, seq).toEqual([
+        "after: not a cursor issued by this API (use nextCursor as given)",
+      ]);
+    }
+    const page = await feed(`?after=${last}`, t.admin);
+    expect(page.status).toBe(200);
+    expect((await feed(`?after=${page.body.data.nextCursor}`, t.admin)).status).toBe(200);
+  });
+
   it("answers 410 to a cursor from before the events kept, and starts after them without one", async () => {
     const t = await createTenant();
     const { productId, locationId } = await stockedProduct(t, 1);

@@ -7,7 +7,7 @@ import { inTenant } from "../db/tenant-scope";
 import { AppError } from "../http/errors";
 import { type FeedType, feedTypes } from "../outbox/catalog";
 import { readableTypes } from "../outbox/readable-types";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { decodeCursor, encodeCursor, notACursor } from "./cursor";
 import type { FeedEvent, FeedQuery } from "./schemas";
 
 const typeFilter = (types: readonly FeedType[]): SQL | undefined =>
@@ -47,6 +47,9 @@ export async function readFeed(tdb: TenantDb, scopes: readonly Scope[], query: F
       .limit(query.limit + 1),
   });
   const sweptThrough = read.swept[0]?.through ?? 0;
+  const lastSeq = read.last[0]?.seq ?? 0;
+  // No cursor was ever issued past the last event (or the sweep's mark): such a one is forged.
+  if (after !== undefined && after > Math.max(lastSeq, sweptThrough)) throw notACursor();
   if (after !== undefined && after < sweptThrough) {
     throw new AppError(
       "GONE",
@@ -55,7 +58,6 @@ export async function readFeed(tdb: TenantDb, scopes: readonly Scope[], query: F
   }
   const hasMore = read.rows.length > query.limit;
   const items = read.rows.slice(0, query.limit);
-  const lastSeq = read.last[0]?.seq ?? 0;
   const position = hasMore ? (items.at(-1)?.seq ?? 0) : Math.max(lastSeq, after ?? 0, sweptThrough);
   return {
     // Each payload was written for its type by the one outbox writer (test/openapi-events.test.ts checks them).
