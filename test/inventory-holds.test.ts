@@ -177,13 +177,18 @@ describe("holds", () => {
 
   it("refuse a holdId for more than held, another product, or unknown, changing nothing", async () => {
     const { productId } = await stockedProduct(tenant, 10);
-    const other = await stockedProduct(tenant, 10);
+    const other = await stockedProduct(tenant, 10, { product: { sku: `OTHER-${crypto.randomUUID()}` } });
     const held = (await hold({ productId, quantity: 2 })).body.data;
     const more = await salesOrder(tenant, [{ productId, quantity: 3, holdId: held.id }]);
     expect(more.status).toBe(409);
     expect(more.body.errors).toEqual([`lines[0].holdId: hold ${held.id} holds 2, the line asks 3`]);
     const wrong = await salesOrder(tenant, [{ productId: other.productId, quantity: 1, holdId: held.id }]);
     expect(wrong.status).toBe(409);
+    const otherSku = (await call("GET", `/products/${other.productId}`, { headers: tenant.admin })).body.data
+      .sku;
+    expect(wrong.body.errors).toEqual([
+      `lines[0].holdId: hold ${held.id} is not a hold of product ${otherSku} (it holds another product)`,
+    ]);
     const unknown = await salesOrder(tenant, [{ productId, quantity: 1, holdId: crypto.randomUUID() }]);
     expect(unknown.status).toBe(404);
     const twice = await salesOrder(tenant, [

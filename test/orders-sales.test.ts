@@ -62,7 +62,7 @@ describe("creating a sales order", () => {
 
   it("splits a line over locations and takes only from the given warehouse", async () => {
     const tenant = await createTenant();
-    const productId = (await createProduct(tenant)).id;
+    const { id: productId, sku } = await createProduct(tenant);
     const near = (await createWarehouse(tenant)).id;
     const far = (await createWarehouse(tenant)).id;
     const [bin1 = "", bin2 = ""] = await newBins(tenant, near, 2);
@@ -73,7 +73,8 @@ describe("creating a sales order", () => {
 
     const short = await salesOrder(tenant, [{ productId, quantity: 8 }], { warehouseId: near });
     expect(short.status).toBe(409);
-    expect(short.body.errors).toEqual([`lines[0]: product ${productId} requested 8, available 7`]);
+    // The product is named by its SKU, then its id.
+    expect(short.body.errors).toEqual([`lines[0]: product ${sku} (${productId}) requested 8, available 7`]);
 
     const res = await salesOrder(tenant, [{ productId, quantity: 6 }], { warehouseId: near });
     expect(res.status).toBe(201);
@@ -93,8 +94,8 @@ describe("creating a sales order", () => {
 
   it("refuses short stock naming every short line, and writes nothing", async () => {
     const tenant = await createTenant();
-    const a = await stockedProduct(tenant, 5);
-    const b = await stockedProduct(tenant, 1);
+    const a = await stockedProduct(tenant, 5, { product: { sku: "SHORT-A" } });
+    const b = await stockedProduct(tenant, 1, { product: { sku: "SHORT-B" } });
     const c = await stockedProduct(tenant, 9);
     const res = await salesOrder(tenant, [
       { productId: a.productId, quantity: 6 },
@@ -104,8 +105,8 @@ describe("creating a sales order", () => {
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("Insufficient stock");
     expect(res.body.errors).toEqual([
-      `lines[0]: product ${a.productId} requested 6, available 5`,
-      `lines[2]: product ${b.productId} requested 2, available 1`,
+      `lines[0]: product SHORT-A (${a.productId}) requested 6, available 5`,
+      `lines[2]: product SHORT-B (${b.productId}) requested 2, available 1`,
     ]);
     expect(await stockOf(tenant, c.productId)).toMatchObject([{ reserved: 0 }]);
     expect(await outboxTypes(tenant)).toEqual([]);

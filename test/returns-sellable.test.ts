@@ -59,7 +59,9 @@ describe("non-sellable locations", () => {
       warehouseId: warehouse.id,
     });
     expect(order.status).toBe(409);
-    expect(order.body.errors).toEqual([`lines[0]: product ${product.id} requested 6, available 5`]);
+    expect(order.body.errors).toEqual([
+      `lines[0]: product ${product.sku} (${product.id}) requested 6, available 5`,
+    ]);
     const hold = await call("POST", "/inventory/holds", {
       headers: tenant.admin,
       body: { productId: product.id, quantity: 1, locationId: quarantine.id, expiresAt: inAnHour() },

@@ -35,7 +35,7 @@ const RESERVATIONS_PER_INSERT = 14;
 
 const insertReservations = compiledInsert(orderReservations);
 
-/** A short line named by its request line: a product, or a kit and its short component. */
+/** A short line named by its request line: a product, or a kit and its short component, each by SKU (and id). */
 function shortMessage(
   s: ShortLine,
   line: OrderLineRow,
@@ -43,9 +43,8 @@ function shortMessage(
   sku: ReadonlyMap<string, string>,
 ) {
   const { index, kitId } = expanded.requestOf.get(line.id) ?? { index: s.index };
-  const what = kitId
-    ? `kit ${sku.get(kitId)} component ${sku.get(s.productId)} (${s.productId})`
-    : `product ${s.productId}`;
+  const product = `${sku.get(s.productId)} (${s.productId})`;
+  const what = kitId ? `kit ${sku.get(kitId)} component ${product}` : `product ${product}`;
   return `lines[${index}]: ${what}${s.lotNumber === null ? "" : ` lot ${s.lotNumber}`} requested ${s.requested}, available ${s.available}${s.lotNumber === null ? "" : " (expired lots are never allocated)"}`;
 }
 
@@ -101,7 +100,8 @@ export async function createSalesOrder(
       await resolveLots(tdb, assertPinnedLots(input.lines, read.products), "take");
       lotsChecked = true;
     }
-    const held = heldReservations(input, expanded.byRequest, (read.holds ?? []).map(toHold));
+    const sku = new Map(read.products.map((p) => [p.id, p.sku]));
+    const held = heldReservations(input, expanded.byRequest, (read.holds ?? []).map(toHold), sku);
     const heldLines = new Set(held.reservations.map((r) => r.lineId));
     const planned = lines.filter((l) => !heldLines.has(l.id));
     const plan = planReservations(
@@ -114,7 +114,6 @@ export async function createSalesOrder(
       { candidates: read.candidates, expiredHolds: read.expiredHolds.map(toHold) },
     );
     if ("short" in plan) {
-      const sku = new Map(read.products.map((p) => [p.id, p.sku]));
       throw conflict(
         "Insufficient stock",
         plan.short.map((s) => shortMessage(s, planned[s.index] as OrderLineRow, expanded, sku)),

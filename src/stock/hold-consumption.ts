@@ -14,9 +14,16 @@ interface HeldLine {
 }
 
 /** Why a line cannot take its reservation from this hold, if it cannot. */
-function problemOf(hold: HoldRecord, line: HeldLine, warehouseId: string | undefined): string | undefined {
+function problemOf(
+  hold: HoldRecord,
+  line: HeldLine,
+  warehouseId: string | undefined,
+  skuOf: ReadonlyMap<string, string>,
+): string | undefined {
   if (hold.status !== "active") return `is ${hold.status}`;
-  if (hold.productId !== line.productId) return `is of product ${hold.productId}, not ${line.productId}`;
+  if (hold.productId !== line.productId) {
+    return `is not a hold of product ${skuOf.get(line.productId) ?? line.productId} (it holds another product)`;
+  }
   if (line.quantity > hold.quantity) return `holds ${hold.quantity}, the line asks ${line.quantity}`;
   if (warehouseId && hold.allocations.some((a) => a.warehouseId !== warehouseId)) {
     return `holds stock outside warehouse ${warehouseId}`;
@@ -35,13 +42,14 @@ const firstExpiringThenLargest = (x: Allocation, y: Allocation) =>
 
 /**
  * The reservations of the lines that name a hold: each takes its quantity from its hold's allocations
- * (first-expiring lot first, then largest), so the line keeps the hold's lots. The hold must exist (404), be active, hold the line's product, at least its quantity,
+ * (first-expiring lot first, then largest), so the line keeps the hold's lots (products named by `skuOf`). The hold must exist (404), be active, hold the line's product, at least its quantity,
  * and within the order's warehouse if it names one (409, each problem named).
  */
 export function heldReservations(
   order: { warehouseId?: string | undefined; lines: readonly HeldLine[] },
   lines: readonly { id: string }[],
   found: readonly HoldRecord[],
+  skuOf: ReadonlyMap<string, string>,
 ): { holds: HoldRecord[]; reservations: Reservation[] } {
   const byId = new Map(found.map((hold) => [hold.id, hold]));
   const missing: string[] = [];
@@ -56,7 +64,7 @@ export function heldReservations(
       missing.push(`${at}: hold ${line.holdId} not found`);
       return;
     }
-    const problem = problemOf(hold, line, order.warehouseId);
+    const problem = problemOf(hold, line, order.warehouseId, skuOf);
     if (problem) {
       refused.push(`${at}: hold ${hold.id} ${problem}`);
       return;
