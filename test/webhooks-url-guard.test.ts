@@ -23,6 +23,37 @@ describe("webhook URL guard with DNS resolution (as deployed)", () => {
     ["fd00::1", "IPv6 unique local"],
     ["fe80::1", "IPv6 link-local"],
     ["::ffff:10.0.0.1", "IPv4-mapped private"],
+    ["::ffff:169.254.169.254", "IPv4-mapped link-local"],
+    ["192.0.2.1", "IPv4 documentation"],
+    ["198.51.100.7", "IPv4 documentation"],
+    ["203.0.113.9", "IPv4 documentation"],
+    ["198.18.0.1", "IPv4 benchmarking"],
+    ["255.255.255.255", "broadcast"],
+    // IPv6: only global unicast (2000::/3, less its special blocks) is public (issue #44).
+    ["::a9fe:a9fe", "IPv4-compatible link-local (cloud metadata)"],
+    ["::7f00:1", "IPv4-compatible loopback"],
+    ["::1:0:0:1", "IPv4-compatible space"],
+    ["::", "IPv6 unspecified"],
+    ["::ffff:0:a00:1", "IPv4-translated (RFC 6145)"],
+    ["64:ff9b::a9fe:a9fe", "NAT64 of link-local"],
+    ["64:ff9b::808:808", "NAT64 of a public address"],
+    ["64:ff9b:1::a00:1", "local-use NAT64"],
+    ["2002:a9fe:a9fe::1", "6to4 of link-local"],
+    ["2002:808:808::1", "6to4 of a public address"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "Teredo"],
+    ["fe80::a9fe:a9fe", "IPv6 link-local"],
+    ["febf::1", "IPv6 link-local, end of the range"],
+    ["fec0::1", "IPv6 site-local (deprecated)"],
+    ["fc00::1", "IPv6 unique local"],
+    ["fdff:ffff::1", "IPv6 unique local"],
+    ["2001:db8::1", "IPv6 documentation"],
+    ["3fff::1", "IPv6 documentation (RFC 9637)"],
+    ["2001:2::1", "IPv6 benchmarking"],
+    ["100::1", "IPv6 discard"],
+    ["ff02::1", "IPv6 multicast, link scope"],
+    ["ff0e::1", "IPv6 multicast, global scope"],
+    ["4000::1", "IPv6 outside global unicast"],
+    ["5f00::1", "IPv6 segment routing"],
   ])("refuses a host resolving to %s (%s)", async (address) => {
     expect(isPublicAddress(address)).toBe(false);
     await expect(
@@ -31,6 +62,15 @@ describe("webhook URL guard with DNS resolution (as deployed)", () => {
         resolve: resolvingTo(address),
       }),
     ).rejects.toMatchObject({ errors: ["url: host hooks.example.com resolves to a non-public address"] });
+  });
+
+  it.each([
+    ["93.184.216.34"],
+    ["2606:4700:4700::1111"],
+    ["2a00:1450:4001:81b::200e"],
+    ["::ffff:93.184.216.34"],
+  ])("takes %s as public", (address) => {
+    expect(isPublicAddress(address)).toBe(true);
   });
 
   it("refuses when any one of several addresses is private (no mixing to slip through)", async () => {

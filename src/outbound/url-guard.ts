@@ -15,15 +15,25 @@ function normalise(address: ipaddr.IPv4 | ipaddr.IPv6) {
     : address;
 }
 
+// IPv6's global unicast space (RFC 4291, 2.4): everything outside it is loopback, unspecified, IPv4-compatible
+// (`::a9fe:a9fe` is 169.254.169.254 to a stack that still routes it), IPv4-translated, NAT64 (`64:ff9b::/96`),
+// discard, unique local, link-local, site-local, multicast or not allocated.
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
+
 /**
- * Whether an address is on the public internet. ipaddr.js names every special range (loopback,
- * private, linkLocal, carrierGradeNat, multicast, reserved, uniqueLocal, 6to4...); only `unicast`
- * is public. IPv4-mapped IPv6 is judged as the IPv4 it carries. 169.254.169.254 (cloud metadata)
- * is link-local.
+ * Whether an address is on the public internet: only global unicast passes. IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is
+ * judged as the IPv4 it carries. ipaddr.js names every special range (IPv4: loopback, private, linkLocal with the
+ * cloud metadata's 169.254.169.254, carrierGradeNat, multicast, broadcast, reserved with the documentation and
+ * benchmarking blocks; IPv6 inside 2000::/3: 6to4, teredo, benchmarking, documentation as reserved, orchid...), and
+ * an address is public only when it is in none of them (`unicast`). A tunnel's address (6to4, Teredo) is refused
+ * even when the IPv4 it wraps is public: what it reaches is decided by a relay, not by this check.
+ * docs/decisions/security.md.
  */
 export function isPublicAddress(value: string): boolean {
   if (!ipaddr.isValid(value)) return false;
-  return normalise(ipaddr.parse(value)).range() === "unicast";
+  const address = normalise(ipaddr.parse(value));
+  if (address.kind() === "ipv6" && !(address as ipaddr.IPv6).match(GLOBAL_UNICAST)) return false;
+  return address.range() === "unicast";
 }
 
 const refuse = (reason: string) =>
