@@ -269,10 +269,25 @@ describe("POST /shipments/{id}/label through a tenant's label service", () => {
     expect(res.status).toBe(502);
     expect(res.body.message).toBe("The label service of carrier downco failed: it answered 500");
     expect(res.body.errors?.[0]).toBe("labelService: it answered 500");
-    expect(res.body.errors?.[1]).toMatch(/^answer: label printer on fire x+$/);
-    expect(res.body.errors?.[1]?.length).toBe("answer: ".length + 500);
+    // The status, and at most 100 characters of the answer (docs/decisions/fulfilment.md).
+    expect(res.body.errors?.[1]).toBe(`answer: label printer on fire ${"x".repeat(78)}…`);
     expect(await shipmentOf(shipment.id)).toEqual(shipment);
     expect((await label(tenant, shipment.id, first.id)).status).toBe(404);
+  });
+
+  it("quotes no markup and no control or invisible characters of a failing answer, at most 100 characters", async () => {
+    await configure(tenant, "pageco");
+    const { shipment } = await packedShipment(tenant, "pageco");
+    const page =
+      "<!doctype html><html><head><style>body { color: red }</style><script>var token = 'abc';</script></head>" +
+      "<body><!-- internal note --><h1>Bad\u0007 Gateway\u202e</h1>\r\n\n  <p>upstream <b>db-7.internal</b>" +
+      ` said ${"no ".repeat(100)}</p></body></html>`;
+    stubReceiver(() => new Response(page, { status: 503, headers: { "content-type": "text/html" } }));
+    const res = await call("POST", `/shipments/${shipment.id}/label`, { headers: tenant.admin, body: {} });
+    expect(res.status).toBe(502);
+    expect(res.body.errors?.[0]).toBe("labelService: it answered 503");
+    const excerpt = `Bad Gateway upstream db-7.internal said ${"no ".repeat(100)}`.slice(0, 100);
+    expect(res.body.errors?.[1]).toBe(`answer: ${excerpt}…`);
   });
 
   it("is a 502 on an answer that is not JSON or leaves a package out; nothing is stored", async () => {
@@ -283,7 +298,7 @@ describe("POST /shipments/{id}/label through a tenant's label service", () => {
     expect(html.status).toBe(502);
     expect(html.body.errors).toEqual([
       "labelService: the answer is not {packages: [{packageId, trackingNumber, format, label}]}",
-      "answer: <html>gateway</html>",
+      "answer: gateway",
     ]);
 
     const full = answering(shipment, "pdf", pdfBytes);

@@ -10,8 +10,13 @@ import type { CarrierAdapter, LabelRequest, PackageLabel } from "./carrier";
 export const LABEL_TIMEOUT_MS = 10_000;
 /** The most of a label service's answer that is read: 5 MiB is a hundred PDF labels. */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
-/** How much of a failing answer the 502 quotes. */
-export const EXCERPT_CHARS = 500;
+/**
+ * How much of a failing answer the 502 quotes: enough to tell an error page from a JSON error or a proxy's message,
+ * too little to read a page through (the URL is the tenant admin's choice). docs/decisions/fulfilment.md.
+ */
+export const EXCERPT_CHARS = 100;
+/** The most of an answer the excerpt is taken from: its start, where an error says what it is. */
+const EXCERPT_SOURCE_CHARS = 16_384;
 
 /** A tenant's label service for one carrier code (`PUT /settings/carriers/{code}`), its secret unsealed. */
 export interface HttpCarrierSetting {
@@ -57,9 +62,27 @@ async function readAtMost(response: Response, max: number): Promise<Uint8Array |
   return bytes;
 }
 
-/** The 502 of a label service that did not answer what the contract says, quoting a bounded part of its answer. */
+/**
+ * An answer as the 502 may quote it: no markup (tags, comments, script and style blocks, a tag cut at the end), no
+ * control or format characters, each run of white space one space, at most EXCERPT_CHARS whole characters (`…` when
+ * cut). Empty when nothing readable is left.
+ */
+function answerExcerpt(answer: string): string {
+  const plain = answer
+    .slice(0, EXCERPT_SOURCE_CHARS)
+    .replace(/<(script|style)\b[\s\S]*?(<\/\1\s*>|$)/gi, " ")
+    .replace(/<!--[\s\S]*?(-->|$)/g, " ")
+    .replace(/<[^>]*(>|$)/g, " ")
+    .replace(/[\s\p{Cc}\p{Cf}\p{Cs}]+/gu, " ")
+    .trim();
+  const chars = Array.from(plain.slice(0, EXCERPT_CHARS * 2));
+  return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS).join("")}…` : plain;
+}
+
+/** The 502 of a label service that did not answer what the contract says, quoting a short, plain part of its answer. */
 function serviceFailed(code: string, why: string, answer?: string): AppError {
-  const excerpt = answer === undefined ? [] : [`answer: ${answer.slice(0, EXCERPT_CHARS)}`];
+  const quoted = answer === undefined ? "" : answerExcerpt(answer);
+  const excerpt = quoted === "" ? [] : [`answer: ${quoted}`];
   return new AppError("BAD_GATEWAY", `The label service of carrier ${code} failed: ${why}`, {
     errors: [`labelService: ${why}`, ...excerpt],
   });
