@@ -2,11 +2,10 @@ import type { Context } from "hono";
 import type { KeyView } from "./auth/key-views";
 import type { Principal } from "./auth/principal";
 import type { Scope } from "./auth/scopes";
-import type { Tenant } from "./auth/tenant";
+import type { Tenant } from "./auth/tenant-record";
 import type { DatabaseBindings } from "./db/bindings";
 import type { PlatformScope, TenantDb } from "./db/client";
 import type { D1Stats } from "./db/d1-stats";
-import type { JobParams } from "./jobs/workflow";
 import type { TenantMover } from "./platform/moves/mover";
 import type { RateLimiter } from "./rate-limit/rate-limiter";
 
@@ -38,6 +37,12 @@ export interface Bindings extends DatabaseBindings {
   APP_ORIGIN?: string;
   /** "on" only when the soak starts `wrangler dev` (src/dev/fault-injection.ts); never set anywhere else. */
   FAULT_INJECTION?: string;
+}
+
+/** What a job's Workflow instance is created with (its id is the job's; src/jobs/workflow.ts). */
+export interface JobParams {
+  tenantId: string;
+  jobId: string;
 }
 
 /** What the queue carries: one outbox event to fan out, or one delivery to attempt. */

@@ -203,6 +203,108 @@ describe("URL modules and shared layers", () => {
   });
 });
 
+// The root files are the Worker's entry (index.ts, and the app, queue and cron handlers it starts) and what every
+// layer reads (env.ts: the bindings and a request's variables; money.ts). The folder rules above skip them, so they
+// have rules of their own: only the entry imports a handler, and no root file sits in an import circle (env.ts
+// importing a layer's type that imports env.ts back made every layer on the way one, though the imports were types).
+const entryHandlers = ["app.ts", "queue.ts", "scheduled.ts"];
+
+/** The file every relative import of `files` names (a known file, or the spec's folder index), by importing file. */
+function fileImports(files: Record<string, string>) {
+  const known = new Set(Object.keys(files));
+  const imports = new Map<string, string[]>();
+  for (const [file, text] of Object.entries(files)) {
+    const targets: string[] = [];
+    for (const [, spec] of text.matchAll(/from "(\.[^"]+)"/g)) {
+      const target = file.split("/").slice(0, -1);
+      for (const step of (spec as string).split("/")) {
+        if (step === "..") target.pop();
+        else if (step !== ".") target.push(step);
+      }
+      const path = target.join("/");
+      const found = [`${path}.ts`, `${path}/index.ts`].find((candidate) => known.has(candidate));
+      if (found) targets.push(found);
+    }
+    imports.set(file, targets);
+  }
+  return imports;
+}
+
+const isRootFile = (file: string) => file.split("/").length === 3; // ../src/env.ts
+
+/** "root file: the files of its import circle" for every root file some import of which leads back to it. */
+function rootFileCircles(files: Record<string, string>) {
+  const imports = fileImports(files);
+  const reach = (from: string) => {
+    const seen = new Set<string>();
+    const todo = [...(imports.get(from) ?? [])];
+    for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      todo.push(...(imports.get(file) ?? []));
+    }
+    return seen;
+  };
+  const found: string[] = [];
+  for (const root of Object.keys(files).filter(isRootFile)) {
+    const circle = [...reach(root)].filter((file) => file === root || reach(file).has(root));
+    if (circle.length > 0)
+      found.push(
+        `${root.slice(7)}: ${circle
+          .map((file) => file.slice(7))
+          .sort()
+          .join(", ")}`,
+      );
+  }
+  return found.sort();
+}
+
+/** "importer -> handler" for every import of an entry handler by a file other than the Worker's entry. */
+function handlerImports(files: Record<string, string>) {
+  const found: string[] = [];
+  for (const [file, targets] of fileImports(files)) {
+    for (const target of targets) {
+      if (file !== "../src/index.ts" && isRootFile(target) && entryHandlers.includes(target.slice(7)))
+        found.push(`${file.slice(7)} -> ${target.slice(7)}`);
+    }
+  }
+  return found.sort();
+}
+
+describe("the root files of src", () => {
+  it("puts no root file in an import circle", () => {
+    expect(Object.keys(sources).filter(isRootFile).length).toBeGreaterThan(4);
+    expect(rootFileCircles(sources)).toEqual([]);
+  });
+
+  it("catches a planted circle through env.ts, even of type-only imports", () => {
+    const planted = {
+      "../src/env.ts":
+        'import type { Tenant } from "./auth/tenant";\nimport type { Scope } from "./auth/scopes";',
+      "../src/auth/tenant.ts": 'import type { AppEnv } from "../env";\nimport { a } from "../http/errors";',
+      "../src/auth/scopes.ts": "export type Scope = string;",
+      "../src/http/errors.ts": 'import { b } from "./codes";',
+      "../src/http/codes/index.ts": 'import type { Tenant } from "../../auth/tenant";',
+      "../src/money.ts": 'import { z } from "@hono/zod-openapi";',
+    };
+    expect(rootFileCircles(planted)).toEqual([
+      "env.ts: auth/tenant.ts, env.ts, http/codes/index.ts, http/errors.ts",
+    ]);
+  });
+
+  it("lets only the Worker's entry import the app, queue and cron handlers", () => {
+    expect(handlerImports(sources)).toEqual([]);
+    const planted = {
+      "../src/index.ts": 'import { createApp } from "./app";',
+      "../src/app.ts": 'import { runSweeps } from "./scheduled";',
+      "../src/jobs/sweep.ts": 'import { consumeQueue } from "../queue";',
+      "../src/scheduled.ts": "",
+      "../src/queue.ts": "",
+    };
+    expect(handlerImports(planted)).toEqual(["app.ts -> scheduled.ts", "jobs/sweep.ts -> queue.ts"]);
+  });
+});
+
 // One file per operation (README, "Where the code is"): each operation's handler in routes.ts calls a logic file of its
 // own. A file the handlers of several operations call is a step they share (serving a report) only when each of them
 // also calls a file of its own; otherwise that file holds several operations.

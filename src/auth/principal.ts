@@ -1,6 +1,5 @@
-import type { AppContext } from "../env";
 import type { Scope } from "./scopes";
-import type { Tenant } from "./tenant";
+import type { Tenant } from "./tenant-record";
 
 /** Who is calling, as established by authentication (before the tenant is resolved). */
 export type Principal =
@@ -29,7 +28,7 @@ export interface Actor {
 }
 
 /** The request's actor, as recorded in ledgers and histories. */
-export function actorOf(c: AppContext): Actor {
+export function actorOf(c: { var: { principal: Principal; requestId: string } }): Actor {
   const { principal } = c.var;
   return { actorType: principal.type, actorId: principal.id, requestId: c.var.requestId };
 }

@@ -6,16 +6,7 @@ import { memberships, tenants } from "../db/schema/platform";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
 import { type Role, type Scope, scopesByRole } from "./scopes";
-
-export type Plan = "starter" | "business" | "enterprise";
-export interface Tenant {
-  id: string;
-  name: string;
-  plan: Plan;
-  status: "active" | "suspended";
-  /** The shard holding its tables, as the directory said in this request's lookup. */
-  shard: string;
-}
+import type { Tenant } from "./tenant-record";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { isLocalDevelopment } from "../config/production-guard";
 import type { AppContext, AppEnv, Bindings } from "../env";
+import type { MoveFault } from "./move-fault";
 
 // Fault injection for the soak (bench/soak.mjs): a request asks for faults in `X-Fault-Inject`, e.g.
 // `d1-batch=0.1, d1-statement=0.02, limiter, queue` (or, on `POST /platform/tenants/{id}/move`,
@@ -11,9 +12,6 @@ import type { AppContext, AppEnv, Bindings } from "../env";
 
 const REQUEST_HEADER = "X-Fault-Inject";
 const RESPONSE_HEADER = "X-Fault-Injected";
-
-/** A failure a tenant move is asked for (`move=copying|verifying`): the move fails in this phase. */
-export type MoveFault = "copying" | "verifying";
 
 type FaultKind = "d1-statement" | "d1-batch" | "limiter" | "queue";
 

@@ -1,13 +1,7 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
-import type { Bindings } from "../env";
+import type { Bindings, JobParams } from "../env";
 import { failJob, finishJob, startJob } from "./lifecycle";
 import { exportPart, importChunk } from "./steps";
-
-/** What a job's Workflow instance is created with (its id is the job's). */
-export interface JobParams {
-  tenantId: string;
-  jobId: string;
-}
 
 // Each step is retried on failure (a D1 or R2 error in transit, an isolate that went away) with backoff; a step
 // that cannot succeed throws NonRetryableError. The engine keeps each finished step's result, so an instance that

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { Plan } from "../auth/tenant";
+import type { Plan } from "../auth/tenant-record";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
 import { rateLimitHeaders } from "./headers";

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../env";
 import {
   acquire,
   emptyLedger,
@@ -28,13 +27,14 @@ export interface LeaseGrant {
  * synchronously to the end (storage calls are synchronous; `clear` awaits only storage, which holds the
  * input gate), so concurrent calls to one object cannot interleave: every decision is atomic.
  */
-export class RateLimiter extends DurableObject<Bindings> {
+// It reads no binding, so it does not name the bindings (src/env.ts names it).
+export class RateLimiter extends DurableObject {
   #ledger: Ledger = emptyLedger;
   #hasTables = false;
   /** When the last entry leaves the window; an alarm that fires earlier is stale (a newer one is set). */
   #idleAt = 0;
 
-  constructor(ctx: DurableObjectState, env: Bindings) {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     const tables = ctx.storage.sql
       .exec<{ name: string }>(

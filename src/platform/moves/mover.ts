@@ -13,7 +13,7 @@ import {
 } from "../../db/moves/steps";
 import { movedTables } from "../../db/moves/tables";
 import { shardDatabase } from "../../db/shards";
-import type { MoveFault } from "../../dev/fault-injection";
+import type { MoveFault } from "../../dev/move-fault";
 import { switchDirectory, updateMove } from "./records";
 
 /** The bindings a move needs: the databases and the Durable Objects that drive moves. */

@@ -4,7 +4,7 @@ import { platformDb } from "../../db/client";
 import { answerFor } from "../../db/constraint-errors";
 import { tenantMoves, tenants } from "../../db/schema/platform";
 import { isShard, shardNames } from "../../db/shards";
-import type { MoveFault } from "../../dev/fault-injection";
+import type { MoveFault } from "../../dev/move-fault";
 import { AppError, conflict, notFound } from "../../http/errors";
 import type { MoveBindings } from "./mover";
 import { type MoveRow, moveRecord } from "./records";
