@@ -185,3 +185,56 @@ describe("format characters (bidi overrides, zero-width characters)", () => {
     expect(await productCount()).toBe(before);
   });
 });
+
+// A lone UTF-16 surrogate is not a character: stored, it became U+FFFD, so `TWIN-\ud800` and `TWIN-\udfff` were
+// two SKUs that read back identical (issue #44). Refused everywhere, as a control character is.
+describe("unpaired surrogates and deep nesting", () => {
+  const lone = (field: string, codePoint: string) =>
+    `${field}: must not contain an unpaired surrogate (${codePoint}), which is not a character`;
+
+  it("a SKU, a name, a note or a key holding a lone surrogate is a 400 naming it; nothing is stored", async () => {
+    const before = await productCount();
+    for (const [sku, codePoint] of [
+      ["TWIN-\ud800", "U+D800"],
+      ["TWIN-\udbff", "U+DBFF"],
+      ["TWIN-\udfff", "U+DFFF"],
+    ] as const) {
+      const res = await call("POST", "/products", { headers: tenant.admin, body: { sku, name: "Twin" } });
+      expect(res.status, codePoint).toBe(400);
+      expect(res.body.errors).toEqual([lone("sku", codePoint)]);
+    }
+    const order = await call("POST", "/orders/sales", {
+      headers: tenant.admin,
+      body: {
+        customerId: crypto.randomUUID(),
+        lines: [{ productId: crypto.randomUUID(), quantity: 1, price: 1 }],
+        shippingAddress: { street: "1 Main St", city: "x\udc00y", zip: "1", "k\ud801": 1 },
+        notes: "half an emoji \ud83d",
+      },
+    });
+    expect(order.status).toBe(400);
+    expect(order.body.errors).toEqual([
+      lone("shippingAddress.city", "U+DC00"),
+      lone("shippingAddress.k\\ud801", "U+D801"),
+      lone("notes", "U+D83D"),
+    ]);
+    expect(await productCount()).toBe(before);
+    // A whole pair is one character (an emoji) and passes.
+    const emoji = await call("POST", "/products", {
+      headers: tenant.admin,
+      body: { sku: `PAIR-${crypto.randomUUID()}`, name: "Mug \ud83d\ude00" },
+    });
+    expect(emoji.status).toBe(201);
+    expect(emoji.body.data.name).toBe("Mug \ud83d\ude00");
+  });
+
+  it("a body nested deeper than 32 levels is a 400 when it is walked, not a stack overflow", async () => {
+    const depth = 100_000;
+    const res = await call("POST", "/products", {
+      headers: { ...tenant.admin, "content-type": "application/json" },
+      body: `{"sku":"DEEP-1","name":${"[".repeat(depth)}"\\u0041"${"]".repeat(depth)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([`name${"[0]".repeat(31)}: must not be nested deeper than 32 levels`]);
+  });
+});

@@ -138,4 +138,24 @@ describe("product_import", () => {
       "product.created",
     ]);
   });
+
+  it("refuses a row nested 5,000 deep or holding a lone surrogate with its line, and goes on", async () => {
+    const sku = `ND-${unique()}`;
+    const depth = 5000;
+    const ndjson = [
+      JSON.stringify({ sku: `${sku}-1`, name: "First" }),
+      `{"sku":"${sku}-deep","name":${"[".repeat(depth)}"x"${"]".repeat(depth)}}`,
+      `{"sku":"${sku}-\\ud800","name":"Twin"}`,
+      JSON.stringify({ sku: `${sku}-4`, name: "Last" }),
+    ].join("\n");
+    const uploadId = await upload(tenant.admin, ndjson, "application/x-ndjson");
+    const job = await runJob(tenant.admin, { type: "product_import", uploadId });
+    expect(job).toMatchObject({ status: "succeeded", processed: 4, failed: 2 });
+    expect(job.errors).toEqual([
+      { line: 2, errors: [`name${"[0]".repeat(31)}: must not be nested deeper than 32 levels`] },
+      { line: 3, errors: ["sku: must not contain an unpaired surrogate (U+D800), which is not a character"] },
+    ]);
+    const stored = await call("GET", `/products?search=${sku}&pageSize=10`, { headers: tenant.admin });
+    expect(stored.body.data.items.map((p) => p.sku).sort()).toEqual([`${sku}-1`, `${sku}-4`]);
+  });
 });

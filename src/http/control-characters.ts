@@ -39,8 +39,16 @@ const formatRuleOf = (key: string | number | undefined) =>
         ? IN_NAME
         : undefined;
 
+// A lone UTF-16 surrogate (a JSON `\ud800` escape without its pair) is not a character: stored, it becomes U+FFFD, so
+// `TWIN-\ud800` and `TWIN-\udfff` would be two SKUs that read back identical. Refused in every field. UTF-8 text
+// (a query, a CSV) cannot hold one; a JSON escape can.
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** What is wrong with `text` as a value of `key`, if anything. */
 function problemIn(text: string, key: string | number | undefined, control: RegExp): string | undefined {
+  const lone = LONE_SURROGATE.exec(text)?.[0];
+  if (lone !== undefined)
+    return `must not contain an unpaired surrogate (${codePoint(lone)}), which is not a character`;
   if (control.test(text)) return CONTROL;
   const found = formatRuleOf(key)?.exec(text)?.[0];
   return found === undefined
@@ -51,28 +59,58 @@ function problemIn(text: string, key: string | number | undefined, control: RegE
 const codePoint = (char: string) =>
   `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
-/** A name as it can be shown in a message: its control characters written as `\u0000`. */
+/** A name as it can be shown in a message: its control characters and lone surrogates written as `\u0000`. */
 const visible = (name: string) =>
-  name.replace(/\p{Cc}/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  name.replace(/[\p{Cc}\p{Cs}]/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** How deep the walk below goes: far past any body or row the API takes (an order's line is 3 levels down). */
+const MAX_DEPTH = 32;
+
+type Pending =
+  | { value: unknown; path: (string | number)[]; key: string | number | undefined }
+  | { problem: string };
 
 /**
  * `lines[0].sku: <problem>` for every string in a parsed JSON value, keys included, that holds a forbidden
- * character. An array's items are ruled by the array's key (`serialNumbers[3]`).
+ * character, in document order. An array's items are ruled by the array's key (`serialNumbers[3]`). The walk keeps
+ * its own stack (a file's row nested 5,000 deep overflowed the call stack, issue #44) and refuses a container
+ * nested deeper than MAX_DEPTH, naming where, instead of walking into it.
  */
-export function badStrings(value: unknown, path: (string | number)[] = [], key?: string | number): string[] {
-  if (typeof value === "string") {
-    const problem = problemIn(value, key, IN_BODY);
-    return problem ? [`${formatPath(path) || "body"}: ${problem}`] : [];
+export function badStrings(root: unknown): string[] {
+  const problems: string[] = [];
+  const pending: Pending[] = [{ value: root, path: [], key: undefined }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if ("problem" in next) {
+      problems.push(next.problem);
+      continue;
+    }
+    const { value, path, key } = next;
+    const where = formatPath(path) || "body";
+    if (typeof value === "string") {
+      const problem = problemIn(value, key, IN_BODY);
+      if (problem) problems.push(`${where}: ${problem}`);
+    } else if (value !== null && typeof value === "object") {
+      if (path.length >= MAX_DEPTH) {
+        problems.push(`${where}: must not be nested deeper than ${MAX_DEPTH} levels`);
+        continue;
+      }
+      // Pushed last first, so they are taken in document order.
+      const children: Pending[] = Array.isArray(value)
+        ? value.map((item, index) => ({ value: item, path: [...path, index], key }))
+        : Object.entries(value).map(([name, item]): Pending => {
+            const problem = LONE_SURROGATE.test(name)
+              ? problemIn(name, undefined, IN_BODY)
+              : IN_BODY.test(name)
+                ? CONTROL
+                : undefined;
+            return problem
+              ? { problem: `${formatPath([...path, visible(name)])}: ${problem}` }
+              : { value: item, path: [...path, name], key: name };
+          });
+      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i] as Pending);
+    }
   }
-  if (Array.isArray(value)) return value.flatMap((item, index) => badStrings(item, [...path, index], key));
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).flatMap(([name, item]) =>
-      IN_BODY.test(name)
-        ? [`${formatPath([...path, visible(name)])}: ${CONTROL}`]
-        : badStrings(item, [...path, name], name),
-    );
-  }
-  return [];
+  return problems;
 }
 
 /**

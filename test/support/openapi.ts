@@ -478,6 +478,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "like control characters: every identifier and name refuses them",
   },
   {
+    rule: /: must not contain an unpaired surrogate \(U\+D[89A-F][0-9A-F]{2}\), which is not a character$|: must not be nested deeper than 32 levels$/,
+    why: "like control characters: every string refuses a lone surrogate, and no body is walked deeper than 32 levels",
+  },
+  {
     rule: /: must be another location of the same warehouse$| is not in the order's warehouse$|^this scope has \d+ |^newPassword: must differ from the current password$/,
     why: "depends on stored data (a location's warehouse, a count's scope, the current password)",
   },
