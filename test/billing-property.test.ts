@@ -322,3 +322,154 @@ describe("the daily storage snapshot", () => {
     ]);
   });
 });
+
+describe("picking", () => {
+  // However an order was picked (a pick list, part of one and the rest by hand, by hand into a shipment, by a
+  // status update, a shipment cancelled and made again), it is charged once: every unit, every line, the order.
+  const way = fc.constantFrom("status", "shipment", "pickList", "partPicked", "twoShipments", "repacked");
+  const order = fc.record({
+    way,
+    lines: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }),
+  });
+
+  it("charges every unit, line and order picked, once, whoever picked it and however it shipped", async () => {
+    const warehouse = await createWarehouse(tenant);
+    const bin = await createLocation(tenant, warehouse.id);
+    const day = () => new Date().toISOString().slice(0, 10);
+    const from = day();
+    const expectOk = async (res: Promise<{ status: number; body: unknown }>, status = 200) => {
+      const answer = await res;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+      return (answer.body as { data: Record<string, unknown> }).data;
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 3 }), async (orders) => {
+        const merchantId = await newMerchant();
+        await expectOk(
+          call("POST", "/billing/rate-cards", {
+            headers: tenant.admin,
+            body: {
+              merchantId,
+              currency: "EUR",
+              effectiveFrom: "2026-01-01",
+              rates: [
+                { activity: "picking", per: "order", unitPrice: 1 },
+                { activity: "picking", per: "line", unitPrice: 1 },
+                { activity: "picking", per: "unit", unitPrice: 1 },
+              ],
+            },
+          }),
+          201,
+        );
+        const products: { id: string; sku: string }[] = [];
+        for (let i = 0; i < 3; i++) {
+          const product = await createProduct(tenant, { merchantId });
+          await expectOk(
+            call("POST", "/inventory/adjustments", {
+              headers: tenant.admin,
+              body: { productId: product.id, locationId: bin.id, quantity: 100, reason: "received" },
+            }),
+            201,
+          );
+          products.push(product);
+        }
+        const expected = new Map<string, string>();
+        for (const o of orders) {
+          const made = (await expectOk(
+            call("POST", "/orders/sales", {
+              headers: tenant.admin,
+              body: {
+                customerId: crypto.randomUUID(),
+                warehouseId: warehouse.id,
+                shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+                lines: o.lines.map((quantity, i) => ({ productId: products[i]?.id, quantity, price: 1 })),
+              },
+            }),
+            201,
+          )) as { id: string; lines: { id: string; quantity: number }[] };
+          const units = o.lines.reduce((sum, q) => sum + q, 0);
+          expected.set(made.id, `line ${o.lines.length}, order 1, unit ${units}`);
+          const status = (to: string) =>
+            expectOk(
+              call("PATCH", `/orders/${made.id}/status`, { headers: tenant.admin, body: { status: to } }),
+            );
+          const ship = (quantities: number[]) =>
+            expectOk(
+              call("POST", `/orders/${made.id}/shipments`, {
+                headers: tenant.admin,
+                body: {
+                  packages: [
+                    {
+                      weight: { value: 1, unit: "kg" },
+                      lines: made.lines.flatMap((l, i) =>
+                        quantities[i] ? [{ orderLineId: l.id, quantity: quantities[i] }] : [],
+                      ),
+                    },
+                  ],
+                },
+              }),
+              201,
+            ) as Promise<{ id: string }>;
+          await status("confirmed");
+          if (o.way === "status") {
+            await status("shipped");
+            continue;
+          }
+          if (o.way === "pickList" || o.way === "partPicked") {
+            const list = (await expectOk(
+              call("POST", "/pick-lists", {
+                headers: tenant.admin,
+                body: { warehouseId: warehouse.id, orderIds: [made.id] },
+              }),
+              201,
+            )) as { id: string; lines: { id: string; orderLineId: string; quantity: number }[] };
+            const picked = o.way === "pickList" ? list.lines : list.lines.slice(0, 1);
+            for (const line of picked) {
+              const i = made.lines.findIndex((l) => l.id === line.orderLineId);
+              await expectOk(
+                call("POST", `/pick-lists/${list.id}/picks`, {
+                  headers: tenant.admin,
+                  body: {
+                    lineId: line.id,
+                    location: bin.code,
+                    product: products[i]?.sku,
+                    quantity: o.way === "pickList" ? line.quantity : 1,
+                  },
+                }),
+              );
+            }
+            if (o.way === "partPicked") {
+              await expectOk(call("POST", `/pick-lists/${list.id}/cancel`, { headers: tenant.admin }));
+            }
+          }
+          if (o.way === "twoShipments") {
+            await ship(o.lines.map((q, i) => (i === 0 ? q : 0)));
+            if (o.lines.length > 1) await ship(o.lines.map((q, i) => (i === 0 ? 0 : q)));
+            continue;
+          }
+          if (o.way === "repacked") {
+            const first = await ship(o.lines);
+            await expectOk(call("POST", `/shipments/${first.id}/cancel`, { headers: tenant.admin }));
+          }
+          await ship(o.lines);
+        }
+        const charges = await expectOk(
+          call("GET", `/billing/charges?merchantId=${merchantId}&from=${from}&to=${day()}&pageSize=100`, {
+            headers: tenant.admin,
+          }),
+        );
+        // Summed per order and unit: a line is one charge on the day of its first pick.
+        const got = new Map<string, Record<string, number>>();
+        for (const c of charges.items as { per: string; quantity: number; reference: { id: string } }[]) {
+          const sums = got.get(c.reference.id) ?? {};
+          sums[c.per] = (sums[c.per] ?? 0) + c.quantity;
+          got.set(c.reference.id, sums);
+        }
+        expect(
+          new Map([...got].map(([id, s]) => [id, `line ${s.line}, order ${s.order}, unit ${s.unit}`])),
+        ).toEqual(expected);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});

@@ -330,6 +330,97 @@ describe("GET /billing/charges", () => {
     );
   });
 
+  it("bills picking however an order was picked: packed without a pick list, partly picked, re-packed after a cancel", async () => {
+    const shipper = await merchant(tenant);
+    ok("card", await rateCard(tenant, shipper), 201);
+    const warehouse = await createWarehouse(tenant);
+    const bin = await createLocation(tenant, warehouse.id);
+    const [mug, cup] = [
+      await createProduct(tenant, { merchantId: shipper }),
+      await createProduct(tenant, { merchantId: shipper }),
+    ];
+    for (const product of [mug, cup]) await adjustStock(tenant, product.id, bin.id, 20);
+    const confirmed = async (lines: { productId: string; quantity: number }[]) => {
+      const order = ok("order", await salesOrder(tenant, lines, { warehouseId: warehouse.id }), 201).body
+        .data;
+      ok("confirm", await setStatus(tenant, order.id, { status: "confirmed" }));
+      return order as { id: string; lines: { id: string; quantity: number }[] };
+    };
+    const ship = async (order: { id: string; lines: { id: string; quantity: number }[] }, units: number[]) =>
+      ok(
+        "shipment",
+        await call("POST", `/orders/${order.id}/shipments`, {
+          headers: tenant.admin,
+          body: {
+            packages: [
+              {
+                weight: { value: 1, unit: "kg" },
+                lines: order.lines.flatMap((l, i) =>
+                  units[i] ? [{ orderLineId: l.id, quantity: units[i] }] : [],
+                ),
+              },
+            ],
+          },
+        }),
+        201,
+      ).body.data as { id: string };
+    // Packed straight from the bin, no pick list: two lines, 3 + 2 units.
+    const packed = await confirmed([
+      { productId: mug.id, quantity: 3 },
+      { productId: cup.id, quantity: 2 },
+    ]);
+    await ship(packed, [3, 2]);
+    // 2 of 5 picked on a pick list, then all 5 packed: 2 picked units from the packing location, 3 from the bin.
+    const partly = await confirmed([{ productId: mug.id, quantity: 5 }]);
+    const list = ok(
+      "pick list",
+      await call("POST", "/pick-lists", {
+        headers: tenant.admin,
+        body: { warehouseId: warehouse.id, orderIds: [partly.id] },
+      }),
+      201,
+    ).body.data;
+    ok(
+      "pick",
+      await call("POST", `/pick-lists/${list.id}/picks`, {
+        headers: tenant.admin,
+        body: { lineId: list.lines[0]?.id, location: bin.code, product: mug.sku, quantity: 2 },
+      }),
+    );
+    ok("cancel list", await call("POST", `/pick-lists/${list.id}/cancel`, { headers: tenant.admin }));
+    await ship(partly, [5]);
+    // Packed from the bin, cancelled (its units wait at the packing location), packed again: picked once.
+    const repacked = await confirmed([{ productId: cup.id, quantity: 4 }]);
+    const first = await ship(repacked, [4]);
+    ok("cancel", await call("POST", `/shipments/${first.id}/cancel`, { headers: tenant.admin }));
+    await ship(repacked, [4]);
+
+    const res = await call(
+      "GET",
+      `/billing/charges?merchantId=${shipper}&from=${monthStart()}&to=${today()}&pageSize=100`,
+      { headers: tenant.admin },
+    );
+    expect(res.status).toBe(200);
+    const picking = res.body.data.items
+      .filter((c: { activity: string }) => c.activity === "picking")
+      .map((c: { per: string; quantity: number; reference: { id: string } }) =>
+        [c.reference.id, c.per, c.quantity].join(" "),
+      );
+    expect(picking.sort()).toEqual(
+      [
+        `${packed.id} order 1`,
+        `${packed.id} line 2`,
+        `${packed.id} unit 5`,
+        `${partly.id} order 1`,
+        `${partly.id} line 1`,
+        `${partly.id} unit 5`,
+        `${repacked.id} order 1`,
+        `${repacked.id} line 1`,
+        `${repacked.id} unit 4`,
+      ].sort(),
+    );
+  });
+
   it("needs a merchant, a range of at most 92 days, and answers 404 for another tenant's merchant", async () => {
     const noMerchant = await call("GET", `/billing/charges?from=${today()}&to=${today()}`, {
       headers: tenant.admin,

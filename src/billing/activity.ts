@@ -5,17 +5,18 @@ import type { TenantDb } from "../db/client";
 import {
   billingRateCards,
   billingStorageSnapshots,
-  orderLines,
+  locations,
   orders,
   packages,
   pickListLines,
   pickListPicks,
   returnReceiptLines,
   returns,
+  shipmentStock,
   shipments,
   stockMovements,
 } from "../db/schema/tenant";
-import { inTenant } from "../db/tenant-scope";
+import { inTenant, tenantRows } from "../db/tenant-scope";
 import type { BilledActivity, BillingUnit } from "../record-schemas/invoice";
 import type { chargeReferenceTypes } from "./schemas";
 
@@ -57,9 +58,9 @@ function wholeTenant(tdb: TenantDb): TenantDb {
 /**
  * Everything billable of `merchantId` that happened in the window, and its rate cards, in one batch:
  * - receiving: each purchase-order receipt (its ledger rows, reason `received`, of one request): lines and units;
- * - picking: scans on pick lists of its sales orders: units per order and day, each order line on the day of its
- *   first pick, each order on the day of its first pick; an order shipped by a status update without a pick list
- *   was picked as it shipped: its units, lines and the order, on that day (its ledger rows, reason `shipped`);
+ * - picking: scans on pick lists of its sales orders and units its shipments took straight from storage (picked by
+ *   hand): units per order and day, each order line on the day of its first pick, each order on the day of its
+ *   first pick;
  * - packing: packages of dispatched shipments, by package type, on the day of dispatch;
  * - returns: units per return receipt, each return on the day of its first receipt;
  * - storage: the daily snapshots (units, and locations holding stock, by location type).
@@ -70,17 +71,20 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
     inTenant(tdb, orders, eq(orders.id, orderId), eq(orders.merchantId, merchantId));
   const inWindow = (column: SQLiteColumn) => and(gte(column, window.from), lt(column, window.to));
   const firstIn = (first: SQL) => sql`${first} >= ${window.from} and ${first} < ${window.to}`;
-  /** The ledger rows of `reason` that point at an order, in the window (a receipt's, a status update's shipment). */
-  const orderLedger = (reason: "received" | "shipped", ...more: SQL[]) =>
-    inTenant(
-      tdb,
-      stockMovements,
-      eq(stockMovements.reason, reason),
-      eq(stockMovements.referenceType, "order"),
-      inWindow(stockMovements.createdAt),
-      ...more,
-    );
+  /** A purchase-order receipt's ledger rows in the window (reason `received`, pointing at the order). */
+  const receiptLedger = inTenant(
+    tdb,
+    stockMovements,
+    eq(stockMovements.reason, "received"),
+    eq(stockMovements.referenceType, "order"),
+    inWindow(stockMovements.createdAt),
+  );
 
+  /**
+   * Every pick of the merchant's orders, however it was picked: a scan on a pick list, or units a shipment took
+   * straight from storage (not from the packing location, where picked units wait), which a person picked by hand
+   * (an order packed without a pick list, or shipped by a status update).
+   */
   const pickedRows = () =>
     tdb.db
       .select({
@@ -93,6 +97,33 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
       .innerJoin(pickListLines, inTenant(tdb, pickListLines, eq(pickListLines.id, pickListPicks.lineId)))
       .innerJoin(orders, ofMerchantOrder(pickListLines.orderId))
       .where(inTenant(tdb, pickListPicks, eq(pickListPicks.kind, "pick")))
+      .unionAll(
+        tdb.db
+          .select({
+            orderId: shipments.orderId,
+            orderLineId: shipmentStock.orderLineId,
+            createdAt: shipments.createdAt,
+            quantity: shipmentStock.quantity,
+          })
+          .from(shipmentStock)
+          .innerJoin(shipments, inTenant(tdb, shipments, eq(shipments.id, shipmentStock.shipmentId)))
+          .innerJoin(orders, ofMerchantOrder(shipments.orderId))
+          .where(
+            inTenant(
+              tdb,
+              shipmentStock,
+              // A location deleted since was emptied, so it was storage: a packing location is never deleted.
+              notExists(
+                tenantRows(
+                  tdb,
+                  locations,
+                  eq(locations.id, shipmentStock.locationId),
+                  eq(locations.type, "packing"),
+                ),
+              ),
+            ),
+          ),
+      )
       .as("picked");
   const picked = pickedRows();
   const firstLinePicks = pickedRows();
@@ -120,7 +151,7 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
       })
       .from(stockMovements)
       .innerJoin(orders, ofMerchantOrder(stockMovements.referenceId))
-      .where(orderLedger("received"))
+      .where(receiptLedger)
       // One receipt is one request's ledger rows (each level's row takes its own instant).
       .groupBy(
         stockMovements.referenceId,
@@ -136,37 +167,6 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
       .from(picked)
       .where(inWindow(picked.createdAt))
       .groupBy(picked.orderId, sql`substr(${picked.createdAt}, 1, 10)`),
-    shippedUnpicked: tdb.db
-      .select({
-        orderId: sql<string>`${stockMovements.referenceId}`,
-        at: sql<string>`min(${stockMovements.createdAt})`,
-        units: sql<number>`-sum(${stockMovements.delta})`,
-        lines: sql<number>`(select count(*) from ${orderLines} where ${orderLines.tenantId} = ${tdb.tenantId}
-          and ${orderLines.orderId} = ${stockMovements.referenceId})`,
-      })
-      .from(stockMovements)
-      .innerJoin(orders, ofMerchantOrder(stockMovements.referenceId))
-      .where(
-        orderLedger(
-          "shipped",
-          // Picked on a pick list first: billed from its picks.
-          notExists(
-            tdb.db
-              .select({ one: sql`1` })
-              .from(pickListPicks)
-              .innerJoin(pickListLines, eq(pickListLines.id, pickListPicks.lineId))
-              .where(
-                inTenant(
-                  tdb,
-                  pickListLines,
-                  eq(pickListLines.orderId, stockMovements.referenceId),
-                  eq(pickListPicks.kind, "pick"),
-                ),
-              ),
-          ),
-        ),
-      )
-      .groupBy(stockMovements.referenceId),
     pickedLines: tdb.db
       .select({ orderId: firstLinePicks.orderId, at: min(firstLinePicks.createdAt) })
       .from(firstLinePicks)
@@ -256,11 +256,6 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
     ...read.pickedUnits.map((r) =>
       happened({ activity: "picking", per: "unit" }, "order", r.orderId, r.at, r.units, r.day),
     ),
-    ...read.shippedUnpicked.flatMap((r) => [
-      happened({ activity: "picking", per: "order" }, "order", r.orderId, r.at, 1),
-      happened({ activity: "picking", per: "line" }, "order", r.orderId, r.at, r.lines),
-      happened({ activity: "picking", per: "unit" }, "order", r.orderId, r.at, r.units),
-    ]),
     ...read.pickedLines.map((r) =>
       happened({ activity: "picking", per: "line" }, "order", r.orderId, r.at, 1),
     ),
