@@ -1,12 +1,15 @@
 // `npm run dev`: apply local D1 migrations (the platform and every shard), seed the demo tenant, serve with
-// wrangler dev, fill the demo tenant through the API once the server answers, and run the scheduled job every
-// minute as the cron trigger (`* * * * *`) does in production: wrangler dev does not fire cron triggers itself.
-// Extra arguments (`npm run dev -- --port 8788`) are passed to wrangler.
+// wrangler dev, fill the demo tenant through the API once the server answers (scripts/demo), and run the scheduled
+// job every minute as the cron trigger (`* * * * *`) does in production: wrangler dev does not fire cron triggers
+// itself. Extra arguments (`npm run dev -- --port 8788`) are passed to wrangler.
+// The server and this script live and die together: wrangler runs in its own process group, which this script
+// ends when it stops (Ctrl-C, a signal, a crash), and this script exits when the server does.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fillDemoTenant } from "./demo-data.mjs";
+import { fillDemoTenant } from "./demo/fill.mjs";
+import { startWebhookReceiver } from "./demo/receiver.mjs";
 import { DEMO, demoSeedSql } from "./demo-seed.mjs";
 import { ensureDevVars } from "./dev-vars.mjs";
 import { applyMigrations } from "./migrate.mjs";
@@ -37,9 +40,33 @@ const ip = argument("--ip");
 const origin = `http://${ip && ip !== "0.0.0.0" ? ip : "localhost"}:${port}`;
 const base = `${origin}/api/v1`;
 
-const wrangler = spawn("npx", ["wrangler", "dev", ...process.argv.slice(2)], { stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => wrangler.kill(signal));
-wrangler.on("exit", (code) => process.exit(code ?? 0));
+// Its own process group (npx, wrangler, workerd), so one signal reaches all of it: npx does not pass signals on.
+// Out of the terminal's foreground group it must not read the terminal, so wrangler's hotkeys are off (Ctrl-C
+// reaches this script, which stops the group).
+// The Worker reads nothing of `request.cf`, so wrangler need not fetch its placeholder from Cloudflare at each start
+// (offline, that fetch failed with a stack trace in the output).
+const wrangler = spawn("npx", ["wrangler", "dev", ...process.argv.slice(2)], {
+  stdio: ["ignore", "inherit", "inherit"],
+  detached: true,
+  env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env },
+});
+const stopServer = (signal) => {
+  try {
+    process.kill(-wrangler.pid, signal);
+  } catch {
+    // already gone
+  }
+};
+process.on("exit", () => stopServer("SIGTERM"));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+  process.on(signal, () => {
+    stopServer(signal);
+    process.exit(128 + (signal === "SIGHUP" ? 1 : signal === "SIGINT" ? 2 : 15));
+  });
+wrangler.on("exit", (code, signal) => {
+  if (signal || code) console.error(`[dev] the server stopped (${signal ?? `exit code ${code}`})`);
+  process.exit(code ?? 1);
+});
 
 async function answers() {
   try {
@@ -49,6 +76,7 @@ async function answers() {
   }
 }
 while (!(await answers())) await new Promise((resolve) => setTimeout(resolve, 500));
+const receiver = await startWebhookReceiver();
 
 // Miniflare's trigger for the scheduled handler (wrangler's --test-scheduled `/__scheduled` is the older name).
 const scheduled = `${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`;
@@ -60,7 +88,13 @@ setInterval(() => {
 }, 60_000);
 
 // The browser tests make their own tenants and leave the demo tenant's request budget to the sign-in tests.
-if (process.env.WMS_DEMO_DATA !== "skip") await fillDemoTenant(base, DEMO, { persist });
+if (process.env.WMS_DEMO_DATA !== "skip") {
+  try {
+    await fillDemoTenant(base, DEMO, { persist, receiverUrl: receiver.url });
+  } catch (error) {
+    console.error(`[demo] the demo data stopped: ${error.message}`);
+  }
+}
 console.log(`
 Web app: ${origin}/app/   (sign in with ${DEMO.email} / ${DEMO.password})
 
