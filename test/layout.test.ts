@@ -203,6 +203,41 @@ describe("URL modules and shared layers", () => {
   });
 });
 
+// Every list pages one way (src/db/pages.ts): its select, its order and its count go to `readPage` (or a helper on
+// it), which adds the window and reads the page with its total in one batch; the newest-first order is `newestFirst`.
+/** "file: what it does by hand" for each list file that windows its page itself or writes the newest-first order. */
+function handPagedLists(files: Record<string, string>) {
+  const found: string[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    const name = file.slice(7);
+    if (name === "db/pages.ts") continue;
+    if (/desc\((\w+)\.createdAt\),\s*desc\(\1\.id\)/.test(text)) found.push(`${name}: newest first`);
+    if (/\/list-[\w-]+\.ts$/.test(file) && /\b(paged|runBatch)\b/.test(text))
+      found.push(`${name}: its own page`);
+  }
+  return found.sort();
+}
+
+describe("lists", () => {
+  it("page through readPage and order newest first through newestFirst", () => {
+    expect(handPagedLists(sources)).toEqual([]);
+  });
+
+  it("catches a planted list that pages itself, and a hand-written newest-first order", () => {
+    const planted = {
+      "../src/returns/list-returns.ts":
+        'import { runBatch } from "../db/batch";\nconst read = await runBatch(tdb, { rows, count });',
+      "../src/holds/read-holds.ts": ".orderBy(desc(h.createdAt), desc(h.id))",
+      "../src/db/pages.ts": "return [desc(table.createdAt), desc(table.id)];",
+      "../src/lots/list-lots.ts": "return readPage(tdb, query, { rows, order, count });",
+    };
+    expect(handPagedLists(planted)).toEqual([
+      "holds/read-holds.ts: newest first",
+      "returns/list-returns.ts: its own page",
+    ]);
+  });
+});
+
 // The root files are the Worker's entry (index.ts, and the app, queue and cron handlers it starts) and what every
 // layer reads (env.ts: the bindings and a request's variables; money.ts). The folder rules above skip them, so they
 // have rules of their own: only the entry imports a handler, and no root file sits in an import circle (env.ts

@@ -1,5 +1,5 @@
 import type { TenantDb } from "../db/client";
-import { offsetOf, paged } from "../http/pagination";
+import { pageOf } from "../http/pagination";
 import { exactMoneyWithText, fromE4 } from "../money";
 import { readActivity } from "./activity";
 import { type Charge, priceActivity } from "./pricing";
@@ -26,7 +26,10 @@ export async function listCharges(tdb: TenantDb, query: ListChargesQuery) {
     firstDay: query.from,
     lastDay: query.to,
   });
-  const charges = priceActivity(activity, cards);
-  const page = charges.slice(offsetOf(query), offsetOf(query) + query.pageSize).map(chargeRecord);
-  return { merchantId, from: query.from, to: query.to, ...paged(page, charges.length, query) };
+  return {
+    merchantId,
+    from: query.from,
+    to: query.to,
+    ...pageOf(priceActivity(activity, cards), query, chargeRecord),
+  };
 }

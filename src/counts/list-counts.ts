@@ -1,9 +1,8 @@
-import { count, desc, eq, type SQL } from "drizzle-orm";
+import { count, eq, type SQL } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { newestFirst, readPage } from "../db/pages";
 import { inventoryCounts } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { offsetOf } from "../http/pagination";
 import { countSummary } from "./records";
 import type { CountsQuery } from "./schemas";
 
@@ -20,10 +19,8 @@ export function listCounts(tdb: TenantDb, query: CountsQuery) {
       rows: tdb.db
         .select()
         .from(inventoryCounts)
-        .where(inTenant(tdb, inventoryCounts, ...filters))
-        .orderBy(desc(inventoryCounts.createdAt), desc(inventoryCounts.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
+        .where(inTenant(tdb, inventoryCounts, ...filters)),
+      order: newestFirst(inventoryCounts),
       count: tdb.db
         .select({ value: count() })
         .from(inventoryCounts)

@@ -5,22 +5,51 @@ import { type BoundStatement, type DrizzleQuery, type Handle, type ResultOf, run
 
 type Rows<Q> = ResultOf<Q> extends readonly (infer R)[] ? R : never;
 
+/** A drizzle select of a list's rows with its filters, before its order and window. */
+interface ListSelect<Row> extends PromiseLike<Row[]> {
+  orderBy(...order: SQL[]): { limit(limit: number): { offset(offset: number): DrizzleQuery } };
+}
+
 /**
- * A page of a list and its total, read in one round trip: `rows` is the page's query (with its limit and
- * offset), `count` selects `{ value: count() }` over the same filters; either may be compiled (compiled.ts).
+ * A page of a list and its total, read in one round trip: `rows` selects the list's rows with their filters (any
+ * columns and joins), `order` orders them and ends with an id, so rows that tie keep one order
+ * and pages neither repeat nor skip them; the page's limit and offset are added here. `count` selects
+ * `{ value: count() }` over the same filters. Every list of the API reads its page here.
  */
-export async function readPage<Q extends DrizzleQuery | BoundStatement<unknown[]>, Item = Rows<Q>>(
+export async function readPage<Row, Item = Row>(
   handle: Handle,
   page: PageQuery,
-  statements: {
-    rows: Q;
-    count: (DrizzleQuery & { _: { result: { value: number }[] } }) | BoundStatement<{ value: number }[]>;
-  },
+  statements: { rows: ListSelect<Row>; order: readonly SQL[]; count: Count },
+  toItem: (row: Row) => Item = (row) => row as unknown as Item,
+) {
+  const rows = statements.rows
+    .orderBy(...statements.order)
+    .limit(page.pageSize)
+    .offset(offsetOf(page));
+  const read = await runBatch(handle, { rows, count: statements.count });
+  return paged((read.rows as Row[]).map(toItem), read.count[0]?.value ?? 0, page);
+}
+
+type Count = (DrizzleQuery & { _: { result: { value: number }[] } }) | BoundStatement<{ value: number }[]>;
+
+/**
+ * `readPage` of statements that carry their order, limit and offset already: the product page's, compiled once
+ * per isolate with the window as bound values (compiled.ts).
+ */
+export async function readWindow<Q extends DrizzleQuery | BoundStatement<unknown[]>, Item = Rows<Q>>(
+  handle: Handle,
+  page: PageQuery,
+  statements: { rows: Q; count: Count },
   toItem: (row: Rows<Q>) => Item = (row) => row as unknown as Item,
 ) {
   const read = await runBatch(handle, statements);
   const rows = read.rows as Rows<Q>[];
   return paged(rows.map(toItem), read.count[0]?.value ?? 0, page);
+}
+
+/** The order of a list that offers no choice of it: newest first, then by id. */
+export function newestFirst(table: { createdAt: SQLiteColumn; id: SQLiteColumn }) {
+  return [desc(table.createdAt), desc(table.id)];
 }
 
 type Sort<F extends string> = { field: F; direction: "asc" | "desc" };
@@ -59,9 +88,8 @@ export function readRowsPage<T extends SQLiteTable & { id: SQLiteColumn }, F ext
         .select()
         .from(table as SQLiteTable)
         .where(where)
-        .orderBy(...sortedBy(sortColumns, table.id, query.sort))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
+        .$dynamic(),
+      order: sortedBy(sortColumns, table.id, query.sort),
       count: db
         .select({ value: count() })
         .from(table as SQLiteTable)
@@ -70,8 +98,6 @@ export function readRowsPage<T extends SQLiteTable & { id: SQLiteColumn }, F ext
     (row) => toItem(row as T["$inferSelect"]),
   );
 }
-
-const newestFirst = { field: "createdAt", direction: "desc" } as const;
 
 /**
  * A page of a table's rows matching `where`, newest first (then by id), and their total: the lists without a
@@ -88,7 +114,7 @@ export function readNewestFirst<T extends SQLiteTable & { id: SQLiteColumn; crea
     handle,
     table,
     where,
-    { ...query, sort: newestFirst },
+    { ...query, sort: { field: "createdAt", direction: "desc" } },
     { createdAt: table.createdAt },
     toItem,
   );

@@ -1,9 +1,8 @@
-import { count, desc, eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { newestFirst, readPage } from "../db/pages";
 import { stockHolds as h } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { offsetOf } from "../http/pagination";
 import { holdStatusAt, selectHolds, toHold } from "../stock/hold-projection";
 import type { HoldsQuery } from "./schemas";
 
@@ -19,10 +18,8 @@ export function listHolds(tdb: TenantDb, query: HoldsQuery) {
     tdb,
     query,
     {
-      rows: selectHolds(tdb, now, ...filters)
-        .orderBy(desc(h.createdAt), desc(h.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
+      rows: selectHolds(tdb, now, ...filters),
+      order: newestFirst(h),
       count: tdb.db
         .select({ value: count() })
         .from(h)

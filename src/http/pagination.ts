@@ -54,6 +54,19 @@ export function paged<T>(items: T[], totalCount: number, { page, pageSize }: Pag
   return { items, totalCount, page, pageSize, totalPages: Math.ceil(totalCount / pageSize) };
 }
 
+/**
+ * A page of a list already in memory (a kit's warehouses, a merchant's priced charges) and its total; a list read
+ * from a table pages in its statement (`readPage`, src/db/pages.ts).
+ */
+export function pageOf<T, Item = T>(
+  all: readonly T[],
+  query: PageQuery,
+  toItem: (item: T) => Item = (item) => item as unknown as Item,
+) {
+  const start = offsetOf(query);
+  return paged(all.slice(start, start + query.pageSize).map(toItem), all.length, query);
+}
+
 /** The OpenAPI shape of a paged list of `item`. */
 export function pagedOf<T extends z.ZodType>(item: T) {
   return z.object({

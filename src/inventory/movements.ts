@@ -1,10 +1,9 @@
-import { count, desc, eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { newestFirst, readPage } from "../db/pages";
 import { stockMovements as m } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { between } from "../db/time-range";
-import { offsetOf } from "../http/pagination";
 import { selectMovements } from "../stock/projections";
 import type { MovementsQuery } from "./schemas";
 
@@ -20,10 +19,8 @@ export function listMovements(tdb: TenantDb, query: MovementsQuery) {
     ...between(m.createdAt, query.from, query.to),
   ];
   return readPage(tdb, query, {
-    rows: selectMovements(tdb, ...filters)
-      .orderBy(desc(m.createdAt), desc(m.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
+    rows: selectMovements(tdb, ...filters),
+    order: newestFirst(m),
     count: tdb.db
       .select({ value: count() })
       .from(m)

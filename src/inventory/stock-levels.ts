@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { lots, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { paged } from "../http/pagination";
+import { pageOf } from "../http/pagination";
 import { validationError } from "../http/validation";
 import { asOfInstant } from "../stock/as-of";
 import { availableUnits, today } from "../stock/expiry";
@@ -76,6 +76,5 @@ function kitPage(levels: KitStockLevelRecord[], query: StockQuery) {
       (field) => `${field}: a kit holds no stock; its availability is per warehouse (productId, warehouseId)`,
     );
   if (refused.length) throw validationError(refused);
-  const start = (query.page - 1) * query.pageSize;
-  return paged(levels.slice(start, start + query.pageSize), levels.length, query);
+  return pageOf(levels, query);
 }

@@ -3,7 +3,6 @@ import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
 import { lots } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { offsetOf } from "../http/pagination";
 import { today } from "../stock/expiry";
 import { lotRecord } from "./records";
 import type { LotsQuery } from "./schemas";
@@ -25,10 +24,8 @@ export function listLots(tdb: TenantDb, query: LotsQuery) {
       rows: tdb.db
         .select()
         .from(lots)
-        .where(inTenant(tdb, lots, ...filters))
-        .orderBy(sql`${lots.expiresAt} is null`, asc(lots.expiresAt), asc(lots.number), asc(lots.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
+        .where(inTenant(tdb, lots, ...filters)),
+      order: [sql`${lots.expiresAt} is null`, asc(lots.expiresAt), asc(lots.number), asc(lots.id)],
       count: tdb.db
         .select({ value: count() })
         .from(lots)

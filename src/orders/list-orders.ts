@@ -5,7 +5,6 @@ import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { contains } from "../db/text-match";
 import { between } from "../db/time-range";
-import { offsetOf } from "../http/pagination";
 import { orderSummary } from "../order-core/records";
 import type { ListOrdersQuery } from "./schemas";
 
@@ -36,13 +35,8 @@ export function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
     tdb,
     query,
     {
-      rows: db
-        .select({ order: orders, quantity })
-        .from(orders)
-        .where(where)
-        .orderBy(...sortedBy(sortColumns, orders.id, query.sort))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
+      rows: db.select({ order: orders, quantity }).from(orders).where(where),
+      order: sortedBy(sortColumns, orders.id, query.sort),
       count: db.select({ value: count() }).from(orders).where(where),
     },
     (r) => orderSummary(r.order, Number(r.quantity)),

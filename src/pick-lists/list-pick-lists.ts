@@ -1,9 +1,8 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
-import { readPage } from "../db/pages";
+import { newestFirst, readPage } from "../db/pages";
 import { pickLists } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { offsetOf } from "../http/pagination";
 import type { ListPickListsQuery } from "./schemas";
 
 /** Pick lists, newest first, with their totals; filtered by status, warehouse or an order on them. */
@@ -35,10 +34,8 @@ export function listPickLists(tdb: TenantDb, query: ListPickListsQuery) {
           shortQuantity: ofList("coalesce(sum(l.short_quantity), 0)"),
         })
         .from(pickLists)
-        .where(where)
-        .orderBy(desc(pickLists.createdAt), desc(pickLists.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
+        .where(where),
+      order: newestFirst(pickLists),
       count: tdb.db.select({ value: count() }).from(pickLists).where(where),
     },
     ({ row: { tenantId: _t, createdBy: _by, ...row }, ...totals }) => ({ ...row, totals }),

@@ -4,7 +4,7 @@ import { readPage } from "../db/pages";
 import { products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { badGtinSql, gtinProblem } from "../gs1/gtin";
-import { offsetOf, type PageQuery } from "../http/pagination";
+import type { PageQuery } from "../http/pagination";
 
 /**
  * The read-only check of stored barcodes: products whose barcode reads as a GTIN (8, 12, 13 or 14 digits) with a
@@ -19,10 +19,8 @@ export function listInvalidBarcodes(tdb: TenantDb, query: PageQuery) {
       rows: tdb.db
         .select({ id: products.id, sku: products.sku, name: products.name, barcode: products.barcode })
         .from(products)
-        .where(where)
-        .orderBy(asc(products.sku))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
+        .where(where),
+      order: [asc(products.sku), asc(products.id)],
       count: tdb.db.select({ value: count() }).from(products).where(where),
     },
     (row) => {

@@ -2,7 +2,7 @@ import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { compiled } from "../db/compiled";
 import { merchantCondition } from "../db/merchant-scope";
-import { readPage, sortedBy } from "../db/pages";
+import { readWindow, sortedBy } from "../db/pages";
 import { productCounts, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf } from "../http/pagination";
@@ -177,7 +177,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     limit: query.pageSize,
     offset: offsetOf(query),
   };
-  const page = await readPage<ReturnType<typeof pageRows> | ReturnType<typeof compiledPageRows>>(
+  const page = await readWindow<ReturnType<typeof pageRows> | ReturnType<typeof compiledPageRows>>(
     tdb,
     query,
     short

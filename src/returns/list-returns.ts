@@ -1,9 +1,8 @@
-import { count, desc, eq } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { count, eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { newestFirst, readPage } from "../db/pages";
 import { returns } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { offsetOf, paged } from "../http/pagination";
 import { readReturns } from "./records";
 import type { ListReturnsQuery } from "./schemas";
 
@@ -15,15 +14,10 @@ export async function listReturns(tdb: TenantDb, query: ListReturnsQuery) {
     query.status ? eq(returns.status, query.status) : undefined,
     query.orderId ? eq(returns.orderId, query.orderId) : undefined,
   );
-  const read = await runBatch(tdb, {
-    rows: tdb.db
-      .select()
-      .from(returns)
-      .where(where)
-      .orderBy(desc(returns.createdAt), desc(returns.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
+  const page = await readPage(tdb, query, {
+    rows: tdb.db.select().from(returns).where(where),
+    order: newestFirst(returns),
     count: tdb.db.select({ value: count() }).from(returns).where(where),
   });
-  return paged(await readReturns(tdb, read.rows), read.count[0]?.value ?? 0, query);
+  return { ...page, items: await readReturns(tdb, page.items) };
 }

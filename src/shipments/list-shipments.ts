@@ -1,9 +1,8 @@
-import { count, desc, eq, gte } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { count, eq, gte } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
+import { newestFirst, readPage } from "../db/pages";
 import { shipments } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { offsetOf, paged } from "../http/pagination";
 import { withPackages } from "../shipment-core/records";
 import type { ListShipmentsQuery } from "./schemas";
 
@@ -16,15 +15,10 @@ export async function listShipments(tdb: TenantDb, query: ListShipmentsQuery) {
     query.carrier ? eq(shipments.carrier, query.carrier) : undefined,
     query.since ? gte(shipments.createdAt, new Date(query.since).toISOString()) : undefined,
   );
-  const read = await runBatch(tdb, {
-    rows: tdb.db
-      .select()
-      .from(shipments)
-      .where(where)
-      .orderBy(desc(shipments.createdAt), desc(shipments.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
+  const page = await readPage(tdb, query, {
+    rows: tdb.db.select().from(shipments).where(where),
+    order: newestFirst(shipments),
     count: tdb.db.select({ value: count() }).from(shipments).where(where),
   });
-  return paged(await withPackages(tdb, read.rows), read.count[0]?.value ?? 0, query);
+  return { ...page, items: await withPackages(tdb, page.items) };
 }

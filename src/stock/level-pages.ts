@@ -3,16 +3,14 @@ import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
 import { lots, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { offsetOf, type PageQuery } from "../http/pagination";
+import type { PageQuery } from "../http/pagination";
 import { levelOrder, levelsWithProducts, selectStockLevels } from "./projections";
 
 /** A page of stock levels as the API shows them, in list order, with how many match `conditions`. */
 export function stockLevelPage(tdb: TenantDb, conditions: (SQL | undefined)[], query: PageQuery) {
   return readPage(tdb, query, {
-    rows: selectStockLevels(tdb, ...conditions)
-      .orderBy(...levelOrder)
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
+    rows: selectStockLevels(tdb, ...conditions),
+    order: levelOrder,
     count: tdb.db
       .select({ value: count() })
       .from(stockLevels)

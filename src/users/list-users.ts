@@ -2,7 +2,7 @@ import { asc, count, desc, eq } from "drizzle-orm";
 import type { PlatformScope } from "../db/client";
 import { readPage } from "../db/pages";
 import { memberships, users } from "../db/schema/platform";
-import { offsetOf, type PageQuery } from "../http/pagination";
+import type { PageQuery } from "../http/pagination";
 import { membersOf } from "./records";
 
 /** `GET /users`: the tenant's members, by when they joined. */
@@ -12,10 +12,8 @@ export async function listMembers(
 ) {
   const order = query.sort.direction === "asc" ? asc : desc;
   return readPage(scope, query, {
-    rows: membersOf(scope)
-      .orderBy(order(memberships.createdAt), order(users.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
+    rows: membersOf(scope),
+    order: [order(memberships.createdAt), order(users.id)],
     count: scope.db
       .select({ value: count() })
       .from(memberships)
