@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { demoPlan, WEBHOOK_DESCRIPTION } from "./plan.mjs";
 
 /** Thrown for a step the API refused (or that could not be sent): the section stops there. */
-class Refused extends Error {}
+export class Refused extends Error {}
 
 /** The API as the demo's admin key calls it: waits out 429s as the API asks; one Idempotency-Key per step. */
 function client(base, apiKey) {
@@ -141,24 +141,17 @@ async function runStep(api, saved, { resolve, path }, step) {
 }
 
 /**
- * Fills the demo tenant on its first start; on later starts points the demo webhook at this run's receiver.
- * Never throws: what was refused is printed, one line each.
+ * Sends the plan's steps section by section through `api` (`send(method, path, { body, type })`, throwing `Refused`).
+ * A refused step ends its section with one line on `log`; the next section runs. Answers each section's start time
+ * (the boundaries redate spreads history days by) and the names of the sections refused.
  */
-export async function fillDemoTenant(base, demo, { persist = [], receiverUrl, today } = {}) {
-  const api = client(base, demo.apiKey);
-  try {
-    if ((await api.send("GET", "/products?pageSize=1")).totalCount > 0) {
-      if (receiverUrl) await pointWebhook(api, receiverUrl);
-      return;
-    }
-  } catch (error) {
-    console.error(`[demo] the demo tenant could not be read (${error.message}); it is left as it is`);
-    return;
-  }
-  const started = Date.now();
-  const plan = demoPlan(today ?? new Date().toISOString().slice(0, 10));
+export async function runPlan(
+  plan,
+  api,
+  { receiverUrl = "http://localhost:9/no-receiver", log = console.error } = {},
+) {
   const saved = new Map();
-  const places = resolver(saved, receiverUrl ?? "http://localhost:9/no-receiver");
+  const places = resolver(saved, receiverUrl);
   const boundaries = [];
   const refused = [];
   for (const section of plan.sections) {
@@ -170,7 +163,7 @@ export async function fillDemoTenant(base, demo, { persist = [], receiverUrl, to
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
         refused.push(section.name);
-        console.error(
+        log(
           `[demo] ${section.name}: "${step.label}" was refused (${error.message}); the rest of it is skipped`,
         );
         break;
@@ -178,6 +171,27 @@ export async function fillDemoTenant(base, demo, { persist = [], receiverUrl, to
     }
   }
   boundaries.push({ day: null, from: new Date().toISOString() });
+  return { boundaries, refused };
+}
+
+/**
+ * Fills the demo tenant on its first start; on later starts points the demo webhook at this run's receiver.
+ * A refused step never stops it: what was refused is printed, one line each.
+ */
+export async function fillDemoTenant(base, demo, { persist = [], receiverUrl } = {}) {
+  const api = client(base, demo.apiKey);
+  try {
+    if ((await api.send("GET", "/products?pageSize=1")).totalCount > 0) {
+      if (receiverUrl) await pointWebhook(api, receiverUrl);
+      return;
+    }
+  } catch (error) {
+    console.error(`[demo] the demo tenant could not be read (${error.message}); it is left as it is`);
+    return;
+  }
+  const started = Date.now();
+  const plan = demoPlan(new Date().toISOString().slice(0, 10));
+  const { boundaries, refused } = await runPlan(plan, api, { receiverUrl });
   redate(demo.tenantId, boundaries, persist);
   const seconds = Math.round((Date.now() - started) / 1000);
   console.log(

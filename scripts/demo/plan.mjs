@@ -581,21 +581,18 @@ export function demoPlan(today) {
     const orderCount = dow === 0 ? 0 : dow === 6 ? 1 : between(1, 3);
     for (let n = 0; n < orderCount; n++) {
       const lines = [];
-      if (next() < 0.12 && sellable(6).length > 0) {
+      if (next() < 0.12) {
         const kit = pick(kits);
         if (kit.components.every((c) => model.available(c.sku, "MAIN") >= c.quantity + 2))
           lines.push({ sku: kit.sku, quantity: 1 });
       }
       for (let l = between(1, 3); l > 0; l--) {
-        const quantity = between(1, 4);
-        const choices = sellable(quantity).filter(
-          (sku) =>
-            !lines.some((line) => line.sku === sku) &&
-            !kits.some(
-              (kit) =>
-                lines.some((line) => line.sku === kit.sku) && kit.components.some((c) => c.sku === sku),
-            ),
+        // A product once per order, and never beside a kit of which it is a component: each line is one product.
+        const taken = new Set(
+          lines.flatMap((line) => [line.sku, ...(kitOf.get(line.sku)?.components ?? []).map((c) => c.sku)]),
         );
+        const quantity = between(1, 4);
+        const choices = sellable(quantity).filter((sku) => !taken.has(sku));
         if (choices.length > 0) lines.push({ sku: pick(choices), quantity });
       }
       if (lines.length === 0) continue;
