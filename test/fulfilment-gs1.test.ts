@@ -182,6 +182,15 @@ describe("GET /barcodes/{code}", () => {
         },
       ],
     });
+    // A GTIN names the product whatever its spelling: the GTIN-14 of a GS1-128 code's (01) finds the GTIN-8.
+    const padded = await call("GET", `/barcodes/000000${gtin}`, { headers: tenant.admin });
+    expect(padded.body.data.matches).toEqual([
+      {
+        type: "product",
+        matchedOn: "barcode",
+        product: { id: product.id, sku: product.sku, name: "Widget", barcode: gtin },
+      },
+    ]);
     // One code may name several things: a location and a product whose SKU is the same text.
     const both = await call("GET", `/barcodes/LOC-${code}`, { headers: tenant.admin });
     expect(both.body.data.matches).toEqual([

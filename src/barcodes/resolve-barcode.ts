@@ -1,4 +1,4 @@
-import { eq, or, sql } from "drizzle-orm";
+import { eq, inArray, or, sql } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import {
@@ -11,13 +11,14 @@ import {
   warehouses,
 } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { gtinSpellings } from "../gs1/gtin-spellings";
 import { ssccOf } from "../gs1/sscc";
 import { notFound } from "../http/errors";
 import type { BarcodeResolution } from "./schemas";
 
 /**
  * Everything a scanned code names, in one round trip: products by barcode or SKU, packagings by barcode (with
- * their product and size), locations by code (in any
+ * their product and size; a GTIN matches whatever its length, `gtinSpellings`), locations by code (in any
  * warehouse), lots by number, and packages by SSCC (18 digits, or 20 with the `00` application identifier)
  * when the caller reads orders. Nothing named: 404.
  */
@@ -28,11 +29,12 @@ export async function resolveBarcode(
 ): Promise<BarcodeResolution> {
   const { db } = tdb;
   const sscc = readsOrders ? ssccOf(code) : null;
+  const barcodes = gtinSpellings(code);
   const read = await runBatch(tdb, {
     products: db
       .select({ id: products.id, sku: products.sku, name: products.name, barcode: products.barcode })
       .from(products)
-      .where(inTenant(tdb, products, or(eq(products.barcode, code), eq(products.sku, code)))),
+      .where(inTenant(tdb, products, or(inArray(products.barcode, barcodes), eq(products.sku, code)))),
     packagings: db
       .select({
         productId: products.id,
@@ -42,10 +44,11 @@ export async function resolveBarcode(
         code: productPackagings.code,
         packagingName: sql<string>`${productPackagings.name}`.as("packaging_name"),
         quantity: productPackagings.quantity,
+        packagingBarcode: sql<string>`${productPackagings.barcode}`.as("packaging_barcode"),
       })
       .from(productPackagings)
       .innerJoin(products, eq(products.id, productPackagings.productId))
-      .where(inTenant(tdb, productPackagings, eq(productPackagings.barcode, code))),
+      .where(inTenant(tdb, productPackagings, inArray(productPackagings.barcode, barcodes))),
     locations: db
       .select({
         id: locations.id,
@@ -85,13 +88,16 @@ export async function resolveBarcode(
   const matches: BarcodeResolution["matches"] = [
     ...read.products.map((product) => ({
       type: "product" as const,
-      matchedOn: product.barcode === code ? ("barcode" as const) : ("sku" as const),
+      matchedOn:
+        product.barcode !== null && barcodes.includes(product.barcode)
+          ? ("barcode" as const)
+          : ("sku" as const),
       product,
     })),
     ...read.packagings.map((p) => ({
       type: "packaging" as const,
       product: { id: p.productId, sku: p.sku, name: p.name, barcode: p.barcode },
-      packaging: { code: p.code, name: p.packagingName, quantity: p.quantity, barcode: code },
+      packaging: { code: p.code, name: p.packagingName, quantity: p.quantity, barcode: p.packagingBarcode },
     })),
     ...read.locations.map((location) => ({ type: "location" as const, location })),
     ...read.lots.map((lot) => ({ type: "lot" as const, lot })),

@@ -1,4 +1,5 @@
 import { gs1CheckDigit } from "./check-digit";
+import { readGs1 } from "./element-string";
 
 /**
  * The company prefix of SSCCs of a tenant without a `gs1CompanyPrefix`: GS1's 020-029 range is for
@@ -24,9 +25,13 @@ export function sscc(companyPrefix: string | null, serialReference: number): str
   return `${body}${gs1CheckDigit(body)}`;
 }
 
-/** The SSCC a scanned code names: 18 digits, or 20 with the `00` application identifier in front. */
+/**
+ * The SSCC a scanned code names: 18 digits, or a GS1 element string holding only its `00` application identifier
+ * (`00` and the 18 digits, bracketed or after a symbology identifier; read by `readGs1`, as the scan screens read it).
+ */
 export function ssccOf(code: string): string | null {
   if (/^\d{18}$/.test(code)) return code;
-  if (/^00\d{18}$/.test(code)) return code.slice(2);
-  return null;
+  const reading = readGs1(code) ?? (/^00\d{18}$/.test(code) ? readGs1(`(00)${code.slice(2)}`) : null);
+  if (!reading?.ok || reading.data.elements.length !== 1) return null;
+  return reading.data.sscc ?? null;
 }

@@ -1,13 +1,14 @@
-import { and, asc, eq, or } from "drizzle-orm";
+import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, productPackagings, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { gtinSpellings } from "../gs1/gtin-spellings";
 import { conflict } from "../http/errors";
 import type { PickListLineRow } from "./records";
 
 // What a scanner sent, resolved against the pick list: the location (id or code) in the list's warehouse,
-// the product (id, SKU or barcode), the warehouse's packing location, and the line the scan confirms.
+// the product (id, SKU or barcode, a GTIN in any of its spellings), the warehouse's packing location, and the line the scan confirms.
 
 export async function resolveScan(
   tdb: TenantDb,
@@ -15,6 +16,7 @@ export async function resolveScan(
   scan: { location: string; product: string },
 ) {
   const { db } = tdb;
+  const barcodes = gtinSpellings(scan.product);
   const read = await runBatch(tdb, {
     locations: db
       .select({ id: locations.id, code: locations.code })
@@ -37,7 +39,7 @@ export async function resolveScan(
           or(
             eq(products.id, scan.product),
             eq(products.sku, scan.product),
-            eq(products.barcode, scan.product),
+            inArray(products.barcode, barcodes),
           ),
         ),
       ),
@@ -51,7 +53,7 @@ export async function resolveScan(
       })
       .from(productPackagings)
       .innerJoin(products, eq(products.id, productPackagings.productId))
-      .where(inTenant(tdb, productPackagings, eq(productPackagings.barcode, scan.product))),
+      .where(inTenant(tdb, productPackagings, inArray(productPackagings.barcode, barcodes))),
     packing: db
       .select({ id: locations.id })
       .from(locations)
