@@ -100,6 +100,32 @@ describe("product import", () => {
     expect(await eventTypes(t)).toEqual(["product.created"]); // the stored product's own, none from the import
   });
 
+  it("reads a CSV's status and tracking in any case (a spreadsheet's active) and names the values for anything else", async () => {
+    const t = await createTenant();
+    const csv =
+      "sku,name,status,tracking\r\nLC-1,Lower,active,Lot\r\nLC-2,Upper,INACTIVE,\r\nLC-3,Spaced, Inactive ,\r\n";
+    const res = await importCsv(csv, "", t);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = await call("GET", "/products?sort=sku&pageSize=10", { headers: t.admin });
+    expect(
+      list.body.data.items.map((p: { sku: string; status: string; tracking: string }) => [
+        p.sku,
+        p.status,
+        p.tracking,
+      ]),
+    ).toEqual([
+      ["LC-1", "Active", "lot"],
+      ["LC-2", "Inactive", "none"],
+      ["LC-3", "Inactive", "none"],
+    ]);
+    await expectRefused(
+      await importCsv("sku,name,status\r\nLC-4,Retired,retired\r\n", "", t),
+      ["row 1: status: must be Active or Inactive"],
+      t,
+      3,
+    );
+  });
+
   it("reads CSV numbers only as decimals: a hex, binary or infinite cost is a 400, not 16, 3 or a bound", async () => {
     const t = await createTenant();
     const res = await importCsv(

@@ -38,20 +38,33 @@ export function parseCsv(text: string): string[][] {
 // stays text and is refused as not a number.
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
+/** How a CSV's cells are typed: the columns that hold numbers, and those that hold one of a few words. */
+export interface CsvColumnTypes {
+  numeric: ReadonlySet<string>;
+  /** A cell naming one of its column's words in any case reads as that word (a spreadsheet's `active`). */
+  words?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A cell of a column of `words`: the word it names in any case, else the cell as typed (for the schema to refuse). */
+const wordOf = (cell: string, words: readonly string[] | undefined) =>
+  words?.find((word) => word.toLowerCase() === cell.toLowerCase()) ?? cell;
+
 /**
  * A CSV row as an object: each non-empty cell (trimmed) under its column's name; a cell of a `numeric` column
- * that is a decimal number becomes a number (anything else stays text, for the schema to refuse).
+ * that is a decimal number becomes a number (anything else stays text, for the schema to refuse), one of a column
+ * of words the word as the API spells it.
  */
 export function csvObject(
   columns: readonly string[],
   cells: readonly string[],
-  numeric: ReadonlySet<string>,
+  types: CsvColumnTypes,
 ): Record<string, unknown> {
   return Object.fromEntries(
     columns.flatMap((column, i) => {
       const cell = cells[i]?.trim() ?? "";
       if (cell === "") return [];
-      return [[column, numeric.has(column) && DECIMAL.test(cell) ? Number(cell) : cell]];
+      if (types.numeric.has(column)) return [[column, DECIMAL.test(cell) ? Number(cell) : cell]];
+      return [[column, wordOf(cell, types.words?.[column])]];
     }),
   );
 }

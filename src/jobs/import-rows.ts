@@ -1,7 +1,7 @@
 import { runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { badStrings } from "../http/control-characters";
-import { csvObject, parseCsv } from "../http/csv-parse";
+import { type CsvColumnTypes, csvObject, parseCsv } from "../http/csv-parse";
 import type { RowError } from "../record-schemas/job";
 import type { ImportChunk, ImportPlan } from "./import-plan";
 import { recordsOf } from "./record-scanner";
@@ -17,14 +17,14 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 function parseRecord(
   text: string,
   plan: ImportPlan,
-  numeric: ReadonlySet<string>,
+  types: CsvColumnTypes,
 ): { value: Record<string, unknown> } | { errors: string[] } {
   if (plan.columns) {
     const cells = parseCsv(text)[0] ?? [];
     if (cells.length > plan.columns.length) {
       return { errors: [`row: ${cells.length} cells, but the header names ${plan.columns.length} columns`] };
     }
-    return { value: csvObject(plan.columns, cells, numeric) };
+    return { value: csvObject(plan.columns, cells, types) };
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -34,16 +34,16 @@ function parseRecord(
   }
 }
 
-/** The rows of `bytes`, the chunk's part of the file; `numeric`: the CSV columns that hold numbers. */
+/** The rows of `bytes`, the chunk's part of the file; `types`: how the CSV's cells are typed. */
 export function parseRows(
   bytes: Uint8Array,
   plan: ImportPlan,
   chunk: ImportChunk,
-  numeric: ReadonlySet<string>,
+  types: CsvColumnTypes,
 ): ParsedRow[] {
   return recordsOf(bytes, plan.format, chunk.line).flatMap(({ text, line }): ParsedRow[] => {
     if (text.trim() === "") return [];
-    const parsed = parseRecord(text, plan, numeric);
+    const parsed = parseRecord(text, plan, types);
     if ("errors" in parsed) return [{ line, errors: parsed.errors }];
     // The same characters a request body may not hold (src/http/control-characters.ts).
     const forbidden = badStrings(parsed.value);

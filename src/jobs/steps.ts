@@ -6,14 +6,14 @@ import type { Bindings } from "../env";
 import { jobPartKey, uploadKey } from "../files/keys";
 import { csvRecord } from "../http/csv-record";
 import { handOffEvents } from "../outbox/hand-off";
-import { NUMERIC_PRODUCT_COLUMNS } from "../product-core/schemas";
+import { PRODUCT_CSV_COLUMNS } from "../product-core/schemas";
 import type { RowError } from "../record-schemas/job";
 import { exportKinds } from "./exports";
 import type { ImportChunk, ImportPlan } from "./import-plan";
 import { type ParsedRow, parseRows } from "./import-rows";
 import { chunkDone, doneChunk, findJob, type JobRow } from "./job-rows";
 import { importProductRows } from "./product-import";
-import { importStockRows, STOCK_NUMERIC_COLUMNS } from "./stock-import";
+import { importStockRows, STOCK_CSV_COLUMNS } from "./stock-import";
 
 // The steps between a job's start and its end: an import's chunks and an export's parts. Each is safe to run
 // again: an import's chunk is recorded in the batch that writes it, so a retry after that batch committed
@@ -34,7 +34,7 @@ const errorLines = (errors: readonly RowError[]) =>
 
 const importers = {
   product_import: {
-    numeric: NUMERIC_PRODUCT_COLUMNS,
+    columns: PRODUCT_CSV_COLUMNS,
     write: (
       tdb: TenantDb,
       _job: JobRow,
@@ -42,7 +42,7 @@ const importers = {
       commit: (errors: RowError[]) => Statement[],
     ) => importProductRows(tdb, rows, commit),
   },
-  stock_import: { numeric: STOCK_NUMERIC_COLUMNS, write: importStockRows },
+  stock_import: { columns: STOCK_CSV_COLUMNS, write: importStockRows },
 } as const;
 
 /** One chunk of an import: its rows written (each on its own) with the chunk's record; returns its counts. */
@@ -62,7 +62,7 @@ export async function importChunk(
       range: { offset: chunk.offset, length: chunk.length },
     });
     if (!object) throw new NonRetryableError("The upload is no longer stored");
-    const rows = parseRows(new Uint8Array(await object.arrayBuffer()), plan, chunk, importer.numeric);
+    const rows = parseRows(new Uint8Array(await object.arrayBuffer()), plan, chunk, importer.columns);
     const now = new Date().toISOString();
     const commit = (errors: RowError[]) => [
       chunkDone(

@@ -14,8 +14,8 @@ import { actorOfJob, type JobRow } from "./job-rows";
 // with an optional compare-and-swap `expectedOnHand`), keyed like the batches (sku or productId, locationCode or
 // locationId, warehouseCode), written by the stock writer the batches use, each row on its own.
 
-/** The CSV columns that hold numbers. */
-export const STOCK_NUMERIC_COLUMNS = new Set(["quantity", "onHand", "expectedOnHand"]);
+/** How the CSV's cells are typed: the columns that hold numbers. */
+export const STOCK_CSV_COLUMNS = { numeric: new Set(["quantity", "onHand", "expectedOnHand"]) };
 
 const DEFAULT_REASON = "import";
 

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { productTrackings, type productTypes } from "../db/schema/tenant";
 import { gtinProblem } from "../gs1/gtin";
+import type { CsvColumnTypes } from "../http/csv-parse";
 import { requiredText } from "../http/required-text";
 import { Money } from "../money";
 import { productStatuses } from "../record-schemas/product";
@@ -95,7 +96,11 @@ export type ProductFields = ProductFieldsBody & { type?: (typeof productTypes)[n
 export type ProductFieldChanges = Partial<ProductFieldsBody>;
 
 /** The product columns a CSV holds numbers in (an import's file, a product_import job's rows). */
-export const NUMERIC_PRODUCT_COLUMNS = new Set(["price", "cost", "reorderPoint"]);
+export const PRODUCT_CSV_COLUMNS: CsvColumnTypes = {
+  numeric: new Set(["price", "cost", "reorderPoint"]),
+  // A spreadsheet's `active` or `Lot` means the API's word: a person types these cells (JSON clients have the enums).
+  words: { status: productStatuses, tracking: productTrackings },
+};
 
 export const MAX_BATCH_PRODUCTS = 1000;
 

@@ -5,7 +5,7 @@ import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
 import type { StoredProduct } from "../product-core/parts";
 import type { ProductRow } from "../product-core/records";
-import { NUMERIC_PRODUCT_COLUMNS, ProductFieldsBody } from "../product-core/schemas";
+import { PRODUCT_CSV_COLUMNS, ProductFieldsBody } from "../product-core/schemas";
 import { planProductRows, writeProductRows } from "../product-core/write-rows";
 import { duplicateProduct } from "./product-writes";
 
@@ -22,7 +22,7 @@ export function rowsOf(contentType: string, body: string): unknown[] {
     const [header, ...lines] = parseCsv(body);
     if (!header) throw invalid(["body: the CSV has no header row"]);
     const columns = header.map((h) => h.trim());
-    return lines.map((cells) => csvObject(columns, cells, NUMERIC_PRODUCT_COLUMNS));
+    return lines.map((cells) => csvObject(columns, cells, PRODUCT_CSV_COLUMNS));
   }
   let parsed: unknown;
   try {

@@ -273,6 +273,7 @@ export function ReceiveDialog({
   onDone: () => void;
 }) {
   const locations = useLocations(order.warehouseId ?? "");
+  const warehouses = useWarehouses();
   const products = useProductsById(order.lines.map((l) => l.productId));
   const open = order.lines.filter((l) => (l.receivedQuantity ?? 0) < l.quantity);
   const draft = useReceiptDraft({
@@ -316,16 +317,21 @@ export function ReceiveDialog({
               <ReceiptQuantity value={receipt.quantity} onInput={(quantity) => set(line, { quantity })} />
               <SelectField
                 label="Into location"
-                required
+                // A line receiving nothing this time needs no location (a partial receipt).
+                required={Number(receipt.quantity) > 0}
                 empty="Choose…"
-                choices={locationChoices(locations.data)}
+                choices={locationChoices(locations.data, warehouses.data)}
                 value={receipt.locationId}
                 onChange={(locationId) => set(line, { locationId })}
               />
             </div>
             {lotted && (
               <div class="field-row">
-                <ReceiptLot value={receipt.lotNumber} onInput={(lotNumber) => set(line, { lotNumber })} />
+                <ReceiptLot
+                  value={receipt.lotNumber}
+                  required={Number(receipt.quantity) > 0}
+                  onInput={(lotNumber) => set(line, { lotNumber })}
+                />
                 <label class="field">
                   <span>Expires on</span>
                   <input

@@ -48,7 +48,7 @@ export function ImportDialog({ onClose, onJob }: { onClose: () => void; onJob: (
     <Modal title="Import products (CSV)" onClose={onClose}>
       <p class="muted">
         A header row, then one product a row: sku, name, barcode, category, unit, price, cost, reorderPoint,
-        description, status.
+        description, status (Active or Inactive, in any case), tracking (none, lot or serial).
       </p>
       <label class="field">
         <span>CSV file</span>

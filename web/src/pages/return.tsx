@@ -5,7 +5,7 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
-import { codeOf, locationChoices, useLocations } from "../ui/lookups";
+import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
 import { useOrdersById } from "../ui/orders-lookup";
 import { useProductsById } from "../ui/products-lookup";
 import {
@@ -217,6 +217,7 @@ function ReceiveReturnDialog({
   onDone: () => void;
 }) {
   const locations = useLocations();
+  const warehouses = useWarehouses();
   const products = useProductsById(r.lines.map((l) => l.productId));
   const open = r.lines.filter((l) => l.receivedQuantity < l.quantity);
   const draft = useReceiptDraft({
@@ -230,7 +231,8 @@ function ReceiveReturnDialog({
     toLine: (line, receipt, typed) => ({
       returnLineId: line.id,
       disposition: receipt.disposition,
-      locationId: receipt.locationId,
+      // No location: scrap at the packing location of the shipping warehouse (the API's default).
+      ...(receipt.locationId && { locationId: receipt.locationId }),
       ...typed,
     }),
     send: (lines) =>
@@ -276,15 +278,19 @@ function ReceiveReturnDialog({
               />
               <SelectField
                 label="Location"
-                required={receipt.disposition !== "scrap"}
+                required={receipt.disposition !== "scrap" && Number(receipt.quantity) > 0}
                 empty={receipt.disposition === "scrap" ? "Packing location" : "Choose…"}
-                choices={locationChoices(fitting)}
+                choices={locationChoices(fitting, warehouses.data)}
                 value={receipt.locationId}
                 onChange={(locationId) => set(line, { locationId })}
               />
             </div>
             {lotted && (
-              <ReceiptLot value={receipt.lotNumber} onInput={(lotNumber) => set(line, { lotNumber })} />
+              <ReceiptLot
+                value={receipt.lotNumber}
+                required={Number(receipt.quantity) > 0}
+                onInput={(lotNumber) => set(line, { lotNumber })}
+              />
             )}
           </>
         );

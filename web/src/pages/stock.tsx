@@ -6,7 +6,7 @@ import { useSubmit } from "../ui/form";
 import { EditDialog } from "../ui/form-dialog";
 import { formatInteger } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
-import { codeOf, useLocations, useWarehouses } from "../ui/lookups";
+import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
 import { PlaceFilterFields, placeOf } from "../ui/place-fields";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
@@ -247,9 +247,10 @@ function TransferDialog({
         name="toLocationId"
         required
         empty="Choose…"
-        choices={locations.data
-          ?.filter((l) => l.id !== level.locationId)
-          .map((l) => ({ value: l.id, label: `${codeOf(warehouses.data, l.warehouseId)} ${l.code}` }))}
+        choices={locationChoices(
+          locations.data?.filter((l) => l.id !== level.locationId),
+          warehouses.data,
+        )}
       />
       <label class="field">
         <span>Notes (optional)</span>

@@ -60,6 +60,9 @@ export const codeOf = (items: { id: string; code: string }[] | undefined, id: st
 export const warehouseChoices = (items: Warehouse[] | undefined, named = true) =>
   items?.map((w) => ({ value: w.id, label: named ? `${w.code} ${w.name}` : w.code }));
 
-/** Locations as select choices, by code. */
-export const locationChoices = (items: Location[] | undefined) =>
-  items?.map((l) => ({ value: l.id, label: l.code }));
+/**
+ * Locations as select choices, each under its warehouse's code (`MAIN · DOCK-IN`): two warehouses often have a
+ * location of the same code, so a code alone cannot tell them apart.
+ */
+export const locationChoices = (items: Location[] | undefined, warehouses: Warehouse[] | undefined) =>
+  items?.map((l) => ({ value: l.id, label: `${codeOf(warehouses, l.warehouseId)} · ${l.code}` }));

@@ -22,7 +22,7 @@ export function PlaceFilterFields(props: {
         label="Location"
         name="locationId"
         empty="All"
-        choices={locationChoices(props.locations)}
+        choices={locationChoices(props.locations, props.warehouses)}
         initial={props.values.locationId}
       />
     </>

@@ -106,12 +106,25 @@ export function ReceiptQuantity({ value, onInput }: { value: string; onInput: (v
   );
 }
 
-/** A lot-tracked line's lot number. */
-export function ReceiptLot({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+/** A lot-tracked line's lot number (required while the line receives units). */
+export function ReceiptLot({
+  value,
+  required,
+  onInput,
+}: {
+  value: string;
+  required: boolean;
+  onInput: (value: string) => void;
+}) {
   return (
     <label class="field">
       <span>Lot number</span>
-      <input required maxLength={100} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+      <input
+        required={required}
+        maxLength={100}
+        value={value}
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
     </label>
   );
 }
