@@ -263,6 +263,29 @@ describe("products", () => {
     expect(past.page).toBe(999);
   });
 
+  it("read the products a page names in one request (ids): only the tenant's own, at most 100", async () => {
+    const t = await createTenant();
+    const other = await createTenant();
+    const [a, b] = [await createProduct(t, { sku: "IDS-A" }), await createProduct(t, { sku: "IDS-B" })];
+    await createProduct(t, { sku: "IDS-C" });
+    const foreign = await createProduct(other);
+    const missing = crypto.randomUUID();
+    const found = await list(`ids=${a.id},${b.id},${a.id},${foreign.id},${missing}&sort=sku`, t);
+    expect(found.items.map((p: { sku: string }) => p.sku)).toEqual(["IDS-A", "IDS-B"]);
+    expect(found.totalCount).toBe(2);
+    // With another filter, both apply.
+    expect(
+      (await list(`ids=${a.id},${b.id}&search=IDS-B`, t)).items.map((p: { id: string }) => p.id),
+    ).toEqual([b.id]);
+    const hundred = Array.from({ length: 100 }, () => crypto.randomUUID());
+    expect((await call("GET", `/products?ids=${hundred.join(",")}`, { headers: t.admin })).status).toBe(200);
+    for (const ids of [[...hundred, a.id].join(","), "not-a-uuid", `${a.id},`, ""]) {
+      const res = await call("GET", `/products?ids=${ids}`, { headers: t.admin });
+      expect(res.status, ids).toBe(400);
+      expect(res.body.errors).toEqual(["ids: must be at most 100 comma-separated UUIDs"]);
+    }
+  });
+
   it("write product events exactly for committed changes", async () => {
     const t = await createTenant();
     const product = await createProduct(t, { sku: "EVT-1" });

@@ -127,6 +127,8 @@ describe("GET /orders", () => {
       "SO-000001",
     ]);
     expect(await numbers("createdTo=2020-01-01")).toEqual([]);
+    // The orders a page names, in one request; another tenant's is not among them.
+    expect(await numbers(`ids=${a.id},${b.id},${orderId}&sort=number`)).toEqual(["SO-000001", "SO-000002"]);
     const today = a.createdAt.slice(0, 10);
     expect(await numbers(`createdFrom=${today}&createdTo=${today}&type=purchase`)).toEqual(["PO-000001"]);
 
@@ -146,6 +148,7 @@ describe("GET /orders", () => {
       "status=lost",
       "type=returns",
       "customerId=1",
+      "ids=1,2",
       "createdFrom=yesterday",
       "sort=secret",
     ]) {

@@ -1,4 +1,5 @@
 import { count, eq, sql } from "drizzle-orm";
+import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { readPage, sortedBy } from "../db/pages";
 import { orders } from "../db/schema/tenant";
@@ -25,6 +26,7 @@ export function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
     query.status ? eq(orders.status, query.status) : undefined,
     query.type ? eq(orders.type, query.type) : undefined,
     query.customerId ? eq(orders.customerId, query.customerId) : undefined,
+    query.ids ? inJsonArray(orders.id, query.ids) : undefined,
     ...between(orders.createdAt, query.createdFrom, query.createdTo),
     query.search ? contains(orders.number, query.search) : undefined,
   );

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
-import { pageQuery, sortQuery } from "../http/pagination";
+import { idsQuery, pageQuery, sortQuery } from "../http/pagination";
 import { MAX_ORDER_TOTAL, Money } from "../money";
 import {
   Id,
@@ -126,6 +126,7 @@ export const ListOrdersQuery = pageQuery.extend({
   status: OrderStatus.optional().openapi({ param: { name: "status", in: "query" } }),
   type: OrderType.optional().openapi({ param: { name: "type", in: "query" } }),
   customerId: Id.optional().openapi({ param: { name: "customerId", in: "query" } }),
+  ids: idsQuery("orders"),
   createdFrom: DateBound.optional().openapi({ param: { name: "createdFrom", in: "query" } }),
   createdTo: DateBound.optional().openapi({ param: { name: "createdTo", in: "query" } }),
   search: z

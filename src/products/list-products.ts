@@ -83,6 +83,8 @@ interface PageValues {
   status: string | null;
   merchant: string | null;
   updatedSince: string | null;
+  /** The `ids` filter's ids, as a JSON array. */
+  ids: string | null;
   /** A trigram search's FTS5 phrase, or a short search's term (prefixes: built per request). */
   search: string | null;
   limit: number;
@@ -98,6 +100,7 @@ interface PageShape {
   status: boolean;
   merchant: boolean;
   updatedSince: boolean;
+  ids: boolean;
   search: "none" | "match" | "prefix";
 }
 
@@ -114,6 +117,7 @@ function filtersOf(tdb: TenantDb, v: PageValues, shape: PageShape): SQL[] {
     shape.status ? eq(products.status, v.status as ProductRow["status"]) : undefined,
     shape.merchant ? eq(products.merchantId, v.merchant as string) : undefined,
     shape.updatedSince ? gte(products.updatedAt, v.updatedSince as string) : undefined,
+    shape.ids ? sql`${products.id} in (select value from json_each(${v.ids}))` : undefined,
     search,
   ].filter((f): f is SQL => f !== undefined);
 }
@@ -166,6 +170,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     status: query.status !== undefined,
     merchant: query.merchantId !== undefined,
     updatedSince: query.updatedSince !== undefined,
+    ids: query.ids !== undefined,
     search: term === undefined ? "none" : short ? "prefix" : "match",
   };
   const values: PageValues = {
@@ -173,6 +178,7 @@ export async function listProducts(tdb: TenantDb, query: ListProductsQuery) {
     status: query.status ?? null,
     merchant: query.merchantId ?? null,
     updatedSince: query.updatedSince ? new Date(query.updatedSince).toISOString() : null,
+    ids: query.ids ? JSON.stringify(query.ids) : null,
     search: term === undefined ? null : short ? term : phrase(term),
     limit: query.pageSize,
     offset: offsetOf(query),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { productTypes } from "../db/schema/tenant";
-import { pageQuery, sortQuery } from "../http/pagination";
+import { idsQuery, pageQuery, sortQuery } from "../http/pagination";
 import { KitComponent, Packaging, productFields } from "../product-core/schemas";
 import { productStatuses } from "../record-schemas/product";
 
@@ -102,6 +102,7 @@ export const ListProductsQuery = pageQuery.extend({
     .uuid("must be a merchant's id")
     .optional()
     .openapi({ description: "Only this merchant's products." }),
+  ids: idsQuery("products"),
   updatedSince: z.iso
     .datetime({ offset: true, message: "must be an ISO 8601 timestamp" })
     .optional()

@@ -963,6 +963,7 @@ class OrdersResource:
         status: Optional[Literal["pending", "confirmed", "picking", "packed", "partially_shipped", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         customer_id: Optional[str] = UNSET,
+        ids: Optional[str] = UNSET,
         created_from: Optional[str] = UNSET,
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
@@ -973,7 +974,7 @@ class OrdersResource:
         """``GET /api/v1/orders`` (listOrders)."""
         return self._t.call(
             OPERATIONS["listOrders"],
-            query={"page": page, "pageSize": page_size, "status": status, "type": type, "customerId": customer_id, "createdFrom": created_from, "createdTo": created_to, "search": search, "sort": sort},
+            query={"page": page, "pageSize": page_size, "status": status, "type": type, "customerId": customer_id, "ids": ids, "createdFrom": created_from, "createdTo": created_to, "search": search, "sort": sort},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             paged=True,
@@ -987,6 +988,7 @@ class OrdersResource:
         status: Optional[Literal["pending", "confirmed", "picking", "packed", "partially_shipped", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         customer_id: Optional[str] = UNSET,
+        ids: Optional[str] = UNSET,
         created_from: Optional[str] = UNSET,
         created_to: Optional[str] = UNSET,
         search: Optional[str] = UNSET,
@@ -995,7 +997,7 @@ class OrdersResource:
         timeout: Optional[float] = None,
     ) -> Iterator[m.OrderSummary]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, ids=ids, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def get(
         self,
@@ -1151,6 +1153,7 @@ class ProductsResource:
         category: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         merchant_id: Optional[str] = UNSET,
+        ids: Optional[str] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[Literal["sku", "-sku", "name", "-name", "price", "-price", "createdAt", "-createdAt", "updatedAt", "-updatedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
@@ -1159,7 +1162,7 @@ class ProductsResource:
         """``GET /api/v1/products`` (listProducts)."""
         return self._t.call(
             OPERATIONS["listProducts"],
-            query={"page": page, "pageSize": page_size, "search": search, "category": category, "status": status, "merchantId": merchant_id, "updatedSince": updated_since, "sort": sort},
+            query={"page": page, "pageSize": page_size, "search": search, "category": category, "status": status, "merchantId": merchant_id, "ids": ids, "updatedSince": updated_since, "sort": sort},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             paged=True,
@@ -1174,13 +1177,14 @@ class ProductsResource:
         category: Optional[str] = UNSET,
         status: Optional[Literal["Active", "Inactive"]] = UNSET,
         merchant_id: Optional[str] = UNSET,
+        ids: Optional[str] = UNSET,
         updated_since: Optional[str] = UNSET,
         sort: Optional[Literal["sku", "-sku", "name", "-name", "price", "-price", "createdAt", "-createdAt", "updatedAt", "-updatedAt"]] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[m.Product]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, merchant_id=merchant_id, updated_since=updated_since, sort=sort, consistency_token=consistency_token, timeout=timeout))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, search=search, category=category, status=status, merchant_id=merchant_id, ids=ids, updated_since=updated_since, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def create(
         self,

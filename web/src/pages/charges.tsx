@@ -1,7 +1,7 @@
 import { api, type Schemas, unwrap } from "../api/client";
-import { useById } from "../ui/by-id";
 import { formatCurrency, formatDateTime, formatInteger, utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
+import { useOrdersById } from "../ui/orders-lookup";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -10,7 +10,7 @@ import { BillingNav, MerchantField, rateLabel, useBilledMerchant } from "./billi
 import { shipmentName } from "./shipments";
 
 type Charge = Schemas["BillingCharge"];
-type Order = Schemas["Order"];
+type Order = Schemas["OrderSummary"];
 
 /** A merchant's charges over a range of days (the API's limit is 92), each with what it was for. */
 export function Charges() {
@@ -31,12 +31,11 @@ export function Charges() {
         : Promise.resolve({ items: [] as Charge[], page: 1, pageSize: 25, totalPages: 0, totalCount: 0 }),
     [page, merchantId, from, to],
   );
-  // Receipts and picks name their order by id: each order of the page is read once for its number.
-  const orderIds = (charges.data?.items ?? []).flatMap((c) =>
-    c.reference.type === "receipt" || c.reference.type === "order" ? [c.reference.id] : [],
-  );
-  const orders = useById(orderIds, (id) =>
-    unwrap(api.GET("/api/v1/orders/{id}", { params: { path: { id } } })),
+  // Receipts and picks name their order by id: the page's orders are read in one request for their numbers.
+  const orders = useOrdersById(
+    (charges.data?.items ?? []).flatMap((c) =>
+      c.reference.type === "receipt" || c.reference.type === "order" ? [c.reference.id] : [],
+    ),
   );
   return (
     <>

@@ -66,7 +66,7 @@ export function Movements() {
       ),
     [page, values.warehouseId, values.locationId, values.reason, values.from, values.to],
   );
-  // The ledger names products by id; the page's few products are read once each for their SKU.
+  // The ledger names products by id; the page's products are read in one request for their SKUs.
   const products = useProductsById(movements.data?.items.map((m) => m.productId) ?? []);
   const download = useSubmit(() =>
     saveFile(

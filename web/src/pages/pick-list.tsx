@@ -5,15 +5,13 @@ import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, useWarehouses } from "../ui/lookups";
 import { ConfirmDialog } from "../ui/modal";
+import { useOrdersById } from "../ui/orders-lookup";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 import { pickListName } from "./pick-lists";
 
 type PickList = Schemas["PickList"];
-
-/** The most orders whose numbers the page reads one by one; a bigger wave names its orders by id. */
-const NAMED_ORDERS = 25;
 
 /** One pick list: its lines in walking order with what was picked and short, Pick on the floor, Cancel. */
 export function PickListPage() {
@@ -37,13 +35,7 @@ export function PickListPage() {
 
 function PickListBody({ pickList, onChanged }: { pickList: PickList; onChanged: () => void }) {
   const warehouses = useWarehouses();
-  const numbers = useLoad(async () => {
-    if (pickList.orderIds.length > NAMED_ORDERS) return new Map<string, string>();
-    const orders = await Promise.all(
-      pickList.orderIds.map((id) => unwrap(api.GET("/api/v1/orders/{id}", { params: { path: { id } } }))),
-    );
-    return new Map(orders.map((o) => [o.id, o.number]));
-  }, [pickList.id]);
+  const orders = useOrdersById(pickList.orderIds);
   const [cancelling, setCancelling] = useState(false);
   const active = pickList.status === "open" || pickList.status === "in_progress";
   const lines = [...pickList.lines].sort((a, b) => a.lineNo - b.lineNo);
@@ -129,7 +121,7 @@ function PickListBody({ pickList, onChanged }: { pickList: PickList; onChanged: 
             <td>{line.lotNumber ?? "—"}</td>
             <td>
               <a href={`/app/orders/${line.orderId}`}>
-                {numbers.data?.get(line.orderId) ?? line.orderId.slice(-6)}
+                {orders.data?.get(line.orderId)?.number ?? line.orderId.slice(-6)}
               </a>
             </td>
             <td class="number">{formatInteger(line.quantity)}</td>

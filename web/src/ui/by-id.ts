@@ -1,10 +1,20 @@
 import { useLoad } from "./use-load";
 
-/** The records a page names by id (products of an order, orders of returns): one read each, the same id read once. */
-export function useById<T extends { id: string }>(ids: string[], read: (id: string) => Promise<T>) {
+/** The most ids one `ids` filter of a list takes (the API's page size). */
+const IDS_PER_REQUEST = 100;
+
+/**
+ * The records a page names by id (products of a ledger page, orders of charges), read through a list's `ids`
+ * filter: one request per 100 distinct ids, never one per record.
+ */
+export function useById<T extends { id: string }>(ids: string[], readMany: (ids: string[]) => Promise<T[]>) {
   const key = [...new Set(ids)].sort().join(",");
   return useLoad(async () => {
-    const records = await Promise.all((key ? key.split(",") : []).map(read));
+    const all = key ? key.split(",") : [];
+    const runs = Array.from({ length: Math.ceil(all.length / IDS_PER_REQUEST) }, (_, i) =>
+      all.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST),
+    );
+    const records = (await Promise.all(runs.map(readMany))).flat();
     return new Map(records.map((r) => [r.id, r]));
   }, [key]);
 }

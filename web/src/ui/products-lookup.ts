@@ -14,6 +14,11 @@ export async function productByCode(code: string): Promise<Product> {
   return found;
 }
 
-/** The products an order or count names, by id. */
+/** The products a page names (an order's, a ledger page's), by id, in one request. */
 export const useProductsById = (ids: string[]) =>
-  useById(ids, (id) => unwrap(api.GET("/api/v1/products/{id}", { params: { path: { id } } })));
+  useById(ids, async (some) => {
+    const page = await unwrap(
+      api.GET("/api/v1/products", { params: { query: { ids: some.join(","), pageSize: some.length } } }),
+    );
+    return page.items;
+  });

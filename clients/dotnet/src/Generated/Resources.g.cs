@@ -633,15 +633,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/orders</c> (listOrders).</summary>
-        public Task<ResultPage<Models.OrderSummary>> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.OrderSummary>> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string ids = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.OrderSummary.FromJson(v as JsonObject));
+            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "ids", ids }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.OrderSummary.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator<Models.OrderSummary> ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.OrderSummary> ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string ids = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator<Models.OrderSummary>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.OrderSummary>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, ids: ids, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/orders/{id}</c> (getOrder).</summary>
@@ -705,15 +705,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/products</c> (listProducts).</summary>
-        public Task<ResultPage<Models.Product>> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string merchantId = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.Product>> ListAsync(int? page = null, int? pageSize = null, string search = null, string category = null, string status = null, string merchantId = null, string ids = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "merchantId", merchantId }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Product.FromJson(v as JsonObject));
+            return _transport.PageAsync(Operations.ListProducts, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "search", search }, { "category", category }, { "status", status }, { "merchantId", merchantId }, { "ids", ids }, { "updatedSince", updatedSince }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.Product.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator<Models.Product> ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string merchantId = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.Product> ListAllAsync(int? pageSize = null, string search = null, string category = null, string status = null, string merchantId = null, string ids = null, string updatedSince = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator<Models.Product>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, merchantId: merchantId, updatedSince: updatedSince, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.Product>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, search: search, category: category, status: status, merchantId: merchantId, ids: ids, updatedSince: updatedSince, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>POST /api/v1/products</c> (createProduct).</summary>

@@ -27,7 +27,7 @@ final class ProductsResource
     /**
      * `GET /api/v1/products` (listProducts).
      *
-     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', merchantId?: string, updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
+     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', merchantId?: string, ids?: string, updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<Product>
      */
@@ -39,7 +39,7 @@ final class ProductsResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', merchantId?: string, updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
+     * @param array{page?: int, pageSize?: int, search?: string, category?: string, status?: 'Active'|'Inactive', merchantId?: string, ids?: string, updatedSince?: string, sort?: 'sku'|'-sku'|'name'|'-name'|'price'|'-price'|'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, Product>
      */

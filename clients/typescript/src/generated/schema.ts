@@ -13065,6 +13065,8 @@ export interface operations {
                 status?: components["schemas"]["OrderStatus"];
                 type?: components["schemas"]["OrderType"];
                 customerId?: string;
+                /** @description Only the orders with these ids: at most 100 UUIDs, comma-separated. */
+                ids?: string;
                 createdFrom?: string;
                 createdTo?: string;
                 /** @description Part of the order number */
@@ -15468,6 +15470,8 @@ export interface operations {
                 status?: "Active" | "Inactive";
                 /** @description Only this merchant's products. */
                 merchantId?: string;
+                /** @description Only the products with these ids: at most 100 UUIDs, comma-separated. */
+                ids?: string;
                 /** @description Only products changed at or after this time (incremental sync). */
                 updatedSince?: string;
                 /** @description One of sku, name, price, createdAt, updatedAt; prefix with - for descending. */
