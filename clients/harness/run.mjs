@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/free-port.mjs";
 import { startProxy } from "./proxy.mjs";
+import { rotatedKeyToken } from "./rotated-token.mjs";
 
 const root = join(import.meta.dirname, "../..");
 const SUITE_TIMEOUT_MS = 8 * 60_000;
@@ -101,7 +102,8 @@ async function startApi(stateDir) {
       process.kill(-server.pid, "SIGTERM");
     } catch {}
   };
-  const deadline = Date.now() + 180_000;
+  // Migrations alone take minutes on a loaded machine (docs/decisions/first-run.md: about 5 at load average 18).
+  const deadline = Date.now() + 600_000;
   for (;;) {
     try {
       if ((await fetch(`${origin}/api/v1/health`)).ok) return { origin, stop, logFile };
@@ -223,13 +225,13 @@ try {
       const main = await createTenant(api.origin, token, name, "enterprise");
       const proxy = await startProxy({ port: await freePort(), upstream: api.origin });
       closers.push(proxy.close);
-      return { name, main, starter: starters[index], proxy };
+      return { name, main, starter: starters[index], proxy, rotatedToken: await rotatedKeyToken(main.id) };
     }),
   );
   console.log(`running ${selected.join(", ")}`);
 
   const results = await Promise.all(
-    setups.map(({ name, main, starter, proxy }) =>
+    setups.map(({ name, main, starter, proxy, rotatedToken }) =>
       runSuite(name, LANGUAGES[name].commands(), {
         WAREHOUSE_BASE_URL: proxy.url,
         WAREHOUSE_API_KEY: main.apiKey,
@@ -238,6 +240,7 @@ try {
         WAREHOUSE_PASSWORD: main.password,
         WAREHOUSE_STARTER_API_KEY: starter.apiKey,
         WAREHOUSE_WEBHOOK_URL: `${proxy.url}/__harness/webhooks`,
+        WAREHOUSE_ROTATED_CONSISTENCY_TOKEN: rotatedToken,
         WAREHOUSE_OPERATIONS: join(root, "clients/operations.json"),
       }).then((result) => {
         console.log(

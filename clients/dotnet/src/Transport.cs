@@ -132,8 +132,10 @@ namespace Warehouse.Api
             var key = op.Retry == "idempotency-key" ? (idempotencyKey ?? Guid.NewGuid().ToString()) : null;
             var deadline = DateTimeOffset.UtcNow + _options.Timeout;
             var reauthenticated = false;
+            var tokenDropped = false;
             for (var attempt = 0; ;)
             {
+                string sentToken = null;
                 using (var request = new HttpRequestMessage(new HttpMethod(op.Method), url))
                 {
                     request.Headers.TryAddWithoutValidation("Accept", accept);
@@ -141,6 +143,7 @@ namespace Warehouse.Api
                     foreach (var header in await HeadersForAsync(op, cancellationToken).ConfigureAwait(false))
                     {
                         request.Headers.TryAddWithoutValidation(header.Key, header.Value);
+                        if (header.Key == "Consistency-Token") sentToken = header.Value;
                     }
                     if (headers != null)
                     {
@@ -186,6 +189,12 @@ namespace Warehouse.Api
                             continue;
                         }
                         var failure = Error(response, Encoding.UTF8.GetString(responseBody));
+                        if (!tokenDropped && DropRefusedToken(failure, sentToken))
+                        {
+                            // Refused before anything ran, so any operation may go again: once, without the token.
+                            tokenDropped = true;
+                            continue;
+                        }
                         if (status == 429)
                         {
                             var wait = failure.RetryAfter ?? Backoff(attempt);
@@ -204,6 +213,19 @@ namespace Warehouse.Api
                     }
                 }
             }
+        }
+
+        /// <summary>
+        /// Forgets the stored Consistency-Token when the server refused the one the request carried (a 400 naming the
+        /// header: sealed under a key the server no longer has, or for another tenant), so the call can go again
+        /// without it.
+        /// </summary>
+        private bool DropRefusedToken(WarehouseApiException failure, string sentToken)
+        {
+            if (failure.StatusCode != 400 || sentToken == null || sentToken != _consistencyToken) return false;
+            if (!failure.Errors.Any(message => message.StartsWith("Consistency-Token:", StringComparison.Ordinal))) return false;
+            _consistencyToken = null;
+            return true;
         }
 
         /// <summary>Waits before the next attempt; throws <paramref name="failure"/> instead when the retries are spent or the wait would end past the deadline.</summary>

@@ -33,6 +33,7 @@ namespace Warehouse.Api.Tests
             new Test("follows the events feed from a stored cursor: every later event once", EventsFeed),
             new Test("reads stock as it was at an instant (asOf)", StockAsOf),
             new Test("carries the Consistency-Token of the last response into the next request", ConsistencyToken),
+            new Test("drops a Consistency-Token sealed under a rotated key and heals in one call", RotatedConsistencyToken),
             new Test("verifies a webhook signature and refuses a tampered one", Webhooks),
             // Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.
             new Test("waits out a Starter tenant's 429 through Retry-After", RateLimited),
@@ -319,6 +320,28 @@ namespace Warehouse.Api.Tests
             await Harness.ClearLogAsync();
             await Client.Products.ListAsync(pageSize: 1);
             Assert.Equal("U0hBUkRfMC4wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA", (await Harness.LogAsync())[0].GetString("consistencyToken"), "the next request's Consistency-Token");
+        }
+
+        private static async Task RotatedConsistencyToken()
+        {
+            // The harness seals this token with the server's code under the key it had before WEBHOOK_SECRET_KEY rotated.
+            var rotated = Harness.Env("WAREHOUSE_ROTATED_CONSISTENCY_TOKEN");
+            await Harness.ProxyAsync("POST", "consistency-token", new { value = rotated });
+            await Client.Products.ListAsync(pageSize: 1);
+            await Harness.ClearLogAsync();
+            var page = await Client.Products.ListAsync(pageSize: 1);
+            Assert.True(page.Items.Count > 0, "the healed call's products");
+            var log = await Harness.LogAsync();
+            Assert.Equal(rotated, log[0].GetString("consistencyToken"), "the refused request's token");
+            Assert.Equal(400, log[0].GetInt32("status"), "the refused request's status");
+            Assert.Equal(null, log[1].GetString("consistencyToken"), "the retry's token");
+            Assert.Equal(200, log[1].GetInt32("status"), "the retry's status");
+            // The next call carries the token the healed answer sealed under the current key.
+            await Harness.ClearLogAsync();
+            await Client.Products.ListAsync(pageSize: 1);
+            var next = (await Harness.LogAsync())[0];
+            Assert.Equal(200, next.GetInt32("status"), "the next request's status");
+            Assert.True(next.GetString("consistencyToken") != null && next.GetString("consistencyToken") != rotated, "the next request carries a fresh token");
         }
 
         private static async Task Webhooks()

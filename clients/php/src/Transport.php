@@ -76,11 +76,13 @@ final class Transport
 
         $deadline = microtime(true) + (float) ($options['timeout'] ?? $this->config['timeout'] ?? 60.0);
         $reauthenticated = false;
+        $tokenDropped = false;
         for ($attempt = 0; ; ) {
             $attemptTimeout = min((float) ($this->config['attempt_timeout'] ?? 30.0), $deadline - microtime(true));
+            $sent = $this->headersFor($operationId, $access) + $fixed;
             $answer = $attemptTimeout <= 0
                 ? ['status' => 0, 'headers' => [], 'body' => '', 'errno' => CURLE_OPERATION_TIMEDOUT, 'error' => '']
-                : $this->send($method, $url, $this->headersFor($operationId, $access) + $fixed, $payload, $attemptTimeout);
+                : $this->send($method, $url, $sent, $payload, $attemptTimeout);
             if ($answer['status'] === 0) {
                 $failure = $answer['errno'] === CURLE_OPERATION_TIMEDOUT
                     ? new ApiTimeoutException(0, 'TIMEOUT', sprintf('No response within %.1f s', max(0.0, $attemptTimeout)))
@@ -106,6 +108,11 @@ final class Transport
                 continue;
             }
             $error = self::error($answer);
+            if (!$tokenDropped && $this->dropRefusedToken($error, $sent)) {
+                // Refused before anything ran, so any operation may go again: once, without the token.
+                $tokenDropped = true;
+                continue;
+            }
             if ($answer['status'] === 429) {
                 $wait = $error->getRetryAfter() ?? self::backoff($attempt);
                 if ($wait > (float) ($this->config['max_retry_after'] ?? 60.0)) {
@@ -122,6 +129,27 @@ final class Transport
             }
             throw $error;
         }
+    }
+
+    /**
+     * Forgets the stored Consistency-Token when the server refused the one `$sent` carried (a 400 naming the header:
+     * sealed under a key the server no longer has, or for another tenant), so the call can go again without it.
+     *
+     * @param array<string, string> $sent
+     */
+    private function dropRefusedToken(WarehouseApiException $error, array $sent): bool
+    {
+        $token = $sent['Consistency-Token'] ?? null;
+        if ($error->getStatus() !== 400 || $token === null || $token !== $this->consistencyToken) {
+            return false;
+        }
+        foreach ($error->getErrors() as $message) {
+            if (str_starts_with($message, 'Consistency-Token:')) {
+                $this->consistencyToken = null;
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Waits before the next attempt; throws `$error` instead when the retries are spent or the wait would end past the deadline. */

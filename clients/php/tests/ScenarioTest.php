@@ -297,6 +297,26 @@ final class ScenarioTest extends TestCase
         $this->assertSame('U0hBUkRfMC4wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA', Harness::proxy('GET', 'log')[0]['consistencyToken']);
     }
 
+    public function testDropsAConsistencyTokenSealedUnderARotatedKeyAndHealsInOneCall(): void
+    {
+        // The harness seals this token with the server's code under the key it had before WEBHOOK_SECRET_KEY rotated.
+        $rotated = Harness::env('WAREHOUSE_ROTATED_CONSISTENCY_TOKEN');
+        Harness::proxy('POST', 'consistency-token', ['value' => $rotated]);
+        self::$client->products->list(['pageSize' => 1]);
+        Harness::proxy('DELETE', 'log');
+        $this->assertNotEmpty(self::$client->products->list(['pageSize' => 1])->items);
+        [$refused, $retried] = Harness::proxy('GET', 'log');
+        $this->assertSame([$rotated, 400], [$refused['consistencyToken'], $refused['status']]);
+        $this->assertSame([null, 200], [$retried['consistencyToken'], $retried['status']]);
+        // The next call carries the token the healed answer sealed under the current key.
+        Harness::proxy('DELETE', 'log');
+        self::$client->products->list(['pageSize' => 1]);
+        $next = Harness::proxy('GET', 'log')[0];
+        $this->assertSame(200, $next['status']);
+        $this->assertNotNull($next['consistencyToken']);
+        $this->assertNotSame($rotated, $next['consistencyToken']);
+    }
+
     public function testVerifiesAWebhookSignatureAndRefusesATamperedOne(): void
     {
         $webhook = self::$client->webhooks->create(['url' => Harness::env('WAREHOUSE_WEBHOOK_URL'), 'events' => ['product.created']]);

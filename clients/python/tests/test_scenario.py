@@ -221,6 +221,24 @@ def test_carries_the_consistency_token_of_the_last_response_into_the_next_reques
     assert proxy.log()[0]["consistencyToken"] == "U0hBUkRfMC4wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMC0wMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA"
 
 
+def test_drops_a_consistency_token_sealed_under_a_rotated_key_and_heals_in_one_call() -> None:
+    # The harness seals this token with the server's code under the key it had before WEBHOOK_SECRET_KEY rotated.
+    rotated = env("WAREHOUSE_ROTATED_CONSISTENCY_TOKEN")
+    proxy.send_consistency_token(rotated)
+    client.products.list(page_size=1)
+    proxy.clear_log()
+    assert client.products.list(page_size=1).items
+    refused, retried = proxy.log()[:2]
+    assert (refused["consistencyToken"], refused["status"]) == (rotated, 400)
+    assert (retried["consistencyToken"], retried["status"]) == (None, 200)
+    # The next call carries the token the healed answer sealed under the current key.
+    proxy.clear_log()
+    client.products.list(page_size=1)
+    following = proxy.log()[0]
+    assert following["status"] == 200
+    assert following["consistencyToken"] and following["consistencyToken"] != rotated
+
+
 def test_verifies_a_webhook_signature_and_refuses_a_tampered_one() -> None:
     webhook = client.webhooks.create(url=env("WAREHOUSE_WEBHOOK_URL"), events=["product.created"])
     client.webhooks.test(webhook.id)

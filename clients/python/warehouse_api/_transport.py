@@ -264,13 +264,15 @@ class Transport:
 
         deadline = time.monotonic() + (self._timeout if timeout is None else timeout)
         reauthenticated = False
+        token_dropped = False
         attempt = 0
         while True:
             attempt_timeout = min(self._attempt_timeout, deadline - time.monotonic())
+            sent = {**self._headers_for(op), **fixed}
             try:
                 if attempt_timeout <= 0:
                     raise socket.timeout("the call's deadline passed")
-                answer = self._send(op.http_method, url, {**self._headers_for(op), **fixed}, payload, attempt_timeout)
+                answer = self._send(op.http_method, url, sent, payload, attempt_timeout)
             except (OSError, http.client.HTTPException) as error:
                 timed_out = isinstance(error, socket.timeout) or isinstance(
                     getattr(error, "reason", None), socket.timeout
@@ -297,6 +299,10 @@ class Transport:
                 self._session.invalidate()
                 continue
             error = self._error(answer)
+            if not token_dropped and self._drop_refused_token(error, sent):
+                # Refused before anything ran, so any operation may go again: once, without the token.
+                token_dropped = True
+                continue
             if answer.status == 429:
                 wait = error.retry_after if error.retry_after is not None else _backoff(attempt)
                 if wait > self._max_retry_after:
@@ -309,6 +315,18 @@ class Transport:
                 attempt += 1
                 continue
             raise error
+
+    def _drop_refused_token(self, error: WarehouseApiError, sent: Mapping[str, str]) -> bool:
+        """Forgets the stored Consistency-Token when the server refused the one ``sent`` carried (a 400 naming the
+        header: sealed under a key the server no longer has, or for another tenant). Only the stored token: one the
+        caller passed is theirs to replace."""
+        token = sent.get("Consistency-Token")
+        if error.status != 400 or not token or token != self._consistency_token:
+            return False
+        if not any(str(message).startswith("Consistency-Token:") for message in error.errors or []):
+            return False
+        self._consistency_token = None
+        return True
 
     def _pause(self, attempt: int, seconds: float, deadline: float, error: WarehouseApiError) -> None:
         """Waits before the next attempt; raises ``error`` instead when the retries are spent or the wait would end

@@ -269,6 +269,19 @@ export class Transport {
     return headers;
   }
 
+  /**
+   * Forgets the stored Consistency-Token when the server refused the one `headers` carried (a 400 naming the
+   * header: sealed under a key the server no longer has, or for another tenant), so the call can go again
+   * without it. Only the stored token: one the caller passed is theirs to replace.
+   */
+  private dropRefusedToken(error: WarehouseApiError, headers: Record<string, string>): boolean {
+    const sent = headers["Consistency-Token"];
+    if (error.status !== 400 || !sent || sent !== this.consistencyToken) return false;
+    if (!error.errors.some((message) => message.startsWith("Consistency-Token:"))) return false;
+    this.consistencyToken = null;
+    return true;
+  }
+
   /** Sends one operation (retrying as its table entry allows) and returns the envelope's `data`. */
   async call<R extends Sent>(
     op: OperationMeta,
@@ -285,6 +298,7 @@ export class Transport {
     const deadline = Date.now() + (options?.timeoutMs ?? this.timeoutMs);
     const caller = options?.signal;
     let reauthenticated = false;
+    let tokenDropped = false;
     for (let attempt = 0; ; attempt++) {
       const headers = { ...(await this.headersFor(op, idempotencyKey)), ...extra };
       const attemptMs = Math.min(this.attemptTimeoutMs, deadline - Date.now());
@@ -331,6 +345,12 @@ export class Transport {
         continue;
       }
       const error = errorFrom(response, sent.error);
+      if (!tokenDropped && this.dropRefusedToken(error, headers)) {
+        // Refused before anything ran, so any operation may go again: once, without the token.
+        tokenDropped = true;
+        attempt--;
+        continue;
+      }
       if (response.status === 429) {
         const waitMs = error.retryAfter === null ? backoffMs(attempt) : error.retryAfter * 1000;
         if (waitMs > this.maxRetryAfterMs) throw error;

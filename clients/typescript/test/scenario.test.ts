@@ -328,6 +328,40 @@ describe("TypeScript client against the live API", () => {
     expect(next?.consistencyToken).toBe(TOKEN);
   });
 
+  it("drops a Consistency-Token sealed under a rotated key and heals in one call", async () => {
+    // The harness seals this token with the server's code under the key it had before WEBHOOK_SECRET_KEY rotated.
+    const rotated = env("WAREHOUSE_ROTATED_CONSISTENCY_TOKEN");
+    await proxy.sendConsistencyToken(rotated);
+    await client.products.list({ pageSize: 1 });
+    await proxy.clearLog();
+    const page = await client.products.list({ pageSize: 1 });
+    expect(page.items.length).toBeGreaterThan(0);
+    const [refused, retried] = await proxy.log();
+    expect(refused).toMatchObject({ consistencyToken: rotated, status: 400 });
+    expect(retried).toMatchObject({ consistencyToken: null, status: 200 });
+    // The next call carries the token the healed answer sealed under the current key.
+    await proxy.clearLog();
+    await client.products.list({ pageSize: 1 });
+    const [next] = await proxy.log();
+    expect(next?.status).toBe(200);
+    expect(next?.consistencyToken).toMatch(/^[A-Za-z0-9_-]{100,}$/);
+    expect(next?.consistencyToken).not.toBe(rotated);
+  });
+
+  it("heals a create refused for its rotated Consistency-Token with the same Idempotency-Key, creating it once", async () => {
+    const rotated = env("WAREHOUSE_ROTATED_CONSISTENCY_TOKEN");
+    await proxy.sendConsistencyToken(rotated);
+    await client.products.list({ pageSize: 1 });
+    await proxy.clearLog();
+    const sku = `ROT-${unique()}`;
+    expect((await client.products.create({ sku, name: "Healed write" })).sku).toBe(sku);
+    const [refused, retried] = await proxy.log();
+    expect(refused).toMatchObject({ method: "POST", consistencyToken: rotated, status: 400 });
+    expect(retried).toMatchObject({ method: "POST", consistencyToken: null, status: 201 });
+    expect(retried?.idempotencyKey).toBe(refused?.idempotencyKey);
+    expect((await client.products.list({ search: sku })).totalCount).toBe(1);
+  });
+
   it("verifies a webhook delivery's signature and refuses a tampered one", async () => {
     const webhook = await client.webhooks.create({
       url: env("WAREHOUSE_WEBHOOK_URL"),
