@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createProduct, createTenant, scopedKey, type TestTenant } from "./support/builders";
 import { outboxEvents } from "./support/database";
-import { call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
 
 let tenant: TestTenant;
 beforeAll(async () => {
@@ -177,5 +177,86 @@ describe("product import", () => {
     expect((await importJson([{ sku: "x", name: "y" }], "?mode=merge")).status).toBe(400);
     const reader = await scopedKey(tenant, ["read:products"]);
     expect((await call("POST", "/products/import", { headers: reader, body: [] })).status).toBe(403);
+  });
+});
+
+// The CSV reader refuses what it cannot read, naming the line, and writes nothing (issue #44): an unclosed quote
+// swallowed the next rows into one cell with 200; duplicate headers, bytes that are not UTF-8 and charset=utf-16 passed.
+describe("product import of a CSV it cannot read", () => {
+  const bytesOf = (...parts: (string | number[])[]) =>
+    new Uint8Array(
+      parts.flatMap((part) => (typeof part === "string" ? [...new TextEncoder().encode(part)] : part)),
+    );
+  const importBytes = async (bytes: Uint8Array, contentType: string) => {
+    const response = await fetchApi(
+      new Request(`${BASE}/products/import`, {
+        method: "POST",
+        headers: { ...tenant.admin, "content-type": contentType },
+        body: bytes,
+      }),
+    );
+    return { status: response.status, body: (await response.json()) as { errors?: string[] } };
+  };
+
+  it("an unclosed quote is a 400 naming its line; no row is written", async () => {
+    const before = await countProducts(tenant);
+    const res = await importCsv('sku,name\nUQ-1,Fine\nUQ-2,"Unclosed\nUQ-3,Beta\nUQ-4,Gamma\n');
+    await expectRefused(
+      res,
+      ["body: line 3: a quote opened on line 3 is never closed (every line after it was read into one cell)"],
+      tenant,
+      before,
+    );
+  });
+
+  it("text after a closing quote, or more cells than the header names, is a 400 naming the line", async () => {
+    const before = await countProducts(tenant);
+    const res = await importCsv('sku,name\r\nTQ-1,"Mug" large\r\nTQ-2,Two,extra\r\nTQ-3,"Fine, quoted"\r\n');
+    await expectRefused(
+      res,
+      [
+        'body: line 2: text after the closing quote of cell 2 (quote it whole, with "" for a quote)',
+        "body: line 3: 3 cells, but the header names 2 columns",
+      ],
+      tenant,
+      before,
+    );
+  });
+
+  it("a header naming a column twice is a 400 naming line 1", async () => {
+    const before = await countProducts(tenant);
+    const res = await importCsv("sku,name,name\nDH-1,First,Second\n");
+    await expectRefused(res, ["body: line 1: the header names the column name twice"], tenant, before);
+  });
+
+  it("bytes that are not UTF-8 are a 400 naming their line, in a CSV and in a JSON body", async () => {
+    const before = await countProducts(tenant);
+    const csv = await importBytes(bytesOf("sku,name\nU8-1,Fine\nU8-2,Caf", [0xe9], "\n"), "text/csv");
+    expect(csv.status).toBe(400);
+    expect(csv.body.errors).toEqual(["body: line 3: is not valid UTF-8"]);
+    const json = await importBytes(
+      bytesOf('[{"sku":"U8-3",\n"name":"Caf', [0xc3], '"}]'),
+      "application/json",
+    );
+    expect(json.status).toBe(400);
+    expect(json.body.errors).toEqual(["body: line 2: is not valid UTF-8"]);
+    // U+FFFD sent as itself is a character like any other.
+    const replacement = await importBytes(bytesOf("sku,name\nU8-4,Caf\uFFFD\n"), "text/csv");
+    expect(replacement.status).toBe(200);
+    expect(await countProducts(tenant)).toBe(before + 1);
+  });
+
+  it("a charset other than UTF-8 is a 415", async () => {
+    const before = await countProducts(tenant);
+    for (const contentType of [
+      "text/csv; charset=utf-16",
+      'text/csv; charset="ISO-8859-1"',
+      "application/json; charset=utf-16le",
+    ]) {
+      const res = await importBytes(bytesOf("sku,name\nCS-1,One\n"), contentType);
+      expect(res.status, contentType).toBe(415);
+    }
+    expect((await importBytes(bytesOf("sku,name\nCS-2,Two\n"), "text/csv; charset=UTF-8")).status).toBe(200);
+    expect(await countProducts(tenant)).toBe(before + 1);
   });
 });

@@ -8,6 +8,7 @@ import {
   tenantWithWarehouse,
   unique,
 } from "./support/builders";
+import { outboxEvents } from "./support/database";
 import { call } from "./support/http";
 import { jobResult, runJob, upload } from "./support/jobs";
 
@@ -75,5 +76,48 @@ describe("products_export", () => {
     const [found] = (product.body.data as { items: { updatedAt: string; createdAt: string; name: string }[] })
       .items;
     expect(found?.name).toBe('Mug, "large"');
+  });
+
+  it("round-trips byte for byte: leading = + - @ ', quotes, commas, separators, line breaks, unicode", async () => {
+    // Two fresh tenants: the second's catalogue is the first's export, imported.
+    const [{ tenant: from }, { tenant: to }] = [await tenantWithWarehouse(), await tenantWithWarehouse()];
+    const awkward = [
+      { sku: "=FX3", name: '=HYPERLINK("https://evil.example","click")', category: "@risk" },
+      { sku: "+1-555", name: "+plus", unit: "-each", price: 1.25 },
+      { sku: "-5", name: "-minus", description: "=1+1\n+2\n-3\n@4" },
+      { sku: "@home", name: "@sum(A1)", barcode: "0012345678905" },
+      { sku: "'quoted", name: "'=already guarded", description: "''two" },
+      { sku: "a,=b", name: "Mug;=HYPERLINK(x);+y", category: "a\t=tabbed" },
+      { sku: "TAB\t-1", name: "tab\t@inside, then ;'apostrophe", cost: 0.0001 },
+      { sku: 'QUOTE"1', name: '"Quoted" and, commas', description: 'He said ""hi""\r\nthen left' },
+      { sku: "UNI-é", name: "Café 😀 ملف 東京", description: "\u05e9\u05dc\u05d5\u05dd \u200f(v2)" },
+      { sku: "PLAIN-1", name: "Plain", reorderPoint: 5, status: "Inactive", tracking: "lot" },
+    ];
+    const made = await call("POST", "/products/batch", { headers: from.admin, body: { products: awkward } });
+    expect(made.body.data.failed, JSON.stringify(made.body.data.results)).toBe(0);
+
+    const first = await runJob(from.admin, { type: "products_export" });
+    const exported = (await jobResult(from.admin, first.id)).text;
+    const imported = await runJob(to.admin, {
+      type: "product_import",
+      uploadId: await upload(to.admin, exported),
+    });
+    expect(imported).toMatchObject({ status: "succeeded", processed: awkward.length, failed: 0 });
+    const again = await runJob(to.admin, { type: "products_export" });
+    expect((await jobResult(to.admin, again.id)).text).toBe(exported);
+
+    // Imported back into the tenant it came from, the file changes nothing: no duplicate, no update.
+    const back = await runJob(from.admin, {
+      type: "product_import",
+      uploadId: await upload(from.admin, exported),
+    });
+    expect(back).toMatchObject({ status: "succeeded", processed: awkward.length, failed: 0 });
+    const listed = await call("GET", "/products?pageSize=100", { headers: from.admin });
+    expect(listed.body.data.items.map((p) => p.sku).sort()).toEqual(awkward.map((p) => p.sku).sort());
+    expect(new Set((await outboxEvents(from, /^product\./)).map((event) => event.type))).toEqual(
+      new Set(["product.created"]),
+    );
+    // The export still guards a spreadsheet: no cell, nor a piece after a separator, starts a formula.
+    expect(exported).toContain(`'=FX3,"'=HYPERLINK(""https://evil.example"",""click"")",,'@risk,`);
   });
 });

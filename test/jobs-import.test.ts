@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TestTenant, tenantWithWarehouse, unique } from "./support/builders";
 import { levelsWithLedger, outboxEvents } from "./support/database";
-import { call } from "./support/http";
+import { BASE, call, fetchApi } from "./support/http";
 import { catalog as catalogOf, jobResult, runJob, upload } from "./support/jobs";
 
 let tenant: TestTenant;
@@ -157,5 +157,105 @@ describe("product_import", () => {
     ]);
     const stored = await call("GET", `/products?search=${sku}&pageSize=10`, { headers: tenant.admin });
     expect(stored.body.data.items.map((p) => p.sku).sort()).toEqual([`${sku}-1`, `${sku}-4`]);
+  });
+});
+
+// The import's CSV reader refuses what it cannot read (issue #44): a row it cannot read is that row's error with its
+// line, and the job goes on; a header it cannot read fails the job at its start, naming the line.
+describe("an import of a file it cannot read", () => {
+  const fileOf = (...parts: (string | number[])[]) =>
+    new Uint8Array(
+      parts.flatMap((part) => (typeof part === "string" ? [...new TextEncoder().encode(part)] : part)),
+    );
+  const uploadBytes = async (bytes: Uint8Array, contentType = "text/csv") => {
+    const response = await fetchApi(
+      new Request(`${BASE}/uploads`, {
+        method: "POST",
+        headers: { ...tenant.admin, "content-type": contentType, "content-length": String(bytes.byteLength) },
+        body: bytes,
+      }),
+    );
+    return { status: response.status, body: (await response.json()) as { data: { id: string } } };
+  };
+  const skusLike = async (prefix: string) =>
+    (await call("GET", `/products?search=${prefix}&pageSize=100`, { headers: tenant.admin })).body.data.items
+      .map((p) => p.sku)
+      .sort();
+
+  it("a row with bytes that are not UTF-8, text after a closing quote or too many cells is that row's error", async () => {
+    const p = `RB-${unique()}`;
+    const file = fileOf(
+      `sku,name\n${p}-1,One\n${p}-2,Caf`,
+      [0xe9],
+      `\n${p}-3,"Mug" large\n${p}-4,Four,extra\n${p}-5,"Five\r\nlines"\n`,
+    );
+    const uploaded = await uploadBytes(file);
+    expect(uploaded.status).toBe(201);
+    const job = await runJob(tenant.admin, { type: "product_import", uploadId: uploaded.body.data.id });
+    expect(job).toMatchObject({ status: "succeeded", processed: 5, failed: 3 });
+    expect(job.errors).toEqual([
+      { line: 3, errors: ["row: is not valid UTF-8"] },
+      {
+        line: 4,
+        errors: ['row: text after the closing quote of cell 2 (quote it whole, with "" for a quote)'],
+      },
+      { line: 5, errors: ["row: 3 cells, but the header names 2 columns"] },
+    ]);
+    expect(await skusLike(p)).toEqual([`${p}-1`, `${p}-5`]);
+  });
+
+  it("an unclosed quote is the error of the row it opens on, naming its line; the rows before it are written", async () => {
+    const p = `UQ-${unique()}`;
+    const csv = `sku,name\n${p}-1,One\n${p}-2,"Unclosed\n${p}-3,Three\n${p}-4,Four\n`;
+    const job = await runJob(tenant.admin, {
+      type: "product_import",
+      uploadId: await upload(tenant.admin, csv),
+    });
+    expect(job).toMatchObject({ status: "succeeded", processed: 2, failed: 1 });
+    expect(job.errors).toEqual([
+      {
+        line: 3,
+        errors: [
+          "row: a quote opened on line 3 is never closed (every line after it was read into one cell)",
+        ],
+      },
+    ]);
+    expect(await skusLike(p)).toEqual([`${p}-1`]);
+  });
+
+  it("a row longer than 1 MiB is that row's error and is not read; the rows after it are written", async () => {
+    const p = `LR-${unique()}`;
+    const csv = `sku,name\n${p}-1,One\n${p}-2,"${"y".repeat(1_100_000)}"\n${p}-3,Three\n`;
+    const job = await runJob(tenant.admin, {
+      type: "product_import",
+      uploadId: await upload(tenant.admin, csv),
+    });
+    expect(job).toMatchObject({ status: "succeeded", processed: 3, failed: 1 });
+    expect(job.errors).toEqual([
+      {
+        line: 3,
+        errors: [
+          "row: is longer than 1048576 bytes, and is not read (a quote that is never closed makes the rest of a CSV file one row)",
+        ],
+      },
+    ]);
+    expect(await skusLike(p)).toEqual([`${p}-1`, `${p}-3`]);
+  });
+
+  it("a header naming a column twice fails the job naming line 1; nothing is written", async () => {
+    const p = `DH-${unique()}`;
+    const job = await runJob(tenant.admin, {
+      type: "product_import",
+      uploadId: await upload(tenant.admin, `sku,name,sku\n${p}-1,One,${p}-x\n`),
+    });
+    expect(job).toMatchObject({ status: "failed", error: "line 1: the header names the column sku twice" });
+    expect(await skusLike(p)).toEqual([]);
+  });
+
+  it("an upload in a charset other than UTF-8 is a 415", async () => {
+    for (const contentType of ["text/csv; charset=utf-16", "application/x-ndjson; charset=latin1"]) {
+      expect((await uploadBytes(fileOf("sku,name\n"), contentType)).status, contentType).toBe(415);
+    }
+    expect((await uploadBytes(fileOf("sku,name\nA,B\n"), "text/csv; charset=utf-8")).status).toBe(201);
   });
 });

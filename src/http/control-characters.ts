@@ -1,6 +1,8 @@
+import type { HonoRequest } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { parseCsv } from "./csv-parse";
+import { readCsv } from "./csv-parse";
+import { assertUtf8Charset, firstNonUtf8Line, utf8Text } from "./utf8";
 import { formatPath, validationError } from "./validation";
 
 // Control characters have no meaning in an identifier, a filter or a name, and some break what they reach
@@ -122,9 +124,9 @@ function badCsv(text: string): string[] {
     .split(/\r\n|\n|\r/)
     .flatMap((line, index) => (IN_BODY.test(line) ? [`body: line ${index + 1}: ${CONTROL}`] : []));
   if (lines.length > 0 || !IN_IDENTIFIER.test(text)) return lines;
-  const [header = [], ...rows] = parseCsv(text);
-  const columns = header.map((column) => column.trim());
-  return rows.flatMap((cells, row) =>
+  const [header, ...rows] = readCsv(text);
+  const columns = header?.cells.map((column) => column.trim()) ?? [];
+  return rows.flatMap(({ cells }, row) =>
     cells.flatMap((cell, i) => {
       const problem = problemIn(cell, columns[i], IN_BODY);
       return problem ? [`row ${row + 1}: ${columns[i]}: ${problem}`] : [];
@@ -155,6 +157,19 @@ const mayHoldForbidden = (url: string) => {
 };
 
 /**
+ * The body as text: 415 for a charset other than UTF-8, 400 naming the line of bytes that are not UTF-8 (a decoder
+ * would have stored U+FFFD in their place). `req.arrayBuffer()` caches the bytes, from which the route's validator
+ * and the idempotency hash read the text.
+ */
+async function utf8Body(req: HonoRequest, contentType: string): Promise<string> {
+  assertUtf8Charset(contentType);
+  const bytes = new Uint8Array(await req.arrayBuffer());
+  const text = utf8Text(bytes);
+  if (text === null) throw validationError([`body: line ${firstNonUtf8Line(bytes)}: is not valid UTF-8`]);
+  return text;
+}
+
+/**
  * Every control character in a query parameter (name or value) or in a body string (value or key), and every
  * format character in an identifier or name, is a 400 naming where it is. Runs before the routes, so no handler,
  * query or stored row ever sees one.
@@ -167,9 +182,9 @@ export const refuseControlCharacters = createMiddleware<AppEnv>(async (c, next) 
         return problem ? [`${name}: ${problem}`] : [];
       })
     : [];
-  // c.req.text() caches the body: the route's validator and the idempotency hash read the cached text.
-  const text = c.req.raw.body ? await c.req.text() : "";
-  const body = text === "" ? [] : bodyProblems(text, c.req.header("content-type") ?? "");
+  const contentType = c.req.header("content-type") ?? "";
+  const text = c.req.raw.body ? await utf8Body(c.req, contentType) : "";
+  const body = text === "" ? [] : bodyProblems(text, contentType);
   const problems = [...query, ...body];
   if (problems.length > 0) throw validationError(problems);
   await next();

@@ -1,6 +1,8 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import { uploadKey } from "../files/keys";
-import { parseCsv } from "../http/csv-parse";
+import { MAX_BODY_BYTES } from "../http/body-limit";
+import { csvColumns, readCsv } from "../http/csv-parse";
+import { utf8Text } from "../http/utf8";
 import { type FileFormat, RecordScanner } from "./record-scanner";
 
 // An import's first step: the uploaded file streamed once to find where its chunks of rows start (nothing of it
@@ -8,15 +10,23 @@ import { type FileFormat, RecordScanner } from "./record-scanner";
 
 /** Rows per chunk: one step, one batch of writes (the bulk writers' own bound, docs/decisions/bulk.md). */
 export const ROWS_PER_CHUNK = 1000;
+/** The most bytes a row may have: a request body's bound, far past any product or stock row. */
+export const MAX_ROW_BYTES = MAX_BODY_BYTES;
+/** The most bytes a chunk's step reads and parses at once (it holds them, their text and their rows). */
+const MAX_CHUNK_BYTES = 8 * MAX_BODY_BYTES;
 // A Workflow instance runs at most 10,000 steps: the chunks leave room for its other steps.
 const MAX_CHUNKS = 9000;
 
-/** A run of rows of the file: where its bytes are and the line its first row is on. */
+/**
+ * A run of rows of the file: where its bytes are and the line its first row is on. An `oversized` chunk is one row
+ * longer than MAX_ROW_BYTES, which is not read: it is that row's error.
+ */
 export interface ImportChunk {
   n: number;
   offset: number;
   length: number;
   line: number;
+  oversized?: true;
 }
 
 export interface ImportPlan {
@@ -27,6 +37,40 @@ export interface ImportPlan {
   chunks: ImportChunk[];
 }
 
+/** Cuts the rows into chunks as their ends become known: at most ROWS_PER_CHUNK rows and MAX_CHUNK_BYTES each. */
+class Chunker {
+  readonly chunks: ImportChunk[] = [];
+  rows = 0;
+  private open: { offset: number; line: number; rows: number } | null = null;
+
+  /** A row from `offset` (on `line`) to `end`. */
+  add(offset: number, line: number, end: number): void {
+    this.rows++;
+    if (end - offset > MAX_ROW_BYTES) {
+      this.close(offset);
+      this.chunks.push({ n: this.chunks.length, offset, length: end - offset, line, oversized: true });
+      return;
+    }
+    const open = this.open;
+    if (open === null || open.rows === ROWS_PER_CHUNK || end - open.offset > MAX_CHUNK_BYTES) {
+      this.close(offset);
+      this.open = { offset, line, rows: 0 };
+    }
+    (this.open as { rows: number }).rows++;
+  }
+
+  /** Ends the open chunk at `end`. */
+  close(end: number): void {
+    if (this.open === null) return;
+    const { offset, line } = this.open;
+    this.chunks.push({ n: this.chunks.length, offset, length: end - offset, line });
+    this.open = null;
+  }
+}
+
+/** Why a job cannot read the file: it fails at its start, saying so. */
+const unreadable = (why: string) => new NonRetryableError(why);
+
 export async function planImport(
   bucket: R2Bucket,
   tenantId: string,
@@ -34,15 +78,19 @@ export async function planImport(
 ): Promise<ImportPlan> {
   const key = uploadKey(tenantId, upload.id);
   const object = await bucket.get(key);
-  if (!object) throw new NonRetryableError(`The upload ${upload.id} is no longer stored`);
-  const starts: { offset: number; line: number }[] = [];
-  let records = 0;
-  let headerEnd: number | undefined;
-  const dataRow = upload.format === "csv" ? 1 : 0; // a CSV's first record is its header
+  if (!object) throw unreadable(`The upload ${upload.id} is no longer stored`);
+  const chunker = new Chunker();
+  // A CSV's first record is its header, kept apart from the rows.
+  let header = null as { line: number; end: number } | null;
+  let last = null as { offset: number; line: number } | null;
+  const ended = (end: number) => {
+    if (last === null) return;
+    if (upload.format === "csv" && header === null) header = { line: last.line, end };
+    else chunker.add(last.offset, last.line, end);
+  };
   const scanner = new RecordScanner(upload.format, (offset, line) => {
-    if (records === 1 && dataRow === 1) headerEnd = offset;
-    if (records >= dataRow && (records - dataRow) % ROWS_PER_CHUNK === 0) starts.push({ offset, line });
-    records++;
+    ended(offset);
+    last = { offset, line };
   });
   let offset = 0;
   const reader = object.body.getReader();
@@ -50,24 +98,28 @@ export async function planImport(
     scanner.push(read.value, offset);
     offset += read.value.byteLength;
   }
-  const rows = Math.max(0, records - dataRow);
-  if (rows === 0) throw new NonRetryableError("The file has no rows to import");
-  if (starts.length > MAX_CHUNKS) {
-    throw new NonRetryableError(
-      `A file holds at most ${MAX_CHUNKS * ROWS_PER_CHUNK} rows; this one has ${rows}`,
-    );
+  ended(offset);
+  chunker.close(offset);
+  const { chunks, rows } = chunker;
+  if (rows === 0) throw unreadable("The file has no rows to import");
+  if (chunks.length > MAX_CHUNKS) {
+    throw unreadable(`A file holds at most ${MAX_CHUNKS * ROWS_PER_CHUNK} rows; this one has ${rows}`);
   }
-  let columns: string[] | null = null;
-  if (upload.format === "csv") {
-    const header = await bucket.get(key, { range: { offset: 0, length: headerEnd ?? object.size } });
-    const text = (await header?.text())?.replace(/^\uFEFF/, "") ?? "";
-    columns = (parseCsv(text)[0] ?? []).map((column) => column.trim());
-  }
-  const chunks = starts.map((start, n) => ({
-    n,
-    offset: start.offset,
-    length: (starts[n + 1]?.offset ?? offset) - start.offset,
-    line: start.line,
-  }));
+  const columns = header === null ? null : await headerColumns(bucket, key, header);
   return { format: upload.format, columns, rows, chunks };
+}
+
+/** The columns a CSV's header names; the job fails naming the header's line when it cannot be read. */
+async function headerColumns(bucket: R2Bucket, key: string, header: { line: number; end: number }) {
+  if (header.end > MAX_ROW_BYTES) {
+    throw unreadable(`line ${header.line}: the header is longer than ${MAX_ROW_BYTES} bytes`);
+  }
+  const object = await bucket.get(key, { range: { offset: 0, length: header.end } });
+  if (!object) throw unreadable("The upload is no longer stored");
+  const text = utf8Text(new Uint8Array(await object.arrayBuffer()));
+  if (text === null) throw unreadable(`line ${header.line}: the header is not valid UTF-8`);
+  const [record] = readCsv(text, header.line);
+  const read = record ? csvColumns(record) : { problem: "the header is empty" };
+  if ("problem" in read) throw unreadable(`line ${header.line}: ${read.problem}`);
+  return read.columns;
 }

@@ -1,7 +1,7 @@
 import { runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { badStrings } from "../http/control-characters";
-import { type CsvColumnTypes, csvObject, parseCsv } from "../http/csv-parse";
+import { type CsvColumnTypes, csvObject, readCsv } from "../http/csv-parse";
 import type { RowError } from "../record-schemas/job";
 import type { ImportChunk, ImportPlan } from "./import-plan";
 import { recordsOf } from "./record-scanner";
@@ -16,15 +16,16 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 function parseRecord(
   text: string,
+  line: number,
   plan: ImportPlan,
   types: CsvColumnTypes,
-): { value: Record<string, unknown> } | { errors: string[] } {
+): { value: Record<string, unknown> } | { errors: string[] } | null {
   if (plan.columns) {
-    const cells = parseCsv(text)[0] ?? [];
-    if (cells.length > plan.columns.length) {
-      return { errors: [`row: ${cells.length} cells, but the header names ${plan.columns.length} columns`] };
-    }
-    return { value: csvObject(plan.columns, cells, types) };
+    // The scanner found one record here: the reader reads the same one (or none, for a lone `""`).
+    const [record] = readCsv(text, line);
+    if (!record) return null;
+    const read = csvObject(plan.columns, record, types);
+    return "problem" in read ? { errors: [`row: ${read.problem}`] } : read;
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -42,8 +43,10 @@ export function parseRows(
   types: CsvColumnTypes,
 ): ParsedRow[] {
   return recordsOf(bytes, plan.format, chunk.line).flatMap(({ text, line }): ParsedRow[] => {
+    if (text === null) return [{ line, errors: ["row: is not valid UTF-8"] }];
     if (text.trim() === "") return [];
-    const parsed = parseRecord(text, plan, types);
+    const parsed = parseRecord(text, line, plan, types);
+    if (parsed === null) return [];
     if ("errors" in parsed) return [{ line, errors: parsed.errors }];
     // The same characters a request body may not hold (src/http/control-characters.ts).
     const forbidden = badStrings(parsed.value);

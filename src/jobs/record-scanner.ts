@@ -1,7 +1,10 @@
+import { utf8Text } from "../http/utf8";
+
 // Where the records of an uploaded file start, found byte by byte as the file streams past, so that a 100 MiB
 // file is cut into chunks without being held in memory. A CSV record ends at a line break outside quotes, with
-// the quoting rule of src/http/csv-parse.ts (a quote opens a quoted cell only where the cell is still empty; a
-// doubled quote inside is one quote), so each chunk parses alone to the records the whole file would. An NDJSON
+// the grammar of the CSV reader (src/http/csv-parse.ts: a quote opens a quoted cell only where the cell is still
+// empty; a doubled quote inside is one quote; after the closing quote the record is read on unquoted), so each chunk
+// parses alone to the records the whole file would (test/csv-reader.test.ts). An NDJSON
 // record is a line. Line breaks are LF, CRLF or CR (UTF-8 never uses these bytes inside a character).
 
 export type FileFormat = "csv" | "ndjson";
@@ -67,17 +70,16 @@ export class RecordScanner {
   }
 }
 
-/** Each record of `bytes` (a whole number of records): its text and the line it starts on. */
+/** Each record of `bytes` (a whole number of records): its text (null when it is not UTF-8) and the line it starts on. */
 export function recordsOf(
   bytes: Uint8Array,
   format: FileFormat,
   firstLine: number,
-): { text: string; line: number }[] {
+): { text: string | null; line: number }[] {
   const starts: { offset: number; line: number }[] = [];
   new RecordScanner(format, (offset, line) => starts.push({ offset, line }), firstLine).push(bytes, 0);
-  const decoder = new TextDecoder();
   return starts.map((start, i) => ({
-    text: decoder.decode(bytes.subarray(start.offset, starts[i + 1]?.offset ?? bytes.length)),
+    text: utf8Text(bytes.subarray(start.offset, starts[i + 1]?.offset ?? bytes.length)),
     line: start.line,
   }));
 }

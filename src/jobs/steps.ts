@@ -9,7 +9,7 @@ import { handOffEvents } from "../outbox/hand-off";
 import { PRODUCT_CSV_COLUMNS } from "../product-core/schemas";
 import type { RowError } from "../record-schemas/job";
 import { exportKinds } from "./exports";
-import type { ImportChunk, ImportPlan } from "./import-plan";
+import { type ImportChunk, type ImportPlan, MAX_ROW_BYTES } from "./import-plan";
 import { type ParsedRow, parseRows } from "./import-rows";
 import { chunkDone, doneChunk, findJob, type JobRow } from "./job-rows";
 import { importProductRows } from "./product-import";
@@ -45,6 +45,20 @@ const importers = {
   stock_import: { columns: STOCK_CSV_COLUMNS, write: importStockRows },
 } as const;
 
+/** The row error of a row longer than a chunk step reads. */
+const TOO_LONG =
+  `row: is longer than ${MAX_ROW_BYTES} bytes, and is not read (a quote that is never closed makes the rest ` +
+  "of a CSV file one row)";
+
+/** A chunk's bytes of the job's upload. */
+async function chunkBytes(env: Bindings, tenantId: string, job: JobRow, chunk: ImportChunk) {
+  const object = await env.FILES.get(uploadKey(tenantId, job.uploadId as string), {
+    range: { offset: chunk.offset, length: chunk.length },
+  });
+  if (!object) throw new NonRetryableError("The upload is no longer stored");
+  return new Uint8Array(await object.arrayBuffer());
+}
+
 /** One chunk of an import: its rows written (each on its own) with the chunk's record; returns its counts. */
 export async function importChunk(
   env: Bindings,
@@ -58,11 +72,9 @@ export async function importChunk(
   let outcome = await doneChunk(tdb, jobId, chunk.n);
   if (!outcome) {
     const importer = importers[job.type as keyof typeof importers];
-    const object = await env.FILES.get(uploadKey(tenantId, job.uploadId as string), {
-      range: { offset: chunk.offset, length: chunk.length },
-    });
-    if (!object) throw new NonRetryableError("The upload is no longer stored");
-    const rows = parseRows(new Uint8Array(await object.arrayBuffer()), plan, chunk, importer.columns);
+    const rows = chunk.oversized
+      ? [{ line: chunk.line, errors: [TOO_LONG] }]
+      : parseRows(await chunkBytes(env, tenantId, job, chunk), plan, chunk, importer.columns);
     const now = new Date().toISOString();
     const commit = (errors: RowError[]) => [
       chunkDone(

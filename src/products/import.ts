@@ -1,6 +1,6 @@
 import type { TenantDb } from "../db/client";
 import { asConflict } from "../db/constraint-errors";
-import { csvObject, parseCsv } from "../http/csv-parse";
+import { csvColumns, csvObject, readCsv } from "../http/csv-parse";
 import { AppError } from "../http/errors";
 import { formatIssues } from "../http/validation";
 import type { StoredProduct } from "../product-core/parts";
@@ -16,13 +16,26 @@ const invalid = (errors: string[]) =>
     errors,
   });
 
-/** Rows from a JSON array or a CSV text with a header row; CSV cells become typed values. */
+/**
+ * Rows from a JSON array or a CSV text with a header row; CSV cells become typed values. A CSV that cannot be read
+ * whole (a header naming a column twice, a quote never closed, text after a closing quote, a row with more cells
+ * than the header) is refused naming each line, before any row is judged.
+ */
 export function rowsOf(contentType: string, body: string): unknown[] {
   if (contentType.startsWith("text/csv")) {
-    const [header, ...lines] = parseCsv(body);
+    const [header, ...records] = readCsv(body);
     if (!header) throw invalid(["body: the CSV has no header row"]);
-    const columns = header.map((h) => h.trim());
-    return lines.map((cells) => csvObject(columns, cells, PRODUCT_CSV_COLUMNS));
+    const read = csvColumns(header);
+    if ("problem" in read) throw invalid([`body: line ${header.line}: ${read.problem}`]);
+    const rows = records.map((record) => ({
+      line: record.line,
+      ...csvObject(read.columns, record, PRODUCT_CSV_COLUMNS),
+    }));
+    const unreadable = rows.flatMap((row) =>
+      "problem" in row ? [`body: line ${row.line}: ${row.problem}`] : [],
+    );
+    if (unreadable.length > 0) throw invalid(unreadable);
+    return rows.map((row) => ("value" in row ? row.value : {}));
   }
   let parsed: unknown;
   try {

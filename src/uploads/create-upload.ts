@@ -4,6 +4,7 @@ import type { TenantDb } from "../db/client";
 import { uploads } from "../db/schema/tenant";
 import { uploadKey } from "../files/keys";
 import { AppError } from "../http/errors";
+import { assertUtf8Charset } from "../http/utf8";
 import { MAX_UPLOAD_BYTES, UPLOAD_TTL_MS, type UploadRecord, uploadFormats } from "./schemas";
 
 const formatOf = (contentType: string) => {
@@ -23,10 +24,12 @@ export async function createUpload(
   request: Request,
   filename: string | undefined,
 ): Promise<UploadRecord> {
-  const format = formatOf(request.headers.get("content-type") ?? "");
+  const contentType = request.headers.get("content-type") ?? "";
+  const format = formatOf(contentType);
   if (!format) {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be text/csv or application/x-ndjson");
   }
+  assertUtf8Charset(contentType);
   const length = request.headers.get("content-length");
   const bytes = length !== null && /^\d+$/.test(length) ? Number(length) : Number.NaN;
   if (Number.isNaN(bytes)) {

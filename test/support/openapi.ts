@@ -482,6 +482,10 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "like control characters: every string refuses a lone surrogate, and no body is walked deeper than 32 levels",
   },
   {
+    rule: /^body: line \d+: is not valid UTF-8$/,
+    why: "the document describes text; bytes that are not UTF-8 are no text at all",
+  },
+  {
     rule: /: must be another location of the same warehouse$| is not in the order's warehouse$|^this scope has \d+ |^newPassword: must differ from the current password$/,
     why: "depends on stored data (a location's warehouse, a count's scope, the current password)",
   },
