@@ -5,6 +5,7 @@ import { sweepSignInClients } from "./identity/known-clients";
 import { wakeStrandedJobs } from "./jobs/wake-stranded";
 import { sweepOldEvents } from "./outbox/retention";
 import { sweepExpiredHolds } from "./stock/hold-release";
+import { sweepExpiredUploads } from "./uploads/sweep-expired";
 import { redispatchLost } from "./webhooks/dispatch-sweep";
 
 /** The cron trigger's sweeps; each is independent, so one failing does not stop the others. */
@@ -17,6 +18,7 @@ export async function runSweeps(env: Bindings): Promise<void> {
     () => sweepOldEvents(env),
     () => takeStorageSnapshots(env),
     () => wakeStrandedJobs(env),
+    () => sweepExpiredUploads(env),
   ];
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {

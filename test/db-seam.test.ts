@@ -74,6 +74,7 @@ describe("the database seam", () => {
       "../src/jobs/wake-stranded.ts",
       "../src/outbox/retention.ts",
       "../src/stock/hold-release.ts",
+      "../src/uploads/sweep-expired.ts",
       "../src/webhooks/dispatch-sweep.ts",
     ]);
   });

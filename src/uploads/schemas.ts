@@ -3,8 +3,10 @@ import { z } from "@hono/zod-openapi";
 // An upload: a file (CSV or NDJSON) kept in R2 for a job to import.
 
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-/** How long an upload can be named by a job. */
+/** How long an upload can be named by a job; the cron deletes it after (src/uploads/sweep-expired.ts). */
 export const UPLOAD_TTL_MS = 7 * 24 * 60 * 60_000;
+/** What a tenant's stored uploads may hold in all: ten files of the largest size. docs/decisions/jobs.md. */
+export const UPLOAD_QUOTA_BYTES = 1024 * 1024 * 1024;
 
 /** The media types an upload may have, and the format each means. */
 export const uploadFormats = {

@@ -1939,7 +1939,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (CSV or NDJSON, up to 100 MiB) for an import job; answers its id
-         * @description The body is the file itself, streamed to storage as it arrives, with its `Content-Type` (`text/csv` with a header row, or `application/x-ndjson`: one JSON object per line) and `Content-Length`. Then `POST /jobs {type, uploadId}` imports it. An upload can be named by jobs for 7 days. Requires scope `write:products` or `write:inventory` (the import's own scope is checked when the job is created). Idempotency-Key is not honoured here: the file is never held whole to compare it, and an upload sent twice is only a second file.
+         * @description The body is the file itself, streamed to storage as it arrives, with its `Content-Type` (`text/csv` with a header row, or `application/x-ndjson`: one JSON object per line) and `Content-Length`. Then `POST /jobs {type, uploadId}` imports it. An upload can be named by jobs for 7 days, then it is deleted (kept while a job reading it runs). A tenant's stored uploads hold at most 1 GiB (413 past it). The body must be exactly `Content-Length` bytes (400 otherwise; nothing is stored) and UTF-8. Requires scope `write:products` or `write:inventory` (the import's own scope is checked when the job is created); a credential acting for one merchant cannot upload (jobs run for the whole tenant). Idempotency-Key is not honoured here: the file is never held whole to compare it, and an upload sent twice is only a second file.
          *
          *     Any scope of the tenant; counted by its rate limit.
          */
@@ -36347,7 +36347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The file is larger than 100 MiB */
+            /** @description The file is larger than 100 MiB, or than the room left in the tenant's 1 GiB upload quota */
             413: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */

@@ -18,7 +18,11 @@ export const uploads = sqliteTable(
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
   },
-  (t) => [index("uploads_tenant_created_idx").on(t.tenantId, t.createdAt)],
+  (t) => [
+    index("uploads_tenant_created_idx").on(t.tenantId, t.createdAt),
+    // The cron's sweep of expired uploads, across tenants (src/uploads/sweep-expired.ts).
+    index("uploads_expires_idx").on(t.expiresAt),
+  ],
 );
 
 export const jobTypes = [
@@ -55,6 +59,8 @@ export const jobs = sqliteTable(
   },
   (t) => [
     index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    // Whether a live job reads an upload the sweep would delete.
+    index("jobs_tenant_upload_idx").on(t.tenantId, t.uploadId),
     check("jobs_status_check", sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`),
   ],
 );
