@@ -472,3 +472,100 @@ describe("models", () => {
     expect(php.get("clients/php/src/Generated/Status.php")).toContain("case InReview = 'in-review';");
   });
 });
+
+// Events: a oneOf of named schemas with a discriminator is a tagged union in every client; the webhooks too.
+describe("tagged unions", () => {
+  const variant = (tag: string, data: object) => ({
+    type: "object",
+    properties: { id: { type: "string" }, type: { type: "string", enum: [tag] }, data },
+    required: ["id", "type", "data"],
+  });
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const schemas = {
+    Order: { type: "object", properties: { number: { type: "string" } }, required: ["number"] },
+    OrderCreatedEvent: variant("order.created", ref("Order")),
+    PingEvent: variant("ping", { type: "object", properties: { at: { type: "string" } } }),
+    Event: {
+      oneOf: [ref("OrderCreatedEvent"), ref("PingEvent")],
+      discriminator: { propertyName: "type" },
+    },
+    Feed: { type: "object", properties: { items: { type: "array", items: ref("Event") } } },
+    OrderCreatedBody: variant("order.created", ref("Order")),
+  };
+  const body = (name: string) => ({
+    post: { requestBody: { content: { "application/json": { schema: ref(name) } } } },
+  });
+  const table = buildOperationTable(
+    { paths: {}, components: { schemas }, webhooks: { "order.created": body("OrderCreatedBody") } },
+    { operations: {}, omit: {} },
+  );
+
+  it("keeps each variant's model, names its tag and merges the variants into a fallback for unknown tags", () => {
+    expect(table.unions).toEqual([
+      {
+        name: "Event",
+        discriminator: "type",
+        variants: [
+          { tag: "order.created", model: "OrderCreatedEvent" },
+          { tag: "ping", model: "PingEvent" },
+        ],
+        fallback: "UnknownEvent",
+        common: ["id", "type"],
+      },
+      {
+        name: "WebhookEvent",
+        discriminator: "type",
+        variants: [{ tag: "order.created", model: "OrderCreatedBody" }],
+        fallback: "UnknownWebhookEvent",
+        common: ["id", "type", "data"],
+      },
+    ]);
+    const feed = table.models.find((m) => m.name === "Feed");
+    expect(feed?.fields[0]?.type).toEqual({ kind: "array", items: { kind: "union", name: "Event" } });
+    const created = table.models.find((m) => m.name === "OrderCreatedEvent")?.fields;
+    expect(created?.find((f) => f.name === "type")).toMatchObject({ literal: "order.created" });
+    expect(created?.find((f) => f.name === "data")?.type).toEqual({ kind: "model", name: "Order" });
+    const unknown = table.models.find((m) => m.name === "UnknownEvent")?.fields;
+    expect(unknown?.find((f) => f.name === "type")).toEqual({
+      name: "type",
+      type: { kind: "string" },
+      required: true,
+      nullable: false,
+    });
+    expect(unknown?.find((f) => f.name === "data")?.type).toEqual({ kind: "any" });
+  });
+
+  it("renders a Python Union with its parser, a C# base class per union and a PHPStan union of literal tags", () => {
+    const python = renderPythonModels(table);
+    expect(python).toContain('    type: Literal["order.created"]\n');
+    expect(python).toContain("Event = Union[OrderCreatedEvent, PingEvent, UnknownEvent]");
+    expect(python).toContain('            items=_m.list_of(parse_event)(data.get("items")),');
+    expect(python).toContain('    return _m.variant(data, "type", _EVENT_VARIANTS, UnknownEvent)');
+    const csharp = renderDotnetModels(table);
+    expect(csharp).toContain("public abstract class Event : IJsonModel");
+    expect(csharp).toContain('                case "ping": return PingEvent.FromJson(json);');
+    expect(csharp).toContain("                default: return UnknownEvent.FromJson(json);");
+    expect(csharp).toContain("public sealed class OrderCreatedEvent : Event");
+    expect(csharp).toContain("public static new OrderCreatedEvent FromJson(JsonObject json)");
+    expect(csharp).toContain("public override JsonObject ToJson()");
+    expect(csharp).toContain("public IList<Event> Items { get; set; }");
+    const php = renderPhpModels(table).get("clients/php/src/Generated/Models.php");
+    expect(php).toContain(
+      "@phpstan-type OrderCreatedEvent array{id: string, type: 'order.created', data: Order}",
+    );
+    expect(php).toContain("@phpstan-type Event OrderCreatedEvent|PingEvent|UnknownEvent");
+  });
+
+  it("refuses a variant of two unions, whose C# class could not derive from both", () => {
+    expect(() =>
+      buildOperationTable(
+        {
+          paths: {},
+          components: { schemas },
+          webhooks: { "order.created": body("OrderCreatedEvent") },
+        },
+        { operations: {}, omit: {} },
+      ),
+    ).toThrow("OrderCreatedEvent is a variant of both Event and WebhookEvent");
+  });
+});

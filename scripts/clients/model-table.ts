@@ -3,9 +3,12 @@
 // enum declared inline gets its parent's name plus the field's (`Product.dimensions` -> `ProductDimensions`), and
 // an operation's inline response data `<OperationId>Result`. The rules are few so any document reduces:
 // - `allOf`: one model with the fields of every part;
-// - `oneOf`/`anyOf`: a `null` variant makes the value nullable; object variants (a discriminated union such as
-//   an event's data per type, or "either warehouseId or locationIds") merge into one model whose fields are
-//   required only where every variant requires them; anything else is `any` (the JSON as parsed);
+// - `oneOf` with a `discriminator` over named object schemas (an event: one schema per type): a union, which
+//   every client renders as its own kind of tagged union (a class per variant), plus the variants merged into
+//   `Unknown<Name>` for a tag this version does not know (a newer server's);
+// - other `oneOf`/`anyOf`: a `null` variant makes the value nullable; object variants ("either warehouseId or
+//   locationIds") merge into one model whose fields are required only where every variant requires them;
+//   anything else is `any` (the JSON as parsed);
 // - a one-value enum (a discriminator's tag) is a plain string; enums with the same values share one type;
 // - an object with only `additionalProperties` is a map; without properties at all it is `any`.
 // Clients keep the fields they do not know (a newer server's), so the reduction never loses data.
@@ -13,6 +16,7 @@
 export type TypeRef =
   | { kind: "string" | "integer" | "number" | "boolean" | "any" }
   | { kind: "model"; name: string }
+  | { kind: "union"; name: string }
   | { kind: "enum"; name: string }
   | { kind: "array"; items: TypeRef }
   | { kind: "map"; values: TypeRef };
@@ -22,6 +26,8 @@ export interface ModelField {
   type: TypeRef;
   required: boolean;
   nullable: boolean;
+  /** The one value a one-value enum allows (a union variant's tag, `"order.created"`). */
+  literal?: string;
 }
 
 export interface Model {
@@ -34,8 +40,25 @@ export interface EnumType {
   values: string[];
 }
 
+/** A tagged union: the value of `discriminator` names the variant's model. */
+export interface UnionType {
+  name: string;
+  discriminator: string;
+  variants: { tag: string; model: string }[];
+  /** The model read for a tag this version does not know: every variant's fields merged (`Unknown<Name>`). */
+  fallback: string;
+  /** The fields every variant and the fallback have, with one type: what a union's base class declares. */
+  common: string[];
+}
+
 type Schema = Record<string, unknown>;
 type Document = { components?: { schemas?: Record<string, Schema> } };
+
+/** The one string a one-value enum allows. */
+const literalOf = (schema: Schema | undefined): string | undefined =>
+  Array.isArray(schema?.enum) && schema.enum.length === 1 && typeof schema.enum[0] === "string"
+    ? schema.enum[0]
+    : undefined;
 
 const pascal = (name: string) =>
   name
@@ -60,6 +83,9 @@ function enumName(field: string): string | undefined {
 export class ModelBuilder {
   readonly models = new Map<string, Model>();
   readonly enums = new Map<string, EnumType>();
+  readonly unions = new Map<string, UnionType>();
+  /** Each union variant's (and fallback's) union: a model is a variant of at most one, its base class. */
+  private readonly variantOf = new Map<string, string>();
   private readonly pending = new Set<string>();
   private readonly doc: Document;
 
@@ -76,6 +102,7 @@ export class ModelBuilder {
     if (!schema) throw new Error(`unresolved $ref ${name}`);
     if (this.models.has(name) || this.pending.has(name)) return { kind: "model", name };
     if (this.enums.has(name)) return { kind: "enum", name };
+    if (this.unions.has(name)) return { kind: "union", name };
     return this.typeOf(schema, name).type;
   }
 
@@ -89,6 +116,10 @@ export class ModelBuilder {
       return { type: this.component(refName(schema.$ref)), nullable: false };
     }
     const variants = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+    const discriminator = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;
+    if (variants && discriminator && variants.every((v) => typeof v.$ref === "string")) {
+      return { type: this.taggedUnion(hint, discriminator, variants), nullable: false };
+    }
     if (variants) return this.union(variants, hint, schema);
     if (Array.isArray(schema.allOf))
       return { type: this.model(hint, schema.allOf as Schema[], "all"), nullable: false };
@@ -133,6 +164,43 @@ export class ModelBuilder {
     const types = rest.map((v) => this.typeOf(v, hint).type);
     const kinds = new Set(types.map((t) => JSON.stringify(t)));
     return { type: kinds.size === 1 && types[0] ? types[0] : { kind: "any" }, nullable };
+  }
+
+  /**
+   * A tagged union of named object schemas (`$ref`s), each telling its tag by a one-value enum at
+   * `discriminator`; also built from outside the components (the document's webhooks).
+   */
+  taggedUnion(name: string, discriminator: string, variants: Schema[]): TypeRef {
+    if (this.unions.has(name)) return { kind: "union", name };
+    const members = variants.map((variant) => {
+      const model = refName(variant.$ref as string);
+      const properties = this.doc.components?.schemas?.[model]?.properties as
+        | Record<string, Schema>
+        | undefined;
+      const tag = literalOf(properties?.[discriminator]);
+      if (tag === undefined) throw new Error(`${name}: ${model} names no one-value ${discriminator}`);
+      if (this.component(model).kind !== "model") throw new Error(`${name}: ${model} is not an object`);
+      return { tag, model };
+    });
+    const fallback = `Unknown${name}`;
+    this.model(fallback, variants, "any");
+    const fields = (model: string) => this.models.get(model)?.fields ?? [];
+    const common = fields(fallback)
+      .filter((field) =>
+        members.every(({ model }) =>
+          fields(model).some(
+            (f) => f.name === field.name && JSON.stringify(f.type) === JSON.stringify(field.type),
+          ),
+        ),
+      )
+      .map((field) => field.name);
+    for (const model of [...members.map((m) => m.model), fallback]) {
+      const other = this.variantOf.get(model);
+      if (other && other !== name) throw new Error(`${model} is a variant of both ${other} and ${name}`);
+      this.variantOf.set(model, name);
+    }
+    this.unions.set(name, { name, discriminator, variants: members, fallback, common });
+    return { kind: "union", name };
   }
 
   private isObject(schema: Schema): boolean {
@@ -180,11 +248,13 @@ export class ModelBuilder {
           const known = fields.get(field);
           if (known && JSON.stringify(known.type) !== JSON.stringify(typed.type))
             known.type = { kind: "any" };
+          const literal = literalOf(property);
           fields.set(field, {
             name: field,
             type: known?.type ?? typed.type,
             required: false,
             nullable: (known?.nullable ?? false) || typed.nullable,
+            ...(literal !== undefined && (!known || known.literal === literal) ? { literal } : {}),
           });
           if (required.has(field)) requiredHere.add(field);
         }
@@ -201,7 +271,12 @@ export class ModelBuilder {
   }
 
   private taken(name: string): boolean {
-    return this.models.has(name) || this.enums.has(name) || name in (this.doc.components?.schemas ?? {});
+    return (
+      this.models.has(name) ||
+      this.enums.has(name) ||
+      this.unions.has(name) ||
+      name in (this.doc.components?.schemas ?? {})
+    );
   }
 
   /** An enum type; `component` when `name` is the component declaring it. */
@@ -214,11 +289,15 @@ export class ModelBuilder {
     return { kind: "enum", name: unique };
   }
 
-  /** Models and enums in name order, so the rendered files are stable. */
-  result(): { models: Model[]; enums: EnumType[] } {
+  /** Models, enums and unions in name order, so the rendered files are stable. */
+  result(): { models: Model[]; enums: EnumType[]; unions: UnionType[] } {
     const byName = <T extends { name: string }>(a: T, b: T) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-    return { models: [...this.models.values()].sort(byName), enums: [...this.enums.values()].sort(byName) };
+    return {
+      models: [...this.models.values()].sort(byName),
+      enums: [...this.enums.values()].sort(byName),
+      unions: [...this.unions.values()].sort(byName),
+    };
   }
 }
 

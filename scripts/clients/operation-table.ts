@@ -4,7 +4,14 @@
 // four clients in step with the API is `npm run clients:generate`, and the drift test compares this table
 // with the document the Worker serves.
 
-import { type EnumType, type Model, ModelBuilder, modelName, type TypeRef } from "./model-table.ts";
+import {
+  type EnumType,
+  type Model,
+  ModelBuilder,
+  modelName,
+  type TypeRef,
+  type UnionType,
+} from "./model-table.ts";
 
 export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object" | "any";
 
@@ -75,7 +82,12 @@ export interface OperationTable {
   operations: Operation[];
   models: Model[];
   enums: EnumType[];
+  /** Tagged unions: the document's `Event`, and `WebhookEvent` (a verified delivery's body) from its webhooks. */
+  unions: UnionType[];
 }
+
+/** The union a webhook receiver verifies: the body of every webhook the document declares. */
+export const WEBHOOK_EVENT = "WebhookEvent";
 
 export interface Naming {
   operations: Record<string, string>;
@@ -86,6 +98,7 @@ type Schema = Record<string, unknown>;
 type Document = {
   paths: Record<string, Record<string, Schema>>;
   components?: { schemas?: Record<string, Schema> };
+  webhooks?: Record<string, Record<string, Schema>>;
 };
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch"];
@@ -278,6 +291,13 @@ export function buildOperationTable(document: object, naming: Naming): Operation
       operations.push(entry);
     }
   }
+  const bodies = Object.values(doc.webhooks ?? {}).map(
+    (item) =>
+      (item.post?.requestBody as { content?: Record<string, Schema> } | undefined)?.content?.[
+        "application/json"
+      ]?.schema as Schema,
+  );
+  if (bodies.length > 0) models.taggedUnion(WEBHOOK_EVENT, "type", bodies);
   const served = new Set(operations.map((o) => o.operationId));
   const stale = Object.keys(naming.operations).filter((id) => !served.has(id) && !(id in naming.omit));
   if (stale.length > 0) {

@@ -3,7 +3,7 @@
 // (`Unknown` first, each member naming its JSON value). Value-typed properties are nullable: a field the server
 // leaves out reads null, never a default that looks like data. C# 7.2: Debian's Mono compiler builds it here.
 
-import type { EnumType, Model, TypeRef } from "./model-table.ts";
+import type { EnumType, Model, TypeRef, UnionType } from "./model-table.ts";
 import { GENERATED_NOTICE } from "./names.ts";
 import type { OperationTable } from "./operation-table.ts";
 import { phpCase } from "./render-php-models.ts";
@@ -33,6 +33,7 @@ export function csharpTypeOf(type: TypeRef, item = false, prefix = ""): string {
     case "any":
       return "object";
     case "model":
+    case "union":
       return `${prefix}${type.name}`;
     case "enum":
       return value(`${prefix}${type.name}`);
@@ -58,6 +59,7 @@ export function csharpRead(type: TypeRef, source: string, item = false, prefix =
     case "any":
       return source;
     case "model":
+    case "union":
       return `${prefix}${type.name}.FromJson(${source} as JsonObject)`;
     case "enum":
       return orDefault(`ModelJson.ToEnum<${prefix}${type.name}>(${source})`);
@@ -80,23 +82,33 @@ function renderEnum(e: EnumType): string[] {
   ];
 }
 
-function renderModel(model: Model): string[] {
+type Property = Model["fields"][number] & { property: string };
+
+const declare = (f: Property) => [
+  "",
+  `        /// <summary><c>${f.name}</c>${f.required ? "" : " (optional)"}${f.nullable ? ", may be null" : ""}.</summary>`,
+  `        public ${csharpTypeOf(f.type)} ${f.property} { get; set; }`,
+];
+
+const ADDITIONAL_PROPERTIES = [
+  "",
+  '        /// <summary>Fields this version does not know (a newer server\'s), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>',
+  "        public JsonObject AdditionalProperties { get; } = new JsonObject();",
+];
+
+/** A model; a union's variant derives from the union's class, which declares the fields every variant has. */
+function renderModel(model: Model, base: UnionType | undefined): string[] {
   const props = model.fields.map((f) => ({ ...f, property: propertyName(f.name, model.name) }));
+  const inherited = new Set(base?.common ?? []);
   return [
     "",
-    `    public sealed class ${model.name} : IJsonModel`,
+    `    public sealed class ${model.name} : ${base ? base.name : "IJsonModel"}`,
     "    {",
     `        private static readonly HashSet<string> Known = new HashSet<string> { ${props.map((f) => quote(f.name)).join(", ")} };`,
-    ...props.flatMap((f) => [
-      "",
-      `        /// <summary><c>${f.name}</c>${f.required ? "" : " (optional)"}${f.nullable ? ", may be null" : ""}.</summary>`,
-      `        public ${csharpTypeOf(f.type)} ${f.property} { get; set; }`,
-    ]),
+    ...props.filter((f) => !inherited.has(f.name)).flatMap(declare),
+    ...(base ? [] : ADDITIONAL_PROPERTIES),
     "",
-    '        /// <summary>Fields this version does not know (a newer server\'s), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>',
-    "        public JsonObject AdditionalProperties { get; } = new JsonObject();",
-    "",
-    `        public static ${model.name} FromJson(JsonObject json)`,
+    `        public static ${base ? "new " : ""}${model.name} FromJson(JsonObject json)`,
     "        {",
     "            if (json == null) return null;",
     `            var model = new ${model.name}();`,
@@ -109,7 +121,7 @@ function renderModel(model: Model): string[] {
     "            return model;",
     "        }",
     "",
-    "        public JsonObject ToJson()",
+    `        public ${base ? "override " : ""}JsonObject ToJson()`,
     "        {",
     "            var json = new JsonObject();",
     ...props.map((f) => `            ModelJson.Put(json, ${quote(f.name)}, ${f.property}, ${f.required});`),
@@ -120,7 +132,46 @@ function renderModel(model: Model): string[] {
   ];
 }
 
+/**
+ * A union's abstract base: the fields every variant has, and `FromJson` reading the JSON as the class its tag names
+ * (`switch (ev) { case OrderCreatedEvent created: ... }`), the fallback for a tag this version does not know.
+ */
+function renderUnion(union: UnionType, model: Model): string[] {
+  const props = model.fields
+    .filter((f) => union.common.includes(f.name))
+    .map((f) => ({ ...f, property: propertyName(f.name, union.name) }));
+  return [
+    "",
+    `    /// <summary>One class per <c>${union.discriminator}</c>; <see cref="${union.fallback}"/> for one this version does not know.</summary>`,
+    `    public abstract class ${union.name} : IJsonModel`,
+    "    {",
+    ...props.flatMap(declare),
+    ...ADDITIONAL_PROPERTIES,
+    "",
+    "        public abstract JsonObject ToJson();",
+    "",
+    `        public static ${union.name} FromJson(JsonObject json)`,
+    "        {",
+    "            if (json == null) return null;",
+    `            switch (ModelJson.ToStringValue(ModelJson.Get(json, ${quote(union.discriminator)})))`,
+    "            {",
+    ...union.variants.map((v) => `                case ${quote(v.tag)}: return ${v.model}.FromJson(json);`),
+    `                default: return ${union.fallback}.FromJson(json);`,
+    "            }",
+    "        }",
+    "    }",
+  ];
+}
+
 export function renderDotnetModels(table: OperationTable): string {
+  const baseOf = new Map(
+    table.unions.flatMap((union) =>
+      [...union.variants.map((v) => v.model), union.fallback].map((model): [string, UnionType] => [
+        model,
+        union,
+      ]),
+    ),
+  );
   return [
     `// <auto-generated>${GENERATED_NOTICE}</auto-generated>`,
     "using System.Collections.Generic;",
@@ -129,7 +180,12 @@ export function renderDotnetModels(table: OperationTable): string {
     "namespace Warehouse.Api.Models",
     "{",
     ...table.enums.flatMap(renderEnum),
-    ...table.models.flatMap(renderModel),
+    ...table.unions.flatMap((union) => {
+      const fallback = table.models.find((m) => m.name === union.fallback);
+      if (!fallback) throw new Error(`${union.name}: no model ${union.fallback}`);
+      return renderUnion(union, fallback);
+    }),
+    ...table.models.flatMap((model) => renderModel(model, baseOf.get(model.name))),
     "}",
     "",
   ].join("\n");

@@ -25,6 +25,7 @@ export function phpTypeOf(type: TypeRef, enums: Map<string, EnumType>): string {
     case "any":
       return "mixed";
     case "model":
+    case "union":
       return type.name;
     case "enum":
       return (enums.get(type.name)?.values ?? []).map(quote).join("|") || "string";
@@ -38,7 +39,7 @@ export function phpTypeOf(type: TypeRef, enums: Map<string, EnumType>): string {
 /** The model names a type mentions directly (the aliases a resource class imports). */
 export function modelsIn(type: TypeRef | null): string[] {
   if (!type) return [];
-  if (type.kind === "model") return [type.name];
+  if (type.kind === "model" || type.kind === "union") return [type.name];
   if (type.kind === "array") return modelsIn(type.items);
   if (type.kind === "map") return modelsIn(type.values);
   return [];
@@ -57,7 +58,7 @@ const header = (namespace: string) => [
 
 function shapeOf(model: Model, enums: Map<string, EnumType>): string {
   const entries = model.fields.map((f) => {
-    const type = phpTypeOf(f.type, enums);
+    const type = f.literal === undefined ? phpTypeOf(f.type, enums) : quote(f.literal);
     return `${f.name}${f.required ? "" : "?"}: ${f.nullable ? `${type}|null` : type}`;
   });
   return `array{${entries.join(", ")}}`;
@@ -94,6 +95,12 @@ export function renderPhpModels(table: OperationTable): Map<string, string> {
     " * `@phpstan-import-type Product from \\Warehouse\\Api\\Generated\\Models`.",
     " *",
     ...table.models.map((model) => ` * @phpstan-type ${model.name} ${shapeOf(model, enums)}`),
+    " *",
+    " * Tagged unions: each variant's tag is its literal type, so `$event['type'] === 'order.created'` narrows.",
+    ...table.unions.map(
+      (union) =>
+        ` * @phpstan-type ${union.name} ${[...union.variants.map((v) => v.model), union.fallback].join("|")}`,
+    ),
     " */",
     "final class Models",
     "{",

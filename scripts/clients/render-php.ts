@@ -148,6 +148,7 @@ function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] 
       ...docBlock(
         `Every item of \`${op.method}\` after \`$query['after']\`, with the position to store as \`cursor()\`.`,
         params,
+        `CursorFeed<${op.itemType ? phpTypeOf(op.itemType, enums) : "array<string, mixed>"}>`,
       ),
       `    public function ${iteratorName(op.method, "iterate")}(${args.join(", ")}): CursorFeed`,
       "    {",
@@ -183,7 +184,12 @@ function renderGroup(group: string, operations: Operation[], enums: Map<string, 
   const usesPage = operations.some((op) => op.paged);
   const usesFeed = operations.some((op) => op.cursor);
   const imported = [
-    ...new Set(operations.flatMap((op) => modelsIn(op.paged ? op.itemType : op.dataType))),
+    ...new Set(
+      operations.flatMap((op) => [
+        ...modelsIn(op.paged ? op.itemType : op.dataType),
+        ...(op.cursor ? modelsIn(op.itemType) : []),
+      ]),
+    ),
   ].sort();
   return [
     ...header,

@@ -1,7 +1,7 @@
 // Renders clients/python/warehouse_api/models.py from the table's models: a dataclass per model (snake_case
 // attributes, `from_dict` from the API's JSON, `to_dict` back to it, unknown fields kept) and an Enum per enum.
 
-import type { EnumType, Model, ModelField, TypeRef } from "./model-table.ts";
+import type { EnumType, Model, ModelField, TypeRef, UnionType } from "./model-table.ts";
 import { GENERATED_NOTICE } from "./names.ts";
 import type { OperationTable } from "./operation-table.ts";
 import { pythonName } from "./render-python.ts";
@@ -22,6 +22,7 @@ export function pythonTypeOf(type: TypeRef, prefix = ""): string {
     case "any":
       return "Any";
     case "model":
+    case "union":
       return `${prefix}${type.name}`;
     case "enum":
       return `Union[${prefix}${type.name}, str]`;
@@ -37,6 +38,8 @@ export function pythonConverter(type: TypeRef, prefix = ""): string | null {
   switch (type.kind) {
     case "model":
       return `_m.model(${prefix}${type.name})`;
+    case "union":
+      return `${prefix}${unionParser(type.name)}`;
     case "enum":
       return `_m.enum(${prefix}${type.name})`;
     case "array": {
@@ -51,6 +54,9 @@ export function pythonConverter(type: TypeRef, prefix = ""): string | null {
       return null;
   }
 }
+
+/** `WebhookEvent` -> `parse_webhook_event`: the function reading a union's JSON as its variant's class. */
+export const unionParser = (name: string) => `parse_${pythonName(name)}`;
 
 /** `in-transit` -> `IN_TRANSIT`, `read:products` -> `READ_PRODUCTS`, `2fa` -> `V_2FA`. */
 export function enumMember(value: string): string {
@@ -72,7 +78,7 @@ function renderEnum(e: EnumType): string[] {
 }
 
 const annotation = (f: ModelField) => {
-  const base = pythonTypeOf(f.type);
+  const base = f.literal === undefined ? pythonTypeOf(f.type) : `Literal[${quote(f.literal)}]`;
   return f.required && !f.nullable ? base : `Optional[${base}]`;
 };
 
@@ -108,6 +114,24 @@ function renderModel(model: Model): string[] {
   ];
 }
 
+/** After the classes (an alias is evaluated at once): the union's type, its variants by tag, its parser. */
+function renderUnion(union: UnionType): string[] {
+  const variants = `_${pythonName(union.name).toUpperCase()}_VARIANTS`;
+  return [
+    "",
+    "",
+    `${union.name} = Union[${[...union.variants.map((v) => v.model), union.fallback].join(", ")}]`,
+    `"""One class per \`\`${union.discriminator}\`\` (\`\`isinstance\`\` tells them apart); \`\`${union.fallback}\`\` for one this version does not know."""`,
+    "",
+    `${variants}: Dict[str, Any] = {${union.variants.map((v) => `${quote(v.tag)}: ${v.model}`).join(", ")}}`,
+    "",
+    "",
+    `def ${unionParser(union.name)}(data: Any) -> ${union.name}:`,
+    `    """The class its \`\`${union.discriminator}\`\` names, read from JSON (\`\`${union.fallback}\`\` for a tag this version does not know)."""`,
+    `    return _m.variant(data, ${quote(union.discriminator)}, ${variants}, ${union.fallback})`,
+  ];
+}
+
 export function renderPythonModels(table: OperationTable): string {
   return [
     `# ${GENERATED_NOTICE}`,
@@ -118,13 +142,19 @@ export function renderPythonModels(table: OperationTable): string {
     "",
     "from dataclasses import dataclass",
     "from enum import Enum",
-    "from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union",
+    "from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, Union",
     "",
     "from . import _model as _m",
     "",
-    `__all__ = [${[...table.enums, ...table.models].map((t) => quote(t.name)).join(", ")}]`,
+    `__all__ = [${[
+      ...[...table.enums, ...table.models, ...table.unions].map((t) => t.name),
+      ...table.unions.map((u) => unionParser(u.name)),
+    ]
+      .map((name) => quote(name))
+      .join(", ")}]`,
     ...table.enums.flatMap(renderEnum),
     ...table.models.flatMap(renderModel),
+    ...table.unions.flatMap(renderUnion),
     "",
   ].join("\n");
 }

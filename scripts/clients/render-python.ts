@@ -205,7 +205,7 @@ function renderOperation(op: Operation, table: OperationTable): string[] {
         pythonName(iteratorName(op.method, "iterate")),
         positional,
         keywords,
-        "CursorFeed",
+        `CursorFeed[${op.itemType ? pythonTypeOf(op.itemType, "m.") : "Dict[str, Any]"}]`,
         `Every item of \`\`${pythonName(op.method)}\`\` after \`\`after\`\`, with the position to store as \`\`cursor\`\`.`,
       ),
       "        return CursorFeed(",

@@ -17,13 +17,14 @@ namespace Warehouse.Api
         public static readonly TimeSpan Tolerance = TimeSpan.FromMinutes(5);
 
         /// <summary>
-        /// Verifies a delivery and returns its parsed body (<c>type</c>, <c>timestamp</c>, <c>data</c>): HMAC-SHA256 of
+        /// Verifies a delivery and returns its body as the class its <c>type</c> names (<c>OrderCreatedWebhookBody</c>,
+        /// whose <c>Data</c> is an <c>Order</c>; <c>UnknownWebhookEvent</c> for a type this version does not know): HMAC-SHA256 of
         /// "{webhook-id}.{webhook-timestamp}.{body}" with the <c>whsec_...</c> secret, compared with each
         /// <c>v1,&lt;base64&gt;</c> signature of <c>webhook-signature</c> (several during a secret rotation), and a
         /// timestamp within 5 minutes. Pass the body exactly as received, before any JSON parsing.
         /// </summary>
         /// <exception cref="WebhookVerificationException">When it is forged, altered or stale.</exception>
-        public static JsonObject Verify(string secret, string rawBody, string webhookId, string webhookTimestamp,
+        public static Models.WebhookEvent Verify(string secret, string rawBody, string webhookId, string webhookTimestamp,
             string webhookSignature, DateTimeOffset? now = null)
         {
             if (webhookId == null || webhookTimestamp == null || webhookSignature == null)
@@ -56,13 +57,13 @@ namespace Warehouse.Api
                 byte[] given;
                 try { given = Convert.FromBase64String(signature.Substring(comma + 1)); }
                 catch (FormatException) { continue; }
-                if (FixedTimeEquals(expected, given)) return (JsonObject)Json.Parse(rawBody);
+                if (FixedTimeEquals(expected, given)) return Models.WebhookEvent.FromJson((JsonObject)Json.Parse(rawBody));
             }
             throw new WebhookVerificationException("no signature matches");
         }
 
         /// <summary>The same, reading the three headers from a dictionary (any case).</summary>
-        public static JsonObject Verify(string secret, string rawBody, IDictionary<string, string> headers, DateTimeOffset? now = null)
+        public static Models.WebhookEvent Verify(string secret, string rawBody, IDictionary<string, string> headers, DateTimeOffset? now = null)
         {
             var byName = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
             foreach (var header in headers) byName[header.Key] = header.Value;

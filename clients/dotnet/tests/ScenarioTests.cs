@@ -35,6 +35,7 @@ namespace Warehouse.Api.Tests
             new Test("carries the Consistency-Token of the last response into the next request", ConsistencyToken),
             new Test("drops a Consistency-Token sealed under a rotated key and heals in one call", RotatedConsistencyToken),
             new Test("verifies a webhook signature and refuses a tampered one", Webhooks),
+            new Test("reads an order's event from a verified webhook delivery and from the feed, typed per event", TypedEvents),
             // Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.
             new Test("waits out a Starter tenant's 429 through Retry-After", RateLimited),
         };
@@ -355,10 +356,49 @@ namespace Warehouse.Api.Tests
             var headers = delivery.GetObject("headers").ToDictionary(h => h.Key, h => (string)h.Value);
             var secret = webhook.Secret;
 
-            Assert.Equal("webhook.test", Webhook.Verify(secret, body, headers).GetString("type"), "event type");
+            var verified = Webhook.Verify(secret, body, headers) as WebhookTestWebhookBody;
+            Assert.True(verified != null, "a webhook.test delivery reads as WebhookTestWebhookBody");
+            Assert.Equal(webhook.Id, verified.Data.WebhookId, "the test delivery's webhook");
             Assert.Throws<WebhookVerificationException>(() => Webhook.Verify(secret, body.Replace("webhook.test", "webhook.fake"), headers));
             var stale = new Dictionary<string, string>(headers) { ["webhook-timestamp"] = (DateTimeOffset.UtcNow.ToUnixTimeSeconds() - 600).ToString() };
             Assert.Throws<WebhookVerificationException>(() => Webhook.Verify(secret, body, stale));
+        }
+
+        private static async Task TypedEvents()
+        {
+            const string type = "order.created";
+            var caughtUp = Client.Events.ListAllAsync(type: type);
+            await caughtUp.ToListAsync();
+            var webhook = await Client.Webhooks.CreateAsync(new CreateWebhookRequest { Url = Harness.Env("WAREHOUSE_WEBHOOK_URL"), Events = new List<WebhookEventName> { WebhookEventName.OrderCreated } });
+            var stocked = await StockedProductAsync(5);
+            var order = await Client.Orders.CreateSalesAsync(new CreateSalesOrderRequest
+            {
+                CustomerId = Guid.NewGuid().ToString(),
+                Lines = new List<CreateSalesOrderRequestLinesItem> { new CreateSalesOrderRequestLinesItem { ProductId = stocked.Item1.Id, Quantity = 2, Price = 3m } },
+                ShippingAddress = new ShippingAddress { Street = "1 Main St", City = "Springfield", Zip = "12345" },
+            });
+
+            var delivery = ((List<object>)await Harness.ProxyAsync("GET", "webhooks?type=order.created&wait=60")).Cast<JsonObject>()
+                .FirstOrDefault(d => d.GetString("body").Contains(order.Id));
+            Assert.True(delivery != null, "no order.created delivery of the order arrived within 60 s");
+            var headers = delivery.GetObject("headers").ToDictionary(h => h.Key, h => (string)h.Value);
+            var created = Webhook.Verify(webhook.Secret, delivery.GetString("body"), headers) as OrderCreatedWebhookBody;
+            Assert.True(created != null, "an order.created delivery reads as OrderCreatedWebhookBody");
+            Assert.Equal(order.Number, created.Data.Number, "the delivered order's number");
+            Assert.Equal(2L, created.Data.Lines[0].Quantity, "the delivered order's quantity");
+
+            var feed = Client.Events.ListAllAsync(after: caughtUp.Cursor, type: type);
+            Assert.True(await feed.MoveNextAsync(), "the order's event in the feed");
+            var item = feed.Current as OrderCreatedEvent;
+            Assert.True(item != null, "an order.created item reads as OrderCreatedEvent");
+            Assert.Equal(order.Number, item.Data.Number, "the feed's order number");
+            Assert.Equal(headers["webhook-id"], item.Id, "the feed item is the delivered event");
+
+            // A type newer than this client reads as UnknownEvent, every field kept.
+            var newer = Event.FromJson((JsonObject)Json.Parse("{\"id\":\"e1\",\"type\":\"order.teleported\",\"timestamp\":\"2026-11-29T10:00:00Z\",\"data\":{\"to\":\"Mars\"}}"));
+            Assert.True(newer is UnknownEvent, "an unknown type reads as UnknownEvent");
+            Assert.Equal("order.teleported", newer.Type, "its type");
+            Assert.Equal("Mars", ((JsonObject)newer.ToJson()["data"]).GetString("to"), "its data kept");
         }
 
         private static async Task RateLimited()

@@ -16,7 +16,8 @@ namespace Warehouse\Api;
  * page's own `after` and how many of its items were handed out), so resuming skips exactly those. The same rule
  * in every client (docs/decisions/clients.md).
  *
- * @implements \IteratorAggregate<int, array<string, mixed>>
+ * @template T the item's type (the events feed's: the `Event` union of `Generated\Models`)
+ * @implements \IteratorAggregate<int, T>
  */
 final class CursorFeed implements \IteratorAggregate
 {
@@ -57,7 +58,7 @@ final class CursorFeed implements \IteratorAggregate
         return ($this->pageAfter ?? '') . self::SEPARATOR . $this->handedOut;
     }
 
-    /** @return \Generator<int, array<string, mixed>> */
+    /** @return \Generator<int, T> */
     public function getIterator(): \Generator
     {
         $fetched = false;

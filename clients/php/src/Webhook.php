@@ -4,19 +4,25 @@ declare(strict_types=1);
 
 namespace Warehouse\Api;
 
-/** Verifies webhook deliveries (Standard Webhooks). */
+/**
+ * Verifies webhook deliveries (Standard Webhooks).
+ *
+ * @phpstan-import-type WebhookEvent from Generated\Models
+ */
 final class Webhook
 {
     public const TOLERANCE_SECONDS = 300;
 
     /**
-     * Verifies a delivery and returns its parsed body (`type`, `timestamp`, `data`): HMAC-SHA256 of
+     * Verifies a delivery and returns its parsed body (`type`, `timestamp`, `data`), typed as the `WebhookEvent` union:
+     * `$event['type'] === 'order.created'` narrows it to the `OrderCreatedWebhookBody` shape, whose `data` is an `Order`.
+     * HMAC-SHA256 of
      * "{webhook-id}.{webhook-timestamp}.{body}" with the `whsec_...` secret, compared with each `v1,<base64>`
      * signature of `webhook-signature` (several during a secret rotation), and a timestamp within 5 minutes.
      * Pass the body exactly as received (`file_get_contents('php://input')`), before any JSON decoding.
      *
      * @param array<string, string|list<string>> $headers any case; PSR-7 style lists are accepted
-     * @return array<string, mixed>
+     * @return WebhookEvent
      * @throws WebhookVerificationException when it is forged, altered or stale
      */
     public static function verify(string $secret, string $rawBody, array $headers, ?int $now = null): array

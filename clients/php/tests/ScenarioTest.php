@@ -325,12 +325,45 @@ final class ScenarioTest extends TestCase
         $this->assertNotEmpty($deliveries, 'no webhook delivery arrived within 30 s');
         ['body' => $body, 'headers' => $headers] = $deliveries[0];
 
-        $this->assertSame('webhook.test', Webhook::verify($webhook['secret'], $body, $headers)['type']);
+        $event = Webhook::verify($webhook['secret'], $body, $headers);
+        $this->assertSame('webhook.test', $event['type']);
+        $this->assertSame($webhook['id'], $event['data']['webhookId']);
 
         $tampered = str_replace('webhook.test', 'webhook.fake', $body);
         $this->assertRefused(fn () => Webhook::verify($webhook['secret'], $tampered, $headers));
         $stale = ['webhook-timestamp' => (string) (time() - 600)] + $headers;
         $this->assertRefused(fn () => Webhook::verify($webhook['secret'], $body, $stale));
+    }
+
+    public function testReadsAnOrdersEventFromAVerifiedWebhookDeliveryAndFromTheFeedTypedPerEvent(): void
+    {
+        $client = self::$client;
+        $type = 'order.created';
+        $caughtUp = $client->events->iterate(['type' => $type]);
+        iterator_to_array($caughtUp, false);
+        $webhook = $client->webhooks->create(['url' => Harness::env('WAREHOUSE_WEBHOOK_URL'), 'events' => [$type]]);
+        [$product] = self::stockedProduct(5);
+        $order = $client->orders->createSales([
+            'customerId' => '0193a2b0-0000-7000-8000-0000000000c2',
+            'lines' => [['productId' => $product['id'], 'quantity' => 2, 'price' => 3]],
+            'shippingAddress' => ['street' => '1 Main St', 'city' => 'Springfield', 'zip' => '12345'],
+        ]);
+
+        $ours = array_values(array_filter(
+            Harness::proxy('GET', 'webhooks?type=order.created&wait=60'),
+            fn (array $delivery): bool => str_contains($delivery['body'], $order['id']),
+        ));
+        $this->assertNotEmpty($ours, 'no order.created delivery of the order arrived within 60 s');
+        $event = Webhook::verify($webhook['secret'], $ours[0]['body'], $ours[0]['headers']);
+        // The OrderCreatedWebhookBody shape of the WebhookEvent union: `data` is an Order.
+        $this->assertSame('order.created', $event['type']);
+        $this->assertSame($order['number'], $event['data']['number']);
+        $this->assertSame(2, $event['data']['lines'][0]['quantity']);
+
+        $item = $client->events->iterate(['after' => $caughtUp->cursor(), 'type' => $type])->getIterator()->current();
+        $this->assertSame('order.created', $item['type']);
+        $this->assertSame($order['number'], $item['data']['number']);
+        $this->assertSame($ours[0]['headers']['webhook-id'], $item['id']);
     }
 
     private function assertRefused(callable $verify): void

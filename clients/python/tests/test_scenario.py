@@ -11,7 +11,16 @@ import pytest
 from conftest import BASE_URL, env, proxy, unique
 
 from warehouse_api import RateLimitError, WarehouseApiError, WarehouseClient, WebhookVerificationError, verify_webhook
-from warehouse_api.models import AdjustmentResult, Location, Product
+from warehouse_api.models import (
+    AdjustmentResult,
+    Location,
+    OrderCreatedEvent,
+    OrderCreatedWebhookBody,
+    Product,
+    UnknownEvent,
+    WebhookTestWebhookBody,
+    parse_event,
+)
 
 client = WarehouseClient(BASE_URL, api_key=env("WAREHOUSE_API_KEY"))
 
@@ -247,7 +256,7 @@ def test_verifies_a_webhook_signature_and_refuses_a_tampered_one() -> None:
     delivery = deliveries[0]
 
     event = verify_webhook(webhook.secret, delivery["body"], delivery["headers"])
-    assert event["type"] == "webhook.test"
+    assert isinstance(event, WebhookTestWebhookBody) and event.data.webhook_id == webhook.id
 
     tampered = delivery["body"].replace("webhook.test", "webhook.fake")
     with pytest.raises(WebhookVerificationError):
@@ -255,6 +264,35 @@ def test_verifies_a_webhook_signature_and_refuses_a_tampered_one() -> None:
     stale = {**delivery["headers"], "webhook-timestamp": str(int(time.time()) - 600)}
     with pytest.raises(WebhookVerificationError):
         verify_webhook(webhook.secret, delivery["body"], stale)
+
+
+def test_reads_an_orders_event_from_a_verified_webhook_delivery_and_from_the_feed_typed_per_event() -> None:
+    kind = "order.created"
+    caught_up = client.events.iterate(type=kind)
+    list(caught_up)
+    webhook = client.webhooks.create(url=env("WAREHOUSE_WEBHOOK_URL"), events=[kind])
+    product, _, _ = stocked_product(5)
+    order = client.orders.create_sales(
+        customer_id=str(uuid.uuid4()),
+        lines=[{"productId": product.id, "quantity": 2, "price": 3}],
+        shipping_address={"street": "1 Main St", "city": "Springfield", "zip": "12345"},
+    )
+
+    delivery = next((d for d in proxy.webhooks(kind, 60) if order.id in d["body"]), None)
+    assert delivery, "no order.created delivery of the order arrived within 60 s"
+    event = verify_webhook(webhook.secret, delivery["body"], delivery["headers"])
+    assert isinstance(event, OrderCreatedWebhookBody)
+    assert event.data.number == order.number and event.data.lines[0].quantity == 2
+
+    item = next(iter(client.events.iterate(after=caught_up.cursor, type=kind)))
+    assert isinstance(item, OrderCreatedEvent)
+    assert item.data.number == order.number and item.id == delivery["headers"]["webhook-id"]
+
+
+def test_reads_an_event_type_newer_than_the_client_with_every_field_kept() -> None:
+    event = parse_event({"id": "e1", "type": "order.teleported", "timestamp": "2026-11-29T10:00:00Z", "data": {"to": "Mars"}})
+    assert isinstance(event, UnknownEvent) and event.type == "order.teleported" and event.data == {"to": "Mars"}
+    assert event.to_dict()["data"] == {"to": "Mars"}
 
 
 # Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.

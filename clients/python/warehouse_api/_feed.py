@@ -5,12 +5,13 @@ page's own ``after`` and how many of its items were handed out), so resuming ski
 rule in every client (docs/decisions/clients.md).
 """
 
-from typing import Any, Callable, Iterator, Optional, Tuple
+from typing import Any, Callable, Generic, Iterator, Optional, Tuple, TypeVar
 
 SEPARATOR = "~"
 
 # A cursor page: ``items``, ``next_cursor``, ``has_more`` (the generated model of the operation's data).
 FetchPage = Callable[[Optional[str]], Any]
+T = TypeVar("T")
 
 
 def _parse_position(position: Optional[str]) -> Tuple[Optional[str], int]:
@@ -22,7 +23,7 @@ def _parse_position(position: Optional[str]) -> Tuple[Optional[str], int]:
     return after or None, int(count)
 
 
-class CursorFeed:
+class CursorFeed(Generic[T]):
     """Every item after a stored position, page after page, until the feed has nothing more (``hasMore`` false).
 
     ``cursor`` is the position after the last item handed out: store it once that item is processed, and pass
@@ -45,7 +46,7 @@ class CursorFeed:
             return self._page_after
         return f"{self._page_after or ''}{SEPARATOR}{self._handed_out}"
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[T]:
         fetched = False
         while True:
             page = self._page

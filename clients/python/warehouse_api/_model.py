@@ -74,8 +74,16 @@ def map_of(item: Convert) -> Convert:
     return lambda value: {k: item(v) for k, v in value.items()} if isinstance(value, Mapping) else value
 
 
+def variant(data: Any, tag: str, variants: Mapping[str, Any], fallback: Any) -> Any:
+    """A tagged union's JSON read as the model its ``tag`` field names; ``fallback`` for a tag this version does not
+    know (a newer server's), which keeps every field all the same."""
+    if not isinstance(data, Mapping):
+        return data
+    return variants.get(data.get(tag), fallback).from_dict(data)
+
+
 def as_is(value: Any) -> Any:
     return value
 
 
-__all__ = ["Model", "field", "plain", "extra", "model", "enum", "list_of", "map_of", "as_is"]
+__all__ = ["Model", "field", "plain", "extra", "model", "enum", "list_of", "map_of", "variant", "as_is"]

@@ -2543,7 +2543,7 @@ class EventsResource:
         limit: Optional[int] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> CursorFeed:
+    ) -> CursorFeed[m.Event]:
         """Every item of ``list`` after ``after``, with the position to store as ``cursor``."""
         return CursorFeed(
             lambda position: self.list(after=UNSET if position is None else position, type=type, limit=limit, consistency_token=consistency_token, timeout=timeout),

@@ -3,7 +3,9 @@ import hashlib
 import hmac
 import json
 import time
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Mapping, Optional, Union
+
+from .models import WebhookEvent, parse_webhook_event
 
 TOLERANCE_SECONDS = 5 * 60
 
@@ -21,8 +23,9 @@ def _header(headers: Mapping[str, str], name: str) -> str:
 
 def verify_webhook(
     secret: str, raw_body: Union[str, bytes], headers: Mapping[str, str], now: Optional[float] = None
-) -> Dict[str, Any]:
-    """Verifies a delivery and returns its parsed body (``{"type", "timestamp", "data"}``).
+) -> WebhookEvent:
+    """Verifies a delivery and returns its body as the class its ``type`` names (``OrderCreatedWebhookBody``, whose
+    ``data`` is an ``Order``; ``UnknownWebhookEvent`` for a type this version does not know).
 
     Standard Webhooks: HMAC-SHA256 of ``"{webhook-id}.{webhook-timestamp}.{body}"`` with the ``whsec_...`` secret,
     compared with each ``v1,<base64>`` signature of ``webhook-signature`` (several during a secret rotation), and a
@@ -45,5 +48,5 @@ def verify_webhook(
     for signature in signatures.split(" "):
         version, _, value = signature.partition(",")
         if version == "v1" and hmac.compare_digest(value, expected):
-            return json.loads(body)
+            return parse_webhook_event(json.loads(body))
     raise WebhookVerificationError("no signature matches")

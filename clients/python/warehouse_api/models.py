@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Union
+from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BarcodeResolutionMatchesItem", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "Event", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight"]
+__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
 
 
 class BillingActivity(str, Enum):
@@ -567,7 +567,7 @@ class ApiKey(_m.Model):
 
 @dataclass
 class BarcodeLocationMatch(_m.Model):
-    type: str
+    type: Literal["location"]
     location: BarcodeLocationMatchLocation
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
@@ -611,7 +611,7 @@ class BarcodeLocationMatchLocation(_m.Model):
 
 @dataclass
 class BarcodeLotMatch(_m.Model):
-    type: str
+    type: Literal["lot"]
     lot: BarcodeLotMatchLot
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
@@ -653,7 +653,7 @@ class BarcodeLotMatchLot(_m.Model):
 
 @dataclass
 class BarcodePackageMatch(_m.Model):
-    type: str
+    type: Literal["package"]
     package: BarcodePackageMatchPackage
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
@@ -695,7 +695,7 @@ class BarcodePackageMatchPackage(_m.Model):
 
 @dataclass
 class BarcodePackagingMatch(_m.Model):
-    type: str
+    type: Literal["packaging"]
     product: BarcodePackagingMatchProduct
     packaging: BarcodePackagingMatchPackaging
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -759,7 +759,7 @@ class BarcodePackagingMatchProduct(_m.Model):
 
 @dataclass
 class BarcodeProductMatch(_m.Model):
-    type: str
+    type: Literal["product"]
     matched_on: Union[MatchedOn, str]
     product: BarcodeProductMatchProduct
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -812,35 +812,7 @@ class BarcodeResolution(_m.Model):
     def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeResolution":
         return cls(
             code=data.get("code"),
-            matches=_m.list_of(_m.model(BarcodeResolutionMatchesItem))(data.get("matches")),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class BarcodeResolutionMatchesItem(_m.Model):
-    type: str
-    matched_on: Optional[Union[MatchedOn, str]] = None
-    product: Optional[Any] = None
-    packaging: Optional[BarcodePackagingMatchPackaging] = None
-    location: Optional[BarcodeLocationMatchLocation] = None
-    lot: Optional[BarcodeLotMatchLot] = None
-    package: Optional[BarcodePackageMatchPackage] = None
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"type": "type", "matched_on": "matchedOn", "product": "product", "packaging": "packaging", "location": "location", "lot": "lot", "package": "package"}
-    _required: ClassVar[frozenset] = frozenset({"type"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeResolutionMatchesItem":
-        return cls(
-            type=data.get("type"),
-            matched_on=_m.enum(MatchedOn)(data.get("matchedOn")),
-            product=data.get("product"),
-            packaging=_m.model(BarcodePackagingMatchPackaging)(data.get("packaging")),
-            location=_m.model(BarcodeLocationMatchLocation)(data.get("location")),
-            lot=_m.model(BarcodeLotMatchLot)(data.get("lot")),
-            package=_m.model(BarcodePackageMatchPackage)(data.get("package")),
+            matches=_m.list_of(parse_barcode_resolution_matches_item)(data.get("matches")),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1006,7 +978,7 @@ class BillingRateView(_m.Model):
 @dataclass
 class Carrier(_m.Model):
     code: str
-    adapter: str
+    adapter: Literal["http"]
     url: str
     created_at: str
     updated_at: str
@@ -1656,30 +1628,6 @@ class ErrorEnvelope(_m.Model):
 
 
 @dataclass
-class Event(_m.Model):
-    id: str
-    type: str
-    timestamp: str
-    data: Any
-    webhooks_failed_at: Optional[str] = None
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Event":
-        return cls(
-            id=data.get("id"),
-            type=data.get("type"),
-            timestamp=data.get("timestamp"),
-            data=data.get("data"),
-            webhooks_failed_at=data.get("webhooksFailedAt"),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
 class EventFeedPage(_m.Model):
     items: List[Event]
     next_cursor: str
@@ -1692,7 +1640,7 @@ class EventFeedPage(_m.Model):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "EventFeedPage":
         return cls(
-            items=_m.list_of(_m.model(Event))(data.get("items")),
+            items=_m.list_of(parse_event)(data.get("items")),
             next_cursor=data.get("nextCursor"),
             has_more=data.get("hasMore"),
             extra_fields=_m.extra(data, cls._wire),
@@ -1729,10 +1677,10 @@ class EventStockLevel(_m.Model):
 
 @dataclass
 class Health(_m.Model):
-    status: str
+    status: Literal["ok"]
     version: str
     time: str
-    database: str
+    database: Literal["ok"]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
     _wire: ClassVar[Dict[str, str]] = {"status": "status", "version": "version", "time": "time", "database": "database"}
@@ -1820,7 +1768,7 @@ class InventoryAdjustedData(_m.Model):
 @dataclass
 class InventoryAdjustedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["inventory.adjusted"]
     timestamp: str
     data: InventoryAdjustedData
     webhooks_failed_at: Optional[str] = None
@@ -1843,7 +1791,7 @@ class InventoryAdjustedEvent(_m.Model):
 
 @dataclass
 class InventoryAdjustedWebhookBody(_m.Model):
-    type: str
+    type: Literal["inventory.adjusted"]
     timestamp: str
     data: InventoryAdjustedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -1974,7 +1922,7 @@ class InventoryCountApprovedDataTotals(_m.Model):
 @dataclass
 class InventoryCountApprovedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["inventory.count_approved"]
     timestamp: str
     data: InventoryCountApprovedData
     webhooks_failed_at: Optional[str] = None
@@ -1997,7 +1945,7 @@ class InventoryCountApprovedEvent(_m.Model):
 
 @dataclass
 class InventoryCountApprovedWebhookBody(_m.Model):
-    type: str
+    type: Literal["inventory.count_approved"]
     timestamp: str
     data: InventoryCountApprovedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -2168,7 +2116,7 @@ class InventoryCountTotals(_m.Model):
 @dataclass
 class InventoryHoldCreatedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["inventory.hold_created"]
     timestamp: str
     data: StockHold
     webhooks_failed_at: Optional[str] = None
@@ -2191,7 +2139,7 @@ class InventoryHoldCreatedEvent(_m.Model):
 
 @dataclass
 class InventoryHoldCreatedWebhookBody(_m.Model):
-    type: str
+    type: Literal["inventory.hold_created"]
     timestamp: str
     data: StockHold
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -2280,7 +2228,7 @@ class InventoryHoldReleasedDataAllocationsItem(_m.Model):
 @dataclass
 class InventoryHoldReleasedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["inventory.hold_released"]
     timestamp: str
     data: InventoryHoldReleasedData
     webhooks_failed_at: Optional[str] = None
@@ -2303,7 +2251,7 @@ class InventoryHoldReleasedEvent(_m.Model):
 
 @dataclass
 class InventoryHoldReleasedWebhookBody(_m.Model):
-    type: str
+    type: Literal["inventory.hold_released"]
     timestamp: str
     data: InventoryHoldReleasedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -2354,7 +2302,7 @@ class InventoryLowStockData(_m.Model):
 @dataclass
 class InventoryLowStockEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["inventory.low_stock"]
     timestamp: str
     data: InventoryLowStockData
     webhooks_failed_at: Optional[str] = None
@@ -2377,7 +2325,7 @@ class InventoryLowStockEvent(_m.Model):
 
 @dataclass
 class InventoryLowStockWebhookBody(_m.Model):
-    type: str
+    type: Literal["inventory.low_stock"]
     timestamp: str
     data: InventoryLowStockData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -2426,7 +2374,7 @@ class InventoryTransferredData(_m.Model):
 @dataclass
 class InventoryTransferredEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["inventory.transferred"]
     timestamp: str
     data: InventoryTransferredData
     webhooks_failed_at: Optional[str] = None
@@ -2449,7 +2397,7 @@ class InventoryTransferredEvent(_m.Model):
 
 @dataclass
 class InventoryTransferredWebhookBody(_m.Model):
-    type: str
+    type: Literal["inventory.transferred"]
     timestamp: str
     data: InventoryTransferredData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -2754,7 +2702,7 @@ class Invoice(_m.Model):
 @dataclass
 class InvoiceCreatedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["invoice.created"]
     timestamp: str
     data: Invoice
     webhooks_failed_at: Optional[str] = None
@@ -2777,7 +2725,7 @@ class InvoiceCreatedEvent(_m.Model):
 
 @dataclass
 class InvoiceCreatedWebhookBody(_m.Model):
-    type: str
+    type: Literal["invoice.created"]
     timestamp: str
     data: Invoice
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -2848,7 +2796,7 @@ class InvoiceRequest(_m.Model):
 @dataclass
 class InvoiceVoidedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["invoice.voided"]
     timestamp: str
     data: Invoice
     webhooks_failed_at: Optional[str] = None
@@ -2871,7 +2819,7 @@ class InvoiceVoidedEvent(_m.Model):
 
 @dataclass
 class InvoiceVoidedWebhookBody(_m.Model):
-    type: str
+    type: Literal["invoice.voided"]
     timestamp: str
     data: Invoice
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -2938,7 +2886,7 @@ class Job(_m.Model):
 @dataclass
 class JobFailedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["job.failed"]
     timestamp: str
     data: Job
     webhooks_failed_at: Optional[str] = None
@@ -2961,7 +2909,7 @@ class JobFailedEvent(_m.Model):
 
 @dataclass
 class JobFailedWebhookBody(_m.Model):
-    type: str
+    type: Literal["job.failed"]
     timestamp: str
     data: Job
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -3022,7 +2970,7 @@ class JobRowError(_m.Model):
 @dataclass
 class JobSucceededEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["job.succeeded"]
     timestamp: str
     data: Job
     webhooks_failed_at: Optional[str] = None
@@ -3045,7 +2993,7 @@ class JobSucceededEvent(_m.Model):
 
 @dataclass
 class JobSucceededWebhookBody(_m.Model):
-    type: str
+    type: Literal["job.succeeded"]
     timestamp: str
     data: Job
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -4426,7 +4374,7 @@ class OrderBackorderedDataTotals(_m.Model):
 @dataclass
 class OrderBackorderedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["order.backordered"]
     timestamp: str
     data: OrderBackorderedData
     webhooks_failed_at: Optional[str] = None
@@ -4449,7 +4397,7 @@ class OrderBackorderedEvent(_m.Model):
 
 @dataclass
 class OrderBackorderedWebhookBody(_m.Model):
-    type: str
+    type: Literal["order.backordered"]
     timestamp: str
     data: OrderBackorderedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -4470,7 +4418,7 @@ class OrderBackorderedWebhookBody(_m.Model):
 @dataclass
 class OrderCancelledEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["order.cancelled"]
     timestamp: str
     data: Order
     webhooks_failed_at: Optional[str] = None
@@ -4493,7 +4441,7 @@ class OrderCancelledEvent(_m.Model):
 
 @dataclass
 class OrderCancelledWebhookBody(_m.Model):
-    type: str
+    type: Literal["order.cancelled"]
     timestamp: str
     data: Order
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -4588,7 +4536,7 @@ class OrderChangedDataTotals(_m.Model):
 @dataclass
 class OrderCreatedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["order.created"]
     timestamp: str
     data: Order
     webhooks_failed_at: Optional[str] = None
@@ -4611,7 +4559,7 @@ class OrderCreatedEvent(_m.Model):
 
 @dataclass
 class OrderCreatedWebhookBody(_m.Model):
-    type: str
+    type: Literal["order.created"]
     timestamp: str
     data: Order
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -4632,7 +4580,7 @@ class OrderCreatedWebhookBody(_m.Model):
 @dataclass
 class OrderDeliveredEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["order.delivered"]
     timestamp: str
     data: Order
     webhooks_failed_at: Optional[str] = None
@@ -4655,7 +4603,7 @@ class OrderDeliveredEvent(_m.Model):
 
 @dataclass
 class OrderDeliveredWebhookBody(_m.Model):
-    type: str
+    type: Literal["order.delivered"]
     timestamp: str
     data: Order
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -4910,7 +4858,7 @@ class OrderPartiallyShippedDataTotals(_m.Model):
 @dataclass
 class OrderPartiallyShippedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["order.partially_shipped"]
     timestamp: str
     data: OrderPartiallyShippedData
     webhooks_failed_at: Optional[str] = None
@@ -4933,7 +4881,7 @@ class OrderPartiallyShippedEvent(_m.Model):
 
 @dataclass
 class OrderPartiallyShippedWebhookBody(_m.Model):
-    type: str
+    type: Literal["order.partially_shipped"]
     timestamp: str
     data: OrderPartiallyShippedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -4954,7 +4902,7 @@ class OrderPartiallyShippedWebhookBody(_m.Model):
 @dataclass
 class OrderShippedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["order.shipped"]
     timestamp: str
     data: OrderChangedData
     webhooks_failed_at: Optional[str] = None
@@ -4977,7 +4925,7 @@ class OrderShippedEvent(_m.Model):
 
 @dataclass
 class OrderShippedWebhookBody(_m.Model):
-    type: str
+    type: Literal["order.shipped"]
     timestamp: str
     data: OrderChangedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -5038,7 +4986,7 @@ class OrderStatusChangeBy(_m.Model):
 @dataclass
 class OrderStatusChangedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["order.status_changed"]
     timestamp: str
     data: OrderChangedData
     webhooks_failed_at: Optional[str] = None
@@ -5061,7 +5009,7 @@ class OrderStatusChangedEvent(_m.Model):
 
 @dataclass
 class OrderStatusChangedWebhookBody(_m.Model):
-    type: str
+    type: Literal["order.status_changed"]
     timestamp: str
     data: OrderChangedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -5438,7 +5386,7 @@ class PickList(_m.Model):
 @dataclass
 class PickListCancelledEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["pick_list.cancelled"]
     timestamp: str
     data: PickList
     webhooks_failed_at: Optional[str] = None
@@ -5461,7 +5409,7 @@ class PickListCancelledEvent(_m.Model):
 
 @dataclass
 class PickListCancelledWebhookBody(_m.Model):
-    type: str
+    type: Literal["pick_list.cancelled"]
     timestamp: str
     data: PickList
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -5482,7 +5430,7 @@ class PickListCancelledWebhookBody(_m.Model):
 @dataclass
 class PickListCompletedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["pick_list.completed"]
     timestamp: str
     data: PickList
     webhooks_failed_at: Optional[str] = None
@@ -5505,7 +5453,7 @@ class PickListCompletedEvent(_m.Model):
 
 @dataclass
 class PickListCompletedWebhookBody(_m.Model):
-    type: str
+    type: Literal["pick_list.completed"]
     timestamp: str
     data: PickList
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -5526,7 +5474,7 @@ class PickListCompletedWebhookBody(_m.Model):
 @dataclass
 class PickListCreatedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["pick_list.created"]
     timestamp: str
     data: PickList
     webhooks_failed_at: Optional[str] = None
@@ -5549,7 +5497,7 @@ class PickListCreatedEvent(_m.Model):
 
 @dataclass
 class PickListCreatedWebhookBody(_m.Model):
-    type: str
+    type: Literal["pick_list.created"]
     timestamp: str
     data: PickList
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -5864,7 +5812,7 @@ class ProductBatchResult(_m.Model):
 @dataclass
 class ProductCreatedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["product.created"]
     timestamp: str
     data: Product
     webhooks_failed_at: Optional[str] = None
@@ -5887,7 +5835,7 @@ class ProductCreatedEvent(_m.Model):
 
 @dataclass
 class ProductCreatedWebhookBody(_m.Model):
-    type: str
+    type: Literal["product.created"]
     timestamp: str
     data: Product
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -5908,7 +5856,7 @@ class ProductCreatedWebhookBody(_m.Model):
 @dataclass
 class ProductDeletedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["product.deleted"]
     timestamp: str
     data: Product
     webhooks_failed_at: Optional[str] = None
@@ -5931,7 +5879,7 @@ class ProductDeletedEvent(_m.Model):
 
 @dataclass
 class ProductDeletedWebhookBody(_m.Model):
-    type: str
+    type: Literal["product.deleted"]
     timestamp: str
     data: Product
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -6034,7 +5982,7 @@ class ProductPackaging(_m.Model):
 @dataclass
 class ProductUpdatedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["product.updated"]
     timestamp: str
     data: Product
     webhooks_failed_at: Optional[str] = None
@@ -6057,7 +6005,7 @@ class ProductUpdatedEvent(_m.Model):
 
 @dataclass
 class ProductUpdatedWebhookBody(_m.Model):
-    type: str
+    type: Literal["product.updated"]
     timestamp: str
     data: Product
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -6188,7 +6136,7 @@ class PurchaseOrderReceivedDataTotals(_m.Model):
 @dataclass
 class PurchaseOrderReceivedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["purchase_order.received"]
     timestamp: str
     data: PurchaseOrderReceivedData
     webhooks_failed_at: Optional[str] = None
@@ -6211,7 +6159,7 @@ class PurchaseOrderReceivedEvent(_m.Model):
 
 @dataclass
 class PurchaseOrderReceivedWebhookBody(_m.Model):
-    type: str
+    type: Literal["purchase_order.received"]
     timestamp: str
     data: PurchaseOrderReceivedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -6231,7 +6179,7 @@ class PurchaseOrderReceivedWebhookBody(_m.Model):
 
 @dataclass
 class PutCarrierRequest(_m.Model):
-    adapter: str
+    adapter: Literal["http"]
     url: str
     secret: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -6510,7 +6458,7 @@ class Return(_m.Model):
 @dataclass
 class ReturnClosedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["return.closed"]
     timestamp: str
     data: Return
     webhooks_failed_at: Optional[str] = None
@@ -6533,7 +6481,7 @@ class ReturnClosedEvent(_m.Model):
 
 @dataclass
 class ReturnClosedWebhookBody(_m.Model):
-    type: str
+    type: Literal["return.closed"]
     timestamp: str
     data: Return
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -6554,7 +6502,7 @@ class ReturnClosedWebhookBody(_m.Model):
 @dataclass
 class ReturnCreatedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["return.created"]
     timestamp: str
     data: Return
     webhooks_failed_at: Optional[str] = None
@@ -6577,7 +6525,7 @@ class ReturnCreatedEvent(_m.Model):
 
 @dataclass
 class ReturnCreatedWebhookBody(_m.Model):
-    type: str
+    type: Literal["return.created"]
     timestamp: str
     data: Return
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -6726,7 +6674,7 @@ class ReturnReceiptRequestLinesItem(_m.Model):
 @dataclass
 class ReturnReceivedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["return.received"]
     timestamp: str
     data: Return
     webhooks_failed_at: Optional[str] = None
@@ -6749,7 +6697,7 @@ class ReturnReceivedEvent(_m.Model):
 
 @dataclass
 class ReturnReceivedWebhookBody(_m.Model):
-    type: str
+    type: Literal["return.received"]
     timestamp: str
     data: Return
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -7046,7 +6994,7 @@ class Shipment(_m.Model):
 @dataclass
 class ShipmentCancelledEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["shipment.cancelled"]
     timestamp: str
     data: Shipment
     webhooks_failed_at: Optional[str] = None
@@ -7069,7 +7017,7 @@ class ShipmentCancelledEvent(_m.Model):
 
 @dataclass
 class ShipmentCancelledWebhookBody(_m.Model):
-    type: str
+    type: Literal["shipment.cancelled"]
     timestamp: str
     data: Shipment
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -7128,7 +7076,7 @@ class ShipmentDispatchedData(_m.Model):
 @dataclass
 class ShipmentDispatchedEvent(_m.Model):
     id: str
-    type: str
+    type: Literal["shipment.dispatched"]
     timestamp: str
     data: ShipmentDispatchedData
     webhooks_failed_at: Optional[str] = None
@@ -7151,7 +7099,7 @@ class ShipmentDispatchedEvent(_m.Model):
 
 @dataclass
 class ShipmentDispatchedWebhookBody(_m.Model):
-    type: str
+    type: Literal["shipment.dispatched"]
     timestamp: str
     data: ShipmentDispatchedData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -7760,6 +7708,78 @@ class TransferResult(_m.Model):
 
 
 @dataclass
+class UnknownBarcodeResolutionMatchesItem(_m.Model):
+    type: str
+    matched_on: Optional[Union[MatchedOn, str]] = None
+    product: Optional[Any] = None
+    packaging: Optional[BarcodePackagingMatchPackaging] = None
+    location: Optional[BarcodeLocationMatchLocation] = None
+    lot: Optional[BarcodeLotMatchLot] = None
+    package: Optional[BarcodePackageMatchPackage] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "matched_on": "matchedOn", "product": "product", "packaging": "packaging", "location": "location", "lot": "lot", "package": "package"}
+    _required: ClassVar[frozenset] = frozenset({"type"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "UnknownBarcodeResolutionMatchesItem":
+        return cls(
+            type=data.get("type"),
+            matched_on=_m.enum(MatchedOn)(data.get("matchedOn")),
+            product=data.get("product"),
+            packaging=_m.model(BarcodePackagingMatchPackaging)(data.get("packaging")),
+            location=_m.model(BarcodeLocationMatchLocation)(data.get("location")),
+            lot=_m.model(BarcodeLotMatchLot)(data.get("lot")),
+            package=_m.model(BarcodePackageMatchPackage)(data.get("package")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class UnknownEvent(_m.Model):
+    id: str
+    type: str
+    timestamp: str
+    data: Any
+    webhooks_failed_at: Optional[str] = None
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "type": "type", "timestamp": "timestamp", "data": "data", "webhooks_failed_at": "webhooksFailedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "UnknownEvent":
+        return cls(
+            id=data.get("id"),
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=data.get("data"),
+            webhooks_failed_at=data.get("webhooksFailedAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class UnknownWebhookEvent(_m.Model):
+    type: str
+    timestamp: str
+    data: Any
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "timestamp": "timestamp", "data": "data"}
+    _required: ClassVar[frozenset] = frozenset({"type", "timestamp", "data"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "UnknownWebhookEvent":
+        return cls(
+            type=data.get("type"),
+            timestamp=data.get("timestamp"),
+            data=data.get("data"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
 class UpdateLocationRequest(_m.Model):
     code: str
     name: str
@@ -8217,7 +8237,7 @@ class WebhookTestData(_m.Model):
 
 @dataclass
 class WebhookTestWebhookBody(_m.Model):
-    type: str
+    type: Literal["webhook.test"]
     timestamp: str
     data: WebhookTestData
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -8287,3 +8307,36 @@ class Weight(_m.Model):
             unit=_m.enum(Unit)(data.get("unit")),
             extra_fields=_m.extra(data, cls._wire),
         )
+
+
+BarcodeResolutionMatchesItem = Union[BarcodeProductMatch, BarcodePackagingMatch, BarcodeLocationMatch, BarcodeLotMatch, BarcodePackageMatch, UnknownBarcodeResolutionMatchesItem]
+"""One class per ``type`` (``isinstance`` tells them apart); ``UnknownBarcodeResolutionMatchesItem`` for one this version does not know."""
+
+_BARCODE_RESOLUTION_MATCHES_ITEM_VARIANTS: Dict[str, Any] = {"product": BarcodeProductMatch, "packaging": BarcodePackagingMatch, "location": BarcodeLocationMatch, "lot": BarcodeLotMatch, "package": BarcodePackageMatch}
+
+
+def parse_barcode_resolution_matches_item(data: Any) -> BarcodeResolutionMatchesItem:
+    """The class its ``type`` names, read from JSON (``UnknownBarcodeResolutionMatchesItem`` for a tag this version does not know)."""
+    return _m.variant(data, "type", _BARCODE_RESOLUTION_MATCHES_ITEM_VARIANTS, UnknownBarcodeResolutionMatchesItem)
+
+
+Event = Union[OrderCreatedEvent, OrderStatusChangedEvent, OrderShippedEvent, OrderDeliveredEvent, OrderCancelledEvent, OrderBackorderedEvent, OrderPartiallyShippedEvent, ShipmentDispatchedEvent, ShipmentCancelledEvent, ReturnCreatedEvent, ReturnReceivedEvent, ReturnClosedEvent, PickListCreatedEvent, PickListCompletedEvent, PickListCancelledEvent, PurchaseOrderReceivedEvent, InventoryAdjustedEvent, InventoryTransferredEvent, InventoryLowStockEvent, InventoryCountApprovedEvent, InventoryHoldCreatedEvent, InventoryHoldReleasedEvent, ProductCreatedEvent, ProductUpdatedEvent, ProductDeletedEvent, JobSucceededEvent, JobFailedEvent, InvoiceCreatedEvent, InvoiceVoidedEvent, UnknownEvent]
+"""One class per ``type`` (``isinstance`` tells them apart); ``UnknownEvent`` for one this version does not know."""
+
+_EVENT_VARIANTS: Dict[str, Any] = {"order.created": OrderCreatedEvent, "order.status_changed": OrderStatusChangedEvent, "order.shipped": OrderShippedEvent, "order.delivered": OrderDeliveredEvent, "order.cancelled": OrderCancelledEvent, "order.backordered": OrderBackorderedEvent, "order.partially_shipped": OrderPartiallyShippedEvent, "shipment.dispatched": ShipmentDispatchedEvent, "shipment.cancelled": ShipmentCancelledEvent, "return.created": ReturnCreatedEvent, "return.received": ReturnReceivedEvent, "return.closed": ReturnClosedEvent, "pick_list.created": PickListCreatedEvent, "pick_list.completed": PickListCompletedEvent, "pick_list.cancelled": PickListCancelledEvent, "purchase_order.received": PurchaseOrderReceivedEvent, "inventory.adjusted": InventoryAdjustedEvent, "inventory.transferred": InventoryTransferredEvent, "inventory.low_stock": InventoryLowStockEvent, "inventory.count_approved": InventoryCountApprovedEvent, "inventory.hold_created": InventoryHoldCreatedEvent, "inventory.hold_released": InventoryHoldReleasedEvent, "product.created": ProductCreatedEvent, "product.updated": ProductUpdatedEvent, "product.deleted": ProductDeletedEvent, "job.succeeded": JobSucceededEvent, "job.failed": JobFailedEvent, "invoice.created": InvoiceCreatedEvent, "invoice.voided": InvoiceVoidedEvent}
+
+
+def parse_event(data: Any) -> Event:
+    """The class its ``type`` names, read from JSON (``UnknownEvent`` for a tag this version does not know)."""
+    return _m.variant(data, "type", _EVENT_VARIANTS, UnknownEvent)
+
+
+WebhookEvent = Union[OrderCreatedWebhookBody, OrderStatusChangedWebhookBody, OrderShippedWebhookBody, OrderDeliveredWebhookBody, OrderCancelledWebhookBody, OrderBackorderedWebhookBody, OrderPartiallyShippedWebhookBody, ShipmentDispatchedWebhookBody, ShipmentCancelledWebhookBody, ReturnCreatedWebhookBody, ReturnReceivedWebhookBody, ReturnClosedWebhookBody, PickListCreatedWebhookBody, PickListCompletedWebhookBody, PickListCancelledWebhookBody, PurchaseOrderReceivedWebhookBody, InventoryAdjustedWebhookBody, InventoryTransferredWebhookBody, InventoryLowStockWebhookBody, InventoryCountApprovedWebhookBody, InventoryHoldCreatedWebhookBody, InventoryHoldReleasedWebhookBody, ProductCreatedWebhookBody, ProductUpdatedWebhookBody, ProductDeletedWebhookBody, JobSucceededWebhookBody, JobFailedWebhookBody, InvoiceCreatedWebhookBody, InvoiceVoidedWebhookBody, WebhookTestWebhookBody, UnknownWebhookEvent]
+"""One class per ``type`` (``isinstance`` tells them apart); ``UnknownWebhookEvent`` for one this version does not know."""
+
+_WEBHOOK_EVENT_VARIANTS: Dict[str, Any] = {"order.created": OrderCreatedWebhookBody, "order.status_changed": OrderStatusChangedWebhookBody, "order.shipped": OrderShippedWebhookBody, "order.delivered": OrderDeliveredWebhookBody, "order.cancelled": OrderCancelledWebhookBody, "order.backordered": OrderBackorderedWebhookBody, "order.partially_shipped": OrderPartiallyShippedWebhookBody, "shipment.dispatched": ShipmentDispatchedWebhookBody, "shipment.cancelled": ShipmentCancelledWebhookBody, "return.created": ReturnCreatedWebhookBody, "return.received": ReturnReceivedWebhookBody, "return.closed": ReturnClosedWebhookBody, "pick_list.created": PickListCreatedWebhookBody, "pick_list.completed": PickListCompletedWebhookBody, "pick_list.cancelled": PickListCancelledWebhookBody, "purchase_order.received": PurchaseOrderReceivedWebhookBody, "inventory.adjusted": InventoryAdjustedWebhookBody, "inventory.transferred": InventoryTransferredWebhookBody, "inventory.low_stock": InventoryLowStockWebhookBody, "inventory.count_approved": InventoryCountApprovedWebhookBody, "inventory.hold_created": InventoryHoldCreatedWebhookBody, "inventory.hold_released": InventoryHoldReleasedWebhookBody, "product.created": ProductCreatedWebhookBody, "product.updated": ProductUpdatedWebhookBody, "product.deleted": ProductDeletedWebhookBody, "job.succeeded": JobSucceededWebhookBody, "job.failed": JobFailedWebhookBody, "invoice.created": InvoiceCreatedWebhookBody, "invoice.voided": InvoiceVoidedWebhookBody, "webhook.test": WebhookTestWebhookBody}
+
+
+def parse_webhook_event(data: Any) -> WebhookEvent:
+    """The class its ``type`` names, read from JSON (``UnknownWebhookEvent`` for a tag this version does not know)."""
+    return _m.variant(data, "type", _WEBHOOK_EVENT_VARIANTS, UnknownWebhookEvent)

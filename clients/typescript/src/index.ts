@@ -16,4 +16,4 @@ export type { components, operations, paths } from "./generated/schema.js";
 export type { ImportFileOptions, ImportType, Job, WaitOptions } from "./jobs.js";
 export type { CallOptions, WarehouseClientOptions } from "./transport.js";
 export type { BodyOf, DataOf, ItemOf, QueryOf } from "./types.js";
-export { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "./webhooks.js";
+export { type Event, verifyWebhook, type WebhookEvent, WebhookVerificationError } from "./webhooks.js";

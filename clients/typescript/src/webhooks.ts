@@ -1,9 +1,20 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import type { components, webhooks } from "./generated/schema.js";
 
 export { WebhookVerificationError };
 
-/** A webhook delivery's body: the event type, when it happened, and the resource after the change. */
-export type WebhookEvent<T = unknown> = { type: string; timestamp: string; data: T };
+type BodyOf<W> = W extends { post: { requestBody?: { content: { "application/json": infer B } } } }
+  ? B
+  : never;
+
+/**
+ * A webhook delivery's body, one type per event the document's `webhooks` declare: checking `type` narrows `data`
+ * (`event.type === "order.created"`: `event.data` is an Order).
+ */
+export type WebhookEvent = { [Type in keyof webhooks]: BodyOf<webhooks[Type]> }[keyof webhooks];
+
+/** An item of the events feed, one type per event: checking `type` narrows `data` as for a webhook. */
+export type Event = components["schemas"]["Event"];
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 
@@ -24,13 +35,10 @@ function headerRecord(headers: HeaderSource): Record<string, string> {
 
 /**
  * Verifies a delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`, HMAC-SHA256
- * with the `whsec_...` secret, timestamps within 5 minutes) and returns its parsed body. Pass the body exactly
- * as received, before any JSON parsing. Throws `WebhookVerificationError` when forged, altered or stale.
+ * with the `whsec_...` secret, timestamps within 5 minutes) and returns its parsed body, typed per event. Pass the
+ * body exactly as received, before any JSON parsing. Throws `WebhookVerificationError` when forged, altered or
+ * stale. A type newer than this version is returned as parsed all the same (switch on `type` with a default).
  */
-export function verifyWebhook<T = unknown>(
-  secret: string,
-  rawBody: string,
-  headers: HeaderSource,
-): WebhookEvent<T> {
-  return new Webhook(secret).verify(rawBody, headerRecord(headers)) as WebhookEvent<T>;
+export function verifyWebhook(secret: string, rawBody: string, headers: HeaderSource): WebhookEvent {
+  return new Webhook(secret).verify(rawBody, headerRecord(headers)) as WebhookEvent;
 }

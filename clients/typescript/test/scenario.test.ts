@@ -371,13 +371,40 @@ describe("TypeScript client against the live API", () => {
     const [delivery] = await proxy.webhooks("webhook.test", 30);
     if (!delivery) throw new Error("no webhook delivery arrived within 30 s");
 
-    const event = verifyWebhook<{ webhookId: string }>(webhook.secret, delivery.body, delivery.headers);
-    expect(event.type).toBe("webhook.test");
+    const event = verifyWebhook(webhook.secret, delivery.body, delivery.headers);
+    if (event.type !== "webhook.test") throw new Error(`delivered ${event.type}`);
+    expect(event.data.webhookId).toBe(webhook.id);
 
     const tampered = delivery.body.replace("webhook.test", "webhook.fake");
     expect(() => verifyWebhook(webhook.secret, tampered, delivery.headers)).toThrow(WebhookVerificationError);
     const stale = { ...delivery.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 600) };
     expect(() => verifyWebhook(webhook.secret, delivery.body, stale)).toThrow(WebhookVerificationError);
+  });
+
+  it("reads an order's event from a verified webhook delivery and from the feed, typed per event", async () => {
+    const type = "order.created";
+    const caughtUp = client.events.listAll({ type });
+    await caughtUp.toArray();
+    const webhook = await client.webhooks.create({ url: env("WAREHOUSE_WEBHOOK_URL"), events: [type] });
+    const { product } = await stockedProduct(5);
+    const order = await client.orders.createSales({
+      customerId: crypto.randomUUID(),
+      lines: [{ productId: product.id, quantity: 2, price: 3 }],
+      shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+    });
+
+    const delivery = (await proxy.webhooks(type, 60)).find((d) => d.body.includes(order.id));
+    if (!delivery) throw new Error("no order.created delivery of the order arrived within 60 s");
+    const event = verifyWebhook(webhook.secret, delivery.body, delivery.headers);
+    // Narrowed by its type, `data` is an Order: these lines do not compile if the union degrades.
+    if (event.type !== "order.created") throw new Error(`delivered ${event.type}`);
+    expect(event.data.number).toBe(order.number);
+    expect(event.data.lines[0]?.quantity).toBe(2);
+
+    const [item] = await client.events.listAll({ after: caughtUp.cursor, type }).toArray();
+    if (item?.type !== "order.created") throw new Error(`the feed read ${item?.type}`);
+    expect(item.data.number).toBe(order.number);
+    expect(item.id).toBe(delivery.headers["webhook-id"]);
   });
 
   // Last: the harness spent this tenant's budget when the run began, so the wait is the rest of that minute.

@@ -457,6 +457,148 @@ namespace Warehouse.Api.Models
         [WireName("webhook.test")] WebhookTest,
     }
 
+    /// <summary>One class per <c>type</c>; <see cref="UnknownBarcodeResolutionMatchesItem"/> for one this version does not know.</summary>
+    public abstract class BarcodeResolutionMatchesItem : IJsonModel
+    {
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public abstract JsonObject ToJson();
+
+        public static BarcodeResolutionMatchesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            switch (ModelJson.ToStringValue(ModelJson.Get(json, "type")))
+            {
+                case "product": return BarcodeProductMatch.FromJson(json);
+                case "packaging": return BarcodePackagingMatch.FromJson(json);
+                case "location": return BarcodeLocationMatch.FromJson(json);
+                case "lot": return BarcodeLotMatch.FromJson(json);
+                case "package": return BarcodePackageMatch.FromJson(json);
+                default: return UnknownBarcodeResolutionMatchesItem.FromJson(json);
+            }
+        }
+    }
+
+    /// <summary>One class per <c>type</c>; <see cref="UnknownEvent"/> for one this version does not know.</summary>
+    public abstract class Event : IJsonModel
+    {
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
+        public string WebhooksFailedAt { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public abstract JsonObject ToJson();
+
+        public static Event FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            switch (ModelJson.ToStringValue(ModelJson.Get(json, "type")))
+            {
+                case "order.created": return OrderCreatedEvent.FromJson(json);
+                case "order.status_changed": return OrderStatusChangedEvent.FromJson(json);
+                case "order.shipped": return OrderShippedEvent.FromJson(json);
+                case "order.delivered": return OrderDeliveredEvent.FromJson(json);
+                case "order.cancelled": return OrderCancelledEvent.FromJson(json);
+                case "order.backordered": return OrderBackorderedEvent.FromJson(json);
+                case "order.partially_shipped": return OrderPartiallyShippedEvent.FromJson(json);
+                case "shipment.dispatched": return ShipmentDispatchedEvent.FromJson(json);
+                case "shipment.cancelled": return ShipmentCancelledEvent.FromJson(json);
+                case "return.created": return ReturnCreatedEvent.FromJson(json);
+                case "return.received": return ReturnReceivedEvent.FromJson(json);
+                case "return.closed": return ReturnClosedEvent.FromJson(json);
+                case "pick_list.created": return PickListCreatedEvent.FromJson(json);
+                case "pick_list.completed": return PickListCompletedEvent.FromJson(json);
+                case "pick_list.cancelled": return PickListCancelledEvent.FromJson(json);
+                case "purchase_order.received": return PurchaseOrderReceivedEvent.FromJson(json);
+                case "inventory.adjusted": return InventoryAdjustedEvent.FromJson(json);
+                case "inventory.transferred": return InventoryTransferredEvent.FromJson(json);
+                case "inventory.low_stock": return InventoryLowStockEvent.FromJson(json);
+                case "inventory.count_approved": return InventoryCountApprovedEvent.FromJson(json);
+                case "inventory.hold_created": return InventoryHoldCreatedEvent.FromJson(json);
+                case "inventory.hold_released": return InventoryHoldReleasedEvent.FromJson(json);
+                case "product.created": return ProductCreatedEvent.FromJson(json);
+                case "product.updated": return ProductUpdatedEvent.FromJson(json);
+                case "product.deleted": return ProductDeletedEvent.FromJson(json);
+                case "job.succeeded": return JobSucceededEvent.FromJson(json);
+                case "job.failed": return JobFailedEvent.FromJson(json);
+                case "invoice.created": return InvoiceCreatedEvent.FromJson(json);
+                case "invoice.voided": return InvoiceVoidedEvent.FromJson(json);
+                default: return UnknownEvent.FromJson(json);
+            }
+        }
+    }
+
+    /// <summary>One class per <c>type</c>; <see cref="UnknownWebhookEvent"/> for one this version does not know.</summary>
+    public abstract class WebhookEvent : IJsonModel
+    {
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>timestamp</c>.</summary>
+        public string Timestamp { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public abstract JsonObject ToJson();
+
+        public static WebhookEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            switch (ModelJson.ToStringValue(ModelJson.Get(json, "type")))
+            {
+                case "order.created": return OrderCreatedWebhookBody.FromJson(json);
+                case "order.status_changed": return OrderStatusChangedWebhookBody.FromJson(json);
+                case "order.shipped": return OrderShippedWebhookBody.FromJson(json);
+                case "order.delivered": return OrderDeliveredWebhookBody.FromJson(json);
+                case "order.cancelled": return OrderCancelledWebhookBody.FromJson(json);
+                case "order.backordered": return OrderBackorderedWebhookBody.FromJson(json);
+                case "order.partially_shipped": return OrderPartiallyShippedWebhookBody.FromJson(json);
+                case "shipment.dispatched": return ShipmentDispatchedWebhookBody.FromJson(json);
+                case "shipment.cancelled": return ShipmentCancelledWebhookBody.FromJson(json);
+                case "return.created": return ReturnCreatedWebhookBody.FromJson(json);
+                case "return.received": return ReturnReceivedWebhookBody.FromJson(json);
+                case "return.closed": return ReturnClosedWebhookBody.FromJson(json);
+                case "pick_list.created": return PickListCreatedWebhookBody.FromJson(json);
+                case "pick_list.completed": return PickListCompletedWebhookBody.FromJson(json);
+                case "pick_list.cancelled": return PickListCancelledWebhookBody.FromJson(json);
+                case "purchase_order.received": return PurchaseOrderReceivedWebhookBody.FromJson(json);
+                case "inventory.adjusted": return InventoryAdjustedWebhookBody.FromJson(json);
+                case "inventory.transferred": return InventoryTransferredWebhookBody.FromJson(json);
+                case "inventory.low_stock": return InventoryLowStockWebhookBody.FromJson(json);
+                case "inventory.count_approved": return InventoryCountApprovedWebhookBody.FromJson(json);
+                case "inventory.hold_created": return InventoryHoldCreatedWebhookBody.FromJson(json);
+                case "inventory.hold_released": return InventoryHoldReleasedWebhookBody.FromJson(json);
+                case "product.created": return ProductCreatedWebhookBody.FromJson(json);
+                case "product.updated": return ProductUpdatedWebhookBody.FromJson(json);
+                case "product.deleted": return ProductDeletedWebhookBody.FromJson(json);
+                case "job.succeeded": return JobSucceededWebhookBody.FromJson(json);
+                case "job.failed": return JobFailedWebhookBody.FromJson(json);
+                case "invoice.created": return InvoiceCreatedWebhookBody.FromJson(json);
+                case "invoice.voided": return InvoiceVoidedWebhookBody.FromJson(json);
+                case "webhook.test": return WebhookTestWebhookBody.FromJson(json);
+                default: return UnknownWebhookEvent.FromJson(json);
+            }
+        }
+    }
+
     public sealed class AcceptInvitationRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "token", "password", "name" };
@@ -911,20 +1053,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class BarcodeLocationMatch : IJsonModel
+    public sealed class BarcodeLocationMatch : BarcodeResolutionMatchesItem
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "location" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
 
         /// <summary><c>location</c>.</summary>
         public BarcodeLocationMatchLocation Location { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static BarcodeLocationMatch FromJson(JsonObject json)
+        public static new BarcodeLocationMatch FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new BarcodeLocationMatch();
@@ -934,7 +1070,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -997,20 +1133,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class BarcodeLotMatch : IJsonModel
+    public sealed class BarcodeLotMatch : BarcodeResolutionMatchesItem
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "lot" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
 
         /// <summary><c>lot</c>.</summary>
         public BarcodeLotMatchLot Lot { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static BarcodeLotMatch FromJson(JsonObject json)
+        public static new BarcodeLotMatch FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new BarcodeLotMatch();
@@ -1020,7 +1150,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -1078,20 +1208,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class BarcodePackageMatch : IJsonModel
+    public sealed class BarcodePackageMatch : BarcodeResolutionMatchesItem
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "package" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
 
         /// <summary><c>package</c>.</summary>
         public BarcodePackageMatchPackage Package { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static BarcodePackageMatch FromJson(JsonObject json)
+        public static new BarcodePackageMatch FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new BarcodePackageMatch();
@@ -1101,7 +1225,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -1159,12 +1283,9 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class BarcodePackagingMatch : IJsonModel
+    public sealed class BarcodePackagingMatch : BarcodeResolutionMatchesItem
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "product", "packaging" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
 
         /// <summary><c>product</c>.</summary>
         public BarcodePackagingMatchProduct Product { get; set; }
@@ -1172,10 +1293,7 @@ namespace Warehouse.Api.Models
         /// <summary><c>packaging</c>.</summary>
         public BarcodePackagingMatchPackaging Packaging { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static BarcodePackagingMatch FromJson(JsonObject json)
+        public static new BarcodePackagingMatch FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new BarcodePackagingMatch();
@@ -1186,7 +1304,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -1283,12 +1401,9 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class BarcodeProductMatch : IJsonModel
+    public sealed class BarcodeProductMatch : BarcodeResolutionMatchesItem
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
 
         /// <summary><c>matchedOn</c>.</summary>
         public MatchedOn? MatchedOn { get; set; }
@@ -1296,10 +1411,7 @@ namespace Warehouse.Api.Models
         /// <summary><c>product</c>.</summary>
         public BarcodeProductMatchProduct Product { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static BarcodeProductMatch FromJson(JsonObject json)
+        public static new BarcodeProductMatch FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new BarcodeProductMatch();
@@ -1310,7 +1422,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -1392,64 +1504,6 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "code", Code, true);
             ModelJson.Put(json, "matches", Matches, true);
-            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
-            return json;
-        }
-    }
-
-    public sealed class BarcodeResolutionMatchesItem : IJsonModel
-    {
-        private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product", "packaging", "location", "lot", "package" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>matchedOn</c> (optional).</summary>
-        public MatchedOn? MatchedOn { get; set; }
-
-        /// <summary><c>product</c> (optional).</summary>
-        public object Product { get; set; }
-
-        /// <summary><c>packaging</c> (optional).</summary>
-        public BarcodePackagingMatchPackaging Packaging { get; set; }
-
-        /// <summary><c>location</c> (optional).</summary>
-        public BarcodeLocationMatchLocation Location { get; set; }
-
-        /// <summary><c>lot</c> (optional).</summary>
-        public BarcodeLotMatchLot Lot { get; set; }
-
-        /// <summary><c>package</c> (optional).</summary>
-        public BarcodePackageMatchPackage Package { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static BarcodeResolutionMatchesItem FromJson(JsonObject json)
-        {
-            if (json == null) return null;
-            var model = new BarcodeResolutionMatchesItem();
-            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
-            model.MatchedOn = ModelJson.ReadEnum<MatchedOn>(json, "matchedOn", model.AdditionalProperties);
-            model.Product = ModelJson.Get(json, "product");
-            model.Packaging = BarcodePackagingMatchPackaging.FromJson(ModelJson.Get(json, "packaging") as JsonObject);
-            model.Location = BarcodeLocationMatchLocation.FromJson(ModelJson.Get(json, "location") as JsonObject);
-            model.Lot = BarcodeLotMatchLot.FromJson(ModelJson.Get(json, "lot") as JsonObject);
-            model.Package = BarcodePackageMatchPackage.FromJson(ModelJson.Get(json, "package") as JsonObject);
-            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
-            return model;
-        }
-
-        public JsonObject ToJson()
-        {
-            var json = new JsonObject();
-            ModelJson.Put(json, "type", Type, true);
-            ModelJson.Put(json, "matchedOn", MatchedOn, false);
-            ModelJson.Put(json, "product", Product, false);
-            ModelJson.Put(json, "packaging", Packaging, false);
-            ModelJson.Put(json, "location", Location, false);
-            ModelJson.Put(json, "lot", Lot, false);
-            ModelJson.Put(json, "package", Package, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -3084,54 +3138,6 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class Event : IJsonModel
-    {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
-
-        /// <summary><c>data</c>.</summary>
-        public object Data { get; set; }
-
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static Event FromJson(JsonObject json)
-        {
-            if (json == null) return null;
-            var model = new Event();
-            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
-            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
-            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
-            model.Data = ModelJson.Get(json, "data");
-            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
-            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
-            return model;
-        }
-
-        public JsonObject ToJson()
-        {
-            var json = new JsonObject();
-            ModelJson.Put(json, "id", Id, true);
-            ModelJson.Put(json, "type", Type, true);
-            ModelJson.Put(json, "timestamp", Timestamp, true);
-            ModelJson.Put(json, "data", Data, true);
-            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
-            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
-            return json;
-        }
-    }
-
     public sealed class EventFeedPage : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "items", "nextCursor", "hasMore" };
@@ -3405,29 +3411,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryAdjustedEvent : IJsonModel
+    public sealed class InventoryAdjustedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryAdjustedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryAdjustedEvent FromJson(JsonObject json)
+        public static new InventoryAdjustedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryAdjustedEvent();
@@ -3440,7 +3431,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -3453,23 +3444,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryAdjustedWebhookBody : IJsonModel
+    public sealed class InventoryAdjustedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryAdjustedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryAdjustedWebhookBody FromJson(JsonObject json)
+        public static new InventoryAdjustedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryAdjustedWebhookBody();
@@ -3480,7 +3462,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -3730,29 +3712,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryCountApprovedEvent : IJsonModel
+    public sealed class InventoryCountApprovedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryCountApprovedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryCountApprovedEvent FromJson(JsonObject json)
+        public static new InventoryCountApprovedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryCountApprovedEvent();
@@ -3765,7 +3732,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -3778,23 +3745,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryCountApprovedWebhookBody : IJsonModel
+    public sealed class InventoryCountApprovedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryCountApprovedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryCountApprovedWebhookBody FromJson(JsonObject json)
+        public static new InventoryCountApprovedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryCountApprovedWebhookBody();
@@ -3805,7 +3763,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -4131,29 +4089,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryHoldCreatedEvent : IJsonModel
+    public sealed class InventoryHoldCreatedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public StockHold Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryHoldCreatedEvent FromJson(JsonObject json)
+        public static new InventoryHoldCreatedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryHoldCreatedEvent();
@@ -4166,7 +4109,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -4179,23 +4122,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryHoldCreatedWebhookBody : IJsonModel
+    public sealed class InventoryHoldCreatedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public StockHold Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryHoldCreatedWebhookBody FromJson(JsonObject json)
+        public static new InventoryHoldCreatedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryHoldCreatedWebhookBody();
@@ -4206,7 +4140,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -4363,29 +4297,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryHoldReleasedEvent : IJsonModel
+    public sealed class InventoryHoldReleasedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryHoldReleasedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryHoldReleasedEvent FromJson(JsonObject json)
+        public static new InventoryHoldReleasedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryHoldReleasedEvent();
@@ -4398,7 +4317,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -4411,23 +4330,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryHoldReleasedWebhookBody : IJsonModel
+    public sealed class InventoryHoldReleasedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryHoldReleasedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryHoldReleasedWebhookBody FromJson(JsonObject json)
+        public static new InventoryHoldReleasedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryHoldReleasedWebhookBody();
@@ -4438,7 +4348,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -4512,29 +4422,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryLowStockEvent : IJsonModel
+    public sealed class InventoryLowStockEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryLowStockData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryLowStockEvent FromJson(JsonObject json)
+        public static new InventoryLowStockEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryLowStockEvent();
@@ -4547,7 +4442,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -4560,23 +4455,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryLowStockWebhookBody : IJsonModel
+    public sealed class InventoryLowStockWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryLowStockData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryLowStockWebhookBody FromJson(JsonObject json)
+        public static new InventoryLowStockWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryLowStockWebhookBody();
@@ -4587,7 +4473,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -4656,29 +4542,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryTransferredEvent : IJsonModel
+    public sealed class InventoryTransferredEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryTransferredData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryTransferredEvent FromJson(JsonObject json)
+        public static new InventoryTransferredEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryTransferredEvent();
@@ -4691,7 +4562,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -4704,23 +4575,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InventoryTransferredWebhookBody : IJsonModel
+    public sealed class InventoryTransferredWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public InventoryTransferredData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InventoryTransferredWebhookBody FromJson(JsonObject json)
+        public static new InventoryTransferredWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InventoryTransferredWebhookBody();
@@ -4731,7 +4593,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -5344,29 +5206,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InvoiceCreatedEvent : IJsonModel
+    public sealed class InvoiceCreatedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Invoice Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InvoiceCreatedEvent FromJson(JsonObject json)
+        public static new InvoiceCreatedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InvoiceCreatedEvent();
@@ -5379,7 +5226,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -5392,23 +5239,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InvoiceCreatedWebhookBody : IJsonModel
+    public sealed class InvoiceCreatedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Invoice Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InvoiceCreatedWebhookBody FromJson(JsonObject json)
+        public static new InvoiceCreatedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InvoiceCreatedWebhookBody();
@@ -5419,7 +5257,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -5531,29 +5369,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InvoiceVoidedEvent : IJsonModel
+    public sealed class InvoiceVoidedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Invoice Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InvoiceVoidedEvent FromJson(JsonObject json)
+        public static new InvoiceVoidedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InvoiceVoidedEvent();
@@ -5566,7 +5389,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -5579,23 +5402,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class InvoiceVoidedWebhookBody : IJsonModel
+    public sealed class InvoiceVoidedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Invoice Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static InvoiceVoidedWebhookBody FromJson(JsonObject json)
+        public static new InvoiceVoidedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new InvoiceVoidedWebhookBody();
@@ -5606,7 +5420,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -5720,29 +5534,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class JobFailedEvent : IJsonModel
+    public sealed class JobFailedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Job Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static JobFailedEvent FromJson(JsonObject json)
+        public static new JobFailedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new JobFailedEvent();
@@ -5755,7 +5554,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -5768,23 +5567,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class JobFailedWebhookBody : IJsonModel
+    public sealed class JobFailedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Job Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static JobFailedWebhookBody FromJson(JsonObject json)
+        public static new JobFailedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new JobFailedWebhookBody();
@@ -5795,7 +5585,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -5882,29 +5672,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class JobSucceededEvent : IJsonModel
+    public sealed class JobSucceededEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Job Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static JobSucceededEvent FromJson(JsonObject json)
+        public static new JobSucceededEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new JobSucceededEvent();
@@ -5917,7 +5692,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -5930,23 +5705,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class JobSucceededWebhookBody : IJsonModel
+    public sealed class JobSucceededWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Job Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static JobSucceededWebhookBody FromJson(JsonObject json)
+        public static new JobSucceededWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new JobSucceededWebhookBody();
@@ -5957,7 +5723,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -8720,29 +8486,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderBackorderedEvent : IJsonModel
+    public sealed class OrderBackorderedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderBackorderedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderBackorderedEvent FromJson(JsonObject json)
+        public static new OrderBackorderedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderBackorderedEvent();
@@ -8755,7 +8506,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -8768,23 +8519,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderBackorderedWebhookBody : IJsonModel
+    public sealed class OrderBackorderedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderBackorderedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderBackorderedWebhookBody FromJson(JsonObject json)
+        public static new OrderBackorderedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderBackorderedWebhookBody();
@@ -8795,7 +8537,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -8806,29 +8548,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderCancelledEvent : IJsonModel
+    public sealed class OrderCancelledEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Order Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderCancelledEvent FromJson(JsonObject json)
+        public static new OrderCancelledEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderCancelledEvent();
@@ -8841,7 +8568,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -8854,23 +8581,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderCancelledWebhookBody : IJsonModel
+    public sealed class OrderCancelledWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Order Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderCancelledWebhookBody FromJson(JsonObject json)
+        public static new OrderCancelledWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderCancelledWebhookBody();
@@ -8881,7 +8599,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -9053,29 +8771,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderCreatedEvent : IJsonModel
+    public sealed class OrderCreatedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Order Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderCreatedEvent FromJson(JsonObject json)
+        public static new OrderCreatedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderCreatedEvent();
@@ -9088,7 +8791,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -9101,23 +8804,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderCreatedWebhookBody : IJsonModel
+    public sealed class OrderCreatedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Order Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderCreatedWebhookBody FromJson(JsonObject json)
+        public static new OrderCreatedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderCreatedWebhookBody();
@@ -9128,7 +8822,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -9139,29 +8833,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderDeliveredEvent : IJsonModel
+    public sealed class OrderDeliveredEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Order Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderDeliveredEvent FromJson(JsonObject json)
+        public static new OrderDeliveredEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderDeliveredEvent();
@@ -9174,7 +8853,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -9187,23 +8866,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderDeliveredWebhookBody : IJsonModel
+    public sealed class OrderDeliveredWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Order Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderDeliveredWebhookBody FromJson(JsonObject json)
+        public static new OrderDeliveredWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderDeliveredWebhookBody();
@@ -9214,7 +8884,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -9726,29 +9396,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderPartiallyShippedEvent : IJsonModel
+    public sealed class OrderPartiallyShippedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderPartiallyShippedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderPartiallyShippedEvent FromJson(JsonObject json)
+        public static new OrderPartiallyShippedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderPartiallyShippedEvent();
@@ -9761,7 +9416,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -9774,23 +9429,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderPartiallyShippedWebhookBody : IJsonModel
+    public sealed class OrderPartiallyShippedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderPartiallyShippedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderPartiallyShippedWebhookBody FromJson(JsonObject json)
+        public static new OrderPartiallyShippedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderPartiallyShippedWebhookBody();
@@ -9801,7 +9447,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -9812,29 +9458,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderShippedEvent : IJsonModel
+    public sealed class OrderShippedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderChangedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderShippedEvent FromJson(JsonObject json)
+        public static new OrderShippedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderShippedEvent();
@@ -9847,7 +9478,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -9860,23 +9491,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderShippedWebhookBody : IJsonModel
+    public sealed class OrderShippedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderChangedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderShippedWebhookBody FromJson(JsonObject json)
+        public static new OrderShippedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderShippedWebhookBody();
@@ -9887,7 +9509,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -9974,29 +9596,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderStatusChangedEvent : IJsonModel
+    public sealed class OrderStatusChangedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderChangedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderStatusChangedEvent FromJson(JsonObject json)
+        public static new OrderStatusChangedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderStatusChangedEvent();
@@ -10009,7 +9616,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -10022,23 +9629,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderStatusChangedWebhookBody : IJsonModel
+    public sealed class OrderStatusChangedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public OrderChangedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderStatusChangedWebhookBody FromJson(JsonObject json)
+        public static new OrderStatusChangedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderStatusChangedWebhookBody();
@@ -10049,7 +9647,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -10770,29 +10368,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PickListCancelledEvent : IJsonModel
+    public sealed class PickListCancelledEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PickList Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PickListCancelledEvent FromJson(JsonObject json)
+        public static new PickListCancelledEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PickListCancelledEvent();
@@ -10805,7 +10388,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -10818,23 +10401,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PickListCancelledWebhookBody : IJsonModel
+    public sealed class PickListCancelledWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PickList Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PickListCancelledWebhookBody FromJson(JsonObject json)
+        public static new PickListCancelledWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PickListCancelledWebhookBody();
@@ -10845,7 +10419,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -10856,29 +10430,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PickListCompletedEvent : IJsonModel
+    public sealed class PickListCompletedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PickList Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PickListCompletedEvent FromJson(JsonObject json)
+        public static new PickListCompletedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PickListCompletedEvent();
@@ -10891,7 +10450,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -10904,23 +10463,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PickListCompletedWebhookBody : IJsonModel
+    public sealed class PickListCompletedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PickList Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PickListCompletedWebhookBody FromJson(JsonObject json)
+        public static new PickListCompletedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PickListCompletedWebhookBody();
@@ -10931,7 +10481,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -10942,29 +10492,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PickListCreatedEvent : IJsonModel
+    public sealed class PickListCreatedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PickList Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PickListCreatedEvent FromJson(JsonObject json)
+        public static new PickListCreatedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PickListCreatedEvent();
@@ -10977,7 +10512,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -10990,23 +10525,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PickListCreatedWebhookBody : IJsonModel
+    public sealed class PickListCreatedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PickList Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PickListCreatedWebhookBody FromJson(JsonObject json)
+        public static new PickListCreatedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PickListCreatedWebhookBody();
@@ -11017,7 +10543,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -11643,29 +11169,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ProductCreatedEvent : IJsonModel
+    public sealed class ProductCreatedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Product Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ProductCreatedEvent FromJson(JsonObject json)
+        public static new ProductCreatedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ProductCreatedEvent();
@@ -11678,7 +11189,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -11691,23 +11202,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ProductCreatedWebhookBody : IJsonModel
+    public sealed class ProductCreatedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Product Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ProductCreatedWebhookBody FromJson(JsonObject json)
+        public static new ProductCreatedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ProductCreatedWebhookBody();
@@ -11718,7 +11220,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -11729,29 +11231,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ProductDeletedEvent : IJsonModel
+    public sealed class ProductDeletedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Product Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ProductDeletedEvent FromJson(JsonObject json)
+        public static new ProductDeletedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ProductDeletedEvent();
@@ -11764,7 +11251,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -11777,23 +11264,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ProductDeletedWebhookBody : IJsonModel
+    public sealed class ProductDeletedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Product Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ProductDeletedWebhookBody FromJson(JsonObject json)
+        public static new ProductDeletedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ProductDeletedWebhookBody();
@@ -11804,7 +11282,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -11984,29 +11462,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ProductUpdatedEvent : IJsonModel
+    public sealed class ProductUpdatedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Product Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ProductUpdatedEvent FromJson(JsonObject json)
+        public static new ProductUpdatedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ProductUpdatedEvent();
@@ -12019,7 +11482,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -12032,23 +11495,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ProductUpdatedWebhookBody : IJsonModel
+    public sealed class ProductUpdatedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Product Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ProductUpdatedWebhookBody FromJson(JsonObject json)
+        public static new ProductUpdatedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ProductUpdatedWebhookBody();
@@ -12059,7 +11513,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -12309,29 +11763,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PurchaseOrderReceivedEvent : IJsonModel
+    public sealed class PurchaseOrderReceivedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PurchaseOrderReceivedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PurchaseOrderReceivedEvent FromJson(JsonObject json)
+        public static new PurchaseOrderReceivedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PurchaseOrderReceivedEvent();
@@ -12344,7 +11783,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -12357,23 +11796,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PurchaseOrderReceivedWebhookBody : IJsonModel
+    public sealed class PurchaseOrderReceivedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public PurchaseOrderReceivedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PurchaseOrderReceivedWebhookBody FromJson(JsonObject json)
+        public static new PurchaseOrderReceivedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PurchaseOrderReceivedWebhookBody();
@@ -12384,7 +11814,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -12946,29 +12376,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ReturnClosedEvent : IJsonModel
+    public sealed class ReturnClosedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Return Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ReturnClosedEvent FromJson(JsonObject json)
+        public static new ReturnClosedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ReturnClosedEvent();
@@ -12981,7 +12396,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -12994,23 +12409,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ReturnClosedWebhookBody : IJsonModel
+    public sealed class ReturnClosedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Return Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ReturnClosedWebhookBody FromJson(JsonObject json)
+        public static new ReturnClosedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ReturnClosedWebhookBody();
@@ -13021,7 +12427,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -13032,29 +12438,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ReturnCreatedEvent : IJsonModel
+    public sealed class ReturnCreatedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Return Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ReturnCreatedEvent FromJson(JsonObject json)
+        public static new ReturnCreatedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ReturnCreatedEvent();
@@ -13067,7 +12458,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -13080,23 +12471,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ReturnCreatedWebhookBody : IJsonModel
+    public sealed class ReturnCreatedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Return Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ReturnCreatedWebhookBody FromJson(JsonObject json)
+        public static new ReturnCreatedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ReturnCreatedWebhookBody();
@@ -13107,7 +12489,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -13378,29 +12760,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ReturnReceivedEvent : IJsonModel
+    public sealed class ReturnReceivedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Return Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ReturnReceivedEvent FromJson(JsonObject json)
+        public static new ReturnReceivedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ReturnReceivedEvent();
@@ -13413,7 +12780,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -13426,23 +12793,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ReturnReceivedWebhookBody : IJsonModel
+    public sealed class ReturnReceivedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Return Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ReturnReceivedWebhookBody FromJson(JsonObject json)
+        public static new ReturnReceivedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ReturnReceivedWebhookBody();
@@ -13453,7 +12811,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -14010,29 +13368,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ShipmentCancelledEvent : IJsonModel
+    public sealed class ShipmentCancelledEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Shipment Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ShipmentCancelledEvent FromJson(JsonObject json)
+        public static new ShipmentCancelledEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ShipmentCancelledEvent();
@@ -14045,7 +13388,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -14058,23 +13401,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ShipmentCancelledWebhookBody : IJsonModel
+    public sealed class ShipmentCancelledWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public Shipment Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ShipmentCancelledWebhookBody FromJson(JsonObject json)
+        public static new ShipmentCancelledWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ShipmentCancelledWebhookBody();
@@ -14085,7 +13419,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -14179,29 +13513,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ShipmentDispatchedEvent : IJsonModel
+    public sealed class ShipmentDispatchedEvent : Event
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public ShipmentDispatchedData Data { get; set; }
 
-        /// <summary><c>webhooksFailedAt</c> (optional).</summary>
-        public string WebhooksFailedAt { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ShipmentDispatchedEvent FromJson(JsonObject json)
+        public static new ShipmentDispatchedEvent FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ShipmentDispatchedEvent();
@@ -14214,7 +13533,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -14227,23 +13546,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ShipmentDispatchedWebhookBody : IJsonModel
+    public sealed class ShipmentDispatchedWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public ShipmentDispatchedData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ShipmentDispatchedWebhookBody FromJson(JsonObject json)
+        public static new ShipmentDispatchedWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ShipmentDispatchedWebhookBody();
@@ -14254,7 +13564,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);
@@ -15488,6 +14798,120 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class UnknownBarcodeResolutionMatchesItem : BarcodeResolutionMatchesItem
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "matchedOn", "product", "packaging", "location", "lot", "package" };
+
+        /// <summary><c>matchedOn</c> (optional).</summary>
+        public MatchedOn? MatchedOn { get; set; }
+
+        /// <summary><c>product</c> (optional).</summary>
+        public object Product { get; set; }
+
+        /// <summary><c>packaging</c> (optional).</summary>
+        public BarcodePackagingMatchPackaging Packaging { get; set; }
+
+        /// <summary><c>location</c> (optional).</summary>
+        public BarcodeLocationMatchLocation Location { get; set; }
+
+        /// <summary><c>lot</c> (optional).</summary>
+        public BarcodeLotMatchLot Lot { get; set; }
+
+        /// <summary><c>package</c> (optional).</summary>
+        public BarcodePackageMatchPackage Package { get; set; }
+
+        public static new UnknownBarcodeResolutionMatchesItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new UnknownBarcodeResolutionMatchesItem();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.MatchedOn = ModelJson.ReadEnum<MatchedOn>(json, "matchedOn", model.AdditionalProperties);
+            model.Product = ModelJson.Get(json, "product");
+            model.Packaging = BarcodePackagingMatchPackaging.FromJson(ModelJson.Get(json, "packaging") as JsonObject);
+            model.Location = BarcodeLocationMatchLocation.FromJson(ModelJson.Get(json, "location") as JsonObject);
+            model.Lot = BarcodeLotMatchLot.FromJson(ModelJson.Get(json, "lot") as JsonObject);
+            model.Package = BarcodePackageMatchPackage.FromJson(ModelJson.Get(json, "package") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public override JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "matchedOn", MatchedOn, false);
+            ModelJson.Put(json, "product", Product, false);
+            ModelJson.Put(json, "packaging", Packaging, false);
+            ModelJson.Put(json, "location", Location, false);
+            ModelJson.Put(json, "lot", Lot, false);
+            ModelJson.Put(json, "package", Package, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class UnknownEvent : Event
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "type", "timestamp", "data", "webhooksFailedAt" };
+
+        /// <summary><c>data</c>.</summary>
+        public object Data { get; set; }
+
+        public static new UnknownEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new UnknownEvent();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = ModelJson.Get(json, "data");
+            model.WebhooksFailedAt = ModelJson.ToStringValue(ModelJson.Get(json, "webhooksFailedAt"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public override JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            ModelJson.Put(json, "webhooksFailedAt", WebhooksFailedAt, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class UnknownWebhookEvent : WebhookEvent
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
+
+        /// <summary><c>data</c>.</summary>
+        public object Data { get; set; }
+
+        public static new UnknownWebhookEvent FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new UnknownWebhookEvent();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Timestamp = ModelJson.ToStringValue(ModelJson.Get(json, "timestamp"));
+            model.Data = ModelJson.Get(json, "data");
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public override JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "timestamp", Timestamp, true);
+            ModelJson.Put(json, "data", Data, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class UpdateLocationRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "code", "name", "type", "parentId", "pickSequence", "active", "sellable" };
@@ -16400,23 +15824,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class WebhookTestWebhookBody : IJsonModel
+    public sealed class WebhookTestWebhookBody : WebhookEvent
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "timestamp", "data" };
-
-        /// <summary><c>type</c>.</summary>
-        public string Type { get; set; }
-
-        /// <summary><c>timestamp</c>.</summary>
-        public string Timestamp { get; set; }
 
         /// <summary><c>data</c>.</summary>
         public WebhookTestData Data { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static WebhookTestWebhookBody FromJson(JsonObject json)
+        public static new WebhookTestWebhookBody FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new WebhookTestWebhookBody();
@@ -16427,7 +15842,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "type", Type, true);

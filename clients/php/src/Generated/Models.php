@@ -19,26 +19,25 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type AdjustmentRequest array{productId: string, locationId: string, quantity?: int, packaging?: string, packs?: int, reason: string, notes?: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>}
  * @phpstan-type AdjustmentResult array{movement: StockMovement, stockLevel: StockLevel}
  * @phpstan-type ApiKey array{id: string, name: string, prefix: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, allowedIps: list<string>|null, expiresAt: string|null, lastUsedAt: string|null, revokedAt: string|null, createdBy: string|null, merchantId: string|null, createdAt: string}
- * @phpstan-type BarcodeLocationMatch array{type: string, location: BarcodeLocationMatchLocation}
+ * @phpstan-type BarcodeLocationMatch array{type: 'location', location: BarcodeLocationMatchLocation}
  * @phpstan-type BarcodeLocationMatchLocation array{id: string, code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', warehouseId: string, warehouseCode: string}
- * @phpstan-type BarcodeLotMatch array{type: string, lot: BarcodeLotMatchLot}
+ * @phpstan-type BarcodeLotMatch array{type: 'lot', lot: BarcodeLotMatchLot}
  * @phpstan-type BarcodeLotMatchLot array{id: string, number: string, expiresAt: string|null, productId: string, sku: string}
- * @phpstan-type BarcodePackageMatch array{type: string, package: BarcodePackageMatchPackage}
+ * @phpstan-type BarcodePackageMatch array{type: 'package', package: BarcodePackageMatchPackage}
  * @phpstan-type BarcodePackageMatchPackage array{id: string, sscc: string, shipmentId: string, orderId: string, trackingNumber: string|null}
- * @phpstan-type BarcodePackagingMatch array{type: string, product: BarcodePackagingMatchProduct, packaging: BarcodePackagingMatchPackaging}
+ * @phpstan-type BarcodePackagingMatch array{type: 'packaging', product: BarcodePackagingMatchProduct, packaging: BarcodePackagingMatchPackaging}
  * @phpstan-type BarcodePackagingMatchPackaging array{code: string, name: string, quantity: int, barcode: string}
  * @phpstan-type BarcodePackagingMatchProduct array{id: string, sku: string, name: string, barcode: string|null}
- * @phpstan-type BarcodeProductMatch array{type: string, matchedOn: 'barcode'|'sku', product: BarcodeProductMatchProduct}
+ * @phpstan-type BarcodeProductMatch array{type: 'product', matchedOn: 'barcode'|'sku', product: BarcodeProductMatchProduct}
  * @phpstan-type BarcodeProductMatchProduct array{id: string, sku: string, name: string, barcode: string|null}
  * @phpstan-type BarcodeResolution array{code: string, matches: list<BarcodeResolutionMatchesItem>}
- * @phpstan-type BarcodeResolutionMatchesItem array{type: string, matchedOn?: 'barcode'|'sku', product?: mixed, packaging?: BarcodePackagingMatchPackaging, location?: BarcodeLocationMatchLocation, lot?: BarcodeLotMatchLot, package?: BarcodePackageMatchPackage}
  * @phpstan-type BatchLineResult array{status: int, movementId?: string, onHand?: int, errors?: list<string>}
  * @phpstan-type BillingCharge array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType: string|null, packageType: string|null, date: string, quantity: int, unitPrice: int|float, amount: int|float, amountExact: string, currency: string, rateCardId: string, reference: BillingChargeReference}
  * @phpstan-type BillingChargeReference array{type: 'receipt'|'order'|'shipment'|'return'|'snapshot', id: string, at: string}
  * @phpstan-type BillingChargesPage array{merchantId: string, from: string, to: string, items: list<BillingCharge>, totalCount: int, page: int, pageSize: int, totalPages: int}
  * @phpstan-type BillingRate array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType?: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', packageType?: string, unitPrice: int|float}
  * @phpstan-type BillingRateView array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType: string|null, packageType: string|null, unitPrice: int|float}
- * @phpstan-type Carrier array{code: string, adapter: string, url: string, createdAt: string, updatedAt: string}
+ * @phpstan-type Carrier array{code: string, adapter: 'http', url: string, createdAt: string, updatedAt: string}
  * @phpstan-type ChangePasswordRequest array{currentPassword: string, newPassword: string}
  * @phpstan-type ConfirmPasswordResetRequest array{token: string, password: string}
  * @phpstan-type CreateApiKeyRequest array{name: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, allowedIps?: list<string>, expiresAt?: string, merchantId?: string}
@@ -65,37 +64,36 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type CreatedTenantOwner array{id: string, email: string, name: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type Dimensions array{length: int|float, width: int|float, height: int|float, unit: 'cm'|'in'}
  * @phpstan-type ErrorEnvelope array{success: bool, data: mixed|null, message: string, errors: list<string>}
- * @phpstan-type Event array{id: string, type: string, timestamp: string, data: mixed, webhooksFailedAt?: string}
  * @phpstan-type EventFeedPage array{items: list<Event>, nextCursor: string, hasMore: bool}
  * @phpstan-type EventStockLevel array{locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, onHand: int, reserved: int, available: int}
- * @phpstan-type Health array{status: string, version: string, time: string, database: string}
+ * @phpstan-type Health array{status: 'ok', version: string, time: string, database: 'ok'}
  * @phpstan-type InspectInvitationRequest array{token: string}
  * @phpstan-type InvalidBarcode array{productId: string, sku: string, name: string, barcode: string, problem: string}
  * @phpstan-type InventoryAdjustedData array{movementId: string, productId: string, lotNumber: string|null, serialNumbers: list<string>|null, delta: int, reason: string, stockLevel: EventStockLevel}
- * @phpstan-type InventoryAdjustedEvent array{id: string, type: string, timestamp: string, data: InventoryAdjustedData, webhooksFailedAt?: string}
- * @phpstan-type InventoryAdjustedWebhookBody array{type: string, timestamp: string, data: InventoryAdjustedData}
+ * @phpstan-type InventoryAdjustedEvent array{id: string, type: 'inventory.adjusted', timestamp: string, data: InventoryAdjustedData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryAdjustedWebhookBody array{type: 'inventory.adjusted', timestamp: string, data: InventoryAdjustedData}
  * @phpstan-type InventoryCount array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string, lines: list<InventoryCountLine>, totals: InventoryCountTotals}
  * @phpstan-type InventoryCountApprovedData array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string, lines: list<InventoryCountLine>, totals: InventoryCountApprovedDataTotals, linesIncluded: 'all'|'changed', hasMoreLines: bool}
  * @phpstan-type InventoryCountApprovedDataTotals array{lines: int, counted: int, withVariance: int, variance: int}
- * @phpstan-type InventoryCountApprovedEvent array{id: string, type: string, timestamp: string, data: InventoryCountApprovedData, webhooksFailedAt?: string}
- * @phpstan-type InventoryCountApprovedWebhookBody array{type: string, timestamp: string, data: InventoryCountApprovedData}
+ * @phpstan-type InventoryCountApprovedEvent array{id: string, type: 'inventory.count_approved', timestamp: string, data: InventoryCountApprovedData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryCountApprovedWebhookBody array{type: 'inventory.count_approved', timestamp: string, data: InventoryCountApprovedData}
  * @phpstan-type InventoryCountLine array{productId: string, sku: string, locationId: string, locationCode: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expected: int, counted: int|null, onHandAtCount: int|null, variance: int|null, countedAt: string|null, expectedSerials: list<string>|null, serialNumbers: list<string>|null, missingSerials: list<string>|null, foundSerials: list<string>|null}
  * @phpstan-type InventoryCountLinesRequest array{lines: list<InventoryCountLinesRequestLinesItem>}
  * @phpstan-type InventoryCountLinesRequestLinesItem array{productId: string, locationId: string, lotNumber?: string, serialNumbers?: list<string>, counted?: int, packaging?: string, packs?: int}
  * @phpstan-type InventoryCountSummary array{id: string, status: 'open'|'submitted'|'approved'|'cancelled', warehouseId: string|null, locationIds: list<string>|null, productIds: list<string>|null, createdBy: string|null, approvedBy: string|null, createdAt: string, submittedAt: string|null, approvedAt: string|null, cancelledAt: string|null, updatedAt: string}
  * @phpstan-type InventoryCountTotals array{lines: int, counted: int, withVariance: int, variance: int}
- * @phpstan-type InventoryHoldCreatedEvent array{id: string, type: string, timestamp: string, data: StockHold, webhooksFailedAt?: string}
- * @phpstan-type InventoryHoldCreatedWebhookBody array{type: string, timestamp: string, data: StockHold}
+ * @phpstan-type InventoryHoldCreatedEvent array{id: string, type: 'inventory.hold_created', timestamp: string, data: StockHold, webhooksFailedAt?: string}
+ * @phpstan-type InventoryHoldCreatedWebhookBody array{type: 'inventory.hold_created', timestamp: string, data: StockHold}
  * @phpstan-type InventoryHoldReleasedData array{id: string, productId: string, quantity: int, status: 'active'|'released'|'expired'|'consumed', reference: string|null, locationId: string|null, warehouseId: string|null, allocations: list<InventoryHoldReleasedDataAllocationsItem>, expiresAt: string, orderId: string|null, releasedAt: string|null, createdAt: string, updatedAt: string, reason: 'released'|'expired'|'consumed'}
  * @phpstan-type InventoryHoldReleasedDataAllocationsItem array{locationId: string, warehouseId: string, lotId: string|null, lotNumber: string|null, expiresAt: string|null, quantity: int}
- * @phpstan-type InventoryHoldReleasedEvent array{id: string, type: string, timestamp: string, data: InventoryHoldReleasedData, webhooksFailedAt?: string}
- * @phpstan-type InventoryHoldReleasedWebhookBody array{type: string, timestamp: string, data: InventoryHoldReleasedData}
+ * @phpstan-type InventoryHoldReleasedEvent array{id: string, type: 'inventory.hold_released', timestamp: string, data: InventoryHoldReleasedData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryHoldReleasedWebhookBody array{type: 'inventory.hold_released', timestamp: string, data: InventoryHoldReleasedData}
  * @phpstan-type InventoryLowStockData array{productId: string, sku: string, name: string, reorderPoint: int, onHand: int, reserved: int, expired: int, available: int}
- * @phpstan-type InventoryLowStockEvent array{id: string, type: string, timestamp: string, data: InventoryLowStockData, webhooksFailedAt?: string}
- * @phpstan-type InventoryLowStockWebhookBody array{type: string, timestamp: string, data: InventoryLowStockData}
+ * @phpstan-type InventoryLowStockEvent array{id: string, type: 'inventory.low_stock', timestamp: string, data: InventoryLowStockData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryLowStockWebhookBody array{type: 'inventory.low_stock', timestamp: string, data: InventoryLowStockData}
  * @phpstan-type InventoryTransferredData array{transferId: string, productId: string, lotNumber: string|null, serialNumbers: list<string>|null, quantity: int, from: EventStockLevel, to: EventStockLevel}
- * @phpstan-type InventoryTransferredEvent array{id: string, type: string, timestamp: string, data: InventoryTransferredData, webhooksFailedAt?: string}
- * @phpstan-type InventoryTransferredWebhookBody array{type: string, timestamp: string, data: InventoryTransferredData}
+ * @phpstan-type InventoryTransferredEvent array{id: string, type: 'inventory.transferred', timestamp: string, data: InventoryTransferredData, webhooksFailedAt?: string}
+ * @phpstan-type InventoryTransferredWebhookBody array{type: 'inventory.transferred', timestamp: string, data: InventoryTransferredData}
  * @phpstan-type InventoryValuationReport array{items: list<InventoryValuationRow>, totalCount: int, page: int, pageSize: int, totalPages: int, asOf: string|null, basis: string, totals: InventoryValuationReportTotals}
  * @phpstan-type InventoryValuationReportTotals array{onHand: int, reserved: int, expired: int, nonSellable: int, available: int, value: int|float, valueExact: string, sellableValue: int|float, sellableValueExact: string, nonSellableValue: int|float, nonSellableValueExact: string, byWarehouse: list<InventoryValuationReportTotalsByWarehouseItem>}
  * @phpstan-type InventoryValuationReportTotalsByWarehouseItem array{warehouseId: string, warehouseCode: string, onHand: int, reserved: int, expired: int, nonSellable: int, available: int, value: int|float, valueExact: string, sellableValue: int|float, sellableValueExact: string, nonSellableValue: int|float, nonSellableValueExact: string}
@@ -105,19 +103,19 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type InvitationPreview array{email: string, tenantName: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', expiresAt: string, accountExists: bool}
  * @phpstan-type InviteUserRequest array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type Invoice array{id: string, merchantId: string, period: string, status: 'issued'|'voided', currency: string, lines: list<InvoiceLine>, total: int|float, totalExact: string, coveredUntil: string, createdBy: string|null, createdAt: string, voidedAt: string|null}
- * @phpstan-type InvoiceCreatedEvent array{id: string, type: string, timestamp: string, data: Invoice, webhooksFailedAt?: string}
- * @phpstan-type InvoiceCreatedWebhookBody array{type: string, timestamp: string, data: Invoice}
+ * @phpstan-type InvoiceCreatedEvent array{id: string, type: 'invoice.created', timestamp: string, data: Invoice, webhooksFailedAt?: string}
+ * @phpstan-type InvoiceCreatedWebhookBody array{type: 'invoice.created', timestamp: string, data: Invoice}
  * @phpstan-type InvoiceLine array{activity: 'storage'|'receiving'|'picking'|'packing'|'returns'|'minimum', per: 'unit_day'|'location_day'|'order'|'return'|'package'|'line'|'unit'|'month', locationType: string|null, packageType: string|null, quantity: int, unitPrice: int|float, unitPriceExact: string, total: int|float, totalExact: string}
  * @phpstan-type InvoiceRequest array{merchantId: string, period: string}
- * @phpstan-type InvoiceVoidedEvent array{id: string, type: string, timestamp: string, data: Invoice, webhooksFailedAt?: string}
- * @phpstan-type InvoiceVoidedWebhookBody array{type: string, timestamp: string, data: Invoice}
+ * @phpstan-type InvoiceVoidedEvent array{id: string, type: 'invoice.voided', timestamp: string, data: Invoice, webhooksFailedAt?: string}
+ * @phpstan-type InvoiceVoidedWebhookBody array{type: 'invoice.voided', timestamp: string, data: Invoice}
  * @phpstan-type Job array{id: string, type: 'product_import'|'stock_import'|'products_export'|'stock_export'|'movements_export'|'events_export', status: 'queued'|'running'|'succeeded'|'failed'|'cancelled', uploadId: string|null, options: JobOptions, total: int|null, processed: int, failed: int, errors: list<JobRowError>, asOf: string|null, asOfSeq: int|null, error: string|null, resultUrl: string|null, createdAt: string, startedAt: string|null, finishedAt: string|null}
- * @phpstan-type JobFailedEvent array{id: string, type: string, timestamp: string, data: Job, webhooksFailedAt?: string}
- * @phpstan-type JobFailedWebhookBody array{type: string, timestamp: string, data: Job}
+ * @phpstan-type JobFailedEvent array{id: string, type: 'job.failed', timestamp: string, data: Job, webhooksFailedAt?: string}
+ * @phpstan-type JobFailedWebhookBody array{type: 'job.failed', timestamp: string, data: Job}
  * @phpstan-type JobOptions array{reason?: string, from?: string, to?: string, types?: list<string>}
  * @phpstan-type JobRowError array{line: int, errors: list<string>}
- * @phpstan-type JobSucceededEvent array{id: string, type: string, timestamp: string, data: Job, webhooksFailedAt?: string}
- * @phpstan-type JobSucceededWebhookBody array{type: string, timestamp: string, data: Job}
+ * @phpstan-type JobSucceededEvent array{id: string, type: 'job.succeeded', timestamp: string, data: Job, webhooksFailedAt?: string}
+ * @phpstan-type JobSucceededWebhookBody array{type: 'job.succeeded', timestamp: string, data: Job}
  * @phpstan-type JoinedTenant array{tenantId: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'}
  * @phpstan-type KitComponent array{productId: string, quantity: int}
  * @phpstan-type KitComponentRecord array{productId: string, quantity: int}
@@ -172,16 +170,16 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type OrderBackorderedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, merchantId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderBackorderedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, kitLines: list<OrderKitLine>, statusHistory: list<OrderStatusChange>, backorder: OrderBackorderedDataBackorder}
  * @phpstan-type OrderBackorderedDataBackorder array{pickListId: string, pickListLineId: string, orderLineId: string, quantity: int, reason: string}
  * @phpstan-type OrderBackorderedDataTotals array{quantity: int, total: int|float, totalExact: string}
- * @phpstan-type OrderBackorderedEvent array{id: string, type: string, timestamp: string, data: OrderBackorderedData, webhooksFailedAt?: string}
- * @phpstan-type OrderBackorderedWebhookBody array{type: string, timestamp: string, data: OrderBackorderedData}
- * @phpstan-type OrderCancelledEvent array{id: string, type: string, timestamp: string, data: Order, webhooksFailedAt?: string}
- * @phpstan-type OrderCancelledWebhookBody array{type: string, timestamp: string, data: Order}
+ * @phpstan-type OrderBackorderedEvent array{id: string, type: 'order.backordered', timestamp: string, data: OrderBackorderedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderBackorderedWebhookBody array{type: 'order.backordered', timestamp: string, data: OrderBackorderedData}
+ * @phpstan-type OrderCancelledEvent array{id: string, type: 'order.cancelled', timestamp: string, data: Order, webhooksFailedAt?: string}
+ * @phpstan-type OrderCancelledWebhookBody array{type: 'order.cancelled', timestamp: string, data: Order}
  * @phpstan-type OrderChangedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, merchantId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderChangedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, kitLines: list<OrderKitLine>, statusHistory: list<OrderStatusChange>, shipments?: list<OrderEventShipment>}
  * @phpstan-type OrderChangedDataTotals array{quantity: int, total: int|float, totalExact: string}
- * @phpstan-type OrderCreatedEvent array{id: string, type: string, timestamp: string, data: Order, webhooksFailedAt?: string}
- * @phpstan-type OrderCreatedWebhookBody array{type: string, timestamp: string, data: Order}
- * @phpstan-type OrderDeliveredEvent array{id: string, type: string, timestamp: string, data: Order, webhooksFailedAt?: string}
- * @phpstan-type OrderDeliveredWebhookBody array{type: string, timestamp: string, data: Order}
+ * @phpstan-type OrderCreatedEvent array{id: string, type: 'order.created', timestamp: string, data: Order, webhooksFailedAt?: string}
+ * @phpstan-type OrderCreatedWebhookBody array{type: 'order.created', timestamp: string, data: Order}
+ * @phpstan-type OrderDeliveredEvent array{id: string, type: 'order.delivered', timestamp: string, data: Order, webhooksFailedAt?: string}
+ * @phpstan-type OrderDeliveredWebhookBody array{type: 'order.delivered', timestamp: string, data: Order}
  * @phpstan-type OrderEventShipment array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null, packages: list<OrderEventShipmentPackagesItem>}
  * @phpstan-type OrderEventShipmentPackagesItem array{id: string, packageNo: int, sscc: string, packageType: string|null, weight: Weight, dimensions: Dimensions, trackingNumber: string|null, labelFormat: string|null}
  * @phpstan-type OrderKitLine array{id: string, lineNo: int, productId: string, quantity: int, price: int|float, lineTotal: int|float, lineTotalExact: string}
@@ -189,14 +187,14 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type OrderLineLotsItem array{lotId: string, lotNumber: string, expiresAt: string|null, quantity: int}
  * @phpstan-type OrderPartiallyShippedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, merchantId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderPartiallyShippedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, kitLines: list<OrderKitLine>, statusHistory: list<OrderStatusChange>, shipments: list<OrderEventShipment>}
  * @phpstan-type OrderPartiallyShippedDataTotals array{quantity: int, total: int|float, totalExact: string}
- * @phpstan-type OrderPartiallyShippedEvent array{id: string, type: string, timestamp: string, data: OrderPartiallyShippedData, webhooksFailedAt?: string}
- * @phpstan-type OrderPartiallyShippedWebhookBody array{type: string, timestamp: string, data: OrderPartiallyShippedData}
- * @phpstan-type OrderShippedEvent array{id: string, type: string, timestamp: string, data: OrderChangedData, webhooksFailedAt?: string}
- * @phpstan-type OrderShippedWebhookBody array{type: string, timestamp: string, data: OrderChangedData}
+ * @phpstan-type OrderPartiallyShippedEvent array{id: string, type: 'order.partially_shipped', timestamp: string, data: OrderPartiallyShippedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderPartiallyShippedWebhookBody array{type: 'order.partially_shipped', timestamp: string, data: OrderPartiallyShippedData}
+ * @phpstan-type OrderShippedEvent array{id: string, type: 'order.shipped', timestamp: string, data: OrderChangedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderShippedWebhookBody array{type: 'order.shipped', timestamp: string, data: OrderChangedData}
  * @phpstan-type OrderStatusChange array{from: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'|null, to: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', at: string, by: OrderStatusChangeBy}
  * @phpstan-type OrderStatusChangeBy array{type: 'user'|'api_key'|'system', id: string|null}
- * @phpstan-type OrderStatusChangedEvent array{id: string, type: string, timestamp: string, data: OrderChangedData, webhooksFailedAt?: string}
- * @phpstan-type OrderStatusChangedWebhookBody array{type: string, timestamp: string, data: OrderChangedData}
+ * @phpstan-type OrderStatusChangedEvent array{id: string, type: 'order.status_changed', timestamp: string, data: OrderChangedData, webhooksFailedAt?: string}
+ * @phpstan-type OrderStatusChangedWebhookBody array{type: 'order.status_changed', timestamp: string, data: OrderChangedData}
  * @phpstan-type OrderSummary array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, merchantId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: OrderSummaryTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string}
  * @phpstan-type OrderSummaryReport array{items: list<OrderSummaryRow>, totalCount: int, page: int, pageSize: int, totalPages: int, totals: OrderSummaryReportTotals}
  * @phpstan-type OrderSummaryReportTotals array{orders: int, byStatus: list<OrderSummaryReportTotalsByStatusItem>}
@@ -212,12 +210,12 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type PasswordResetRequest array{email: string}
  * @phpstan-type PasswordResetRequested array{email: string}
  * @phpstan-type PickList array{id: string, warehouseId: string, status: 'open'|'in_progress'|'completed'|'cancelled', orderIds: list<string>, createdAt: string, updatedAt: string, completedAt: string|null, cancelledAt: string|null, lines: list<PickListLine>}
- * @phpstan-type PickListCancelledEvent array{id: string, type: string, timestamp: string, data: PickList, webhooksFailedAt?: string}
- * @phpstan-type PickListCancelledWebhookBody array{type: string, timestamp: string, data: PickList}
- * @phpstan-type PickListCompletedEvent array{id: string, type: string, timestamp: string, data: PickList, webhooksFailedAt?: string}
- * @phpstan-type PickListCompletedWebhookBody array{type: string, timestamp: string, data: PickList}
- * @phpstan-type PickListCreatedEvent array{id: string, type: string, timestamp: string, data: PickList, webhooksFailedAt?: string}
- * @phpstan-type PickListCreatedWebhookBody array{type: string, timestamp: string, data: PickList}
+ * @phpstan-type PickListCancelledEvent array{id: string, type: 'pick_list.cancelled', timestamp: string, data: PickList, webhooksFailedAt?: string}
+ * @phpstan-type PickListCancelledWebhookBody array{type: 'pick_list.cancelled', timestamp: string, data: PickList}
+ * @phpstan-type PickListCompletedEvent array{id: string, type: 'pick_list.completed', timestamp: string, data: PickList, webhooksFailedAt?: string}
+ * @phpstan-type PickListCompletedWebhookBody array{type: 'pick_list.completed', timestamp: string, data: PickList}
+ * @phpstan-type PickListCreatedEvent array{id: string, type: 'pick_list.created', timestamp: string, data: PickList, webhooksFailedAt?: string}
+ * @phpstan-type PickListCreatedWebhookBody array{type: 'pick_list.created', timestamp: string, data: PickList}
  * @phpstan-type PickListLine array{id: string, lineNo: int, orderId: string, orderLineId: string, productId: string, sku: string, locationId: string, locationCode: string, lotNumber: string|null, quantity: int, pickedQuantity: int, shortQuantity: int, status: 'open'|'picked'|'short'|'cancelled', kit: PickListLineKit|null}
  * @phpstan-type PickListLineKit array{lineId: string, lineNo: int, productId: string}
  * @phpstan-type PickListSummary array{id: string, warehouseId: string, status: 'open'|'in_progress'|'completed'|'cancelled', orderIds: list<string>, createdAt: string, updatedAt: string, completedAt: string|null, cancelledAt: string|null, totals: PickListSummaryTotals}
@@ -228,21 +226,21 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ProductBatchLineResult array{status: int, action?: 'created'|'updated'|'unchanged', id?: string, errors?: list<string>}
  * @phpstan-type ProductBatchRequest array{products: list<ProductBatchLine>}
  * @phpstan-type ProductBatchResult array{applied: int, failed: int, results: list<ProductBatchLineResult>}
- * @phpstan-type ProductCreatedEvent array{id: string, type: string, timestamp: string, data: Product, webhooksFailedAt?: string}
- * @phpstan-type ProductCreatedWebhookBody array{type: string, timestamp: string, data: Product}
- * @phpstan-type ProductDeletedEvent array{id: string, type: string, timestamp: string, data: Product, webhooksFailedAt?: string}
- * @phpstan-type ProductDeletedWebhookBody array{type: string, timestamp: string, data: Product}
+ * @phpstan-type ProductCreatedEvent array{id: string, type: 'product.created', timestamp: string, data: Product, webhooksFailedAt?: string}
+ * @phpstan-type ProductCreatedWebhookBody array{type: 'product.created', timestamp: string, data: Product}
+ * @phpstan-type ProductDeletedEvent array{id: string, type: 'product.deleted', timestamp: string, data: Product, webhooksFailedAt?: string}
+ * @phpstan-type ProductDeletedWebhookBody array{type: 'product.deleted', timestamp: string, data: Product}
  * @phpstan-type ProductImportResult array{dryRun: bool, rows: int, created: int, updated: int}
  * @phpstan-type ProductImportRow array{sku: string, name: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null}
  * @phpstan-type ProductPackaging array{code: string, name: string, quantity: int, barcode: string|null}
- * @phpstan-type ProductUpdatedEvent array{id: string, type: string, timestamp: string, data: Product, webhooksFailedAt?: string}
- * @phpstan-type ProductUpdatedWebhookBody array{type: string, timestamp: string, data: Product}
+ * @phpstan-type ProductUpdatedEvent array{id: string, type: 'product.updated', timestamp: string, data: Product, webhooksFailedAt?: string}
+ * @phpstan-type ProductUpdatedWebhookBody array{type: 'product.updated', timestamp: string, data: Product}
  * @phpstan-type PurchaseOrderReceivedData array{id: string, number: string, type: 'sales'|'purchase', status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', customerId: string|null, supplier: string|null, warehouseId: string|null, merchantId: string|null, shippingAddress: ShippingAddress|null, trackingNumber: string|null, notes: string|null, expectedAt: string|null, totals: PurchaseOrderReceivedDataTotals, allowedTransitions: list<'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled'>, createdAt: string, updatedAt: string, lines: list<OrderLine>, kitLines: list<OrderKitLine>, statusHistory: list<OrderStatusChange>, receipt: list<PurchaseOrderReceivedDataReceiptItem>}
  * @phpstan-type PurchaseOrderReceivedDataReceiptItem array{lineId: string, quantity?: int, packaging?: string, packs?: int, locationId: string, lotNumber?: string, expiresAt?: string, manufacturedAt?: string, serialNumbers?: list<string>, productId: string, lotId?: string}
  * @phpstan-type PurchaseOrderReceivedDataTotals array{quantity: int, total: int|float, totalExact: string}
- * @phpstan-type PurchaseOrderReceivedEvent array{id: string, type: string, timestamp: string, data: PurchaseOrderReceivedData, webhooksFailedAt?: string}
- * @phpstan-type PurchaseOrderReceivedWebhookBody array{type: string, timestamp: string, data: PurchaseOrderReceivedData}
- * @phpstan-type PutCarrierRequest array{adapter: string, url: string, secret: string}
+ * @phpstan-type PurchaseOrderReceivedEvent array{id: string, type: 'purchase_order.received', timestamp: string, data: PurchaseOrderReceivedData, webhooksFailedAt?: string}
+ * @phpstan-type PurchaseOrderReceivedWebhookBody array{type: 'purchase_order.received', timestamp: string, data: PurchaseOrderReceivedData}
+ * @phpstan-type PutCarrierRequest array{adapter: 'http', url: string, secret: string}
  * @phpstan-type QueuedDelivery array{deliveryId: string, eventId: string}
  * @phpstan-type RateCard array{id: string, merchantId: string, currency: string, effectiveFrom: string, rates: list<BillingRateView>, createdBy: string|null, createdAt: string}
  * @phpstan-type RateCardRequest array{merchantId: string, currency: string, effectiveFrom: string, rates: list<BillingRate>}
@@ -254,17 +252,17 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type ReportType array{type: string, title: string, description: string, scopes: list<'read:products'|'write:products'|'read:inventory'|'write:inventory'|'read:orders'|'write:orders'|'billing'|'admin'>, formats: list<'json'|'csv'>, path: string, parameters: list<ReportTypeParametersItem>}
  * @phpstan-type ReportTypeParametersItem array{name: string, required: bool, description: string}
  * @phpstan-type Return array{id: string, number: string, orderId: string, status: 'requested'|'authorized'|'received'|'closed'|'rejected'|'cancelled', notes: string|null, lines: list<ReturnLine>, receipts: list<ReturnReceipt>, authorizedAt: string|null, receivedAt: string|null, closedAt: string|null, rejectedAt: string|null, cancelledAt: string|null, createdAt: string, updatedAt: string}
- * @phpstan-type ReturnClosedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
- * @phpstan-type ReturnClosedWebhookBody array{type: string, timestamp: string, data: Return}
- * @phpstan-type ReturnCreatedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
- * @phpstan-type ReturnCreatedWebhookBody array{type: string, timestamp: string, data: Return}
+ * @phpstan-type ReturnClosedEvent array{id: string, type: 'return.closed', timestamp: string, data: Return, webhooksFailedAt?: string}
+ * @phpstan-type ReturnClosedWebhookBody array{type: 'return.closed', timestamp: string, data: Return}
+ * @phpstan-type ReturnCreatedEvent array{id: string, type: 'return.created', timestamp: string, data: Return, webhooksFailedAt?: string}
+ * @phpstan-type ReturnCreatedWebhookBody array{type: 'return.created', timestamp: string, data: Return}
  * @phpstan-type ReturnLine array{id: string, lineNo: int, orderLineId: string, productId: string, quantity: int, receivedQuantity: int, reason: string}
  * @phpstan-type ReturnReceipt array{id: string, createdAt: string, actorType: string, actorId: string|null, lines: list<ReturnReceiptLine>}
  * @phpstan-type ReturnReceiptLine array{returnLineId: string, productId: string, quantity: int, disposition: 'restock'|'quarantine'|'scrap', locationId: string, warehouseId: string, lotNumber: string|null, serialNumbers: list<string>|null}
  * @phpstan-type ReturnReceiptRequest array{lines: list<ReturnReceiptRequestLinesItem>}
  * @phpstan-type ReturnReceiptRequestLinesItem array{returnLineId: string, quantity?: int, packaging?: string, packs?: int, lotNumber?: string, serialNumbers?: list<string>, disposition: string, locationId?: string}
- * @phpstan-type ReturnReceivedEvent array{id: string, type: string, timestamp: string, data: Return, webhooksFailedAt?: string}
- * @phpstan-type ReturnReceivedWebhookBody array{type: string, timestamp: string, data: Return}
+ * @phpstan-type ReturnReceivedEvent array{id: string, type: 'return.received', timestamp: string, data: Return, webhooksFailedAt?: string}
+ * @phpstan-type ReturnReceivedWebhookBody array{type: 'return.received', timestamp: string, data: Return}
  * @phpstan-type ReturnsReport array{items: list<ReturnsRow>, totalCount: int, page: int, pageSize: int, totalPages: int, totals: ReturnsReportTotals}
  * @phpstan-type ReturnsReportTotals array{units: int, byReason: list<ReturnsReportTotalsByReasonItem>, byDisposition: list<ReturnsReportTotalsByDispositionItem>}
  * @phpstan-type ReturnsReportTotalsByDispositionItem array{disposition: 'restock'|'quarantine'|'scrap', units: int}
@@ -277,11 +275,11 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type SetStockLevelsRequest array{atomic?: bool, levels: list<SetStockLevelRequest>}
  * @phpstan-type Shard array{name: string, tenants: int, sizeBytes: int, rows: array<string, int>}
  * @phpstan-type Shipment array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, packages: list<Package>, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null}
- * @phpstan-type ShipmentCancelledEvent array{id: string, type: string, timestamp: string, data: Shipment, webhooksFailedAt?: string}
- * @phpstan-type ShipmentCancelledWebhookBody array{type: string, timestamp: string, data: Shipment}
+ * @phpstan-type ShipmentCancelledEvent array{id: string, type: 'shipment.cancelled', timestamp: string, data: Shipment, webhooksFailedAt?: string}
+ * @phpstan-type ShipmentCancelledWebhookBody array{type: 'shipment.cancelled', timestamp: string, data: Shipment}
  * @phpstan-type ShipmentDispatchedData array{id: string, orderId: string, warehouseId: string|null, status: 'packed'|'labelled'|'dispatched'|'cancelled', carrier: string|null, service: string|null, packages: list<Package>, createdAt: string, updatedAt: string, dispatchedAt: string|null, cancelledAt: string|null, trackingNumbers: list<string>}
- * @phpstan-type ShipmentDispatchedEvent array{id: string, type: string, timestamp: string, data: ShipmentDispatchedData, webhooksFailedAt?: string}
- * @phpstan-type ShipmentDispatchedWebhookBody array{type: string, timestamp: string, data: ShipmentDispatchedData}
+ * @phpstan-type ShipmentDispatchedEvent array{id: string, type: 'shipment.dispatched', timestamp: string, data: ShipmentDispatchedData, webhooksFailedAt?: string}
+ * @phpstan-type ShipmentDispatchedWebhookBody array{type: 'shipment.dispatched', timestamp: string, data: ShipmentDispatchedData}
  * @phpstan-type ShippingAddress array{street: string, city: string, zip: string, state?: string, country?: string}
  * @phpstan-type ShortRequest array{lineId: string, quantity: int, reason: string}
  * @phpstan-type StockBatchResult array{atomic: bool, applied: int, failed: int, results: list<BatchLineResult>}
@@ -303,6 +301,9 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type TenantSettings array{gs1CompanyPrefix: string|null, updatedAt: string|null}
  * @phpstan-type TransferRequest array{productId: string, fromLocationId: string, toLocationId: string, quantity?: int, packaging?: string, packs?: int, notes?: string, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type TransferResult array{transferId: string, from: StockLevel, to: StockLevel, movements: list<StockMovement>}
+ * @phpstan-type UnknownBarcodeResolutionMatchesItem array{type: string, matchedOn?: 'barcode'|'sku', product?: mixed, packaging?: BarcodePackagingMatchPackaging, location?: BarcodeLocationMatchLocation, lot?: BarcodeLotMatchLot, package?: BarcodePackageMatchPackage}
+ * @phpstan-type UnknownEvent array{id: string, type: string, timestamp: string, data: mixed, webhooksFailedAt?: string}
+ * @phpstan-type UnknownWebhookEvent array{type: string, timestamp: string, data: mixed}
  * @phpstan-type UpdateLocationRequest array{code: string, name: string, type: 'zone'|'aisle'|'rack'|'shelf'|'bin'|'dock'|'staging'|'packing', parentId?: string|null, pickSequence?: int|null, active?: bool, sellable?: bool}
  * @phpstan-type UpdateOrderStatusRequest array{status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<UpdateOrderStatusRequestLinesItem>}
  * @phpstan-type UpdateOrderStatusRequestLinesItem array{lineId: string, serialNumbers: list<string>}
@@ -322,9 +323,14 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type WebhookDeliveryAttemptLogItem array{attempt: int, statusCode: int|null, durationMs: int, error: string|null, at: string}
  * @phpstan-type WebhookReplay array{replayId: string|null, queued: int, alreadyWaiting: int}
  * @phpstan-type WebhookTestData array{webhookId: string, message: string}
- * @phpstan-type WebhookTestWebhookBody array{type: string, timestamp: string, data: WebhookTestData}
+ * @phpstan-type WebhookTestWebhookBody array{type: 'webhook.test', timestamp: string, data: WebhookTestData}
  * @phpstan-type WebhookWithSecret array{id: string, url: string, events: list<string>, description: string|null, active: bool, disabledReason: string|null, failingSince: string|null, createdBy: WebhookCreatedBy|null, createdAt: string, updatedAt: string, secret: string}
  * @phpstan-type Weight array{value: int|float, unit: 'g'|'kg'|'oz'|'lb'}
+ *
+ * Tagged unions: each variant's tag is its literal type, so `$event['type'] === 'order.created'` narrows.
+ * @phpstan-type BarcodeResolutionMatchesItem BarcodeProductMatch|BarcodePackagingMatch|BarcodeLocationMatch|BarcodeLotMatch|BarcodePackageMatch|UnknownBarcodeResolutionMatchesItem
+ * @phpstan-type Event OrderCreatedEvent|OrderStatusChangedEvent|OrderShippedEvent|OrderDeliveredEvent|OrderCancelledEvent|OrderBackorderedEvent|OrderPartiallyShippedEvent|ShipmentDispatchedEvent|ShipmentCancelledEvent|ReturnCreatedEvent|ReturnReceivedEvent|ReturnClosedEvent|PickListCreatedEvent|PickListCompletedEvent|PickListCancelledEvent|PurchaseOrderReceivedEvent|InventoryAdjustedEvent|InventoryTransferredEvent|InventoryLowStockEvent|InventoryCountApprovedEvent|InventoryHoldCreatedEvent|InventoryHoldReleasedEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|JobSucceededEvent|JobFailedEvent|InvoiceCreatedEvent|InvoiceVoidedEvent|UnknownEvent
+ * @phpstan-type WebhookEvent OrderCreatedWebhookBody|OrderStatusChangedWebhookBody|OrderShippedWebhookBody|OrderDeliveredWebhookBody|OrderCancelledWebhookBody|OrderBackorderedWebhookBody|OrderPartiallyShippedWebhookBody|ShipmentDispatchedWebhookBody|ShipmentCancelledWebhookBody|ReturnCreatedWebhookBody|ReturnReceivedWebhookBody|ReturnClosedWebhookBody|PickListCreatedWebhookBody|PickListCompletedWebhookBody|PickListCancelledWebhookBody|PurchaseOrderReceivedWebhookBody|InventoryAdjustedWebhookBody|InventoryTransferredWebhookBody|InventoryLowStockWebhookBody|InventoryCountApprovedWebhookBody|InventoryHoldCreatedWebhookBody|InventoryHoldReleasedWebhookBody|ProductCreatedWebhookBody|ProductUpdatedWebhookBody|ProductDeletedWebhookBody|JobSucceededWebhookBody|JobFailedWebhookBody|InvoiceCreatedWebhookBody|InvoiceVoidedWebhookBody|WebhookTestWebhookBody|UnknownWebhookEvent
  */
 final class Models
 {

@@ -13,6 +13,7 @@ use Warehouse\Api\Transport;
 /**
  * `$client->events`: listEvents.
  *
+ * @phpstan-import-type Event from Models
  * @phpstan-import-type EventFeedPage from Models
  */
 final class EventsResource
@@ -38,6 +39,7 @@ final class EventsResource
      *
      * @param array{after?: string, type?: string, limit?: int} $query
      * @param array{consistency_token?: string, timeout?: float} $options
+     * @return CursorFeed<Event>
      */
     public function iterate(array $query = [], array $options = []): CursorFeed
     {
