@@ -2,14 +2,17 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSweeps } from "../src/scheduled";
 import {
+  createProduct,
   createTenant,
+  createWarehouse,
+  salesOrder,
   scopedKey,
   stockedProduct,
   type TestTenant,
   tenantWithWarehouse,
   userWithRole,
 } from "./support/builders";
-import { stockOf, tenantDatabase } from "./support/database";
+import { outboxEvents, stockOf, tenantDatabase } from "./support/database";
 import { call } from "./support/http";
 
 let tenant: TestTenant;
@@ -64,7 +67,11 @@ describe("Idempotency-Key", () => {
     const originals = results.filter((r) => r.status === 201 && !r.headers.get("idempotent-replayed"));
     expect(originals).toHaveLength(1);
     const inFlight = results.filter((r) => r.status === 409);
-    for (const r of inFlight) expect(r.body.message).toMatch(/still in progress/);
+    for (const r of inFlight) {
+      expect(r.body.message).toMatch(/still in progress/);
+      // What tells a client this conflict is worth retrying (the web app does, with the same key).
+      expect(r.headers.get("retry-after")).toBe("1");
+    }
     expect(await onHandOf(body.productId)).toBe(1);
   });
 
@@ -85,6 +92,55 @@ describe("Idempotency-Key", () => {
     expect(second.body.data.id).toBe(first.body.data.id);
     expect(second.headers.get("location")).toBe(first.headers.get("location"));
     expect((await call("GET", "/orders", { headers: tenant.admin })).body.data.totalCount).toBe(1);
+  });
+
+  // Issue #45: the web app keys every write, so a retried status change, delete or replace acts once.
+  it("replays a PATCH: a retried status change answers what it did, not an illegal transition", async () => {
+    const { productId } = await stockedProduct(tenant, 5, { warehouseId });
+    const order = (await salesOrder(tenant, [{ productId, quantity: 1 }])).body.data;
+    const key = crypto.randomUUID();
+    const cancel = () =>
+      call("PATCH", `/orders/${order.id}/status`, {
+        headers: { ...tenant.admin, "idempotency-key": key },
+        body: { status: "cancelled" },
+      });
+    const first = await cancel();
+    expect(first.status).toBe(200);
+    const again = await cancel();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    const events = await outboxEvents(tenant, /^order\.cancelled$/);
+    expect(events.filter((e) => JSON.stringify(e.payload).includes(order.id))).toHaveLength(1);
+  });
+
+  it("replays a PUT: a retried replace is written and announced once", async () => {
+    const warehouse = await createWarehouse(tenant);
+    const key = crypto.randomUUID();
+    const rename = () =>
+      call("PUT", `/warehouses/${warehouse.id}`, {
+        headers: { ...tenant.admin, "idempotency-key": key },
+        body: { code: warehouse.code, name: "Renamed once" },
+      });
+    const first = await rename();
+    expect(first.status).toBe(200);
+    const again = await rename();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+  });
+
+  it("replays a DELETE: a retried delete answers what it did, not 404", async () => {
+    const product = await createProduct(tenant);
+    const key = crypto.randomUUID();
+    const remove = () =>
+      call("DELETE", `/products/${product.id}`, { headers: { ...tenant.admin, "idempotency-key": key } });
+    const first = await remove();
+    expect(first.status).toBeLessThan(300);
+    const again = await remove();
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    // Without the key the same request now finds nothing: the replay is what kept the answer.
+    expect((await call("DELETE", `/products/${product.id}`, { headers: tenant.admin })).status).toBe(404);
   });
 
   it("is scoped to the tenant", async () => {

@@ -252,7 +252,8 @@ function operationOf(
     access: accessOf(operation),
     retry: ["GET", "PUT", "DELETE"].includes(httpMethod)
       ? "safe"
-      : takesKey
+      : // PATCH honours a key too since issue #45; the clients do not send one yet (docs/decisions/clients.md).
+        takesKey && httpMethod === "POST"
         ? "idempotency-key"
         : "refused-only",
     pathParams: parametersOf(doc, operation, "path").map((p) => p.name),

@@ -16,7 +16,7 @@ const REPLAYED_HEADERS = ["content-type", "location", "etag"];
 const PURPOSE = "idempotent-responses";
 
 /**
- * `Idempotency-Key` on POST (README, "Concepts and invariants"): the first request with a key claims it and its
+ * `Idempotency-Key` on every tenant write (README, "Concepts and invariants"): the first request with a key claims it and its
  * response is stored, encrypted; a retry by the same credential with the same body gets that response
  * again with `Idempotent-Replayed: true` and changes nothing. Keys are per tenant, belong to the API key
  * or user that claimed them (anyone else using one gets 422, never its response), and are kept 24 hours.
@@ -65,7 +65,14 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
       });
     }
     if (stored.status === "in_flight") {
-      throw new AppError("CONFLICT", "A request with this Idempotency-Key is still in progress; retry later");
+      // Retry-After tells a client this 409 is worth retrying, unlike a conflict of state.
+      throw new AppError(
+        "CONFLICT",
+        "A request with this Idempotency-Key is still in progress; retry later",
+        {
+          headers: { "Retry-After": "1" },
+        },
+      );
     }
     const body =
       stored.sealedResponseBody === null

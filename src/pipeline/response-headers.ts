@@ -78,7 +78,8 @@ function headersFor(status: number, rules: HeaderRules): Record<string, unknown>
     ...requestIdHeader,
     ...(status >= 400 ? errorCodeHeader : {}),
     ...(rules.counted ? rateLimitHeaders : {}),
-    ...(status === 429 || status === 503 ? retryAfter : {}),
+    // 409 with Retry-After: the first request with this Idempotency-Key is still running.
+    ...(status === 429 || status === 503 || (status === 409 && rules.idempotent) ? retryAfter : {}),
     ...(status === 201 || status === 202 ? locationHeader : {}),
     ...(rules.idempotent ? replayedHeader : {}),
     ...(rules.tenant ? consistencyTokenHeader : {}),

@@ -144,7 +144,9 @@ const idempotencyKeyParameter = {
 };
 
 const idempotencyResponses = {
-  409: errorResponse("Conflict; also: a request with this Idempotency-Key is still in progress"),
+  409: errorResponse(
+    "Conflict; also: a request with this Idempotency-Key is still in progress (then with `Retry-After`)",
+  ),
   422: errorResponse(
     "The Idempotency-Key was already used with a different request, or by another credential",
   ),
@@ -209,8 +211,10 @@ export function defineRoute<const R extends RouteConfig>(
   options: { streamsBody?: true; gatedWrites?: true } = {},
 ) {
   const scoped = actsOnTenant(access);
-  // Every POST of the tenant API honours Idempotency-Key (README, "Concepts and invariants").
-  const idempotent = scoped && config.method === "post" && !options.streamsBody;
+  // Every write of the tenant API (POST, PUT, PATCH, DELETE) honours Idempotency-Key (README, "Concepts and
+  // invariants"): the spec asks it of POST; a retried PATCH or DELETE would otherwise answer 409 or 404 for what it
+  // did, and a retried PUT would write (and announce) the same change twice.
+  const idempotent = scoped && config.method !== "get" && !options.streamsBody;
   const parameters = [
     tenantHeaderParameter,
     consistencyTokenParameter,
