@@ -11,5 +11,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A shared machine under load (and a network that loses answers, e2e/support/browser.ts) is slow, never wrong.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

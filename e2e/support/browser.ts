@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 
 export const origin = inject("origin");
@@ -16,6 +16,12 @@ interface Misdeeds {
   cspViolations: string[];
   pageErrors: string[];
   consoleErrors: string[];
+  /** Writes sent without an Idempotency-Key, and retried writes the server did not replay. */
+  unkeyedWrites: string[];
+  unreplayedRetries: string[];
+  keysSeen: Set<string>;
+  /** URLs whose answer was cut off on purpose: Chromium logs each as a console error, which is expected. */
+  lostAnswers: Set<string>;
 }
 const misdeeds = new WeakMap<Page, Misdeeds>();
 
@@ -55,6 +61,43 @@ export interface PageOptions {
    * of these codes, as a phone's camera would read them.
    */
   cameraCodes?: string[];
+  /** Every answer arrives. By default the first answer of every keyed write is lost (see `loseFirstAnswers`). */
+  reliableNetwork?: boolean;
+}
+
+// The web app's writes the server does not de-duplicate (web/src/api/client.ts): no key, never retried.
+const UNKEYED = /^\/api\/v1\/(auth\/|uploads$)/;
+const WRITE = /^(POST|PUT|PATCH|DELETE)$/;
+
+/**
+ * A network that loses answers (issue #45): the first request of every Idempotency-Key reaches the server, which
+ * acts, and then its answer is cut off, so the page sees a network failure. The web app must retry with the same
+ * key and get the server's replay; every test's own checks of what happened (stock, orders, counts) then prove
+ * that each write acted once. A write without a key, or a retry the server did not replay, is a misdeed.
+ */
+async function loseFirstAnswers(route: Route, record: Misdeeds, reliable: boolean): Promise<boolean> {
+  const request = route.request();
+  const { pathname } = new URL(request.url());
+  if (!WRITE.test(request.method()) || !pathname.startsWith("/api/v1/") || UNKEYED.test(pathname))
+    return false;
+  const write = `${request.method()} ${pathname}`;
+  const key = await request.headerValue("idempotency-key");
+  if (!key) record.unkeyedWrites.push(write);
+  if (reliable) {
+    await route.continue();
+  } else if (!key || !record.keysSeen.has(key)) {
+    // Without a key nothing can tell a retry from a new write: every answer is lost, as the page would live it.
+    if (key) record.keysSeen.add(key);
+    await route.fetch();
+    record.lostAnswers.add(request.url());
+    await route.abort("connectionreset");
+  } else {
+    const response = await route.fetch();
+    if (response.status() < 500 && response.headers()["idempotent-replayed"] !== "true")
+      record.unreplayedRetries.push(`${write} answered ${response.status()}, not replayed`);
+    await route.fulfill({ response });
+  }
+  return true;
 }
 
 /**
@@ -71,20 +114,34 @@ export async function openPage(path = "/app/", options: PageOptions = {}): Promi
   });
   contexts.push(context);
   const page = await context.newPage();
-  const record: Misdeeds = { otherOrigins: [], cspViolations: [], pageErrors: [], consoleErrors: [] };
+  const record: Misdeeds = {
+    otherOrigins: [],
+    cspViolations: [],
+    pageErrors: [],
+    consoleErrors: [],
+    unkeyedWrites: [],
+    unreplayedRetries: [],
+    keysSeen: new Set(),
+    lostAnswers: new Set(),
+  };
   misdeeds.set(page, record);
-  await context.route("**/*", (route) => {
+  await context.route("**/*", async (route) => {
     const url = route.request().url();
-    if (new URL(url).origin === origin || url.startsWith("data:") || url.startsWith("blob:")) {
+    if (new URL(url).origin === origin) {
+      if (await loseFirstAnswers(route, record, options.reliableNetwork ?? false)) return;
       return route.continue();
     }
+    if (url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
     record.otherOrigins.push(url);
     return route.abort("blockedbyclient");
   });
   page.on("console", (message) => {
     if (/Content[- ]Security[- ]Policy|Trusted Type/i.test(message.text()))
       record.cspViolations.push(message.text());
-    if (message.type() === "error") record.consoleErrors.push(`${message.text()} ${message.location().url}`);
+    const lost =
+      record.lostAnswers.has(message.location().url) && /net::ERR_CONNECTION_RESET/.test(message.text());
+    if (message.type() === "error" && !lost)
+      record.consoleErrors.push(`${message.text()} ${message.location().url}`);
   });
   page.on("pageerror", (error) => record.pageErrors.push(String(error)));
   if (options.fakeClock) await page.clock.install();
@@ -118,6 +175,8 @@ export function expectWellBehaved(page: Page) {
   expect(record?.otherOrigins, "requests to other origins").toEqual([]);
   expect(record?.cspViolations, "Content-Security-Policy violations").toEqual([]);
   expect(record?.pageErrors, "uncaught errors").toEqual([]);
+  expect(record?.unkeyedWrites, "writes without an Idempotency-Key").toEqual([]);
+  expect(record?.unreplayedRetries, "retried writes the server did not replay").toEqual([]);
 }
 
 /** A screenshot under test-results/ for a reviewer to look at (the whole page unless `fullPage: false`). */

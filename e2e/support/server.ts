@@ -21,6 +21,12 @@ let stateDir: string | undefined;
  * free port with fresh local state, and waits until it answers.
  */
 export default async function setup(project: TestProject) {
+  // A server already running (`E2E_ORIGIN`, its log in `E2E_SERVER_LOG`), for quick rounds while writing a test.
+  if (process.env.E2E_ORIGIN && process.env.E2E_SERVER_LOG) {
+    project.provide("origin", process.env.E2E_ORIGIN);
+    project.provide("serverLog", process.env.E2E_SERVER_LOG);
+    return;
+  }
   const port = await freePort();
   const inspectorPort = await freePort();
   stateDir = mkdtempSync(join(tmpdir(), "wms-e2e-"));
