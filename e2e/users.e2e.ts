@@ -41,6 +41,31 @@ describe("Configuration, Users", () => {
     expectWellBehaved(page);
   });
 
+  it("invites two people in a row: the form starts on viewer again, so the second never goes out as owner", async () => {
+    const tenant = await createTenant();
+    const page = await openPage("/app/configuration/users");
+    await signIn(page, tenant.email, tenant.password);
+    const invite = page.getByRole("region", { name: "Invite a user" });
+    const role = invite.locator("select[name=role]");
+    expect(await role.inputValue()).toBe("viewer");
+    await invite.getByLabel("Email").fill(`first-${tenant.id}@e2e.example`);
+    await role.selectOption("operator");
+    await invite.getByRole("button", { name: "Invite" }).click();
+    await invite.getByRole("status").getByText(`mailed to first-${tenant.id}@e2e.example`).waitFor();
+    expect(await role.inputValue()).toBe("viewer");
+    await invite.getByLabel("Email").fill(`second-${tenant.id}@e2e.example`);
+    await invite.getByRole("button", { name: "Invite" }).click();
+    await invite.getByRole("status").getByText(`mailed to second-${tenant.id}@e2e.example`).waitFor();
+    const pending = await ok(
+      tenant.api.GET("/api/v1/users/invitations", { params: { query: { status: "pending" } } }),
+    );
+    expect(Object.fromEntries(pending.items.map((i) => [i.email.split("-")[0], i.role]))).toEqual({
+      first: "operator",
+      second: "viewer",
+    });
+    expectWellBehaved(page);
+  });
+
   it("fits a 390 px phone: the invite form starts on viewer, members stack, nothing scrolls sideways", async () => {
     const tenant = await createTenant();
     await invitedMember(tenant, {

@@ -25,9 +25,18 @@ interface Props {
   onChange?: (value: string) => void;
 }
 
+// The option's default (its `selected` attribute), which Preact's types leave out: `selected` is only the current
+// choice, so a form's reset() went back to the first option (Invite a user: `owner`, issue #45).
+declare module "preact" {
+  interface OptionHTMLAttributes<T extends EventTarget = HTMLOptionElement> {
+    defaultSelected?: boolean;
+  }
+}
+
 /**
  * A labelled select, the one way pages offer a choice. Preact has no defaultValue for a select, so a form-read
- * select marks its first choice `selected`; a held one sets `value`.
+ * select marks its `initial` choice as the default (`defaultSelected`: chosen at first, and again on the form's reset);
+ * a held one sets `value`.
  */
 export function SelectField({ label, name, choices, empty, required, initial, value, onChange }: Props) {
   const held = value !== undefined;
@@ -45,7 +54,7 @@ export function SelectField({ label, name, choices, empty, required, initial, va
           <option
             key={choice.value}
             value={choice.value}
-            {...(!held && { selected: choice.value === initial })}
+            {...(!held && { defaultSelected: choice.value === initial })}
           >
             {choice.label}
           </option>
