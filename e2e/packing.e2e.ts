@@ -25,6 +25,10 @@ async function labelAndDispatch(page: Page, trackingNumbers: string[]) {
   expect(label).toMatch(/^\^XA/);
   expect(label).toContain(trackingNumbers[0]);
   await page.getByRole("button", { name: "Dispatch" }).click();
+  await page
+    .getByRole("dialog", { name: /^Dispatch / })
+    .getByRole("button", { name: "Dispatch" })
+    .click();
   await page.locator(".details .badge", { hasText: "dispatched" }).waitFor();
 }
 

@@ -101,6 +101,9 @@ describe("a day in the warehouse, through the screens", () => {
     await screenshot(phone, "count-phone");
     await phone.getByRole("button", { name: "Submit for review" }).click();
     await phone.getByRole("button", { name: "Approve variances" }).click();
+    const approve = phone.getByRole("dialog", { name: "Approve this count's variances?" });
+    await approve.getByText("1 line's variance is booked to stock").waitFor();
+    await approve.getByRole("button", { name: "Approve variances" }).click();
     await phone.locator(".details .badge", { hasText: "approved" }).waitFor();
     expect(await phone.getByRole("row", { name: /MUG-1/ }).getByRole("cell").last().textContent()).toBe("-1");
 

@@ -5,6 +5,7 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger } from "../ui/format";
 import { Loaded } from "../ui/loaded";
+import { ConfirmButton } from "../ui/modal";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -145,24 +146,30 @@ function CountBody({ count, onChanged }: { count: Count; onChanged: () => void }
           </>
         )}
         {count.status === "submitted" && (
-          <button
-            type="button"
-            class="button button-primary"
+          <ConfirmButton
+            label="Approve variances"
+            title="Approve this count's variances?"
             disabled={act.busy}
-            onClick={() => void act.run("approve")}
+            onConfirm={() => act.run("approve")}
           >
-            Approve variances
-          </button>
+            <p>
+              {count.totals.withVariance === 0
+                ? "No line has a variance: the count is closed and stock stays as it is."
+                : `${formatInteger(count.totals.withVariance)} ${count.totals.withVariance === 1 ? "line's variance is" : "lines' variances are"} booked to stock as cycle-count movements (net ${count.totals.variance > 0 ? "+" : ""}${formatInteger(count.totals.variance)} units).`}{" "}
+              This cannot be undone.
+            </p>
+          </ConfirmButton>
         )}
         {(open || count.status === "submitted") && (
-          <button
-            type="button"
-            class="button button-danger"
+          <ConfirmButton
+            label="Cancel count"
+            title="Cancel this count?"
+            danger
             disabled={act.busy}
-            onClick={() => void act.run("cancel")}
+            onConfirm={() => act.run("cancel")}
           >
-            Cancel count
-          </button>
+            <p>Its counted figures are dropped and stock stays as it is. This cannot be undone.</p>
+          </ConfirmButton>
         )}
       </div>
       <ErrorMessage error={act.error} />

@@ -6,6 +6,7 @@ import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
+import { ConfirmButton } from "../ui/modal";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -77,14 +78,18 @@ export function JobPage() {
                 </button>
               )}
               {active && (
-                <button
-                  type="button"
-                  class="button button-danger"
+                <ConfirmButton
+                  label="Cancel job"
+                  title={`Cancel ${title}?`}
+                  danger
                   disabled={cancel.busy}
-                  onClick={() => void cancel.run()}
+                  onConfirm={() => cancel.run()}
                 >
-                  Cancel job
-                </button>
+                  <p>
+                    It stops after the rows it is on; what it has done so far stays done. This cannot be
+                    undone.
+                  </p>
+                </ConfirmButton>
               )}
             </div>
             <ErrorMessage error={result.error ?? cancel.error} />

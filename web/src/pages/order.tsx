@@ -6,6 +6,7 @@ import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, formatMoney, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
+import { ConfirmButton } from "../ui/modal";
 import { useProductsById } from "../ui/products-lookup";
 import {
   ReceiptDialog,
@@ -239,20 +240,64 @@ function NextSteps({
             Receive
           </button>
         )}
-        {order.allowedTransitions.map((status) => (
-          <button
-            key={status}
-            type="button"
-            class={status === "cancelled" ? "button button-danger" : "button"}
-            disabled={change.busy}
-            onClick={() => void change.run(status)}
-          >
-            {status === "cancelled" ? "Cancel order" : `Mark ${statusLabel(status)}`}
-          </button>
-        ))}
+        {order.allowedTransitions.map((status) =>
+          status === "shipped" ? (
+            <ConfirmButton
+              key={status}
+              label="Mark shipped"
+              title={`Mark ${order.number} shipped?`}
+              disabled={change.busy}
+              onConfirm={() => change.run(status)}
+            >
+              <ShipWithoutShipment order={order} tracking={tracking.trim()} />
+            </ConfirmButton>
+          ) : status === "cancelled" ? (
+            <ConfirmButton
+              key={status}
+              label="Cancel order"
+              title={`Cancel ${order.number}?`}
+              danger
+              disabled={change.busy}
+              onConfirm={() => change.run(status)}
+            >
+              <p>What it holds is released and it can never go on. This cannot be undone.</p>
+            </ConfirmButton>
+          ) : (
+            <button
+              key={status}
+              type="button"
+              class="button"
+              disabled={change.busy}
+              onClick={() => void change.run(status)}
+            >
+              Mark {statusLabel(status)}
+            </button>
+          ),
+        )}
       </div>
       <ErrorMessage error={change.error} />
     </section>
+  );
+}
+
+/** What Mark shipped does to the units no dispatched shipment carries: they leave stock with no package. */
+function ShipWithoutShipment({ order, tracking }: { order: Order; tracking: string }) {
+  const open = order.lines.reduce(
+    (sum, l) => sum + l.quantity - (l.shippedQuantity ?? 0) - (l.backorderedQuantity ?? 0),
+    0,
+  );
+  return (
+    <>
+      {open > 0 && (
+        <p class="alert alert-warning">
+          {open === 1 ? "1 unit is" : `${open} units are`} in no shipment: marked shipped, they leave stock
+          with no package, no label and{" "}
+          {tracking ? `only the tracking number ${tracking}` : "no tracking number"}. To ship them in
+          packages, use Pack instead.
+        </p>
+      )}
+      <p>This cannot be undone.</p>
+    </>
   );
 }
 

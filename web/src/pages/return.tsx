@@ -6,6 +6,7 @@ import { useSubmit } from "../ui/form";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
+import { ConfirmButton } from "../ui/modal";
 import { useOrdersById } from "../ui/orders-lookup";
 import { useProductsById } from "../ui/products-lookup";
 import {
@@ -180,17 +181,35 @@ function ReturnActions({
             Receive
           </button>
         )}
-        {changes.map((c) => (
-          <button
-            key={c.status}
-            type="button"
-            class={c.status === "rejected" || c.status === "cancelled" ? "button button-danger" : "button"}
-            disabled={change.busy}
-            onClick={() => void change.run(c.status)}
-          >
-            {c.label}
-          </button>
-        ))}
+        {changes.map((c) =>
+          c.status === "authorized" ? (
+            <button
+              key={c.status}
+              type="button"
+              class="button"
+              disabled={change.busy}
+              onClick={() => void change.run(c.status)}
+            >
+              {c.label}
+            </button>
+          ) : (
+            <ConfirmButton
+              key={c.status}
+              label={c.label}
+              title={`${c.label} ${r.number}?`}
+              danger={c.status !== "closed"}
+              disabled={change.busy}
+              onConfirm={() => change.run(c.status)}
+            >
+              <p>
+                {c.status === "closed"
+                  ? "Nothing more can be received on it."
+                  : "Nothing can be received on it, and the customer's units cannot come back on this return."}{" "}
+                This cannot be undone.
+              </p>
+            </ConfirmButton>
+          ),
+        )}
       </div>
       <ErrorMessage error={change.error} />
     </section>

@@ -7,7 +7,7 @@ import { fieldsOf, useSubmit } from "../ui/form";
 import { formatDateTime, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, useWarehouses } from "../ui/lookups";
-import { ConfirmDialog } from "../ui/modal";
+import { ConfirmButton, ConfirmDialog } from "../ui/modal";
 import { useOrdersById } from "../ui/orders-lookup";
 import { useProductsById } from "../ui/products-lookup";
 import { Table } from "../ui/table";
@@ -151,10 +151,7 @@ function ShipmentActions({ shipment, onChanged }: { shipment: Shipment; onChange
     await unwrap(api.POST("/api/v1/shipments/{id}/label", { params: { path }, body }));
     onChanged();
   });
-  const dispatch = useSubmit(async () => {
-    await unwrap(api.POST("/api/v1/shipments/{id}/dispatch", { params: { path } }));
-    onChanged();
-  });
+  const unlabelled = shipment.packages.filter((p) => !p.labelFormat && !p.trackingNumber);
   if (shipment.status !== "packed" && shipment.status !== "labelled") return null;
   return (
     <section aria-labelledby="labels-heading">
@@ -180,14 +177,33 @@ function ShipmentActions({ shipment, onChanged }: { shipment: Shipment; onChange
           <button type="submit" class="button button-primary" disabled={label.busy}>
             {shipment.status === "labelled" ? "Replace labels" : "Record labels"}
           </button>
-          <button type="button" class="button" disabled={dispatch.busy} onClick={() => void dispatch.run()}>
-            Dispatch
-          </button>
+          <ConfirmButton
+            label="Dispatch"
+            title={`Dispatch ${shipmentName(shipment.id)}?`}
+            onConfirm={async () => {
+              await unwrap(api.POST("/api/v1/shipments/{id}/dispatch", { params: { path } }));
+              onChanged();
+            }}
+          >
+            {unlabelled.length > 0 && (
+              <p class="alert alert-warning">
+                {unlabelled.length === shipment.packages.length
+                  ? "No package has a label or a tracking number"
+                  : `Package ${unlabelled.map((p) => p.packageNo).join(", ")} has no label and no tracking number`}
+                : the carrier has nothing to scan and the customer nothing to follow.
+              </p>
+            )}
+            <p>
+              {shipment.packages.length === 1
+                ? "Its package leaves"
+                : `Its ${shipment.packages.length} packages leave`}{" "}
+              the warehouse: their units are booked as shipped on the order. This cannot be undone.
+            </p>
+          </ConfirmButton>
           <button type="button" class="button button-danger" onClick={() => setCancelling(true)}>
             Cancel shipment
           </button>
         </div>
-        <ErrorMessage error={dispatch.error} />
       </form>
       {cancelling && (
         <ConfirmDialog

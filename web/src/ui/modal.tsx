@@ -103,3 +103,49 @@ export function ConfirmDialog({
     </Modal>
   );
 }
+
+/**
+ * A button for an action that cannot be undone (dispatch, ship, cancel, approve, reject): it asks first, in a
+ * dialog that says what will happen (`children`), and acts only on the dialog's own button.
+ */
+export function ConfirmButton({
+  label,
+  title,
+  confirmLabel = label,
+  danger = false,
+  disabled = false,
+  onConfirm,
+  children,
+}: {
+  label: string;
+  title: string;
+  confirmLabel?: string;
+  danger?: boolean;
+  disabled?: boolean;
+  onConfirm: () => Promise<unknown>;
+  children: ComponentChildren;
+}) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        class={danger ? "button button-danger" : "button"}
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+      >
+        {label}
+      </button>
+      {asking && (
+        <ConfirmDialog
+          title={title}
+          confirmLabel={confirmLabel}
+          onConfirm={onConfirm}
+          onClose={() => setAsking(false)}
+        >
+          {children}
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
