@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
+import { type AsRead, replacementOf } from "../ui/edits";
 import { EditDialog } from "../ui/form-dialog";
 import { formatDateTime } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
@@ -83,6 +84,9 @@ export function Merchants() {
   );
 }
 
+/** A merchant as its PUT takes it back: every field as read. */
+const merchantAsRead = (m: Merchant): AsRead<Schemas["MerchantRequest"]> => ({ code: m.code, name: m.name });
+
 function MerchantDialog({
   merchant,
   onClose,
@@ -98,13 +102,12 @@ function MerchantDialog({
       submitLabel={merchant ? "Save" : "Create merchant"}
       onClose={onClose}
       onSaved={onSaved}
-      save={(fields) => {
-        const body = { code: (fields.code ?? "").trim(), name: (fields.name ?? "").trim() };
-        return unwrap(
-          merchant
-            ? api.PUT("/api/v1/merchants/{id}", { params: { path: { id: merchant.id } }, body })
-            : api.POST("/api/v1/merchants", { body }),
-        );
+      save={async (fields) => {
+        const edited = { code: (fields.code ?? "").trim(), name: (fields.name ?? "").trim() };
+        if (!merchant) return unwrap(api.POST("/api/v1/merchants", { body: edited }));
+        const body = replacementOf(merchantAsRead(merchant), edited);
+        if (body)
+          await unwrap(api.PUT("/api/v1/merchants/{id}", { params: { path: { id: merchant.id } }, body }));
       }}
     >
       <label class="field">

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
+import { changesOf } from "../ui/edits";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { DialogActions } from "../ui/form-dialog";
 import { Modal } from "../ui/modal";
@@ -36,8 +37,25 @@ function productFields(fields: Record<string, string>): Fields {
   };
 }
 
+/** A product as the form shows it, in the API's shape: a save sends only what differs from it. */
+const productAsShown = (p: Product) => ({
+  sku: p.sku,
+  name: p.name,
+  barcode: p.barcode,
+  category: p.category,
+  unit: p.unit,
+  price: p.price,
+  cost: p.cost,
+  reorderPoint: p.reorderPoint,
+  description: p.description,
+  tracking: p.tracking,
+  components: p.components.map(({ productId, quantity }) => ({ productId, quantity })),
+  packagings: packagingsOf(packagingRows(p.packagings)),
+});
+
 /**
- * Creates a product, or edits one (the write names the version read: If-Match, so a concurrent edit is a 412).
+ * Creates a product, or edits one: an edit PATCHes only the fields the person changed (nothing when none), so
+ * what the form does not show (status, merchant) and what someone else changed meanwhile stay as they are.
  * A kit (chosen at creation, fixed after) lists its components by SKU or barcode; a stocked product its packagings.
  */
 export function ProductDialog({
@@ -71,10 +89,14 @@ export function ProductDialog({
         ? { ...(!product && { type: "kit" as const }), components: await componentsOf(componentRows ?? []) }
         : { packagings: packagingsOf(packagings) }),
     };
-    const saved = product
-      ? await unwrap(api.PUT("/api/v1/products/{id}", { params: { path: { id: product.id } }, body }))
-      : await unwrap(api.POST("/api/v1/products", { body }));
-    onSaved(saved);
+    if (!product) onSaved(await unwrap(api.POST("/api/v1/products", { body })));
+    else {
+      const changes = changesOf(productAsShown(product), body);
+      if (changes) {
+        const path = { id: product.id };
+        onSaved(await unwrap(api.PATCH("/api/v1/products/{id}", { params: { path }, body: changes })));
+      }
+    }
     onClose();
   });
   const text = (name: keyof Product, label: string, extra: Record<string, unknown> = {}) => (

@@ -201,9 +201,9 @@ function RateCardDialog({
                   <label class="field">
                     <span>Location type</span>
                     <select name={`type.${key}`} required>
-                      {LOCATION_TYPES.map((type) => (
+                      {Object.entries(LOCATION_TYPES).map(([type, label]) => (
                         <option key={type} value={type}>
-                          {type}
+                          {label}
                         </option>
                       ))}
                     </select>

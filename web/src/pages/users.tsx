@@ -3,6 +3,7 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { type Role, roles } from "../session/roles";
 import { useSession } from "../session/session";
 import { ConfigNav } from "../ui/config-nav";
+import { type AsRead, replacementOf } from "../ui/edits";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
@@ -68,6 +69,12 @@ export function Users() {
   );
 }
 
+/** A membership as its PUT takes it back: every field as read. */
+const memberAsRead = (u: User): AsRead<Schemas["UpdateUserRequest"]> => ({
+  role: u.role,
+  merchantId: u.merchantId,
+});
+
 /** A member's row: the role is changed in place; the API refuses to demote the last owner (409). */
 function Member({
   user,
@@ -81,7 +88,9 @@ function Member({
   const me = useSession().user;
   const [role, setRole] = useState<Role>(user.role);
   const save = useSubmit(async () => {
-    await unwrap(api.PUT("/api/v1/users/{id}", { params: { path: { id: user.id } }, body: { role } }));
+    // The merchant a member acts for is not on this form: it goes back as read (omitted, the PUT would clear it).
+    const body = replacementOf(memberAsRead(user), { role });
+    if (body) await unwrap(api.PUT("/api/v1/users/{id}", { params: { path: { id: user.id } }, body }));
     onChanged();
   });
   return (

@@ -1,14 +1,28 @@
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../api/client";
+import { api, type Schemas, unwrap } from "../api/client";
+import { type AsRead, replacementOf } from "../ui/edits";
 import { EditDialog } from "../ui/form-dialog";
 import { Loaded } from "../ui/loaded";
 import { type Location, useLocations, useWarehouses, type Warehouse } from "../ui/lookups";
-import { choicesOf, SelectField } from "../ui/select-field";
+import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 
-export const LOCATION_TYPES = ["bin", "shelf", "rack", "aisle", "zone", "dock", "staging"] as const;
-type LocationType = (typeof LOCATION_TYPES)[number];
+type LocationRequest = Schemas["UpdateLocationRequest"];
+type WarehouseRequest = Schemas["WarehouseRequest"];
+type Address = NonNullable<Warehouse["address"]>;
+
+// Every type the API has (a Record over its union: a type it adds fails the build until it is offered here).
+export const LOCATION_TYPES: Record<Location["type"], string> = {
+  bin: "Bin",
+  shelf: "Shelf",
+  rack: "Rack",
+  aisle: "Aisle",
+  zone: "Zone",
+  dock: "Dock",
+  staging: "Staging",
+  packing: "Packing",
+};
 
 /** Warehouses and their locations: create and edit both (codes sort in walking order: name bins so). */
 export function Warehouses() {
@@ -78,6 +92,23 @@ export function Warehouses() {
   );
 }
 
+/** A warehouse as its PUT takes it back: every field as read. */
+const warehouseAsRead = (w: Warehouse): AsRead<WarehouseRequest> => ({
+  code: w.code,
+  name: w.name,
+  address: w.address ?? undefined,
+  active: w.active,
+});
+
+/** The form's address lines over the address as read, so a field it does not show (state) is kept. */
+function addressOf(f: Record<string, string>, read: Address | undefined): Address | undefined {
+  const lines = { street: f.street, city: f.city, zip: f.zip, country: f.country };
+  const address = Object.fromEntries(
+    Object.entries({ ...read, ...lines }).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  return Object.keys(address).length === 0 && !read ? undefined : address;
+}
+
 function WarehouseDialog({
   warehouse,
   onClose,
@@ -88,20 +119,17 @@ function WarehouseDialog({
   onSaved: () => void;
 }) {
   const save = async (f: Record<string, string>) => {
-    const body = {
+    const read = warehouse && warehouseAsRead(warehouse);
+    const edited = {
       code: f.code ?? "",
       name: f.name ?? "",
-      address: {
-        ...(f.street && { street: f.street }),
-        ...(f.city && { city: f.city }),
-        ...(f.zip && { zip: f.zip }),
-        ...(f.country && { country: f.country }),
-      },
+      address: addressOf(f, read?.address),
       active: f.active === "on",
     };
-    if (warehouse)
+    if (!warehouse || !read) return unwrap(api.POST("/api/v1/warehouses", { body: edited }));
+    const body = replacementOf(read, edited);
+    if (body)
       await unwrap(api.PUT("/api/v1/warehouses/{id}", { params: { path: { id: warehouse.id } }, body }));
-    else await unwrap(api.POST("/api/v1/warehouses", { body }));
   };
   return (
     <EditDialog
@@ -153,13 +181,25 @@ function Locations({ warehouse }: { warehouse: Warehouse }) {
         {(list) => (
           <Table
             label={`Locations of ${warehouse.code}`}
-            columns={["Code", "Name", "Type", "Active", { label: "Actions", hidden: true }]}
+            columns={[
+              "Code",
+              "Name",
+              "Type",
+              "Inside",
+              { label: "Pick sequence", number: true },
+              "Sellable",
+              "Active",
+              { label: "Actions", hidden: true },
+            ]}
           >
             {list.map((l) => (
               <tr key={l.id}>
                 <td>{l.code}</td>
                 <td>{l.name}</td>
-                <td>{l.type}</td>
+                <td>{LOCATION_TYPES[l.type]}</td>
+                <td>{list.find((p) => p.id === l.parentId)?.code ?? "—"}</td>
+                <td class="number">{l.pickSequence ?? "—"}</td>
+                <td>{l.sellable ? "Yes" : "No (quarantine)"}</td>
                 <td>{l.active ? "Yes" : "No"}</td>
                 <td>
                   <button
@@ -180,6 +220,7 @@ function Locations({ warehouse }: { warehouse: Warehouse }) {
         <LocationDialog
           warehouse={warehouse}
           location={editing === "new" ? undefined : editing}
+          siblings={locations.data ?? []}
           onClose={() => setEditing(null)}
           onSaved={locations.reload}
         />
@@ -188,29 +229,46 @@ function Locations({ warehouse }: { warehouse: Warehouse }) {
   );
 }
 
+/** A location as its PUT takes it back: every field as read. */
+const locationAsRead = (l: Location): AsRead<LocationRequest> => ({
+  code: l.code,
+  name: l.name,
+  type: l.type,
+  parentId: l.parentId,
+  pickSequence: l.pickSequence,
+  active: l.active,
+  sellable: l.sellable,
+});
+
 function LocationDialog({
   warehouse,
   location,
+  siblings,
   onClose,
   onSaved,
 }: {
   warehouse: Warehouse;
   location?: Location;
+  /** The warehouse's locations: a parent is one of them. */
+  siblings: Location[];
   onClose: () => void;
   onSaved: () => void;
 }) {
   const save = async (f: Record<string, string>) => {
-    const fields = {
+    const edited = {
       code: f.code ?? "",
       name: f.name ?? "",
-      type: (f.type ?? "bin") as LocationType,
+      type: (f.type ?? "bin") as Location["type"],
+      parentId: f.parentId || null,
+      pickSequence: f.pickSequence ? Number(f.pickSequence) : null,
+      sellable: f.sellable === "on",
       active: f.active === "on",
     };
-    if (location)
-      await unwrap(
-        api.PUT("/api/v1/locations/{id}", { params: { path: { id: location.id } }, body: fields }),
-      );
-    else await unwrap(api.POST("/api/v1/locations", { body: { ...fields, warehouseId: warehouse.id } }));
+    if (!location)
+      return unwrap(api.POST("/api/v1/locations", { body: { ...edited, warehouseId: warehouse.id } }));
+    const body = replacementOf(locationAsRead(location), edited);
+    if (body)
+      await unwrap(api.PUT("/api/v1/locations/{id}", { params: { path: { id: location.id } }, body }));
   };
   return (
     <EditDialog
@@ -221,12 +279,38 @@ function LocationDialog({
       onClose={onClose}
     >
       <CodeAndName record={location} />
-      <SelectField
-        label="Type"
-        name="type"
-        choices={choicesOf(LOCATION_TYPES)}
-        initial={location?.type ?? "bin"}
-      />
+      <div class="field-row">
+        <SelectField
+          label="Type"
+          name="type"
+          choices={Object.entries(LOCATION_TYPES).map(([value, label]) => ({ value, label }))}
+          initial={location?.type ?? "bin"}
+        />
+        <SelectField
+          label="Inside (parent)"
+          name="parentId"
+          empty="None"
+          choices={siblings.filter((l) => l.id !== location?.id).map((l) => ({ value: l.id, label: l.code }))}
+          initial={location?.parentId ?? ""}
+        />
+        <label class="field narrow-field">
+          <span>Pick sequence</span>
+          <input
+            name="pickSequence"
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            defaultValue={location?.pickSequence == null ? "" : String(location.pickSequence)}
+          />
+        </label>
+      </div>
+      <label class="check">
+        <input type="checkbox" name="sellable" defaultChecked={location?.sellable ?? true} />
+        <span>
+          Sellable (clear it for quarantine: stock here counts on hand but is never available or picked)
+        </span>
+      </label>
       <label class="check">
         <input type="checkbox" name="active" defaultChecked={location?.active ?? true} />
         <span>Active</span>

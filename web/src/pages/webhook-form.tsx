@@ -27,11 +27,16 @@ export function WebhookForm({
         event.preventDefault();
         const form = new FormData(event.currentTarget);
         const checked = form.getAll("event").map(String);
-        // The boxes are the catalogue's names: the document types `events` as that enum.
-        const events = feedTypes.filter((type) => checked.includes(type));
+        // The boxes are the catalogue's names: the document types `events` as that enum. Those it had keep their
+        // order, so a save that changes nothing sends nothing (src/ui/edits.ts).
+        const had = (initial?.events ?? []) as WebhookFields["events"];
+        const events = [
+          ...had.filter((type) => checked.includes(type)),
+          ...feedTypes.filter((type) => checked.includes(type) && !had.includes(type)),
+        ];
         onSubmit({
           url: String(form.get("url") ?? "").trim(),
-          description: String(form.get("description") ?? "").trim(),
+          description: String(form.get("description") ?? "").trim() || undefined,
           events: checked.includes("*") ? ["*"] : events,
           active: initial ? form.get("active") === "on" : true,
         });

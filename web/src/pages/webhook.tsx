@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ConfigNav } from "../ui/config-nav";
+import { type AsRead, replacementOf } from "../ui/edits";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
@@ -15,6 +16,14 @@ import { type WebhookFields, WebhookForm } from "./webhook-form";
 import { webhookStatus } from "./webhooks";
 
 type Dialog = "rotate" | "delete" | { secret: string } | null;
+
+/** A subscription as its PUT takes it back: every field as read. */
+const webhookAsRead = (w: Schemas["Webhook"]): AsRead<WebhookFields> => ({
+  url: w.url,
+  events: w.events as WebhookFields["events"],
+  description: w.description ?? undefined,
+  active: w.active,
+});
 
 /** One subscription: edit it, send a test, rotate its secret, delete it, and its deliveries with every attempt. */
 export function Webhook() {
@@ -44,9 +53,10 @@ export function Webhook() {
     return () => clearInterval(timer);
   }, [underWay, deliveries.reload]);
 
-  const save = useSubmit(async (body: WebhookFields) => {
-    await unwrap(api.PUT("/api/v1/webhooks/{id}", { params: { path: { id } }, body }));
-    setNotice("Saved.");
+  const save = useSubmit(async (edited: WebhookFields) => {
+    const body = webhook.data && replacementOf(webhookAsRead(webhook.data), edited);
+    if (body) await unwrap(api.PUT("/api/v1/webhooks/{id}", { params: { path: { id } }, body }));
+    setNotice(body ? "Saved." : "Nothing changed.");
     webhook.reload();
   });
   const test = useSubmit(async () => {
