@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { apiClient, createTenant } from "./support/api";
-import { expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+import { expectWellBehaved, openFromMenu, openPage, screenshot, signIn } from "./support/browser";
 
 describe("Configuration, API Keys", () => {
   it("generates a key shown once, which works until it is revoked through the confirmation dialog", async () => {
     const tenant = await createTenant();
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
-    await page.getByRole("link", { name: "Configuration" }).click();
+    await openFromMenu(page, "Configuration", "API Keys");
     await page.getByRole("heading", { name: "Configuration", level: 1 }).waitFor();
     await screenshot(page, "configuration");
     await page.getByRole("link", { name: "API Keys" }).first().click();
@@ -63,8 +63,7 @@ describe("Configuration, API Keys", () => {
     const tenant = await createTenant();
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
-    await page.getByRole("link", { name: "Configuration" }).click();
-    await page.getByRole("link", { name: "API Keys" }).first().click();
+    await openFromMenu(page, "Configuration", "API Keys");
     await page.getByRole("button", { name: "Generate New Key" }).click();
     const form = page.getByRole("dialog", { name: "Generate New Key" });
     await form.getByLabel("Name").fill("No scopes");

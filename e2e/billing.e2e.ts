@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createTenant, invitedMember, ok, type TestTenant } from "./support/api";
-import { expectFitsPhone, expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+import {
+  expectFitsPhone,
+  expectWellBehaved,
+  openFromMenu,
+  openPage,
+  screenshot,
+  signIn,
+} from "./support/browser";
 import { mainWithBins } from "./support/seed";
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -57,7 +64,7 @@ describe("billing, through the screens", () => {
     const { acme, po } = await threePl(tenant);
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
-    await page.getByRole("link", { name: "Billing" }).click();
+    await openFromMenu(page, "3PL", "Billing");
     await page.getByRole("heading", { name: "Invoices", level: 1 }).waitFor();
 
     // A rate card for ACME: receiving per line and per unit, a monthly minimum, packing by package type.

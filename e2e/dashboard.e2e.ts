@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type TestTenant } from "./support/api";
-import { expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+import { expectWellBehaved, openFromMenu, openPage, screenshot, signIn } from "./support/browser";
 import { seedWarehouse } from "./support/seed";
 
 let tenant: TestTenant;
@@ -101,7 +101,7 @@ describe("products", () => {
     });
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
-    await page.getByRole("link", { name: "Products" }).click();
+    await openFromMenu(page, "Office", "Products");
     const table = page.getByRole("region", { name: "Products" });
     await table.getByText("MUG-1").waitFor();
     const skus = async () => (await table.locator("tbody tr td:first-child").allTextContents()).sort();

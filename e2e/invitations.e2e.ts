@@ -42,7 +42,14 @@ describe("Configuration, Users: invitations", () => {
     await invited.getByRole("button", { name: "Accept invitation" }).click();
     await invited.getByText("On hand").waitFor(); // the dashboard: signed in as the new member
     await invited.getByRole("link", { name: "Grace (your account)" }).waitFor();
-    expect(await invited.getByRole("link", { name: "Configuration" }).count()).toBe(0); // an operator
+    // An operator: the Configuration menu offers warehouses only, no people, keys or webhooks.
+    await invited
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("button", { name: "Configuration" })
+      .click();
+    const configuration = invited.getByRole("list", { name: "Configuration" });
+    expect(await configuration.getByRole("link").allTextContents()).toEqual(["Warehouses"]);
+    await invited.keyboard.press("Escape");
 
     // A reload keeps the session (the refresh token is in the session cookie) and shows the new member.
     await admin.reload();

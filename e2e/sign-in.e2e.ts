@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apiClient, createTenant, joinedBy } from "./support/api";
-import { DEMO, expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+import { DEMO, expectWellBehaved, openFromMenu, openPage, screenshot, signIn } from "./support/browser";
 
 describe("sign-in", () => {
   it("shows the API's own message for a wrong password, then signs in and out", async () => {
@@ -116,7 +116,7 @@ describe("sign-in", () => {
 
     await page.clock.fastForward("59:30"); // the token lives an hour; renewal is due 60 s before
     await expect.poll(() => refreshes).toEqual([200]);
-    await page.getByRole("link", { name: "Products" }).click();
+    await openFromMenu(page, "Office", "Products");
     await page.getByRole("link", { name: "Dashboard" }).click();
     await page.getByText("On hand").waitFor();
     await expect.poll(() => bearers.size).toBe(2); // the dashboard's calls before and after carry different tokens
@@ -128,7 +128,7 @@ describe("sign-in", () => {
     await signIn(page, DEMO.email, DEMO.password);
     await page.getByRole("heading", { name: "API Keys", level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/app/configuration/api-keys");
-    await page.getByRole("link", { name: "Products" }).click();
+    await openFromMenu(page, "Office", "Products");
     await page.evaluate(() => {
       history.pushState(null, "", "/app/no-such-page");
       dispatchEvent(new PopStateEvent("popstate"));

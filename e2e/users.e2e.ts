@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createTenant, invitedMember, ok } from "./support/api";
-import { expectFitsPhone, expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+import {
+  expectFitsPhone,
+  expectWellBehaved,
+  openFromMenu,
+  openPage,
+  screenshot,
+  signIn,
+} from "./support/browser";
 
 describe("Configuration, Users", () => {
   it("changes a member's role, refuses to demote the last owner with the API's message, and removes a member", async () => {
@@ -13,8 +20,7 @@ describe("Configuration, Users", () => {
     });
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
-    await page.getByRole("link", { name: "Configuration" }).click();
-    await page.getByRole("link", { name: "Users" }).first().click();
+    await openFromMenu(page, "Configuration", "Users");
     await page.getByRole("heading", { name: "Users", level: 1 }).waitFor();
 
     await page.getByLabel("Role of Ada", { exact: true }).selectOption("operator");

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createTenant } from "./support/api";
-import { expectWellBehaved, openPage, screenshot, signIn } from "./support/browser";
+import { expectWellBehaved, openFromMenu, openPage, screenshot, signIn } from "./support/browser";
 import { startReceiver } from "./support/receiver";
 
 describe("Configuration, Webhooks", () => {
@@ -10,8 +10,7 @@ describe("Configuration, Webhooks", () => {
     const tenant = await createTenant();
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
-    await page.getByRole("link", { name: "Configuration" }).click();
-    await page.getByRole("link", { name: "Webhooks" }).first().click();
+    await openFromMenu(page, "Configuration", "Webhooks");
     await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
 
     await page.getByRole("button", { name: "Add webhook" }).click();
@@ -77,8 +76,7 @@ describe("Configuration, Webhooks", () => {
     const tenant = await createTenant();
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
-    await page.getByRole("link", { name: "Configuration" }).click();
-    await page.getByRole("link", { name: "Webhooks" }).first().click();
+    await openFromMenu(page, "Configuration", "Webhooks");
     await page.getByRole("button", { name: "Add webhook" }).click();
     const form = page.getByRole("dialog", { name: "Add webhook" });
     await form.getByLabel("URL").fill("https://10.0.0.1/hook");

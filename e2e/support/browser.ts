@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 
@@ -202,12 +203,14 @@ export async function expectFitsPhone(page: Page, where: string) {
     const problems: string[] = [];
     if (document.documentElement.scrollWidth > width)
       problems.push(`page is ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
+    // Every link counts, inline ones in text and tables too (they were 19 px high, issue #45).
     const targets = document.querySelectorAll<HTMLElement>(
-      "button, input:not([type=checkbox]):not([type=radio]), select, .main-nav a, .sub-nav a",
+      "button, input:not([type=checkbox]):not([type=radio]), select, a[href]",
     );
     for (const target of targets) {
       const box = target.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || target.closest(".visually-hidden")) continue;
+      const hidden = target.closest(".visually-hidden, .skip-link");
+      if (box.width === 0 || box.height === 0 || hidden) continue;
       const name = `${target.tagName.toLowerCase()} "${(target.textContent || target.getAttribute("aria-label") || target.getAttribute("name") || "").trim()}"`;
       if (box.height < 44) problems.push(`${name} is ${Math.round(box.height)} px high`);
       if (box.right > width + 1) problems.push(`${name} ends at ${Math.round(box.right)} px, off the screen`);
@@ -215,4 +218,46 @@ export async function expectFitsPhone(page: Page, where: string) {
     return problems;
   });
   expect(found, where).toEqual([]);
+}
+
+/** axe-core's WCAG 2.1 A and AA rules on the page as it is now: any finding fails, each node named. */
+export async function expectAccessible(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  const found = violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`,
+  );
+  expect(found, where).toEqual([]);
+}
+
+/** On a laptop the header is one row: its brand, menu groups and session controls share one line. */
+export async function expectHeaderOneRow(page: Page, where: string) {
+  const rows = await page.evaluate(() => {
+    const header = document.querySelector(".topbar");
+    const items = header?.querySelectorAll<HTMLElement>(
+      ".brand, .main-nav a, .main-nav button, .tenant-name, select",
+    );
+    const tops = [...(items ?? [])]
+      .filter((item) => item.offsetParent !== null && !item.closest(".nav-links"))
+      .map((item) => {
+        const box = item.getBoundingClientRect();
+        return Math.round(box.top + box.height / 2);
+      });
+    return { centres: [...new Set(tops)], height: Math.round(header?.getBoundingClientRect().height ?? 0) };
+  });
+  const spread = Math.max(...rows.centres) - Math.min(...rows.centres);
+  expect(spread, `${where}: header items centred ${rows.centres.join(", ")} px from the top`).toBeLessThan(8);
+  expect(rows.height, `${where}: header height`).toBeLessThan(70);
+}
+
+/**
+ * Goes to a page through the main menu, as a person would: on a laptop the group's button then its link, on a
+ * phone the Menu button then the link.
+ */
+export async function openFromMenu(page: Page, group: string, link: string) {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  if ((page.viewportSize()?.width ?? 1366) <= 760) await page.getByRole("button", { name: "Menu" }).click();
+  else await nav.getByRole("button", { name: group, exact: true }).click();
+  await nav.getByRole("link", { name: link, exact: true }).click();
 }

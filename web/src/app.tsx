@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
 import { AcceptInvitation } from "./pages/accept-invitation";
 import { Account } from "./pages/account";
@@ -44,6 +44,7 @@ import { Webhook } from "./pages/webhook";
 import { Webhooks } from "./pages/webhooks";
 import { canBill, isAdmin } from "./session/roles";
 import { chooseTenant, currentRole, type SessionState, signOut, useSession } from "./session/session";
+import { MainNav, type NavGroup } from "./ui/main-nav";
 import { Spinner } from "./ui/spinner";
 
 export function App() {
@@ -77,31 +78,64 @@ function Screen({ session }: { session: SessionState }) {
 
 function SignedIn({ session }: { session: SessionState }) {
   const { path } = useLocation();
-  const [menuOpen, setMenuOpen] = useState(false);
   const admin = isAdmin(currentRole(session));
   const billing = canBill(currentRole(session));
   const memberships = session.user?.memberships ?? [];
 
-  // A new page: close the phone menu and move focus to its heading, so keyboard and screen reader users
-  // start at the new content (as a full page load would).
+  // A new page: move focus to its heading, so keyboard and screen reader users start at the new content (as a
+  // full page load would).
   useEffect(() => {
-    setMenuOpen(false);
     document.querySelector<HTMLElement>("main h1")?.focus();
   }, [path]);
 
-  const link = (href: string, label: string, exact = false, section = href) => {
-    // A section and its pages (`/app/pick` and `/app/pick/...`, not `/app/pick-lists`).
-    const current = exact
-      ? path === href.replace(/\/$/, "")
-      : path === section || path.startsWith(`${section}/`);
-    return (
-      <li>
-        <a href={href} aria-current={current ? "page" : undefined}>
-          {label}
-        </a>
-      </li>
-    );
-  };
+  const groups: NavGroup[] = [
+    {
+      label: "Office",
+      links: [
+        { href: "/app/stock", label: "Stock" },
+        { href: "/app/orders", label: "Orders" },
+        { href: "/app/pick-lists", label: "Pick lists" },
+        { href: "/app/shipments", label: "Shipments" },
+        { href: "/app/returns", label: "Returns" },
+        { href: "/app/products", label: "Products" },
+        { href: "/app/movements", label: "Movements" },
+        { href: "/app/counts", label: "Counts" },
+        { href: "/app/lots", label: "Lots" },
+        { href: "/app/holds", label: "Holds" },
+        { href: "/app/jobs", label: "Jobs" },
+        { href: "/app/reports", label: "Reports" },
+        { href: "/app/events", label: "Events" },
+      ],
+    },
+    {
+      label: "Floor",
+      links: [
+        { href: "/app/pick", label: "Pick" },
+        { href: "/app/pack", label: "Pack" },
+        { href: "/app/receive", label: "Receive" },
+      ],
+    },
+    {
+      label: "3PL",
+      links: [
+        { href: "/app/merchants", label: "Merchants" },
+        ...(billing ? [{ href: "/app/billing/invoices", label: "Billing", section: "/app/billing" }] : []),
+      ],
+    },
+    {
+      label: "Configuration",
+      links: [
+        { href: "/app/warehouses", label: "Warehouses" },
+        ...(admin
+          ? [
+              { href: "/app/configuration/api-keys", label: "API Keys" },
+              { href: "/app/configuration/users", label: "Users" },
+              { href: "/app/configuration/webhooks", label: "Webhooks" },
+            ]
+          : []),
+      ],
+    },
+  ];
 
   return (
     <div class="layout">
@@ -109,67 +143,39 @@ function SignedIn({ session }: { session: SessionState }) {
         <a class="brand" href="/app/">
           Warehouse
         </a>
-        <button
-          type="button"
-          class="button menu-button"
-          aria-expanded={menuOpen}
-          aria-controls="main-nav"
-          onClick={() => setMenuOpen(!menuOpen)}
-        >
-          Menu
-        </button>
-        <nav id="main-nav" class={menuOpen ? "main-nav open" : "main-nav"} aria-label="Main">
-          <ul>
-            {link("/app/", "Dashboard", true)}
-            {link("/app/stock", "Stock")}
-            {link("/app/orders", "Orders")}
-            {link("/app/pick-lists", "Pick lists")}
-            {link("/app/pick", "Pick")}
-            {link("/app/pack", "Pack")}
-            {link("/app/shipments", "Shipments")}
-            {link("/app/receive", "Receive")}
-            {link("/app/returns", "Returns")}
-            {link("/app/products", "Products")}
-            {link("/app/movements", "Movements")}
-            {link("/app/counts", "Counts")}
-            {link("/app/lots", "Lots")}
-            {link("/app/holds", "Holds")}
-            {link("/app/warehouses", "Warehouses")}
-            {link("/app/merchants", "Merchants")}
-            {billing && link("/app/billing/invoices", "Billing", false, "/app/billing")}
-            {link("/app/jobs", "Jobs")}
-            {link("/app/reports", "Reports")}
-            {link("/app/events", "Events")}
-            {admin && link("/app/configuration", "Configuration")}
-          </ul>
-          <div class="session-controls">
-            {memberships.length > 1 ? (
-              <label class="tenant-switch">
-                <span class="visually-hidden">Tenant</span>
-                <select
-                  value={session.tenantId ?? ""}
-                  onChange={(event) => chooseTenant(event.currentTarget.value)}
-                >
-                  {memberships.map((m) => (
-                    <option key={m.tenantId} value={m.tenantId}>
-                      {m.tenantName}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ) : (
-              <span class="tenant-name">{memberships[0]?.tenantName}</span>
-            )}
-            <a href="/app/account">
-              {session.user?.name}
-              <span class="visually-hidden"> (your account)</span>
-            </a>
-            <a href="/api/v1/docs">API reference</a>
-            <button type="button" class="button" onClick={() => void signOut()}>
-              Sign out
-            </button>
-          </div>
-        </nav>
+        <MainNav
+          home={{ href: "/app/", label: "Dashboard" }}
+          groups={groups}
+          controls={
+            <>
+              {memberships.length > 1 ? (
+                <label class="tenant-switch">
+                  <span class="visually-hidden">Tenant</span>
+                  <select
+                    value={session.tenantId ?? ""}
+                    onChange={(event) => chooseTenant(event.currentTarget.value)}
+                  >
+                    {memberships.map((m) => (
+                      <option key={m.tenantId} value={m.tenantId}>
+                        {m.tenantName}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : (
+                <span class="tenant-name">{memberships[0]?.tenantName}</span>
+              )}
+              <a href="/app/account">
+                {session.user?.name}
+                <span class="visually-hidden"> (your account)</span>
+              </a>
+              <a href="/api/v1/docs">API reference</a>
+              <button type="button" class="button" onClick={() => void signOut()}>
+                Sign out
+              </button>
+            </>
+          }
+        />
       </header>
       <main id="main" class="content">
         <Router key={session.tenantId}>

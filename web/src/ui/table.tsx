@@ -26,7 +26,14 @@ export function Table({
   children: ComponentChildren;
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
+  const region = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
+    // The scrolling region is named `label`, unless the section around it already has that name (a heading of
+    // the same words): two landmarks of one name are one too many (axe landmark-unique).
+    const around = region.current?.parentElement?.closest<HTMLElement>("section[aria-labelledby]");
+    const heading = around && document.getElementById(around.getAttribute("aria-labelledby") ?? "");
+    if (heading?.textContent?.trim() === label) region.current?.removeAttribute("aria-label");
+    else region.current?.setAttribute("aria-label", label);
     for (const row of body.current?.rows ?? []) {
       row.setAttribute("role", "row");
       let index = 0;
@@ -41,7 +48,7 @@ export function Table({
   });
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable)
-    <section class="table-scroll stacked" aria-label={label} tabIndex={0}>
+    <section ref={region} class="table-scroll stacked" tabIndex={0}>
       <table role="table">
         {caption && <caption class="visually-hidden">{caption}</caption>}
         <thead role="rowgroup">
