@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,8 @@ export default async function setup(project: TestProject) {
   stateDir = mkdtempSync(join(tmpdir(), "wms-e2e-"));
   const serverLog = join(stateDir, "wrangler-dev.log");
   const log = createWriteStream(serverLog);
+  // The file exists once the stream has opened it; reading it before (the loop below) would throw ENOENT.
+  await once(log, "open");
   const root = join(import.meta.dirname, "../..");
   server = spawn(
     process.execPath,
