@@ -24,7 +24,8 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
   });
 
   it("has no violations on any page of a signed-in administrator, dialogs included", {
-    timeout: 180_000,
+    // Nine axe runs; on a loaded 2-core machine each takes up to half a minute.
+    timeout: 420_000,
   }, async () => {
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);

@@ -8,9 +8,6 @@ describe("Configuration, API Keys", () => {
     const page = await openPage("/app/");
     await signIn(page, tenant.email, tenant.password);
     await openFromMenu(page, "Configuration", "API Keys");
-    await page.getByRole("heading", { name: "Configuration", level: 1 }).waitFor();
-    await screenshot(page, "configuration");
-    await page.getByRole("link", { name: "API Keys" }).first().click();
     await page.getByRole("heading", { name: "API Keys", level: 1 }).waitFor();
 
     await page.getByRole("button", { name: "Generate New Key" }).click();

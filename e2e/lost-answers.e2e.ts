@@ -57,7 +57,7 @@ describe("a write whose answer is lost acts once", () => {
 
     await page.getByRole("button", { name: "Receive" }).click();
     const receive = page.getByRole("dialog", { name: `Receive ${po.number}` });
-    await receive.getByLabel("Into location").selectOption({ label: "A1" });
+    await receive.getByLabel("Into location").selectOption({ label: "MAIN · A1" });
     await receive.getByRole("button", { name: "Receive stock" }).click();
     await page.locator(".details .badge", { hasText: "received" }).waitFor();
     expect(await onHandByLocation(tenant, soap.id)).toEqual({ A1: 10 });
@@ -73,7 +73,7 @@ describe("a write whose answer is lost acts once", () => {
     await page.getByRole("button", { name: "Transfer MUG-1 from A1" }).click();
     const transfer = page.getByRole("dialog", { name: "Transfer MUG-1 at A1" });
     await transfer.getByLabel("Quantity").fill("5");
-    await transfer.getByLabel("To location").selectOption({ label: "MAIN A2" });
+    await transfer.getByLabel("To location").selectOption({ label: "MAIN · A2" });
     await transfer.getByRole("button", { name: "Transfer" }).click();
     await transfer.waitFor({ state: "detached" });
     expect(await onHandByLocation(tenant, mug.id)).toEqual({ A1: 3, A2: 5 });

@@ -43,8 +43,8 @@ describe("returns, through the screens", () => {
     const receive = page.getByRole("dialog", { name: /^Receive RMA-/ });
     await receive.getByLabel("Disposition").selectOption("quarantine");
     const location = receive.getByLabel("Location");
-    await expect.poll(() => location.locator("option").allTextContents()).toEqual(["Choose…", "Q1"]);
-    await location.selectOption({ label: "Q1" });
+    await expect.poll(() => location.locator("option").allTextContents()).toEqual(["Choose…", "MAIN · Q1"]);
+    await location.selectOption({ label: "MAIN · Q1" });
     await expectFitsPhone(page, "receive return at 390 px");
     await screenshot(page, "return-receive-phone");
     await receive.getByRole("button", { name: "Receive return" }).click();

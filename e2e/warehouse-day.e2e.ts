@@ -177,6 +177,10 @@ describe("a day in the warehouse on the demo tenant, as npm run dev leaves it", 
     // Stock and the ledger on screen and as CSV.
     await openFromMenu(page, "Office", "Stock");
     await page.getByRole("heading", { name: "Stock", level: 1 }).waitFor();
+    // The demo's levels fill several pages: the product ordered is found by its SKU, as a person would.
+    const filters = page.getByRole("form", { name: "Filter stock" });
+    await filters.getByLabel("SKU").fill(spare.sku);
+    await filters.getByRole("button", { name: "Apply" }).click();
     await page.getByRole("cell", { name: spare.sku, exact: true }).first().waitFor();
     await expectAccessible(page, "stock at 1366");
     await openFromMenu(page, "Office", "Movements");
@@ -265,7 +269,7 @@ describe("the stock screen", () => {
     await page.getByRole("button", { name: "Transfer MUG-1 from A1" }).click();
     const transfer = page.getByRole("dialog", { name: "Transfer MUG-1 at A1" });
     await transfer.getByLabel("Quantity").fill("5");
-    await transfer.getByLabel("To location").selectOption({ label: "MAIN A2" });
+    await transfer.getByLabel("To location").selectOption({ label: "MAIN · A2" });
     await transfer.getByRole("button", { name: "Transfer" }).click();
     await page.getByRole("row", { name: /MUG-1 Mug MAIN A2/ }).waitFor();
     const byLocation = Object.fromEntries(

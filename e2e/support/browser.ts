@@ -114,6 +114,8 @@ export async function openPage(path = "/app/", options: PageOptions = {}): Promi
     permissions: ["clipboard-read", "clipboard-write"],
   });
   contexts.push(context);
+  // A page's load event (the API reference's 3 MB document and script) takes over 30 s on a loaded machine.
+  context.setDefaultNavigationTimeout(90_000);
   const page = await context.newPage();
   const record: Misdeeds = {
     otherOrigins: [],
