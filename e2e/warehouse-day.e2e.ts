@@ -181,7 +181,8 @@ describe("a day in the warehouse on the demo tenant, as npm run dev leaves it", 
     const filters = page.getByRole("form", { name: "Filter stock" });
     await filters.getByLabel("SKU").fill(spare.sku);
     await filters.getByRole("button", { name: "Apply" }).click();
-    await page.getByRole("cell", { name: spare.sku, exact: true }).first().waitFor();
+    // The Product cell reads "SKU name", the SKU a link to the product.
+    await page.getByRole("link", { name: spare.sku, exact: true }).first().waitFor();
     await expectAccessible(page, "stock at 1366");
     await openFromMenu(page, "Office", "Movements");
     await page.getByRole("cell", { name: "received" }).first().waitFor();
