@@ -22,14 +22,19 @@ beforeAll(async () => {
 const kg = (value: number) => ({ value, unit: "kg" });
 
 /** A confirmed order of `quantity` units from one bin (10 in stock), and a shipment of `shipped` of them. */
-async function shippedPart(quantity: number, shipped: number, packages = 1) {
+async function shippedPart(
+  quantity: number,
+  shipped: number,
+  packages = 1,
+  shippingAddress: Record<string, string> = { street: "1 Main St", city: "Springfield", zip: "12345" },
+) {
   const warehouse = await createWarehouse(tenant);
   const bin = await createLocation(tenant, warehouse.id);
   const product = await createProduct(tenant);
   await adjustStock(tenant, product.id, bin.id, 10);
   const created = await salesOrder(tenant, [{ productId: product.id, quantity }], {
     warehouseId: warehouse.id,
-    shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+    shippingAddress,
   });
   expect(created.status).toBe(201);
   const order = created.body.data;
@@ -214,6 +219,67 @@ describe("POST /shipments/{id}/label", () => {
       body: { trackingNumbers: [] },
     });
     expect(late.status).toBe(409);
+  });
+});
+
+describe("a label's address", () => {
+  it("prints the recipient, company, both street lines, postal code and city, region and country", async () => {
+    const address = {
+      name: "Ada Lovelace",
+      company: "Analytical Engines Ltd",
+      street: "12 Marylebone Rd",
+      street2: "Flat 3",
+      city: "London",
+      zip: "NW1 5LR",
+      state: "Greater London",
+      countryCode: "GB",
+      phone: "+44 20 7946 0000",
+      email: "ada@example.com",
+    };
+    const { order, shipment } = await shippedPart(1, 1, 1, address);
+    expect((await orderOf(order.id)).shippingAddress).toEqual(address);
+    const [pkg] = shipment.packages;
+    if (!pkg) throw new Error("one package");
+    const labelled = await call("POST", `/shipments/${shipment.id}/label`, {
+      headers: tenant.admin,
+      body: { trackingNumbers: [{ packageId: pkg.id, trackingNumber: "1Z-ADA" }] },
+    });
+    expect(labelled.status).toBe(200);
+    const zpl = (
+      await call("GET", `/shipments/${shipment.id}/packages/${pkg.id}/label`, { headers: tenant.admin })
+    ).body.data as unknown as string;
+    const shipTo = [...zpl.matchAll(/\^FD([^^]*)\^FS/g)].map((m) => m[1]);
+    const from = shipTo.indexOf("SHIP TO");
+    expect(shipTo.slice(from, from + 8)).toEqual([
+      "SHIP TO",
+      "Ada Lovelace",
+      "Analytical Engines Ltd",
+      "12 Marylebone Rd",
+      "Flat 3",
+      "NW1 5LR London",
+      "Greater London",
+      "UNITED KINGDOM",
+    ]);
+  });
+
+  it("is refused (400, naming each field) with a country that is not an ISO code, a bad phone or email", async () => {
+    const product = await createProduct(tenant);
+    const res = await salesOrder(tenant, [{ productId: product.id, quantity: 1 }], {
+      shippingAddress: {
+        street: "1 Main St",
+        city: "Springfield",
+        zip: "12345",
+        countryCode: "UK",
+        phone: "call me",
+        email: "nobody",
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      "shippingAddress.countryCode: must be an ISO 3166-1 alpha-2 country code in capitals (DE, US, ...)",
+      "shippingAddress.phone: must be a phone number: digits, spaces and + ( ) - . /",
+      "shippingAddress.email: must be an email address",
+    ]);
   });
 });
 

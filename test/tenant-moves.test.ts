@@ -68,7 +68,24 @@ async function tenantWithData() {
   });
   stubReceiver();
   const stock = await stockedProduct(tenant, 100);
-  expect((await salesOrder(tenant, [{ productId: stock.productId, quantity: 3 }])).status).toBe(201);
+  // The order carries every optional field a column holds (customer name, the full ship-to), which the copy keeps.
+  const order = await salesOrder(tenant, [{ productId: stock.productId, quantity: 3 }], {
+    customerName: "Ada Lovelace",
+    shippingAddress: {
+      name: "Ada Lovelace",
+      company: "Analytical Engines Ltd",
+      street: "12 Marylebone Rd",
+      street2: "Flat 3",
+      city: "London",
+      zip: "NW1 5LR",
+      state: "Greater London",
+      countryCode: "GB",
+      phone: "+44 20 7946 0000",
+      email: "ada@example.com",
+    },
+    notes: "Leave with the porter",
+  });
+  expect(order.status).toBe(201);
   // Wait for the attempt to be recorded, not only received: the recording writes rows the move counts.
   const recorded = async () =>
     (
@@ -79,7 +96,9 @@ async function tenantWithData() {
   await expect.poll(recorded, { timeout: 5000 }).toBe(1);
   const idempotent = await adjust(tenant, stock, "before-the-move");
   expect(idempotent.status).toBe(201);
-  return { tenant, stock, idempotent };
+  const orderBefore = (await call("GET", `/orders/${order.body.data.id}`, { headers: tenant.admin })).body
+    .data;
+  return { tenant, stock, idempotent, orderBefore };
 }
 
 function adjust(tenant: TestTenant, stock: { productId: string; locationId: string }, key: string) {
@@ -107,7 +126,7 @@ describe("online tenant moves", () => {
   });
 
   it("moves a tenant with its data while it keeps writing: each write lands once on the new shard or gets 503", async () => {
-    const { tenant, stock, idempotent } = await tenantWithData();
+    const { tenant, stock, idempotent, orderBefore } = await tenantWithData();
     const before = await rowsOn("SHARD_0", tenant.id);
 
     const started = await call("POST", `/platform/tenants/${tenant.id}/move`, {
@@ -179,6 +198,14 @@ describe("online tenant moves", () => {
     const levels = await levelsWithLedger(tenant);
     for (const level of levels) expect(level.onHand).toBe(level.ledger);
     expect(levels.find((l) => l.productId === stock.productId)?.onHand).toBe(101 + landed.length);
+
+    // The order reads back from the new shard as it was, its customer name and ship-to included.
+    const orderAfter = await call("GET", `/orders/${orderBefore.id}`, { headers: tenant.admin });
+    expect(orderAfter.body.data).toEqual(orderBefore);
+    expect(orderAfter.body.data).toMatchObject({
+      customerName: "Ada Lovelace",
+      shippingAddress: { name: "Ada Lovelace", state: "Greater London", countryCode: "GB" },
+    });
 
     // An idempotent request made before the move replays from the new shard; the tenant writes there now.
     const replay = await adjust(tenant, stock, "before-the-move");

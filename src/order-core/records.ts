@@ -1,5 +1,6 @@
 import type { orderLines, orderStatusHistory, orders } from "../db/schema/tenant";
 import { exactMoneyWithText, fromE4 } from "../money";
+import type { ShippingAddress } from "./schemas";
 import { allowedTransitions, type OrderStatus } from "./state-machine";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -22,10 +23,11 @@ export function orderSummary(row: OrderRow, quantity: number) {
     type: row.type,
     status: row.status as OrderStatus,
     customerId: row.customerId,
+    customerName: row.customerName,
     supplier: row.supplier,
     warehouseId: row.warehouseId,
     merchantId: row.merchantId,
-    shippingAddress: row.shippingAddress as { street: string; city: string; zip: string } | null,
+    shippingAddress: row.shippingAddress as ShippingAddress | null,
     trackingNumber: row.trackingNumber,
     notes: row.notes,
     expectedAt: row.expectedAt,
@@ -36,7 +38,20 @@ export function orderSummary(row: OrderRow, quantity: number) {
   };
 }
 
-function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
+/** What became of a sales order's units so far, per line id: reserved now, picked on pick lists. */
+export interface LineProgress {
+  reserved: ReadonlyMap<string, number>;
+  picked: ReadonlyMap<string, number>;
+}
+
+/** Each line's reserved units, from the order's reservation rows. */
+export function reservedPerLine(reservations: readonly { lineId: string; quantity: number }[]) {
+  const reserved = new Map<string, number>();
+  for (const r of reservations) reserved.set(r.lineId, (reserved.get(r.lineId) ?? 0) + r.quantity);
+  return reserved;
+}
+
+function lineRecord(type: OrderRow["type"], line: OrderLineRow, progress: LineProgress | undefined) {
   const unit = fromE4(line.unitPriceE4);
   return {
     id: line.id,
@@ -46,6 +61,10 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
     ...(type === "sales"
       ? {
           price: unit,
+          ...(progress && {
+            reservedQuantity: progress.reserved.get(line.id) ?? 0,
+            pickedQuantity: progress.picked.get(line.id) ?? 0,
+          }),
           shippedQuantity: line.shippedQuantity,
           backorderedQuantity: line.backorderedQuantity,
           lotNumber: line.lotNumber,
@@ -59,11 +78,12 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow) {
   };
 }
 
-/** The full order as returned by GET /orders/{id} and carried in order events. */
+/** The full order as returned by GET /orders/{id} (with `progress`) and carried in order events. */
 export function orderRecord(
   row: OrderRow,
   lines: readonly OrderLineRow[],
   history: readonly StatusHistoryRow[],
+  progress?: LineProgress,
 ) {
   const sorted = [...lines].sort((a, b) => a.lineNo - b.lineNo);
   return {
@@ -71,7 +91,7 @@ export function orderRecord(
       row,
       sorted.reduce((sum, line) => sum + line.quantity, 0),
     ),
-    lines: sorted.map((line) => lineRecord(row.type, line)),
+    lines: sorted.map((line) => lineRecord(row.type, line, row.type === "sales" ? progress : undefined)),
     kitLines: (row.kitLines ?? []).map((kit) => ({
       id: kit.id,
       lineNo: kit.lineNo,

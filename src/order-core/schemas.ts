@@ -3,6 +3,7 @@ import { nullableRef } from "../http/nullable";
 import { ExactMoney, ExactMoneyText } from "../money";
 import { amountFields, oneAmount } from "../stock/packs";
 import { trackedFields } from "../stock/schemas";
+import { countryCodes } from "./countries";
 import { orderStatuses } from "./state-machine";
 
 // An order as its own operations and its events show it (src/orders, src/pick-lists, src/shipments, src/events),
@@ -26,15 +27,44 @@ export const OrderStatus = z.enum(orderStatuses).openapi("OrderStatus");
 
 export const OrderType = z.enum(["sales", "purchase"]).openapi("OrderType");
 
+const optional = <T extends z.ZodType>(schema: T, description: string) =>
+  schema.optional().openapi({ description });
+
+/**
+ * Where a sales order ships: what a carrier's label needs. `street`, `city` and `zip` as the spec has them; the
+ * rest is optional (issue #45 added name, company, street2, countryCode, phone and email; older orders lack them).
+ */
 export const ShippingAddress = z
   .strictObject({
-    street: Text(200),
+    name: optional(Text(200), "The recipient, as the label prints it."),
+    company: optional(Text(200), "The recipient's company, if any."),
+    street: Text(200).openapi({ description: "The first address line." }),
+    street2: optional(Text(200), "A second address line (building, floor, c/o)."),
     city: Text(100),
-    zip: Text(20),
-    state: Text(100).optional(),
-    country: Text(100).optional(),
+    zip: Text(20).openapi({ description: "The postal code." }),
+    state: optional(Text(100), "The region: state, province or county, as the country writes it."),
+    country: optional(
+      Text(100),
+      "The country's name as the sender wrote it (free text, kept for older clients); `countryCode` is what carriers read.",
+    ),
+    countryCode: z
+      .enum(countryCodes, { error: "must be an ISO 3166-1 alpha-2 country code in capitals (DE, US, ...)" })
+      .optional()
+      .openapi({ description: "ISO 3166-1 alpha-2.", example: "DE" }),
+    phone: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^\+?[0-9][0-9 ()./-]{2,39}$/, "must be a phone number: digits, spaces and + ( ) - . /"),
+      "For the carrier's delivery notice.",
+    ),
+    email: optional(
+      z.email("must be an email address").max(254, "must be at most 254 characters"),
+      "For the carrier's delivery notice.",
+    ),
   })
   .openapi("ShippingAddress");
+export type ShippingAddress = z.infer<typeof ShippingAddress>;
 
 const Actor = z.object({ type: z.enum(["user", "api_key", "system"]), id: z.string().nullable() });
 
@@ -47,6 +77,13 @@ export const OrderLineRecord = z
     price: z.number().optional().openapi({ description: "Unit price (sales orders)" }),
     cost: z.number().optional().openapi({ description: "Unit cost (purchase orders)" }),
     receivedQuantity: z.number().int().optional().openapi({ description: "Purchase orders only" }),
+    reservedQuantity: z.number().int().optional().openapi({
+      description:
+        "Sales orders, in `GET /orders/{id}`: units reserved for the line now (in bins, or picked and waiting at the packing location).",
+    }),
+    pickedQuantity: z.number().int().optional().openapi({
+      description: "Sales orders, in `GET /orders/{id}`: units picked for the line on pick lists so far.",
+    }),
     shippedQuantity: z
       .number()
       .int()
@@ -94,6 +131,10 @@ const orderFields = {
   type: OrderType,
   status: OrderStatus,
   customerId: z.uuid().nullable(),
+  customerName: z
+    .string()
+    .nullable()
+    .openapi({ description: "Sales orders: the customer's name, if given." }),
   supplier: z.string().nullable(),
   warehouseId: z.uuid().nullable(),
   merchantId: z

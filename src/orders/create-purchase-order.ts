@@ -43,6 +43,7 @@ export async function createPurchaseOrder(tdb: TenantDb, actor: Actor, body: Cre
     type: "purchase",
     status: "draft",
     customerId: null,
+    customerName: null,
     supplier: input.supplier,
     warehouseId: input.warehouseId,
     shippingAddress: null,

@@ -133,7 +133,10 @@ export async function createSalesOrder(
 function unownedOrder(
   tdb: TenantDb,
   actor: Actor,
-  input: Pick<CreateSalesOrderBody, "customerId" | "warehouseId" | "shippingAddress" | "notes">,
+  input: Pick<
+    CreateSalesOrderBody,
+    "customerId" | "customerName" | "warehouseId" | "shippingAddress" | "notes"
+  >,
   order: { id: string; totalE4: number; kitLines: ExpandedLines["kitLines"]; now: string },
 ): Omit<OrderRow, "number" | "merchantId"> {
   return {
@@ -142,6 +145,7 @@ function unownedOrder(
     type: "sales",
     status: "pending",
     customerId: input.customerId,
+    customerName: input.customerName ?? null,
     supplier: null,
     warehouseId: input.warehouseId ?? null,
     shippingAddress: input.shippingAddress,

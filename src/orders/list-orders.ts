@@ -1,4 +1,4 @@
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, or, sql } from "drizzle-orm";
 import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { readPage, sortedBy } from "../db/pages";
@@ -28,7 +28,13 @@ export function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
     query.customerId ? eq(orders.customerId, query.customerId) : undefined,
     query.ids ? inJsonArray(orders.id, query.ids) : undefined,
     ...between(orders.createdAt, query.createdFrom, query.createdTo),
-    query.search ? contains(orders.number, query.search) : undefined,
+    query.search
+      ? or(
+          contains(orders.number, query.search),
+          contains(orders.customerName, query.search),
+          contains(orders.supplier, query.search),
+        )
+      : undefined,
   );
   // Spelled out: drizzle renders columns unqualified here, which would bind them to order_lines.
   const quantity = sql<number>`(select coalesce(sum(l.quantity), 0) from order_lines l

@@ -5,7 +5,7 @@ import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { readOrder } from "../order-core/read-order";
-import { orderRecord } from "../order-core/records";
+import { orderRecord, reservedPerLine } from "../order-core/records";
 import { OrderRecord, OrderSummary } from "../order-core/schemas";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createShipment } from "../shipment-core/create-shipment";
@@ -163,8 +163,14 @@ const listOrderShipmentsRoute = defineRoute(read, {
 export const orderRoutes = createRouter()
   .openapi(listOrdersRoute, async (c) => ok(c, await listOrders(c.var.tenantDb, c.req.valid("query"))))
   .openapi(getOrderRoute, async (c) => {
-    const { row, lines, history } = await readOrder(c.var.tenantDb, c.req.valid("param").id);
-    return ok(c, orderRecord(row, lines, history));
+    const order = await readOrder(c.var.tenantDb, c.req.valid("param").id, { picked: true });
+    return ok(
+      c,
+      orderRecord(order.row, order.lines, order.history, {
+        reserved: reservedPerLine(order.reservations),
+        picked: order.picked,
+      }),
+    );
   })
   .openapi(createSalesOrderRoute, async (c) => {
     const order = await createSalesOrder(c.var.tenantDb, actorOf(c), c.req.valid("json"), () =>

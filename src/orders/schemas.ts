@@ -30,6 +30,7 @@ const PricedLines = <T extends z.ZodType>(line: T) =>
 export const CreateSalesOrderBody = z
   .strictObject({
     customerId: Id,
+    customerName: Text(200).optional().openapi({ description: "The customer's name, as people see it." }),
     warehouseId: Id.optional().openapi({ description: "Reserve only from this warehouse's locations." }),
     lines: PricedLines(
       z
@@ -134,7 +135,10 @@ export const ListOrdersQuery = pageQuery.extend({
     .trim()
     .max(64)
     .optional()
-    .openapi({ param: { name: "search", in: "query" }, description: "Part of the order number" }),
+    .openapi({
+      param: { name: "search", in: "query" },
+      description: "Part of the order number, the customer's name or the supplier (case-insensitive)",
+    }),
   sort: sortQuery(["createdAt", "updatedAt", "number", "status", "total"], {
     field: "createdAt",
     direction: "desc",

@@ -8,7 +8,7 @@ import type { Resolver } from "../outbound/url-guard";
 import { withPackages } from "../shipment-core/records";
 import type { ShipmentRecord } from "../shipment-core/schemas";
 import { carrierAdapterFor } from "./carriers/adapter-for";
-import { labelContentType } from "./carriers/carrier";
+import { type Address, labelContentType } from "./carriers/carrier";
 import { labelKey } from "./label-key";
 import type { LabelBody } from "./schemas";
 
@@ -81,7 +81,7 @@ export async function labelShipment(
   );
   if (strangers.length) throw new AppError("NOT_FOUND", "Package not found", { errors: strangers });
 
-  const address = order?.shippingAddress as { street: string; city: string; zip: string } | null | undefined;
+  const address = order?.shippingAddress as Address | null | undefined;
   const adapter = await carrierAdapterFor(carrier, context.secretKey, context.guard);
   const labels = await adapter.labels({
     shipment,

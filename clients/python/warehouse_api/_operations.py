@@ -1019,6 +1019,7 @@ class OrdersResource:
         self,
         *,
         customer_id: str,
+        customer_name: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         lines: List[Union[m.CreateSalesOrderRequestLinesItem, Dict[str, Any]]],
         shipping_address: Union[m.ShippingAddress, Dict[str, Any]],
@@ -1030,7 +1031,7 @@ class OrdersResource:
         """``POST /api/v1/orders/sales`` (createSalesOrder)."""
         return self._t.call(
             OPERATIONS["createSalesOrder"],
-            body={"customerId": customer_id, "warehouseId": warehouse_id, "lines": lines, "shippingAddress": shipping_address, "notes": notes},
+            body={"customerId": customer_id, "customerName": customer_name, "warehouseId": warehouse_id, "lines": lines, "shippingAddress": shipping_address, "notes": notes},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,

@@ -1,13 +1,11 @@
+import type { ShippingAddress } from "../../order-core/schemas";
 import type { ShipmentRecord } from "../../shipment-core/schemas";
 
 // The seam between shipments and carriers: an adapter turns a packed shipment into a tracking number and a
 // label per package. `manual` is built in; a real carrier (or a tenant's label service) is another adapter.
 
-export interface Address {
-  street: string;
-  city: string;
-  zip: string;
-}
+/** Where the parcels go: the order's shipping address as stored (older orders have street, city and zip only). */
+export type Address = ShippingAddress;
 
 export interface LabelRequest {
   shipment: ShipmentRecord;

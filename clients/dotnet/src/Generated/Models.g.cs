@@ -42,6 +42,261 @@ namespace Warehouse.Api.Models
         [WireName("month")] Month,
     }
 
+    public enum CountryCode
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("AD")] AD,
+        [WireName("AE")] AE,
+        [WireName("AF")] AF,
+        [WireName("AG")] AG,
+        [WireName("AI")] AI,
+        [WireName("AL")] AL,
+        [WireName("AM")] AM,
+        [WireName("AO")] AO,
+        [WireName("AQ")] AQ,
+        [WireName("AR")] AR,
+        [WireName("AS")] AS,
+        [WireName("AT")] AT,
+        [WireName("AU")] AU,
+        [WireName("AW")] AW,
+        [WireName("AX")] AX,
+        [WireName("AZ")] AZ,
+        [WireName("BA")] BA,
+        [WireName("BB")] BB,
+        [WireName("BD")] BD,
+        [WireName("BE")] BE,
+        [WireName("BF")] BF,
+        [WireName("BG")] BG,
+        [WireName("BH")] BH,
+        [WireName("BI")] BI,
+        [WireName("BJ")] BJ,
+        [WireName("BL")] BL,
+        [WireName("BM")] BM,
+        [WireName("BN")] BN,
+        [WireName("BO")] BO,
+        [WireName("BQ")] BQ,
+        [WireName("BR")] BR,
+        [WireName("BS")] BS,
+        [WireName("BT")] BT,
+        [WireName("BV")] BV,
+        [WireName("BW")] BW,
+        [WireName("BY")] BY,
+        [WireName("BZ")] BZ,
+        [WireName("CA")] CA,
+        [WireName("CC")] CC,
+        [WireName("CD")] CD,
+        [WireName("CF")] CF,
+        [WireName("CG")] CG,
+        [WireName("CH")] CH,
+        [WireName("CI")] CI,
+        [WireName("CK")] CK,
+        [WireName("CL")] CL,
+        [WireName("CM")] CM,
+        [WireName("CN")] CN,
+        [WireName("CO")] CO,
+        [WireName("CR")] CR,
+        [WireName("CU")] CU,
+        [WireName("CV")] CV,
+        [WireName("CW")] CW,
+        [WireName("CX")] CX,
+        [WireName("CY")] CY,
+        [WireName("CZ")] CZ,
+        [WireName("DE")] DE,
+        [WireName("DJ")] DJ,
+        [WireName("DK")] DK,
+        [WireName("DM")] DM,
+        [WireName("DO")] DO,
+        [WireName("DZ")] DZ,
+        [WireName("EC")] EC,
+        [WireName("EE")] EE,
+        [WireName("EG")] EG,
+        [WireName("EH")] EH,
+        [WireName("ER")] ER,
+        [WireName("ES")] ES,
+        [WireName("ET")] ET,
+        [WireName("FI")] FI,
+        [WireName("FJ")] FJ,
+        [WireName("FK")] FK,
+        [WireName("FM")] FM,
+        [WireName("FO")] FO,
+        [WireName("FR")] FR,
+        [WireName("GA")] GA,
+        [WireName("GB")] GB,
+        [WireName("GD")] GD,
+        [WireName("GE")] GE,
+        [WireName("GF")] GF,
+        [WireName("GG")] GG,
+        [WireName("GH")] GH,
+        [WireName("GI")] GI,
+        [WireName("GL")] GL,
+        [WireName("GM")] GM,
+        [WireName("GN")] GN,
+        [WireName("GP")] GP,
+        [WireName("GQ")] GQ,
+        [WireName("GR")] GR,
+        [WireName("GS")] GS,
+        [WireName("GT")] GT,
+        [WireName("GU")] GU,
+        [WireName("GW")] GW,
+        [WireName("GY")] GY,
+        [WireName("HK")] HK,
+        [WireName("HM")] HM,
+        [WireName("HN")] HN,
+        [WireName("HR")] HR,
+        [WireName("HT")] HT,
+        [WireName("HU")] HU,
+        [WireName("ID")] ID,
+        [WireName("IE")] IE,
+        [WireName("IL")] IL,
+        [WireName("IM")] IM,
+        [WireName("IN")] IN,
+        [WireName("IO")] IO,
+        [WireName("IQ")] IQ,
+        [WireName("IR")] IR,
+        [WireName("IS")] IS,
+        [WireName("IT")] IT,
+        [WireName("JE")] JE,
+        [WireName("JM")] JM,
+        [WireName("JO")] JO,
+        [WireName("JP")] JP,
+        [WireName("KE")] KE,
+        [WireName("KG")] KG,
+        [WireName("KH")] KH,
+        [WireName("KI")] KI,
+        [WireName("KM")] KM,
+        [WireName("KN")] KN,
+        [WireName("KP")] KP,
+        [WireName("KR")] KR,
+        [WireName("KW")] KW,
+        [WireName("KY")] KY,
+        [WireName("KZ")] KZ,
+        [WireName("LA")] LA,
+        [WireName("LB")] LB,
+        [WireName("LC")] LC,
+        [WireName("LI")] LI,
+        [WireName("LK")] LK,
+        [WireName("LR")] LR,
+        [WireName("LS")] LS,
+        [WireName("LT")] LT,
+        [WireName("LU")] LU,
+        [WireName("LV")] LV,
+        [WireName("LY")] LY,
+        [WireName("MA")] MA,
+        [WireName("MC")] MC,
+        [WireName("MD")] MD,
+        [WireName("ME")] ME,
+        [WireName("MF")] MF,
+        [WireName("MG")] MG,
+        [WireName("MH")] MH,
+        [WireName("MK")] MK,
+        [WireName("ML")] ML,
+        [WireName("MM")] MM,
+        [WireName("MN")] MN,
+        [WireName("MO")] MO,
+        [WireName("MP")] MP,
+        [WireName("MQ")] MQ,
+        [WireName("MR")] MR,
+        [WireName("MS")] MS,
+        [WireName("MT")] MT,
+        [WireName("MU")] MU,
+        [WireName("MV")] MV,
+        [WireName("MW")] MW,
+        [WireName("MX")] MX,
+        [WireName("MY")] MY,
+        [WireName("MZ")] MZ,
+        [WireName("NA")] NA,
+        [WireName("NC")] NC,
+        [WireName("NE")] NE,
+        [WireName("NF")] NF,
+        [WireName("NG")] NG,
+        [WireName("NI")] NI,
+        [WireName("NL")] NL,
+        [WireName("NO")] NO,
+        [WireName("NP")] NP,
+        [WireName("NR")] NR,
+        [WireName("NU")] NU,
+        [WireName("NZ")] NZ,
+        [WireName("OM")] OM,
+        [WireName("PA")] PA,
+        [WireName("PE")] PE,
+        [WireName("PF")] PF,
+        [WireName("PG")] PG,
+        [WireName("PH")] PH,
+        [WireName("PK")] PK,
+        [WireName("PL")] PL,
+        [WireName("PM")] PM,
+        [WireName("PN")] PN,
+        [WireName("PR")] PR,
+        [WireName("PS")] PS,
+        [WireName("PT")] PT,
+        [WireName("PW")] PW,
+        [WireName("PY")] PY,
+        [WireName("QA")] QA,
+        [WireName("RE")] RE,
+        [WireName("RO")] RO,
+        [WireName("RS")] RS,
+        [WireName("RU")] RU,
+        [WireName("RW")] RW,
+        [WireName("SA")] SA,
+        [WireName("SB")] SB,
+        [WireName("SC")] SC,
+        [WireName("SD")] SD,
+        [WireName("SE")] SE,
+        [WireName("SG")] SG,
+        [WireName("SH")] SH,
+        [WireName("SI")] SI,
+        [WireName("SJ")] SJ,
+        [WireName("SK")] SK,
+        [WireName("SL")] SL,
+        [WireName("SM")] SM,
+        [WireName("SN")] SN,
+        [WireName("SO")] SO,
+        [WireName("SR")] SR,
+        [WireName("SS")] SS,
+        [WireName("ST")] ST,
+        [WireName("SV")] SV,
+        [WireName("SX")] SX,
+        [WireName("SY")] SY,
+        [WireName("SZ")] SZ,
+        [WireName("TC")] TC,
+        [WireName("TD")] TD,
+        [WireName("TF")] TF,
+        [WireName("TG")] TG,
+        [WireName("TH")] TH,
+        [WireName("TJ")] TJ,
+        [WireName("TK")] TK,
+        [WireName("TL")] TL,
+        [WireName("TM")] TM,
+        [WireName("TN")] TN,
+        [WireName("TO")] TO,
+        [WireName("TR")] TR,
+        [WireName("TT")] TT,
+        [WireName("TV")] TV,
+        [WireName("TW")] TW,
+        [WireName("TZ")] TZ,
+        [WireName("UA")] UA,
+        [WireName("UG")] UG,
+        [WireName("UM")] UM,
+        [WireName("US")] US,
+        [WireName("UY")] UY,
+        [WireName("UZ")] UZ,
+        [WireName("VA")] VA,
+        [WireName("VC")] VC,
+        [WireName("VE")] VE,
+        [WireName("VG")] VG,
+        [WireName("VI")] VI,
+        [WireName("VN")] VN,
+        [WireName("VU")] VU,
+        [WireName("WF")] WF,
+        [WireName("WS")] WS,
+        [WireName("YE")] YE,
+        [WireName("YT")] YT,
+        [WireName("ZA")] ZA,
+        [WireName("ZM")] ZM,
+        [WireName("ZW")] ZW,
+    }
+
     public enum DimensionsUnit
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -2478,10 +2733,13 @@ namespace Warehouse.Api.Models
 
     public sealed class CreateSalesOrderRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "customerId", "warehouseId", "lines", "shippingAddress", "notes" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "customerId", "customerName", "warehouseId", "lines", "shippingAddress", "notes" };
 
         /// <summary><c>customerId</c>.</summary>
         public string CustomerId { get; set; }
+
+        /// <summary><c>customerName</c> (optional).</summary>
+        public string CustomerName { get; set; }
 
         /// <summary><c>warehouseId</c> (optional).</summary>
         public string WarehouseId { get; set; }
@@ -2503,6 +2761,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new CreateSalesOrderRequest();
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.CustomerName = ModelJson.ToStringValue(ModelJson.Get(json, "customerName"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.Lines = ModelJson.ToList(ModelJson.Get(json, "lines"), v => CreateSalesOrderRequestLinesItem.FromJson(v as JsonObject));
             model.ShippingAddress = ShippingAddress.FromJson(ModelJson.Get(json, "shippingAddress") as JsonObject);
@@ -2515,6 +2774,7 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "customerName", CustomerName, false);
             ModelJson.Put(json, "warehouseId", WarehouseId, false);
             ModelJson.Put(json, "lines", Lines, true);
             ModelJson.Put(json, "shippingAddress", ShippingAddress, true);
@@ -8161,7 +8421,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Order : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -8177,6 +8437,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>customerId</c>, may be null.</summary>
         public string CustomerId { get; set; }
+
+        /// <summary><c>customerName</c>, may be null.</summary>
+        public string CustomerName { get; set; }
 
         /// <summary><c>supplier</c>, may be null.</summary>
         public string Supplier { get; set; }
@@ -8232,6 +8495,7 @@ namespace Warehouse.Api.Models
             model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
             model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.CustomerName = ModelJson.ToStringValue(ModelJson.Get(json, "customerName"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
@@ -8258,6 +8522,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "customerName", CustomerName, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
@@ -8279,7 +8544,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderBackorderedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -8295,6 +8560,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>customerId</c>, may be null.</summary>
         public string CustomerId { get; set; }
+
+        /// <summary><c>customerName</c>, may be null.</summary>
+        public string CustomerName { get; set; }
 
         /// <summary><c>supplier</c>, may be null.</summary>
         public string Supplier { get; set; }
@@ -8353,6 +8621,7 @@ namespace Warehouse.Api.Models
             model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
             model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.CustomerName = ModelJson.ToStringValue(ModelJson.Get(json, "customerName"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
@@ -8380,6 +8649,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "customerName", CustomerName, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
@@ -8612,7 +8882,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderChangedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -8628,6 +8898,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>customerId</c>, may be null.</summary>
         public string CustomerId { get; set; }
+
+        /// <summary><c>customerName</c>, may be null.</summary>
+        public string CustomerName { get; set; }
 
         /// <summary><c>supplier</c>, may be null.</summary>
         public string Supplier { get; set; }
@@ -8686,6 +8959,7 @@ namespace Warehouse.Api.Models
             model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
             model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.CustomerName = ModelJson.ToStringValue(ModelJson.Get(json, "customerName"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
@@ -8713,6 +8987,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "customerName", CustomerName, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
@@ -9096,7 +9371,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "kitLineId", "lineTotal", "lineTotalExact" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "reservedQuantity", "pickedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "kitLineId", "lineTotal", "lineTotalExact" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9118,6 +9393,12 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>receivedQuantity</c> (optional).</summary>
         public long? ReceivedQuantity { get; set; }
+
+        /// <summary><c>reservedQuantity</c> (optional).</summary>
+        public long? ReservedQuantity { get; set; }
+
+        /// <summary><c>pickedQuantity</c> (optional).</summary>
+        public long? PickedQuantity { get; set; }
 
         /// <summary><c>shippedQuantity</c> (optional).</summary>
         public long? ShippedQuantity { get; set; }
@@ -9157,6 +9438,8 @@ namespace Warehouse.Api.Models
             model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
             model.Cost = ModelJson.ToDecimal(ModelJson.Get(json, "cost"));
             model.ReceivedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "receivedQuantity"));
+            model.ReservedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "reservedQuantity"));
+            model.PickedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "pickedQuantity"));
             model.ShippedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "shippedQuantity"));
             model.BackorderedQuantity = ModelJson.ToInt64(ModelJson.Get(json, "backorderedQuantity"));
             model.LotNumber = ModelJson.ToStringValue(ModelJson.Get(json, "lotNumber"));
@@ -9179,6 +9462,8 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "price", Price, false);
             ModelJson.Put(json, "cost", Cost, false);
             ModelJson.Put(json, "receivedQuantity", ReceivedQuantity, false);
+            ModelJson.Put(json, "reservedQuantity", ReservedQuantity, false);
+            ModelJson.Put(json, "pickedQuantity", PickedQuantity, false);
             ModelJson.Put(json, "shippedQuantity", ShippedQuantity, false);
             ModelJson.Put(json, "backorderedQuantity", BackorderedQuantity, false);
             ModelJson.Put(json, "lotNumber", LotNumber, false);
@@ -9237,7 +9522,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderPartiallyShippedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9253,6 +9538,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>customerId</c>, may be null.</summary>
         public string CustomerId { get; set; }
+
+        /// <summary><c>customerName</c>, may be null.</summary>
+        public string CustomerName { get; set; }
 
         /// <summary><c>supplier</c>, may be null.</summary>
         public string Supplier { get; set; }
@@ -9311,6 +9599,7 @@ namespace Warehouse.Api.Models
             model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
             model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.CustomerName = ModelJson.ToStringValue(ModelJson.Get(json, "customerName"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
@@ -9338,6 +9627,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "customerName", CustomerName, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
@@ -9660,7 +9950,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderSummary : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9676,6 +9966,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>customerId</c>, may be null.</summary>
         public string CustomerId { get; set; }
+
+        /// <summary><c>customerName</c>, may be null.</summary>
+        public string CustomerName { get; set; }
 
         /// <summary><c>supplier</c>, may be null.</summary>
         public string Supplier { get; set; }
@@ -9722,6 +10015,7 @@ namespace Warehouse.Api.Models
             model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
             model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.CustomerName = ModelJson.ToStringValue(ModelJson.Get(json, "customerName"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
@@ -9745,6 +10039,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "customerName", CustomerName, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
@@ -11526,7 +11821,7 @@ namespace Warehouse.Api.Models
 
     public sealed class PurchaseOrderReceivedData : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -11542,6 +11837,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>customerId</c>, may be null.</summary>
         public string CustomerId { get; set; }
+
+        /// <summary><c>customerName</c>, may be null.</summary>
+        public string CustomerName { get; set; }
 
         /// <summary><c>supplier</c>, may be null.</summary>
         public string Supplier { get; set; }
@@ -11600,6 +11898,7 @@ namespace Warehouse.Api.Models
             model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
             model.Status = ModelJson.ReadEnum<OrderStatus>(json, "status", model.AdditionalProperties);
             model.CustomerId = ModelJson.ToStringValue(ModelJson.Get(json, "customerId"));
+            model.CustomerName = ModelJson.ToStringValue(ModelJson.Get(json, "customerName"));
             model.Supplier = ModelJson.ToStringValue(ModelJson.Get(json, "supplier"));
             model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
@@ -11627,6 +11926,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "type", Type, true);
             ModelJson.Put(json, "status", Status, true);
             ModelJson.Put(json, "customerId", CustomerId, true);
+            ModelJson.Put(json, "customerName", CustomerName, true);
             ModelJson.Put(json, "supplier", Supplier, true);
             ModelJson.Put(json, "warehouseId", WarehouseId, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
@@ -13577,10 +13877,19 @@ namespace Warehouse.Api.Models
 
     public sealed class ShippingAddress : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "street", "city", "zip", "state", "country" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "name", "company", "street", "street2", "city", "zip", "state", "country", "countryCode", "phone", "email" };
+
+        /// <summary><c>name</c> (optional).</summary>
+        public string Name { get; set; }
+
+        /// <summary><c>company</c> (optional).</summary>
+        public string Company { get; set; }
 
         /// <summary><c>street</c>.</summary>
         public string Street { get; set; }
+
+        /// <summary><c>street2</c> (optional).</summary>
+        public string Street2 { get; set; }
 
         /// <summary><c>city</c>.</summary>
         public string City { get; set; }
@@ -13594,6 +13903,15 @@ namespace Warehouse.Api.Models
         /// <summary><c>country</c> (optional).</summary>
         public string Country { get; set; }
 
+        /// <summary><c>countryCode</c> (optional).</summary>
+        public CountryCode? CountryCode { get; set; }
+
+        /// <summary><c>phone</c> (optional).</summary>
+        public string Phone { get; set; }
+
+        /// <summary><c>email</c> (optional).</summary>
+        public string Email { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -13601,11 +13919,17 @@ namespace Warehouse.Api.Models
         {
             if (json == null) return null;
             var model = new ShippingAddress();
+            model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
+            model.Company = ModelJson.ToStringValue(ModelJson.Get(json, "company"));
             model.Street = ModelJson.ToStringValue(ModelJson.Get(json, "street"));
+            model.Street2 = ModelJson.ToStringValue(ModelJson.Get(json, "street2"));
             model.City = ModelJson.ToStringValue(ModelJson.Get(json, "city"));
             model.Zip = ModelJson.ToStringValue(ModelJson.Get(json, "zip"));
             model.State = ModelJson.ToStringValue(ModelJson.Get(json, "state"));
             model.Country = ModelJson.ToStringValue(ModelJson.Get(json, "country"));
+            model.CountryCode = ModelJson.ReadEnum<CountryCode>(json, "countryCode", model.AdditionalProperties);
+            model.Phone = ModelJson.ToStringValue(ModelJson.Get(json, "phone"));
+            model.Email = ModelJson.ToStringValue(ModelJson.Get(json, "email"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -13613,11 +13937,17 @@ namespace Warehouse.Api.Models
         public JsonObject ToJson()
         {
             var json = new JsonObject();
+            ModelJson.Put(json, "name", Name, false);
+            ModelJson.Put(json, "company", Company, false);
             ModelJson.Put(json, "street", Street, true);
+            ModelJson.Put(json, "street2", Street2, false);
             ModelJson.Put(json, "city", City, true);
             ModelJson.Put(json, "zip", Zip, true);
             ModelJson.Put(json, "state", State, false);
             ModelJson.Put(json, "country", Country, false);
+            ModelJson.Put(json, "countryCode", CountryCode, false);
+            ModelJson.Put(json, "phone", Phone, false);
+            ModelJson.Put(json, "email", Email, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

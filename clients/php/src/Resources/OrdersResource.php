@@ -61,7 +61,7 @@ final class OrdersResource
     /**
      * `POST /api/v1/orders/sales` (createSalesOrder).
      *
-     * @param array{customerId: string, warehouseId?: string, lines: list<mixed>, shippingAddress: array<string, mixed>, notes?: string} $body
+     * @param array{customerId: string, customerName?: string, warehouseId?: string, lines: list<mixed>, shippingAddress: array<string, mixed>, notes?: string} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Order
      */

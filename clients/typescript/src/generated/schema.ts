@@ -1895,7 +1895,7 @@ export interface paths {
          *
          *     **manual**: each package's tracking number comes from the body (`trackingNumbers`); the API renders a 4x6 inch ZPL label with it and the package's SSCC (GS1-128).
          *
-         *     **http**: send no `trackingNumbers` (400 otherwise). The API POSTs the label service a JSON body `{type: "shipment.label_requested", timestamp, data: {carrier, service, orderNumber, shipFrom: {name, address}, shipTo: {street, city, zip} | null, shipment}}` (`shipment` as `GET /shipments/{id}` shows it: packages with `id`, `sscc`, `weight`, `dimensions` and lines), signed the Standard Webhooks way with the carrier's secret (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers). It must answer 2xx within 10 s with `{packages: [{packageId, trackingNumber, format: "pdf" | "zpl", label: <base64 of the label>}]}` naming every package of the shipment exactly once (at most 5 MiB). Anything else is a 502 quoting the service's status and the first 500 characters of its answer; nothing is stored and the shipment stays as it was.
+         *     **http**: send no `trackingNumbers` (400 otherwise). The API POSTs the label service a JSON body `{type: "shipment.label_requested", timestamp, data: {carrier, service, orderNumber, shipFrom: {name, address}, shipTo: the shippingAddress of the order (name, company, street, street2, city, zip, state, country, countryCode, phone, email; only street, city and zip are always there) | null, shipment}}` (`shipment` as `GET /shipments/{id}` shows it: packages with `id`, `sscc`, `weight`, `dimensions` and lines), signed the Standard Webhooks way with the carrier's secret (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers). It must answer 2xx within 10 s with `{packages: [{packageId, trackingNumber, format: "pdf" | "zpl", label: <base64 of the label>}]}` naming every package of the shipment exactly once (at most 5 MiB). Anything else is a 502 quoting the service's status and the first 500 characters of its answer; nothing is stored and the shipment stays as it was.
          *
          *     Labels are kept and served by GET /shipments/{id}/packages/{packageId}/label; labelling again replaces them.
          *
@@ -2890,6 +2890,8 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** Format: uuid */
             customerId: string | null;
+            /** @description Sales orders: the customer's name, if given. */
+            customerName: string | null;
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
@@ -2932,11 +2934,34 @@ export interface components {
         /** @enum {string} */
         OrderStatus: "pending" | "confirmed" | "picking" | "packed" | "partially_shipped" | "shipped" | "delivered" | "draft" | "ordered" | "partially_received" | "received" | "cancelled";
         ShippingAddress: {
+            /** @description The recipient, as the label prints it. */
+            name?: string;
+            /** @description The recipient's company, if any. */
+            company?: string;
+            /** @description The first address line. */
             street: string;
+            /** @description A second address line (building, floor, c/o). */
+            street2?: string;
             city: string;
+            /** @description The postal code. */
             zip: string;
+            /** @description The region: state, province or county, as the country writes it. */
             state?: string;
+            /** @description The country's name as the sender wrote it (free text, kept for older clients); `countryCode` is what carriers read. */
             country?: string;
+            /**
+             * @description ISO 3166-1 alpha-2.
+             * @example DE
+             * @enum {string}
+             */
+            countryCode?: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+            /** @description For the carrier's delivery notice. */
+            phone?: string;
+            /**
+             * Format: email
+             * @description For the carrier's delivery notice.
+             */
+            email?: string;
         };
         OrderLine: {
             /** Format: uuid */
@@ -2951,6 +2976,10 @@ export interface components {
             cost?: number;
             /** @description Purchase orders only */
             receivedQuantity?: number;
+            /** @description Sales orders, in `GET /orders/{id}`: units reserved for the line now (in bins, or picked and waiting at the packing location). */
+            reservedQuantity?: number;
+            /** @description Sales orders, in `GET /orders/{id}`: units picked for the line on pick lists so far. */
+            pickedQuantity?: number;
             /** @description Sales orders: units shipped so far */
             shippedQuantity?: number;
             /** @description Sales orders: units a short pick closed (they will not ship on this order). Open = quantity - shipped - backordered. */
@@ -3038,6 +3067,8 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** Format: uuid */
             customerId: string | null;
+            /** @description Sales orders: the customer's name, if given. */
+            customerName: string | null;
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
@@ -3175,6 +3206,8 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** Format: uuid */
             customerId: string | null;
+            /** @description Sales orders: the customer's name, if given. */
+            customerName: string | null;
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
@@ -3242,6 +3275,8 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** Format: uuid */
             customerId: string | null;
+            /** @description Sales orders: the customer's name, if given. */
+            customerName: string | null;
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
@@ -3582,6 +3617,8 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** Format: uuid */
             customerId: string | null;
+            /** @description Sales orders: the customer's name, if given. */
+            customerName: string | null;
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
@@ -4977,6 +5014,8 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** Format: uuid */
             customerId: string | null;
+            /** @description Sales orders: the customer's name, if given. */
+            customerName: string | null;
             supplier: string | null;
             /** Format: uuid */
             warehouseId: string | null;
@@ -5012,6 +5051,8 @@ export interface components {
         CreateSalesOrderRequest: {
             /** Format: uuid */
             customerId: string;
+            /** @description The customer's name, as people see it. */
+            customerName?: string;
             /**
              * Format: uuid
              * @description Reserve only from this warehouse's locations.
@@ -13298,7 +13339,7 @@ export interface operations {
                 ids?: string;
                 createdFrom?: string;
                 createdTo?: string;
-                /** @description Part of the order number */
+                /** @description Part of the order number, the customer's name or the supplier (case-insensitive) */
                 search?: string;
                 /** @description One of createdAt, updatedAt, number, status, total; prefix with - for descending. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "status" | "-status" | "total" | "-total";

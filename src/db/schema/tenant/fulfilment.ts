@@ -202,6 +202,8 @@ export const tenantSettings = sqliteTable(
   {
     tenantId: text("tenant_id").primaryKey(),
     gs1CompanyPrefix: text("gs1_company_prefix"),
+    // ISO 4217: the currency of the tenant's amounts (prices, costs, valuation); null until an admin sets it.
+    currency: text("currency"),
     // The last SSCC serial reference handed out.
     ssccSerial: integer("sscc_serial").notNull().default(0),
     updatedAt: text("updated_at").notNull(),

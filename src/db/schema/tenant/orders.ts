@@ -11,6 +11,8 @@ export const orders = sqliteTable(
     type: text("type", { enum: ["sales", "purchase"] }).notNull(),
     status: text("status").notNull(),
     customerId: text("customer_id"),
+    // Sales orders: the customer's name as the integrator gave it (the id is theirs; there is no customer resource).
+    customerName: text("customer_name"),
     supplier: text("supplier"),
     warehouseId: text("warehouse_id"),
     shippingAddress: text("shipping_address", { mode: "json" }).$type<Record<string, string> | null>(),
