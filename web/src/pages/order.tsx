@@ -16,9 +16,9 @@ import {
   useReceiptDraft,
 } from "../ui/receipt-draft";
 import { SelectField } from "../ui/select-field";
-import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
+import { Customer, OrderLines, ShipTo } from "./order-lines";
 import { packable } from "./pack";
 import { NewReturnDialog, returnable } from "./returns";
 import { ShipmentsTable } from "./shipments";
@@ -32,7 +32,10 @@ export function OrderPage() {
   const id = params.id ?? "";
   const order = useLoad(() => unwrap(api.GET("/api/v1/orders/{id}", { params: { path: { id } } })), [id]);
   const warehouses = useWarehouses();
-  const products = useProductsById(order.data?.lines.map((l) => l.productId) ?? []);
+  const products = useProductsById([
+    ...(order.data?.lines.map((l) => l.productId) ?? []),
+    ...(order.data?.kitLines.map((k) => k.productId) ?? []),
+  ]);
   const [receiving, setReceiving] = useState(false);
   const [returning, setReturning] = useState(false);
   const title = order.data ? `Order ${order.data.number}` : "Order";
@@ -56,14 +59,14 @@ export function OrderPage() {
                 <span class={`badge status-${o.status}`}>{statusLabel(o.status)}</span>
               </dd>
               <dt>{o.type === "sales" ? "Customer" : "Supplier"}</dt>
-              <dd>{o.supplier ?? o.customerId ?? "—"}</dd>
+              <dd>{o.type === "sales" ? <Customer order={o} /> : o.supplier}</dd>
               <dt>Warehouse</dt>
               <dd>{codeOf(warehouses.data, o.warehouseId)}</dd>
               {o.shippingAddress && (
                 <>
                   <dt>Ship to</dt>
                   <dd>
-                    {o.shippingAddress.street}, {o.shippingAddress.zip} {o.shippingAddress.city}
+                    <ShipTo address={o.shippingAddress} />
                   </dd>
                 </>
               )}
@@ -81,8 +84,14 @@ export function OrderPage() {
               )}
               <dt>Total</dt>
               <dd>
-                {formatInteger(o.totals.quantity)} units, {formatMoney(o.totals.total)}
+                {formatInteger(o.totals.quantity)} units, {formatMoney(o.totals.totalExact)}
               </dd>
+              {o.notes && (
+                <>
+                  <dt>Notes</dt>
+                  <dd class="notes">{o.notes}</dd>
+                </>
+              )}
             </dl>
             <NextSteps
               order={o}
@@ -92,44 +101,7 @@ export function OrderPage() {
             />
             <section aria-labelledby="lines-heading">
               <h2 id="lines-heading">Lines</h2>
-              <Table
-                label="Lines"
-                columns={[
-                  "#",
-                  "Product",
-                  { label: "Quantity", number: true },
-                  ...(o.type === "purchase" ? [{ label: "Received", number: true }] : []),
-                  { label: o.type === "sales" ? "Price" : "Cost", number: true },
-                  { label: "Line total", number: true },
-                  "Lots",
-                ]}
-              >
-                {o.lines.map((line) => (
-                  <tr key={line.id}>
-                    <td>{line.lineNo}</td>
-                    <td>
-                      <a href={`/app/products/${line.productId}`}>{sku(line.productId)}</a>{" "}
-                      {products.data?.get(line.productId)?.name}
-                    </td>
-                    <td class="number">{formatInteger(line.quantity)}</td>
-                    {o.type === "purchase" && (
-                      <td class="number">{formatInteger(line.receivedQuantity ?? 0)}</td>
-                    )}
-                    <td class="number">{formatMoney(line.price ?? line.cost)}</td>
-                    <td class="number">{formatMoney(line.lineTotal)}</td>
-                    <td>
-                      {line.lots?.length
-                        ? line.lots
-                            .map(
-                              (lot) =>
-                                `${lot.lotNumber} × ${lot.quantity}${lot.expiresAt ? ` (expires ${lot.expiresAt})` : ""}`,
-                            )
-                            .join("; ")
-                        : (line.lotNumber ?? "—")}
-                    </td>
-                  </tr>
-                ))}
-              </Table>
+              <OrderLines order={o} product={(id) => products.data?.get(id)} sku={sku} />
             </section>
             {o.type === "sales" && (
               <OrderShipments orderId={o.id} warehouse={(id) => codeOf(warehouses.data, id)} />

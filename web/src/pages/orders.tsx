@@ -14,6 +14,7 @@ import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
 import { useLoad } from "../ui/use-load";
+import { ShipToFields, shippingAddressOf } from "./ship-to-fields";
 
 type Status = Schemas["OrderStatus"];
 type OrderType = Schemas["OrderType"];
@@ -204,12 +205,8 @@ function NewOrderDialog({
                   quantity: l.quantity,
                   price: l.amount,
                 })),
-                shippingAddress: {
-                  street: fields.street ?? "",
-                  city: fields.city ?? "",
-                  zip: fields.zip ?? "",
-                  ...(fields.country && { country: fields.country }),
-                },
+                ...(fields.customerName && { customerName: fields.customerName }),
+                shippingAddress: shippingAddressOf(fields),
                 ...(fields.notes && { notes: fields.notes }),
               },
             }),
@@ -241,27 +238,17 @@ function NewOrderDialog({
       >
         {type === "sales" ? (
           <>
-            <label class="field">
-              <span>Customer id (optional)</span>
-              <input name="customerId" maxLength={36} pattern="[0-9a-fA-F-]{36}" title="A UUID" />
-            </label>
-            <fieldset class="field">
-              <legend>Ship to</legend>
+            <div class="field-row">
               <label class="field">
-                <span>Street</span>
-                <input name="street" required maxLength={200} autocomplete="street-address" />
+                <span>Customer name (optional)</span>
+                <input name="customerName" maxLength={200} />
               </label>
-              <div class="field-row">
-                <label class="field">
-                  <span>City</span>
-                  <input name="city" required maxLength={100} autocomplete="address-level2" />
-                </label>
-                <label class="field">
-                  <span>ZIP</span>
-                  <input name="zip" required maxLength={20} autocomplete="postal-code" />
-                </label>
-              </div>
-            </fieldset>
+              <label class="field">
+                <span>Customer id (optional)</span>
+                <input name="customerId" maxLength={36} pattern="[0-9a-fA-F-]{36}" title="A UUID" />
+              </label>
+            </div>
+            <ShipToFields />
           </>
         ) : (
           <>
