@@ -89,11 +89,12 @@ export function OrderLines({
     ) : (
       <td class="number">{formatInteger(line.receivedQuantity ?? 0)}</td>
     );
-  const lineRow = (line: Line, inKit: KitLine | undefined) => (
+  // A component is numbered within its kit (2.1, 2.2), as the request listed the kit, not the stored line number.
+  const lineRow = (line: Line, inKit?: { kit: KitLine; position: number }) => (
     <tr key={line.id} class={inKit ? "kit-component" : undefined}>
-      <td>{inKit ? `${inKit.lineNo}.${line.lineNo}` : line.lineNo}</td>
+      <td>{inKit ? `${inKit.kit.lineNo}.${inKit.position}` : line.lineNo}</td>
       <td>
-        {inKit && <span class="muted">Part of kit {sku(inKit.productId)}: </span>}
+        {inKit && <span class="muted">Part of kit {sku(inKit.kit.productId)}: </span>}
         {named(line.productId)}
       </td>
       <td class="number">{formatInteger(line.quantity)}</td>
@@ -124,13 +125,15 @@ export function OrderLines({
   // Request order: each line sold on its own, each kit followed by its components.
   const own = order.lines.filter((l) => !l.kitLineId);
   const rows = [
-    ...own.map((line) => ({ lineNo: line.lineNo, row: lineRow(line, undefined) })),
+    ...own.map((line) => ({ lineNo: line.lineNo, row: lineRow(line) })),
     ...order.kitLines.map((kit) => ({
       lineNo: kit.lineNo,
       row: (
         <Fragment key={kit.id}>
           {kitRow(kit)}
-          {order.lines.filter((l) => l.kitLineId === kit.id).map((line) => lineRow(line, kit))}
+          {order.lines
+            .filter((l) => l.kitLineId === kit.id)
+            .map((line, i) => lineRow(line, { kit, position: i + 1 }))}
         </Fragment>
       ),
     })),
