@@ -129,6 +129,7 @@ describe("tenant settings", () => {
     const own = await createTenant();
     expect((await call("GET", "/settings", { headers: own.admin })).body.data).toEqual({
       gs1CompanyPrefix: null,
+      currency: null,
       updatedAt: null,
     });
     const set = await call("PATCH", "/settings", {

@@ -86,6 +86,8 @@ async function tenantWithData() {
     notes: "Leave with the porter",
   });
   expect(order.status).toBe(201);
+  const settings = await call("PATCH", "/settings", { headers: tenant.admin, body: { currency: "GBP" } });
+  expect(settings.status).toBe(200);
   // Wait for the attempt to be recorded, not only received: the recording writes rows the move counts.
   const recorded = async () =>
     (
@@ -206,6 +208,8 @@ describe("online tenant moves", () => {
       customerName: "Ada Lovelace",
       shippingAddress: { name: "Ada Lovelace", state: "Greater London", countryCode: "GB" },
     });
+
+    expect((await call("GET", "/settings", { headers: tenant.admin })).body.data.currency).toBe("GBP");
 
     // An idempotent request made before the move replays from the new shard; the tenant writes there now.
     const replay = await adjust(tenant, stock, "before-the-move");

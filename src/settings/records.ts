@@ -8,6 +8,7 @@ export type TenantSettingsRow = typeof tenantSettings.$inferSelect;
 /** A tenant that never saved settings has the defaults. */
 export const settingsRecord = (row: TenantSettingsRow | undefined): TenantSettingsRecord => ({
   gs1CompanyPrefix: row?.gs1CompanyPrefix ?? null,
+  currency: row?.currency ?? null,
   updatedAt: row?.updatedAt ?? null,
 });
 

@@ -24,7 +24,7 @@ const getSettingsRoute = defineRoute("tenant", {
   path: "/settings",
   operationId: "getSettings",
   tags,
-  summary: "The tenant's settings (GS1 company prefix)",
+  summary: "The tenant's settings (GS1 company prefix, currency)",
   responses: { 200: settings("The settings") },
 });
 const updateSettingsRoute = defineRoute(admin, {

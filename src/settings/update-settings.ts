@@ -8,6 +8,7 @@ export async function updateSettings(tdb: TenantDb, input: UpdateSettingsBody) {
   const now = new Date().toISOString();
   const changes = {
     ...(input.gs1CompanyPrefix === undefined ? {} : { gs1CompanyPrefix: input.gs1CompanyPrefix }),
+    ...(input.currency === undefined ? {} : { currency: input.currency }),
     updatedAt: now,
   };
   const [row] = await tdb.db

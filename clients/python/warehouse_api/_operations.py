@@ -2576,13 +2576,14 @@ class SettingsResource:
         self,
         *,
         gs1_company_prefix: Optional[str] = UNSET,
+        currency: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> m.TenantSettings:
         """``PATCH /api/v1/settings`` (updateSettings)."""
         return self._t.call(
             OPERATIONS["updateSettings"],
-            body={"gs1CompanyPrefix": gs1_company_prefix},
+            body={"gs1CompanyPrefix": gs1_company_prefix, "currency": currency},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             convert=_m.model(m.TenantSettings),

@@ -7638,16 +7638,18 @@ class TenantMove(_m.Model):
 @dataclass
 class TenantSettings(_m.Model):
     gs1_company_prefix: Optional[str]
+    currency: Optional[str]
     updated_at: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"gs1_company_prefix": "gs1CompanyPrefix", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"gs1CompanyPrefix", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"gs1_company_prefix": "gs1CompanyPrefix", "currency": "currency", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"gs1CompanyPrefix", "currency", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "TenantSettings":
         return cls(
             gs1_company_prefix=data.get("gs1CompanyPrefix"),
+            currency=data.get("currency"),
             updated_at=data.get("updatedAt"),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -7906,15 +7908,17 @@ class UpdateReturnStatusRequest(_m.Model):
 @dataclass
 class UpdateSettingsRequest(_m.Model):
     gs1_company_prefix: Optional[str] = None
+    currency: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"gs1_company_prefix": "gs1CompanyPrefix"}
+    _wire: ClassVar[Dict[str, str]] = {"gs1_company_prefix": "gs1CompanyPrefix", "currency": "currency"}
     _required: ClassVar[frozenset] = frozenset({})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "UpdateSettingsRequest":
         return cls(
             gs1_company_prefix=data.get("gs1CompanyPrefix"),
+            currency=data.get("currency"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

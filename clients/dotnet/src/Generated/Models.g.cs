@@ -14986,10 +14986,13 @@ namespace Warehouse.Api.Models
 
     public sealed class TenantSettings : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "gs1CompanyPrefix", "updatedAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "gs1CompanyPrefix", "currency", "updatedAt" };
 
         /// <summary><c>gs1CompanyPrefix</c>, may be null.</summary>
         public string Gs1CompanyPrefix { get; set; }
+
+        /// <summary><c>currency</c>, may be null.</summary>
+        public string Currency { get; set; }
 
         /// <summary><c>updatedAt</c>, may be null.</summary>
         public string UpdatedAt { get; set; }
@@ -15002,6 +15005,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new TenantSettings();
             model.Gs1CompanyPrefix = ModelJson.ToStringValue(ModelJson.Get(json, "gs1CompanyPrefix"));
+            model.Currency = ModelJson.ToStringValue(ModelJson.Get(json, "currency"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -15011,6 +15015,7 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "gs1CompanyPrefix", Gs1CompanyPrefix, true);
+            ModelJson.Put(json, "currency", Currency, true);
             ModelJson.Put(json, "updatedAt", UpdatedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -15494,10 +15499,13 @@ namespace Warehouse.Api.Models
 
     public sealed class UpdateSettingsRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "gs1CompanyPrefix" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "gs1CompanyPrefix", "currency" };
 
         /// <summary><c>gs1CompanyPrefix</c> (optional), may be null.</summary>
         public string Gs1CompanyPrefix { get; set; }
+
+        /// <summary><c>currency</c> (optional), may be null.</summary>
+        public string Currency { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -15507,6 +15515,7 @@ namespace Warehouse.Api.Models
             if (json == null) return null;
             var model = new UpdateSettingsRequest();
             model.Gs1CompanyPrefix = ModelJson.ToStringValue(ModelJson.Get(json, "gs1CompanyPrefix"));
+            model.Currency = ModelJson.ToStringValue(ModelJson.Get(json, "currency"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -15515,6 +15524,7 @@ namespace Warehouse.Api.Models
         {
             var json = new JsonObject();
             ModelJson.Put(json, "gs1CompanyPrefix", Gs1CompanyPrefix, false);
+            ModelJson.Put(json, "currency", Currency, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

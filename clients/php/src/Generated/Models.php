@@ -298,7 +298,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type StockMovementsReportTotalsByDayItem array{day: string, movements: int, unitsIn: int, unitsOut: int, netDelta: int}
  * @phpstan-type Tenant array{id: string, name: string, plan: 'starter'|'business'|'enterprise', status: 'active'|'suspended', shard: string, createdAt: string}
  * @phpstan-type TenantMove array{id: string, tenantId: string, fromShard: string, toShard: string, status: 'copying'|'verifying'|'switching'|'done'|'failed', reason: string|null, rowsCopied: int, createdAt: string, updatedAt: string, finishedAt: string|null}
- * @phpstan-type TenantSettings array{gs1CompanyPrefix: string|null, updatedAt: string|null}
+ * @phpstan-type TenantSettings array{gs1CompanyPrefix: string|null, currency: string|null, updatedAt: string|null}
  * @phpstan-type TransferRequest array{productId: string, fromLocationId: string, toLocationId: string, quantity?: int, packaging?: string, packs?: int, notes?: string, lotNumber?: string, serialNumbers?: list<string>}
  * @phpstan-type TransferResult array{transferId: string, from: StockLevel, to: StockLevel, movements: list<StockMovement>}
  * @phpstan-type UnknownBarcodeResolutionMatchesItem array{type: string, matchedOn?: 'barcode'|'sku', product?: mixed, packaging?: BarcodePackagingMatchPackaging, location?: BarcodeLocationMatchLocation, lot?: BarcodeLotMatchLot, package?: BarcodePackageMatchPackage}
@@ -309,7 +309,7 @@ namespace Warehouse\Api\Generated;
  * @phpstan-type UpdateOrderStatusRequestLinesItem array{lineId: string, serialNumbers: list<string>}
  * @phpstan-type UpdateProductRequest array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: int|float|null, cost?: int|float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null, components?: list<KitComponent>, packagings?: list<Packaging>}
  * @phpstan-type UpdateReturnStatusRequest array{status: 'authorized'|'rejected'|'cancelled'|'closed'}
- * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null}
+ * @phpstan-type UpdateSettingsRequest array{gs1CompanyPrefix?: string|null, currency?: string|null}
  * @phpstan-type UpdateTenantRequest array{name?: string, plan?: 'starter'|'business'|'enterprise', status?: 'active'|'suspended'}
  * @phpstan-type UpdateUserRequest array{role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId?: string|null}
  * @phpstan-type UpdateWebhookRequest array{url: string, events: list<'*'|'order.created'|'order.status_changed'|'order.shipped'|'order.delivered'|'order.cancelled'|'order.backordered'|'order.partially_shipped'|'shipment.dispatched'|'shipment.cancelled'|'return.created'|'return.received'|'return.closed'|'pick_list.created'|'pick_list.completed'|'pick_list.cancelled'|'purchase_order.received'|'inventory.adjusted'|'inventory.transferred'|'inventory.low_stock'|'inventory.count_approved'|'inventory.hold_created'|'inventory.hold_released'|'product.created'|'product.updated'|'product.deleted'|'job.succeeded'|'job.failed'|'invoice.created'|'invoice.voided'|'webhook.test'>, description?: string, active: bool}

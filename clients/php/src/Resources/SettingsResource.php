@@ -35,7 +35,7 @@ final class SettingsResource
     /**
      * `PATCH /api/v1/settings` (updateSettings).
      *
-     * @param array{gs1CompanyPrefix?: string|null} $body
+     * @param array{gs1CompanyPrefix?: string|null, currency?: string|null} $body
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return TenantSettings
      */

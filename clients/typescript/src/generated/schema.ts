@@ -1604,7 +1604,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tenant's settings (GS1 company prefix)
+         * The tenant's settings (GS1 company prefix, currency)
          * @description Any scope of the tenant; counted by its rate limit.
          */
         get: operations["getSettings"];
@@ -6712,12 +6712,22 @@ export interface components {
         TenantSettings: {
             /** @description The tenant's GS1 company prefix, from which package SSCCs are built; null: the internal prefix 0200000 is used. */
             gs1CompanyPrefix: string | null;
+            /**
+             * @description The tenant's currency (ISO 4217): that of product prices and costs, order amounts and stock valuation, which the web app shows with every amount. Null until an admin sets it. A rate card names its own currency (a merchant may be billed in another).
+             * @example EUR
+             */
+            currency: string | null;
             /** Format: date-time */
             updatedAt: string | null;
         };
         UpdateSettingsRequest: {
             /** @example 4006381 */
             gs1CompanyPrefix?: string | null;
+            /**
+             * @description ISO 4217, in capitals; null removes it. Amounts are not converted: only their label changes.
+             * @example EUR
+             */
+            currency?: string | null;
         };
         /** @description A carrier's label service; the secret is never shown. */
         Carrier: {
