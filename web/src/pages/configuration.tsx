@@ -1,4 +1,5 @@
 import { useDocumentTitle } from "../ui/title";
+import { CurrencySetting } from "./currency-setting";
 
 /** The tenant's settings an administrator manages; each is also an API (see /api/v1/docs). */
 export function Configuration() {
@@ -28,6 +29,7 @@ export function Configuration() {
           <p>Event subscriptions, their signing secrets and every delivery attempt.</p>
         </li>
       </ul>
+      <CurrencySetting />
     </>
   );
 }

@@ -1,8 +1,9 @@
 import { api, unwrap } from "../api/client";
 import { DailyMovementsChart, fillDays } from "../ui/charts";
-import { formatInteger, formatMoney, utcDay } from "../ui/format";
+import { formatInteger, utcDay } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
+import { useMoney } from "../ui/money";
 import { OrdersByStatusChart } from "../ui/orders-by-status";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -12,6 +13,7 @@ const DAYS = 30;
 
 export function Dashboard() {
   useDocumentTitle("Dashboard");
+  const money = useMoney();
   const range = { from: utcDay(DAYS - 1), to: utcDay(0) };
   const stock = useLoad(
     () => unwrap(api.GET("/api/v1/reports/inventory-valuation", { params: { query: { pageSize: 1 } } })),
@@ -53,7 +55,7 @@ export function Dashboard() {
               </div>
               <div>
                 <dt>Value at cost</dt>
-                <dd>{formatMoney(totals.valueExact)}</dd>
+                <dd>{money(totals.valueExact)}</dd>
               </div>
             </dl>
           )}

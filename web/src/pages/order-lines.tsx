@@ -1,7 +1,8 @@
 import { Fragment } from "preact";
 import { countryName } from "../../../src/order-core/countries";
 import type { Schemas } from "../api/client";
-import { formatInteger, formatMoney as money } from "../ui/format";
+import { formatInteger } from "../ui/format";
+import { useMoney } from "../ui/money";
 import type { Product } from "../ui/products-lookup";
 import { Table } from "../ui/table";
 
@@ -62,6 +63,7 @@ export function OrderLines({
   product: (id: string) => Product | undefined;
   sku: (id: string) => string;
 }) {
+  const money = useMoney();
   const sales = order.type === "sales";
   const named = (productId: string) => (
     <>

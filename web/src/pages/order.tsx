@@ -3,10 +3,11 @@ import { useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatInteger, formatMoney, statusLabel } from "../ui/format";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
 import { ConfirmButton } from "../ui/modal";
+import { useMoney } from "../ui/money";
 import { useProductsById } from "../ui/products-lookup";
 import {
   ReceiptDialog,
@@ -36,6 +37,7 @@ export function OrderPage() {
     ...(order.data?.lines.map((l) => l.productId) ?? []),
     ...(order.data?.kitLines.map((k) => k.productId) ?? []),
   ]);
+  const money = useMoney();
   const [receiving, setReceiving] = useState(false);
   const [returning, setReturning] = useState(false);
   const title = order.data ? `Order ${order.data.number}` : "Order";
@@ -84,7 +86,7 @@ export function OrderPage() {
               )}
               <dt>Total</dt>
               <dd>
-                {formatInteger(o.totals.quantity)} units, {formatMoney(o.totals.totalExact)}
+                {formatInteger(o.totals.quantity)} units, {money(o.totals.totalExact)}
               </dd>
               {o.notes && (
                 <>

@@ -4,10 +4,11 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { StatusFilter } from "../ui/filtered-list";
 import { useSubmit } from "../ui/form";
 import { DialogActions } from "../ui/form-dialog";
-import { formatDateTime, formatInteger, formatMoney, statusLabel } from "../ui/format";
+import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
 import { Modal } from "../ui/modal";
+import { useMoney } from "../ui/money";
 import { productByCode } from "../ui/products-lookup";
 import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
@@ -43,6 +44,7 @@ export function Orders() {
   const { values, page, show } = useUrlFilters(["type", "status", "search"] as const);
   const warehouses = useWarehouses();
   const [creating, setCreating] = useState<OrderType | null>(null);
+  const money = useMoney();
   const orders = useLoad(
     () =>
       unwrap(
@@ -139,7 +141,7 @@ export function Orders() {
                 </td>
                 <td>{codeOf(warehouses.data, order.warehouseId)}</td>
                 <td class="number">{formatInteger(order.totals.quantity)}</td>
-                <td class="number">{formatMoney(order.totals.total)}</td>
+                <td class="number">{money(order.totals.totalExact)}</td>
                 <td>{formatDateTime(order.createdAt)}</td>
               </tr>
             ))}

@@ -3,9 +3,10 @@ import { useRoute } from "preact-iso";
 import { api, unwrap } from "../api/client";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { formatDateTime, formatMoney } from "../ui/format";
+import { formatDateTime } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
+import { useMoney } from "../ui/money";
 import { useProductsById } from "../ui/products-lookup";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -42,6 +43,7 @@ export function Product() {
   });
   const title = product.data ? `${product.data.sku} ${product.data.name}` : "Product";
   useDocumentTitle(title);
+  const money = useMoney();
   const warehouseCode = (warehouseId: string) =>
     warehouses.data?.items.find((w) => w.id === warehouseId)?.code ?? warehouseId.slice(0, 8);
   const locationCode = (locationId: string) =>
@@ -86,9 +88,9 @@ export function Product() {
               <dt>Unit</dt>
               <dd>{p.unit ?? "—"}</dd>
               <dt>Price</dt>
-              <dd>{formatMoney(p.price)}</dd>
+              <dd>{money(p.price)}</dd>
               <dt>Cost</dt>
-              <dd>{formatMoney(p.cost)}</dd>
+              <dd>{money(p.cost)}</dd>
               <dt>Reorder point</dt>
               <dd>{p.reorderPoint}</dd>
               <dt>Tracking</dt>

@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
-import { formatMoney } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
+import { useMoney } from "../ui/money";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -15,6 +15,7 @@ type Status = Schemas["Product"]["status"];
 /** The product list; its filters live in the URL, so a filtered page can be bookmarked and shared. */
 export function Products() {
   useDocumentTitle("Products");
+  const money = useMoney();
   const { query, path, route } = useLocation();
   const [dialog, setDialog] = useState<"new" | "import" | null>(null);
   const search = query.search ?? "";
@@ -126,7 +127,7 @@ export function Products() {
                 <td>{product.name}</td>
                 <td>{product.category ?? "—"}</td>
                 <td>{product.status}</td>
-                <td class="number">{formatMoney(product.price)}</td>
+                <td class="number">{money(product.price)}</td>
                 <td class="number">{product.reorderPoint}</td>
               </tr>
             ))}

@@ -5,6 +5,7 @@ import { DialogActions } from "../ui/form-dialog";
 import { formatCurrency, formatDateTime, utcDay } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { Modal } from "../ui/modal";
+import { useTenantCurrency } from "../ui/money";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -29,6 +30,8 @@ export function RateCards() {
   const billed = useBilledMerchant(values.merchant, true);
   const { merchantId } = billed;
   const [creating, setCreating] = useState(false);
+  // A merchant's first card is offered in the tenant's currency; a later one in the last card's.
+  const tenantCurrency = useTenantCurrency();
   const cards = useLoad(
     () =>
       merchantId || billed.own
@@ -78,7 +81,7 @@ export function RateCards() {
       {creating && (
         <RateCardDialog
           merchantId={merchantId}
-          currency={cards.data?.items[0]?.currency ?? "EUR"}
+          currency={cards.data?.items[0]?.currency ?? tenantCurrency ?? "EUR"}
           onClose={() => setCreating(false)}
           onSaved={cards.reload}
         />

@@ -3,8 +3,9 @@ import { DailyMovementsChart, fillDays } from "../ui/charts";
 import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
-import { formatInteger, formatMoney, utcDay } from "../ui/format";
+import { formatInteger, utcDay } from "../ui/format";
 import { Loaded } from "../ui/loaded";
+import { useMoney } from "../ui/money";
 import { OrdersByStatusChart } from "../ui/orders-by-status";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -15,6 +16,7 @@ type Report = "inventory-valuation" | "stock-movements" | "low-stock" | "order-s
 /** The four reports over a chosen span of UTC days: charts of the totals, and each report as a CSV file. */
 export function Reports() {
   useDocumentTitle("Reports");
+  const money = useMoney();
   const { values, show } = useUrlFilters(["from", "to"] as const);
   const from = values.from || utcDay(29);
   const to = values.to || utcDay(0);
@@ -95,7 +97,7 @@ export function Reports() {
               </div>
               <div>
                 <dt>Value at cost</dt>
-                <dd>{formatMoney(totals.value)}</dd>
+                <dd>{money(totals.value)}</dd>
               </div>
             </dl>
           )}
