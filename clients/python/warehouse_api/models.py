@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
+__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "CountryCode", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
 
 
 class BillingActivity(str, Enum):
@@ -39,6 +39,258 @@ class BillingUnit(str, Enum):
     LINE = "line"
     UNIT = "unit"
     MONTH = "month"
+
+
+class CountryCode(str, Enum):
+    AD = "AD"
+    AE = "AE"
+    AF = "AF"
+    AG = "AG"
+    AI = "AI"
+    AL = "AL"
+    AM = "AM"
+    AO = "AO"
+    AQ = "AQ"
+    AR = "AR"
+    AS = "AS"
+    AT = "AT"
+    AU = "AU"
+    AW = "AW"
+    AX = "AX"
+    AZ = "AZ"
+    BA = "BA"
+    BB = "BB"
+    BD = "BD"
+    BE = "BE"
+    BF = "BF"
+    BG = "BG"
+    BH = "BH"
+    BI = "BI"
+    BJ = "BJ"
+    BL = "BL"
+    BM = "BM"
+    BN = "BN"
+    BO = "BO"
+    BQ = "BQ"
+    BR = "BR"
+    BS = "BS"
+    BT = "BT"
+    BV = "BV"
+    BW = "BW"
+    BY = "BY"
+    BZ = "BZ"
+    CA = "CA"
+    CC = "CC"
+    CD = "CD"
+    CF = "CF"
+    CG = "CG"
+    CH = "CH"
+    CI = "CI"
+    CK = "CK"
+    CL = "CL"
+    CM = "CM"
+    CN = "CN"
+    CO = "CO"
+    CR = "CR"
+    CU = "CU"
+    CV = "CV"
+    CW = "CW"
+    CX = "CX"
+    CY = "CY"
+    CZ = "CZ"
+    DE = "DE"
+    DJ = "DJ"
+    DK = "DK"
+    DM = "DM"
+    DO = "DO"
+    DZ = "DZ"
+    EC = "EC"
+    EE = "EE"
+    EG = "EG"
+    EH = "EH"
+    ER = "ER"
+    ES = "ES"
+    ET = "ET"
+    FI = "FI"
+    FJ = "FJ"
+    FK = "FK"
+    FM = "FM"
+    FO = "FO"
+    FR = "FR"
+    GA = "GA"
+    GB = "GB"
+    GD = "GD"
+    GE = "GE"
+    GF = "GF"
+    GG = "GG"
+    GH = "GH"
+    GI = "GI"
+    GL = "GL"
+    GM = "GM"
+    GN = "GN"
+    GP = "GP"
+    GQ = "GQ"
+    GR = "GR"
+    GS = "GS"
+    GT = "GT"
+    GU = "GU"
+    GW = "GW"
+    GY = "GY"
+    HK = "HK"
+    HM = "HM"
+    HN = "HN"
+    HR = "HR"
+    HT = "HT"
+    HU = "HU"
+    ID = "ID"
+    IE = "IE"
+    IL = "IL"
+    IM = "IM"
+    IN = "IN"
+    IO = "IO"
+    IQ = "IQ"
+    IR = "IR"
+    IS = "IS"
+    IT = "IT"
+    JE = "JE"
+    JM = "JM"
+    JO = "JO"
+    JP = "JP"
+    KE = "KE"
+    KG = "KG"
+    KH = "KH"
+    KI = "KI"
+    KM = "KM"
+    KN = "KN"
+    KP = "KP"
+    KR = "KR"
+    KW = "KW"
+    KY = "KY"
+    KZ = "KZ"
+    LA = "LA"
+    LB = "LB"
+    LC = "LC"
+    LI = "LI"
+    LK = "LK"
+    LR = "LR"
+    LS = "LS"
+    LT = "LT"
+    LU = "LU"
+    LV = "LV"
+    LY = "LY"
+    MA = "MA"
+    MC = "MC"
+    MD = "MD"
+    ME = "ME"
+    MF = "MF"
+    MG = "MG"
+    MH = "MH"
+    MK = "MK"
+    ML = "ML"
+    MM = "MM"
+    MN = "MN"
+    MO = "MO"
+    MP = "MP"
+    MQ = "MQ"
+    MR = "MR"
+    MS = "MS"
+    MT = "MT"
+    MU = "MU"
+    MV = "MV"
+    MW = "MW"
+    MX = "MX"
+    MY = "MY"
+    MZ = "MZ"
+    NA = "NA"
+    NC = "NC"
+    NE = "NE"
+    NF = "NF"
+    NG = "NG"
+    NI = "NI"
+    NL = "NL"
+    NO = "NO"
+    NP = "NP"
+    NR = "NR"
+    NU = "NU"
+    NZ = "NZ"
+    OM = "OM"
+    PA = "PA"
+    PE = "PE"
+    PF = "PF"
+    PG = "PG"
+    PH = "PH"
+    PK = "PK"
+    PL = "PL"
+    PM = "PM"
+    PN = "PN"
+    PR = "PR"
+    PS = "PS"
+    PT = "PT"
+    PW = "PW"
+    PY = "PY"
+    QA = "QA"
+    RE = "RE"
+    RO = "RO"
+    RS = "RS"
+    RU = "RU"
+    RW = "RW"
+    SA = "SA"
+    SB = "SB"
+    SC = "SC"
+    SD = "SD"
+    SE = "SE"
+    SG = "SG"
+    SH = "SH"
+    SI = "SI"
+    SJ = "SJ"
+    SK = "SK"
+    SL = "SL"
+    SM = "SM"
+    SN = "SN"
+    SO = "SO"
+    SR = "SR"
+    SS = "SS"
+    ST = "ST"
+    SV = "SV"
+    SX = "SX"
+    SY = "SY"
+    SZ = "SZ"
+    TC = "TC"
+    TD = "TD"
+    TF = "TF"
+    TG = "TG"
+    TH = "TH"
+    TJ = "TJ"
+    TK = "TK"
+    TL = "TL"
+    TM = "TM"
+    TN = "TN"
+    TO = "TO"
+    TR = "TR"
+    TT = "TT"
+    TV = "TV"
+    TW = "TW"
+    TZ = "TZ"
+    UA = "UA"
+    UG = "UG"
+    UM = "UM"
+    US = "US"
+    UY = "UY"
+    UZ = "UZ"
+    VA = "VA"
+    VC = "VC"
+    VE = "VE"
+    VG = "VG"
+    VI = "VI"
+    VN = "VN"
+    VU = "VU"
+    WF = "WF"
+    WS = "WS"
+    YE = "YE"
+    YT = "YT"
+    ZA = "ZA"
+    ZM = "ZM"
+    ZW = "ZW"
 
 
 class DimensionsUnit(str, Enum):
@@ -1300,11 +1552,12 @@ class CreateSalesOrderRequest(_m.Model):
     customer_id: str
     lines: List[CreateSalesOrderRequestLinesItem]
     shipping_address: ShippingAddress
+    customer_name: Optional[str] = None
     warehouse_id: Optional[str] = None
     notes: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"customer_id": "customerId", "lines": "lines", "shipping_address": "shippingAddress", "warehouse_id": "warehouseId", "notes": "notes"}
+    _wire: ClassVar[Dict[str, str]] = {"customer_id": "customerId", "lines": "lines", "shipping_address": "shippingAddress", "customer_name": "customerName", "warehouse_id": "warehouseId", "notes": "notes"}
     _required: ClassVar[frozenset] = frozenset({"customerId", "lines", "shippingAddress"})
 
     @classmethod
@@ -1313,6 +1566,7 @@ class CreateSalesOrderRequest(_m.Model):
             customer_id=data.get("customerId"),
             lines=_m.list_of(_m.model(CreateSalesOrderRequestLinesItem))(data.get("lines")),
             shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            customer_name=data.get("customerName"),
             warehouse_id=data.get("warehouseId"),
             notes=data.get("notes"),
             extra_fields=_m.extra(data, cls._wire),
@@ -4228,6 +4482,7 @@ class Order(_m.Model):
     type: Union[OrderType, str]
     status: Union[OrderStatus, str]
     customer_id: Optional[str]
+    customer_name: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
     merchant_id: Optional[str]
@@ -4244,8 +4499,8 @@ class Order(_m.Model):
     status_history: List[OrderStatusChange]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Order":
@@ -4255,6 +4510,7 @@ class Order(_m.Model):
             type=_m.enum(OrderType)(data.get("type")),
             status=_m.enum(OrderStatus)(data.get("status")),
             customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
             merchant_id=data.get("merchantId"),
@@ -4280,6 +4536,7 @@ class OrderBackorderedData(_m.Model):
     type: Union[OrderType, str]
     status: Union[OrderStatus, str]
     customer_id: Optional[str]
+    customer_name: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
     merchant_id: Optional[str]
@@ -4297,8 +4554,8 @@ class OrderBackorderedData(_m.Model):
     backorder: OrderBackorderedDataBackorder
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "backorder": "backorder"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "backorder": "backorder"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedData":
@@ -4308,6 +4565,7 @@ class OrderBackorderedData(_m.Model):
             type=_m.enum(OrderType)(data.get("type")),
             status=_m.enum(OrderStatus)(data.get("status")),
             customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
             merchant_id=data.get("merchantId"),
@@ -4466,6 +4724,7 @@ class OrderChangedData(_m.Model):
     type: Union[OrderType, str]
     status: Union[OrderStatus, str]
     customer_id: Optional[str]
+    customer_name: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
     merchant_id: Optional[str]
@@ -4483,8 +4742,8 @@ class OrderChangedData(_m.Model):
     shipments: Optional[List[OrderEventShipment]] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedData":
@@ -4494,6 +4753,7 @@ class OrderChangedData(_m.Model):
             type=_m.enum(OrderType)(data.get("type")),
             status=_m.enum(OrderStatus)(data.get("status")),
             customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
             merchant_id=data.get("merchantId"),
@@ -4726,6 +4986,8 @@ class OrderLine(_m.Model):
     price: Optional[float] = None
     cost: Optional[float] = None
     received_quantity: Optional[int] = None
+    reserved_quantity: Optional[int] = None
+    picked_quantity: Optional[int] = None
     shipped_quantity: Optional[int] = None
     backordered_quantity: Optional[int] = None
     lot_number: Optional[str] = None
@@ -4734,7 +4996,7 @@ class OrderLine(_m.Model):
     kit_line_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "shipped_quantity": "shippedQuantity", "backordered_quantity": "backorderedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers", "kit_line_id": "kitLineId"}
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "reserved_quantity": "reservedQuantity", "picked_quantity": "pickedQuantity", "shipped_quantity": "shippedQuantity", "backordered_quantity": "backorderedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers", "kit_line_id": "kitLineId"}
     _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "lineTotal", "lineTotalExact"})
 
     @classmethod
@@ -4749,6 +5011,8 @@ class OrderLine(_m.Model):
             price=data.get("price"),
             cost=data.get("cost"),
             received_quantity=data.get("receivedQuantity"),
+            reserved_quantity=data.get("reservedQuantity"),
+            picked_quantity=data.get("pickedQuantity"),
             shipped_quantity=data.get("shippedQuantity"),
             backordered_quantity=data.get("backorderedQuantity"),
             lot_number=data.get("lotNumber"),
@@ -4788,6 +5052,7 @@ class OrderPartiallyShippedData(_m.Model):
     type: Union[OrderType, str]
     status: Union[OrderStatus, str]
     customer_id: Optional[str]
+    customer_name: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
     merchant_id: Optional[str]
@@ -4805,8 +5070,8 @@ class OrderPartiallyShippedData(_m.Model):
     shipments: List[OrderEventShipment]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedData":
@@ -4816,6 +5081,7 @@ class OrderPartiallyShippedData(_m.Model):
             type=_m.enum(OrderType)(data.get("type")),
             status=_m.enum(OrderStatus)(data.get("status")),
             customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
             merchant_id=data.get("merchantId"),
@@ -5034,6 +5300,7 @@ class OrderSummary(_m.Model):
     type: Union[OrderType, str]
     status: Union[OrderStatus, str]
     customer_id: Optional[str]
+    customer_name: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
     merchant_id: Optional[str]
@@ -5047,8 +5314,8 @@ class OrderSummary(_m.Model):
     updated_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "OrderSummary":
@@ -5058,6 +5325,7 @@ class OrderSummary(_m.Model):
             type=_m.enum(OrderType)(data.get("type")),
             status=_m.enum(OrderStatus)(data.get("status")),
             customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
             merchant_id=data.get("merchantId"),
@@ -6030,6 +6298,7 @@ class PurchaseOrderReceivedData(_m.Model):
     type: Union[OrderType, str]
     status: Union[OrderStatus, str]
     customer_id: Optional[str]
+    customer_name: Optional[str]
     supplier: Optional[str]
     warehouse_id: Optional[str]
     merchant_id: Optional[str]
@@ -6047,8 +6316,8 @@ class PurchaseOrderReceivedData(_m.Model):
     receipt: List[PurchaseOrderReceivedDataReceiptItem]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "receipt": "receipt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "receipt": "receipt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedData":
@@ -6058,6 +6327,7 @@ class PurchaseOrderReceivedData(_m.Model):
             type=_m.enum(OrderType)(data.get("type")),
             status=_m.enum(OrderStatus)(data.get("status")),
             customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
             supplier=data.get("supplier"),
             warehouse_id=data.get("warehouseId"),
             merchant_id=data.get("merchantId"),
@@ -7122,11 +7392,17 @@ class ShippingAddress(_m.Model):
     street: str
     city: str
     zip: str
+    name: Optional[str] = None
+    company: Optional[str] = None
+    street2: Optional[str] = None
     state: Optional[str] = None
     country: Optional[str] = None
+    country_code: Optional[Union[CountryCode, str]] = None
+    phone: Optional[str] = None
+    email: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"street": "street", "city": "city", "zip": "zip", "state": "state", "country": "country"}
+    _wire: ClassVar[Dict[str, str]] = {"street": "street", "city": "city", "zip": "zip", "name": "name", "company": "company", "street2": "street2", "state": "state", "country": "country", "country_code": "countryCode", "phone": "phone", "email": "email"}
     _required: ClassVar[frozenset] = frozenset({"street", "city", "zip"})
 
     @classmethod
@@ -7135,8 +7411,14 @@ class ShippingAddress(_m.Model):
             street=data.get("street"),
             city=data.get("city"),
             zip=data.get("zip"),
+            name=data.get("name"),
+            company=data.get("company"),
+            street2=data.get("street2"),
             state=data.get("state"),
             country=data.get("country"),
+            country_code=_m.enum(CountryCode)(data.get("countryCode")),
+            phone=data.get("phone"),
+            email=data.get("email"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
