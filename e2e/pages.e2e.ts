@@ -19,6 +19,8 @@ const pages: [path: string, heading: string | RegExp][] = [
   ["/app/pick-lists", "Pick lists"],
   ["/app/pick", "Pick"],
   ["/app/receive", "Receive"],
+  ["/app/count", "Count"],
+  ["/app/waiting", "Scans on this device"],
   ["/app/pack", "Pack"],
   ["/app/shipments", "Shipments"],
   ["/app/returns", "Returns"],
@@ -83,7 +85,11 @@ beforeAll(async () => {
   );
   const count = await ok(tenant.api.POST("/api/v1/inventory/counts", { body: { locationIds: [a1.id] } }));
   const orders = await ok(tenant.api.GET("/api/v1/orders", { params: { query: { pageSize: 1 } } }));
-  pages.push([`/app/counts/${count.id}`, /^Count /], [`/app/orders/${orders.items[0]?.id}`, /^Order /]);
+  pages.push(
+    [`/app/counts/${count.id}`, /^Count /],
+    [`/app/count/${count.id}`, /^Count /],
+    [`/app/orders/${orders.items[0]?.id}`, /^Order /],
+  );
   pages.push([`/app/products/${mug.id}`, "MUG-1 Mug"]);
   const [confirmed] = (
     await ok(tenant.api.GET("/api/v1/orders", { params: { query: { status: "confirmed", type: "sales" } } }))

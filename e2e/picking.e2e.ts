@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTenant, ok } from "./support/api";
 import {
+  allScansSent,
   expectFitsPhone,
   expectSpotless,
   expectWellBehaved,
@@ -8,7 +9,7 @@ import {
   screenshot,
   signIn,
 } from "./support/browser";
-import { MUG_BARCODE, mainWithBins, warehouseWithOrders } from "./support/seed";
+import { confirmedSale, MUG_BARCODE, mainWithBins, mugWithCase, warehouseWithOrders } from "./support/seed";
 
 describe("picking, through the screens", () => {
   it("creates a pick list for a confirmed order and picks it at phone size by typed scans, refusing a wrong bin", {
@@ -69,6 +70,7 @@ describe("picking, through the screens", () => {
     await scan("Quantity", "2");
     await phone.getByText("Pick list complete: every line is picked or short.").waitFor();
     await screenshot(phone, "pick-complete-phone");
+    await allScansSent(phone);
 
     // The office sees it completed, every unit picked.
     await phone.getByRole("link", { name: "See its lines" }).click();
@@ -168,36 +170,13 @@ describe("picking, through the screens", () => {
     const { api } = tenant;
     const { main, a1 } = await mainWithBins(tenant);
     const caseBarcode = "12000000000029"; // GTIN-14, check digit 9: all digits, like a quantity
-    const mug = await ok(
-      api.POST("/api/v1/products", {
-        body: {
-          sku: "MUG-1",
-          name: "Mug",
-          barcode: MUG_BARCODE,
-          packagings: [{ code: "case", name: "Case of 4", quantity: 4, barcode: caseBarcode }],
-        },
-      }),
-    );
+    const mug = await mugWithCase(tenant, caseBarcode);
     await ok(
       api.POST("/api/v1/inventory/adjustments", {
         body: { productId: mug.id, locationId: a1.id, quantity: 20, reason: "received" },
       }),
     );
-    const order = await ok(
-      api.POST("/api/v1/orders/sales", {
-        body: {
-          customerId: crypto.randomUUID(),
-          lines: [{ productId: mug.id, quantity: 8, price: 8 }],
-          shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
-        },
-      }),
-    );
-    await ok(
-      api.PATCH("/api/v1/orders/{id}/status", {
-        params: { path: { id: order.id } },
-        body: { status: "confirmed" },
-      }),
-    );
+    const order = await confirmedSale(tenant, [{ productId: mug.id, quantity: 8 }]);
     const pickList = await ok(
       api.POST("/api/v1/pick-lists", { body: { warehouseId: main.id, orderIds: [order.id] } }),
     );
@@ -220,6 +199,7 @@ describe("picking, through the screens", () => {
     // The second case completes the line.
     await scan("Quantity", caseBarcode);
     await phone.getByText("Pick list complete: every line is picked or short.").waitFor();
+    await allScansSent(phone);
     const done = await ok(api.GET("/api/v1/pick-lists/{id}", { params: { path: { id: pickList.id } } }));
     expect(done.lines.map((l) => [l.quantity, l.pickedQuantity])).toEqual([[8, 8]]);
     expect(done.status).toBe("completed");

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createTenant, ok } from "./support/api";
-import { expectFitsPhone, expectSpotless, openPage, screenshot, signIn } from "./support/browser";
+import {
+  allScansSent,
+  expectFitsPhone,
+  expectSpotless,
+  openPage,
+  screenshot,
+  signIn,
+} from "./support/browser";
 
 describe("receiving on the floor, through the screens", () => {
   it("receives a purchase order at phone size by typed scans, split over two bins and with a lot", {
@@ -78,6 +85,7 @@ describe("receiving on the floor, through the screens", () => {
     await scan("Quantity", "12");
     await phone.getByText(`${po.number} is received in full.`).waitFor();
     await screenshot(phone, "receive-complete-phone");
+    await allScansSent(phone);
 
     // Through the API: the order is received and the stock is where the scans put it.
     const order = await ok(api.GET("/api/v1/orders/{id}", { params: { path: { id: po.id } } }));

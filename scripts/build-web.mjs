@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const web = join(root, "web");
@@ -97,6 +98,28 @@ async function withLock(work) {
   }
 }
 
+/** The budget of the app's first load: its JavaScript, gzipped (docs/decisions/web-app.md). */
+export const FIRST_LOAD_GZIP_JS_BUDGET = 120 * 1024;
+
+/** Bytes of the files `/app/index.html` loads (JavaScript and CSS), raw, gzipped (-9) and brotli. */
+export function firstLoadSizes() {
+  const html = readFileSync(join(dist, "app/index.html"), "utf8");
+  const referenced = [...html.matchAll(/(?:src|href)="\/app\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+  const sizes = (files) => {
+    const bytes = files.map((file) => readFileSync(join(dist, "app", file)));
+    const sum = (f) => bytes.reduce((total, b) => total + f(b), 0);
+    return {
+      raw: sum((b) => b.length),
+      gzip: sum((b) => gzipSync(b, { level: 9 }).length),
+      brotli: sum((b) => brotliCompressSync(b).length),
+    };
+  };
+  return {
+    js: sizes(referenced.filter((f) => f.endsWith(".js"))),
+    css: sizes(referenced.filter((f) => f.endsWith(".css"))),
+  };
+}
+
 export async function buildWeb({ force = false } = {}) {
   const hash = inputsHash();
   if (!force && readStamp() === hash) return false;
@@ -105,6 +128,12 @@ export async function buildWeb({ force = false } = {}) {
     const { build } = await import("vite");
     rmSync(stampFile, { force: true });
     await build({ configFile: join(web, "vite.config.ts"), logLevel: "warn" });
+    // The budget is checked by every build: an app that outgrows it does not build (and so does not ship).
+    const { gzip } = firstLoadSizes().js;
+    if (gzip > FIRST_LOAD_GZIP_JS_BUDGET)
+      throw new Error(
+        `web: the first load's JavaScript is ${(gzip / 1024).toFixed(1)} KB gzipped, over the budget of ${FIRST_LOAD_GZIP_JS_BUDGET / 1024} KB`,
+      );
     const docs = join(dist, "docs");
     rmSync(docs, { recursive: true, force: true });
     mkdirSync(docs, { recursive: true });

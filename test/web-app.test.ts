@@ -64,6 +64,18 @@ describe("web application at /app/", () => {
     await missing.body?.cancel();
   });
 
+  it("serves the service worker at /app/sw.js (scope /app/), revalidated so a new build's is found, under the app's CSP", async () => {
+    const response = await get("/app/sw.js");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("javascript");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    // One Trusted Types policy, for the worker's URL (web/src/offline/service-worker.ts), and no other.
+    expect(csp).toContain("trusted-types service-worker");
+    expect(await response.text()).toContain('addEventListener("fetch"');
+  });
+
   it("answers a repeated request for an unchanged file with 304", async () => {
     const first = await get("/app/");
     await first.body?.cancel();

@@ -62,6 +62,11 @@ export interface PageOptions {
    * of these codes, as a phone's camera would read them.
    */
   cameraCodes?: string[];
+  /**
+   * Records the scan screens' sound and vibration (`window.signals`: each tone's frequency as it starts, each
+   * vibration pattern), read by `signalsOf`. Headless Chromium plays to no speaker; the tones are still made.
+   */
+  recordSignals?: boolean;
   /** Every answer arrives. By default the first answer of every keyed write is lost (see `loseFirstAnswers`). */
   reliableNetwork?: boolean;
 }
@@ -160,8 +165,51 @@ export async function openPage(path = "/app/", options: PageOptions = {}): Promi
       });
     }, options.cameraCodes);
   }
+  if (options.recordSignals) {
+    await context.addInitScript(() => {
+      const signals: { tones: number[]; vibrations: number[][] } = { tones: [], vibrations: [] };
+      Object.assign(window, { signals });
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: [number?]) {
+        signals.tones.push(this.frequency.value);
+        return start.apply(this, args);
+      };
+      Object.assign(navigator, {
+        vibrate: (pattern: number | Iterable<number>) => {
+          signals.vibrations.push(typeof pattern === "number" ? [pattern] : [...pattern]);
+          return true;
+        },
+      });
+    });
+  }
   await page.goto(path);
   return page;
+}
+
+/** The tones and vibrations a page made so far (`recordSignals`), and forgets them. */
+export function signalsOf(page: Page): Promise<{ tones: number[]; vibrations: number[][] }> {
+  return page.evaluate(() => {
+    const { signals } = window as unknown as { signals: { tones: number[]; vibrations: number[][] } };
+    const taken = { tones: signals.tones.splice(0), vibrations: signals.vibrations.splice(0) };
+    return taken;
+  });
+}
+
+/**
+ * Waits until every scan stored on the device reached the server: the top bar's badge of waiting scans is gone
+ * (the floor screens store each scan first and send it after, so the server is read only then).
+ */
+export async function allScansSent(page: Page) {
+  await expect.poll(() => page.locator(".waiting-badge").count(), { timeout: 120_000 }).toBe(0);
+}
+
+/**
+ * A keyboard-wedge scanner: the code's characters typed into whatever has the focus, then Enter, without
+ * waiting for the screen (a scanner does not). The scan screens must have their field focused for this to land.
+ */
+export async function wedge(page: Page, code: string) {
+  await page.keyboard.type(code);
+  await page.keyboard.press("Enter");
 }
 
 /**

@@ -76,6 +76,39 @@ export async function seedWarehouse(tenant: TestTenant) {
 
 export const MUG_BARCODE = "2000000000015"; // EAN-13, GS1 in-store prefix 200, check digit 5
 
+/** MUG-1 with its barcode and a case of 4 whose barcode is `caseBarcode` (a GTIN-14: all digits, like a number). */
+export const mugWithCase = ({ api }: TestTenant, caseBarcode: string) =>
+  ok(
+    api.POST("/api/v1/products", {
+      body: {
+        sku: "MUG-1",
+        name: "Mug",
+        barcode: MUG_BARCODE,
+        packagings: [{ code: "case", name: "Case of 4", quantity: 4, barcode: caseBarcode }],
+      },
+    }),
+  );
+
+/** A confirmed sales order of these lines (a price of 1 each), to one address. */
+export async function confirmedSale({ api }: TestTenant, lines: { productId: string; quantity: number }[]) {
+  const order = await ok(
+    api.POST("/api/v1/orders/sales", {
+      body: {
+        customerId: crypto.randomUUID(),
+        lines: lines.map((line) => ({ ...line, price: 1 })),
+        shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+      },
+    }),
+  );
+  await ok(
+    api.PATCH("/api/v1/orders/{id}/status", {
+      params: { path: { id: order.id } },
+      body: { status: "confirmed" },
+    }),
+  );
+  return order;
+}
+
 /**
  * A warehouse with a mug in A1 and pens in A2, and `orders` confirmed sales orders each for 2 pens and 3 mugs
  * (pens first on the order: the pick list still walks A1 before A2).

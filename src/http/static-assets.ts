@@ -3,7 +3,9 @@ import type { AppContext } from "../env";
 /**
  * The web application's pages: scripts, styles and API calls from this origin only (the API is same-origin),
  * no inline script or style, no plugins, no framing, and Trusted Types so that no string reaches a DOM
- * script sink (the app creates no script URL or HTML from strings at all: no policy is allowed).
+ * script sink. The app creates no HTML from strings and one script URL only: its service worker's, through the
+ * one policy allowed (`service-worker`, web/src/offline/service-worker.ts, which refuses any other URL). The
+ * service worker itself is a script of this origin (`worker-src` falls back to `script-src 'self'`).
  */
 export const APP_CSP = [
   "default-src 'none'",
@@ -17,7 +19,7 @@ export const APP_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
+  "trusted-types service-worker",
 ].join("; ");
 
 /** The API reference page: the same, except that its renderer (Scalar) injects style elements at run time. */

@@ -1,5 +1,6 @@
 import { useEffect } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
+import { WaitingBadge } from "./offline/waiting-badge";
 import { AcceptInvitation } from "./pages/accept-invitation";
 import { Account } from "./pages/account";
 import { ApiKeys } from "./pages/api-keys";
@@ -9,6 +10,7 @@ import { CountPage } from "./pages/count";
 import { Counts } from "./pages/counts";
 import { Dashboard } from "./pages/dashboard";
 import { Events } from "./pages/events";
+import { FloorCount } from "./pages/floor-count";
 import { ForgotPassword } from "./pages/forgot-password";
 import { Holds } from "./pages/holds";
 import { InvoicePage } from "./pages/invoice";
@@ -39,6 +41,7 @@ import { SignIn } from "./pages/sign-in";
 import { Stock } from "./pages/stock";
 import { TenantPicker } from "./pages/tenant-picker";
 import { Users } from "./pages/users";
+import { Waiting } from "./pages/waiting";
 import { Warehouses } from "./pages/warehouses";
 import { Webhook } from "./pages/webhook";
 import { Webhooks } from "./pages/webhooks";
@@ -113,6 +116,7 @@ function SignedIn({ session }: { session: SessionState }) {
         { href: "/app/pick", label: "Pick" },
         { href: "/app/pack", label: "Pack" },
         { href: "/app/receive", label: "Receive" },
+        { href: "/app/count", label: "Count" },
       ],
     },
     {
@@ -143,6 +147,7 @@ function SignedIn({ session }: { session: SessionState }) {
         <a class="brand" href="/app/">
           Warehouse
         </a>
+        <WaitingBadge session={session} />
         <MainNav
           home={{ href: "/app/", label: "Dashboard" }}
           groups={groups}
@@ -196,6 +201,9 @@ function SignedIn({ session }: { session: SessionState }) {
           <Route path="/app/shipments/:id" component={ShipmentPage} />
           <Route path="/app/receive" component={Receive} />
           <Route path="/app/receive/:id" component={Receive} />
+          <Route path="/app/count" component={FloorCount} />
+          <Route path="/app/count/:id" component={FloorCount} />
+          <Route path="/app/waiting" component={Waiting} />
           <Route path="/app/returns" component={Returns} />
           <Route path="/app/returns/:id" component={ReturnPage} />
           <Route path="/app/movements" component={Movements} />

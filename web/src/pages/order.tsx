@@ -8,7 +8,7 @@ import { Loaded } from "../ui/loaded";
 import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
 import { ConfirmButton } from "../ui/modal";
 import { useMoney } from "../ui/money";
-import { useProductsById } from "../ui/products-lookup";
+import { type Product, useProductsById } from "../ui/products-lookup";
 import {
   ReceiptDialog,
   type ReceiptDraft,
@@ -17,6 +17,7 @@ import {
   useReceiptDraft,
 } from "../ui/receipt-draft";
 import { SelectField } from "../ui/select-field";
+import { SerialsField } from "../ui/serials-field";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
 import { Customer, OrderLines, ShipTo } from "./order-lines";
@@ -277,37 +278,55 @@ function ShipWithoutShipment({ order, tracking }: { order: Order; tracking: stri
 
 interface Receipt extends ReceiptDraft {
   expiresAt: string;
+  /** A serial-tracked line's units (its quantity is their count). */
+  serialNumbers: string[];
 }
 
-/** Receives what is still open on each line into a location, with its lot and expiry where the product has lots. */
-export function ReceiveDialog({
-  order,
-  sku,
-  onClose,
-  onDone,
-}: {
+interface ReceiveProps {
   order: Order;
   sku: (productId: string) => string;
   onClose: () => void;
   onDone: () => void;
-}) {
+}
+
+/**
+ * Receives what is still open on each line into a location, with its lot and expiry where the product has lots
+ * and its units' serial numbers where it has serials. The products are read first: a serial-tracked line starts
+ * with no units (its units are the serials scanned).
+ */
+export function ReceiveDialog(props: ReceiveProps) {
+  const products = useProductsById(props.order.lines.map((l) => l.productId));
+  return <Loaded load={products}>{(found) => <ReceiveForm {...props} products={found} />}</Loaded>;
+}
+
+function ReceiveForm({
+  order,
+  sku,
+  onClose,
+  onDone,
+  products,
+}: ReceiveProps & { products: Map<string, Product> }) {
   const locations = useLocations(order.warehouseId ?? "");
   const warehouses = useWarehouses();
-  const products = useProductsById(order.lines.map((l) => l.productId));
   const open = order.lines.filter((l) => (l.receivedQuantity ?? 0) < l.quantity);
   const draft = useReceiptDraft({
     open,
     start: (l): Receipt => ({
-      quantity: String(l.quantity - (l.receivedQuantity ?? 0)),
+      quantity:
+        products.get(l.productId)?.tracking === "serial"
+          ? "0"
+          : String(l.quantity - (l.receivedQuantity ?? 0)),
       locationId: "",
       lotNumber: "",
       expiresAt: "",
+      serialNumbers: [],
     }),
     toLine: (line, receipt, typed) => ({
       lineId: line.id,
       locationId: receipt.locationId,
       ...typed,
       ...(receipt.expiresAt && { expiresAt: receipt.expiresAt }),
+      ...(receipt.serialNumbers.length > 0 && { serialNumbers: receipt.serialNumbers }),
     }),
     send: (lines) =>
       unwrap(
@@ -329,11 +348,22 @@ export function ReceiveDialog({
         </>
       )}
       fields={(line, receipt) => {
-        const lotted = products.data?.get(line.productId)?.tracking === "lot";
+        const product = products.get(line.productId);
+        const lotted = product?.tracking === "lot";
         return (
           <>
             <div class="field-row">
-              <ReceiptQuantity value={receipt.quantity} onInput={(quantity) => set(line, { quantity })} />
+              {product?.tracking === "serial" ? (
+                <SerialsField
+                  product={product}
+                  serials={receipt.serialNumbers}
+                  onChange={(serialNumbers) =>
+                    set(line, { serialNumbers, quantity: String(serialNumbers.length) })
+                  }
+                />
+              ) : (
+                <ReceiptQuantity value={receipt.quantity} onInput={(quantity) => set(line, { quantity })} />
+              )}
               <SelectField
                 label="Into location"
                 // A line receiving nothing this time needs no location (a partial receipt).

@@ -1,13 +1,16 @@
 import { useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
+import { useScanPipeline } from "../scan/pipeline";
+import type { Scan } from "../scan/read-scan";
+import { resolveCode } from "../scan/resolve";
 import { ErrorMessage } from "../ui/error-message";
 import { FloorChoices, useStatusPages } from "../ui/floor-choices";
 import { useSubmit } from "../ui/form";
 import { formatInteger, statusLabel } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { type Product, useProductsById } from "../ui/products-lookup";
-import { resolveCode, ScanField } from "../ui/scan-field";
+import { ScanField } from "../ui/scan-field";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { useDocumentTitle } from "../ui/title";
 import { useLoad } from "../ui/use-load";
@@ -329,9 +332,10 @@ function useScanToPack(
     );
     setCount(count + 1);
   };
-  const scan = useSubmit(async (code: string) => {
+  const pipeline = useScanPipeline(async (scan: Scan) => {
     if (!target) return;
     if (awaiting) {
+      const code = scan.gs1?.serial ?? scan.raw;
       const line = open.find((l) => l.id === awaiting.lineId);
       const product = line && products.get(line.productId);
       if (!line || !product) return;
@@ -343,7 +347,8 @@ function useScanToPack(
       setAwaiting(awaiting.left > 1 ? { ...awaiting, left: awaiting.left - 1 } : null);
       return;
     }
-    const matches = await resolveCode(code);
+    const code = scan.raw;
+    const matches = await resolveCode(scan.code);
     const found = matches.flatMap((m) =>
       m.type === "product" || m.type === "packaging"
         ? open
@@ -382,14 +387,7 @@ function useScanToPack(
   return {
     field: (
       <div class="scan-to-pack">
-        <ScanField
-          label={label}
-          next={`${target?.key}:${count}`}
-          busy={scan.busy}
-          submitLabel="Add"
-          onScan={(code) => void scan.run(code)}
-        />
-        <ErrorMessage error={scan.error} />
+        <ScanField label={label} next={`${target?.key}:${count}`} pipeline={pipeline} submitLabel="Add" />
       </div>
     ),
   };

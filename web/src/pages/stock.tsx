@@ -9,6 +9,7 @@ import { LoadedList } from "../ui/loaded-list";
 import { codeOf, locationChoices, useLocations, useWarehouses } from "../ui/lookups";
 import { PlaceFilterFields, placeOf } from "../ui/place-fields";
 import { choicesOf, SelectField } from "../ui/select-field";
+import { QuantityOrSerials, serialsBody } from "../ui/serials-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
@@ -177,6 +178,7 @@ function AdjustDialog({ level, onClose, onDone }: { level: Level; onClose: () =>
           reason: fields.reason ?? "correction",
           ...(fields.notes && { notes: fields.notes }),
           ...(level.lotNumber && { lotNumber: level.lotNumber }),
+          ...serialsBody(fields),
         },
       }),
     );
@@ -191,10 +193,7 @@ function AdjustDialog({ level, onClose, onDone }: { level: Level; onClose: () =>
       <p class="muted">
         On hand {level.onHand}, reserved {level.reserved}. A negative quantity removes stock.
       </p>
-      <label class="field">
-        <span>Quantity</span>
-        <input name="quantity" type="number" step={1} required inputMode="numeric" autofocus />
-      </label>
+      <QuantityOrSerials productId={level.productId} signed />
       <SelectField label="Reason" name="reason" choices={choicesOf(REASONS)} initial="correction" />
       <label class="field">
         <span>Notes (optional)</span>
@@ -226,6 +225,7 @@ function TransferDialog({
           quantity: Number(fields.quantity),
           ...(fields.notes && { notes: fields.notes }),
           ...(level.lotNumber && { lotNumber: level.lotNumber }),
+          ...serialsBody(fields),
         },
       }),
     );
@@ -238,10 +238,7 @@ function TransferDialog({
       onClose={onClose}
     >
       <p class="muted">{level.available} available to move.</p>
-      <label class="field">
-        <span>Quantity</span>
-        <input name="quantity" type="number" min={1} step={1} required inputMode="numeric" autofocus />
-      </label>
+      <QuantityOrSerials productId={level.productId} signed={false} />
       <SelectField
         label="To location"
         name="toLocationId"

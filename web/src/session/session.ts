@@ -8,6 +8,11 @@ import type { Role } from "./roles";
 export interface SessionState {
   /** True while the page asks whether the session cookie still holds a session (a reload, a new tab). */
   restoring: boolean;
+  /**
+   * The server could not be reached when the page started: the person is the one last signed in on this device,
+   * with no access token until the network comes back (the floor screens work from what the device saved).
+   */
+  offline: boolean;
   user: Schemas["SessionUser"] | null;
   /** The tenant every call names (X-Tenant-Id); null until one is chosen. */
   tenantId: string | null;
@@ -16,10 +21,13 @@ export interface SessionState {
 }
 
 // The chosen tenant is remembered across reloads and tabs; it is an id, not a credential. So is the mark that this
-// browser signed in: without it a first visit does not ask the API for a session it cannot have (a 401).
+// browser signed in: without it a first visit does not ask the API for a session it cannot have (a 401). The
+// signed-in person (name, email, memberships: no credential either) is remembered so that a reload without the
+// network still opens the floor screens, which work from what the device saved (docs/decisions/floor.md).
 const TENANT_KEY = "wms.tenant";
 const SIGNED_IN_KEY = "wms.signedIn";
-let state: SessionState = { restoring: true, user: null, tenantId: null, notice: null };
+const USER_KEY = "wms.user";
+let state: SessionState = { restoring: true, offline: false, user: null, tenantId: null, notice: null };
 const listeners = new Set<() => void>();
 function update(next: Partial<SessionState>) {
   state = { ...state, ...next };
@@ -87,7 +95,8 @@ function begin(session: PageSession) {
       ? (memberships[0]?.tenantId ?? null)
       : null;
   localStorage.setItem(SIGNED_IN_KEY, "1");
-  update({ restoring: false, user: session.user, tenantId, notice: null });
+  localStorage.setItem(USER_KEY, JSON.stringify(session.user));
+  update({ restoring: false, offline: false, user: session.user, tenantId, notice: null });
 }
 
 function end(notice: string | null) {
@@ -95,7 +104,8 @@ function end(notice: string | null) {
   expiresAt = 0;
   clearTimeout(refreshTimer);
   localStorage.removeItem(SIGNED_IN_KEY);
-  update({ restoring: false, user: null, tenantId: null, notice });
+  localStorage.removeItem(USER_KEY);
+  update({ restoring: false, offline: false, user: null, tenantId: null, notice });
 }
 
 export async function signIn(email: string, password: string) {
@@ -124,6 +134,21 @@ export async function signOut() {
 
 export function chooseTenant(tenantId: string | null) {
   update({ tenantId });
+}
+
+/** The signed-in person's id (also while offline), for what the device keeps per person. */
+export const currentUserId = () => state.user?.id ?? null;
+
+/** The chosen tenant's id, outside a component. */
+export const sessionTenantId = () => state.tenantId;
+
+/** The person last signed in on this device, when the server cannot be reached to ask. */
+function rememberedUser(): SessionState["user"] {
+  try {
+    return JSON.parse(localStorage.getItem(USER_KEY) ?? "null") as SessionState["user"];
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -156,7 +181,16 @@ function refreshOnce(): Promise<Refreshed> {
 async function renew(): Promise<string | null> {
   const wasSignedIn = state.user !== null;
   const session = await refreshOnce();
-  if (session === undefined) return accessToken; // the server could not be reached: keep the token, try later
+  if (session === undefined) {
+    // The server could not be reached: keep the token and try later. A page that starts so goes on as the person
+    // last signed in here, offline, and asks again once the network is back.
+    if (state.restoring) {
+      const user = rememberedUser();
+      const tenantId = localStorage.getItem(TENANT_KEY);
+      update(user ? { restoring: false, offline: true, user, tenantId } : { restoring: false });
+    }
+    return accessToken;
+  }
   if (session === null) {
     end(wasSignedIn ? "Your session has ended. Sign in again." : null);
     return null;
@@ -176,6 +210,11 @@ setCredentials({
   tenantId: () => state.tenantId,
 });
 
-// A reload or a new tab: the cookie may still hold a session.
+// A reload or a new tab: the cookie may still hold a session. Offline, it is asked again when the network returns.
 if (localStorage.getItem(SIGNED_IN_KEY)) void renew();
 else update({ restoring: false });
+const reconnect = () => {
+  if (state.offline) void renew();
+};
+window.addEventListener("online", reconnect);
+setInterval(reconnect, 10_000);

@@ -4,17 +4,23 @@ import { useLoad } from "./use-load";
 const IDS_PER_REQUEST = 100;
 
 /**
- * The records a page names by id (products of a ledger page, orders of charges), read through a list's `ids`
- * filter: one request per 100 distinct ids, never one per record.
+ * The records of these ids (products of a ledger page, orders of charges), read through a list's `ids` filter:
+ * one request per 100 distinct ids, never one per record.
  */
+export async function readById<T extends { id: string }>(
+  ids: string[],
+  readMany: (ids: string[]) => Promise<T[]>,
+): Promise<Map<string, T>> {
+  const all = [...new Set(ids)];
+  const runs = Array.from({ length: Math.ceil(all.length / IDS_PER_REQUEST) }, (_, i) =>
+    all.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST),
+  );
+  const records = (await Promise.all(runs.map(readMany))).flat();
+  return new Map(records.map((r) => [r.id, r]));
+}
+
+/** The records a page names by id, read as `readById` does, again when the ids change. */
 export function useById<T extends { id: string }>(ids: string[], readMany: (ids: string[]) => Promise<T[]>) {
   const key = [...new Set(ids)].sort().join(",");
-  return useLoad(async () => {
-    const all = key ? key.split(",") : [];
-    const runs = Array.from({ length: Math.ceil(all.length / IDS_PER_REQUEST) }, (_, i) =>
-      all.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST),
-    );
-    const records = (await Promise.all(runs.map(readMany))).flat();
-    return new Map(records.map((r) => [r.id, r]));
-  }, [key]);
+  return useLoad(() => readById(key ? key.split(",") : [], readMany), [key]);
 }

@@ -27,18 +27,18 @@ export function useWarehouses(): Load<Warehouse[]> {
 }
 
 /** The locations of one warehouse, or of all, sorted by code (the bins' walking order). */
-export function useLocations(warehouseId = ""): Load<Location[]> {
-  return useLoad(
-    () =>
-      allPages((page) =>
-        unwrap(
-          api.GET("/api/v1/locations", {
-            params: { query: { page, pageSize: PAGE, sort: "code", ...(warehouseId && { warehouseId }) } },
-          }),
-        ),
-      ),
-    [warehouseId],
+export const locationsOf = (warehouseId = ""): Promise<Location[]> =>
+  allPages((page) =>
+    unwrap(
+      api.GET("/api/v1/locations", {
+        params: { query: { page, pageSize: PAGE, sort: "code", ...(warehouseId && { warehouseId }) } },
+      }),
+    ),
   );
+
+/** `locationsOf` for a component. */
+export function useLocations(warehouseId = ""): Load<Location[]> {
+  return useLoad(() => locationsOf(warehouseId), [warehouseId]);
 }
 
 /** The 3PL's merchants, sorted by code (a tenant serves tens of them, not thousands). */
