@@ -64,6 +64,7 @@ describe("serial numbers on the floor and in the office", () => {
     await wedge(phone, `(01)0${CAMERA_BARCODE}(21)SN-3`);
     await phone.getByText(`${po.number} is received in full.`).waitFor();
     await expectFitsPhone(phone, "serial receipt at 390 px");
+    await allScansSent(phone);
 
     // Pick: a sales order of 2 cameras and a pen. The camera line is skipped, the pen picked, the camera after.
     const order = await confirmedSale(tenant, [
@@ -73,7 +74,6 @@ describe("serial numbers on the floor and in the office", () => {
     const pickList = await ok(
       api.POST("/api/v1/pick-lists", { body: { warehouseId: main.id, orderIds: [order.id] } }),
     );
-    await allScansSent(phone);
     await phone.goto(`/app/pick/${pickList.id}`);
     const cameraLine = phone.getByRole("region", { name: "Line 1" });
     await cameraLine.getByText("CAM-1").waitFor();
@@ -137,6 +137,7 @@ describe("serial numbers on the floor and in the office", () => {
     // Count A1 on the floor: its serials scanned; SN-1 and SN-8 are there, SN-9 is found too.
     const count = await ok(api.POST("/api/v1/inventory/counts", { body: { locationIds: [a1.id] } }));
     await phone.goto(`/app/count/${count.id}`);
+    await phone.getByLabel("Scan location").waitFor();
     await wedge(phone, "A1");
     await wedge(phone, CAMERA_BARCODE);
     await phone.getByLabel("Serial number of CAM-1 (nothing: done)").waitFor();

@@ -14,12 +14,12 @@ export function WaitingBadge({ session }: { session: SessionState }) {
   }, [session.user?.id, session.tenantId, session.offline]);
   if (waiting.length === 0 && refused.length === 0) return null;
   return (
-    <a class={`badge waiting-badge${refused.length > 0 ? " refused" : ""}`} href="/app/waiting">
-      <span role="status">
+    <span role="status" class="waiting-status">
+      <a class={`badge waiting-badge${refused.length > 0 ? " refused" : ""}`} href="/app/waiting">
         {waiting.length > 0 && `${waiting.length} ${waiting.length === 1 ? "scan waits" : "scans wait"}`}
         {waiting.length > 0 && refused.length > 0 && ", "}
         {refused.length > 0 && `${refused.length} refused`}
-      </span>
-    </a>
+      </a>
+    </span>
   );
 }
