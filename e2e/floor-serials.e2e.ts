@@ -134,8 +134,9 @@ describe("serial numbers on the floor and in the office", () => {
       ["PACKING", 2],
     ]);
 
-    // Count A1 on the floor: its serials scanned; SN-1 and SN-8 are there, SN-9 is found too.
-    const count = await ok(api.POST("/api/v1/inventory/counts", { body: { locationIds: [a1.id] } }));
+    // Count A1 and A2 on the floor: A1's serials scanned (SN-1 and SN-8 are there, SN-9 is found too); at A2
+    // the camera is not found (0 before any serial), so the SN-7 moved there is missing.
+    const count = await ok(api.POST("/api/v1/inventory/counts", { body: { locationIds: [a1.id, a2.id] } }));
     await phone.goto(`/app/count/${count.id}`);
     await phone.getByLabel("Scan location").waitFor();
     await wedge(phone, "A1");
@@ -143,13 +144,24 @@ describe("serial numbers on the floor and in the office", () => {
     await phone.getByLabel("Serial number of CAM-1 (nothing: done)").waitFor();
     for (const code of ["SN-1", "SN-8", "SN-9"]) await wedge(phone, code);
     await phone.getByText("CAM-1 serial SN-9: 3 counted at A1").waitFor();
+    await wedge(phone, "");
+    await wedge(phone, "A2");
+    await wedge(phone, CAMERA_BARCODE);
+    await phone.getByLabel("Serial number of CAM-1 (nothing: done; 0: none here)").waitFor();
+    await wedge(phone, "0");
+    await phone.getByText("CAM-1: none counted at A2").waitFor();
     await phone.getByRole("button", { name: "Submit count" }).click();
     await phone.getByRole("dialog").getByRole("button", { name: "Submit count" }).click();
     await phone.waitForURL(new RegExp(`/app/counts/${count.id}$`));
     const counted = await ok(
       api.GET("/api/v1/inventory/counts/{id}", { params: { path: { id: count.id } } }),
     );
-    expect(counted.lines.find((l) => l.sku === "CAM-1")).toMatchObject({
+    expect(counted.lines.find((l) => l.sku === "CAM-1" && l.locationId === a2.id)).toMatchObject({
+      counted: 0,
+      serialNumbers: [],
+      missingSerials: ["SN-7"],
+    });
+    expect(counted.lines.find((l) => l.sku === "CAM-1" && l.locationId === a1.id)).toMatchObject({
       counted: 3,
       serialNumbers: ["SN-1", "SN-8", "SN-9"],
       foundSerials: ["SN-9"],

@@ -251,45 +251,44 @@ let lookAgain = false;
  */
 export function sendWaiting(): Promise<void> {
   if (sending) {
-    // A write stored while the sender is finishing: it looks again before it stops.
+    // A write stored while the sender runs: it looks again before it stops, and this caller waits for that too.
     lookAgain = true;
     return sending;
   }
-  lookAgain = false;
-  sending = navigator.locks
-    .request("wms-floor-send", async () => {
-      clearTimeout(retry);
-      // Another tab may have sent some since this one last looked.
-      writesMirror = await (await floorDb()).getAll("writes");
-      for (;;) {
-        const next = (await writesOf()).find((w) => !w.refusal);
-        if (!next) return;
-        let answer: Envelope;
-        try {
-          answer = await SEND[next.kind](next);
-        } catch {
-          answer = { response: new Response(null, { status: 0 }) } as Envelope;
-        }
-        const { response } = answer;
-        const envelope = (answer.error ?? {}) as { message?: string; errors?: string[] };
-        if (response.ok) {
-          await settle(next, (answer.data as { data?: unknown } | undefined)?.data);
-          continue;
-        }
-        const message = envelope.message ?? `The server answered ${response.status}`;
-        if (sendLater(response.status, message)) {
-          retry = setTimeout(() => void sendWaiting(), RETRY_MS);
-          return;
-        }
-        await refuse(next, { status: response.status, message, errors: envelope.errors ?? [] });
-      }
-    })
-    .catch(() => undefined)
-    .finally(() => {
-      sending = null;
-      if (lookAgain) void sendWaiting();
-    }) as Promise<void>;
+  sending = (async () => {
+    do {
+      lookAgain = false;
+      await navigator.locks.request("wms-floor-send", sendAll).catch(() => undefined);
+    } while (lookAgain);
+  })().finally(() => {
+    sending = null;
+  });
   return sending;
+}
+
+/** Sends the waiting writes, oldest first, until none waits, or the server cannot be reached (then later). */
+async function sendAll() {
+  clearTimeout(retry);
+  // Another tab may have sent some since this one last looked.
+  writesMirror = await (await floorDb()).getAll("writes");
+  for (;;) {
+    const next = (await writesOf()).find((w) => !w.refusal);
+    if (!next) return;
+    // The server's answer, or none (status 0: it could not be reached).
+    const answer = await SEND[next.kind](next).catch(() => null);
+    const status = answer?.response.status ?? 0;
+    if (answer?.response.ok) {
+      await settle(next, (answer.data as { data?: unknown } | undefined)?.data);
+      continue;
+    }
+    const envelope = (answer?.error ?? {}) as { message?: string; errors?: string[] };
+    const message = envelope.message ?? `The server answered ${status}`;
+    if (sendLater(status, message)) {
+      retry = setTimeout(() => void sendWaiting(), RETRY_MS);
+      return;
+    }
+    await refuse(next, { status, message, errors: envelope.errors ?? [] });
+  }
 }
 
 /** A write the server took: its answer into the saved work, and the write off the device, in one transaction. */

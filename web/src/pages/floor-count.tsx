@@ -291,6 +291,13 @@ function Counter({ work, offline }: { work: SavedWork<CountWork, CountDevice>; o
       if (serial === product.sku || serial === product.barcode)
         throw new Error(`That is ${product.sku} itself: scan the serial number on the unit`);
       const serials = current.serialNumbers ?? [];
+      if (serial === "0" && serials.length === 0) {
+        // None found here: the line is counted with no serial number.
+        await record({ ...current, lotNumber: lot, serialNumbers: [], counted: 0 });
+        setProduct(null);
+        setLotNumber(null);
+        return `${product.sku}: none counted at ${location.code}`;
+      }
       if (serials.includes(serial)) throw new Error(`Serial number ${serial} is counted here already`);
       const serialNumbers = [...serials, serial];
       await record({ ...current, lotNumber: lot, serialNumbers, counted: serialNumbers.length });
@@ -345,7 +352,7 @@ function Counter({ work, offline }: { work: SavedWork<CountWork, CountDevice>; o
         : step === "lot"
           ? `Scan lot of ${product?.sku}`
           : step === "serial"
-            ? `Serial number of ${product?.sku} (nothing: done)`
+            ? `Serial number of ${product?.sku} (nothing: done${tally?.serialNumbers?.length ? "" : "; 0: none here"})`
             : `Quantity of ${product?.sku}${lotNumber ? ` lot ${lotNumber}` : ""} (or scan each)`;
   const submitted = writes.waiting.some((w) => w.kind === "count-submit");
   if (submitted)
