@@ -122,7 +122,7 @@ describe("serial numbers on the floor and in the office", () => {
     const transfer = office.getByRole("dialog", { name: /^Transfer CAM-1 at A1/ });
     await transfer.getByLabel("Serial number (scan each unit, then Enter)").fill("SN-7");
     await transfer.getByLabel("Serial number (scan each unit, then Enter)").press("Enter");
-    await transfer.getByLabel("To location").selectOption({ label: "MAIN A2" });
+    await transfer.getByLabel("To location").selectOption({ label: "MAIN · A2" });
     await transfer.getByRole("button", { name: "Transfer" }).click();
     await transfer.waitFor({ state: "detached" });
     const stock = await ok(

@@ -196,10 +196,29 @@ export function signalsOf(page: Page): Promise<{ tones: number[]; vibrations: nu
 }
 
 /**
- * Waits until every scan stored on the device reached the server: the top bar's badge of waiting scans is gone
- * (the floor screens store each scan first and send it after, so the server is read only then).
+ * Waits until every scan stored on the device reached the server (the floor screens store each scan first and
+ * send it after, so the server is read only then): none waits in the device's queue (IndexedDB, read as the app
+ * reads it: a page still starting shows no badge yet, though its scans wait), and the top bar's badge is gone.
  */
 export async function allScansSent(page: Page) {
+  const waiting = () =>
+    page.evaluate(async () => {
+      // Opening a database that does not exist would create it empty, without the app's stores.
+      if (!(await indexedDB.databases()).some((d) => d.name === "wms-floor")) return 0;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open("wms-floor");
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const writes = await new Promise<{ refusal?: unknown }[]>((resolve, reject) => {
+        const all = db.transaction("writes").objectStore("writes").getAll();
+        all.onsuccess = () => resolve(all.result);
+        all.onerror = () => reject(all.error);
+      });
+      db.close();
+      return writes.filter((w) => !w.refusal).length;
+    });
+  await expect.poll(waiting, { timeout: 120_000 }).toBe(0);
   await expect.poll(() => page.locator(".waiting-badge").count(), { timeout: 120_000 }).toBe(0);
 }
 
