@@ -141,7 +141,7 @@ describe("serial numbers on the floor and in the office", () => {
     await phone.getByLabel("Scan location").waitFor();
     await wedge(phone, "A1");
     await wedge(phone, CAMERA_BARCODE);
-    await phone.getByLabel("Serial number of CAM-1 (nothing: done)").waitFor();
+    await phone.getByLabel("Serial number of CAM-1 (nothing: done; 0: none here)").waitFor();
     for (const code of ["SN-1", "SN-8", "SN-9"]) await wedge(phone, code);
     await phone.getByText("CAM-1 serial SN-9: 3 counted at A1").waitFor();
     await wedge(phone, "");
