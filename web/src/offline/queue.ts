@@ -1,12 +1,14 @@
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api/client";
+import { api, newIdempotencyKey } from "../api/client";
 import { signal } from "../scan/feedback";
 import { currentUserId, sessionTenantId } from "../session/session";
 import { floorDb, type QueuedWrite, type SavedWork, type WriteKind } from "./db";
 
 // The floor's writes, store and forward: a confirmed scan's write is stored on the device (IndexedDB) before the
 // screen confirms it, then sent in the order it was made, one at a time, each with its own Idempotency-Key, so
-// that sending it again (after a lost answer, a reload, a crash) changes nothing the first time did not.
+// that sending it again (after a lost answer, a reload, a crash) changes nothing the first time did not. The key is
+// the API client's (`newIdempotencyKey`), made when the worker scans and passed as the header, so the client's own
+// retries of a lost answer within one send and this queue's sends across reloads use the same key.
 
 type Envelope = { data?: unknown; error?: unknown; response: Response };
 const keyed = (write: QueuedWrite) => ({ "Idempotency-Key": write.key });
@@ -31,8 +33,7 @@ const SEND: Record<WriteKind, (write: QueuedWrite) => Promise<Envelope>> = {
       body: w.body as never,
       headers: keyed(w),
     }),
-  // A count's line is recorded by PUT, which the API does not key: it sets the line's total, so sending it
-  // again sets the same total. The key still names the write on the device.
+  // A count's line is recorded by PUT, keyed like every write (it sets the line's total).
   "count-lines": (w) =>
     api.PUT("/api/v1/inventory/counts/{id}/lines", {
       params: { path: { id: w.id } },
@@ -112,7 +113,7 @@ export async function enqueue(
   const tx = db.transaction(["writes", "work"], "readwrite", { durability: "strict" });
   const stored: QueuedWrite = {
     ...write,
-    key: crypto.randomUUID(),
+    key: newIdempotencyKey(),
     tenantId,
     userId,
     createdAt: new Date().toISOString(),
