@@ -78,7 +78,12 @@ export const StockQuery = pageQuery.extend({
   productId: optionalId,
   locationId: optionalId,
   warehouseId: optionalId,
-  sku: z.string().trim().min(1).max(100).optional(),
+  sku: z.string().trim().min(1).max(100).optional().openapi({ description: "Exactly this SKU." }),
+  search: z.string().trim().min(1).max(100).optional().openapi({
+    description:
+      "Levels of products whose SKU starts with it or whose name contains it (case-insensitive; `%` and `_` are literal).",
+    example: "MUG",
+  }),
   lotId: optionalId,
   lotNumber: LotNumber.optional(),
   packaging: PackagingCode.optional().openapi({

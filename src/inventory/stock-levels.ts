@@ -1,8 +1,9 @@
-import { eq, lte, sql } from "drizzle-orm";
+import { eq, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { TenantDb } from "../db/client";
 import { lots, products, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
+import { contains, startsWith } from "../db/text-match";
 import { pageOf } from "../http/pagination";
 import { validationError } from "../http/validation";
 import { asOfInstant } from "../stock/as-of";
@@ -38,6 +39,9 @@ export async function listStock(tdb: TenantDb, query: StockQuery) {
     query.locationId ? eq(stockLevels.locationId, query.locationId) : undefined,
     query.warehouseId ? eq(stockLevels.warehouseId, query.warehouseId) : undefined,
     query.sku ? eq(products.sku, query.sku) : undefined,
+    query.search
+      ? or(startsWith(products.sku, query.search), contains(products.name, query.search))
+      : undefined,
     // The location's flag now, also with asOf (a location's sellability has no history).
     query.sellable === undefined
       ? undefined
@@ -69,7 +73,17 @@ export async function listStock(tdb: TenantDb, query: StockQuery) {
  */
 function kitPage(levels: KitStockLevelRecord[], query: StockQuery) {
   const refused = (
-    ["locationId", "lotId", "lotNumber", "asOf", "belowReorderPoint", "packaging", "sku", "sellable"] as const
+    [
+      "locationId",
+      "lotId",
+      "lotNumber",
+      "asOf",
+      "belowReorderPoint",
+      "packaging",
+      "sku",
+      "search",
+      "sellable",
+    ] as const
   )
     .filter((field) => query[field] !== undefined)
     .map(

@@ -1925,6 +1925,7 @@ class InventoryResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         sku: Optional[str] = UNSET,
+        search: Optional[str] = UNSET,
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         packaging: Optional[str] = UNSET,
@@ -1937,7 +1938,7 @@ class InventoryResource:
         """``GET /api/v1/inventory/stock`` (listStock)."""
         return self._t.call(
             OPERATIONS["listStock"],
-            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "lotId": lot_id, "lotNumber": lot_number, "packaging": packaging, "belowReorderPoint": below_reorder_point, "sellable": sellable, "asOf": as_of},
+            query={"page": page, "pageSize": page_size, "productId": product_id, "locationId": location_id, "warehouseId": warehouse_id, "sku": sku, "search": search, "lotId": lot_id, "lotNumber": lot_number, "packaging": packaging, "belowReorderPoint": below_reorder_point, "sellable": sellable, "asOf": as_of},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             paged=True,
@@ -1952,6 +1953,7 @@ class InventoryResource:
         location_id: Optional[str] = UNSET,
         warehouse_id: Optional[str] = UNSET,
         sku: Optional[str] = UNSET,
+        search: Optional[str] = UNSET,
         lot_id: Optional[str] = UNSET,
         lot_number: Optional[str] = UNSET,
         packaging: Optional[str] = UNSET,
@@ -1962,7 +1964,7 @@ class InventoryResource:
         timeout: Optional[float] = None,
     ) -> Iterator[m.ListStockResultItemsItem]:
         """Every item of ``list_stock``, page after page."""
-        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, lot_id=lot_id, lot_number=lot_number, packaging=packaging, below_reorder_point=below_reorder_point, sellable=sellable, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
+        return self._t.iterate(lambda page: self.list_stock(page=page, page_size=page_size, product_id=product_id, location_id=location_id, warehouse_id=warehouse_id, sku=sku, search=search, lot_id=lot_id, lot_number=lot_number, packaging=packaging, below_reorder_point=below_reorder_point, sellable=sellable, as_of=as_of, consistency_token=consistency_token, timeout=timeout))
 
     def list_movements(
         self,

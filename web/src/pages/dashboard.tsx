@@ -46,12 +46,22 @@ export function Dashboard() {
                 <dd>{formatInteger(totals.onHand)} units</dd>
               </div>
               <div>
-                <dt>Available</dt>
-                <dd>{formatInteger(totals.available)} units</dd>
-              </div>
-              <div>
                 <dt>Reserved</dt>
                 <dd>{formatInteger(totals.reserved)} units</dd>
+              </div>
+              <div>
+                <dt>Non-sellable</dt>
+                <dd>{formatInteger(totals.nonSellable)} units</dd>
+              </div>
+              {totals.expired > 0 && (
+                <div>
+                  <dt>Expired</dt>
+                  <dd>{formatInteger(totals.expired)} units</dd>
+                </div>
+              )}
+              <div>
+                <dt>Available</dt>
+                <dd>{formatInteger(totals.available)} units</dd>
               </div>
               <div>
                 <dt>Value at cost</dt>
@@ -60,6 +70,10 @@ export function Dashboard() {
             </dl>
           )}
         </Loaded>
+        <p class="muted">
+          Available is on hand less what orders reserve, what sits at non-sellable locations (quarantine) and
+          expired lots.
+        </p>
       </section>
       <div class="columns">
         <section aria-labelledby="movements-heading">

@@ -1,6 +1,5 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
-import { saveFile } from "../ui/download";
 import { ErrorMessage } from "../ui/error-message";
 import { useSubmit } from "../ui/form";
 import { EditDialog } from "../ui/form-dialog";
@@ -14,6 +13,8 @@ import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
 import { useLoad } from "../ui/use-load";
+import { AddStockDialog } from "./add-stock";
+import { downloadStockCsv, type StockFilters, stockQuery } from "./stock-csv";
 
 type Level = Schemas["StockLevel"];
 const REASONS = ["received", "found", "damaged", "lost", "expired", "correction", "returned"];
@@ -24,42 +25,36 @@ export function Stock() {
   const { values, page, show } = useUrlFilters([
     "warehouseId",
     "locationId",
-    "sku",
+    "search",
     "lotNumber",
+    "sellable",
     "low",
   ] as const);
   const warehouses = useWarehouses();
   const locations = useLocations(values.warehouseId);
   const [adjusting, setAdjusting] = useState<Level | null>(null);
   const [moving, setMoving] = useState<Level | null>(null);
-  const download = useSubmit(() =>
-    saveFile(
-      api.GET("/api/v1/reports/inventory-valuation", {
-        params: { query: { format: "csv", ...(values.warehouseId && { warehouseId: values.warehouseId }) } },
-        parseAs: "text",
-      }),
-      "stock.csv",
-    ),
-  );
+  const [adding, setAdding] = useState(false);
+  const filters: StockFilters = values;
+  // The CSV holds every level the filters show, on every page of the list.
+  const download = useSubmit(() => downloadStockCsv(filters, (id) => codeOf(warehouses.data, id)));
   const stock = useLoad(async () => {
     const list = await unwrap(
       api.GET("/api/v1/inventory/stock", {
-        params: {
-          query: {
-            page,
-            pageSize: 25,
-            ...(values.warehouseId && { warehouseId: values.warehouseId }),
-            ...(values.locationId && { locationId: values.locationId }),
-            ...(values.sku && { sku: values.sku }),
-            ...(values.lotNumber && { lotNumber: values.lotNumber }),
-            ...(values.low && { belowReorderPoint: "true" as const }),
-          },
-        },
+        params: { query: { page, pageSize: 25, ...stockQuery(filters) } },
       }),
     );
     // Without asOf every item is a current level (with reserved and available).
     return { ...list, items: list.items.flatMap((level) => ("reserved" in level ? [level] : [])) };
-  }, [page, values.warehouseId, values.locationId, values.sku, values.lotNumber, values.low]);
+  }, [
+    page,
+    values.warehouseId,
+    values.locationId,
+    values.search,
+    values.lotNumber,
+    values.sellable,
+    values.low,
+  ]);
 
   return (
     <>
@@ -71,8 +66,9 @@ export function Stock() {
           const f = filterFields(event);
           show({
             ...placeOf(f, values),
-            sku: f.sku ?? "",
+            search: f.search ?? "",
             lotNumber: f.lotNumber ?? "",
+            sellable: f.sellable ?? "",
             low: f.low ? "1" : "",
             page: 1,
           });
@@ -80,13 +76,29 @@ export function Stock() {
       >
         <PlaceFilterFields warehouses={warehouses.data} locations={locations.data} values={values} />
         <label class="field">
-          <span>SKU</span>
-          <input name="sku" defaultValue={values.sku} maxLength={100} />
+          <span>Search</span>
+          <input
+            name="search"
+            type="search"
+            defaultValue={values.search}
+            maxLength={100}
+            placeholder="SKU start or name"
+          />
         </label>
         <label class="field">
           <span>Lot</span>
           <input name="lotNumber" defaultValue={values.lotNumber} maxLength={100} />
         </label>
+        <SelectField
+          label="Sellable"
+          name="sellable"
+          empty="Sellable and not"
+          choices={[
+            { value: "true", label: "Sellable" },
+            { value: "false", label: "Non-sellable (quarantine)" },
+          ]}
+          initial={values.sellable}
+        />
         <label class="check field">
           <input type="checkbox" name="low" defaultChecked={values.low !== ""} />
           <span>Below reorder point</span>
@@ -96,6 +108,9 @@ export function Stock() {
         </button>
       </form>
       <div class="toolbar">
+        <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
+          Add stock
+        </button>
         <button type="button" class="button" onClick={() => void download.run()} disabled={download.busy}>
           Download CSV
         </button>
@@ -110,6 +125,7 @@ export function Stock() {
               "Warehouse",
               "Location",
               "Lot",
+              "Sellable",
               { label: "On hand", number: true },
               { label: "Reserved", number: true },
               { label: "Available", number: true },
@@ -127,6 +143,7 @@ export function Stock() {
                   {level.lotNumber ?? "—"}
                   {level.expiresAt && <span class="muted"> expires {level.expiresAt}</span>}
                 </td>
+                <td>{level.sellable ? "Yes" : <span class="badge">Non-sellable</span>}</td>
                 <td class="number">{formatInteger(level.onHand)}</td>
                 <td class="number">{formatInteger(level.reserved)}</td>
                 <td class="number">{formatInteger(level.available)}</td>
@@ -158,6 +175,7 @@ export function Stock() {
       {adjusting && (
         <AdjustDialog level={adjusting} onClose={() => setAdjusting(null)} onDone={stock.reload} />
       )}
+      {adding && <AddStockDialog onClose={() => setAdding(false)} onDone={stock.reload} />}
       {moving && <TransferDialog level={moving} onClose={() => setMoving(null)} onDone={stock.reload} />}
     </>
   );

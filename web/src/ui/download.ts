@@ -17,7 +17,12 @@ export async function saveFile(
       response.status,
     );
   }
-  const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
+  saveBlob(data instanceof Blob ? data : new Blob([data], { type }), name);
+}
+
+/** Hands the browser `blob` to save as `name` (a download the page made itself, or fetched). */
+export function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = name;

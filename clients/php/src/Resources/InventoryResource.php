@@ -30,7 +30,7 @@ final class InventoryResource
     /**
      * `GET /api/v1/inventory/stock` (listStock).
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, packaging?: string, belowReorderPoint?: bool, sellable?: bool, asOf?: string} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, search?: string, lotId?: string, lotNumber?: string, packaging?: string, belowReorderPoint?: bool, sellable?: bool, asOf?: string} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<ListStockResultItemsItem>
      */
@@ -42,7 +42,7 @@ final class InventoryResource
     /**
      * Every item of `listStock`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, lotId?: string, lotNumber?: string, packaging?: string, belowReorderPoint?: bool, sellable?: bool, asOf?: string} $query
+     * @param array{page?: int, pageSize?: int, productId?: string, locationId?: string, warehouseId?: string, sku?: string, search?: string, lotId?: string, lotNumber?: string, packaging?: string, belowReorderPoint?: bool, sellable?: bool, asOf?: string} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, ListStockResultItemsItem>
      */

@@ -25191,7 +25191,10 @@ export interface operations {
                 productId?: string;
                 locationId?: string;
                 warehouseId?: string;
+                /** @description Exactly this SKU. */
                 sku?: string;
+                /** @description Levels of products whose SKU starts with it or whose name contains it (case-insensitive; `%` and `_` are literal). */
+                search?: string;
                 lotId?: string;
                 lotNumber?: string;
                 /** @description Also show each level in packs of this packaging (`packs`: whole packs and the remainder in units); levels of products without it show `packs: null`. Not with asOf. */
