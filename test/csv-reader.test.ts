@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readCsv } from "../src/http/csv-parse";
 import { csvRecord, csvText } from "../src/http/csv-record";
-import { recordsOf } from "../src/jobs/record-scanner";
+import { recordsOf } from "../src/http/record-scanner";
 
 // The import job cuts a file into records with a byte scanner and reads each alone; POST /products/import reads the
 // whole text. Both must find the same records, cells, lines and problems, whatever the file (issue #44).

@@ -1,6 +1,8 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { uploadKey } from "../src/files/keys";
 import { type TestTenant, tenantWithWarehouse, unique } from "./support/builders";
-import { levelsWithLedger, outboxEvents } from "./support/database";
+import { levelsWithLedger, outboxEvents, tenantDatabase } from "./support/database";
 import { BASE, call, fetchApi } from "./support/http";
 import { catalog as catalogOf, jobResult, runJob, upload } from "./support/jobs";
 
@@ -161,7 +163,8 @@ describe("product_import", () => {
 });
 
 // The import's CSV reader refuses what it cannot read (issue #44): a row it cannot read is that row's error with its
-// line, and the job goes on; a header it cannot read fails the job at its start, naming the line.
+// line, and the job goes on. A header it cannot read is refused by POST /uploads (test/uploads.test.ts); a file
+// stored before that check fails the job at its start, naming the line.
 describe("an import of a file it cannot read", () => {
   const fileOf = (...parts: (string | number[])[]) =>
     new Uint8Array(
@@ -242,13 +245,27 @@ describe("an import of a file it cannot read", () => {
     expect(await skusLike(p)).toEqual([`${p}-1`, `${p}-3`]);
   });
 
-  it("a header naming a column twice fails the job naming line 1; nothing is written", async () => {
+  it("a stored file whose header names a column twice fails the job naming its line; nothing is written", async () => {
     const p = `DH-${unique()}`;
-    const job = await runJob(tenant.admin, {
-      type: "product_import",
-      uploadId: await upload(tenant.admin, `sku,name,sku\n${p}-1,One,${p}-x\n`),
-    });
-    expect(job).toMatchObject({ status: "failed", error: "line 1: the header names the column sku twice" });
+    // Stored as POST /uploads stored files before it read their header.
+    const file = new TextEncoder().encode(`\nsku,name,sku\n${p}-1,One,${p}-x\n`);
+    const id = crypto.randomUUID();
+    await env.FILES.put(uploadKey(tenant.id, id), file);
+    const now = Date.now();
+    await (await tenantDatabase(tenant.id))
+      .prepare(
+        "insert into uploads (id, tenant_id, format, bytes, actor_type, actor_id, created_at, expires_at) values (?, ?, 'csv', ?, 'user', 'seed', ?, ?)",
+      )
+      .bind(
+        id,
+        tenant.id,
+        file.byteLength,
+        new Date(now).toISOString(),
+        new Date(now + 86_400_000).toISOString(),
+      )
+      .run();
+    const job = await runJob(tenant.admin, { type: "product_import", uploadId: id });
+    expect(job).toMatchObject({ status: "failed", error: "line 2: the header names the column sku twice" });
     expect(await skusLike(p)).toEqual([]);
   });
 

@@ -143,6 +143,42 @@ describe("uploads", () => {
     expect(await stored(t)).toEqual({ rows: [], files: [] });
   });
 
+  it("a CSV whose header cannot be read is a 400 naming its line, and nothing is stored", async () => {
+    const t = await createTenant();
+    for (const [file, error] of [
+      [csv("sku,name,sku\nH-1,One,H-2\n"), "body: line 1: the header names the column sku twice"],
+      [csv("\r\n\nsku,name,name\nH-1,One,Two\n"), "body: line 3: the header names the column name twice"],
+      [
+        new Uint8Array([...csv("sku,n"), 0xe4, ...csv("me\nH-1,One\n")]),
+        "body: line 1: the header is not valid UTF-8",
+      ],
+      [
+        csv('sku,"name\nH-1,One\n'),
+        "body: line 1: a quote opened on line 1 is never closed (every line after it was read into one cell)",
+      ],
+      [csv("sku,name,sku"), "body: line 1: the header names the column sku twice"],
+    ] as const) {
+      const res = await send(t, file, file.byteLength);
+      expect(res.status, error).toBe(400);
+      expect(res.body.errors).toEqual([error]);
+    }
+    // A header longer than the stream's first chunks is read whole; one past 1 MiB is refused unread.
+    const wide = csv(
+      `sku,name,${Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(",")},name\nW-1,One\n`,
+    );
+    expect((await send(t, wide, wide.byteLength)).body.errors).toEqual([
+      "body: line 1: the header names the column name twice",
+    ]);
+    const long = csv(`sku,${"n".repeat(1_100_000)}\nL-1,One\n`);
+    expect((await send(t, long, long.byteLength)).body.errors).toEqual([
+      "body: line 1: the header is longer than 1048576 bytes",
+    ]);
+    expect(await stored(t)).toEqual({ rows: [], files: [] });
+    // A header that can be read, however the file ends, is stored.
+    const good = csv(`sku,name,${Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(",")}`);
+    expect((await send(t, good, good.byteLength)).status).toBe(201);
+  });
+
   it("a body shorter than its Content-Length is a 400, and nothing is stored or counted", async () => {
     const t = await createTenant();
     const res = await send(t, csv("sku,name\nSHORT,Body\n"), 100);

@@ -3,7 +3,7 @@ import { csvText } from "./csv-record";
 // The one CSV reader of every import (POST /products/import, the import jobs' rows and header, the body checks):
 // RFC 4180, refusing what it cannot read rather than guessing. Hand-written, where a maintained library would be
 // preferred, because none fits both halves of the job import: it cuts a 100 MiB upload into byte ranges with a
-// streaming byte scanner (src/jobs/record-scanner.ts) and parses each range alone, so the reader's grammar must be
+// streaming byte scanner (src/http/record-scanner.ts) and parses each range alone, so the reader's grammar must be
 // exactly the scanner's, which `test/csv-reader.test.ts` checks on random files. The libraries that run in workerd
 // without nodejs_compat read otherwise: d3-dsv reads an unclosed quote to the end of the file without a word,
 // papaparse guesses one line-break style per file and keeps reading a malformed quoted cell to a later quote,

@@ -1,19 +1,15 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import { uploadKey } from "../files/keys";
-import { MAX_BODY_BYTES } from "../http/body-limit";
-import { csvColumns, readCsv } from "../http/csv-parse";
-import { utf8Text } from "../http/utf8";
-import { type FileFormat, RecordScanner } from "./record-scanner";
+import { csvHeaderColumns } from "../http/csv-header";
+import { type FileFormat, MAX_ROW_BYTES, RecordScanner } from "../http/record-scanner";
 
 // An import's first step: the uploaded file streamed once to find where its chunks of rows start (nothing of it
 // is held but the scanner's state), and its CSV header read.
 
 /** Rows per chunk: one step, one batch of writes (the bulk writers' own bound, docs/decisions/bulk.md). */
 export const ROWS_PER_CHUNK = 1000;
-/** The most bytes a row may have: a request body's bound, far past any product or stock row. */
-export const MAX_ROW_BYTES = MAX_BODY_BYTES;
 /** The most bytes a chunk's step reads and parses at once (it holds them, their text and their rows). */
-const MAX_CHUNK_BYTES = 8 * MAX_BODY_BYTES;
+const MAX_CHUNK_BYTES = 8 * MAX_ROW_BYTES;
 // A Workflow instance runs at most 10,000 steps: the chunks leave room for its other steps.
 const MAX_CHUNKS = 9000;
 
@@ -109,17 +105,16 @@ export async function planImport(
   return { format: upload.format, columns, rows, chunks };
 }
 
-/** The columns a CSV's header names; the job fails naming the header's line when it cannot be read. */
+/**
+ * The columns a CSV's header names; the job fails naming the header's line when it cannot be read (POST /uploads
+ * refuses such a file, but one stored before it did may still be named).
+ */
 async function headerColumns(bucket: R2Bucket, key: string, header: { line: number; end: number }) {
-  if (header.end > MAX_ROW_BYTES) {
-    throw unreadable(`line ${header.line}: the header is longer than ${MAX_ROW_BYTES} bytes`);
-  }
-  const object = await bucket.get(key, { range: { offset: 0, length: header.end } });
+  // Never more than one byte past the bound, which is enough to refuse it.
+  const length = Math.min(header.end, MAX_ROW_BYTES + 1);
+  const object = await bucket.get(key, { range: { offset: 0, length } });
   if (!object) throw unreadable("The upload is no longer stored");
-  const text = utf8Text(new Uint8Array(await object.arrayBuffer()));
-  if (text === null) throw unreadable(`line ${header.line}: the header is not valid UTF-8`);
-  const [record] = readCsv(text, header.line);
-  const read = record ? csvColumns(record) : { problem: "the header is empty" };
-  if ("problem" in read) throw unreadable(`line ${header.line}: ${read.problem}`);
+  const read = csvHeaderColumns(new Uint8Array(await object.arrayBuffer()), header.line);
+  if ("problem" in read) throw unreadable(read.problem);
   return read.columns;
 }

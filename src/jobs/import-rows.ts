@@ -2,9 +2,9 @@ import { runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { badStrings } from "../http/control-characters";
 import { type CsvColumnTypes, csvObject, readCsv } from "../http/csv-parse";
+import { recordsOf } from "../http/record-scanner";
 import type { RowError } from "../record-schemas/job";
 import type { ImportChunk, ImportPlan } from "./import-plan";
-import { recordsOf } from "./record-scanner";
 
 // A chunk's bytes as rows: each record a JSON object (an NDJSON line, or a CSV record under the header's column
 // names, typed like the CSV product import), or why it is not one. Blank lines are not rows.

@@ -8,6 +8,7 @@ import { inTenant } from "../db/tenant-scope";
 import { uploadKey } from "../files/keys";
 import { AppError } from "../http/errors";
 import { assertUtf8Charset } from "../http/utf8";
+import { csvHeaderCheck } from "./csv-header";
 import {
   MAX_UPLOAD_BYTES,
   UPLOAD_QUOTA_BYTES,
@@ -72,7 +73,8 @@ async function overQuota(tdb: TenantDb, bytes: number): Promise<AppError> {
  * the quota (so two uploads at once cannot both take the last room), then the request body streamed to R2 as it
  * arrives (never held in memory), then the row's expiry set. The size is refused from Content-Length before anything
  * is read; R2 stores a stream only of a known length (`FixedLengthStream`), so a body that ends before its
- * Content-Length, or runs past it, stores nothing: a 400, and the reservation is given back.
+ * Content-Length, or runs past it, stores nothing: a 400, and the reservation is given back. So does a CSV whose
+ * header cannot be read (`csvHeaderCheck`).
  */
 export async function createUpload(
   tdb: TenantDb,
@@ -121,12 +123,18 @@ export async function createUpload(
       },
     }),
   );
+  const header = format === "csv" ? csvHeaderCheck() : null;
+  const checked = header ? counted.pipeThrough(header.stream) : counted;
   try {
-    await bucket.put(key, counted.pipeThrough(new FixedLengthStream(bytes)), {
+    await bucket.put(key, checked.pipeThrough(new FixedLengthStream(bytes)), {
       httpMetadata: { contentType },
     });
   } catch (error) {
+    // A header checked at the file's very end errs its stream once every byte is through: the file may be stored.
+    await bucket.delete(key);
     await tdb.db.delete(uploads).where(inTenant(tdb, uploads, eq(uploads.id, id)));
+    const unreadable = header?.problem();
+    if (unreadable) throw unreadable;
     if (received === bytes) throw error;
     const why =
       received < bytes

@@ -1,4 +1,5 @@
-import { utf8Text } from "../http/utf8";
+import { MAX_BODY_BYTES } from "./body-limit";
+import { utf8Text } from "./utf8";
 
 // Where the records of an uploaded file start, found byte by byte as the file streams past, so that a 100 MiB
 // file is cut into chunks without being held in memory. A CSV record ends at a line break outside quotes, with
@@ -8,6 +9,9 @@ import { utf8Text } from "../http/utf8";
 // record is a line. Line breaks are LF, CRLF or CR (UTF-8 never uses these bytes inside a character).
 
 export type FileFormat = "csv" | "ndjson";
+
+/** The most bytes a record (a row, a CSV header) of a file may have: a request body's bound, far past any row. */
+export const MAX_ROW_BYTES = MAX_BODY_BYTES;
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
