@@ -117,6 +117,29 @@ describe("uploads", () => {
     expect(await stored(t)).toMatchObject({ rows: [{ id: kept }], files: [kept] });
   });
 
+  it("the sweep deletes at most 90 expired uploads a shard a run (one statement's ids), at 10 and at 1,000", async () => {
+    for (const count of [10, 1000]) {
+      const t = await createTenant();
+      const past = new Date(Date.now() - 1000).toISOString();
+      await (await tenantDatabase(t.id))
+        .prepare(
+          `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
+           insert into uploads (id, tenant_id, format, bytes, actor_type, actor_id, created_at, expires_at)
+           select lower(hex(randomblob(16))), ?, 'csv', 1, 'user', 'seed', ?, ? from n`,
+        )
+        .bind(count, t.id, past, past)
+        .run();
+      const runs: number[] = [];
+      for (let deleted = -1; deleted !== 0; ) {
+        deleted = await sweepExpiredUploads(env);
+        runs.push(deleted);
+      }
+      expect(Math.max(...runs), String(count)).toBeLessThanOrEqual(90);
+      expect(runs.length, String(count)).toBeGreaterThan(Math.ceil(count / 90));
+      expect((await stored(t)).rows, String(count)).toEqual([]);
+    }
+  });
+
   it("an expired upload a running job reads is kept until that job ends", async () => {
     const t = await createTenant();
     const id = await upload(t.admin, "sku,name\nRUN-1,One\n");
