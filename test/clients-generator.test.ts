@@ -299,15 +299,16 @@ describe("PHP rendering", () => {
     );
   });
 
-  it("documents the array shapes and passes the options", () => {
+  it("documents the body's array shape, returns the record class and passes the options", () => {
     expect(things).toContain(
       "@param array{name: string, size?: int|null, kind?: 'small'|'large', when?: string} $body",
     );
-    expect(things).toContain("@phpstan-import-type NewThing from Models");
+    expect(things).toContain("use Warehouse\\Api\\Generated\\NewThing;");
     expect(things).toContain(
       "@param array{idempotency_key?: string, timeout?: float} $options\n     * @return NewThing",
     );
-    expect(things).toContain("public function create(array $body, array $options = []): array");
+    expect(things).toContain("public function create(array $body, array $options = []): NewThing");
+    expect(things).toContain("return NewThing::fromArray($this->transport->call('createThing'");
     expect(things).toContain("public function list(array $query, array $options = []): Page");
     expect(things).toContain(
       "public function patch(string $id, array|string $body = [], array $options = []): mixed",
@@ -327,7 +328,7 @@ describe("PHP rendering", () => {
     expect(feed).toContain("use Warehouse\\Api\\CursorFeed;");
     expect(feed).toContain("public function iterate(array $query = [], array $options = []): CursorFeed");
     expect(feed).toContain(
-      "new CursorFeed(fn (?string $after): array => $this->list(['after' => $after] + $query, $options), $query['after'] ?? null)",
+      "new CursorFeed(fn (?string $after): object => $this->list(['after' => $after] + $query, $options), $query['after'] ?? null)",
     );
   });
 });
@@ -448,7 +449,7 @@ describe("models", () => {
     expect(fields.either?.type).toEqual({ kind: "any" });
   });
 
-  it("renders Python dataclasses, C# classes and PHP shapes that keep what they do not know", () => {
+  it("renders Python dataclasses, C# classes and PHP classes that keep what they do not know", () => {
     const python = renderPythonModels(table);
     expect(python).toContain('class Status(str, Enum):\n    OPEN = "open"\n    IN_REVIEW = "in-review"');
     expect(python).toContain("    note: Optional[str]\n");
@@ -466,9 +467,17 @@ describe("models", () => {
     );
     expect(csharp).toContain("ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);");
     const php = renderPhpModels(table);
-    expect(php.get("clients/php/src/Generated/Models.php")).toContain(
-      "@phpstan-type Event array{type: 'a.created'|'b.deleted', data: EventData, status?: 'open'|'in-review'|'closed'|null, roles?: list<'owner'|'viewer'>, tags?: array<string, int>, either?: mixed}",
+    const event = php.get("clients/php/src/Generated/Event.php");
+    expect(event).toContain("final class Event extends Model");
+    expect(event).toContain("    public readonly ?EventType $type;");
+    expect(event).toContain("        $this->data = EventData::fromArray($data['data']);");
+    expect(event).toContain(
+      "        $this->status = isset($data['status']) ? Status::tryFrom($data['status']) : null;",
     );
+    expect(event).toContain(
+      "    /** @var list<Role|null>|null `roles (optional)` */\n    public readonly ?array $roles;",
+    );
+    expect(event).toContain("    public readonly mixed $either;");
     expect(php.get("clients/php/src/Generated/Status.php")).toContain("case InReview = 'in-review';");
   });
 });
@@ -535,7 +544,7 @@ describe("tagged unions", () => {
     expect(unknown?.find((f) => f.name === "data")?.type).toEqual({ kind: "any" });
   });
 
-  it("renders a Python Union with its parser, a C# base class per union and a PHPStan union of literal tags", () => {
+  it("renders a Python Union with its parser and a C# and PHP base class per union", () => {
     const python = renderPythonModels(table);
     expect(python).toContain('    type: Literal["order.created"]\n');
     expect(python).toContain("Event = Union[OrderCreatedEvent, PingEvent, UnknownEvent]");
@@ -549,11 +558,15 @@ describe("tagged unions", () => {
     expect(csharp).toContain("public static new OrderCreatedEvent FromJson(JsonObject json)");
     expect(csharp).toContain("public override JsonObject ToJson()");
     expect(csharp).toContain("public IList<Event> Items { get; set; }");
-    const php = renderPhpModels(table).get("clients/php/src/Generated/Models.php");
-    expect(php).toContain(
-      "@phpstan-type OrderCreatedEvent array{id: string, type: 'order.created', data: Order}",
+    const php = renderPhpModels(table);
+    expect(php.get("clients/php/src/Generated/Event.php")).toContain("abstract class Event extends Model");
+    expect(php.get("clients/php/src/Generated/Event.php")).toContain("        'ping' => PingEvent::class,");
+    expect(php.get("clients/php/src/Generated/Event.php")).toContain(
+      "$class = self::VARIANTS[$data['type'] ?? ''] ?? UnknownEvent::class;",
     );
-    expect(php).toContain("@phpstan-type Event OrderCreatedEvent|PingEvent|UnknownEvent");
+    expect(php.get("clients/php/src/Generated/OrderCreatedEvent.php")).toContain(
+      "final class OrderCreatedEvent extends Event",
+    );
   });
 
   it("refuses a variant of two unions, whose C# class could not derive from both", () => {
@@ -567,5 +580,25 @@ describe("tagged unions", () => {
         { operations: {}, omit: {} },
       ),
     ).toThrow("OrderCreatedEvent is a variant of both Event and WebhookEvent");
+  });
+});
+
+describe("references to a component that allows null", () => {
+  it("make the referring field nullable, so a strictly typed client accepts the null the server sends", () => {
+    const schemas = {
+      Weight: { type: ["object", "null"], properties: { value: { type: "number" } } },
+      Parcel: {
+        type: "object",
+        properties: { weight: { $ref: "#/components/schemas/Weight" } },
+        required: ["weight"],
+      },
+    };
+    const table = buildOperationTable({ paths: {}, components: { schemas } }, { operations: {}, omit: {} });
+    expect(table.models.find((m) => m.name === "Parcel")?.fields).toEqual([
+      { name: "weight", type: { kind: "model", name: "Weight" }, required: true, nullable: true },
+    ]);
+    expect(renderPhpModels(table).get("clients/php/src/Generated/Parcel.php")).toContain(
+      "$this->weight = isset($data['weight']) ? Weight::fromArray($data['weight']) : null;",
+    );
   });
 });

@@ -54,6 +54,14 @@ export interface UnionType {
 type Schema = Record<string, unknown>;
 type Document = { components?: { schemas?: Record<string, Schema> } };
 
+/** Whether a schema itself admits null (`type: [..., "null"]`, `nullable`, or a null variant). */
+function allowsNull(schema: Schema | undefined): boolean {
+  if (!schema) return false;
+  if ((Array.isArray(schema.type) && schema.type.includes("null")) || schema.nullable === true) return true;
+  const variants = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  return variants?.some((v) => v.type === "null") ?? false;
+}
+
 /** The one string a one-value enum allows. */
 const literalOf = (schema: Schema | undefined): string | undefined =>
   Array.isArray(schema?.enum) && schema.enum.length === 1 && typeof schema.enum[0] === "string"
@@ -113,7 +121,9 @@ export class ModelBuilder {
   typeOf(schema: Schema | undefined, hint: string, short?: string): { type: TypeRef; nullable: boolean } {
     if (!schema) return { type: { kind: "any" }, nullable: false };
     if (typeof schema.$ref === "string") {
-      return { type: this.component(refName(schema.$ref)), nullable: false };
+      // A component may itself allow null (`Weight`: `type: [object, null]`), and so every field naming it.
+      const target = this.doc.components?.schemas?.[refName(schema.$ref)];
+      return { type: this.component(refName(schema.$ref)), nullable: allowsNull(target) };
     }
     const variants = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
     const discriminator = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;

@@ -1,18 +1,51 @@
-// Renders the PHP client's models: arrays with PHPStan shapes (decided in docs/decisions/clients.md), one
-// `@phpstan-type` alias per model on `Generated\Models` that the resource classes import for their `@return`s,
-// and one backed enum per enum (`ProductStatus::tryFrom($product['status'])`: null for a value a newer server
-// added, never an error).
+// Renders the PHP client's models (#50): a class per model with readonly typed properties under the API's field names
+// (`$product->sku`), built by `fromArray` from the decoded JSON, which each keeps whole (`jsonSerialize()`,
+// `toArray()`, `extra()` for the fields a newer server added, and `$product['sku']` reading the JSON as before);
+// an abstract class per tagged union whose `fromArray` returns the variant its tag names; one backed enum per enum
+// (a value a newer server added reads null, the JSON keeps it). Decided in docs/decisions/clients.md.
 
-import type { EnumType, Model, TypeRef } from "./model-table.ts";
+import type { EnumType, Model, ModelField, TypeRef, UnionType } from "./model-table.ts";
 import { GENERATED_NOTICE } from "./names.ts";
 import type { OperationTable } from "./operation-table.ts";
 
 export const PHP_GENERATED_DIR = "clients/php/src/Generated";
 
+// PHP's reserved words (case-insensitive) among possible schema names: such a class takes a `Record` suffix.
+const RESERVED = new Set([
+  "return",
+  "list",
+  "array",
+  "class",
+  "function",
+  "print",
+  "echo",
+  "match",
+  "enum",
+  "parent",
+  "self",
+  "static",
+  "object",
+  "string",
+  "int",
+  "float",
+  "bool",
+  "mixed",
+  "void",
+  "null",
+  "true",
+  "false",
+  "iterable",
+  "callable",
+  "never",
+]);
+
+/** A schema's PHP class name: `Return` -> `ReturnRecord`. */
+export const phpClass = (name: string) => (RESERVED.has(name.toLowerCase()) ? `${name}Record` : name);
+
 const quote = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
-/** The PHPStan type of a value; `enums` spells an enum's values as their literal union. */
-export function phpTypeOf(type: TypeRef, enums: Map<string, EnumType>): string {
+/** The PHPDoc type of a value: models and unions by class, enums by enum, lists and maps of them. */
+export function phpTypeOf(type: TypeRef): string {
   switch (type.kind) {
     case "string":
       return "string";
@@ -26,42 +59,160 @@ export function phpTypeOf(type: TypeRef, enums: Map<string, EnumType>): string {
       return "mixed";
     case "model":
     case "union":
-      return type.name;
+      return phpClass(type.name);
     case "enum":
-      return (enums.get(type.name)?.values ?? []).map(quote).join("|") || "string";
+      return `${phpClass(type.name)}|null`; // null: a value a newer server added
     case "array":
-      return `list<${phpTypeOf(type.items, enums)}>`;
+      return `list<${phpTypeOf(type.items)}>`;
     case "map":
-      return `array<string, ${phpTypeOf(type.values, enums)}>`;
+      return `array<string, ${phpTypeOf(type.values)}>`;
   }
 }
 
-/** The model names a type mentions directly (the aliases a resource class imports). */
-export function modelsIn(type: TypeRef | null): string[] {
+/** The classes (models, unions, enums) a type names, which a file outside `Generated` imports. */
+export function classesIn(type: TypeRef | null): string[] {
   if (!type) return [];
-  if (type.kind === "model" || type.kind === "union") return [type.name];
-  if (type.kind === "array") return modelsIn(type.items);
-  if (type.kind === "map") return modelsIn(type.values);
+  if (type.kind === "model" || type.kind === "union" || type.kind === "enum") return [phpClass(type.name)];
+  if (type.kind === "array") return classesIn(type.items);
+  if (type.kind === "map") return classesIn(type.values);
   return [];
 }
 
-const header = (namespace: string) => [
+/** The declared (native) type of a property. */
+function nativeType(f: ModelField): string {
+  const strict = f.required && !f.nullable;
+  switch (f.type.kind) {
+    case "any":
+      return "mixed";
+    case "enum":
+      return `?${phpClass(f.type.name)}`;
+    case "number":
+      return strict ? "int|float" : "int|float|null";
+    case "array":
+    case "map":
+      return strict ? "array" : "?array";
+    default: {
+      const name =
+        f.type.kind === "model" || f.type.kind === "union"
+          ? phpClass(f.type.name)
+          : nativeScalar(f.type.kind);
+      return strict ? name : `?${name}`;
+    }
+  }
+}
+
+const nativeScalar = (kind: string) =>
+  ({ string: "string", integer: "int", boolean: "bool" })[kind] ?? "mixed";
+
+/** The expression converting `value` (decoded JSON known to be present) to the type; null when it is the value. */
+function converter(type: TypeRef, value: string): string | null {
+  switch (type.kind) {
+    case "model":
+    case "union":
+      return `${phpClass(type.name)}::fromArray(${value})`;
+    case "enum":
+      return `${phpClass(type.name)}::tryFrom(${value})`;
+    case "array":
+    case "map": {
+      const inner = converter(type.kind === "array" ? type.items : type.values, "$v");
+      return inner ? `array_map(fn ($v) => ${inner}, ${value})` : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The statement reading field `f` from `$data`. */
+function read(f: ModelField): string {
+  const raw = `$data[${quote(f.name)}]`;
+  const convert = converter(f.type, raw);
+  const strict = f.required && !f.nullable;
+  if (!convert) return `        $this->${f.name} = ${strict ? raw : `${raw} ?? null`};`;
+  return strict
+    ? `        $this->${f.name} = ${convert};`
+    : `        $this->${f.name} = isset(${raw}) ? ${convert} : null;`;
+}
+
+function property(f: ModelField): string[] {
+  const doc = phpTypeOf(f.type);
+  const described = `${f.name}${f.required ? "" : " (optional)"}${f.nullable ? ", may be null" : ""}`;
+  const needsVar = f.type.kind === "array" || f.type.kind === "map" || f.type.kind === "number";
+  const strict = f.required && !f.nullable;
+  return [
+    "",
+    needsVar
+      ? `    /** @var ${strict || f.type.kind === "enum" ? doc : `${doc}|null`} \`${described}\` */`
+      : `    /** \`${described}\` */`,
+    `    public readonly ${nativeType(f)} $${f.name};`,
+  ];
+}
+
+const header = [
   "<?php",
   "",
   `// ${GENERATED_NOTICE}`,
   "",
   "declare(strict_types=1);",
   "",
-  `namespace ${namespace};`,
+  "namespace Warehouse\\Api\\Generated;",
   "",
 ];
 
-function shapeOf(model: Model, enums: Map<string, EnumType>): string {
-  const entries = model.fields.map((f) => {
-    const type = f.literal === undefined ? phpTypeOf(f.type, enums) : quote(f.literal);
-    return `${f.name}${f.required ? "" : "?"}: ${f.nullable ? `${type}|null` : type}`;
-  });
-  return `array{${entries.join(", ")}}`;
+function renderModel(model: Model, base: UnionType | undefined): string {
+  const inherited = new Set(base?.common ?? []);
+  const own = model.fields.filter((f) => !inherited.has(f.name));
+  return [
+    ...header,
+    ...(base ? [] : ["use Warehouse\\Api\\Model;", ""]),
+    `final class ${phpClass(model.name)} extends ${base ? phpClass(base.name) : "Model"}`,
+    "{",
+    `    public const FIELDS = [${model.fields.map((f) => quote(f.name)).join(", ")}];`,
+    ...own.flatMap(property),
+    "",
+    "    /** @param array<string, mixed> $data the API's JSON, decoded */",
+    "    public function __construct(array $data)",
+    "    {",
+    "        parent::__construct($data);",
+    ...own.map(read),
+    "    }",
+    "}",
+    "",
+  ].join("\n");
+}
+
+function renderUnion(union: UnionType, fallback: Model): string {
+  const common = fallback.fields.filter((f) => union.common.includes(f.name));
+  return [
+    ...header,
+    "use Warehouse\\Api\\Model;",
+    "",
+    `/** One class per \`${union.discriminator}\`; \`${phpClass(union.fallback)}\` for one this version does not know. */`,
+    `abstract class ${phpClass(union.name)} extends Model`,
+    "{",
+    "    private const VARIANTS = [",
+    ...union.variants.map((v) => `        ${quote(v.tag)} => ${phpClass(v.model)}::class,`),
+    "    ];",
+    ...common.flatMap(property),
+    "",
+    "    /** @param array<string, mixed> $data the API's JSON, decoded */",
+    "    public function __construct(array $data)",
+    "    {",
+    "        parent::__construct($data);",
+    ...common.map(read),
+    "    }",
+    "",
+    `    /** The class its \`${union.discriminator}\` names (called on a variant: that variant). */`,
+    "    public static function fromArray(array $data): static",
+    "    {",
+    "        if (static::class !== self::class) {",
+    "            return new static($data);",
+    "        }",
+    `        $class = self::VARIANTS[$data[${quote(union.discriminator)}] ?? ''] ?? ${phpClass(union.fallback)}::class;`,
+    "        return new $class($data);",
+    "    }",
+    "}",
+    "",
+  ].join("\n");
 }
 
 /** `in-transit` -> `InTransit`, `read:products` -> `ReadProducts`, `2fa` -> `V2fa`. */
@@ -76,8 +227,8 @@ export function phpCase(value: string): string {
 
 function renderEnum(e: EnumType): string {
   return [
-    ...header("Warehouse\\Api\\Generated"),
-    `enum ${e.name}: string`,
+    ...header,
+    `enum ${phpClass(e.name)}: string`,
     "{",
     ...e.values.map((value) => `    case ${phpCase(value)} = ${quote(value)};`),
     "}",
@@ -86,29 +237,25 @@ function renderEnum(e: EnumType): string {
 }
 
 export function renderPhpModels(table: OperationTable): Map<string, string> {
-  const enums = new Map(table.enums.map((e) => [e.name, e]));
-  const models = [
-    ...header("Warehouse\\Api\\Generated"),
-    "/**",
-    " * Every model of the API as a PHPStan array shape: a response is the API's JSON decoded to arrays, with the API's",
-    " * field names, so a field a newer server adds is simply one more key. Import one with",
-    " * `@phpstan-import-type Product from \\Warehouse\\Api\\Generated\\Models`.",
-    " *",
-    ...table.models.map((model) => ` * @phpstan-type ${model.name} ${shapeOf(model, enums)}`),
-    " *",
-    " * Tagged unions: each variant's tag is its literal type, so `$event['type'] === 'order.created'` narrows.",
-    ...table.unions.map(
-      (union) =>
-        ` * @phpstan-type ${union.name} ${[...union.variants.map((v) => v.model), union.fallback].join("|")}`,
+  const baseOf = new Map(
+    table.unions.flatMap((union) =>
+      [...union.variants.map((v) => v.model), union.fallback].map((model): [string, UnionType] => [
+        model,
+        union,
+      ]),
     ),
-    " */",
-    "final class Models",
-    "{",
-    "}",
-    "",
-  ].join("\n");
+  );
+  const file = (name: string, text: string): [string, string] => [
+    `${PHP_GENERATED_DIR}/${phpClass(name)}.php`,
+    text,
+  ];
   return new Map([
-    [`${PHP_GENERATED_DIR}/Models.php`, models],
-    ...table.enums.map((e): [string, string] => [`${PHP_GENERATED_DIR}/${e.name}.php`, renderEnum(e)]),
+    ...table.enums.map((e) => file(e.name, renderEnum(e))),
+    ...table.models.map((m) => file(m.name, renderModel(m, baseOf.get(m.name)))),
+    ...table.unions.map((u) => {
+      const fallback = table.models.find((m) => m.name === u.fallback);
+      if (!fallback) throw new Error(`${u.name}: no model ${u.fallback}`);
+      return file(u.name, renderUnion(u, fallback));
+    }),
   ]);
 }

@@ -1,10 +1,10 @@
 // Renders clients/php/src/Resources/: one class per resource group (`$client->products->list([...])`), the
 // operation metadata (`Operations::ALL`) and the base class holding one property per group.
 
-import type { EnumType } from "./model-table.ts";
+import type { TypeRef } from "./model-table.ts";
 import { assertDistinct, csvName, GENERATED_NOTICE, groupsOf, iteratorName, pascalCase } from "./names.ts";
 import type { Field, Operation, OperationTable } from "./operation-table.ts";
-import { modelsIn, phpTypeOf } from "./render-php-models.ts";
+import { classesIn, phpClass, phpTypeOf } from "./render-php-models.ts";
 
 export const PHP_RESOURCES_DIR = "clients/php/src/Resources";
 
@@ -52,20 +52,41 @@ function docBlock(summary: string, params: string[], returns?: string): string[]
   ];
 }
 
-/** What a call returns: its PHPStan type and the PHP return type. */
-function returnsOf(op: Operation, enums: Map<string, EnumType>): { doc: string; php: string } {
-  if (op.download) return { doc: `string the file's bytes (${op.download.join(" or ")})`, php: "string" };
-  if (op.paged)
-    return {
-      doc: `Page<${op.itemType ? phpTypeOf(op.itemType, enums) : "array<string, mixed>"}>`,
-      php: "Page",
-    };
-  if (op.dataType?.kind === "model") return { doc: op.dataType.name, php: "array" };
-  const data = op.dataType ? phpTypeOf(op.dataType, enums) : "null";
-  return { doc: data === "mixed" || data === "null" ? data : `${data}|null`, php: "mixed" };
+/** The expression reading `json` (the decoded data) as a record class, a list of them, or null when it is the value. */
+function recordOf(type: TypeRef | null, json: string): string | null {
+  if (type?.kind === "model" || type?.kind === "union") return `${phpClass(type.name)}::fromArray(${json})`;
+  if (type?.kind === "array" && (type.items.kind === "model" || type.items.kind === "union"))
+    return `array_map(fn (array $v) => ${phpClass(type.items.name)}::fromArray($v), ${json})`;
+  return null;
 }
 
-function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] {
+/** What a call returns: its PHPDoc type, the PHP return type, and how the transport's answer becomes it. */
+function returnsOf(op: Operation): { doc: string; php: string; wrap: (call: string) => string } {
+  const as = (call: string) => call;
+  if (op.download)
+    return { doc: `string the file's bytes (${op.download.join(" or ")})`, php: "string", wrap: as };
+  if (op.paged) {
+    const item = op.itemType ? recordOf(op.itemType, "$item") : null;
+    return {
+      doc: `Page<${op.itemType ? phpTypeOf(op.itemType) : "array<string, mixed>"}>`,
+      php: "Page",
+      wrap: (call) => (item ? `${call}->map(fn (array $item) => ${item})` : call),
+    };
+  }
+  const data = op.dataType;
+  if (data && recordOf(data, "$data")) {
+    return {
+      doc: phpTypeOf(data),
+      php: data.kind === "model" || data.kind === "union" ? phpClass(data.name) : "array",
+      wrap: (call) => recordOf(data, call) ?? call,
+    };
+  }
+  const doc = data ? phpTypeOf(data) : "null";
+  return { doc: doc === "mixed" || doc === "null" ? doc : `${doc}|null`, php: "mixed", wrap: as };
+}
+
+function renderOperation(op: Operation): string[] {
+  const returns = returnsOf(op);
   const objectBody = op.body?.shape === "object" && op.body.fields.length > 0;
   const queryRequired = op.query.some((q) => q.required);
   const args = op.pathParams.map((p) => `string $${p}`);
@@ -86,7 +107,7 @@ function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] 
     args.map((a) => a.split(" ")[1] ?? a),
   );
 
-  const call = (query: string | null, extra: string[]) => {
+  const call = (query: string | null, extra: string[], wrap = returns.wrap) => {
     const named = [
       quote(op.operationId),
       ...(op.pathParams.length > 0 ? [`path: [${op.pathParams.map((p) => `$${p}`).join(", ")}]`] : []),
@@ -100,11 +121,10 @@ function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] 
         : []),
       ...extra,
     ];
-    return [`        return $this->transport->call(${named.join(", ")});`];
+    return [`        return ${wrap(`$this->transport->call(${named.join(", ")})`)};`];
   };
 
   const summary = `\`${op.httpMethod} ${op.path}\` (${op.operationId}).`;
-  const returns = returnsOf(op, enums);
   const lines = [
     "",
     ...docBlock(summary, params, returns.doc),
@@ -128,7 +148,7 @@ function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] 
       ...docBlock(
         `Every item of \`${op.method}\`, page after page.`,
         params,
-        `\\Generator<int, ${op.itemType ? phpTypeOf(op.itemType, enums) : "array<string, mixed>"}>`,
+        `\\Generator<int, ${op.itemType ? phpTypeOf(op.itemType) : "array<string, mixed>"}>`,
       ),
       `    public function ${iteratorName(op.method, "iterate")}(${args.join(", ")}): \\Generator`,
       "    {",
@@ -148,11 +168,11 @@ function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] 
       ...docBlock(
         `Every item of \`${op.method}\` after \`$query['after']\`, with the position to store as \`cursor()\`.`,
         params,
-        `CursorFeed<${op.itemType ? phpTypeOf(op.itemType, enums) : "array<string, mixed>"}>`,
+        `CursorFeed<${op.itemType ? phpTypeOf(op.itemType) : "array<string, mixed>"}>`,
       ),
       `    public function ${iteratorName(op.method, "iterate")}(${args.join(", ")}): CursorFeed`,
       "    {",
-      `        return new CursorFeed(fn (?string $after): array => $this->${op.method}(${forward.join(", ")}), $query['after'] ?? null);`,
+      `        return new CursorFeed(fn (?string $after): object => $this->${op.method}(${forward.join(", ")}), $query['after'] ?? null);`,
       "    }",
     );
   }
@@ -162,7 +182,7 @@ function renderOperation(op: Operation, enums: Map<string, EnumType>): string[] 
       ...docBlock(`\`${op.httpMethod} ${op.path}?format=csv\`: the whole report as CSV text.`, params),
       `    public function ${csvName(op.method)}(${args.join(", ")}): string`,
       "    {",
-      ...call("['format' => 'csv'] + $query", ["csv: true"]),
+      ...call("['format' => 'csv'] + $query", ["csv: true"], (text) => text),
       "    }",
     );
   }
@@ -180,36 +200,33 @@ const header = [
   "",
 ];
 
-function renderGroup(group: string, operations: Operation[], enums: Map<string, EnumType>): string {
+function renderGroup(group: string, operations: Operation[]): string {
   const usesPage = operations.some((op) => op.paged);
   const usesFeed = operations.some((op) => op.cursor);
   const imported = [
     ...new Set(
       operations.flatMap((op) => [
-        ...modelsIn(op.paged ? op.itemType : op.dataType),
-        ...(op.cursor ? modelsIn(op.itemType) : []),
+        ...classesIn(op.paged ? op.itemType : op.dataType),
+        ...(op.cursor ? classesIn(op.itemType) : []),
       ]),
     ),
   ].sort();
   return [
     ...header,
     ...(usesFeed ? ["use Warehouse\\Api\\CursorFeed;"] : []),
-    ...(imported.length > 0 ? ["use Warehouse\\Api\\Generated\\Models;"] : []),
+    ...imported.map((name) => `use Warehouse\\Api\\Generated\\${name};`),
     ...(usesPage ? ["use Warehouse\\Api\\Page;"] : []),
     "use Warehouse\\Api\\Transport;",
     "",
     "/**",
     ` * \`$client->${group}\`: ${operations.map((op) => op.operationId).join(", ")}.`,
-    ...(imported.length > 0
-      ? [" *", ...imported.map((name) => ` * @phpstan-import-type ${name} from Models`)]
-      : []),
     " */",
     `final class ${pascalCase(group)}Resource`,
     "{",
     "    public function __construct(private readonly Transport $transport)",
     "    {",
     "    }",
-    ...operations.flatMap((op) => renderOperation(op, enums)),
+    ...operations.flatMap(renderOperation),
     "}",
     "",
   ].join("\n");
@@ -258,9 +275,8 @@ export function renderPhp(table: OperationTable): Map<string, string> {
     [`${PHP_RESOURCES_DIR}/Operations.php`, renderOperations(table)],
     [`${PHP_RESOURCES_DIR}/Resources.php`, renderResources([...groups.keys()])],
   ]);
-  const enums = new Map(table.enums.map((e) => [e.name, e]));
   for (const [group, operations] of groups) {
-    files.set(`${PHP_RESOURCES_DIR}/${pascalCase(group)}Resource.php`, renderGroup(group, operations, enums));
+    files.set(`${PHP_RESOURCES_DIR}/${pascalCase(group)}Resource.php`, renderGroup(group, operations));
   }
   return files;
 }

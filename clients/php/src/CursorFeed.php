@@ -23,14 +23,13 @@ final class CursorFeed implements \IteratorAggregate
 {
     private const SEPARATOR = '~';
 
-    /** @var \Closure(?string): array<string, mixed> */
+    /** @var \Closure(?string): object a cursor page: `items`, `nextCursor`, `hasMore` */
     private readonly \Closure $fetchPage;
     private ?string $pageAfter;
     private int $handedOut = 0;
-    /** @var array<string, mixed>|null */
-    private ?array $page = null;
+    private ?object $page = null;
 
-    /** @param callable(?string): array<string, mixed> $fetchPage */
+    /** @param callable(?string): object $fetchPage a cursor page: `items` (list<T>), `nextCursor`, `hasMore` */
     public function __construct(callable $fetchPage, ?string $after = null)
     {
         $this->fetchPage = \Closure::fromCallable($fetchPage);
@@ -49,8 +48,8 @@ final class CursorFeed implements \IteratorAggregate
     /** Where to resume: the position after the last item handed out (null before the first page). */
     public function cursor(): ?string
     {
-        if ($this->page !== null && $this->handedOut >= count($this->page['items'])) {
-            return $this->page['nextCursor'];
+        if ($this->page !== null && $this->handedOut >= count($this->page->items)) {
+            return $this->page->nextCursor;
         }
         if ($this->handedOut === 0) {
             return $this->pageAfter;
@@ -64,19 +63,19 @@ final class CursorFeed implements \IteratorAggregate
         $fetched = false;
         while (true) {
             $page = $this->page;
-            if ($page !== null && $this->handedOut < count($page['items'])) {
-                $item = $page['items'][$this->handedOut];
+            if ($page !== null && $this->handedOut < count($page->items)) {
+                $item = $page->items[$this->handedOut];
                 $this->handedOut++;
                 yield $item;
                 continue;
             }
-            if ($page !== null && $fetched && !$page['hasMore']) {
+            if ($page !== null && $fetched && !$page->hasMore) {
                 return;
             }
             if ($page !== null) {
                 // A stored position can skip past this page's end: the rest is skipped on the next one.
-                $this->handedOut = $page['hasMore'] ? $this->handedOut - count($page['items']) : 0;
-                $this->pageAfter = $page['nextCursor'];
+                $this->handedOut = $page->hasMore ? $this->handedOut - count($page->items) : 0;
+                $this->pageAfter = $page->nextCursor;
             }
             $this->page = ($this->fetchPage)($this->pageAfter);
             $fetched = true;

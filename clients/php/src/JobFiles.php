@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace Warehouse\Api;
 
+use Warehouse\Api\Generated\Job;
+use Warehouse\Api\Generated\JobStatus;
 use Warehouse\Api\Resources\JobsResource;
 
 /**
@@ -19,7 +21,7 @@ final class JobFiles
         'getJobResult' => ['GET', '/api/v1/jobs/{id}/result', 'tenant', 'safe'],
     ];
 
-    private const ENDED = ['succeeded', 'failed', 'cancelled'];
+    private const ENDED = [JobStatus::Succeeded, JobStatus::Failed, JobStatus::Cancelled];
 
     public function __construct(private readonly Transport $transport, private readonly JobsResource $jobs)
     {
@@ -31,9 +33,8 @@ final class JobFiles
      *
      * @param 'product_import'|'stock_import' $type
      * @param array{content_type?: 'text/csv'|'application/x-ndjson', filename?: string, options?: array<string, mixed>, poll_interval?: float, wait_timeout?: float} $options
-     * @return array<string, mixed>
      */
-    public function importFile(string $type, string $file, array $options = []): array
+    public function importFile(string $type, string $file, array $options = []): Job
     {
         $upload = $this->transport->call(
             'createUpload',
@@ -42,26 +43,24 @@ final class JobFiles
             headers: ['Content-Type' => $options['content_type'] ?? 'text/csv'],
         );
         $body = ['type' => $type, 'uploadId' => $upload['id'], 'options' => $options['options'] ?? new \stdClass()];
-        $job = $this->jobs->create($body);
-        return $this->waitForJob($job['id'], $options);
+        return $this->waitForJob($this->jobs->create($body)->id, $options);
     }
 
     /**
      * Reads the job until it has ended (succeeded, failed or cancelled) and returns it.
      *
      * @param array{poll_interval?: float, wait_timeout?: float} $options
-     * @return array<string, mixed>
      */
-    public function waitForJob(string $id, array $options = []): array
+    public function waitForJob(string $id, array $options = []): Job
     {
         $deadline = microtime(true) + (float) ($options['wait_timeout'] ?? 1800.0);
         while (true) {
             $job = $this->jobs->get($id);
-            if (in_array($job['status'], self::ENDED, true)) {
+            if (in_array($job->status, self::ENDED, true)) {
                 return $job;
             }
             if (microtime(true) > $deadline) {
-                throw new \RuntimeException("job {$id} is still {$job['status']}");
+                throw new \RuntimeException("job {$id} is still {$job->status?->value}");
             }
             usleep((int) (((float) ($options['poll_interval'] ?? 1.0)) * 1_000_000));
         }

@@ -24,4 +24,16 @@ final class Page
         public readonly array $data,
     ) {
     }
+
+    /**
+     * The same page with each item converted (the generated resources read items as their record class).
+     *
+     * @template U
+     * @param callable(T): U $convert
+     * @return Page<U>
+     */
+    public function map(callable $convert): self
+    {
+        return new self(array_map($convert, $this->items), $this->totalCount, $this->page, $this->pageSize, $this->totalPages, $this->data);
+    }
 }

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Warehouse\Api;
 
+use Warehouse\Api\Generated\Job;
 use Warehouse\Api\Resources\Resources;
 
 /**
@@ -32,9 +33,8 @@ final class WarehouseClient extends Resources
      *
      * @param 'product_import'|'stock_import' $type
      * @param array{content_type?: 'text/csv'|'application/x-ndjson', filename?: string, options?: array<string, mixed>, poll_interval?: float, wait_timeout?: float} $options
-     * @return array<string, mixed>
      */
-    public function importFile(string $type, string $file, array $options = []): array
+    public function importFile(string $type, string $file, array $options = []): Job
     {
         return $this->files->importFile($type, $file, $options);
     }
@@ -43,9 +43,8 @@ final class WarehouseClient extends Resources
      * Reads a job until it has ended and returns it.
      *
      * @param array{poll_interval?: float, wait_timeout?: float} $options
-     * @return array<string, mixed>
      */
-    public function waitForJob(string $id, array $options = []): array
+    public function waitForJob(string $id, array $options = []): Job
     {
         return $this->files->waitForJob($id, $options);
     }

@@ -4,28 +4,24 @@ declare(strict_types=1);
 
 namespace Warehouse\Api;
 
-/**
- * Verifies webhook deliveries (Standard Webhooks).
- *
- * @phpstan-import-type WebhookEvent from Generated\Models
- */
+use Warehouse\Api\Generated\WebhookEvent;
+
+/** Verifies webhook deliveries (Standard Webhooks). */
 final class Webhook
 {
     public const TOLERANCE_SECONDS = 300;
 
     /**
-     * Verifies a delivery and returns its parsed body (`type`, `timestamp`, `data`), typed as the `WebhookEvent` union:
-     * `$event['type'] === 'order.created'` narrows it to the `OrderCreatedWebhookBody` shape, whose `data` is an `Order`.
-     * HMAC-SHA256 of
+     * Verifies a delivery and returns its body as the class its `type` names (`OrderCreatedWebhookBody`, whose `data`
+     * is an `Order`; `UnknownWebhookEvent` for a type this version does not know). HMAC-SHA256 of
      * "{webhook-id}.{webhook-timestamp}.{body}" with the `whsec_...` secret, compared with each `v1,<base64>`
      * signature of `webhook-signature` (several during a secret rotation), and a timestamp within 5 minutes.
      * Pass the body exactly as received (`file_get_contents('php://input')`), before any JSON decoding.
      *
      * @param array<string, string|list<string>> $headers any case; PSR-7 style lists are accepted
-     * @return WebhookEvent
      * @throws WebhookVerificationException when it is forged, altered or stale
      */
-    public static function verify(string $secret, string $rawBody, array $headers, ?int $now = null): array
+    public static function verify(string $secret, string $rawBody, array $headers, ?int $now = null): WebhookEvent
     {
         $normalized = [];
         foreach ($headers as $name => $value) {
@@ -48,7 +44,7 @@ final class Webhook
         foreach (explode(' ', $signatures) as $signature) {
             [$version, $value] = array_pad(explode(',', $signature, 2), 2, '');
             if ($version === 'v1' && hash_equals($expected, $value)) {
-                return json_decode($rawBody, true, 512, JSON_THROW_ON_ERROR);
+                return WebhookEvent::fromArray(json_decode($rawBody, true, 512, JSON_THROW_ON_ERROR));
             }
         }
         throw new WebhookVerificationException('no signature matches');

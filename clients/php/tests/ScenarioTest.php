@@ -3,6 +3,11 @@
 declare(strict_types=1);
 
 use PHPUnit\Framework\TestCase;
+use Warehouse\Api\Generated\OrderCreatedEvent;
+use Warehouse\Api\Generated\OrderCreatedWebhookBody;
+use Warehouse\Api\Generated\OrderStatus;
+use Warehouse\Api\Generated\Product;
+use Warehouse\Api\Generated\ProductStatus;
 use Warehouse\Api\Page;
 use Warehouse\Api\RateLimitException;
 use Warehouse\Api\WarehouseApiException;
@@ -61,26 +66,28 @@ final class ScenarioTest extends TestCase
         $client = self::$client;
         $u = Harness::unique();
         $warehouse = $client->warehouses->create(['code' => "WH-{$u}", 'name' => 'Main']);
-        $location = $client->locations->create(['warehouseId' => $warehouse['id'], 'code' => "A-{$u}", 'name' => 'Aisle A', 'type' => 'bin']);
+        $location = $client->locations->create(['warehouseId' => $warehouse->id, 'code' => "A-{$u}", 'name' => 'Aisle A', 'type' => 'bin']);
         $product = $client->products->create(['sku' => "PHP-{$u}", 'name' => 'Widget', 'price' => 19.99]);
-        $this->assertSame(["PHP-{$u}", 19.99, 'Active'], [$product['sku'], $product['price'], $product['status']]);
+        $this->assertInstanceOf(Product::class, $product);
+        $this->assertSame(["PHP-{$u}", 19.99, ProductStatus::Active], [$product->sku, $product->price, $product->status]);
 
-        $adjusted = $client->inventory->adjust(['productId' => $product['id'], 'locationId' => $location['id'], 'quantity' => 10, 'reason' => 'received']);
-        $this->assertSame([10, 10], [$adjusted['stockLevel']['onHand'], $adjusted['stockLevel']['available']]);
+        $adjusted = $client->inventory->adjust(['productId' => $product->id, 'locationId' => $location->id, 'quantity' => 10, 'reason' => 'received']);
+        $this->assertSame([10, 10], [$adjusted->stockLevel->onHand, $adjusted->stockLevel->available]);
 
         $order = $client->orders->createSales([
             'customerId' => '0193a2b0-0000-7000-8000-0000000000c1',
-            'lines' => [['productId' => $product['id'], 'quantity' => 3, 'price' => 19.99]],
+            'lines' => [['productId' => $product->id, 'quantity' => 3, 'price' => 19.99]],
             'shippingAddress' => ['street' => '1 Main St', 'city' => 'Springfield', 'zip' => '12345'],
         ]);
-        $this->assertSame('pending', $order['status']);
-        $reserved = $client->inventory->listStock(['productId' => $product['id']])->items[0];
-        $this->assertSame([10, 3, 7], [$reserved['onHand'], $reserved['reserved'], $reserved['available']]);
+        $this->assertSame(OrderStatus::Pending, $order->status);
+        $this->assertSame(3, $order->lines[0]->quantity);
+        $reserved = $client->inventory->listStock(['productId' => $product->id])->items[0];
+        $this->assertSame([10, 3, 7], [$reserved->onHand, $reserved->reserved, $reserved->available]);
 
-        $shipped = $client->orders->updateStatus($order['id'], ['status' => 'shipped', 'trackingNumber' => '1Z999']);
-        $this->assertSame(['shipped', '1Z999'], [$shipped['status'], $shipped['trackingNumber']]);
-        $stock = $client->inventory->listStock(['productId' => $product['id']])->items[0];
-        $this->assertSame([7, 0, 7], [$stock['onHand'], $stock['reserved'], $stock['available']]);
+        $shipped = $client->orders->updateStatus($order->id, ['status' => 'shipped', 'trackingNumber' => '1Z999']);
+        $this->assertSame([OrderStatus::Shipped, '1Z999'], [$shipped->status, $shipped->trackingNumber]);
+        $stock = $client->inventory->listStock(['productId' => $product->id])->items[0];
+        $this->assertSame([7, 0, 7], [$stock->onHand, $stock->reserved, $stock->available]);
     }
 
     public function testDownloadsAPackageLabelAsItsBytes(): void
@@ -210,7 +217,7 @@ final class ScenarioTest extends TestCase
     /**
      * A new product with `$quantity` units at a new location.
      *
-     * @return array{0: array<string, mixed>, 1: array<string, mixed>, 2: array<string, mixed>} product, location, adjustment
+     * @return array{0: Product, 1: \Warehouse\Api\Generated\Location, 2: \Warehouse\Api\Generated\AdjustmentResult} product, location, adjustment
      */
     private static function stockedProduct(int $quantity): array
     {
@@ -284,7 +291,7 @@ final class ScenarioTest extends TestCase
         [$product, $location, $adjusted] = self::stockedProduct(10);
         $client->inventory->adjust(['productId' => $product['id'], 'locationId' => $location['id'], 'quantity' => 5, 'reason' => 'received']);
         $then = $client->inventory->listStock(['productId' => $product['id'], 'asOf' => $adjusted['movement']['createdAt']])->items;
-        $this->assertSame([[$product['id'], 10]], array_map(fn (array $level): array => [$level['productId'], $level['onHand']], $then));
+        $this->assertSame([[$product['id'], 10]], array_map(fn ($level): array => [$level->productId, $level->onHand], $then));
         $this->assertSame(15, $client->inventory->listStock(['productId' => $product['id']])->items[0]['onHand']);
     }
 
@@ -355,15 +362,14 @@ final class ScenarioTest extends TestCase
         ));
         $this->assertNotEmpty($ours, 'no order.created delivery of the order arrived within 60 s');
         $event = Webhook::verify($webhook['secret'], $ours[0]['body'], $ours[0]['headers']);
-        // The OrderCreatedWebhookBody shape of the WebhookEvent union: `data` is an Order.
-        $this->assertSame('order.created', $event['type']);
-        $this->assertSame($order['number'], $event['data']['number']);
-        $this->assertSame(2, $event['data']['lines'][0]['quantity']);
+        $this->assertInstanceOf(OrderCreatedWebhookBody::class, $event);
+        $this->assertSame($order->number, $event->data->number);
+        $this->assertSame(2, $event->data->lines[0]->quantity);
 
         $item = $client->events->iterate(['after' => $caughtUp->cursor(), 'type' => $type])->getIterator()->current();
-        $this->assertSame('order.created', $item['type']);
-        $this->assertSame($order['number'], $item['data']['number']);
-        $this->assertSame($ours[0]['headers']['webhook-id'], $item['id']);
+        $this->assertInstanceOf(OrderCreatedEvent::class, $item);
+        $this->assertSame($order->number, $item->data->number);
+        $this->assertSame($ours[0]['headers']['webhook-id'], $item->id);
     }
 
     private function assertRefused(callable $verify): void

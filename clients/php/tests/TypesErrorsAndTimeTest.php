@@ -7,6 +7,7 @@ use Warehouse\Api\ApiConnectionException;
 use Warehouse\Api\ApiTimeoutException;
 use Warehouse\Api\AuthenticationException;
 use Warehouse\Api\ConflictException;
+use Warehouse\Api\Generated\Product;
 use Warehouse\Api\Generated\ProductStatus;
 use Warehouse\Api\Generated\Version;
 use Warehouse\Api\NotFoundException;
@@ -39,7 +40,7 @@ final class TypesErrorsAndTimeTest extends TestCase
     }
 
     /** @return Product */
-    private static function newProduct(): array
+    private static function newProduct(): Product
     {
         return self::$client->products->create(['sku' => 'TY-' . Harness::unique(), 'name' => 'Typed', 'price' => 2.5]);
     }
@@ -60,13 +61,28 @@ final class TypesErrorsAndTimeTest extends TestCase
         self::fail("no {$class}");
     }
 
-    public function testACreatedProductIsItsShapeWithAnEnumForItsStatus(): void
+    public function testACreatedProductIsAnObjectWithTypedPropertiesAndAnEnumForItsStatus(): void
     {
         $product = self::newProduct();
-        $this->assertSame(ProductStatus::Active, ProductStatus::from($product['status']));
-        $this->assertSame([2.5, 0], [$product['price'], $product['reorderPoint']]);
-        // A value a newer server adds is no error: tryFrom answers null.
-        $this->assertNull(ProductStatus::tryFrom('Archived'));
+        $this->assertInstanceOf(Product::class, $product);
+        $this->assertSame(ProductStatus::Active, $product->status);
+        $this->assertSame([2.5, 0], [$product->price, $product->reorderPoint]);
+        // The JSON is kept whole: array access and json_encode read it as the server sent it.
+        $this->assertSame('Active', $product['status']);
+        $this->assertSame($product->toArray(), json_decode(json_encode($product), true));
+    }
+
+    public function testKeepsWhatANewerServerAddsAndRefusesATypeMismatch(): void
+    {
+        $json = self::newProduct()->toArray();
+        $newer = Product::fromArray(['status' => 'Archived', 'carbonGrams' => 12] + $json);
+        $this->assertNull($newer->status); // a value this version does not know
+        $this->assertSame('Archived', $newer['status']);
+        $this->assertSame(['carbonGrams' => 12], $newer->extra());
+        $this->assertSame(12, $newer->toArray()['carbonGrams']);
+        // Strict types: a record whose field has the wrong type is refused, never read as something else.
+        $this->expectException(\TypeError::class);
+        Product::fromArray(['price' => 'cheap'] + $json);
     }
 
     public function testEachErrorIsItsOwnSubclassWithEverythingInItsStringForm(): void

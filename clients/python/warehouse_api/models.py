@@ -1623,7 +1623,7 @@ class CreateShipmentRequest(_m.Model):
 
 @dataclass
 class CreateShipmentRequestPackagesItem(_m.Model):
-    weight: Weight
+    weight: Optional[Weight]
     lines: List[CreateShipmentRequestPackagesItemLinesItem]
     package_type: Optional[str] = None
     dimensions: Optional[Dimensions] = None
@@ -4923,8 +4923,8 @@ class OrderEventShipmentPackagesItem(_m.Model):
     package_no: int
     sscc: str
     package_type: Optional[str]
-    weight: Weight
-    dimensions: Dimensions
+    weight: Optional[Weight]
+    dimensions: Optional[Dimensions]
     tracking_number: Optional[str]
     label_format: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
@@ -5481,8 +5481,8 @@ class Package(_m.Model):
     package_no: int
     sscc: str
     package_type: Optional[str]
-    weight: Weight
-    dimensions: Dimensions
+    weight: Optional[Weight]
+    dimensions: Optional[Dimensions]
     tracking_number: Optional[str]
     label_format: Optional[str]
     lines: List[PackageLine]

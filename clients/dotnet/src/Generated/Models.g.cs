@@ -2887,10 +2887,10 @@ namespace Warehouse.Api.Models
         /// <summary><c>packageType</c> (optional).</summary>
         public string PackageType { get; set; }
 
-        /// <summary><c>weight</c>.</summary>
+        /// <summary><c>weight</c>, may be null.</summary>
         public Weight Weight { get; set; }
 
-        /// <summary><c>dimensions</c> (optional).</summary>
+        /// <summary><c>dimensions</c> (optional), may be null.</summary>
         public Dimensions Dimensions { get; set; }
 
         /// <summary><c>lines</c>.</summary>
@@ -7210,7 +7210,7 @@ namespace Warehouse.Api.Models
         /// <summary><c>sellable</c> (optional).</summary>
         public bool? Sellable { get; set; }
 
-        /// <summary><c>packs</c> (optional).</summary>
+        /// <summary><c>packs</c> (optional), may be null.</summary>
         public StockLevelInPacks Packs { get; set; }
 
         /// <summary><c>updatedAt</c> (optional).</summary>
@@ -9264,10 +9264,10 @@ namespace Warehouse.Api.Models
         /// <summary><c>packageType</c>, may be null.</summary>
         public string PackageType { get; set; }
 
-        /// <summary><c>weight</c>.</summary>
+        /// <summary><c>weight</c>, may be null.</summary>
         public Weight Weight { get; set; }
 
-        /// <summary><c>dimensions</c>.</summary>
+        /// <summary><c>dimensions</c>, may be null.</summary>
         public Dimensions Dimensions { get; set; }
 
         /// <summary><c>trackingNumber</c>, may be null.</summary>
@@ -10335,10 +10335,10 @@ namespace Warehouse.Api.Models
         /// <summary><c>packageType</c>, may be null.</summary>
         public string PackageType { get; set; }
 
-        /// <summary><c>weight</c>.</summary>
+        /// <summary><c>weight</c>, may be null.</summary>
         public Weight Weight { get; set; }
 
-        /// <summary><c>dimensions</c>.</summary>
+        /// <summary><c>dimensions</c>, may be null.</summary>
         public Dimensions Dimensions { get; set; }
 
         /// <summary><c>trackingNumber</c>, may be null.</summary>
@@ -14218,7 +14218,7 @@ namespace Warehouse.Api.Models
         /// <summary><c>sellable</c>.</summary>
         public bool? Sellable { get; set; }
 
-        /// <summary><c>packs</c> (optional).</summary>
+        /// <summary><c>packs</c> (optional), may be null.</summary>
         public StockLevelInPacks Packs { get; set; }
 
         /// <summary><c>updatedAt</c>.</summary>

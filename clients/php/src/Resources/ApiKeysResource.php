@@ -6,15 +6,13 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\ApiKey;
+use Warehouse\Api\Generated\CreatedApiKey;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->apiKeys`: listApiKeys, createApiKey, revokeApiKey.
- *
- * @phpstan-import-type ApiKey from Models
- * @phpstan-import-type CreatedApiKey from Models
  */
 final class ApiKeysResource
 {
@@ -31,7 +29,7 @@ final class ApiKeysResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listApiKeys', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listApiKeys', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => ApiKey::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class ApiKeysResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return CreatedApiKey
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): CreatedApiKey
     {
-        return $this->transport->call('createApiKey', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return CreatedApiKey::fromArray($this->transport->call('createApiKey', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -64,8 +62,8 @@ final class ApiKeysResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return ApiKey
      */
-    public function revoke(string $id, array $options = []): array
+    public function revoke(string $id, array $options = []): ApiKey
     {
-        return $this->transport->call('revokeApiKey', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ApiKey::fromArray($this->transport->call('revokeApiKey', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

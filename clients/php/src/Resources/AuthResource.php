@@ -6,18 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\LoggedOut;
+use Warehouse\Api\Generated\Me;
+use Warehouse\Api\Generated\PasswordChanged;
+use Warehouse\Api\Generated\PasswordReset;
+use Warehouse\Api\Generated\PasswordResetRequested;
+use Warehouse\Api\Generated\Session;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->auth`: login, refreshSession, logout, getMe, changePassword, requestPasswordReset, confirmPasswordReset.
- *
- * @phpstan-import-type LoggedOut from Models
- * @phpstan-import-type Me from Models
- * @phpstan-import-type PasswordChanged from Models
- * @phpstan-import-type PasswordReset from Models
- * @phpstan-import-type PasswordResetRequested from Models
- * @phpstan-import-type Session from Models
  */
 final class AuthResource
 {
@@ -32,9 +30,9 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return Session
      */
-    public function login(array $body, array $options = []): array
+    public function login(array $body, array $options = []): Session
     {
-        return $this->transport->call('login', body: $body, options: $options);
+        return Session::fromArray($this->transport->call('login', body: $body, options: $options));
     }
 
     /**
@@ -44,9 +42,9 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return Session
      */
-    public function refresh(array $body = [], array $options = []): array
+    public function refresh(array $body = [], array $options = []): Session
     {
-        return $this->transport->call('refreshSession', body: $body, options: $options);
+        return Session::fromArray($this->transport->call('refreshSession', body: $body, options: $options));
     }
 
     /**
@@ -56,9 +54,9 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return LoggedOut
      */
-    public function logout(array $body = [], array $options = []): array
+    public function logout(array $body = [], array $options = []): LoggedOut
     {
-        return $this->transport->call('logout', body: $body, options: $options);
+        return LoggedOut::fromArray($this->transport->call('logout', body: $body, options: $options));
     }
 
     /**
@@ -67,9 +65,9 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return Me
      */
-    public function me(array $options = []): array
+    public function me(array $options = []): Me
     {
-        return $this->transport->call('getMe', options: $options);
+        return Me::fromArray($this->transport->call('getMe', options: $options));
     }
 
     /**
@@ -79,9 +77,9 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return PasswordChanged
      */
-    public function changePassword(array $body, array $options = []): array
+    public function changePassword(array $body, array $options = []): PasswordChanged
     {
-        return $this->transport->call('changePassword', body: $body, options: $options);
+        return PasswordChanged::fromArray($this->transport->call('changePassword', body: $body, options: $options));
     }
 
     /**
@@ -91,9 +89,9 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return PasswordResetRequested
      */
-    public function requestPasswordReset(array $body, array $options = []): array
+    public function requestPasswordReset(array $body, array $options = []): PasswordResetRequested
     {
-        return $this->transport->call('requestPasswordReset', body: $body, options: $options);
+        return PasswordResetRequested::fromArray($this->transport->call('requestPasswordReset', body: $body, options: $options));
     }
 
     /**
@@ -103,8 +101,8 @@ final class AuthResource
      * @param array{timeout?: float} $options
      * @return PasswordReset
      */
-    public function confirmPasswordReset(array $body, array $options = []): array
+    public function confirmPasswordReset(array $body, array $options = []): PasswordReset
     {
-        return $this->transport->call('confirmPasswordReset', body: $body, options: $options);
+        return PasswordReset::fromArray($this->transport->call('confirmPasswordReset', body: $body, options: $options));
     }
 }

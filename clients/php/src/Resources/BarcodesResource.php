@@ -6,13 +6,11 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\BarcodeResolution;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->barcodes`: resolveBarcode.
- *
- * @phpstan-import-type BarcodeResolution from Models
  */
 final class BarcodesResource
 {
@@ -26,8 +24,8 @@ final class BarcodesResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return BarcodeResolution
      */
-    public function resolve(string $code, array $options = []): array
+    public function resolve(string $code, array $options = []): BarcodeResolution
     {
-        return $this->transport->call('resolveBarcode', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return BarcodeResolution::fromArray($this->transport->call('resolveBarcode', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

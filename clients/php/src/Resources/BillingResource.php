@@ -6,16 +6,14 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\BillingCharge;
+use Warehouse\Api\Generated\Invoice;
+use Warehouse\Api\Generated\RateCard;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->billing`: listRateCards, createRateCard, getRateCard, listCharges, createInvoice, listInvoices, getInvoice, voidInvoice.
- *
- * @phpstan-import-type BillingCharge from Models
- * @phpstan-import-type Invoice from Models
- * @phpstan-import-type RateCard from Models
  */
 final class BillingResource
 {
@@ -32,7 +30,7 @@ final class BillingResource
      */
     public function listRateCards(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listRateCards', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listRateCards', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => RateCard::fromArray($item));
     }
 
     /**
@@ -54,9 +52,9 @@ final class BillingResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return RateCard
      */
-    public function createRateCard(array $body, array $options = []): array
+    public function createRateCard(array $body, array $options = []): RateCard
     {
-        return $this->transport->call('createRateCard', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return RateCard::fromArray($this->transport->call('createRateCard', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -65,9 +63,9 @@ final class BillingResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return RateCard
      */
-    public function getRateCard(string $id, array $options = []): array
+    public function getRateCard(string $id, array $options = []): RateCard
     {
-        return $this->transport->call('getRateCard', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return RateCard::fromArray($this->transport->call('getRateCard', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -79,7 +77,7 @@ final class BillingResource
      */
     public function listCharges(array $query, array $options = []): Page
     {
-        return $this->transport->call('listCharges', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listCharges', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => BillingCharge::fromArray($item));
     }
 
     /**
@@ -101,9 +99,9 @@ final class BillingResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Invoice
      */
-    public function createInvoice(array $body, array $options = []): array
+    public function createInvoice(array $body, array $options = []): Invoice
     {
-        return $this->transport->call('createInvoice', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Invoice::fromArray($this->transport->call('createInvoice', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -115,7 +113,7 @@ final class BillingResource
      */
     public function listInvoices(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listInvoices', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listInvoices', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Invoice::fromArray($item));
     }
 
     /**
@@ -137,9 +135,9 @@ final class BillingResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Invoice
      */
-    public function getInvoice(string $id, array $query = [], array $options = []): array
+    public function getInvoice(string $id, array $query = [], array $options = []): Invoice
     {
-        return $this->transport->call('getInvoice', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Invoice::fromArray($this->transport->call('getInvoice', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -159,8 +157,8 @@ final class BillingResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Invoice
      */
-    public function voidInvoice(string $id, array $options = []): array
+    public function voidInvoice(string $id, array $options = []): Invoice
     {
-        return $this->transport->call('voidInvoice', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Invoice::fromArray($this->transport->call('voidInvoice', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

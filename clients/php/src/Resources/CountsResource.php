@@ -6,15 +6,13 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\InventoryCount;
+use Warehouse\Api\Generated\InventoryCountSummary;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->counts`: listInventoryCounts, createInventoryCount, getInventoryCount, recordInventoryCountLines, submitInventoryCount, approveInventoryCount, cancelInventoryCount.
- *
- * @phpstan-import-type InventoryCount from Models
- * @phpstan-import-type InventoryCountSummary from Models
  */
 final class CountsResource
 {
@@ -31,7 +29,7 @@ final class CountsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listInventoryCounts', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listInventoryCounts', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => InventoryCountSummary::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class CountsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return InventoryCount
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): InventoryCount
     {
-        return $this->transport->call('createInventoryCount', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return InventoryCount::fromArray($this->transport->call('createInventoryCount', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -64,9 +62,9 @@ final class CountsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return InventoryCount
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): InventoryCount
     {
-        return $this->transport->call('getInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return InventoryCount::fromArray($this->transport->call('getInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -76,9 +74,9 @@ final class CountsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return InventoryCount
      */
-    public function recordLines(string $id, array $body, array $options = []): array
+    public function recordLines(string $id, array $body, array $options = []): InventoryCount
     {
-        return $this->transport->call('recordInventoryCountLines', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return InventoryCount::fromArray($this->transport->call('recordInventoryCountLines', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -87,9 +85,9 @@ final class CountsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return InventoryCount
      */
-    public function submit(string $id, array $options = []): array
+    public function submit(string $id, array $options = []): InventoryCount
     {
-        return $this->transport->call('submitInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return InventoryCount::fromArray($this->transport->call('submitInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -98,9 +96,9 @@ final class CountsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return InventoryCount
      */
-    public function approve(string $id, array $options = []): array
+    public function approve(string $id, array $options = []): InventoryCount
     {
-        return $this->transport->call('approveInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return InventoryCount::fromArray($this->transport->call('approveInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -109,8 +107,8 @@ final class CountsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return InventoryCount
      */
-    public function cancel(string $id, array $options = []): array
+    public function cancel(string $id, array $options = []): InventoryCount
     {
-        return $this->transport->call('cancelInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return InventoryCount::fromArray($this->transport->call('cancelInventoryCount', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

@@ -7,14 +7,12 @@ declare(strict_types=1);
 namespace Warehouse\Api\Resources;
 
 use Warehouse\Api\CursorFeed;
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Event;
+use Warehouse\Api\Generated\EventFeedPage;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->events`: listEvents.
- *
- * @phpstan-import-type Event from Models
- * @phpstan-import-type EventFeedPage from Models
  */
 final class EventsResource
 {
@@ -29,9 +27,9 @@ final class EventsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return EventFeedPage
      */
-    public function list(array $query = [], array $options = []): array
+    public function list(array $query = [], array $options = []): EventFeedPage
     {
-        return $this->transport->call('listEvents', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return EventFeedPage::fromArray($this->transport->call('listEvents', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -43,6 +41,6 @@ final class EventsResource
      */
     public function iterate(array $query = [], array $options = []): CursorFeed
     {
-        return new CursorFeed(fn (?string $after): array => $this->list(['after' => $after] + $query, $options), $query['after'] ?? null);
+        return new CursorFeed(fn (?string $after): object => $this->list(['after' => $after] + $query, $options), $query['after'] ?? null);
     }
 }

@@ -6,13 +6,11 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Health;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->health`: getHealth.
- *
- * @phpstan-import-type Health from Models
  */
 final class HealthResource
 {
@@ -26,8 +24,8 @@ final class HealthResource
      * @param array{timeout?: float} $options
      * @return Health
      */
-    public function get(array $options = []): array
+    public function get(array $options = []): Health
     {
-        return $this->transport->call('getHealth', options: $options);
+        return Health::fromArray($this->transport->call('getHealth', options: $options));
     }
 }

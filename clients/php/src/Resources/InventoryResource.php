@@ -6,20 +6,18 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\AdjustmentResult;
+use Warehouse\Api\Generated\ListStockResultItemsItem;
+use Warehouse\Api\Generated\SetStockLevelResult;
+use Warehouse\Api\Generated\StockBatchResult;
+use Warehouse\Api\Generated\StockHold;
+use Warehouse\Api\Generated\StockMovement;
+use Warehouse\Api\Generated\TransferResult;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->inventory`: listStock, listMovements, adjustStock, transferStock, adjustStockBatch, setStockLevel, setStockLevels, createHold, listHolds, getHold, releaseHold.
- *
- * @phpstan-import-type AdjustmentResult from Models
- * @phpstan-import-type ListStockResultItemsItem from Models
- * @phpstan-import-type SetStockLevelResult from Models
- * @phpstan-import-type StockBatchResult from Models
- * @phpstan-import-type StockHold from Models
- * @phpstan-import-type StockMovement from Models
- * @phpstan-import-type TransferResult from Models
  */
 final class InventoryResource
 {
@@ -36,7 +34,7 @@ final class InventoryResource
      */
     public function listStock(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listStock', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listStock', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => ListStockResultItemsItem::fromArray($item));
     }
 
     /**
@@ -60,7 +58,7 @@ final class InventoryResource
      */
     public function listMovements(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listMovements', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listMovements', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => StockMovement::fromArray($item));
     }
 
     /**
@@ -82,9 +80,9 @@ final class InventoryResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return AdjustmentResult
      */
-    public function adjust(array $body, array $options = []): array
+    public function adjust(array $body, array $options = []): AdjustmentResult
     {
-        return $this->transport->call('adjustStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return AdjustmentResult::fromArray($this->transport->call('adjustStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -94,9 +92,9 @@ final class InventoryResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return TransferResult
      */
-    public function transfer(array $body, array $options = []): array
+    public function transfer(array $body, array $options = []): TransferResult
     {
-        return $this->transport->call('transferStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return TransferResult::fromArray($this->transport->call('transferStock', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -106,9 +104,9 @@ final class InventoryResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return StockBatchResult
      */
-    public function adjustBatch(array $body, array $options = []): array
+    public function adjustBatch(array $body, array $options = []): StockBatchResult
     {
-        return $this->transport->call('adjustStockBatch', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return StockBatchResult::fromArray($this->transport->call('adjustStockBatch', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -118,9 +116,9 @@ final class InventoryResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return SetStockLevelResult
      */
-    public function setLevel(array $body, array $options = []): array
+    public function setLevel(array $body, array $options = []): SetStockLevelResult
     {
-        return $this->transport->call('setStockLevel', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return SetStockLevelResult::fromArray($this->transport->call('setStockLevel', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -130,9 +128,9 @@ final class InventoryResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return StockBatchResult
      */
-    public function setLevels(array $body, array $options = []): array
+    public function setLevels(array $body, array $options = []): StockBatchResult
     {
-        return $this->transport->call('setStockLevels', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return StockBatchResult::fromArray($this->transport->call('setStockLevels', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -142,9 +140,9 @@ final class InventoryResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return StockHold
      */
-    public function createHold(array $body, array $options = []): array
+    public function createHold(array $body, array $options = []): StockHold
     {
-        return $this->transport->call('createHold', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return StockHold::fromArray($this->transport->call('createHold', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -156,7 +154,7 @@ final class InventoryResource
      */
     public function listHolds(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listHolds', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listHolds', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => StockHold::fromArray($item));
     }
 
     /**
@@ -177,9 +175,9 @@ final class InventoryResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return StockHold
      */
-    public function getHold(string $id, array $options = []): array
+    public function getHold(string $id, array $options = []): StockHold
     {
-        return $this->transport->call('getHold', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return StockHold::fromArray($this->transport->call('getHold', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -188,8 +186,8 @@ final class InventoryResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return StockHold
      */
-    public function releaseHold(string $id, array $options = []): array
+    public function releaseHold(string $id, array $options = []): StockHold
     {
-        return $this->transport->call('releaseHold', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return StockHold::fromArray($this->transport->call('releaseHold', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

@@ -6,16 +6,14 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\AcceptedInvitation;
+use Warehouse\Api\Generated\Invitation;
+use Warehouse\Api\Generated\InvitationPreview;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->invitations`: listInvitations, revokeInvitation, inspectInvitation, acceptInvitation.
- *
- * @phpstan-import-type AcceptedInvitation from Models
- * @phpstan-import-type Invitation from Models
- * @phpstan-import-type InvitationPreview from Models
  */
 final class InvitationsResource
 {
@@ -32,7 +30,7 @@ final class InvitationsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listInvitations', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listInvitations', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Invitation::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class InvitationsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Invitation
      */
-    public function revoke(string $id, array $options = []): array
+    public function revoke(string $id, array $options = []): Invitation
     {
-        return $this->transport->call('revokeInvitation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Invitation::fromArray($this->transport->call('revokeInvitation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -65,9 +63,9 @@ final class InvitationsResource
      * @param array{timeout?: float} $options
      * @return InvitationPreview
      */
-    public function inspect(array $body, array $options = []): array
+    public function inspect(array $body, array $options = []): InvitationPreview
     {
-        return $this->transport->call('inspectInvitation', body: $body, options: $options);
+        return InvitationPreview::fromArray($this->transport->call('inspectInvitation', body: $body, options: $options));
     }
 
     /**
@@ -77,8 +75,8 @@ final class InvitationsResource
      * @param array{timeout?: float} $options
      * @return AcceptedInvitation
      */
-    public function accept(array $body, array $options = []): array
+    public function accept(array $body, array $options = []): AcceptedInvitation
     {
-        return $this->transport->call('acceptInvitation', body: $body, options: $options);
+        return AcceptedInvitation::fromArray($this->transport->call('acceptInvitation', body: $body, options: $options));
     }
 }

@@ -6,14 +6,12 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Job;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->jobs`: createJob, listJobs, getJob, cancelJob.
- *
- * @phpstan-import-type Job from Models
  */
 final class JobsResource
 {
@@ -28,9 +26,9 @@ final class JobsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Job
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): Job
     {
-        return $this->transport->call('createJob', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Job::fromArray($this->transport->call('createJob', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -42,7 +40,7 @@ final class JobsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listJobs', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listJobs', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Job::fromArray($item));
     }
 
     /**
@@ -63,9 +61,9 @@ final class JobsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Job
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Job
     {
-        return $this->transport->call('getJob', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Job::fromArray($this->transport->call('getJob', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -74,8 +72,8 @@ final class JobsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Job
      */
-    public function cancel(string $id, array $options = []): array
+    public function cancel(string $id, array $options = []): Job
     {
-        return $this->transport->call('cancelJob', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Job::fromArray($this->transport->call('cancelJob', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

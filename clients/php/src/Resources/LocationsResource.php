@@ -6,15 +6,13 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Location;
+use Warehouse\Api\Generated\StockLevel;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->locations`: listLocations, createLocation, getLocation, updateLocation, deleteLocation, listLocationStock.
- *
- * @phpstan-import-type Location from Models
- * @phpstan-import-type StockLevel from Models
  */
 final class LocationsResource
 {
@@ -31,7 +29,7 @@ final class LocationsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listLocations', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listLocations', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Location::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class LocationsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Location
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): Location
     {
-        return $this->transport->call('createLocation', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Location::fromArray($this->transport->call('createLocation', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -64,9 +62,9 @@ final class LocationsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Location
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Location
     {
-        return $this->transport->call('getLocation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Location::fromArray($this->transport->call('getLocation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -76,9 +74,9 @@ final class LocationsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Location
      */
-    public function update(string $id, array $body, array $options = []): array
+    public function update(string $id, array $body, array $options = []): Location
     {
-        return $this->transport->call('updateLocation', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Location::fromArray($this->transport->call('updateLocation', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -87,9 +85,9 @@ final class LocationsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Location
      */
-    public function delete(string $id, array $options = []): array
+    public function delete(string $id, array $options = []): Location
     {
-        return $this->transport->call('deleteLocation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Location::fromArray($this->transport->call('deleteLocation', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -101,7 +99,7 @@ final class LocationsResource
      */
     public function listInventory(string $id, array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listLocationStock', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listLocationStock', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => StockLevel::fromArray($item));
     }
 
     /**

@@ -6,16 +6,14 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Lot;
+use Warehouse\Api\Generated\LotDetail;
+use Warehouse\Api\Generated\LotTrace;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->lots`: listLots, getLot, traceLot.
- *
- * @phpstan-import-type Lot from Models
- * @phpstan-import-type LotDetail from Models
- * @phpstan-import-type LotTrace from Models
  */
 final class LotsResource
 {
@@ -32,7 +30,7 @@ final class LotsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listLots', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listLots', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Lot::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class LotsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return LotDetail
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): LotDetail
     {
-        return $this->transport->call('getLot', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return LotDetail::fromArray($this->transport->call('getLot', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -64,8 +62,8 @@ final class LotsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return LotTrace
      */
-    public function trace(string $id, array $options = []): array
+    public function trace(string $id, array $options = []): LotTrace
     {
-        return $this->transport->call('traceLot', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return LotTrace::fromArray($this->transport->call('traceLot', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

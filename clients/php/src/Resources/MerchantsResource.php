@@ -6,14 +6,12 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Merchant;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->merchants`: listMerchants, createMerchant, getMerchant, updateMerchant, deleteMerchant.
- *
- * @phpstan-import-type Merchant from Models
  */
 final class MerchantsResource
 {
@@ -30,7 +28,7 @@ final class MerchantsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listMerchants', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listMerchants', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Merchant::fromArray($item));
     }
 
     /**
@@ -52,9 +50,9 @@ final class MerchantsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Merchant
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): Merchant
     {
-        return $this->transport->call('createMerchant', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Merchant::fromArray($this->transport->call('createMerchant', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -63,9 +61,9 @@ final class MerchantsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Merchant
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Merchant
     {
-        return $this->transport->call('getMerchant', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Merchant::fromArray($this->transport->call('getMerchant', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -75,9 +73,9 @@ final class MerchantsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Merchant
      */
-    public function update(string $id, array $body, array $options = []): array
+    public function update(string $id, array $body, array $options = []): Merchant
     {
-        return $this->transport->call('updateMerchant', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Merchant::fromArray($this->transport->call('updateMerchant', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -86,8 +84,8 @@ final class MerchantsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Merchant
      */
-    public function delete(string $id, array $options = []): array
+    public function delete(string $id, array $options = []): Merchant
     {
-        return $this->transport->call('deleteMerchant', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Merchant::fromArray($this->transport->call('deleteMerchant', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

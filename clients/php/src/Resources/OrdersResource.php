@@ -6,16 +6,14 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Order;
+use Warehouse\Api\Generated\OrderSummary;
+use Warehouse\Api\Generated\Shipment;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->orders`: listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments.
- *
- * @phpstan-import-type Order from Models
- * @phpstan-import-type OrderSummary from Models
- * @phpstan-import-type Shipment from Models
  */
 final class OrdersResource
 {
@@ -32,7 +30,7 @@ final class OrdersResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listOrders', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listOrders', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => OrderSummary::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class OrdersResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Order
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Order
     {
-        return $this->transport->call('getOrder', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Order::fromArray($this->transport->call('getOrder', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -65,9 +63,9 @@ final class OrdersResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Order
      */
-    public function createSales(array $body, array $options = []): array
+    public function createSales(array $body, array $options = []): Order
     {
-        return $this->transport->call('createSalesOrder', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Order::fromArray($this->transport->call('createSalesOrder', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -77,9 +75,9 @@ final class OrdersResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Order
      */
-    public function createPurchase(array $body, array $options = []): array
+    public function createPurchase(array $body, array $options = []): Order
     {
-        return $this->transport->call('createPurchaseOrder', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Order::fromArray($this->transport->call('createPurchaseOrder', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -89,9 +87,9 @@ final class OrdersResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Order
      */
-    public function updateStatus(string $id, array $body, array $options = []): array
+    public function updateStatus(string $id, array $body, array $options = []): Order
     {
-        return $this->transport->call('updateOrderStatus', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Order::fromArray($this->transport->call('updateOrderStatus', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -101,9 +99,9 @@ final class OrdersResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Order
      */
-    public function receive(string $id, array $body, array $options = []): array
+    public function receive(string $id, array $body, array $options = []): Order
     {
-        return $this->transport->call('receivePurchaseOrder', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Order::fromArray($this->transport->call('receivePurchaseOrder', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -113,19 +111,19 @@ final class OrdersResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Shipment
      */
-    public function createShipment(string $id, array $body, array $options = []): array
+    public function createShipment(string $id, array $body, array $options = []): Shipment
     {
-        return $this->transport->call('createShipment', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Shipment::fromArray($this->transport->call('createShipment', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
      * `GET /api/v1/orders/{id}/shipments` (listOrderShipments).
      *
      * @param array{consistency_token?: string, timeout?: float} $options
-     * @return list<Shipment>|null
+     * @return list<Shipment>
      */
-    public function listShipments(string $id, array $options = []): mixed
+    public function listShipments(string $id, array $options = []): array
     {
-        return $this->transport->call('listOrderShipments', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return array_map(fn (array $v) => Shipment::fromArray($v), $this->transport->call('listOrderShipments', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

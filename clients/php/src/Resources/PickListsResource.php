@@ -6,15 +6,13 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\PickList;
+use Warehouse\Api\Generated\PickListSummary;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->pickLists`: listPickLists, createPickList, getPickList, cancelPickList, confirmPick, recordShort.
- *
- * @phpstan-import-type PickList from Models
- * @phpstan-import-type PickListSummary from Models
  */
 final class PickListsResource
 {
@@ -31,7 +29,7 @@ final class PickListsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listPickLists', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listPickLists', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => PickListSummary::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class PickListsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return PickList
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): PickList
     {
-        return $this->transport->call('createPickList', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return PickList::fromArray($this->transport->call('createPickList', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -64,9 +62,9 @@ final class PickListsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return PickList
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): PickList
     {
-        return $this->transport->call('getPickList', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return PickList::fromArray($this->transport->call('getPickList', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -75,9 +73,9 @@ final class PickListsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return PickList
      */
-    public function cancel(string $id, array $options = []): array
+    public function cancel(string $id, array $options = []): PickList
     {
-        return $this->transport->call('cancelPickList', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return PickList::fromArray($this->transport->call('cancelPickList', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -87,9 +85,9 @@ final class PickListsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return PickList
      */
-    public function pick(string $id, array $body, array $options = []): array
+    public function pick(string $id, array $body, array $options = []): PickList
     {
-        return $this->transport->call('confirmPick', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return PickList::fromArray($this->transport->call('confirmPick', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -99,8 +97,8 @@ final class PickListsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return PickList
      */
-    public function short(string $id, array $body, array $options = []): array
+    public function short(string $id, array $body, array $options = []): PickList
     {
-        return $this->transport->call('recordShort', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return PickList::fromArray($this->transport->call('recordShort', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

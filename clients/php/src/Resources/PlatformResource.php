@@ -6,17 +6,15 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\CreatedTenant;
+use Warehouse\Api\Generated\Shard;
+use Warehouse\Api\Generated\Tenant;
+use Warehouse\Api\Generated\TenantMove;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->platform`: createTenant, listTenants, listShards, moveTenant, getMove, updateTenant.
- *
- * @phpstan-import-type CreatedTenant from Models
- * @phpstan-import-type Shard from Models
- * @phpstan-import-type Tenant from Models
- * @phpstan-import-type TenantMove from Models
  */
 final class PlatformResource
 {
@@ -31,9 +29,9 @@ final class PlatformResource
      * @param array{timeout?: float} $options
      * @return CreatedTenant
      */
-    public function createTenant(array $body, array $options = []): array
+    public function createTenant(array $body, array $options = []): CreatedTenant
     {
-        return $this->transport->call('createTenant', body: $body, options: $options);
+        return CreatedTenant::fromArray($this->transport->call('createTenant', body: $body, options: $options));
     }
 
     /**
@@ -45,7 +43,7 @@ final class PlatformResource
      */
     public function listTenants(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listTenants', query: $query, options: $options, paged: true);
+        return $this->transport->call('listTenants', query: $query, options: $options, paged: true)->map(fn (array $item) => Tenant::fromArray($item));
     }
 
     /**
@@ -64,11 +62,11 @@ final class PlatformResource
      * `GET /api/v1/platform/shards` (listShards).
      *
      * @param array{timeout?: float} $options
-     * @return list<Shard>|null
+     * @return list<Shard>
      */
-    public function listShards(array $options = []): mixed
+    public function listShards(array $options = []): array
     {
-        return $this->transport->call('listShards', options: $options);
+        return array_map(fn (array $v) => Shard::fromArray($v), $this->transport->call('listShards', options: $options));
     }
 
     /**
@@ -78,9 +76,9 @@ final class PlatformResource
      * @param array{timeout?: float} $options
      * @return TenantMove
      */
-    public function moveTenant(string $id, array $body, array $options = []): array
+    public function moveTenant(string $id, array $body, array $options = []): TenantMove
     {
-        return $this->transport->call('moveTenant', path: [$id], body: $body, options: $options);
+        return TenantMove::fromArray($this->transport->call('moveTenant', path: [$id], body: $body, options: $options));
     }
 
     /**
@@ -89,9 +87,9 @@ final class PlatformResource
      * @param array{timeout?: float} $options
      * @return TenantMove
      */
-    public function getMove(string $id, array $options = []): array
+    public function getMove(string $id, array $options = []): TenantMove
     {
-        return $this->transport->call('getMove', path: [$id], options: $options);
+        return TenantMove::fromArray($this->transport->call('getMove', path: [$id], options: $options));
     }
 
     /**
@@ -101,8 +99,8 @@ final class PlatformResource
      * @param array{timeout?: float} $options
      * @return Tenant
      */
-    public function updateTenant(string $id, array $body, array $options = []): array
+    public function updateTenant(string $id, array $body, array $options = []): Tenant
     {
-        return $this->transport->call('updateTenant', path: [$id], body: $body, options: $options);
+        return Tenant::fromArray($this->transport->call('updateTenant', path: [$id], body: $body, options: $options));
     }
 }

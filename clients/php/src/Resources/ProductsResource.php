@@ -6,17 +6,15 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\InvalidBarcode;
+use Warehouse\Api\Generated\Product;
+use Warehouse\Api\Generated\ProductBatchResult;
+use Warehouse\Api\Generated\ProductImportResult;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->products`: listProducts, createProduct, importProducts, upsertProducts, listInvalidBarcodes, getProduct, updateProduct, patchProduct, deleteProduct.
- *
- * @phpstan-import-type InvalidBarcode from Models
- * @phpstan-import-type Product from Models
- * @phpstan-import-type ProductBatchResult from Models
- * @phpstan-import-type ProductImportResult from Models
  */
 final class ProductsResource
 {
@@ -33,7 +31,7 @@ final class ProductsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listProducts', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listProducts', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Product::fromArray($item));
     }
 
     /**
@@ -55,9 +53,9 @@ final class ProductsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Product
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): Product
     {
-        return $this->transport->call('createProduct', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Product::fromArray($this->transport->call('createProduct', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -68,9 +66,9 @@ final class ProductsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return ProductImportResult
      */
-    public function import(array|string $body, array $query = [], array $options = []): array
+    public function import(array|string $body, array $query = [], array $options = []): ProductImportResult
     {
-        return $this->transport->call('importProducts', query: $query, body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ProductImportResult::fromArray($this->transport->call('importProducts', query: $query, body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -80,9 +78,9 @@ final class ProductsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return ProductBatchResult
      */
-    public function upsertBatch(array $body, array $options = []): array
+    public function upsertBatch(array $body, array $options = []): ProductBatchResult
     {
-        return $this->transport->call('upsertProducts', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ProductBatchResult::fromArray($this->transport->call('upsertProducts', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -94,7 +92,7 @@ final class ProductsResource
      */
     public function listInvalidBarcodes(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listInvalidBarcodes', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listInvalidBarcodes', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => InvalidBarcode::fromArray($item));
     }
 
     /**
@@ -115,9 +113,9 @@ final class ProductsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Product
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Product
     {
-        return $this->transport->call('getProduct', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Product::fromArray($this->transport->call('getProduct', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -127,9 +125,9 @@ final class ProductsResource
      * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */
-    public function update(string $id, array $body, array $options = []): array
+    public function update(string $id, array $body, array $options = []): Product
     {
-        return $this->transport->call('updateProduct', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]);
+        return Product::fromArray($this->transport->call('updateProduct', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]));
     }
 
     /**
@@ -139,9 +137,9 @@ final class ProductsResource
      * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */
-    public function patch(string $id, array $body, array $options = []): array
+    public function patch(string $id, array $body, array $options = []): Product
     {
-        return $this->transport->call('patchProduct', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]);
+        return Product::fromArray($this->transport->call('patchProduct', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]));
     }
 
     /**
@@ -150,8 +148,8 @@ final class ProductsResource
      * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */
-    public function delete(string $id, array $options = []): array
+    public function delete(string $id, array $options = []): Product
     {
-        return $this->transport->call('deleteProduct', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]);
+        return Product::fromArray($this->transport->call('deleteProduct', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null, 'if-match' => $options['if_match'] ?? null]));
     }
 }

@@ -6,19 +6,17 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\InventoryValuationRow;
+use Warehouse\Api\Generated\LowStockRow;
+use Warehouse\Api\Generated\OrderSummaryRow;
+use Warehouse\Api\Generated\ReportCatalogue;
+use Warehouse\Api\Generated\ReturnsRow;
+use Warehouse\Api\Generated\StockMovementRow;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->reports`: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport.
- *
- * @phpstan-import-type InventoryValuationRow from Models
- * @phpstan-import-type LowStockRow from Models
- * @phpstan-import-type OrderSummaryRow from Models
- * @phpstan-import-type ReportCatalogue from Models
- * @phpstan-import-type ReturnsRow from Models
- * @phpstan-import-type StockMovementRow from Models
  */
 final class ReportsResource
 {
@@ -32,9 +30,9 @@ final class ReportsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return ReportCatalogue
      */
-    public function list(array $options = []): array
+    public function list(array $options = []): ReportCatalogue
     {
-        return $this->transport->call('listReportTypes', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ReportCatalogue::fromArray($this->transport->call('listReportTypes', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -46,7 +44,7 @@ final class ReportsResource
      */
     public function inventoryValuation(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('getInventoryValuationReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('getInventoryValuationReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => InventoryValuationRow::fromArray($item));
     }
 
     /**
@@ -81,7 +79,7 @@ final class ReportsResource
      */
     public function stockMovements(array $query, array $options = []): Page
     {
-        return $this->transport->call('getStockMovementsReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('getStockMovementsReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => StockMovementRow::fromArray($item));
     }
 
     /**
@@ -116,7 +114,7 @@ final class ReportsResource
      */
     public function lowStock(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('getLowStockReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('getLowStockReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => LowStockRow::fromArray($item));
     }
 
     /**
@@ -151,7 +149,7 @@ final class ReportsResource
      */
     public function orderSummary(array $query, array $options = []): Page
     {
-        return $this->transport->call('getOrderSummaryReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('getOrderSummaryReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => OrderSummaryRow::fromArray($item));
     }
 
     /**
@@ -186,7 +184,7 @@ final class ReportsResource
      */
     public function returns(array $query, array $options = []): Page
     {
-        return $this->transport->call('getReturnsReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('getReturnsReport', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => ReturnsRow::fromArray($item));
     }
 
     /**

@@ -6,14 +6,12 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\ReturnRecord;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->returns`: listReturns, createReturn, getReturn, updateReturnStatus, receiveReturn.
- *
- * @phpstan-import-type Return from Models
  */
 final class ReturnsResource
 {
@@ -26,11 +24,11 @@ final class ReturnsResource
      *
      * @param array{page?: int, pageSize?: int, status?: 'requested'|'authorized'|'received'|'closed'|'rejected'|'cancelled', orderId?: string} $query
      * @param array{consistency_token?: string, timeout?: float} $options
-     * @return Page<Return>
+     * @return Page<ReturnRecord>
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listReturns', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listReturns', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => ReturnRecord::fromArray($item));
     }
 
     /**
@@ -38,7 +36,7 @@ final class ReturnsResource
      *
      * @param array{page?: int, pageSize?: int, status?: 'requested'|'authorized'|'received'|'closed'|'rejected'|'cancelled', orderId?: string} $query
      * @param array{consistency_token?: string, timeout?: float} $options
-     * @return \Generator<int, Return>
+     * @return \Generator<int, ReturnRecord>
      */
     public function iterate(array $query = [], array $options = []): \Generator
     {
@@ -50,22 +48,22 @@ final class ReturnsResource
      *
      * @param array{orderId: string, lines: list<mixed>, notes?: string} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
-     * @return Return
+     * @return ReturnRecord
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): ReturnRecord
     {
-        return $this->transport->call('createReturn', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ReturnRecord::fromArray($this->transport->call('createReturn', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
      * `GET /api/v1/returns/{id}` (getReturn).
      *
      * @param array{consistency_token?: string, timeout?: float} $options
-     * @return Return
+     * @return ReturnRecord
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): ReturnRecord
     {
-        return $this->transport->call('getReturn', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ReturnRecord::fromArray($this->transport->call('getReturn', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -73,11 +71,11 @@ final class ReturnsResource
      *
      * @param array{status: 'authorized'|'rejected'|'cancelled'|'closed'} $body
      * @param array{consistency_token?: string, timeout?: float} $options
-     * @return Return
+     * @return ReturnRecord
      */
-    public function updateStatus(string $id, array $body, array $options = []): array
+    public function updateStatus(string $id, array $body, array $options = []): ReturnRecord
     {
-        return $this->transport->call('updateReturnStatus', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ReturnRecord::fromArray($this->transport->call('updateReturnStatus', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -85,10 +83,10 @@ final class ReturnsResource
      *
      * @param array{lines: list<mixed>} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
-     * @return Return
+     * @return ReturnRecord
      */
-    public function receive(string $id, array $body, array $options = []): array
+    public function receive(string $id, array $body, array $options = []): ReturnRecord
     {
-        return $this->transport->call('receiveReturn', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return ReturnRecord::fromArray($this->transport->call('receiveReturn', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

@@ -6,14 +6,12 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Carrier;
+use Warehouse\Api\Generated\TenantSettings;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->settings`: getSettings, updateSettings, listCarriers, getCarrier, putCarrier, deleteCarrier.
- *
- * @phpstan-import-type Carrier from Models
- * @phpstan-import-type TenantSettings from Models
  */
 final class SettingsResource
 {
@@ -27,9 +25,9 @@ final class SettingsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return TenantSettings
      */
-    public function get(array $options = []): array
+    public function get(array $options = []): TenantSettings
     {
-        return $this->transport->call('getSettings', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return TenantSettings::fromArray($this->transport->call('getSettings', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -39,20 +37,20 @@ final class SettingsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return TenantSettings
      */
-    public function update(array $body, array $options = []): array
+    public function update(array $body, array $options = []): TenantSettings
     {
-        return $this->transport->call('updateSettings', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return TenantSettings::fromArray($this->transport->call('updateSettings', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
      * `GET /api/v1/settings/carriers` (listCarriers).
      *
      * @param array{consistency_token?: string, timeout?: float} $options
-     * @return list<Carrier>|null
+     * @return list<Carrier>
      */
-    public function listCarriers(array $options = []): mixed
+    public function listCarriers(array $options = []): array
     {
-        return $this->transport->call('listCarriers', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return array_map(fn (array $v) => Carrier::fromArray($v), $this->transport->call('listCarriers', options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -61,9 +59,9 @@ final class SettingsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Carrier
      */
-    public function getCarrier(string $code, array $options = []): array
+    public function getCarrier(string $code, array $options = []): Carrier
     {
-        return $this->transport->call('getCarrier', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Carrier::fromArray($this->transport->call('getCarrier', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -73,9 +71,9 @@ final class SettingsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Carrier
      */
-    public function putCarrier(string $code, array $body, array $options = []): array
+    public function putCarrier(string $code, array $body, array $options = []): Carrier
     {
-        return $this->transport->call('putCarrier', path: [$code], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Carrier::fromArray($this->transport->call('putCarrier', path: [$code], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -84,8 +82,8 @@ final class SettingsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Carrier
      */
-    public function deleteCarrier(string $code, array $options = []): array
+    public function deleteCarrier(string $code, array $options = []): Carrier
     {
-        return $this->transport->call('deleteCarrier', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Carrier::fromArray($this->transport->call('deleteCarrier', path: [$code], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

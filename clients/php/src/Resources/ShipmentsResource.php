@@ -6,14 +6,12 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Shipment;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->shipments`: listShipments, getShipment, dispatchShipment, cancelShipment, labelShipment, getPackageLabel.
- *
- * @phpstan-import-type Shipment from Models
  */
 final class ShipmentsResource
 {
@@ -30,7 +28,7 @@ final class ShipmentsResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listShipments', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listShipments', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Shipment::fromArray($item));
     }
 
     /**
@@ -51,9 +49,9 @@ final class ShipmentsResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Shipment
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Shipment
     {
-        return $this->transport->call('getShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Shipment::fromArray($this->transport->call('getShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -62,9 +60,9 @@ final class ShipmentsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Shipment
      */
-    public function dispatch(string $id, array $options = []): array
+    public function dispatch(string $id, array $options = []): Shipment
     {
-        return $this->transport->call('dispatchShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Shipment::fromArray($this->transport->call('dispatchShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -73,9 +71,9 @@ final class ShipmentsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Shipment
      */
-    public function cancel(string $id, array $options = []): array
+    public function cancel(string $id, array $options = []): Shipment
     {
-        return $this->transport->call('cancelShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Shipment::fromArray($this->transport->call('cancelShipment', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -85,9 +83,9 @@ final class ShipmentsResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Shipment
      */
-    public function label(string $id, array $body, array $options = []): array
+    public function label(string $id, array $body, array $options = []): Shipment
     {
-        return $this->transport->call('labelShipment', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Shipment::fromArray($this->transport->call('labelShipment', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**

@@ -6,15 +6,13 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Invitation;
+use Warehouse\Api\Generated\User;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->users`: listUsers, addUser, getUser, updateUser, removeUser.
- *
- * @phpstan-import-type Invitation from Models
- * @phpstan-import-type User from Models
  */
 final class UsersResource
 {
@@ -31,7 +29,7 @@ final class UsersResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listUsers', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listUsers', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => User::fromArray($item));
     }
 
     /**
@@ -53,9 +51,9 @@ final class UsersResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Invitation
      */
-    public function add(array $body, array $options = []): array
+    public function add(array $body, array $options = []): Invitation
     {
-        return $this->transport->call('addUser', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Invitation::fromArray($this->transport->call('addUser', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -64,9 +62,9 @@ final class UsersResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return User
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): User
     {
-        return $this->transport->call('getUser', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return User::fromArray($this->transport->call('getUser', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -76,9 +74,9 @@ final class UsersResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return User
      */
-    public function update(string $id, array $body, array $options = []): array
+    public function update(string $id, array $body, array $options = []): User
     {
-        return $this->transport->call('updateUser', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return User::fromArray($this->transport->call('updateUser', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -87,8 +85,8 @@ final class UsersResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return User
      */
-    public function remove(string $id, array $options = []): array
+    public function remove(string $id, array $options = []): User
     {
-        return $this->transport->call('removeUser', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return User::fromArray($this->transport->call('removeUser', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

@@ -6,14 +6,12 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\Warehouse;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->warehouses`: listWarehouses, createWarehouse, getWarehouse, updateWarehouse, deleteWarehouse.
- *
- * @phpstan-import-type Warehouse from Models
  */
 final class WarehousesResource
 {
@@ -30,7 +28,7 @@ final class WarehousesResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listWarehouses', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listWarehouses', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Warehouse::fromArray($item));
     }
 
     /**
@@ -52,9 +50,9 @@ final class WarehousesResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Warehouse
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): Warehouse
     {
-        return $this->transport->call('createWarehouse', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Warehouse::fromArray($this->transport->call('createWarehouse', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -63,9 +61,9 @@ final class WarehousesResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Warehouse
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Warehouse
     {
-        return $this->transport->call('getWarehouse', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Warehouse::fromArray($this->transport->call('getWarehouse', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -75,9 +73,9 @@ final class WarehousesResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Warehouse
      */
-    public function update(string $id, array $body, array $options = []): array
+    public function update(string $id, array $body, array $options = []): Warehouse
     {
-        return $this->transport->call('updateWarehouse', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Warehouse::fromArray($this->transport->call('updateWarehouse', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -86,8 +84,8 @@ final class WarehousesResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Warehouse
      */
-    public function delete(string $id, array $options = []): array
+    public function delete(string $id, array $options = []): Warehouse
     {
-        return $this->transport->call('deleteWarehouse', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Warehouse::fromArray($this->transport->call('deleteWarehouse', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

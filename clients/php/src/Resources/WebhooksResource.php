@@ -6,18 +6,16 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
-use Warehouse\Api\Generated\Models;
+use Warehouse\Api\Generated\QueuedDelivery;
+use Warehouse\Api\Generated\Webhook;
+use Warehouse\Api\Generated\WebhookDelivery;
+use Warehouse\Api\Generated\WebhookReplay;
+use Warehouse\Api\Generated\WebhookWithSecret;
 use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
  * `$client->webhooks`: listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, testWebhook, listWebhookDeliveries, retryWebhookDelivery, replayWebhook, rotateWebhookSecret.
- *
- * @phpstan-import-type QueuedDelivery from Models
- * @phpstan-import-type Webhook from Models
- * @phpstan-import-type WebhookDelivery from Models
- * @phpstan-import-type WebhookReplay from Models
- * @phpstan-import-type WebhookWithSecret from Models
  */
 final class WebhooksResource
 {
@@ -34,7 +32,7 @@ final class WebhooksResource
      */
     public function list(array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listWebhooks', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listWebhooks', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => Webhook::fromArray($item));
     }
 
     /**
@@ -56,9 +54,9 @@ final class WebhooksResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return WebhookWithSecret
      */
-    public function create(array $body, array $options = []): array
+    public function create(array $body, array $options = []): WebhookWithSecret
     {
-        return $this->transport->call('createWebhook', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return WebhookWithSecret::fromArray($this->transport->call('createWebhook', body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -67,9 +65,9 @@ final class WebhooksResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Webhook
      */
-    public function get(string $id, array $options = []): array
+    public function get(string $id, array $options = []): Webhook
     {
-        return $this->transport->call('getWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Webhook::fromArray($this->transport->call('getWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -79,9 +77,9 @@ final class WebhooksResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Webhook
      */
-    public function update(string $id, array $body, array $options = []): array
+    public function update(string $id, array $body, array $options = []): Webhook
     {
-        return $this->transport->call('updateWebhook', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Webhook::fromArray($this->transport->call('updateWebhook', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -90,9 +88,9 @@ final class WebhooksResource
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Webhook
      */
-    public function delete(string $id, array $options = []): array
+    public function delete(string $id, array $options = []): Webhook
     {
-        return $this->transport->call('deleteWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return Webhook::fromArray($this->transport->call('deleteWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -101,9 +99,9 @@ final class WebhooksResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return QueuedDelivery
      */
-    public function test(string $id, array $options = []): array
+    public function test(string $id, array $options = []): QueuedDelivery
     {
-        return $this->transport->call('testWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return QueuedDelivery::fromArray($this->transport->call('testWebhook', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -115,7 +113,7 @@ final class WebhooksResource
      */
     public function listDeliveries(string $id, array $query = [], array $options = []): Page
     {
-        return $this->transport->call('listWebhookDeliveries', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true);
+        return $this->transport->call('listWebhookDeliveries', path: [$id], query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], paged: true)->map(fn (array $item) => WebhookDelivery::fromArray($item));
     }
 
     /**
@@ -136,9 +134,9 @@ final class WebhooksResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return QueuedDelivery
      */
-    public function retryDelivery(string $id, string $deliveryId, array $options = []): array
+    public function retryDelivery(string $id, string $deliveryId, array $options = []): QueuedDelivery
     {
-        return $this->transport->call('retryWebhookDelivery', path: [$id, $deliveryId], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return QueuedDelivery::fromArray($this->transport->call('retryWebhookDelivery', path: [$id, $deliveryId], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -148,9 +146,9 @@ final class WebhooksResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return WebhookReplay
      */
-    public function replay(string $id, array $body, array $options = []): array
+    public function replay(string $id, array $body, array $options = []): WebhookReplay
     {
-        return $this->transport->call('replayWebhook', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return WebhookReplay::fromArray($this->transport->call('replayWebhook', path: [$id], body: $body, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 
     /**
@@ -159,8 +157,8 @@ final class WebhooksResource
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return WebhookWithSecret
      */
-    public function rotateSecret(string $id, array $options = []): array
+    public function rotateSecret(string $id, array $options = []): WebhookWithSecret
     {
-        return $this->transport->call('rotateWebhookSecret', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]);
+        return WebhookWithSecret::fromArray($this->transport->call('rotateWebhookSecret', path: [$id], options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }
