@@ -438,7 +438,8 @@ describe("picking", () => {
                 }),
               );
             }
-            if (o.way === "partPicked") {
+            // One unit of a one-unit order completes its list: there is nothing left to cancel.
+            if (o.way === "partPicked" && units > 1) {
               await expectOk(call("POST", `/pick-lists/${list.id}/cancel`, { headers: tenant.admin }));
             }
           }
@@ -469,7 +470,8 @@ describe("picking", () => {
           new Map([...got].map(([id, s]) => [id, `line ${s.line}, order ${s.order}, unit ${s.unit}`])),
         ).toEqual(expected);
       }),
-      { numRuns: 8 },
+      // A one-unit order part-picked was fast-check's counterexample (seed 1997255552): kept as the first run.
+      { numRuns: 8, examples: [[[{ way: "partPicked", lines: [1] }]]] },
     );
   });
 });
