@@ -160,7 +160,12 @@ describe("the floor without the network", () => {
     await allScansSent(online);
 
     // Offline: the pick list and the receipt are opened once with the network (the device saves them)...
-    const page = await openPage(`/app/pick/${offlineWork.pickList.id}`, { phone: true });
+    // The lossy network of support/browser.ts sends a write with Playwright's route.fetch, from outside the browser,
+    // which would carry it through setOffline: a device without the network keeps every answer it gets.
+    const page = await openPage(`/app/pick/${offlineWork.pickList.id}`, {
+      phone: true,
+      reliableNetwork: true,
+    });
     await signIn(page, offlineTenant.email, offlineTenant.password);
     await page.getByLabel("Scan location").waitFor();
     await page.goto(`/app/receive/${offlineWork.po.id}`);
@@ -259,7 +264,12 @@ describe("the floor without the network", () => {
   }, async () => {
     const tenant = await createTenant();
     const work = await floorWork(tenant, 3, 1);
-    const page = await openPage(`/app/pick/${work.pickList.id}`, { phone: true, recordSignals: true });
+    // Every answer arrives (the lossy network would carry the offline picks through setOffline, see above).
+    const page = await openPage(`/app/pick/${work.pickList.id}`, {
+      phone: true,
+      recordSignals: true,
+      reliableNetwork: true,
+    });
     await signIn(page, tenant.email, tenant.password);
     await page.getByLabel("Scan location").waitFor();
     await serviceWorkerReady(page);
