@@ -257,13 +257,16 @@ export function sendWaiting(): Promise<void> {
     return sending;
   }
   sending = (async () => {
-    do {
-      lookAgain = false;
-      await navigator.locks.request("wms-floor-send", sendAll).catch(() => undefined);
-    } while (lookAgain);
-  })().finally(() => {
-    sending = null;
-  });
+    try {
+      do {
+        lookAgain = false;
+        await navigator.locks.request("wms-floor-send", sendAll).catch(() => undefined);
+      } while (lookAgain);
+    } finally {
+      // In the same step as the last look: a write stored after it starts a sender of its own.
+      sending = null;
+    }
+  })();
   return sending;
 }
 
