@@ -196,7 +196,9 @@ function Counter({ work, offline }: { work: SavedWork<CountWork, CountDevice>; o
       productId: next.productId,
       locationId: next.locationId,
       ...(next.lotNumber && { lotNumber: next.lotNumber }),
-      ...(next.serialNumbers ? { serialNumbers: next.serialNumbers } : { counted: next.counted }),
+      // The API asks for counted on every line; a serial-tracked line names its serials too (as many).
+      counted: next.counted,
+      ...(next.serialNumbers && { serialNumbers: next.serialNumbers }),
     };
     const where = data.locations.find((l) => l.id === next.locationId)?.code ?? "";
     const sku = products.get(next.productId)?.sku ?? "";
