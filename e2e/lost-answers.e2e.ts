@@ -82,9 +82,9 @@ describe("a write whose answer is lost acts once", () => {
     await page.goto("/app/orders");
     await page.getByRole("button", { name: "New sales order" }).click();
     const create = page.getByRole("dialog", { name: "New sales order" });
-    await create.getByLabel("Street").fill("1 Main St");
-    await create.getByLabel("City").fill("Springfield");
-    await create.getByLabel("ZIP").fill("62701");
+    await create.getByLabel("Street", { exact: true }).fill("1 Main St");
+    await create.getByLabel("City", { exact: true }).fill("Springfield");
+    await create.getByLabel("Postal code", { exact: true }).fill("62701");
     await create.getByLabel("SKU or barcode").fill("MUG-1");
     await create.getByLabel("Quantity").fill("3");
     await create.getByRole("button", { name: "Create order" }).click();
