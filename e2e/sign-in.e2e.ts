@@ -42,8 +42,9 @@ describe("sign-in", () => {
 
   it("never lets page scripts see the refresh token: it lives in an HttpOnly cookie, storage holds only the tenant", async () => {
     const page = await openPage("/app/");
-    // Stands in for a script injected into the page: it sees every fetch and XHR the page makes.
-    await page.evaluate(() => {
+    // Stands in for a script injected into the page: it sees every fetch and XHR the page makes, on every load
+    // (the app may load the page again while signing in, as the floor's service worker takes control).
+    await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { seen: string[] }).seen = seen;
       const original = window.fetch;
@@ -53,19 +54,23 @@ describe("sign-in", () => {
         return response;
       };
     });
+    await page.reload();
     await signIn(page, DEMO.email, DEMO.password);
     await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
     await page.getByText("On hand").waitFor();
     const exposed = await page.evaluate(() => ({
       seen: (window as unknown as { seen: string[] }).seen,
       local: Object.keys(localStorage),
+      stored: Object.values(localStorage).join("\n"),
       session: Object.keys(sessionStorage),
       cookie: document.cookie,
     }));
     expect(exposed.seen.length).toBeGreaterThan(0); // the page's own API calls went through the wrapper
     expect(exposed.seen.join("\n")).not.toMatch(/wms_rt_/);
     expect(exposed).toMatchObject({ session: [], cookie: "" });
-    expect(exposed.local.sort()).toEqual(["wms.signedIn", "wms.tenant"]); // ids and a mark, no credential
+    // Ids, a mark and who signed in (the floor names them with no network), never a credential.
+    expect(exposed.local.sort()).toEqual(["wms.signedIn", "wms.tenant", "wms.user"]);
+    expect(exposed.stored).not.toMatch(/wms_rt_|eyJ/);
     // The browser keeps the token where no script reaches: HttpOnly, Secure, SameSite=Strict, for /api/v1/auth only.
     const [cookie] = await page.context().cookies();
     expect(cookie).toMatchObject({
