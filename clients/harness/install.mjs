@@ -1,55 +1,87 @@
-// `node clients/harness/install.mjs <language>`: installs a client exactly as its README says, from a clean temporary
-// folder. The README's commands are the shell block after its `<!-- install-check -->` marker; they run in an empty
-// project folder `my-app`, next to a copy of the client's folder alone at `warehouse-api/clients/<language>` (as a
-// checkout of this repository would sit next to your project). Then a small program uses the installed package.
+// `node clients/harness/install.mjs <language>`: installs a client's package exactly as its README says, from a clean
+// temporary folder, and uses it against the API the harness started. The README's commands are the shell block after
+// its `<!-- install-check -->` marker: they build the package (npm pack, a wheel and an sdist, a Composer package
+// required by version, a .nupkg) in a copy of the client's folder alone at `warehouse-api/clients/<language>` (as a
+// checkout of this repository would sit next to your project), and install it into an empty project folder `my-app`.
+// Then a small program in my-app makes one call through the installed package (GET /auth/me, which must name the
+// tenant of WAREHOUSE_API_KEY); Python's sdist is installed into a second fresh project and called the same way.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 const root = join(import.meta.dirname, "../..");
 
-/** Each language: the program that proves the installed package works (run in my-app after the README's commands). */
-const CHECKS = {
-  typescript: [
-    "check.mjs",
-    'import { WarehouseClient, NotFoundError } from "@warehouse-api/client";\n' +
-      'const client = new WarehouseClient({ baseUrl: "http://127.0.0.1:9", apiKey: "k" });\n' +
-      'if (typeof client.products.create !== "function" || !(new NotFoundError({ status: 404, code: "NOT_FOUND", message: "x" }) instanceof Error)) process.exit(1);\n' +
-      'console.log("typescript client installed");\n',
-    ["node", "check.mjs"],
-  ],
-  python: [
-    "check.py",
-    "from warehouse_api import WarehouseClient, __version__\nfrom warehouse_api.models import Product\n" +
-      'client = WarehouseClient("http://127.0.0.1:9", api_key="k")\n' +
-      'assert callable(client.products.create) and Product.from_dict({"sku": "A"}).sku == "A"\n' +
-      'print("python client installed", __version__)\n',
-    [".venv/bin/python", "check.py"],
-  ],
-  php: [
-    "check.php",
-    "<?php\nrequire __DIR__ . '/vendor/autoload.php';\n" +
-      "$client = new Warehouse\\Api\\WarehouseClient(['base_url' => 'http://127.0.0.1:9', 'api_key' => 'k']);\n" +
-      "if (!method_exists($client->products, 'create')) { exit(1); }\n" +
-      "echo 'php client installed ', Warehouse\\Api\\Generated\\Version::CLIENT, PHP_EOL;\n",
-    ["php", "check.php"],
-  ],
-  dotnet: [
-    "Check.cs",
-    "using System;\nusing Warehouse.Api;\nusing Warehouse.Api.Models;\n" +
-      "public static class Check { public static int Main() {\n" +
-      '  var client = new WarehouseClient(new WarehouseClientOptions { BaseUrl = "http://127.0.0.1:9", ApiKey = "k" });\n' +
-      '  var request = new CreateProductRequest { Sku = "A", Name = "B" };\n' +
-      '  Console.WriteLine("dotnet client installed " + ClientVersion.Value + " " + request.ToJson());\n' +
-      "  return client.Products == null ? 1 : 0; } }\n",
-    [
-      "sh",
-      "-c",
-      "mcs -nologo -out:Check.exe -r:lib/Warehouse.Api.dll -r:System.Net.Http.dll Check.cs && MONO_PATH=lib mono Check.exe",
-    ],
-  ],
+/** The installed .NET assembly (where `nuget install` puts it in my-app) and how a program is compiled against it and run. */
+const DOTNET_LIB = "packages/Warehouse.Api.1.0.0/lib/net471";
+const runCSharp = (file) => {
+  const exe = file.replace(/\.cs$/, ".exe");
+  return [
+    "sh",
+    "-c",
+    `mcs -nologo -out:${exe} -r:${DOTNET_LIB}/Warehouse.Api.dll -r:System.Net.Http.dll ${file} && MONO_PATH=${DOTNET_LIB} mono ${exe}`,
+  ];
 };
+
+/**
+ * Each language: the program that makes one call through the installed package (GET /auth/me, naming the tenant), the
+ * file the README's scenario is saved as, and how a file of that language runs in my-app.
+ */
+const LANGUAGES = {
+  typescript: {
+    check: [
+      "check.mjs",
+      'import { WarehouseClient } from "@warehouse-api/client";\n' +
+        "const client = new WarehouseClient({ baseUrl: process.env.WMS_BASE_URL, apiKey: process.env.WMS_API_KEY });\n" +
+        "const me = await client.auth.me();\n" +
+        'console.log("typescript client installed: tenant", me.tenant?.id);\n',
+    ],
+    scenario: "scenario.mjs",
+    run: (file) => ["node", file],
+  },
+  python: {
+    check: [
+      "check.py",
+      "import os\nfrom warehouse_api import WarehouseClient, __version__\n" +
+        'client = WarehouseClient(os.environ["WMS_BASE_URL"], api_key=os.environ["WMS_API_KEY"])\n' +
+        'print("python client", __version__, "installed: tenant", client.auth.me().tenant.id)\n',
+    ],
+    scenario: "scenario.py",
+    run: (file) => [".venv/bin/python", file],
+  },
+  php: {
+    check: [
+      "check.php",
+      "<?php\nrequire __DIR__ . '/vendor/autoload.php';\n" +
+        "$client = new Warehouse\\Api\\WarehouseClient(['base_url' => getenv('WMS_BASE_URL'), 'api_key' => getenv('WMS_API_KEY')]);\n" +
+        "echo 'php client ', Warehouse\\Api\\Generated\\Version::CLIENT, ' installed: tenant ', $client->auth->me()->tenant->id, PHP_EOL;\n",
+    ],
+    scenario: "scenario.php",
+    run: (file) => ["php", file],
+  },
+  dotnet: {
+    check: [
+      "Check.cs",
+      "using System;\nusing Warehouse.Api;\n" +
+        "public static class Check { public static void Main() {\n" +
+        '  var client = new WarehouseClient(new WarehouseClientOptions { BaseUrl = Environment.GetEnvironmentVariable("WMS_BASE_URL"), ApiKey = Environment.GetEnvironmentVariable("WMS_API_KEY") });\n' +
+        "  var me = client.Auth.MeAsync().GetAwaiter().GetResult();\n" +
+        '  Console.WriteLine("dotnet client " + ClientVersion.Value + " installed: tenant " + me.Tenant.Id); } }\n',
+    ],
+    scenario: "Scenario.cs",
+    run: runCSharp,
+  },
+};
+
+/** What every language's scenario prints (docs/clients.md): the order read back, and the stock it reserved. */
+const SCENARIO_OUTPUT = /^SO-\d+ pending: 2 x WID-001; stock 10 on hand, 2 reserved, 8 available$/im;
+
+/** The scenario's code block in a README (after `<!-- scenario -->`) or on the docs page (`<!-- scenario: python -->`). */
+function scenarioBlock(markdown, marker) {
+  const match = markdown.match(new RegExp(`<!-- ${marker} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``));
+  if (!match) throw new Error(`no \`<!-- ${marker} -->\` code block`);
+  return match[1];
+}
 
 /** The README's install commands: the shell block after the marker. */
 export function installCommands(readme) {
@@ -58,29 +90,53 @@ export function installCommands(readme) {
   return match[1];
 }
 
-/** PATH with, first, the folder of a python3 that can build a wheel offline (setuptools, wheel, venv). */
+/** PATH with, first, the folder of a python3 that can build a wheel and an sdist offline (build, setuptools, wheel, venv). */
 function pathForPython() {
   for (const python of ["python3", "/usr/bin/python3"]) {
-    const probe = spawnSync(python, ["-c", "import setuptools, wheel, venv, sys; print(sys.executable)"], {
-      encoding: "utf8",
-    });
+    const probe = spawnSync(
+      python,
+      ["-c", "import build, setuptools, wheel, venv, sys; print(sys.executable)"],
+      {
+        encoding: "utf8",
+      },
+    );
     if (probe.status === 0) return `${dirname(probe.stdout.trim())}:${process.env.PATH}`;
   }
   throw new Error(
-    "no python3 with setuptools, wheel and venv: apt-get install python3-setuptools python3-wheel python3-venv",
+    "no python3 with build, setuptools, wheel and venv: apt-get install python3-build python3-setuptools python3-wheel python3-venv",
   );
 }
 
+/** Runs a command to its end, echoing its output; returns its standard output. */
 function run(command, args, cwd, path = process.env.PATH) {
   const result = spawnSync(command, args, {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, PATH: path, CI: "true" },
+    env: { ...process.env, PATH: path, CI: "true", ...apiEnvironment },
   });
   process.stdout.write(result.stdout ?? "");
   process.stderr.write(result.stderr ?? "");
   if (result.status !== 0)
     throw new Error(`${[command, ...args].join(" ")} exited ${result.status ?? result.error}`);
+  return result.stdout;
+}
+
+/** The API the programs call, under the names the READMEs use. */
+const apiEnvironment = {
+  WMS_BASE_URL: process.env.WAREHOUSE_BASE_URL,
+  WMS_API_KEY: process.env.WAREHOUSE_API_KEY,
+};
+
+/** Writes the check program into a project with the package installed, runs it, and asserts its call reached the API. */
+function callThroughPackage(project, path) {
+  const [file, program] = LANGUAGES[language].check;
+  writeFileSync(join(project, file), program);
+  const [command, ...args] = LANGUAGES[language].run(file);
+  const output = run(command, args, project, path);
+  if (!output.includes(`tenant ${process.env.WAREHOUSE_TENANT_ID}`))
+    throw new Error(
+      `the installed ${language} client's GET /auth/me did not name tenant ${process.env.WAREHOUSE_TENANT_ID}`,
+    );
 }
 
 /** The .csproj stays a NuGet project: well-formed, with the package's identity, and the sources it packs. */
@@ -103,10 +159,34 @@ function checkProject(folder) {
     throw new Error("Warehouse.Api.csproj is not an SDK project");
 }
 
+/**
+ * Runs the README's scenario, as written, in the project with the package installed; the docs page's block of this
+ * language must be the same text, so neither can drift from the client.
+ */
+function runScenario(project, path) {
+  const scenario = scenarioBlock(
+    readFileSync(join(root, "clients", language, "README.md"), "utf8"),
+    "scenario",
+  );
+  const onDocsPage = scenarioBlock(
+    readFileSync(join(root, "docs/clients.md"), "utf8"),
+    `scenario: ${language}`,
+  );
+  if (onDocsPage !== scenario)
+    throw new Error(`docs/clients.md's ${language} scenario differs from clients/${language}/README.md's`);
+  const { scenario: file, run: command } = LANGUAGES[language];
+  writeFileSync(join(project, file), scenario);
+  const [program, ...args] = command(file);
+  const output = run(program, args, project, path);
+  if (!SCENARIO_OUTPUT.test(output))
+    throw new Error(
+      `the ${language} README's scenario printed ${JSON.stringify(output)}, not ${SCENARIO_OUTPUT}`,
+    );
+}
+
 const language = process.argv[2];
-const check = CHECKS[language];
-if (!check) {
-  console.error(`usage: node clients/harness/install.mjs <${Object.keys(CHECKS).join("|")}>`);
+if (!LANGUAGES[language]) {
+  console.error(`usage: node clients/harness/install.mjs <${Object.keys(LANGUAGES).join("|")}>`);
   process.exit(2);
 }
 const folder = mkdtempSync(join(tmpdir(), `wms-install-${language}-`));
@@ -116,18 +196,39 @@ try {
   cpSync(source, copy, {
     recursive: true,
     filter: (path) =>
-      !/\/(node_modules|dist|vendor|__pycache__|\.pytest_cache)(\/|$)/.test(path.slice(source.length)),
+      !/\/(node_modules|dist|build|bin|obj|vendor|__pycache__|\.pytest_cache|[^/]*\.egg-info)(\/|$)/.test(
+        path.slice(source.length),
+      ),
   });
   const app = join(folder, "my-app");
   cpSync(join(root, "clients", "README.md"), join(folder, "warehouse-api", "clients", "README.md"));
-  spawnSync("mkdir", ["-p", app]);
+  mkdirSync(app);
   const commands = installCommands(readFileSync(join(source, "README.md"), "utf8"));
   console.log(`${language}: following README.md in ${app}:\n${commands}`);
-  run("bash", ["-euo", "pipefail", "-c", commands], app, language === "python" ? pathForPython() : undefined);
+  const path = language === "python" ? pathForPython() : undefined;
+  run("bash", ["-euo", "pipefail", "-c", commands], app, path);
   if (language === "dotnet") checkProject(copy);
-  const [file, program, command] = check;
-  writeFileSync(join(app, file), program);
-  run(command[0], command.slice(1), app);
+  callThroughPackage(app, path);
+  if (language === "python") {
+    // The sdist the README's build also wrote, into a project of its own: pip builds it with Debian's setuptools
+    // and wheel (seen through --system-site-packages; nothing is downloaded).
+    const sdistApp = join(folder, "my-sdist-app");
+    mkdirSync(sdistApp);
+    run(
+      "bash",
+      [
+        "-euo",
+        "pipefail",
+        "-c",
+        "python3 -m venv --system-site-packages .venv && " +
+          ".venv/bin/pip install --no-index --no-build-isolation --no-cache-dir ../my-app/dist/warehouse-api-1.0.0.tar.gz",
+      ],
+      sdistApp,
+      path,
+    );
+    callThroughPackage(sdistApp, path);
+  }
+  runScenario(app, path);
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }

@@ -48,7 +48,10 @@ const LANGUAGES = {
     ],
   },
   dotnet: {
-    missing: () => (has("mono") && has("mcs") ? null : "Mono: apt-get install mono-complete"),
+    missing: () =>
+      has("mono") && has("mcs") && has("nuget")
+        ? null
+        : "Mono and NuGet: apt-get install mono-complete nuget",
     commands: () => [["bash", "clients/dotnet/test-mono.sh"], install("dotnet")],
   },
   php: {
