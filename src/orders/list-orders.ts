@@ -1,6 +1,7 @@
 import { count, eq, or, sql } from "drizzle-orm";
 import { inJsonArray } from "../db/batch";
 import type { TenantDb } from "../db/client";
+import { assertMerchantNamed } from "../db/merchant-named";
 import { readPage, sortedBy } from "../db/pages";
 import { orders } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -17,15 +18,20 @@ const sortColumns = {
   total: orders.totalE4,
 };
 
-/** `GET /orders`. A bare date as `createdTo` includes that whole day. */
-export function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
+/**
+ * `GET /orders`. A bare date as `createdTo` includes that whole day. A merchant filter names a merchant the caller
+ * sees (404 otherwise, as billing's lists answer), so a mistyped or foreign id is not an empty list.
+ */
+export async function listOrders(tdb: TenantDb, query: ListOrdersQuery) {
   const { db } = tdb;
+  if (query.merchantId) await assertMerchantNamed(tdb, query.merchantId);
   const where = inTenant(
     tdb,
     orders,
     query.status ? eq(orders.status, query.status) : undefined,
     query.type ? eq(orders.type, query.type) : undefined,
     query.customerId ? eq(orders.customerId, query.customerId) : undefined,
+    query.merchantId ? eq(orders.merchantId, query.merchantId) : undefined,
     query.ids ? inJsonArray(orders.id, query.ids) : undefined,
     ...between(orders.createdAt, query.createdFrom, query.createdTo),
     query.search

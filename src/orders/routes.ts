@@ -37,6 +37,7 @@ const listOrdersRoute = defineRoute(read, {
   request: { query: ListOrdersQuery },
   responses: {
     200: { description: "A page of orders, newest first", ...json(envelopeOf(pagedOf(OrderSummary))) },
+    404: errorResponse("Unknown merchant (merchantId)"),
   },
 });
 

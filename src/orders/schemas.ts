@@ -127,6 +127,14 @@ export const ListOrdersQuery = pageQuery.extend({
   status: OrderStatus.optional().openapi({ param: { name: "status", in: "query" } }),
   type: OrderType.optional().openapi({ param: { name: "type", in: "query" } }),
   customerId: Id.optional().openapi({ param: { name: "customerId", in: "query" } }),
+  merchantId: z
+    .uuid("must be a merchant's id")
+    .optional()
+    .openapi({
+      param: { name: "merchantId", in: "query" },
+      description:
+        "Only this merchant's orders (a 3PL's client); 404 for a merchant the tenant does not have.",
+    }),
   ids: idsQuery("orders"),
   createdFrom: DateBound.optional().openapi({ param: { name: "createdFrom", in: "query" } }),
   createdTo: DateBound.optional().openapi({ param: { name: "createdTo", in: "query" } }),

@@ -963,6 +963,7 @@ class OrdersResource:
         status: Optional[Literal["pending", "confirmed", "picking", "packed", "partially_shipped", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         customer_id: Optional[str] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         ids: Optional[str] = UNSET,
         created_from: Optional[str] = UNSET,
         created_to: Optional[str] = UNSET,
@@ -974,7 +975,7 @@ class OrdersResource:
         """``GET /api/v1/orders`` (listOrders)."""
         return self._t.call(
             OPERATIONS["listOrders"],
-            query={"page": page, "pageSize": page_size, "status": status, "type": type, "customerId": customer_id, "ids": ids, "createdFrom": created_from, "createdTo": created_to, "search": search, "sort": sort},
+            query={"page": page, "pageSize": page_size, "status": status, "type": type, "customerId": customer_id, "merchantId": merchant_id, "ids": ids, "createdFrom": created_from, "createdTo": created_to, "search": search, "sort": sort},
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             paged=True,
@@ -988,6 +989,7 @@ class OrdersResource:
         status: Optional[Literal["pending", "confirmed", "picking", "packed", "partially_shipped", "shipped", "delivered", "draft", "ordered", "partially_received", "received", "cancelled"]] = UNSET,
         type: Optional[Literal["sales", "purchase"]] = UNSET,
         customer_id: Optional[str] = UNSET,
+        merchant_id: Optional[str] = UNSET,
         ids: Optional[str] = UNSET,
         created_from: Optional[str] = UNSET,
         created_to: Optional[str] = UNSET,
@@ -997,7 +999,7 @@ class OrdersResource:
         timeout: Optional[float] = None,
     ) -> Iterator[m.OrderSummary]:
         """Every item of ``list``, page after page."""
-        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, ids=ids, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
+        return self._t.iterate(lambda page: self.list(page=page, page_size=page_size, status=status, type=type, customer_id=customer_id, merchant_id=merchant_id, ids=ids, created_from=created_from, created_to=created_to, search=search, sort=sort, consistency_token=consistency_token, timeout=timeout))
 
     def get(
         self,

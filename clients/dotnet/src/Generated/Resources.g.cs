@@ -633,15 +633,15 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>GET /api/v1/orders</c> (listOrders).</summary>
-        public Task<ResultPage<Models.OrderSummary>> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string ids = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<ResultPage<Models.OrderSummary>> ListAsync(int? page = null, int? pageSize = null, string status = null, string type = null, string customerId = null, string merchantId = null, string ids = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "ids", ids }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.OrderSummary.FromJson(v as JsonObject));
+            return _transport.PageAsync(Operations.ListOrders, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "status", status }, { "type", type }, { "customerId", customerId }, { "merchantId", merchantId }, { "ids", ids }, { "createdFrom", createdFrom }, { "createdTo", createdTo }, { "search", search }, { "sort", sort } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken, v => Models.OrderSummary.FromJson(v as JsonObject));
         }
 
         /// <summary>Every item of <c>ListAsync</c>, page after page.</summary>
-        public PageIterator<Models.OrderSummary> ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string ids = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public PageIterator<Models.OrderSummary> ListAllAsync(int? pageSize = null, string status = null, string type = null, string customerId = null, string merchantId = null, string ids = null, string createdFrom = null, string createdTo = null, string search = null, string sort = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            return new PageIterator<Models.OrderSummary>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, ids: ids, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
+            return new PageIterator<Models.OrderSummary>(nextPage => ListAsync(page: nextPage, pageSize: pageSize, status: status, type: type, customerId: customerId, merchantId: merchantId, ids: ids, createdFrom: createdFrom, createdTo: createdTo, search: search, sort: sort, consistencyToken: consistencyToken, cancellationToken: cancellationToken));
         }
 
         /// <summary><c>GET /api/v1/orders/{id}</c> (getOrder).</summary>

@@ -24,7 +24,7 @@ final class OrdersResource
     /**
      * `GET /api/v1/orders` (listOrders).
      *
-     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, ids?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
+     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, merchantId?: string, ids?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return Page<OrderSummary>
      */
@@ -36,7 +36,7 @@ final class OrdersResource
     /**
      * Every item of `list`, page after page.
      *
-     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, ids?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
+     * @param array{page?: int, pageSize?: int, status?: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', type?: 'sales'|'purchase', customerId?: string, merchantId?: string, ids?: string, createdFrom?: string, createdTo?: string, search?: string, sort?: 'createdAt'|'-createdAt'|'updatedAt'|'-updatedAt'|'number'|'-number'|'status'|'-status'|'total'|'-total'} $query
      * @param array{consistency_token?: string, timeout?: float} $options
      * @return \Generator<int, OrderSummary>
      */
