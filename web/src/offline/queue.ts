@@ -276,8 +276,23 @@ async function sendAll() {
   // Another tab may have sent some since this one last looked.
   writesMirror = await (await floorDb()).getAll("writes");
   for (;;) {
-    const next = (await writesOf()).find((w) => !w.refusal);
+    const mineNow = await writesOf();
+    const next = mineNow.find((w) => !w.refusal);
     if (!next) return;
+    // A count submitted while a line of it was refused would be approved without that line: the submit is kept
+    // back, listed with the refusals, until the worker has dealt with them and submits again.
+    if (next.kind === "count-submit" && mineNow.some((w) => w.refusal && w.subject === next.subject)) {
+      const undo = "Count the refused lines again, press Done on each, then submit the count again.";
+      await refuse(
+        { ...next, undo },
+        {
+          status: 0,
+          message: "Not sent: a counted line of this count was refused.",
+          errors: [],
+        },
+      );
+      continue;
+    }
     // The server's answer, or none (status 0: it could not be reached).
     const answer = await SEND[next.kind](next).catch(() => null);
     const status = answer?.response.status ?? 0;

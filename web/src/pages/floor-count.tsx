@@ -411,10 +411,22 @@ function Counter({ work, offline }: { work: SavedWork<CountWork, CountDevice>; o
         >
           Next product
         </button>
-        <button type="button" class="button button-primary" onClick={() => setSubmitting(true)}>
+        <button
+          type="button"
+          class="button button-primary"
+          disabled={writes.refused.length > 0}
+          aria-describedby={writes.refused.length > 0 ? "submit-waits" : undefined}
+          onClick={() => setSubmitting(true)}
+        >
           Submit count
         </button>
       </div>
+      {writes.refused.length > 0 && (
+        <p id="submit-waits" class="muted">
+          Submit waits until every refused scan above is dealt with: the office would approve the count
+          without those lines.
+        </p>
+      )}
       <label class="check">
         <input
           type="checkbox"
