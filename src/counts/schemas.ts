@@ -59,7 +59,7 @@ export const CountLinesBody = z
               .optional()
               .openapi({
                 description:
-                  "Required for serial-tracked products: every serial found there (counted = their count; [] for none).",
+                  "Required for serial-tracked products: every serial found there, [] for none. The line still sends its amount (counted, or packaging and packs), which must equal the number of serials.",
                 example: ["SN-0001", "SN-0002"],
                 uniqueItems: true,
               }),

@@ -5597,7 +5597,7 @@ export interface components {
                  */
                 lotNumber?: string;
                 /**
-                 * @description Required for serial-tracked products: every serial found there (counted = their count; [] for none).
+                 * @description Required for serial-tracked products: every serial found there, [] for none. The line still sends its amount (counted, or packaging and packs), which must equal the number of serials.
                  * @example [
                  *       "SN-0001",
                  *       "SN-0002"
