@@ -2,7 +2,8 @@
 // scanner's Enter to the scan's sound (the tone's start, which the screen plays when it has taken or refused
 // the scan), in Debian's Chromium at 390 x 844 against `wrangler dev`. Each scan kind is measured apart: a bin
 // and a product the pick list names (answered on the device), a quantity (stored in IndexedDB before it is
-// taken), and a code the list does not name (asked of the API: GET /barcodes/{code}, then refused).
+// taken), a code the list does not name (refused on the device: a pick list names all it can take), and on the
+// Count screen a code the device does not hold (asked of the API: GET /barcodes/{code}, then refused).
 // Run: npm run bench -- floor-scan   (BENCH_PORT_OFFSET shifts the port; LINES sets the pick list's size)
 import { cpus, loadavg } from "node:os";
 import { chromium } from "playwright-core";
@@ -52,6 +53,7 @@ const order = await call("POST", "/orders/sales", {
 await call("PATCH", `/orders/${order.id}/status`, { status: "confirmed" });
 const pickList = await call("POST", "/pick-lists", { warehouseId: warehouse.id, orderIds: [order.id] });
 const lines = [...pickList.lines].sort((a, b) => a.lineNo - b.lineNo);
+const count = await call("POST", "/inventory/counts", { warehouseId: warehouse.id });
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -88,7 +90,8 @@ const timings = {
   "bin (on the device)": [],
   "product (on the device)": [],
   "quantity (stored, then sent)": [],
-  "unknown code (API)": [],
+  "code the list does not name (on the device)": [],
+  "code the device does not hold (API, Count screen)": [],
 };
 /** One scan as a wedge types it; the feedback's delay: from its Enter to the first tone after it. */
 async function scan(kind, code) {
@@ -105,13 +108,20 @@ async function scan(kind, code) {
 }
 for (const line of lines) {
   await page.getByRole("region", { name: `Line ${line.lineNo}`, exact: true }).waitFor();
-  await scan("unknown code (API)", "NOT-A-BIN");
+  await scan("code the list does not name (on the device)", "NOT-A-BIN");
   await scan("bin (on the device)", "A1");
   await scan("product (on the device)", line.sku);
   await page.getByLabel("Quantity").waitFor();
   await scan("quantity (stored, then sent)", "1");
 }
 await page.getByText("Pick list complete: every line is picked or short.").waitFor();
+// The count of the same warehouse: at A1, a code no product of the count has is asked of the API each time.
+await page.goto(`${server.url}/app/count/${count.id}`);
+await page.getByLabel("Scan location").waitFor();
+await scan("bin (on the device)", "A1");
+await page.getByLabel("Scan product at A1").waitFor();
+for (let i = 0; i < LINES; i++)
+  await scan("code the device does not hold (API, Count screen)", `NOT-A-CODE-${i}`);
 await browser.close();
 server.stop();
 

@@ -158,17 +158,20 @@ function Scanner({ work, offline }: { work: SavedWork<PickWork, PickDevice>; off
   const pickList = withWaiting(data.pickList, writes.waiting);
   const [scans, setScans] = useState<Scans>({ lineId: "" });
   const [shorting, setShorting] = useState(false);
-  const resolve = resolverOf({
-    products: data.products,
-    locations: pickList.lines.map((l) => ({
-      id: l.locationId,
-      code: l.locationCode,
-      warehouseId: pickList.warehouseId,
-    })),
-    lots: pickList.lines.flatMap((l) =>
-      l.lotNumber ? [{ number: l.lotNumber, productId: l.productId, expiresAt: null }] : [],
-    ),
-  });
+  const resolve = resolverOf(
+    {
+      products: data.products,
+      locations: pickList.lines.map((l) => ({
+        id: l.locationId,
+        code: l.locationCode,
+        warehouseId: pickList.warehouseId,
+      })),
+      lots: pickList.lines.flatMap((l) =>
+        l.lotNumber ? [{ number: l.lotNumber, productId: l.productId, expiresAt: null }] : [],
+      ),
+    },
+    { closed: true },
+  );
   const wave = pickList.orderIds.length > 1;
   const lines = [...pickList.lines].sort((a, b) => a.lineNo - b.lineNo);
   const open = lines.filter((l) => l.status === "open");

@@ -50,12 +50,15 @@ export function knownMatches(code: string, known: KnownCodes): ScanMatch[] {
 
 /**
  * A floor screen's lookup: the codes its work involves are answered on the device at once (no round trip, and
- * without the network); any other code is asked of the API, and without the network it names nothing.
+ * without the network); any other code is asked of the API, and without the network it names nothing. A work
+ * whose known codes are all it can take (`closed`: a pick list names every bin, product, pack and lot it picks)
+ * answers any other code on the device too: the server could only say what else it is, and the screen refuses
+ * it either way, so a wrong scan is heard at once instead of after a round trip.
  */
-export function resolverOf(known: KnownCodes) {
+export function resolverOf(known: KnownCodes, { closed = false } = {}) {
   return async (code: string): Promise<ScanMatch[]> => {
     const local = knownMatches(code, known);
-    if (local.length > 0) return local;
+    if (local.length > 0 || closed) return local;
     try {
       return (await resolveCode(code)).filter((m): m is Match & ScanMatch => m.type !== "package");
     } catch (error) {
