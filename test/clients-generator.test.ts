@@ -152,6 +152,13 @@ describe("client operation table", () => {
     expect(byId.login?.retry).toBe("refused-only");
   });
 
+  it("retries a PATCH that takes an Idempotency-Key, as the server de-duplicates it like a POST", () => {
+    const keyed = structuredClone(document);
+    keyed.paths["/api/v1/things/{id}"].patch.parameters.push(keyHeader);
+    const patch = buildOperationTable(keyed, naming).operations.find((o) => o.operationId === "patchThing");
+    expect(patch?.retry).toBe("idempotency-key");
+  });
+
   it("knows who may call", () => {
     expect(byId.listThings?.access).toBe("tenant");
     expect(byId.login?.access).toBe("public");

@@ -40,7 +40,7 @@ export type Access = "public" | "credential" | "tenant" | "platform";
 
 /**
  * When a failed attempt may be repeated: `safe` (GET, PUT, DELETE: repeating changes nothing more),
- * `idempotency-key` (a POST the server de-duplicates by its Idempotency-Key), `refused-only` (anything
+ * `idempotency-key` (a POST or PATCH the server de-duplicates by its Idempotency-Key), `refused-only` (anything
  * else: only a 429, which the server refused before doing anything).
  */
 export type Retry = "safe" | "idempotency-key" | "refused-only";
@@ -252,8 +252,7 @@ function operationOf(
     access: accessOf(operation),
     retry: ["GET", "PUT", "DELETE"].includes(httpMethod)
       ? "safe"
-      : // PATCH honours a key too since issue #45; the clients do not send one yet (docs/decisions/clients.md).
-        takesKey && httpMethod === "POST"
+      : takesKey
         ? "idempotency-key"
         : "refused-only",
     pathParams: parametersOf(doc, operation, "path").map((p) => p.name),

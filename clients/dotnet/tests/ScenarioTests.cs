@@ -28,6 +28,7 @@ namespace Warehouse.Api.Tests
             new Test("throws a 404 as WarehouseApiException with the request id", NotFound),
             new Test("throws a 400 with one message per invalid field", ValidationFailed),
             new Test("retries a create after a dropped connection and creates it exactly once", DroppedConnection),
+            new Test("retries a status change after a dropped connection and applies it once", DroppedStatusChange),
             new Test("logs in, refreshes before expiry and rotates the refresh token", LoginAndRefresh),
             new Test("holds stock, lists the hold and releases it", Holds),
             new Test("follows the events feed from a stored cursor: every later event once", EventsFeed),
@@ -212,6 +213,29 @@ namespace Warehouse.Api.Tests
             Assert.True(!string.IsNullOrEmpty(requests[0].GetString("idempotencyKey")), "the create carried an Idempotency-Key");
             Assert.Equal(requests[0].GetString("idempotencyKey"), requests[1].GetString("idempotencyKey"), "the retry's key");
             Assert.Equal(1L, (await Client.Products.ListAsync(search: sku)).TotalCount, "products with that sku");
+        }
+
+        private static async Task DroppedStatusChange()
+        {
+            // A PATCH carries an Idempotency-Key like a create: the server replays the first answer to the retry, where
+            // applying "shipped" again would be refused (409: the order is already shipped).
+            var product = (await StockedProductAsync(5)).Item1;
+            var order = await Client.Orders.CreateSalesAsync(new CreateSalesOrderRequest
+            {
+                CustomerId = Guid.NewGuid().ToString(),
+                Lines = new List<CreateSalesOrderRequestLinesItem> { new CreateSalesOrderRequestLinesItem { ProductId = product.Id, Quantity = 2, Price = 1m } },
+                ShippingAddress = new ShippingAddress { Street = "1 Main St", City = "Springfield", Zip = "12345" },
+            });
+            var tracking = "1Z" + Harness.Unique();
+            await Harness.ProxyAsync("POST", "drop", new { match = tracking });
+            var shipped = await Client.Orders.UpdateStatusAsync(order.Id, new UpdateOrderStatusRequest { Status = OrderStatus.Shipped, TrackingNumber = tracking });
+            Assert.Equal("Shipped " + tracking, shipped.Status + " " + shipped.TrackingNumber, "shipped order");
+
+            var requests = ((JsonObject)await Harness.ProxyAsync("GET", "drop?match=" + Uri.EscapeDataString(tracking))).GetArray("requests").Cast<JsonObject>().ToList();
+            Assert.Equal("True/False/200,False/True/200", string.Join(",", requests.Select(r => r.GetBoolean("dropped") + "/" + r.GetBoolean("replayed") + "/" + r.GetInt64("status"))), "dropped, then replayed");
+            Assert.True(!string.IsNullOrEmpty(requests[0].GetString("idempotencyKey")), "the status change carried an Idempotency-Key");
+            Assert.Equal(requests[0].GetString("idempotencyKey"), requests[1].GetString("idempotencyKey"), "the retry's key");
+            Assert.Equal(3L, (await Client.Inventory.ListStockAsync(productId: product.Id)).Items[0].OnHand, "on hand after shipping");
         }
 
         private static async Task LoginAndRefresh()

@@ -82,10 +82,18 @@ namespace Warehouse.Api.Tests
             Assert.Equal(product.Id, (await Client.Products.GetAsync(product.Id)).Id, "the retried read");
             Assert.Equal(2L, await Harness.FaultSeenAsync(read), "attempts of the read");
 
+            // A PATCH carries an Idempotency-Key, so it is retried too.
             var patch = "PATCH /api/v1/products/" + product.Id;
             await Harness.FaultAsync(patch, 500);
-            await Assert.ThrowsAsync<ServerException>(() => Client.Products.PatchAsync(product.Id, new UpdateProductRequest { Name = "Never sent twice" }));
-            Assert.Equal(1L, await Harness.FaultSeenAsync(patch), "attempts of the patch");
+            Assert.Equal("Patched once", (await Client.Products.PatchAsync(product.Id, new UpdateProductRequest { Name = "Patched once" })).Name, "the retried patch");
+            Assert.Equal(2L, await Harness.FaultSeenAsync(patch), "attempts of the patch");
+
+            // A login the server cannot de-duplicate is not repeated.
+            var login = "POST /api/v1/auth/login";
+            await Harness.FaultAsync(login, 500);
+            var credentials = new LoginRequest { Email = Harness.Env("WAREHOUSE_EMAIL"), Password = Harness.Env("WAREHOUSE_PASSWORD") };
+            await Assert.ThrowsAsync<ServerException>(() => Client.Auth.LoginAsync(credentials));
+            Assert.Equal(1L, await Harness.FaultSeenAsync(login), "attempts of the login");
         }
 
         private static async Task Deadline()

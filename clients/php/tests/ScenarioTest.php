@@ -188,6 +188,31 @@ final class ScenarioTest extends TestCase
         $this->assertSame(1, self::$client->products->list(['search' => $sku])->totalCount);
     }
 
+    public function testRetriesAStatusChangeAfterADroppedConnectionAndAppliesItOnce(): void
+    {
+        // A PATCH carries an Idempotency-Key like a create: the server replays the first answer to the retry, where
+        // applying "shipped" again would be refused (409: the order is already shipped).
+        [$product] = self::stockedProduct(5);
+        $order = self::$client->orders->createSales([
+            'customerId' => '0193a2b0-0000-7000-8000-0000000000c5',
+            'lines' => [['productId' => $product->id, 'quantity' => 2, 'price' => 1]],
+            'shippingAddress' => ['street' => '1 Main St', 'city' => 'Springfield', 'zip' => '12345'],
+        ]);
+        $tracking = '1Z' . Harness::unique();
+        Harness::proxy('POST', 'drop', ['match' => $tracking]);
+        $shipped = self::$client->orders->updateStatus($order->id, ['status' => 'shipped', 'trackingNumber' => $tracking]);
+        $this->assertSame([OrderStatus::Shipped, $tracking], [$shipped->status, $shipped->trackingNumber]);
+
+        $requests = Harness::proxy('GET', 'drop?match=' . rawurlencode($tracking))['requests'];
+        $this->assertSame(
+            [[true, false, 200], [false, true, 200]],
+            array_map(fn ($r) => [$r['dropped'], $r['replayed'], $r['status']], $requests),
+        );
+        $this->assertNotEmpty($requests[0]['idempotencyKey']);
+        $this->assertSame($requests[0]['idempotencyKey'], $requests[1]['idempotencyKey']);
+        $this->assertSame(3, self::$client->inventory->listStock(['productId' => $product->id])->items[0]->onHand);
+    }
+
     public function testLogsInRefreshesBeforeExpiryAndRotatesTheRefreshToken(): void
     {
         // Refreshing 3600 s before expiry makes every call after the login refresh first (tokens live 1 hour).

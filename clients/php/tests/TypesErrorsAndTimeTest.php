@@ -116,10 +116,18 @@ final class TypesErrorsAndTimeTest extends TestCase
         $this->assertSame($product['id'], self::$client->products->get($product['id'])['id']);
         $this->assertSame(2, Harness::faultSeen($read));
 
+        // A PATCH carries an Idempotency-Key, so it is retried too.
         $patch = "PATCH /api/v1/products/{$product['id']}";
         Harness::fault($patch, 500);
-        $this->thrown(ServerException::class, fn () => self::$client->products->patch($product['id'], ['name' => 'Never sent twice']));
-        $this->assertSame(1, Harness::faultSeen($patch));
+        $this->assertSame('Patched once', self::$client->products->patch($product['id'], ['name' => 'Patched once'])->name);
+        $this->assertSame(2, Harness::faultSeen($patch));
+
+        // A login the server cannot de-duplicate is not repeated.
+        $login = 'POST /api/v1/auth/login';
+        Harness::fault($login, 500);
+        $credentials = ['email' => Harness::env('WAREHOUSE_EMAIL'), 'password' => Harness::env('WAREHOUSE_PASSWORD')];
+        $this->thrown(ServerException::class, fn () => self::$client->auth->login($credentials));
+        $this->assertSame(1, Harness::faultSeen($login));
     }
 
     public function testTheDeadlineEndsACallStuckBehindALongRetryAfterAtOnce(): void

@@ -147,6 +147,26 @@ def test_retries_a_create_after_a_dropped_connection_and_creates_it_exactly_once
     assert client.products.list(search=sku).total_count == 1
 
 
+def test_retries_a_status_change_after_a_dropped_connection_and_applies_it_once() -> None:
+    # A PATCH carries an Idempotency-Key like a create: the server replays the first answer to the retry, where
+    # applying "shipped" again would be refused (409: the order is already shipped).
+    product, _, _ = stocked_product(5)
+    order = client.orders.create_sales(
+        customer_id=str(uuid.uuid4()),
+        lines=[{"productId": product.id, "quantity": 2, "price": 1}],
+        shipping_address={"street": "1 Main St", "city": "Springfield", "zip": "12345"},
+    )
+    tracking = f"1Z{unique()}"
+    proxy.drop_response(tracking)
+    shipped = client.orders.update_status(order.id, status="shipped", tracking_number=tracking)
+    assert (shipped.status, shipped.tracking_number) == ("shipped", tracking)
+
+    requests = proxy.requests_matching(tracking)
+    assert [(r["dropped"], r["replayed"], r["status"]) for r in requests] == [(True, False, 200), (False, True, 200)]
+    assert requests[0]["idempotencyKey"] and requests[1]["idempotencyKey"] == requests[0]["idempotencyKey"]
+    assert client.inventory.list_stock(product_id=product.id).items[0].on_hand == 3
+
+
 def test_logs_in_refreshes_before_expiry_and_rotates_the_refresh_token() -> None:
     # Refreshing 3600 s before expiry makes every call after the login refresh first (tokens live 1 hour).
     user = WarehouseClient(

@@ -76,11 +76,18 @@ def test_a_safe_500_is_retried_and_an_unsafe_one_is_not() -> None:
     assert client.products.get(product.id).id == product.id
     assert proxy.fault_seen(read) == 2
 
+    # A PATCH carries an Idempotency-Key, so it is retried too.
     patch = f"PATCH /api/v1/products/{product.id}"
     proxy.fault(patch, status=500)
+    assert client.products.patch(product.id, name="Patched once").name == "Patched once"
+    assert proxy.fault_seen(patch) == 2
+
+    # A login the server cannot de-duplicate is not repeated.
+    login = "POST /api/v1/auth/login"
+    proxy.fault(login, status=500)
     with pytest.raises(ServerError) as failed:
-        client.products.patch(product.id, name="Never sent twice")
-    assert failed.value.status == 500 and proxy.fault_seen(patch) == 1
+        client.auth.login(email=env("WAREHOUSE_EMAIL"), password=env("WAREHOUSE_PASSWORD"))
+    assert failed.value.status == 500 and proxy.fault_seen(login) == 1
 
 
 def test_the_deadline_ends_a_call_stuck_behind_a_long_retry_after() -> None:

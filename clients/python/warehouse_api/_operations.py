@@ -44,7 +44,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getOrder": Operation("getOrder", "GET", "/api/v1/orders/{id}", "tenant", "safe"),
     "createSalesOrder": Operation("createSalesOrder", "POST", "/api/v1/orders/sales", "tenant", "idempotency-key"),
     "createPurchaseOrder": Operation("createPurchaseOrder", "POST", "/api/v1/orders/purchase", "tenant", "idempotency-key"),
-    "updateOrderStatus": Operation("updateOrderStatus", "PATCH", "/api/v1/orders/{id}/status", "tenant", "refused-only"),
+    "updateOrderStatus": Operation("updateOrderStatus", "PATCH", "/api/v1/orders/{id}/status", "tenant", "idempotency-key"),
     "receivePurchaseOrder": Operation("receivePurchaseOrder", "POST", "/api/v1/orders/{id}/receive", "tenant", "idempotency-key"),
     "createShipment": Operation("createShipment", "POST", "/api/v1/orders/{id}/shipments", "tenant", "idempotency-key"),
     "listOrderShipments": Operation("listOrderShipments", "GET", "/api/v1/orders/{id}/shipments", "tenant", "safe"),
@@ -55,7 +55,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listInvalidBarcodes": Operation("listInvalidBarcodes", "GET", "/api/v1/products/invalid-barcodes", "tenant", "safe"),
     "getProduct": Operation("getProduct", "GET", "/api/v1/products/{id}", "tenant", "safe"),
     "updateProduct": Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe"),
-    "patchProduct": Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "refused-only"),
+    "patchProduct": Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "idempotency-key"),
     "deleteProduct": Operation("deleteProduct", "DELETE", "/api/v1/products/{id}", "tenant", "safe"),
     "listMerchants": Operation("listMerchants", "GET", "/api/v1/merchants", "tenant", "safe"),
     "createMerchant": Operation("createMerchant", "POST", "/api/v1/merchants", "tenant", "idempotency-key"),
@@ -106,7 +106,7 @@ OPERATIONS: Dict[str, Operation] = {
     "rotateWebhookSecret": Operation("rotateWebhookSecret", "POST", "/api/v1/webhooks/{id}/rotate-secret", "tenant", "idempotency-key"),
     "listEvents": Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe"),
     "getSettings": Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe"),
-    "updateSettings": Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only"),
+    "updateSettings": Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "idempotency-key"),
     "listCarriers": Operation("listCarriers", "GET", "/api/v1/settings/carriers", "tenant", "safe"),
     "getCarrier": Operation("getCarrier", "GET", "/api/v1/settings/carriers/{code}", "tenant", "safe"),
     "putCarrier": Operation("putCarrier", "PUT", "/api/v1/settings/carriers/{code}", "tenant", "safe"),
@@ -131,7 +131,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listReturns": Operation("listReturns", "GET", "/api/v1/returns", "tenant", "safe"),
     "createReturn": Operation("createReturn", "POST", "/api/v1/returns", "tenant", "idempotency-key"),
     "getReturn": Operation("getReturn", "GET", "/api/v1/returns/{id}", "tenant", "safe"),
-    "updateReturnStatus": Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "refused-only"),
+    "updateReturnStatus": Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "idempotency-key"),
     "receiveReturn": Operation("receiveReturn", "POST", "/api/v1/returns/{id}/receipts", "tenant", "idempotency-key"),
     "listRateCards": Operation("listRateCards", "GET", "/api/v1/billing/rate-cards", "tenant", "safe"),
     "createRateCard": Operation("createRateCard", "POST", "/api/v1/billing/rate-cards", "tenant", "idempotency-key"),
@@ -1070,6 +1070,7 @@ class OrdersResource:
         tracking_number: Optional[str] = UNSET,
         lines: Optional[List[Union[m.UpdateOrderStatusRequestLinesItem, Dict[str, Any]]]] = UNSET,
         consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> m.Order:
         """``PATCH /api/v1/orders/{id}/status`` (updateOrderStatus)."""
@@ -1078,6 +1079,7 @@ class OrdersResource:
             path=(id,),
             body={"status": status, "trackingNumber": tracking_number, "lines": lines},
             headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.Order),
         )
@@ -1356,6 +1358,7 @@ class ProductsResource:
         packagings: Optional[List[Union[m.Packaging, Dict[str, Any]]]] = UNSET,
         consistency_token: Optional[str] = None,
         if_match: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> m.Product:
         """``PATCH /api/v1/products/{id}`` (patchProduct)."""
@@ -1364,6 +1367,7 @@ class ProductsResource:
             path=(id,),
             body={"sku": sku, "name": name, "barcode": barcode, "category": category, "unit": unit, "price": price, "cost": cost, "reorderPoint": reorder_point, "description": description, "status": status, "tracking": tracking, "merchantId": merchant_id, "components": components, "packagings": packagings},
             headers={"Consistency-Token": consistency_token, "if-match": if_match},
+            idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.Product),
         )
@@ -2582,6 +2586,7 @@ class SettingsResource:
         gs1_company_prefix: Optional[str] = UNSET,
         currency: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> m.TenantSettings:
         """``PATCH /api/v1/settings`` (updateSettings)."""
@@ -2589,6 +2594,7 @@ class SettingsResource:
             OPERATIONS["updateSettings"],
             body={"gs1CompanyPrefix": gs1_company_prefix, "currency": currency},
             headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.TenantSettings),
         )
@@ -3130,6 +3136,7 @@ class ReturnsResource:
         *,
         status: Literal["authorized", "rejected", "cancelled", "closed"],
         consistency_token: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> m.Return:
         """``PATCH /api/v1/returns/{id}/status`` (updateReturnStatus)."""
@@ -3138,6 +3145,7 @@ class ReturnsResource:
             path=(id,),
             body={"status": status},
             headers={"Consistency-Token": consistency_token},
+            idempotency_key=idempotency_key,
             timeout=timeout,
             convert=_m.model(m.Return),
         )

@@ -32,10 +32,9 @@ export const proxy = {
   /** Cuts the connection after the server answered the next request whose body contains `match`. */
   dropResponse: (match: string) => control("POST", "drop", { match }),
   requestsMatching: (match: string) =>
-    control<{ requests: { idempotencyKey: string | null; dropped: boolean; replayed: boolean }[] }>(
-      "GET",
-      `drop?match=${encodeURIComponent(match)}`,
-    ),
+    control<{
+      requests: { idempotencyKey: string | null; dropped: boolean; replayed: boolean; status: number }[];
+    }>("GET", `drop?match=${encodeURIComponent(match)}`),
   /** Answers the next `times` requests whose `METHOD /path` contains `match` with `status` (or, with `hang`, never). */
   fault: (fault: { match: string; status?: number; times?: number; retryAfter?: number; hang?: boolean }) =>
     control("POST", "fault", fault),

@@ -220,6 +220,34 @@ describe("TypeScript client against the live API", () => {
     expect(found.totalCount).toBe(1);
   });
 
+  it("retries a status change after a dropped connection and applies it once", async () => {
+    // A PATCH carries an Idempotency-Key like a create: the server replays the first answer to the retry, where
+    // applying "shipped" again would be refused (409: the order is already shipped).
+    const { product } = await stockedProduct(5);
+    const order = await client.orders.createSales({
+      customerId: crypto.randomUUID(),
+      lines: [{ productId: product.id, quantity: 2, price: 1 }],
+      shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
+    });
+    const tracking = `1Z${unique()}`;
+    await proxy.dropResponse(tracking);
+    const shipped = await client.orders.updateStatus(order.id, {
+      status: "shipped",
+      trackingNumber: tracking,
+    });
+    expect([shipped.status, shipped.trackingNumber]).toEqual(["shipped", tracking]);
+
+    const { requests } = await proxy.requestsMatching(tracking);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ dropped: true, replayed: false, status: 200 });
+    expect(requests[1]).toMatchObject({ dropped: false, replayed: true, status: 200 });
+    expect(requests[0]?.idempotencyKey).toBeTruthy();
+    expect(requests[1]?.idempotencyKey).toBe(requests[0]?.idempotencyKey);
+    expect((await client.inventory.listStock({ productId: product.id })).items[0]).toMatchObject({
+      onHand: 3,
+    });
+  });
+
   it("logs in, refreshes the access token before it expires and rotates the refresh token", async () => {
     // Refreshing 3600 s before expiry makes every call after the login refresh first (tokens live 1 hour).
     const user = new WarehouseClient({

@@ -71,11 +71,19 @@ describe("TypeScript client: types, errors, deadlines, retries, cancellation", (
     expect((await client.products.get(product.id)).id).toBe(product.id);
     expect(await proxy.faultSeen(read)).toBe(2);
 
+    // A PATCH carries an Idempotency-Key, so it is retried too.
     const patch = `PATCH /api/v1/products/${product.id}`;
     await proxy.fault({ match: patch, status: 500 });
-    const failed = await rejection(client.products.patch(product.id, { name: "Never sent twice" }));
+    expect((await client.products.patch(product.id, { name: "Patched once" })).name).toBe("Patched once");
+    expect(await proxy.faultSeen(patch)).toBe(2);
+
+    // A login the server cannot de-duplicate is not repeated.
+    const login = "POST /api/v1/auth/login";
+    await proxy.fault({ match: login, status: 500 });
+    const credentials = { email: env("WAREHOUSE_EMAIL"), password: env("WAREHOUSE_PASSWORD") };
+    const failed = await rejection(client.auth.login(credentials));
     expect(failed).toBeInstanceOf(ServerError);
-    expect(await proxy.faultSeen(patch)).toBe(1);
+    expect(await proxy.faultSeen(login)).toBe(1);
   });
 
   it("ends a call stuck behind a long Retry-After at its deadline, at once", async () => {

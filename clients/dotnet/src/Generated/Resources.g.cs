@@ -44,7 +44,7 @@ namespace Warehouse.Api
         internal static readonly Operation GetOrder = new Operation("getOrder", "GET", "/api/v1/orders/{id}", "tenant", "safe");
         internal static readonly Operation CreateSalesOrder = new Operation("createSalesOrder", "POST", "/api/v1/orders/sales", "tenant", "idempotency-key");
         internal static readonly Operation CreatePurchaseOrder = new Operation("createPurchaseOrder", "POST", "/api/v1/orders/purchase", "tenant", "idempotency-key");
-        internal static readonly Operation UpdateOrderStatus = new Operation("updateOrderStatus", "PATCH", "/api/v1/orders/{id}/status", "tenant", "refused-only");
+        internal static readonly Operation UpdateOrderStatus = new Operation("updateOrderStatus", "PATCH", "/api/v1/orders/{id}/status", "tenant", "idempotency-key");
         internal static readonly Operation ReceivePurchaseOrder = new Operation("receivePurchaseOrder", "POST", "/api/v1/orders/{id}/receive", "tenant", "idempotency-key");
         internal static readonly Operation CreateShipment = new Operation("createShipment", "POST", "/api/v1/orders/{id}/shipments", "tenant", "idempotency-key");
         internal static readonly Operation ListOrderShipments = new Operation("listOrderShipments", "GET", "/api/v1/orders/{id}/shipments", "tenant", "safe");
@@ -55,7 +55,7 @@ namespace Warehouse.Api
         internal static readonly Operation ListInvalidBarcodes = new Operation("listInvalidBarcodes", "GET", "/api/v1/products/invalid-barcodes", "tenant", "safe");
         internal static readonly Operation GetProduct = new Operation("getProduct", "GET", "/api/v1/products/{id}", "tenant", "safe");
         internal static readonly Operation UpdateProduct = new Operation("updateProduct", "PUT", "/api/v1/products/{id}", "tenant", "safe");
-        internal static readonly Operation PatchProduct = new Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "refused-only");
+        internal static readonly Operation PatchProduct = new Operation("patchProduct", "PATCH", "/api/v1/products/{id}", "tenant", "idempotency-key");
         internal static readonly Operation DeleteProduct = new Operation("deleteProduct", "DELETE", "/api/v1/products/{id}", "tenant", "safe");
         internal static readonly Operation ListMerchants = new Operation("listMerchants", "GET", "/api/v1/merchants", "tenant", "safe");
         internal static readonly Operation CreateMerchant = new Operation("createMerchant", "POST", "/api/v1/merchants", "tenant", "idempotency-key");
@@ -106,7 +106,7 @@ namespace Warehouse.Api
         internal static readonly Operation RotateWebhookSecret = new Operation("rotateWebhookSecret", "POST", "/api/v1/webhooks/{id}/rotate-secret", "tenant", "idempotency-key");
         internal static readonly Operation ListEvents = new Operation("listEvents", "GET", "/api/v1/events", "tenant", "safe");
         internal static readonly Operation GetSettings = new Operation("getSettings", "GET", "/api/v1/settings", "tenant", "safe");
-        internal static readonly Operation UpdateSettings = new Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "refused-only");
+        internal static readonly Operation UpdateSettings = new Operation("updateSettings", "PATCH", "/api/v1/settings", "tenant", "idempotency-key");
         internal static readonly Operation ListCarriers = new Operation("listCarriers", "GET", "/api/v1/settings/carriers", "tenant", "safe");
         internal static readonly Operation GetCarrier = new Operation("getCarrier", "GET", "/api/v1/settings/carriers/{code}", "tenant", "safe");
         internal static readonly Operation PutCarrier = new Operation("putCarrier", "PUT", "/api/v1/settings/carriers/{code}", "tenant", "safe");
@@ -131,7 +131,7 @@ namespace Warehouse.Api
         internal static readonly Operation ListReturns = new Operation("listReturns", "GET", "/api/v1/returns", "tenant", "safe");
         internal static readonly Operation CreateReturn = new Operation("createReturn", "POST", "/api/v1/returns", "tenant", "idempotency-key");
         internal static readonly Operation GetReturn = new Operation("getReturn", "GET", "/api/v1/returns/{id}", "tenant", "safe");
-        internal static readonly Operation UpdateReturnStatus = new Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "refused-only");
+        internal static readonly Operation UpdateReturnStatus = new Operation("updateReturnStatus", "PATCH", "/api/v1/returns/{id}/status", "tenant", "idempotency-key");
         internal static readonly Operation ReceiveReturn = new Operation("receiveReturn", "POST", "/api/v1/returns/{id}/receipts", "tenant", "idempotency-key");
         internal static readonly Operation ListRateCards = new Operation("listRateCards", "GET", "/api/v1/billing/rate-cards", "tenant", "safe");
         internal static readonly Operation CreateRateCard = new Operation("createRateCard", "POST", "/api/v1/billing/rate-cards", "tenant", "idempotency-key");
@@ -666,9 +666,9 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>PATCH /api/v1/orders/{id}/status</c> (updateOrderStatus).</summary>
-        public async Task<Models.Order> UpdateStatusAsync(string id, Models.UpdateOrderStatusRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Order> UpdateStatusAsync(string id, Models.UpdateOrderStatusRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            var data = await _transport.DataAsync(Operations.UpdateOrderStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            var data = await _transport.DataAsync(Operations.UpdateOrderStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Order.FromJson(data as JsonObject);
         }
 
@@ -764,9 +764,9 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>PATCH /api/v1/products/{id}</c> (patchProduct).</summary>
-        public async Task<Models.Product> PatchAsync(string id, Models.UpdateProductRequest body, string consistencyToken = null, string ifMatch = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Product> PatchAsync(string id, Models.UpdateProductRequest body, string consistencyToken = null, string ifMatch = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            var data = await _transport.DataAsync(Operations.PatchProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, null, cancellationToken).ConfigureAwait(false);
+            var data = await _transport.DataAsync(Operations.PatchProduct, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken }, { "if-match", ifMatch } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Product.FromJson(data as JsonObject);
         }
 
@@ -1281,9 +1281,9 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>PATCH /api/v1/settings</c> (updateSettings).</summary>
-        public async Task<Models.TenantSettings> UpdateAsync(Models.UpdateSettingsRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.TenantSettings> UpdateAsync(Models.UpdateSettingsRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            var data = await _transport.DataAsync(Operations.UpdateSettings, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            var data = await _transport.DataAsync(Operations.UpdateSettings, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.TenantSettings.FromJson(data as JsonObject);
         }
 
@@ -1530,9 +1530,9 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>PATCH /api/v1/returns/{id}/status</c> (updateReturnStatus).</summary>
-        public async Task<Models.Return> UpdateStatusAsync(string id, Models.UpdateReturnStatusRequest body, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.Return> UpdateStatusAsync(string id, Models.UpdateReturnStatusRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            var data = await _transport.DataAsync(Operations.UpdateReturnStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            var data = await _transport.DataAsync(Operations.UpdateReturnStatus, new[] { id }, null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Return.FromJson(data as JsonObject);
         }
 

@@ -84,7 +84,7 @@ final class OrdersResource
      * `PATCH /api/v1/orders/{id}/status` (updateOrderStatus).
      *
      * @param array{status: 'pending'|'confirmed'|'picking'|'packed'|'partially_shipped'|'shipped'|'delivered'|'draft'|'ordered'|'partially_received'|'received'|'cancelled', trackingNumber?: string, lines?: list<mixed>} $body
-     * @param array{consistency_token?: string, timeout?: float} $options
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Order
      */
     public function updateStatus(string $id, array $body, array $options = []): Order

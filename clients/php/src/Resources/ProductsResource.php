@@ -134,7 +134,7 @@ final class ProductsResource
      * `PATCH /api/v1/products/{id}` (patchProduct).
      *
      * @param array{sku?: string, name?: string, barcode?: string|null, category?: string|null, unit?: string|null, price?: float|null, cost?: float|null, reorderPoint?: int, description?: string|null, status?: 'Active'|'Inactive', tracking?: 'none'|'lot'|'serial', merchantId?: string|null, components?: list<mixed>, packagings?: list<mixed>} $body
-     * @param array{consistency_token?: string, if_match?: string, timeout?: float} $options
+     * @param array{idempotency_key?: string, consistency_token?: string, if_match?: string, timeout?: float} $options
      * @return Product
      */
     public function patch(string $id, array $body, array $options = []): Product

@@ -70,7 +70,7 @@ final class ReturnsResource
      * `PATCH /api/v1/returns/{id}/status` (updateReturnStatus).
      *
      * @param array{status: 'authorized'|'rejected'|'cancelled'|'closed'} $body
-     * @param array{consistency_token?: string, timeout?: float} $options
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return ReturnRecord
      */
     public function updateStatus(string $id, array $body, array $options = []): ReturnRecord

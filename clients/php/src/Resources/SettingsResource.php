@@ -34,7 +34,7 @@ final class SettingsResource
      * `PATCH /api/v1/settings` (updateSettings).
      *
      * @param array{gs1CompanyPrefix?: string|null, currency?: string|null} $body
-     * @param array{consistency_token?: string, timeout?: float} $options
+     * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return TenantSettings
      */
     public function update(array $body, array $options = []): TenantSettings
