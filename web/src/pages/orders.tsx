@@ -7,6 +7,7 @@ import { DialogActions } from "../ui/form-dialog";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
+import { MerchantField, merchantOf, OWN_GOODS, ownerOf, useMerchantChoice } from "../ui/merchant-field";
 import { Modal } from "../ui/modal";
 import { useMoney } from "../ui/money";
 import { productByCode } from "../ui/products-lookup";
@@ -37,12 +38,13 @@ export const PURCHASE_STATUSES: Status[] = [
   "cancelled",
 ];
 
-/** Sales and purchase orders: status and type filters, search by number, customer or supplier. */
+/** Sales and purchase orders: type, status and (a 3PL's) merchant filters, search by number, customer or supplier. */
 export function Orders() {
   useDocumentTitle("Orders");
   const { route } = useLocation();
-  const { values, page, show } = useUrlFilters(["type", "status", "search"] as const);
+  const { values, page, show } = useUrlFilters(["type", "status", "search", "merchant"] as const);
   const warehouses = useWarehouses();
+  const merchants = useMerchantChoice();
   const [creating, setCreating] = useState<OrderType | null>(null);
   const money = useMoney();
   const orders = useLoad(
@@ -56,11 +58,12 @@ export function Orders() {
               ...(values.type && { type: values.type as OrderType }),
               ...(values.status && { status: values.status as Status }),
               ...(values.search && { search: values.search }),
+              ...(values.merchant && { merchantId: values.merchant }),
             },
           },
         }),
       ),
-    [page, values.type, values.status, values.search],
+    [page, values.type, values.status, values.search, values.merchant],
   );
   const statuses =
     values.type === "purchase"
@@ -84,7 +87,13 @@ export function Orders() {
         aria-label="Filter orders"
         onSubmit={(event) => {
           const f = filterFields(event);
-          show({ type: f.type ?? "", status: f.status ?? "", search: f.search ?? "", page: 1 });
+          show({
+            type: f.type ?? "",
+            status: f.status ?? "",
+            search: f.search ?? "",
+            merchant: f.merchant ?? "",
+            page: 1,
+          });
         }}
       >
         <SelectField
@@ -98,6 +107,7 @@ export function Orders() {
           initial={values.type}
         />
         <StatusFilter statuses={statuses} initial={values.status} />
+        <MerchantField name="merchant" empty="Every owner" initial={values.merchant} />
         <label class="field">
           <span>Search</span>
           <input
@@ -122,6 +132,7 @@ export function Orders() {
               "Status",
               "Party",
               "Warehouse",
+              ...(merchants ? ["Merchant"] : []),
               { label: "Units", number: true },
               { label: "Total", number: true },
               "Created",
@@ -137,9 +148,12 @@ export function Orders() {
                   <span class={`badge status-${order.status}`}>{statusLabel(order.status)}</span>
                 </td>
                 <td>
-                  {order.supplier ?? (order.customerId ? `Customer ${order.customerId.slice(-6)}` : "—")}
+                  {order.supplier ??
+                    order.customerName ??
+                    (order.customerId ? `Customer ${order.customerId.slice(-6)}` : "—")}
                 </td>
                 <td>{codeOf(warehouses.data, order.warehouseId)}</td>
+                {merchants && <td>{codeOf(merchants, order.merchantId)}</td>}
                 <td class="number">{formatInteger(order.totals.quantity)}</td>
                 <td class="number">{money(order.totals.totalExact)}</td>
                 <td>{formatDateTime(order.createdAt)}</td>
@@ -166,7 +180,10 @@ interface LineDraft {
 }
 const blankLine = (): LineDraft => ({ code: "", quantity: "1", amount: "" });
 
-/** A new sales order (customer, address, lines) or purchase order (supplier, warehouse, lines). */
+/**
+ * A new sales order (customer, address, lines) or purchase order (supplier, warehouse, lines). A 3PL says whose
+ * goods it is for (Merchant): the lines' codes are that owner's products, as the API takes an order of one owner's.
+ */
 function NewOrderDialog({
   type,
   onClose,
@@ -177,6 +194,7 @@ function NewOrderDialog({
   onCreated: (id: string) => void;
 }) {
   const warehouses = useWarehouses();
+  const merchants = useMerchantChoice();
   const [lines, setLines] = useState<LineDraft[]>([blankLine()]);
   const setLine = (index: number, change: Partial<LineDraft>) =>
     setLines(lines.map((line, i) => (i === index ? { ...line, ...change } : line)));
@@ -185,11 +203,12 @@ function NewOrderDialog({
       [...new FormData(form).entries()].map(([k, v]) => [k, String(v).trim()]),
     );
     // Each line's SKU or barcode becomes its product; an unknown code stops here with its own message.
+    const owner = ownerOf(merchantOf(fields), merchants);
     const resolved = await Promise.all(
       lines
         .filter((l) => l.code.trim())
         .map(async (line) => {
-          const product = await productByCode(line.code);
+          const product = await productByCode(line.code, owner);
           const amount =
             line.amount === "" ? (type === "sales" ? product.price : product.cost) : Number(line.amount);
           return { productId: product.id, quantity: Number(line.quantity), amount: amount ?? 0 };
@@ -238,6 +257,7 @@ function NewOrderDialog({
           void submit.run(event.currentTarget);
         }}
       >
+        <MerchantField empty={OWN_GOODS} initial="" />
         {type === "sales" ? (
           <>
             <div class="field-row">

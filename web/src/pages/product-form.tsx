@@ -3,6 +3,7 @@ import { api, type Schemas, unwrap } from "../api/client";
 import { changesOf } from "../ui/edits";
 import { fieldsOf, useSubmit } from "../ui/form";
 import { DialogActions } from "../ui/form-dialog";
+import { MerchantField, merchantOf, OWN_GOODS, ownerOf, useMerchantChoice } from "../ui/merchant-field";
 import { Modal } from "../ui/modal";
 import { useProductsById } from "../ui/products-lookup";
 import { SelectField } from "../ui/select-field";
@@ -49,13 +50,15 @@ const productAsShown = (p: Product) => ({
   reorderPoint: p.reorderPoint,
   description: p.description,
   tracking: p.tracking,
+  merchantId: p.merchantId,
   components: p.components.map(({ productId, quantity }) => ({ productId, quantity })),
   packagings: packagingsOf(packagingRows(p.packagings)),
 });
 
 /**
  * Creates a product, or edits one: an edit PATCHes only the fields the person changed (nothing when none), so
- * what the form does not show (status, merchant) and what someone else changed meanwhile stay as they are.
+ * what the form does not show (status; the merchant where it shows none) and what someone else changed meanwhile
+ * stay as they are. A 3PL puts a product under a merchant with the Merchant select.
  * A kit (chosen at creation, fixed after) lists its components by SKU or barcode; a stocked product its packagings.
  */
 export function ProductDialog({
@@ -68,6 +71,7 @@ export function ProductDialog({
   onSaved: (product: Product) => void;
 }) {
   const [kit, setKit] = useState(product?.type === "kit");
+  const merchants = useMerchantChoice();
   const [packagings, setPackagings] = useState<PackagingRow[]>(() =>
     packagingRows(product?.packagings ?? []),
   );
@@ -83,10 +87,19 @@ export function ProductDialog({
         }))
       : null);
   const submit = useSubmit(async (fields: Record<string, string>) => {
+    const merchantId = merchantOf(fields);
     const body = {
       ...productFields(fields),
+      ...(merchantId !== undefined && { merchantId }),
       ...(kit
-        ? { ...(!product && { type: "kit" as const }), components: await componentsOf(componentRows ?? []) }
+        ? {
+            ...(!product && { type: "kit" as const }),
+            // A kit's components are its owner's goods (the API refuses others): their codes name the owner's.
+            components: await componentsOf(
+              componentRows ?? [],
+              ownerOf(merchantId === undefined ? product?.merchantId : merchantId, merchants),
+            ),
+          }
         : { packagings: packagingsOf(packagings) }),
     };
     if (!product) onSaved(await unwrap(api.POST("/api/v1/products", { body })));
@@ -135,6 +148,7 @@ export function ProductDialog({
           />
         </div>
         {text("description", "Description (optional)", { maxLength: 2000 })}
+        <MerchantField empty={OWN_GOODS} initial={product?.merchantId} />
         {!product && (
           <SelectField
             label="Type"

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import type { Schemas } from "../api/client";
-import { productByCode } from "../ui/products-lookup";
+import { type Owner, productByCode } from "../ui/products-lookup";
 
 type Packaging = Schemas["Packaging"];
 
@@ -21,13 +21,16 @@ export interface PackagingRow {
 export const packagingRows = (packagings: Schemas["ProductPackaging"][]): PackagingRow[] =>
   packagings.map((p) => ({ ...p, quantity: String(p.quantity), barcode: p.barcode ?? "" }));
 
-/** The components as the API takes them: each SKU or barcode resolved to its product (a typo is named). */
-export const componentsOf = (rows: ComponentRow[]): Promise<Schemas["KitComponent"][]> =>
+/**
+ * The components as the API takes them: each SKU or barcode resolved to its product (a typo is named), among the
+ * kit's owner's products when the form says whose the kit is.
+ */
+export const componentsOf = (rows: ComponentRow[], owner?: Owner): Promise<Schemas["KitComponent"][]> =>
   Promise.all(
     rows
       .filter((row) => row.code.trim())
       .map(async (row) => ({
-        productId: (await productByCode(row.code)).id,
+        productId: (await productByCode(row.code, owner)).id,
         quantity: Number(row.quantity),
       })),
   );

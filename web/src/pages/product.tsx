@@ -6,6 +6,7 @@ import { useSubmit } from "../ui/form";
 import { formatDateTime } from "../ui/format";
 import { Loaded } from "../ui/loaded";
 import { LoadedList } from "../ui/loaded-list";
+import { merchantName, useMerchantChoice } from "../ui/merchant-field";
 import { useMoney } from "../ui/money";
 import { useProductsById } from "../ui/products-lookup";
 import { Table } from "../ui/table";
@@ -44,6 +45,7 @@ export function Product() {
   const title = product.data ? `${product.data.sku} ${product.data.name}` : "Product";
   useDocumentTitle(title);
   const money = useMoney();
+  const merchants = useMerchantChoice();
   const warehouseCode = (warehouseId: string) =>
     warehouses.data?.items.find((w) => w.id === warehouseId)?.code ?? warehouseId.slice(0, 8);
   const locationCode = (locationId: string) =>
@@ -85,6 +87,12 @@ export function Product() {
               <dd>{p.category ?? "—"}</dd>
               <dt>Status</dt>
               <dd>{p.status}</dd>
+              {merchants && (
+                <>
+                  <dt>Merchant</dt>
+                  <dd>{merchantName(merchants, p.merchantId)}</dd>
+                </>
+              )}
               <dt>Unit</dt>
               <dd>{p.unit ?? "—"}</dd>
               <dt>Price</dt>

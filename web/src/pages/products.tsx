@@ -2,6 +2,8 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type Schemas, unwrap } from "../api/client";
 import { LoadedList } from "../ui/loaded-list";
+import { codeOf } from "../ui/lookups";
+import { MerchantField, useMerchantChoice } from "../ui/merchant-field";
 import { useMoney } from "../ui/money";
 import { choicesOf, SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
@@ -21,6 +23,8 @@ export function Products() {
   const search = query.search ?? "";
   const category = query.category ?? "";
   const status = (query.status ?? "") as Status | "";
+  const merchant = query.merchant ?? "";
+  const merchants = useMerchantChoice();
   const page = Number(query.page ?? "1") || 1;
   const products = useLoad(
     () =>
@@ -34,16 +38,17 @@ export function Products() {
               ...(search && { search }),
               ...(category && { category }),
               ...(status && { status }),
+              ...(merchant && { merchantId: merchant }),
             },
           },
         }),
       ),
-    [search, category, status, page],
+    [search, category, status, merchant, page],
   );
 
   const show = (next: Record<string, string | number>) => {
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries({ search, category, status, page, ...next })) {
+    for (const [key, value] of Object.entries({ search, category, status, merchant, page, ...next })) {
       if (value !== "" && !(key === "page" && value === 1)) params.set(key, String(value));
     }
     const qs = params.toString();
@@ -77,6 +82,7 @@ export function Products() {
             search: String(form.get("search") ?? "").trim(),
             category: String(form.get("category") ?? "").trim(),
             status: String(form.get("status") ?? ""),
+            merchant: String(form.get("merchant") ?? ""),
             page: 1,
           });
         }}
@@ -102,6 +108,7 @@ export function Products() {
           choices={choicesOf(["Active", "Inactive"])}
           initial={status}
         />
+        <MerchantField name="merchant" empty="Every owner" initial={merchant} />
         <button type="submit" class="button button-primary">
           Apply
         </button>
@@ -115,6 +122,7 @@ export function Products() {
               "Name",
               "Category",
               "Status",
+              ...(merchants ? ["Merchant"] : []),
               { label: "Price", number: true },
               { label: "Reorder point", number: true },
             ]}
@@ -127,6 +135,7 @@ export function Products() {
                 <td>{product.name}</td>
                 <td>{product.category ?? "—"}</td>
                 <td>{product.status}</td>
+                {merchants && <td>{codeOf(merchants, product.merchantId)}</td>}
                 <td class="number">{money(product.price)}</td>
                 <td class="number">{product.reorderPoint}</td>
               </tr>

@@ -3,15 +3,33 @@ import { readById, useById } from "./by-id";
 
 export type Product = Schemas["Product"];
 
-/** The product whose SKU or barcode is exactly `code` (a typed or scanned code), or a 404-like ApiError. */
-export async function productByCode(code: string): Promise<Product> {
+/** Whose goods a code is looked up among: a merchant (its id and code) or, with a null id, the tenant's own. */
+export interface Owner {
+  merchantId: string | null;
+  code: string;
+}
+
+/**
+ * The product whose SKU or barcode is exactly `code` (a typed or scanned code), or a 404-like ApiError. Given an
+ * owner, only that owner's products: two merchants of a 3PL may share a SKU or barcode (issue #44), and an order or
+ * a kit is one owner's goods.
+ */
+export async function productByCode(code: string, owner?: Owner): Promise<Product> {
   const wanted = code.trim();
+  const merchantId = owner?.merchantId;
   const { items } = await unwrap(
-    api.GET("/api/v1/products", { params: { query: { search: wanted, pageSize: 20 } } }),
+    api.GET("/api/v1/products", {
+      params: { query: { search: wanted, pageSize: 20, ...(merchantId && { merchantId }) } },
+    }),
   );
-  const found = items.find((p) => p.sku === wanted || p.barcode === wanted);
-  if (!found) throw new ApiError(`No product has the SKU or barcode ${wanted}`, 404);
-  return found;
+  const found = items.find(
+    (p) => (p.sku === wanted || p.barcode === wanted) && (!owner || p.merchantId === owner.merchantId),
+  );
+  if (found) return found;
+  const among = owner
+    ? ` among ${owner.merchantId ? `${owner.code}'s products` : "the tenant's own goods"}`
+    : "";
+  throw new ApiError(`No product has the SKU or barcode ${wanted}${among}`, 404);
 }
 
 /** The products of these ids, in one request per 100. */
