@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTenant, ok } from "./support/api";
-import { expectSpotless, openPage, signIn } from "./support/browser";
+import { expectSpotless, openFromMenu, openPage, signIn } from "./support/browser";
 import { mainWithBins } from "./support/seed";
 
 /** A loaded machine takes seconds to render a page: polls wait up to 15 s. */
@@ -40,7 +40,9 @@ describe("the tenant currency", () => {
     await page.goto(`/app/products/${mug.id}`);
     await page.getByText("8.50", { exact: true }).waitFor(POLL); // no currency yet: a plain amount
 
-    await page.goto("/app/configuration");
+    // The setting is under Configuration → Settings (the page was reachable by its URL only, issue #45).
+    await openFromMenu(page, "Configuration", "Settings");
+    await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor(POLL);
     const section = page.getByRole("region", { name: "Currency" });
     await section.getByLabel("Currency").selectOption("EUR");
     await section.getByRole("button", { name: "Save currency" }).click();

@@ -40,7 +40,7 @@ const pages: [path: string, heading: string | RegExp][] = [
   ["/app/configuration/users", "Users"],
   ["/app/configuration/api-keys", "API Keys"],
   ["/app/configuration/webhooks", "Webhooks"],
-  ["/app/configuration", "Configuration"],
+  ["/app/configuration", "Settings"],
   ["/app/account", "Your account"],
 ];
 

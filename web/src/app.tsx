@@ -132,6 +132,8 @@ function SignedIn({ session }: { session: SessionState }) {
         { href: "/app/warehouses", label: "Warehouses" },
         ...(admin
           ? [
+              // The tenant's settings (its currency) and the section's overview.
+              { href: "/app/configuration", label: "Settings", exact: true },
               { href: "/app/configuration/api-keys", label: "API Keys" },
               { href: "/app/configuration/users", label: "Users" },
               { href: "/app/configuration/webhooks", label: "Webhooks" },
@@ -149,7 +151,7 @@ function SignedIn({ session }: { session: SessionState }) {
         </a>
         <WaitingBadge session={session} />
         <MainNav
-          home={{ href: "/app/", label: "Dashboard" }}
+          home={{ href: "/app/", label: "Dashboard", exact: true }}
           groups={groups}
           controls={
             <>

@@ -1,12 +1,15 @@
 import { useDocumentTitle } from "../ui/title";
 import { CurrencySetting } from "./currency-setting";
 
-/** The tenant's settings an administrator manages; each is also an API (see /api/v1/docs). */
+/**
+ * The tenant's settings an administrator manages (Configuration → Settings), each also an API (see /api/v1/docs),
+ * and the section's other pages.
+ */
 export function Configuration() {
-  useDocumentTitle("Configuration");
+  useDocumentTitle("Settings");
   return (
     <>
-      <h1 tabIndex={-1}>Configuration</h1>
+      <h1 tabIndex={-1}>Settings</h1>
       <ul class="cards">
         <li class="card">
           <h2>

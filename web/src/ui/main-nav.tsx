@@ -6,8 +6,10 @@ import { useLocation } from "preact-iso";
 export interface NavLink {
   href: string;
   label: string;
-  /** The path whose pages make this link current (default `href`; the dashboard is current on itself only). */
+  /** The path whose pages make this link current (default `href`). */
   section?: string;
+  /** Current on its own page only: a page above others that have links of their own (the dashboard, Settings). */
+  exact?: boolean;
 }
 
 export interface NavGroup {
@@ -15,8 +17,10 @@ export interface NavGroup {
   links: NavLink[];
 }
 
-const isCurrent = (path: string, { href, section = href }: NavLink) =>
-  href === "/app/" ? path === "/app" || path === "/app/" : path === section || path.startsWith(`${section}/`);
+const isCurrent = (path: string, { href, section = href, exact }: NavLink) =>
+  exact
+    ? path.replace(/\/$/, "") === href.replace(/\/$/, "")
+    : path === section || path.startsWith(`${section}/`);
 
 function MenuLink({ link, path }: { link: NavLink; path: string }) {
   return (
