@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { expectWellBehaved, openPage, screenshot } from "./support/browser";
+import { expectSpotless, openPage, screenshot } from "./support/browser";
 
 describe("API reference page", () => {
   it("renders the operations with every other origin blocked", { timeout: 300_000 }, async () => {
@@ -12,6 +12,7 @@ describe("API reference page", () => {
     await page.getByRole("button", { name: "API keys" }).first().click();
     await page.getByText("Create an API key with scopes").first().waitFor();
     await screenshot(page, "docs", { fullPage: false });
-    expectWellBehaved(page);
+    // Not one console error: the page's /favicon.ico was a 404 on every visit (issue #45).
+    expectSpotless(page);
   });
 });
