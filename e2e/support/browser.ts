@@ -3,6 +3,7 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
+import { isKeyedWrite } from "../../web/src/api/keyed-writes";
 
 export const origin = inject("origin");
 export const SCREENSHOTS = join(import.meta.dirname, "../../test-results");
@@ -76,10 +77,6 @@ export interface PageOptions {
   reliableNetwork?: boolean;
 }
 
-// The web app's writes the server does not de-duplicate (web/src/api/client.ts): no key, never retried.
-const UNKEYED = /^\/api\/v1\/(auth\/|uploads$)/;
-const WRITE = /^(POST|PUT|PATCH|DELETE)$/;
-
 /**
  * A network that loses answers (issue #45): the first request of every Idempotency-Key reaches the server, which
  * acts, and then its answer is cut off, so the page sees a network failure. The web app must retry with the same
@@ -89,8 +86,8 @@ const WRITE = /^(POST|PUT|PATCH|DELETE)$/;
 async function loseFirstAnswers(route: Route, record: Misdeeds, reliable: boolean): Promise<boolean> {
   const request = route.request();
   const { pathname } = new URL(request.url());
-  if (!WRITE.test(request.method()) || !pathname.startsWith("/api/v1/") || UNKEYED.test(pathname))
-    return false;
+  // The app's one list of keyed writes: what it leaves unkeyed on purpose (sign-in, uploads) is never lost here.
+  if (!pathname.startsWith("/api/v1/") || !isKeyedWrite(request.method(), pathname)) return false;
   const write = `${request.method()} ${pathname}`;
   const key = await request.headerValue("idempotency-key");
   if (!key) record.unkeyedWrites.push(write);

@@ -1,4 +1,5 @@
 import createClient from "openapi-fetch";
+import { isKeyedWrite } from "./keyed-writes";
 import type { components, paths } from "./openapi";
 
 export type Schemas = components["schemas"];
@@ -32,10 +33,6 @@ export class ApiError extends Error {
  * beyond one call (an offline queue keeps it with the queued write); otherwise the client makes one per call. */
 export const newIdempotencyKey = (): string => crypto.randomUUID();
 
-// Writes the server does not de-duplicate: the session's own endpoints (a refresh token presented twice ends the
-// login) and uploads (streamed, never hashed). Every other write is keyed and may be repeated with its key.
-const UNKEYED = /^\/api\/v1\/(auth\/|uploads$)/;
-const WRITE = /^(POST|PUT|PATCH|DELETE)$/;
 // Answers that say the server did nothing lasting (a 5xx releases the key) or will take the key again later.
 const RETRYABLE = new Set([500, 502, 503, 504]);
 const MAX_RETRIES = 4;
@@ -83,7 +80,7 @@ async function send(request: Request, keyed: boolean): Promise<Response> {
 /** Gives a write its Idempotency-Key (the caller's, the one of the same write left unanswered, or a new one). */
 async function withKey(request: Request): Promise<{ keyed: boolean; settle: (answered: boolean) => void }> {
   const none = { keyed: false, settle: () => undefined };
-  if (!WRITE.test(request.method) || UNKEYED.test(new URL(request.url).pathname)) return none;
+  if (!isKeyedWrite(request.method, new URL(request.url).pathname)) return none;
   if (request.headers.has("Idempotency-Key")) return { keyed: true, settle: () => undefined };
   const write = `${request.method} ${request.url}\n${await request.clone().text()}`;
   const key = unansweredKeys.get(write) ?? newIdempotencyKey();
