@@ -7,7 +7,7 @@ import { DialogActions } from "../ui/form-dialog";
 import { formatDateTime, formatInteger, statusLabel } from "../ui/format";
 import { LoadedList } from "../ui/loaded-list";
 import { codeOf, useWarehouses, warehouseChoices } from "../ui/lookups";
-import { MerchantField, merchantOf, OWN_GOODS, ownerOf, useMerchantChoice } from "../ui/merchant-field";
+import { chosenOwner, MerchantField, useMerchantChoice } from "../ui/merchant-field";
 import { Modal } from "../ui/modal";
 import { useMoney } from "../ui/money";
 import { productByCode } from "../ui/products-lookup";
@@ -203,7 +203,7 @@ function NewOrderDialog({
       [...new FormData(form).entries()].map(([k, v]) => [k, String(v).trim()]),
     );
     // Each line's SKU or barcode becomes its product; an unknown code stops here with its own message.
-    const owner = ownerOf(merchantOf(fields), merchants);
+    const owner = chosenOwner(fields, merchants);
     const resolved = await Promise.all(
       lines
         .filter((l) => l.code.trim())
@@ -257,7 +257,7 @@ function NewOrderDialog({
           void submit.run(event.currentTarget);
         }}
       >
-        <MerchantField empty={OWN_GOODS} initial="" />
+        <MerchantField empty="Any (the products' owner)" ownChoice initial="" />
         {type === "sales" ? (
           <>
             <div class="field-row">

@@ -11,6 +11,8 @@ export function merchantName(merchants: Merchant[], merchantId: string | null): 
 
 /** The tenant's own goods, under no merchant. */
 export const OWN_GOODS = "None (the tenant's own goods)";
+/** The value of an OWN_GOODS choice in a select whose empty option means any owner. */
+const OWN = "own";
 
 /** Whether the signed-in member chooses among the tenant's merchants: a 3PL's, not one acting for a merchant. */
 export function useMerchantChoice(): Merchant[] | null {
@@ -27,10 +29,13 @@ export function MerchantField({
   name = "merchantId",
   empty,
   initial,
+  ownChoice = false,
 }: {
   name?: string;
   empty: string;
   initial: string | null | undefined;
+  /** Offers the tenant's own goods as a choice of its own (`empty` then means any owner: see `chosenOwner`). */
+  ownChoice?: boolean;
 }) {
   const merchants = useMerchantChoice();
   if (!merchants) return null;
@@ -39,7 +44,10 @@ export function MerchantField({
       label="Merchant"
       name={name}
       empty={empty}
-      choices={merchants.map((m) => ({ value: m.id, label: merchantName(merchants, m.id) }))}
+      choices={[
+        ...(ownChoice ? [{ value: OWN, label: OWN_GOODS }] : []),
+        ...merchants.map((m) => ({ value: m.id, label: merchantName(merchants, m.id) })),
+      ]}
       initial={initial ?? ""}
     />
   );
@@ -58,3 +66,9 @@ export const ownerOf = (
   merchants: Merchant[] | null,
 ): Owner | undefined =>
   merchantId === undefined ? undefined : { merchantId, code: codeOf(merchants ?? undefined, merchantId) };
+
+/** The owner an `ownChoice` select chose, or undefined for any owner (its empty option, or no select shown). */
+export function chosenOwner(fields: Record<string, string | undefined>, merchants: Merchant[] | null) {
+  const chosen = fields.merchantId;
+  return chosen ? ownerOf(chosen === OWN ? null : chosen, merchants) : undefined;
+}

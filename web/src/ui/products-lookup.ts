@@ -22,10 +22,13 @@ export async function productByCode(code: string, owner?: Owner): Promise<Produc
       params: { query: { search: wanted, pageSize: 20, ...(merchantId && { merchantId }) } },
     }),
   );
-  const found = items.find(
+  const found = items.filter(
     (p) => (p.sku === wanted || p.barcode === wanted) && (!owner || p.merchantId === owner.merchantId),
   );
-  if (found) return found;
+  // Any owner's: a code two owners share names neither until the person says whose.
+  if (new Set(found.map((p) => p.merchantId)).size > 1)
+    throw new ApiError(`${wanted} is the SKU or barcode of several owners' products`, 400);
+  if (found[0]) return found[0];
   const among = owner
     ? ` among ${owner.merchantId ? `${owner.code}'s products` : "the tenant's own goods"}`
     : "";
