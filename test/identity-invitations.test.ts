@@ -95,7 +95,7 @@ describe("attack: an admin takes over another tenant's owner through a shared ac
     expect(mail.subject).toBe("You are invited to Their Own Co");
     const joined = await accept({ token: tokenIn(mail) }, bearer(session.body.data.token));
     expect(joined.status).toBe(200);
-    expect(joined.body.data).toEqual({ tenantId: created.tenant.id, role: "owner" });
+    expect(joined.body.data).toEqual({ tenantId: created.tenant.id, role: "owner", merchantId: null });
     const owner = bearer(session.body.data.token, created.tenant.id);
     expect((await call("GET", "/users", { headers: owner })).status).toBe(200);
     const key = await call("POST", "/api-keys", {
@@ -140,6 +140,7 @@ describe("invitations", () => {
       email: address,
       tenantName: "Acme Storage",
       role: "manager",
+      merchantId: null,
       expiresAt: res.body.data.expiresAt,
       accountExists: false,
     });
@@ -200,7 +201,7 @@ describe("invitations", () => {
 
     const joined = await accept({ token }, bearer(session));
     expect(joined.status).toBe(200);
-    expect(joined.body.data).toEqual({ tenantId: tenant.id, role: "admin" });
+    expect(joined.body.data).toEqual({ tenantId: tenant.id, role: "admin", merchantId: null });
     const again = await login(person.email, person.password);
     expect(again.body.data.user.name).toBe("A viewer");
     expect((await call("GET", "/users", { headers: bearer(session, tenant.id) })).status).toBe(200);

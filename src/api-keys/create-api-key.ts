@@ -11,22 +11,33 @@ import type { CreateApiKeyBody } from "./schemas";
 
 /**
  * `POST /api-keys`: the key itself is in this answer only; the platform keeps its hash. A key is never broader
- * than whoever makes it: its scopes are within the creator's, and a key made with a key (`creator.key`) keeps
- * within that key's allow list and expiry (`boundedByMaker`).
+ * than whoever makes it: its scopes and merchant are within the creator's, and a key made with a key (`creator.key`)
+ * keeps within that key's allow list and expiry (`boundedByMaker`) and records the keys above it, whose revocation or
+ * expiry stops it at its next request.
  */
 export async function createApiKey(
   scope: PlatformScope,
   environment: string,
-  creator: { id: string; scopes: readonly Scope[]; key?: string },
+  creator: { id: string; scopes: readonly Scope[]; merchantId: string | null; key?: string },
   input: CreateApiKeyBody,
 ) {
   if (!grantsAll(creator.scopes, input.scopes)) {
     throw new AppError("FORBIDDEN", "A key cannot be given a scope its creator does not hold");
   }
+  if (creator.merchantId && input.merchantId !== creator.merchantId) {
+    throw new AppError(
+      "FORBIDDEN",
+      `A key cannot reach beyond merchant ${creator.merchantId}, as its creator acts for it only`,
+    );
+  }
 
   const [maker] = creator.key
     ? await scope.db
-        .select({ allowedIps: apiKeys.allowedIps, expiresAt: apiKeys.expiresAt })
+        .select({
+          allowedIps: apiKeys.allowedIps,
+          expiresAt: apiKeys.expiresAt,
+          grantorKeys: apiKeys.grantorKeys,
+        })
         .from(apiKeys)
         .where(and(eq(apiKeys.tenantId, scope.tenantId), eq(apiKeys.id, creator.key)))
     : [];
@@ -50,6 +61,8 @@ export async function createApiKey(
     revokedAt: null,
     createdBy: creator.id,
     merchantId: input.merchantId ?? null,
+    // It works only while its maker and every key above its maker do (src/auth/rights.ts).
+    grantorKeys: creator.key ? [...(maker?.grantorKeys ?? []), creator.key] : null,
     createdAt: new Date().toISOString(),
   };
   await scope.db.insert(apiKeys).values(row);

@@ -61,6 +61,7 @@ export const apiKeyRoutes = createRouter()
     const creator = {
       id: accountableUser(principal),
       scopes: c.var.scopes,
+      merchantId: c.var.merchantId ?? null,
       ...(principal.type === "api_key" ? { key: principal.id } : {}),
     };
     const input = c.req.valid("json");

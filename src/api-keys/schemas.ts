@@ -71,12 +71,20 @@ export const ApiKeyRecord = z
       .openapi({
         description:
           "The member accountable for the key (for a key made with a key, that key's creator). The key's " +
-          "scopes are capped by this member's current role, and it stops working when they leave the tenant.",
+          "rights are capped by this member's current role and merchant, and it stops working when they leave the tenant.",
       }),
     merchantId: z
       .uuid()
       .nullable()
       .openapi({ description: "The merchant the key acts for (null: the whole tenant)." }),
+    madeWithKey: z
+      .uuid()
+      .nullable()
+      .openapi({
+        description:
+          "The key this key was made with (null: a member made it). It works only while that key, and every key " +
+          "above it, is neither revoked nor expired.",
+      }),
     createdAt: z.string().openapi({ format: "date-time" }),
   })
   .openapi("ApiKey");

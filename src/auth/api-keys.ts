@@ -1,10 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { compiledOnPlatform } from "../db/compiled";
 import { apiKeys, memberships, tenants } from "../db/schema/platform";
 import { randomToken, sha256Hex } from "./hashing";
-import { cappedBy, type Role, type Scope, scopesByRole } from "./scopes";
+import { creatorMembership, keyChainColumns } from "./rights";
 
 export const API_KEY_PREFIXES = ["wms_live_", "wms_test_"] as const;
 
@@ -23,15 +23,9 @@ export async function generateApiKey(environment: string) {
 const keyLookup = compiledOnPlatform((db, v: { keyHash: string }) =>
   db
     .select({
-      id: apiKeys.id,
-      scopes: apiKeys.scopes,
-      creatorId: memberships.userId,
-      creatorRole: memberships.role,
+      ...keyChainColumns,
       allowedIps: apiKeys.allowedIps,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
-      merchantId: apiKeys.merchantId,
       tenant: {
         id: sql<string>`${tenants.id}`.as("tenant_id"),
         name: tenants.name,
@@ -42,30 +36,18 @@ const keyLookup = compiledOnPlatform((db, v: { keyHash: string }) =>
     })
     .from(apiKeys)
     .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
-    .leftJoin(
-      memberships,
-      and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
-    )
+    .leftJoin(memberships, creatorMembership)
     .where(eq(apiKeys.keyHash, v.keyHash))
     .limit(1),
 );
 
 /**
- * The one indexed lookup an API-key request costs (by the key's SHA-256): the key, its tenant and its
- * creator's current role together. `scopes` are the key's effective scopes, capped by that role;
- * `creatorId` is undefined when the creator is no longer a member of the key's tenant (the key then no
- * longer works).
+ * The one indexed lookup an API-key request costs (by the key's SHA-256): the key, its tenant, the keys that made
+ * it and its creator's membership together: what the key's rights are computed from (`keyRights`, src/auth/rights.ts).
  */
 export async function findApiKey(db: PlatformDb, keyHash: string) {
   const [row] = (await runBatch(db, { key: keyLookup({ keyHash }) })).key;
-  if (!row) return undefined;
-  const { creatorRole, creatorId, ...rest } = row;
-  const creatorScopes = creatorRole ? scopesByRole[creatorRole as Role] : [];
-  return {
-    ...rest,
-    creatorId: creatorId ?? undefined,
-    scopes: cappedBy(row.scopes as Scope[], creatorScopes),
-  };
+  return row;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -9,6 +9,7 @@ import { ipAllowed } from "./ip-allow-list";
 import { verifyAccessToken } from "./jwt";
 import { forgetKey, keyHashOf, rememberedKey, rememberKey, sameView } from "./key-views";
 import type { Principal } from "./principal";
+import { keyRights, keyStopped } from "./rights";
 
 type KeyPrincipal = Extract<Principal, { type: "api_key" }>;
 
@@ -35,20 +36,22 @@ async function principalOfKey(
 ): Promise<KeyPrincipal> {
   const key = await lookup;
   const now = new Date();
+  const stopped = key && keyStopped(key, now);
+  const rights = key && keyRights(key, now);
   const refusal = !key
     ? unauthorized("Invalid API key")
-    : key.revokedAt
+    : stopped === "revoked"
       ? unauthorized("API key has been revoked")
-      : !key.creatorId
-        ? unauthorized("API key no longer works: its creator left the tenant")
-        : key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()
-          ? unauthorized("API key has expired")
+      : stopped === "expired"
+        ? unauthorized("API key has expired")
+        : rights && "lost" in rights
+          ? unauthorized(`API key no longer works: ${rights.lost}`)
           : key.allowedIps?.length && !ipAllowed(c.req.header("cf-connecting-ip"), key.allowedIps)
             ? new AppError("FORBIDDEN", "Client IP address is not in this API key's allow list")
             : undefined;
-  if (refusal || !key?.creatorId) {
+  if (refusal || !key?.creatorId || !rights || "lost" in rights) {
     forgetKey(keyHash);
-    throw refusal;
+    throw refusal ?? unauthorized("Invalid API key");
   }
   // Off the critical path: its own handle, so the request's round-trip count does not include it.
   if (lastUsedIsStale(key.lastUsedAt, now))
@@ -57,9 +60,9 @@ async function principalOfKey(
     type: "api_key",
     id: key.id,
     creatorId: key.creatorId,
-    scopes: key.scopes,
+    scopes: rights.scopes,
     tenant: key.tenant,
-    merchantId: key.merchantId,
+    merchantId: rights.merchantId,
   };
   rememberKey(keyHash, principal);
   return principal;
@@ -69,8 +72,9 @@ const reads = new Set(["GET", "HEAD"]);
 
 /**
  * Establishes who is calling: a JWT (verified with no D1 read) or an API key (one indexed lookup, which
- * also brings the key's tenant, its shard and its creator's role, which caps the key's scopes). Missing,
- * malformed, expired or revoked, or a key whose creator left the tenant -> 401.
+ * also brings the key's tenant, its shard, the keys that made it and its creator's membership, which bound the
+ * key's rights). Missing, malformed, expired or revoked, or a key left with no rights (its creator left the tenant,
+ * a key above it was revoked or expired, its merchant is not its creator's) -> 401.
  *
  * A read with a key this isolate has seen does not wait for the lookup: it runs on what the key's last
  * lookup said while this request's lookup runs alongside (one round trip for both), and its response is

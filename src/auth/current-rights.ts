@@ -1,8 +1,16 @@
-import { and, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import { type PlatformDb, platformDb } from "../db/client";
 import { apiKeys, invitations, memberships } from "../db/schema/platform";
 import type { Bindings } from "../env";
-import { cappedBy, grants, type Role, roles, type Scope, scopesByRole } from "./scopes";
+import {
+  creatorMembership,
+  keyChainColumns,
+  keyRights,
+  memberRights,
+  type Rights,
+  roleRights,
+} from "./rights";
+import { grants, type Role, roles } from "./scopes";
 
 /** A credential of a tenant that made something which acts later on its behalf (an invitation, a subscription). */
 export interface Grantor {
@@ -10,13 +18,7 @@ export interface Grantor {
   id: string;
 }
 
-/**
- * What a grantor may do in the tenant now: its scopes (a key's capped by its creator's role, as on each of the
- * key's requests) and the role of the member accountable for it; or, when it may do nothing any more, why.
- */
-export type Rights = { scopes: Scope[]; role: Role } | { lost: string };
-
-/** A grantor's rights in the tenant now (one indexed read), judged as its own requests would be. */
+/** A grantor's rights in the tenant now (one indexed read), judged as its own requests would be (src/auth/rights.ts). */
 export async function currentRights(
   db: PlatformDb,
   tenantId: string,
@@ -25,58 +27,52 @@ export async function currentRights(
 ): Promise<Rights> {
   if (grantor.type === "user") {
     const [member] = await db
-      .select({ role: memberships.role })
+      .select({ role: memberships.role, merchantId: memberships.merchantId })
       .from(memberships)
       .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, grantor.id)))
       .limit(1);
-    if (!member) return { lost: `user ${grantor.id} is no longer a member of the tenant` };
-    return { scopes: [...scopesByRole[member.role]], role: member.role };
+    return memberRights(grantor.id, member);
   }
   const [key] = await db
-    .select({
-      scopes: apiKeys.scopes,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      creatorRole: memberships.role,
-    })
+    .select(keyChainColumns)
     .from(apiKeys)
-    .leftJoin(
-      memberships,
-      and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
-    )
+    .leftJoin(memberships, creatorMembership)
     .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, grantor.id)))
     .limit(1);
-  const name = `API key ${grantor.id}`;
-  if (!key) return { lost: `${name} no longer exists` };
-  if (key.revokedAt) return { lost: `${name} was revoked` };
-  if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) return { lost: `${name} expired` };
-  if (!key.creatorRole) return { lost: `the member who created ${name} left the tenant` };
-  return {
-    scopes: cappedBy(key.scopes as Scope[], scopesByRole[key.creatorRole]),
-    role: key.creatorRole,
-  };
+  if (!key) return { lost: `API key ${grantor.id} no longer exists` };
+  return keyRights(key, now);
 }
 
 /** `currentRights` for work that runs outside a request (the webhook queue consumer). */
 export const currentRightsIn = (env: Bindings, tenantId: string, grantor: Grantor, now = new Date()) =>
   currentRights(platformDb(env), tenantId, grantor, now);
 
-/** Whether rights may make someone a member with `role`: managing people needs `admin`, and only an owner makes owners. */
+/**
+ * Whether rights may make someone a member with `role`: managing people needs `admin` over the whole tenant (a
+ * credential acting for one merchant administers nothing), and only an owner makes owners.
+ */
 export function mayGrant(rights: Rights, role: Role): boolean {
   if ("lost" in rights) return false;
-  return grants(rights.scopes, "admin") && (role !== "owner" || rights.role === "owner");
+  return (
+    rights.merchantId === null &&
+    grants(rights.scopes, "admin") &&
+    (role !== "owner" || rights.role === "owner")
+  );
 }
 
-/** The roles a member with `role` can no longer grant (all of them when they leave: `undefined`). */
-export function rolesNotGrantable(role: Role | undefined): Role[] {
+/**
+ * The roles a member with `role`, acting for `merchantId`, can no longer grant (all of them when they leave:
+ * `undefined`; all of them while they act for one merchant).
+ */
+export function rolesNotGrantable(role: Role | undefined, merchantId: string | null = null): Role[] {
   if (role === undefined) return [...roles];
-  const rights = { scopes: [...scopesByRole[role]], role };
+  const rights = roleRights(role, merchantId);
   return roles.filter((invited) => !mayGrant(rights, invited));
 }
 
 /**
  * Revokes the pending invitations `grantor` sent (a member's own and those of the keys they created, which act
- * with their rights; or one key's) inviting with one of `roles`, if `onlyIf` holds: put in the batch that takes
+ * with their rights; or those of one key and of the keys made with it) inviting with one of `roles`, if `onlyIf` holds: put in the batch that takes
  * the right away (removal, demotion, key revocation), so no invitation outlives its sender's right to send it.
  */
 export function revokePendingInvitations(
@@ -89,7 +85,25 @@ export function revokePendingInvitations(
 ) {
   const sentBy =
     "key" in grantor
-      ? and(eq(invitations.invitedByType, "api_key"), eq(invitations.invitedById, grantor.key))
+      ? and(
+          eq(invitations.invitedByType, "api_key"),
+          or(
+            eq(invitations.invitedById, grantor.key),
+            // The keys it made (and theirs), which work only while it does.
+            inArray(
+              invitations.invitedById,
+              db
+                .select({ id: apiKeys.id })
+                .from(apiKeys)
+                .where(
+                  and(
+                    eq(apiKeys.tenantId, tenantId),
+                    sql`exists (select 1 from json_each(${apiKeys.grantorKeys}) where value = ${grantor.key})`,
+                  ),
+                ),
+            ),
+          ),
+        )
       : or(
           and(eq(invitations.invitedByType, "user"), eq(invitations.invitedById, grantor.member)),
           and(

@@ -5,7 +5,8 @@ import { openConsistencyToken, sealConsistencyToken } from "../db/consistency-to
 import { memberships, tenants } from "../db/schema/platform";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
-import { type Role, type Scope, scopesByRole } from "./scopes";
+import { roleRights } from "./rights";
+import type { Scope } from "./scopes";
 import type { Tenant } from "./tenant-record";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,9 +57,10 @@ export const resolveTenant = createMiddleware<AppEnv>(async (c, next) => {
       .limit(1);
     if (!row) throw noAccess();
     const { role, merchantId: memberMerchant, ...rest } = row;
+    const rights = roleRights(role, memberMerchant);
     tenant = rest;
-    scopes = scopesByRole[role as Role];
-    merchantId = memberMerchant;
+    scopes = rights.scopes;
+    merchantId = rights.merchantId;
   }
   if (tenant.status !== "active") throw new AppError("FORBIDDEN", "This tenant is suspended");
   const tokenKey = c.env.WEBHOOK_SECRET_KEY;

@@ -1,11 +1,11 @@
-import { sql } from "drizzle-orm";
+import { eq, gt, inArray, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import { locations, products, warehouses } from "../db/schema/tenant";
-import { tenantIdsAmong } from "../db/tenant-scope";
-import { AppError, assertFound, missingAmong } from "../http/errors";
+import { locations, products, stockLevels, warehouses } from "../db/schema/tenant";
+import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
+import { AppError, assertFound, conflict, missingAmong } from "../http/errors";
 import { serialsOnHand } from "./count-statements";
 import { type CountRow, countLinesQuery, countRecord } from "./records";
 import { type CreateCountBody, MAX_COUNT_LINES, MAX_COUNT_SERIALS } from "./schemas";
@@ -24,6 +24,29 @@ async function assertScope(tdb: TenantDb, input: CreateCountBody) {
     ...missingAmong("locationIds", "location", locationIds, read.locations),
     ...missingAmong("productIds", "product", productIds, read.products),
   ]);
+}
+
+/**
+ * A merchant's count of a warehouse or of locations counts its own goods only: the products of its merchant with
+ * stock on hand in that scope become the count's `productIds` (so the merchant reads the count, and only its
+ * levels are snapshot and weigh against the size limit). None: 409, there is nothing of its own to count.
+ */
+async function ownGoodsInScope(tdb: TenantDb, input: CreateCountBody): Promise<string[]> {
+  const inScope = input.warehouseId
+    ? eq(stockLevels.warehouseId, input.warehouseId)
+    : inArray(stockLevels.locationId, input.locationIds ?? []);
+  const rows = await tdb.db
+    .selectDistinct({ id: stockLevels.productId })
+    .from(stockLevels)
+    .where(inTenant(tdb, stockLevels, inScope, gt(stockLevels.onHand, 0)))
+    .limit(MAX_COUNT_LINES + 1);
+  if (rows.length === 0) {
+    throw conflict("Nothing of this merchant's is on hand in this scope", [
+      "productIds: no product of this merchant has stock in this scope; name productIds to count them",
+    ]);
+  }
+  if (rows.length > MAX_COUNT_LINES) throw tooLarge({ lines: rows.length, serials: 0 });
+  return rows.map((r) => r.id);
 }
 
 const asJson = (value: readonly string[] | null) => (value === null ? null : JSON.stringify(value));
@@ -49,10 +72,13 @@ function tooLarge(size: { lines: number; serials: number }) {
  * `POST /inventory/counts`: the count and its snapshot (on hand per product, location and lot in scope) in
  * one batch, so the snapshot is one consistent moment; a serial-tracked product's line also lists its serials
  * there. Levels with nothing on hand have nothing to count (a counter reports found stock as a new line).
- * A scope beyond the count's bounds writes nothing (the guard is inside the batch) and is a 400.
+ * A scope beyond the count's bounds writes nothing (the guard is inside the batch) and is a 400. A merchant's
+ * credential counts its own goods only (`ownGoodsInScope`).
  */
-export async function createCount(tdb: TenantDb, actor: Actor, input: CreateCountBody) {
-  await assertScope(tdb, input);
+export async function createCount(tdb: TenantDb, actor: Actor, body: CreateCountBody) {
+  await assertScope(tdb, body);
+  const input =
+    tdb.merchantId && !body.productIds ? { ...body, productIds: await ownGoodsInScope(tdb, body) } : body;
   const id = uuidv7();
   const now = new Date().toISOString();
   // `s` is a stock level or a serial number: both have the tenant, product, location and warehouse.

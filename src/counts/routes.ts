@@ -53,6 +53,7 @@ const createInventoryCountRoute = defineRoute(write, {
       `The scope holds more than a count does (${MAX_COUNT_LINES} lines or ${MAX_COUNT_SERIALS} serial numbers on hand): narrow it`,
     ),
     404: errorResponse("Unknown warehouse, location or product (the message names which)"),
+    409: errorResponse("A merchant's credential names a scope holding none of its merchant's stock"),
   },
 });
 

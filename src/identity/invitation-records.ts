@@ -40,6 +40,7 @@ export function invitationRecord(row: InvitationRow, now = new Date()) {
     createdAt: row.createdAt,
     acceptedAt: row.acceptedAt,
     revokedAt: row.revokedAt,
+    merchantId: row.merchantId,
     invitedBy: { type: row.invitedByType, id: row.invitedById },
   };
 }

@@ -18,6 +18,10 @@ export const Invitation = z
       format: "date-time",
       description: "When it was revoked, or replaced by a newer invitation of the same email.",
     }),
+    merchantId: z
+      .uuid()
+      .nullable()
+      .openapi({ description: "The merchant the person will act for (null: the whole tenant)." }),
     invitedBy: z.object({
       type: z.enum(["user", "api_key", "platform"]),
       id: z
@@ -31,6 +35,35 @@ export const Invitation = z
       "An invitation to join a tenant. Its one-time token went only to `email` and is in no API response.",
   });
 
-export const InviteUserBody = z.strictObject({ email: Email, role: Role }).openapi("InviteUserRequest");
+/** The merchant a person acts for, as `POST /users` and `PUT /users/{id}` take it. */
+export const MemberMerchant = z
+  .uuid("must be a merchant's id")
+  .nullable()
+  .optional()
+  .openapi({
+    description:
+      "The member acts for this merchant only (its products, stock, orders, shipments, events and reports; " +
+      "every other id is a 404; never people, keys, merchants or settings); omitted or null: the whole tenant. " +
+      "Not with the owner role.",
+  });
+
+/** An owner answers for the whole tenant: a role and merchant pair (`POST /users`, `PUT /users/{id}`) checks it. */
+export const ownerForWholeTenant = (
+  body: { role: string; merchantId?: string | null },
+  ctx: z.RefinementCtx,
+) => {
+  if (body.role === "owner" && body.merchantId) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["merchantId"],
+      message: "an owner acts for the whole tenant, not one merchant",
+    });
+  }
+};
+
+export const InviteUserBody = z
+  .strictObject({ email: Email, role: Role, merchantId: MemberMerchant })
+  .superRefine(ownerForWholeTenant)
+  .openapi("InviteUserRequest");
 
 export type InviteUserBody = z.infer<typeof InviteUserBody>;

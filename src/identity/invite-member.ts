@@ -14,7 +14,7 @@ export type InvitedBy = Pick<InvitationRow, "invitedByType" | "invitedById">;
 /** A new invitation row and the token that goes only into its mail. */
 export async function newInvitation(
   tenantId: string,
-  input: { email: string; role: Role },
+  input: { email: string; role: Role; merchantId?: string | null },
   invitedBy: InvitedBy,
   now: Date,
 ): Promise<{ row: InvitationRow; token: string }> {
@@ -24,6 +24,7 @@ export async function newInvitation(
     tenantId,
     email: input.email.toLowerCase(),
     role: input.role,
+    merchantId: input.merchantId ?? null,
     tokenHash,
     ...invitedBy,
     expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
@@ -39,11 +40,11 @@ export async function newInvitation(
  * `POST /users`: invites an email into the tenant. The answer is the same whether or not the email has
  * an account (only the mail's wording differs), so an admin learns nothing about other tenants' people.
  * Inviting an email again replaces its open invitation: the older link stops working. Only an owner invites an
- * owner (403).
+ * owner (403). With `merchantId` the person acts for that merchant only from the moment they join.
  */
 export async function inviteMember(
   scope: PlatformScope,
-  input: { email: string; role: Role },
+  input: { email: string; role: Role; merchantId?: string | null },
   invitedBy: InvitedBy,
   now = new Date(),
 ) {
@@ -66,7 +67,7 @@ export async function inviteMember(
     .where(eq(users.email, email))
     .limit(1);
   if (known?.memberRole) throw conflict("This email is already a member of the tenant");
-  const { row, token } = await newInvitation(scope.tenantId, { email, role: input.role }, invitedBy, now);
+  const { row, token } = await newInvitation(scope.tenantId, { ...input, email }, invitedBy, now);
   await runBatch(scope, {
     replaced: scope.db
       .update(invitations)

@@ -25,8 +25,8 @@ const markAccepted = (db: PlatformDb, invitation: OpenInvitation, userId: string
 
 // Joins the tenant only if the statement before it changed a row (the invitation was still open).
 const joinIfAccepted = (invitation: OpenInvitation, userId: string, now: Date) =>
-  sql`insert into memberships (tenant_id, user_id, role, created_at, updated_at)
-      select ${invitation.tenantId}, ${userId}, ${invitation.role}, ${now.toISOString()}, ${now.toISOString()}
+  sql`insert into memberships (tenant_id, user_id, role, merchant_id, created_at, updated_at)
+      select ${invitation.tenantId}, ${userId}, ${invitation.role}, ${invitation.merchantId}, ${now.toISOString()}, ${now.toISOString()}
       where changes() = 1
       on conflict do nothing`;
 
@@ -77,7 +77,7 @@ async function joinExistingAccount(
   });
   if (changesOf(written.accepted) === 0) throw invalid();
   if (changesOf(written.joined) === 0) throw conflict("You are already a member of this tenant");
-  return { tenantId: invitation.tenantId, role: invitation.role };
+  return { tenantId: invitation.tenantId, role: invitation.role, merchantId: invitation.merchantId };
 }
 
 async function createAccount(

@@ -8,6 +8,7 @@ export async function inspectInvitation(db: PlatformDb, token: string, now = new
     email: found.email,
     tenantName: found.tenantName,
     role: found.role,
+    merchantId: found.merchantId,
     expiresAt: found.expiresAt,
     accountExists: found.accountId !== null,
   };

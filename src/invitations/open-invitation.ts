@@ -17,6 +17,7 @@ export async function openInvitation(db: PlatformDb, token: string, now: Date) {
       tenantId: invitations.tenantId,
       email: invitations.email,
       role: invitations.role,
+      merchantId: invitations.merchantId,
       invitedByType: invitations.invitedByType,
       invitedById: invitations.invitedById,
       expiresAt: invitations.expiresAt,

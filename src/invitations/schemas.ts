@@ -19,6 +19,11 @@ const Token = z
   .max(200, "must be at most 200 characters")
   .openapi({ description: "The token from the link in the invitation mail." });
 
+const ActsFor = z
+  .uuid()
+  .nullable()
+  .openapi({ description: "The merchant the person acts for in the tenant (null: the whole tenant)." });
+
 export const InspectInvitationBody = z.strictObject({ token: Token }).openapi("InspectInvitationRequest");
 
 export const InvitationPreview = z
@@ -26,6 +31,7 @@ export const InvitationPreview = z
     email: z.string(),
     tenantName: z.string(),
     role: Role,
+    merchantId: ActsFor,
     expiresAt: z.string().openapi({ format: "date-time" }),
     accountExists: z.boolean().openapi({
       description:
@@ -47,7 +53,9 @@ export const AcceptInvitationBody = z
   .openapi("AcceptInvitationRequest");
 export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 
-export const JoinedTenant = z.object({ tenantId: z.uuid(), role: Role }).openapi("JoinedTenant");
+export const JoinedTenant = z
+  .object({ tenantId: z.uuid(), role: Role, merchantId: ActsFor })
+  .openapi("JoinedTenant");
 
 export const AcceptedInvitation = z.union([Session, JoinedTenant]).openapi("AcceptedInvitation", {
   description:

@@ -1,5 +1,6 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import { sql } from "drizzle-orm";
+import { currentRightsIn } from "../auth/current-rights";
 import { changesOf, runBatch } from "../db/batch";
 import { dbFor, type TenantDb } from "../db/client";
 import { jobSnapshotRows, jobs, uploads } from "../db/schema/tenant";
@@ -7,6 +8,7 @@ import { inTenant } from "../db/tenant-scope";
 import type { Bindings } from "../env";
 import { handOffEvents } from "../outbox/hand-off";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
+import { creatorStops } from "./access";
 import { isImport } from "./catalogue";
 import { exportKinds } from "./exports";
 import { type ImportPlan, planImport } from "./import-plan";
@@ -18,12 +20,24 @@ import { findJob, type JobRow, jobRecord } from "./job-rows";
 const ofJob = (tdb: TenantDb, job: JobRow) =>
   sql`${jobs.tenantId} = ${tdb.tenantId} and ${jobs.id} = ${job.id}`;
 
+/**
+ * Every step of a job first re-checks its creator's rights now (src/auth/rights.ts): once they no longer cover the
+ * job (the creator left, was restricted to a merchant or demoted, the key was revoked or expired) the step fails
+ * for good and the job ends failed, saying why.
+ */
+export async function assertCreatorMayGoOn(env: Bindings, job: JobRow): Promise<void> {
+  const rights = await currentRightsIn(env, job.tenantId, { type: job.actorType, id: job.actorId });
+  const stop = creatorStops(rights, job);
+  if (stop) throw new NonRetryableError(`The job stopped: ${stop}`);
+}
+
 export type JobPlan = { kind: "import"; plan: ImportPlan } | { kind: "export" };
 
 /** Marks the job running (only from queued or running) and plans it. */
 export async function startJob(env: Bindings, tenantId: string, jobId: string): Promise<JobPlan> {
   const tdb = await dbFor(env, tenantId);
   const job = await findJob(tdb, jobId);
+  await assertCreatorMayGoOn(env, job);
   const now = new Date().toISOString();
   const started = await tdb.db
     .update(jobs)
@@ -54,6 +68,7 @@ async function endJob(
   const tdb = await dbFor(env, tenantId);
   const job = await findJob(tdb, jobId);
   if (job.status !== "queued" && job.status !== "running") return;
+  if (end.status === "succeeded") await assertCreatorMayGoOn(env, job);
   const now = new Date().toISOString();
   const ended = { ...job, status: end.status, error: end.error, finishedAt: now };
   await runBatch(tdb, {

@@ -13,6 +13,7 @@ import { exportKinds } from "./exports";
 import type { ImportChunk, ImportPlan } from "./import-plan";
 import { type ParsedRow, parseRows } from "./import-rows";
 import { chunkDone, doneChunk, findJob, type JobRow } from "./job-rows";
+import { assertCreatorMayGoOn } from "./lifecycle";
 import { importProductRows } from "./product-import";
 import { importStockRows, STOCK_CSV_COLUMNS } from "./stock-import";
 
@@ -70,6 +71,7 @@ export async function importChunk(
 ): Promise<{ processed: number; failed: number }> {
   const tdb = await dbFor(env, tenantId);
   const job = await findJob(tdb, jobId);
+  await assertCreatorMayGoOn(env, job);
   let outcome = await doneChunk(tdb, jobId, chunk.n);
   if (!outcome) {
     const importer = importers[job.type as keyof typeof importers];
@@ -112,6 +114,7 @@ export async function exportPart(
 ): Promise<{ next: string | number | null }> {
   const tdb = await dbFor(env, tenantId);
   const job: JobRow = await findJob(tdb, jobId);
+  await assertCreatorMayGoOn(env, job);
   const kind = exportKinds[job.type as keyof typeof exportKinds];
   const part = await kind.part(tdb, job, after);
   const bytes = utf8Bytes(part.text);

@@ -58,12 +58,12 @@ const deleteMerchantRoute = defineRoute(write, {
   path: "/merchants/{id}",
   operationId: "deleteMerchant",
   tags,
-  summary: "Delete a merchant without products or open orders",
+  summary: "Delete a merchant without products, open orders or credentials acting for it",
   request: { params: IdParam },
   responses: {
     200: one("The deleted merchant"),
     ...unknown,
-    409: errorResponse("It has products or open orders"),
+    409: errorResponse("It has products or open orders, or keys, members or invitations act for it"),
   },
 });
 
@@ -78,5 +78,5 @@ export const merchantRoutes = createRouter()
     ok(c, await updateMerchant(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
   )
   .openapi(deleteMerchantRoute, async (c) =>
-    ok(c, await deleteMerchant(c.var.tenantDb, c.req.valid("param").id)),
+    ok(c, await deleteMerchant(c.var.tenantDb, c.var.platformScope, c.req.valid("param").id)),
   );

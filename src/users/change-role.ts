@@ -4,14 +4,15 @@ import type { Role } from "../auth/scopes";
 import { changesOf, runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { memberships } from "../db/schema/platform";
-import { validationError } from "../http/validation";
 import { anotherOwnerRemains, isOwner, ownerRoleGuard, refusal } from "./owner-rules";
 import { getMember } from "./read-user";
 
 /**
  * `PUT /users/{id}`: a member's new role. Only an owner (`actor`: the member the request is accountable to)
  * makes or unmakes an owner (403); the last owner cannot be demoted (409). In the same batch, the invitations
- * the member (or their keys) sent that the new role can no longer grant are revoked.
+ * the member (or their keys) sent that the new role can no longer grant are revoked (all of them when the member
+ * now acts for one merchant). Everything else the member made (keys, subscriptions, jobs) reads the membership at
+ * its next use and is narrowed then (src/auth/rights.ts).
  */
 export async function changeRole(
   scope: PlatformScope,
@@ -20,13 +21,9 @@ export async function changeRole(
   role: Role,
   merchantId: string | null,
 ) {
-  // An owner answers for the whole tenant.
-  if (merchantId && role === "owner") {
-    throw validationError(["merchantId: an owner acts for the whole tenant, not one merchant"]);
-  }
   const ofMember = and(eq(memberships.tenantId, scope.tenantId), eq(memberships.userId, userId));
-  const hasNewRole = sql`exists (select 1 from memberships n where n.tenant_id = ${scope.tenantId} and n.user_id = ${userId} and n.role = ${role})`;
-  const notGrantable = rolesNotGrantable(role);
+  const changed = sql`exists (select 1 from memberships n where n.tenant_id = ${scope.tenantId} and n.user_id = ${userId} and n.role = ${role} and n.merchant_id is ${merchantId})`;
+  const notGrantable = rolesNotGrantable(role, merchantId);
   const written = await runBatch(scope, {
     changed: scope.db
       .update(memberships)
@@ -40,7 +37,7 @@ export async function changeRole(
       ),
     revoked:
       notGrantable.length > 0
-        ? revokePendingInvitations(scope.db, scope.tenantId, { member: userId }, notGrantable, hasNewRole)
+        ? revokePendingInvitations(scope.db, scope.tenantId, { member: userId }, notGrantable, changed)
         : undefined,
   });
   const member = await getMember(scope, userId); // 404 when there is no such member

@@ -40,13 +40,16 @@ const addUserRoute = defineRoute(admin, {
   summary: "Invite an email into the tenant with a role",
   description:
     "Mails a one-time link (valid 7 days) to the email; the person joins by accepting it " +
-    "(`POST /auth/invitations/accept`). The answer is the same whether or not the email has an account. " +
+    "(`POST /auth/invitations/accept`), acting for `merchantId` only when one is given. The answer is the same " +
+    "whether or not the email has an account. " +
     "Inviting an email again replaces its pending invitation. Only an owner (or a key an owner made) invites an " +
     "owner (403). The invitation lives only while its sender may grant its role: removing or demoting the sender, " +
-    "or revoking the key that sent it, revokes it, and accepting re-checks it.",
+    "or revoking the key that sent it, or restricting the sender to one merchant, revokes it, and accepting " +
+    "re-checks it.",
   request: { body: { required: true, ...json(InviteUserBody) } },
   responses: {
     202: { description: "Invited: the mail is on its way", ...json(envelopeOf(Invitation)) },
+    404: errorResponse("Unknown merchant"),
     409: errorResponse("Already a member of this tenant"),
   },
 });
@@ -104,11 +107,9 @@ export const userRoutes = createRouter()
     const sender = mailSender(c);
     const { principal, tenant } = c.var;
     const invitedBy = { invitedByType: principal.type, invitedById: principal.id };
-    const { invitation, token, accountExists } = await inviteMember(
-      c.var.platformScope,
-      c.req.valid("json"),
-      invitedBy,
-    );
+    const input = c.req.valid("json");
+    if (input.merchantId) await assertRequestMerchant(c, input.merchantId);
+    const { invitation, token, accountExists } = await inviteMember(c.var.platformScope, input, invitedBy);
     sendAfterResponse(
       c,
       sender,

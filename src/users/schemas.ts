@@ -1,20 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { MemberMerchant, ownerForWholeTenant } from "../identity/invitation-schemas";
 import { Role } from "../identity/person-fields";
 
 export const UpdateUserBody = z
   .strictObject({
     role: Role,
-    merchantId: z
-      .uuid("must be a merchant's id")
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "The member acts for this merchant only (its products, stock, orders, shipments, events and reports; " +
-          "every other id is a 404; never people, keys, merchants or settings); omitted or null: the whole tenant. " +
-          "Not with the owner role.",
-      }),
+    merchantId: MemberMerchant,
   })
+  .superRefine(ownerForWholeTenant)
   .openapi("UpdateUserRequest");
 
 export const MemberRecord = z

@@ -3,6 +3,7 @@ import type { TenantDb } from "../db/client";
 import { webhookSubscriptions } from "../db/schema/tenant";
 import type { Bindings } from "../env";
 import { conflict, notFound } from "../http/errors";
+import { lostFor } from "../webhook-delivery/creator-rights";
 import { getSubscription } from "./read-webhook";
 import { ofSubscription, webhookRecord } from "./records";
 import type { UpdateWebhookBody } from "./schemas";
@@ -14,12 +15,14 @@ import type { UpdateWebhookBody } from "./schemas";
  */
 export async function updateSubscription(env: Bindings, tdb: TenantDb, id: string, input: UpdateWebhookBody) {
   if (input.active) {
-    const { createdByType, createdById } = await getSubscription(tdb, id);
+    const subscription = await getSubscription(tdb, id);
+    const { createdByType, createdById } = subscription;
     if (createdByType && createdById) {
       const rights = await currentRightsIn(env, tdb.tenantId, { type: createdByType, id: createdById });
-      if ("lost" in rights) {
+      const lost = lostFor(subscription, rights);
+      if (lost) {
         throw conflict(
-          `This subscription's creator can no longer act for it (${rights.lost}): create a new subscription instead`,
+          `This subscription's creator can no longer act for it (${lost}): create a new subscription instead`,
         );
       }
     }

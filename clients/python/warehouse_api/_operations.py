@@ -504,6 +504,7 @@ class UsersResource:
         *,
         email: str,
         role: Literal["owner", "admin", "manager", "operator", "viewer"],
+        merchant_id: Optional[str] = UNSET,
         consistency_token: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -511,7 +512,7 @@ class UsersResource:
         """``POST /api/v1/users`` (addUser)."""
         return self._t.call(
             OPERATIONS["addUser"],
-            body={"email": email, "role": role},
+            body={"email": email, "role": role, "merchantId": merchant_id},
             headers={"Consistency-Token": consistency_token},
             idempotency_key=idempotency_key,
             timeout=timeout,

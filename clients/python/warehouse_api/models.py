@@ -625,9 +625,10 @@ class AcceptedInvitation(_m.Model):
     user: Optional[SessionUser] = None
     tenant_id: Optional[str] = None
     role: Optional[Union[Role, str]] = None
+    merchant_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"token": "token", "refresh_token": "refreshToken", "expires_at": "expiresAt", "user": "user", "tenant_id": "tenantId", "role": "role"}
+    _wire: ClassVar[Dict[str, str]] = {"token": "token", "refresh_token": "refreshToken", "expires_at": "expiresAt", "user": "user", "tenant_id": "tenantId", "role": "role", "merchant_id": "merchantId"}
     _required: ClassVar[frozenset] = frozenset({})
 
     @classmethod
@@ -639,6 +640,7 @@ class AcceptedInvitation(_m.Model):
             user=_m.model(SessionUser)(data.get("user")),
             tenant_id=data.get("tenantId"),
             role=_m.enum(Role)(data.get("role")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -793,11 +795,12 @@ class ApiKey(_m.Model):
     revoked_at: Optional[str]
     created_by: Optional[str]
     merchant_id: Optional[str]
+    made_with_key: Optional[str]
     created_at: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "created_at": "createdAt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "made_with_key": "madeWithKey", "created_at": "createdAt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ApiKey":
@@ -812,6 +815,7 @@ class ApiKey(_m.Model):
             revoked_at=data.get("revokedAt"),
             created_by=data.get("createdBy"),
             merchant_id=data.get("merchantId"),
+            made_with_key=data.get("madeWithKey"),
             created_at=data.get("createdAt"),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -1745,12 +1749,13 @@ class CreatedApiKey(_m.Model):
     revoked_at: Optional[str]
     created_by: Optional[str]
     merchant_id: Optional[str]
+    made_with_key: Optional[str]
     created_at: str
     key: str
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "created_at": "createdAt", "key": "key"}
-    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt", "key"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "made_with_key": "madeWithKey", "created_at": "createdAt", "key": "key"}
+    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt", "key"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CreatedApiKey":
@@ -1765,6 +1770,7 @@ class CreatedApiKey(_m.Model):
             revoked_at=data.get("revokedAt"),
             created_by=data.get("createdBy"),
             merchant_id=data.get("merchantId"),
+            made_with_key=data.get("madeWithKey"),
             created_at=data.get("createdAt"),
             key=data.get("key"),
             extra_fields=_m.extra(data, cls._wire),
@@ -2833,11 +2839,12 @@ class Invitation(_m.Model):
     created_at: str
     accepted_at: Optional[str]
     revoked_at: Optional[str]
+    merchant_id: Optional[str]
     invited_by: InvitationInvitedBy
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "email": "email", "role": "role", "status": "status", "expires_at": "expiresAt", "created_at": "createdAt", "accepted_at": "acceptedAt", "revoked_at": "revokedAt", "invited_by": "invitedBy"}
-    _required: ClassVar[frozenset] = frozenset({"id", "email", "role", "status", "expiresAt", "createdAt", "acceptedAt", "revokedAt", "invitedBy"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "email": "email", "role": "role", "status": "status", "expires_at": "expiresAt", "created_at": "createdAt", "accepted_at": "acceptedAt", "revoked_at": "revokedAt", "merchant_id": "merchantId", "invited_by": "invitedBy"}
+    _required: ClassVar[frozenset] = frozenset({"id", "email", "role", "status", "expiresAt", "createdAt", "acceptedAt", "revokedAt", "merchantId", "invitedBy"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Invitation":
@@ -2850,6 +2857,7 @@ class Invitation(_m.Model):
             created_at=data.get("createdAt"),
             accepted_at=data.get("acceptedAt"),
             revoked_at=data.get("revokedAt"),
+            merchant_id=data.get("merchantId"),
             invited_by=_m.model(InvitationInvitedBy)(data.get("invitedBy")),
             extra_fields=_m.extra(data, cls._wire),
         )
@@ -2878,12 +2886,13 @@ class InvitationPreview(_m.Model):
     email: str
     tenant_name: str
     role: Union[Role, str]
+    merchant_id: Optional[str]
     expires_at: str
     account_exists: bool
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"email": "email", "tenant_name": "tenantName", "role": "role", "expires_at": "expiresAt", "account_exists": "accountExists"}
-    _required: ClassVar[frozenset] = frozenset({"email", "tenantName", "role", "expiresAt", "accountExists"})
+    _wire: ClassVar[Dict[str, str]] = {"email": "email", "tenant_name": "tenantName", "role": "role", "merchant_id": "merchantId", "expires_at": "expiresAt", "account_exists": "accountExists"}
+    _required: ClassVar[frozenset] = frozenset({"email", "tenantName", "role", "merchantId", "expiresAt", "accountExists"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InvitationPreview":
@@ -2891,6 +2900,7 @@ class InvitationPreview(_m.Model):
             email=data.get("email"),
             tenant_name=data.get("tenantName"),
             role=_m.enum(Role)(data.get("role")),
+            merchant_id=data.get("merchantId"),
             expires_at=data.get("expiresAt"),
             account_exists=data.get("accountExists"),
             extra_fields=_m.extra(data, cls._wire),
@@ -2901,9 +2911,10 @@ class InvitationPreview(_m.Model):
 class InviteUserRequest(_m.Model):
     email: str
     role: Union[Role, str]
+    merchant_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"email": "email", "role": "role"}
+    _wire: ClassVar[Dict[str, str]] = {"email": "email", "role": "role", "merchant_id": "merchantId"}
     _required: ClassVar[frozenset] = frozenset({"email", "role"})
 
     @classmethod
@@ -2911,6 +2922,7 @@ class InviteUserRequest(_m.Model):
         return cls(
             email=data.get("email"),
             role=_m.enum(Role)(data.get("role")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -3269,16 +3281,18 @@ class JobSucceededWebhookBody(_m.Model):
 class JoinedTenant(_m.Model):
     tenant_id: str
     role: Union[Role, str]
+    merchant_id: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"tenant_id": "tenantId", "role": "role"}
-    _required: ClassVar[frozenset] = frozenset({"tenantId", "role"})
+    _wire: ClassVar[Dict[str, str]] = {"tenant_id": "tenantId", "role": "role", "merchant_id": "merchantId"}
+    _required: ClassVar[frozenset] = frozenset({"tenantId", "role", "merchantId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "JoinedTenant":
         return cls(
             tenant_id=data.get("tenantId"),
             role=_m.enum(Role)(data.get("role")),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

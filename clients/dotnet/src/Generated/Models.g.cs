@@ -894,7 +894,7 @@ namespace Warehouse.Api.Models
 
     public sealed class AcceptedInvitation : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "token", "refreshToken", "expiresAt", "user", "tenantId", "role" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "token", "refreshToken", "expiresAt", "user", "tenantId", "role", "merchantId" };
 
         /// <summary><c>token</c> (optional).</summary>
         public string Token { get; set; }
@@ -914,6 +914,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>role</c> (optional).</summary>
         public Role? Role { get; set; }
 
+        /// <summary><c>merchantId</c> (optional), may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -927,6 +930,7 @@ namespace Warehouse.Api.Models
             model.User = SessionUser.FromJson(ModelJson.Get(json, "user") as JsonObject);
             model.TenantId = ModelJson.ToStringValue(ModelJson.Get(json, "tenantId"));
             model.Role = ModelJson.ReadEnum<Role>(json, "role", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -940,6 +944,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "user", User, false);
             ModelJson.Put(json, "tenantId", TenantId, false);
             ModelJson.Put(json, "role", Role, false);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -1232,7 +1237,7 @@ namespace Warehouse.Api.Models
 
     public sealed class ApiKey : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -1264,6 +1269,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>merchantId</c>, may be null.</summary>
         public string MerchantId { get; set; }
 
+        /// <summary><c>madeWithKey</c>, may be null.</summary>
+        public string MadeWithKey { get; set; }
+
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
 
@@ -1284,6 +1292,7 @@ namespace Warehouse.Api.Models
             model.RevokedAt = ModelJson.ToStringValue(ModelJson.Get(json, "revokedAt"));
             model.CreatedBy = ModelJson.ToStringValue(ModelJson.Get(json, "createdBy"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.MadeWithKey = ModelJson.ToStringValue(ModelJson.Get(json, "madeWithKey"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -1302,6 +1311,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "revokedAt", RevokedAt, true);
             ModelJson.Put(json, "createdBy", CreatedBy, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "madeWithKey", MadeWithKey, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -3102,7 +3112,7 @@ namespace Warehouse.Api.Models
 
     public sealed class CreatedApiKey : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "createdAt", "key" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt", "key" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -3134,6 +3144,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>merchantId</c>, may be null.</summary>
         public string MerchantId { get; set; }
 
+        /// <summary><c>madeWithKey</c>, may be null.</summary>
+        public string MadeWithKey { get; set; }
+
         /// <summary><c>createdAt</c>.</summary>
         public string CreatedAt { get; set; }
 
@@ -3157,6 +3170,7 @@ namespace Warehouse.Api.Models
             model.RevokedAt = ModelJson.ToStringValue(ModelJson.Get(json, "revokedAt"));
             model.CreatedBy = ModelJson.ToStringValue(ModelJson.Get(json, "createdBy"));
             model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.MadeWithKey = ModelJson.ToStringValue(ModelJson.Get(json, "madeWithKey"));
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.Key = ModelJson.ToStringValue(ModelJson.Get(json, "key"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -3176,6 +3190,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "revokedAt", RevokedAt, true);
             ModelJson.Put(json, "createdBy", CreatedBy, true);
             ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "madeWithKey", MadeWithKey, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "key", Key, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -5203,7 +5218,7 @@ namespace Warehouse.Api.Models
 
     public sealed class Invitation : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "email", "role", "status", "expiresAt", "createdAt", "acceptedAt", "revokedAt", "invitedBy" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "email", "role", "status", "expiresAt", "createdAt", "acceptedAt", "revokedAt", "merchantId", "invitedBy" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -5229,6 +5244,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>revokedAt</c>, may be null.</summary>
         public string RevokedAt { get; set; }
 
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary><c>invitedBy</c>.</summary>
         public InvitationInvitedBy InvitedBy { get; set; }
 
@@ -5247,6 +5265,7 @@ namespace Warehouse.Api.Models
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.AcceptedAt = ModelJson.ToStringValue(ModelJson.Get(json, "acceptedAt"));
             model.RevokedAt = ModelJson.ToStringValue(ModelJson.Get(json, "revokedAt"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.InvitedBy = InvitationInvitedBy.FromJson(ModelJson.Get(json, "invitedBy") as JsonObject);
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
@@ -5263,6 +5282,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "createdAt", CreatedAt, true);
             ModelJson.Put(json, "acceptedAt", AcceptedAt, true);
             ModelJson.Put(json, "revokedAt", RevokedAt, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "invitedBy", InvitedBy, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
@@ -5304,7 +5324,7 @@ namespace Warehouse.Api.Models
 
     public sealed class InvitationPreview : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "email", "tenantName", "role", "expiresAt", "accountExists" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "email", "tenantName", "role", "merchantId", "expiresAt", "accountExists" };
 
         /// <summary><c>email</c>.</summary>
         public string Email { get; set; }
@@ -5314,6 +5334,9 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>role</c>.</summary>
         public Role? Role { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary><c>expiresAt</c>.</summary>
         public string ExpiresAt { get; set; }
@@ -5331,6 +5354,7 @@ namespace Warehouse.Api.Models
             model.Email = ModelJson.ToStringValue(ModelJson.Get(json, "email"));
             model.TenantName = ModelJson.ToStringValue(ModelJson.Get(json, "tenantName"));
             model.Role = ModelJson.ReadEnum<Role>(json, "role", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             model.ExpiresAt = ModelJson.ToStringValue(ModelJson.Get(json, "expiresAt"));
             model.AccountExists = ModelJson.ToBoolean(ModelJson.Get(json, "accountExists"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
@@ -5343,6 +5367,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "email", Email, true);
             ModelJson.Put(json, "tenantName", TenantName, true);
             ModelJson.Put(json, "role", Role, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "expiresAt", ExpiresAt, true);
             ModelJson.Put(json, "accountExists", AccountExists, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
@@ -5352,13 +5377,16 @@ namespace Warehouse.Api.Models
 
     public sealed class InviteUserRequest : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "email", "role" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "email", "role", "merchantId" };
 
         /// <summary><c>email</c>.</summary>
         public string Email { get; set; }
 
         /// <summary><c>role</c>.</summary>
         public Role? Role { get; set; }
+
+        /// <summary><c>merchantId</c> (optional), may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -5369,6 +5397,7 @@ namespace Warehouse.Api.Models
             var model = new InviteUserRequest();
             model.Email = ModelJson.ToStringValue(ModelJson.Get(json, "email"));
             model.Role = ModelJson.ReadEnum<Role>(json, "role", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -5378,6 +5407,7 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "email", Email, true);
             ModelJson.Put(json, "role", Role, true);
+            ModelJson.Put(json, "merchantId", MerchantId, false);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -5996,13 +6026,16 @@ namespace Warehouse.Api.Models
 
     public sealed class JoinedTenant : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "tenantId", "role" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "tenantId", "role", "merchantId" };
 
         /// <summary><c>tenantId</c>.</summary>
         public string TenantId { get; set; }
 
         /// <summary><c>role</c>.</summary>
         public Role? Role { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
 
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
@@ -6013,6 +6046,7 @@ namespace Warehouse.Api.Models
             var model = new JoinedTenant();
             model.TenantId = ModelJson.ToStringValue(ModelJson.Get(json, "tenantId"));
             model.Role = ModelJson.ReadEnum<Role>(json, "role", model.AdditionalProperties);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -6022,6 +6056,7 @@ namespace Warehouse.Api.Models
             var json = new JsonObject();
             ModelJson.Put(json, "tenantId", TenantId, true);
             ModelJson.Put(json, "role", Role, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

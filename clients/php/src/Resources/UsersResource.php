@@ -47,7 +47,7 @@ final class UsersResource
     /**
      * `POST /api/v1/users` (addUser).
      *
-     * @param array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer'} $body
+     * @param array{email: string, role: 'owner'|'admin'|'manager'|'operator'|'viewer', merchantId?: string|null} $body
      * @param array{idempotency_key?: string, consistency_token?: string, timeout?: float} $options
      * @return Invitation
      */

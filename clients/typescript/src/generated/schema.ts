@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Invite an email into the tenant with a role
-         * @description Mails a one-time link (valid 7 days) to the email; the person joins by accepting it (`POST /auth/invitations/accept`). The answer is the same whether or not the email has an account. Inviting an email again replaces its pending invitation. Only an owner (or a key an owner made) invites an owner (403). The invitation lives only while its sender may grant its role: removing or demoting the sender, or revoking the key that sent it, revokes it, and accepting re-checks it.
+         * @description Mails a one-time link (valid 7 days) to the email; the person joins by accepting it (`POST /auth/invitations/accept`), acting for `merchantId` only when one is given. The answer is the same whether or not the email has an account. Inviting an email again replaces its pending invitation. Only an owner (or a key an owner made) invites an owner (403). The invitation lives only while its sender may grant its role: removing or demoting the sender, or revoking the key that sent it, or restricting the sender to one merchant, revokes it, and accepting re-checks it.
          *
          *     Requires scope `admin`.
          */
@@ -4364,6 +4364,11 @@ export interface components {
              * @description When it was revoked, or replaced by a newer invitation of the same email.
              */
             revokedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The merchant the person will act for (null: the whole tenant).
+             */
+            merchantId: string | null;
             invitedBy: {
                 /** @enum {string} */
                 type: "user" | "api_key" | "platform";
@@ -4566,6 +4571,11 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /**
+             * Format: uuid
+             * @description The merchant the person acts for in the tenant (null: the whole tenant).
+             */
+            merchantId: string | null;
             /** Format: date-time */
             expiresAt: string;
             /** @description Whether this email already has an account: then the person signs in and accepts with `{token}` only. */
@@ -4585,6 +4595,11 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /**
+             * Format: uuid
+             * @description The merchant the person acts for in the tenant (null: the whole tenant).
+             */
+            merchantId: string | null;
         };
         AcceptInvitationRequest: {
             /** @description The token from the link in the invitation mail. */
@@ -4629,6 +4644,11 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "manager" | "operator" | "viewer";
+            /**
+             * Format: uuid
+             * @description The member acts for this merchant only (its products, stock, orders, shipments, events and reports; every other id is a 404; never people, keys, merchants or settings); omitted or null: the whole tenant. Not with the owner role.
+             */
+            merchantId?: string | null;
         };
         UpdateUserRequest: {
             /**
@@ -4659,13 +4679,18 @@ export interface components {
             lastUsedAt: string | null;
             /** Format: date-time */
             revokedAt: string | null;
-            /** @description The member accountable for the key (for a key made with a key, that key's creator). The key's scopes are capped by this member's current role, and it stops working when they leave the tenant. */
+            /** @description The member accountable for the key (for a key made with a key, that key's creator). The key's rights are capped by this member's current role and merchant, and it stops working when they leave the tenant. */
             createdBy: string | null;
             /**
              * Format: uuid
              * @description The merchant the key acts for (null: the whole tenant).
              */
             merchantId: string | null;
+            /**
+             * Format: uuid
+             * @description The key this key was made with (null: a member made it). It works only while that key, and every key above it, is neither revoked nor expired.
+             */
+            madeWithKey: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -10097,6 +10122,33 @@ export interface operations {
             };
             /** @description Insufficient scope, IP not allowed, or tenant not accessible */
             403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown merchant */
+            404: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
                     "X-Request-Id": string;

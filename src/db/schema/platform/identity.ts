@@ -81,6 +81,9 @@ export const apiKeys = sqliteTable(
     createdBy: text("created_by"),
     // A key acting for one merchant of the tenant only; null: the whole tenant.
     merchantId: text("merchant_id"),
+    // For a key made with a key: the keys above it, its maker last (the maker's own list, then the maker). It
+    // works only while every one of them does (src/auth/rights.ts); null or empty: a member made it.
+    grantorKeys: text("grantor_keys", { mode: "json" }).$type<string[] | null>(),
     createdAt: text("created_at").notNull(),
   },
   (t) => [
@@ -126,6 +129,8 @@ export const invitations = sqliteTable(
     tokenHash: text("token_hash").notNull(),
     invitedByType: text("invited_by_type", { enum: ["user", "api_key", "platform"] }).notNull(),
     invitedById: text("invited_by_id"),
+    // The merchant the person will act for (a 3PL's brand); null: the whole tenant.
+    merchantId: text("merchant_id"),
     expiresAt: text("expires_at").notNull(),
     acceptedAt: text("accepted_at"),
     acceptedBy: text("accepted_by").references(() => users.id),
