@@ -17,6 +17,7 @@ import {
   whoAmI,
 } from "./support/builders";
 import { call } from "./support/http";
+import { mailTo, tokenIn } from "./support/mail";
 import { type OpenApiDocument, servedDocument } from "./support/openapi";
 import { stubReceiver } from "./support/webhook-receiver";
 
@@ -37,6 +38,8 @@ const SCOPES = [
 let tenant: TestTenant;
 let doc: OpenApiDocument;
 let asA: Record<string, string>;
+/** A person invited to act for merchant A (`POST /users {merchantId}`), as an admin: their session's headers. */
+let asMemberOfA: Record<string, string>;
 const a = { merchantId: "", productId: "", orderId: "" };
 /** B's ids by the resource each path names, and every string that would show one of B's rows. */
 const b: Record<string, string> = {};
@@ -210,6 +213,19 @@ beforeAll(async () => {
   a.productId = pa.body.data.id;
   await adjustStock(tenant, a.productId, bin.id, 6);
   a.orderId = (await salesOrder(tenant, [{ productId: a.productId, quantity: 1 }], {}, asA)).body.data.id;
+  const email = `brand-a-${unique()}@example.com`;
+  await made(
+    "member of A",
+    call("POST", "/users", { headers: tenant.admin, body: { email, role: "admin", merchantId: ma } }),
+  );
+  const joined = await made(
+    "joining",
+    call("POST", "/auth/invitations/accept", {
+      body: { token: tokenIn(await mailTo(email)), password: "member-password-1", name: "Brand A" },
+    }),
+  );
+  if (!("token" in joined.body.data)) throw new Error("a new person is signed in");
+  asMemberOfA = { authorization: `Bearer ${joined.body.data.token}`, "x-tenant-id": tenant.id };
 });
 
 interface Operation {
@@ -328,24 +344,33 @@ describe("GET /auth/me", () => {
 });
 
 describe("a merchant-scoped key", () => {
-  it("walks every operation: 404 for B's ids, no write to B's rows, none of B's rows in any list", async () => {
-    const walked = operations().filter((op) => !notMerchants(op.path));
-    expect(walked.length).toBeGreaterThan(40);
-    const before = await bSnapshot();
-    for (const op of walked) {
-      const withIds = op.path.includes("{");
-      const url = withIds ? withBIds(op.path) : `${op.path}${queryFor(op)}`;
-      const body = op.method === "GET" || op.method === "DELETE" ? undefined : {};
-      const res = await call(op.method, url, { headers: asA, body });
-      const what = `${op.method} ${url} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
-      expect(seesB(res.body), what).toEqual([]);
-      if (op.admin) expect(res.status, what).toBe(403);
-      else if (withIds && op.method === "GET") expect(res.status, what).toBe(404);
-      else if (withIds) expect([400, 404], what).toContain(res.status);
-      else if (op.method === "GET") expect(res.status, what).toBe(200);
-    }
-    expect(await bSnapshot()).toEqual(before);
-  });
+  // The walk, for a merchant's key (every scope but admin) and for a person invited to act for the merchant (an admin
+  // session: it manages its merchant's own webhooks, and administers nothing else of the tenant).
+  it.each([
+    ["a merchant's key", () => asA, false],
+    ["an invited merchant member's session", () => asMemberOfA, true],
+  ] as const)(
+    "walks every operation as %s: 404 for B's ids, no write to B's rows, none of B's rows in any list",
+    async (_who, headersOf, ownWebhooks) => {
+      const headers = headersOf();
+      const walked = operations().filter((op) => !notMerchants(op.path));
+      expect(walked.length).toBeGreaterThan(40);
+      const before = await bSnapshot();
+      for (const op of walked) {
+        const withIds = op.path.includes("{");
+        const url = withIds ? withBIds(op.path) : `${op.path}${queryFor(op)}`;
+        const body = op.method === "GET" || op.method === "DELETE" ? undefined : {};
+        const res = await call(op.method, url, { headers, body });
+        const what = `${op.method} ${url} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+        expect(seesB(res.body), what).toEqual([]);
+        if (op.admin && !(ownWebhooks && op.path.startsWith("/webhooks"))) expect(res.status, what).toBe(403);
+        else if (withIds && op.method === "GET") expect(res.status, what).toBe(404);
+        else if (withIds) expect([400, 404], what).toContain(res.status);
+        else if (op.method === "GET") expect(res.status, what).toBe(200);
+      }
+      expect(await bSnapshot()).toEqual(before);
+    },
+  );
 
   it("gets 404 for B's ids on writes with well-formed bodies", async () => {
     const writes: [Method, string, unknown][] = [
