@@ -179,7 +179,7 @@ describe("GET /barcodes/{code}", () => {
         {
           type: "product",
           matchedOn: "barcode",
-          product: { id: product.id, sku: product.sku, name: "Widget", barcode: gtin },
+          product: { id: product.id, sku: product.sku, name: "Widget", barcode: gtin, merchantId: null },
         },
       ],
     });
@@ -189,7 +189,7 @@ describe("GET /barcodes/{code}", () => {
       {
         type: "product",
         matchedOn: "barcode",
-        product: { id: product.id, sku: product.sku, name: "Widget", barcode: gtin },
+        product: { id: product.id, sku: product.sku, name: "Widget", barcode: gtin, merchantId: null },
       },
     ]);
     // One code may name several things: a location and a product whose SKU is the same text.
@@ -198,7 +198,7 @@ describe("GET /barcodes/{code}", () => {
       {
         type: "product",
         matchedOn: "sku",
-        product: { id: bySku.id, sku: `LOC-${code}`, name: "Widget", barcode: null },
+        product: { id: bySku.id, sku: `LOC-${code}`, name: "Widget", barcode: null, merchantId: null },
       },
       {
         type: "location",

@@ -150,7 +150,7 @@ describe("a product's packagings", () => {
     expect(res.body.data?.matches).toEqual([
       {
         type: "packaging",
-        product: { id: product.id, sku: product.sku, name: product.name, barcode: null },
+        product: { id: product.id, sku: product.sku, name: product.name, barcode: null, merchantId: null },
         packaging: { code: "case", name: "Case of 12", quantity: 12, barcode: code },
       },
     ]);

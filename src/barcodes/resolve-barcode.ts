@@ -32,7 +32,13 @@ export async function resolveBarcode(
   const barcodes = gtinSpellings(code);
   const read = await runBatch(tdb, {
     products: db
-      .select({ id: products.id, sku: products.sku, name: products.name, barcode: products.barcode })
+      .select({
+        id: products.id,
+        sku: products.sku,
+        name: products.name,
+        barcode: products.barcode,
+        merchantId: products.merchantId,
+      })
       .from(products)
       .where(inTenant(tdb, products, or(inArray(products.barcode, barcodes), eq(products.sku, code)))),
     packagings: db
@@ -41,6 +47,7 @@ export async function resolveBarcode(
         sku: products.sku,
         name: products.name,
         barcode: products.barcode,
+        merchantId: products.merchantId,
         code: productPackagings.code,
         packagingName: sql<string>`${productPackagings.name}`.as("packaging_name"),
         quantity: productPackagings.quantity,
@@ -96,7 +103,7 @@ export async function resolveBarcode(
     })),
     ...read.packagings.map((p) => ({
       type: "packaging" as const,
-      product: { id: p.productId, sku: p.sku, name: p.name, barcode: p.barcode },
+      product: { id: p.productId, sku: p.sku, name: p.name, barcode: p.barcode, merchantId: p.merchantId },
       packaging: { code: p.code, name: p.packagingName, quantity: p.quantity, barcode: p.packagingBarcode },
     })),
     ...read.locations.map((location) => ({ type: "location" as const, location })),

@@ -13,7 +13,21 @@ const ProductMatch = z
   .object({
     type: z.literal("product"),
     matchedOn: z.enum(["barcode", "sku"]),
-    product: z.object({ id: z.uuid(), sku: z.string(), name: z.string(), barcode: z.string().nullable() }),
+    product: z.object({
+      id: z.uuid(),
+      sku: z.string(),
+      name: z.string(),
+      barcode: z.string().nullable(),
+      merchantId: z
+        .uuid()
+        .nullable()
+        .openapi({
+          description:
+            "The merchant whose product it is (null: the tenant's own). SKUs and barcodes are unique per merchant, so " +
+            "one code may name several merchants' products: each the caller may see is listed, and the work at hand " +
+            "(a pick list's line, an order's) tells which is meant.",
+        }),
+    }),
   })
   .openapi("BarcodeProductMatch");
 

@@ -74,8 +74,8 @@ export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: strin
     throw conflict(`Pick list ${pickListId} is ${row.status}; it takes no more picks`);
   }
   const scanned = await resolveScan(tdb, row.warehouseId, body);
-  const line = lineOfScan(lines, scanned, body);
-  const input = { ...body, quantity: await pickedUnits(tdb, body, line.productId, scanned.packUnits) };
+  const { line, product } = lineOfScan(lines, scanned, body);
+  const input = { ...body, quantity: await pickedUnits(tdb, body, line.productId, product.packUnits) };
   const remaining = remainingOf(line);
   if (input.quantity > remaining) {
     throw conflict(`Line ${line.lineNo} asks for ${remaining} more`, [
@@ -83,7 +83,7 @@ export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: strin
     ]);
   }
   const serials = input.serialNumbers ?? null;
-  const tracking = scanned.product?.tracking;
+  const { tracking } = product;
   if (tracking === "serial" && serials?.length !== input.quantity) {
     throw validationError([
       `serialNumbers: ${line.sku} is serial-tracked: name one serial number per unit picked`,

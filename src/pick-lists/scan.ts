@@ -66,16 +66,21 @@ export async function resolveScan(
       .orderBy(asc(locations.createdAt))
       .limit(1),
   });
-  const [packaging] = read.packaging;
-  const product =
-    read.products[0] ?? (packaging && { id: packaging.id, sku: packaging.sku, tracking: packaging.tracking });
-  return {
-    location: read.locations[0],
-    product,
-    packing: read.packing[0],
-    /** Units in the pack scanned, when the code was a packaging's barcode. */
-    packUnits: read.products[0] ? undefined : packaging?.units,
-  };
+  // One code may name products of several owners (SKUs and barcodes are unique per merchant): every match is
+  // kept, and the line the scan confirms picks its own (`lineOfScan`), the merchant of the work at hand.
+  const matches: ScannedProduct[] = [
+    ...read.products,
+    ...read.packaging.map(({ units, ...product }) => ({ ...product, packUnits: units })),
+  ];
+  return { location: read.locations[0], products: matches, packing: read.packing[0] };
+}
+
+/** A product a scan names; `packUnits`: the units of the pack scanned, when the code was a packaging's barcode. */
+interface ScannedProduct {
+  id: string;
+  sku: string;
+  tracking: "none" | "lot" | "serial";
+  packUnits?: number;
 }
 
 type Scanned = Awaited<ReturnType<typeof resolveScan>>;
@@ -86,15 +91,17 @@ const mismatch = (field: string, expected: string, got: string, line: PickListLi
   ]);
 
 /**
- * The open line a scan confirms: the one named, or the first open line (walking order) for the scanned
+ * The open line a scan confirms, and which of the products the code names is that line's (a code may name several
+ * owners' products): the line named, or the first open line (walking order) for the scanned
  * location, product and lot. A scan that matches no open line is a 409 naming what was expected.
  */
 export function lineOfScan(
   lines: readonly PickListLineRow[],
   scanned: Scanned,
   input: { lineId?: string; location: string; product: string; lotNumber?: string },
-): PickListLineRow {
+): { line: PickListLineRow; product: ScannedProduct } {
   const open = lines.filter((l) => l.status === "open");
+  const names = (l: PickListLineRow) => scanned.products.some((p) => p.id === l.productId);
   let line: PickListLineRow | undefined;
   if (input.lineId) {
     line = lines.find((l) => l.id === input.lineId);
@@ -112,18 +119,17 @@ export function lineOfScan(
     if (!next) throw conflict("Every line of this pick list is done");
     line =
       atLocation.find(
-        (l) =>
-          l.productId === scanned.product?.id &&
-          (l.lotNumber ?? undefined) === (input.lotNumber ?? l.lotNumber ?? undefined),
+        (l) => names(l) && (l.lotNumber ?? undefined) === (input.lotNumber ?? l.lotNumber ?? undefined),
       ) ??
-      atLocation.find((l) => l.productId === scanned.product?.id) ??
+      atLocation.find(names) ??
       next;
   }
   if (scanned.location?.id !== line.locationId)
     throw mismatch("location", line.locationCode, input.location, line);
-  if (scanned.product?.id !== line.productId) throw mismatch("product", line.sku, input.product, line);
+  const product = scanned.products.find((p) => p.id === line.productId);
+  if (!product) throw mismatch("product", line.sku, input.product, line);
   if ((line.lotNumber ?? undefined) !== input.lotNumber) {
     throw mismatch("lotNumber", line.lotNumber ?? "no lot", input.lotNumber ?? "no lot", line);
   }
-  return line;
+  return { line, product };
 }

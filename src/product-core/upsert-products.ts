@@ -54,7 +54,9 @@ export async function upsertProducts(
     } catch (error) {
       answerFor(error, {
         products_tenant_sku_unique: () => undefined,
+        products_tenant_merchant_sku_unique: () => undefined,
         products_tenant_barcode_unique: () => undefined,
+        products_tenant_merchant_barcode_unique: () => undefined,
         barcode_taken: () => undefined,
         products_status_check: () => undefined,
       });

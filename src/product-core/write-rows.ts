@@ -19,10 +19,6 @@ const ROWS_PER_STATEMENT = 500;
 const trackingFixed =
   "a stored product's tracking changes one product at a time (PUT /products/{id}), while it has no stock";
 
-/** Why a bulk write leaves a stored product's merchant alone. */
-const merchantFixed =
-  "a stored product's merchant changes one product at a time (PUT /products/{id}), while it has no stock or open orders";
-
 const column = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
 
 /**
@@ -96,10 +92,11 @@ export interface PlannedRows {
 }
 
 /**
- * Every line checked against the others and the stored products: a SKU or barcode named twice, a new SKU
- * without what a create needs, a barcode another product holds, a tracking change (refused: it needs the
- * product to have no stock, one product at a time). `mode: "create"` refuses stored SKUs. `label` says where a
- * line is in the request (`row 3`, `line 2`).
+ * Every line checked against the others and the stored products: a SKU or barcode named twice for one owner, a
+ * new SKU without what a create needs, a barcode another product or packaging of the owner holds, a tracking change
+ * (refused: it needs the product to have no stock, one product at a time). A line names its product by SKU within
+ * its owner (`ownerOf`): a line naming another merchant than a stored SKU's writes a new product of that merchant.
+ * `mode: "create"` refuses stored SKUs. `label` says where a line is in the request (`row 3`, `line 2`).
  */
 export async function planProductRows(
   tdb: TenantDb,
@@ -114,16 +111,13 @@ export async function planProductRows(
       errors: [...(seen?.errors ?? []), error],
     });
   };
-  for (const field of ["sku", "barcode"] as const) {
-    const first = new Map<string, number>();
-    lines.forEach((line, index) => {
-      const value = line[field];
-      if (!value) return;
-      const seen = first.get(value);
-      if (seen === undefined) first.set(value, index);
-      else refuse(index, 400, `${field}: ${value} duplicates ${options.label(seen)}`);
-    });
-  }
+  // A line's owner (SKUs and barcodes are unique per owner): the merchant it names (null: the tenant's own goods),
+  // else the writer's merchant. A tenant-wide writer naming none means the one stored product with that SKU,
+  // whoever owns it (several: refused), or the tenant's own goods for a new SKU.
+  const anyOwner = "*";
+  const ownerOf = (line: ProductLine) =>
+    line.merchantId === undefined ? (tdb.merchantId ?? anyOwner) : (line.merchantId ?? "");
+  const sameOwner = (a: string, b: string) => a === b || a === anyOwner || b === anyOwner;
   const barcodes = lines.flatMap((line) => (line.barcode ? [line.barcode] : []));
   const read = await runBatch(tdb, {
     stored: tdb.db
@@ -147,40 +141,69 @@ export async function planProductRows(
       merchants,
       lines.flatMap((line) => (line.merchantId ? [line.merchantId] : [])),
     ),
-    // A barcode is unique across products and packagings.
+    // A barcode is unique across an owner's products and packagings.
     packed: tdb.db
-      .select({ barcode: productPackagings.barcode, sku: products.sku })
+      .select({ barcode: productPackagings.barcode, sku: products.sku, merchantId: products.merchantId })
       .from(productPackagings)
       .innerJoin(products, eq(products.id, productPackagings.productId))
       .where(inTenant(tdb, productPackagings, inJsonArray(productPackagings.barcode, barcodes))),
   });
-  const packagingOf = new Map(read.packed.map((p) => [p.barcode, p.sku]));
   const stored = read.stored.map(withParts);
   const knownMerchants = new Set(read.merchants.map((m) => m.id));
-  const storedBySku = new Map(stored.map((p) => [p.row.sku, p]));
-  const storedByBarcode = new Map(
-    stored.flatMap((p) => (p.row.barcode ? [[p.row.barcode, p.row] as const] : [])),
-  );
   const now = new Date().toISOString();
+  // Each line's stored product and the owner it writes for: the stored product's, else the one it names (a new SKU);
+  // none when its SKU names several owners' products.
+  const targets = lines.map((line) => {
+    const owner = ownerOf(line);
+    const candidates = stored.filter(
+      (p) => p.row.sku === line.sku && sameOwner(p.row.merchantId ?? "", owner),
+    );
+    if (candidates.length > 1) return { candidates };
+    const found = candidates[0];
+    return {
+      candidates,
+      found,
+      writes: found ? (found.row.merchantId ?? "") : owner === anyOwner ? "" : owner,
+    };
+  });
+  // A SKU or barcode named twice for one owner.
+  for (const field of ["sku", "barcode"] as const) {
+    const first = new Map<string, number>();
+    lines.forEach((line, index) => {
+      const { writes } = targets[index] as (typeof targets)[number];
+      if (!line[field] || writes === undefined) return;
+      const key = JSON.stringify([line[field], writes]);
+      const seen = first.get(key);
+      if (seen === undefined) first.set(key, index);
+      else refuse(index, 400, `${field}: ${line[field]} duplicates ${options.label(seen)}`);
+    });
+  }
   const rows: PlannedRows["rows"] = new Map();
   lines.forEach((line, index) => {
-    const found = storedBySku.get(line.sku);
+    const { candidates, found, writes } = targets[index] as (typeof targets)[number];
+    if (writes === undefined) {
+      const owners = candidates.map((p) => p.row.merchantId ?? "the tenant's own").join(", ");
+      refuse(index, 409, `sku: ${line.sku} names products of several owners (${owners}); send merchantId`);
+      return;
+    }
     const existing = found?.row;
     if (existing && options.mode === "create") refuse(index, 409, `sku: ${line.sku} already exists`);
     if (existing && line.tracking !== undefined && line.tracking !== existing.tracking) {
       refuse(index, 409, `tracking: ${trackingFixed}`);
     }
-    if (existing && line.merchantId !== undefined && line.merchantId !== existing.merchantId) {
-      refuse(index, 409, `merchantId: ${merchantFixed}`);
-    } else if (line.merchantId && !knownMerchants.has(line.merchantId)) {
+    if (line.merchantId && !knownMerchants.has(line.merchantId)) {
       refuse(index, 400, `merchantId: merchant ${line.merchantId} not found`);
     }
-    const owner = line.barcode ? storedByBarcode.get(line.barcode) : undefined;
-    if (owner && owner.sku !== line.sku)
-      refuse(index, 409, `barcode: ${line.barcode} already belongs to ${owner.sku}`);
-    const packaging = line.barcode ? packagingOf.get(line.barcode) : undefined;
+    const holder = line.barcode
+      ? stored.find((p) => p.row.barcode === line.barcode && (p.row.merchantId ?? "") === writes)?.row
+      : undefined;
+    if (holder && holder.sku !== line.sku)
+      refuse(index, 409, `barcode: ${line.barcode} already belongs to ${holder.sku}`);
+    const packaging = line.barcode
+      ? read.packed.find((p) => p.barcode === line.barcode && (p.merchantId ?? "") === writes)
+      : undefined;
     if (packaging)
-      refuse(index, 409, `barcode: ${line.barcode} already belongs to a packaging of ${packaging}`);
+      refuse(index, 409, `barcode: ${line.barcode} already belongs to a packaging of ${packaging.sku}`);
     if (existing) {
       if (!problems.has(index))
         rows.set(index, {

@@ -116,9 +116,8 @@ export function replaceParts(tdb: TenantDb, id: string, sent: SentParts, guard: 
   return statements;
 }
 
-/** The 409s of a barcode that already names something else in the tenant. */
+/** The 409 of a barcode that already names another product or packaging of the same owner. */
 export const barcodeTaken = {
-  product_packagings_tenant_barcode_unique: "A packaging with this barcode already exists",
   barcode_taken: "The barcode already names another product or packaging",
 };
 

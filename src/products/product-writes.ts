@@ -33,10 +33,15 @@ export function refusedProductWrite(error: unknown, merchantId: string | null): 
   });
 }
 
-/** The 409s of a SKU or barcode another product (or packaging) already has. */
+/**
+ * The 409s of a SKU or barcode another product (or packaging) of the same owner already has: the tenant's own
+ * goods, or one merchant's (a merchant's write never meets another merchant's codes).
+ */
 export const duplicateProduct = {
   products_tenant_sku_unique: "A product with this SKU already exists",
+  products_tenant_merchant_sku_unique: "A product with this SKU already exists",
   products_tenant_barcode_unique: "A product with this barcode already exists",
+  products_tenant_merchant_barcode_unique: "A product with this barcode already exists",
   ...barcodeTaken,
 };
 

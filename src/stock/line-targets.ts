@@ -86,10 +86,20 @@ export async function resolveLineTargets(tdb: TenantDb, refs: readonly LineRef[]
     locations: [...(read.locationsById ?? []), ...(read.locationsByCode ?? [])],
   };
   const productById = new Map(found.products.map((p) => [p.id, p]));
-  const productBySku = new Map(found.products.map((p) => [p.sku, p]));
+  // SKUs are unique per owner (docs/decisions/merchants.md): a credential of the whole tenant may find one SKU
+  // among several merchants' goods, which only a product id tells apart.
+  const productsBySku = new Map<string, typeof found.products>();
+  for (const p of productById.values()) productsBySku.set(p.sku, [...(productsBySku.get(p.sku) ?? []), p]);
   const locationById = new Map(found.locations.map((l) => [l.id, l]));
   return refs.map((ref) => {
-    const product = ref.productId ? productById.get(ref.productId) : productBySku.get(ref.sku ?? "");
+    const bySku = ref.productId ? [] : (productsBySku.get(ref.sku ?? "") ?? []);
+    if (bySku.length > 1) {
+      return {
+        status: 400,
+        errors: [`sku: ${ref.sku} names products of ${bySku.length} owners (merchants); send productId`],
+      };
+    }
+    const product = ref.productId ? productById.get(ref.productId) : bySku[0];
     const coded = found.locations.filter(
       (l) =>
         l.code === ref.locationCode &&

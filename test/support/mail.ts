@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { vi } from "vitest";
 import { sentMail } from "../../src/mail/development";
 import type { Mail } from "../../src/mail/mail";
 
@@ -6,9 +6,16 @@ import type { Mail } from "../../src/mail/mail";
  * The newest mail to `to` that the Worker's development sender recorded (it sends after the response,
  * so this waits for it). `after` skips the mail that was already there.
  */
-export async function mailTo(to: string, after = 0): Promise<Mail> {
-  await expect.poll(() => sentMail.filter((mail) => mail.to === to).length).toBeGreaterThan(after);
-  return sentMail.filter((mail) => mail.to === to).at(-1) as Mail;
+export function mailTo(to: string, after = 0): Promise<Mail> {
+  // vi.waitFor, not expect.poll: it also waits in a beforeAll.
+  return vi.waitFor(
+    () => {
+      const sent = sentMail.filter((mail) => mail.to === to);
+      if (sent.length <= after) throw new Error(`no new mail to ${to} yet`);
+      return sent.at(-1) as Mail;
+    },
+    { timeout: 10_000 },
+  );
 }
 
 /** How many mails went to `to` so far. */

@@ -34,10 +34,21 @@ export const products = sqliteTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex("products_tenant_sku_unique").on(t.tenantId, t.sku),
+    // SKUs and barcodes are unique per owner (docs/decisions/merchants.md, "SKUs and barcodes per merchant"):
+    // among the tenant's own goods, and among each merchant's. Two brands may both sell TSHIRT-M; a brand's write
+    // never meets another brand's code. Lookups by code read the plain indexes, which serve every owner.
+    uniqueIndex("products_tenant_sku_unique").on(t.tenantId, t.sku).where(sql`${t.merchantId} is null`),
+    uniqueIndex("products_tenant_merchant_sku_unique")
+      .on(t.tenantId, t.merchantId, t.sku)
+      .where(sql`${t.merchantId} is not null`),
+    index("products_tenant_sku_idx").on(t.tenantId, t.sku),
     uniqueIndex("products_tenant_barcode_unique")
       .on(t.tenantId, t.barcode)
-      .where(sql`${t.barcode} is not null`),
+      .where(sql`${t.barcode} is not null and ${t.merchantId} is null`),
+    uniqueIndex("products_tenant_merchant_barcode_unique")
+      .on(t.tenantId, t.merchantId, t.barcode)
+      .where(sql`${t.barcode} is not null and ${t.merchantId} is not null`),
+    index("products_tenant_barcode_idx").on(t.tenantId, t.barcode),
     index("products_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("products_tenant_updated_idx").on(t.tenantId, t.updatedAt, t.id),
     index("products_tenant_name_idx").on(t.tenantId, t.name, t.id),
@@ -54,7 +65,8 @@ export const products = sqliteTable(
 
 /**
  * A product's pack sizes (`case` = 12 units). Stock stays in base units; a packaging only converts what a caller
- * sends. A packaging's barcode is unique per tenant, also against products' barcodes (triggers, migration 0012).
+ * sends. A packaging's barcode is unique among its product's owner's packagings and products (triggers, migration
+ * 0018: the owner is the product's merchant, which this table does not carry).
  */
 export const productPackagings = sqliteTable(
   "product_packagings",
@@ -70,9 +82,7 @@ export const productPackagings = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productId, t.code] }),
-    uniqueIndex("product_packagings_tenant_barcode_unique")
-      .on(t.tenantId, t.barcode)
-      .where(sql`${t.barcode} is not null`),
+    index("product_packagings_tenant_barcode_idx").on(t.tenantId, t.barcode),
     check("product_packagings_quantity_check", sql`${t.quantity} >= 1`),
   ],
 );
