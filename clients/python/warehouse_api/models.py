@@ -997,10 +997,11 @@ class BarcodePackagingMatchProduct(_m.Model):
     sku: str
     name: str
     barcode: Optional[str]
+    merchant_id: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode"}
-    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode", "merchant_id": "merchantId"}
+    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode", "merchantId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BarcodePackagingMatchProduct":
@@ -1009,6 +1010,7 @@ class BarcodePackagingMatchProduct(_m.Model):
             sku=data.get("sku"),
             name=data.get("name"),
             barcode=data.get("barcode"),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -1039,10 +1041,11 @@ class BarcodeProductMatchProduct(_m.Model):
     sku: str
     name: str
     barcode: Optional[str]
+    merchant_id: Optional[str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode"}
-    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode"})
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "sku": "sku", "name": "name", "barcode": "barcode", "merchant_id": "merchantId"}
+    _required: ClassVar[frozenset] = frozenset({"id", "sku", "name", "barcode", "merchantId"})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BarcodeProductMatchProduct":
@@ -1051,6 +1054,7 @@ class BarcodeProductMatchProduct(_m.Model):
             sku=data.get("sku"),
             name=data.get("name"),
             barcode=data.get("barcode"),
+            merchant_id=data.get("merchantId"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

@@ -1625,7 +1625,7 @@ namespace Warehouse.Api.Models
 
     public sealed class BarcodePackagingMatchProduct : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode", "merchantId" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -1639,6 +1639,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>barcode</c>, may be null.</summary>
         public string Barcode { get; set; }
 
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -1650,6 +1653,7 @@ namespace Warehouse.Api.Models
             model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
             model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
             model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -1661,6 +1665,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "sku", Sku, true);
             ModelJson.Put(json, "name", Name, true);
             ModelJson.Put(json, "barcode", Barcode, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -1700,7 +1705,7 @@ namespace Warehouse.Api.Models
 
     public sealed class BarcodeProductMatchProduct : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "sku", "name", "barcode", "merchantId" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -1714,6 +1719,9 @@ namespace Warehouse.Api.Models
         /// <summary><c>barcode</c>, may be null.</summary>
         public string Barcode { get; set; }
 
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
+
         /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
         public JsonObject AdditionalProperties { get; } = new JsonObject();
 
@@ -1725,6 +1733,7 @@ namespace Warehouse.Api.Models
             model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
             model.Name = ModelJson.ToStringValue(ModelJson.Get(json, "name"));
             model.Barcode = ModelJson.ToStringValue(ModelJson.Get(json, "barcode"));
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
             ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
             return model;
         }
@@ -1736,6 +1745,7 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "sku", Sku, true);
             ModelJson.Put(json, "name", Name, true);
             ModelJson.Put(json, "barcode", Barcode, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -897,7 +897,7 @@ export interface paths {
         put: operations["updateMerchant"];
         post?: never;
         /**
-         * Delete a merchant without products or open orders
+         * Delete a merchant without products, open orders or credentials acting for it
          * @description Requires scope `admin`.
          */
         delete: operations["deleteMerchant"];
@@ -6800,6 +6800,11 @@ export interface components {
                 sku: string;
                 name: string;
                 barcode: string | null;
+                /**
+                 * Format: uuid
+                 * @description The merchant whose product it is (null: the tenant's own). SKUs and barcodes are unique per merchant, so one code may name several merchants' products: each the caller may see is listed, and the work at hand (a pick list's line, an order's) tells which is meant.
+                 */
+                merchantId: string | null;
             };
         };
         BarcodePackagingMatch: {
@@ -6814,6 +6819,11 @@ export interface components {
                 sku: string;
                 name: string;
                 barcode: string | null;
+                /**
+                 * Format: uuid
+                 * @description The merchant whose product it is (null: the tenant's own). SKUs and barcodes are unique per merchant, so one code may name several merchants' products: each the caller may see is listed, and the work at hand (a pick list's line, an order's) tells which is meant.
+                 */
+                merchantId: string | null;
             };
             packaging: {
                 code: string;
@@ -19950,7 +19960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description It has products or open orders */
+            /** @description It has products or open orders, or keys, members or invitations act for it */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
@@ -23581,7 +23591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict; also: a request with this Idempotency-Key is still in progress (then with `Retry-After`) */
+            /** @description A merchant's credential names a scope holding none of its merchant's stock */
             409: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
