@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class AcceptedInvitation extends Model
 {
-    public const FIELDS = ['token', 'refreshToken', 'expiresAt', 'user', 'tenantId', 'role'];
+    public const FIELDS = ['token', 'refreshToken', 'expiresAt', 'user', 'tenantId', 'role', 'merchantId'];
 
     /** `token (optional)` */
     public readonly ?string $token;
@@ -30,6 +30,9 @@ final class AcceptedInvitation extends Model
     /** `role (optional)` */
     public readonly ?Role $role;
 
+    /** `merchantId (optional), may be null` */
+    public readonly ?string $merchantId;
+
     /** @param array<string, mixed> $data the API's JSON, decoded */
     public function __construct(array $data)
     {
@@ -40,5 +43,6 @@ final class AcceptedInvitation extends Model
         $this->user = isset($data['user']) ? SessionUser::fromArray($data['user']) : null;
         $this->tenantId = $data['tenantId'] ?? null;
         $this->role = isset($data['role']) ? Role::tryFrom($data['role']) : null;
+        $this->merchantId = $data['merchantId'] ?? null;
     }
 }

@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class BarcodeProductMatchProduct extends Model
 {
-    public const FIELDS = ['id', 'sku', 'name', 'barcode'];
+    public const FIELDS = ['id', 'sku', 'name', 'barcode', 'merchantId'];
 
     /** `id` */
     public readonly string $id;
@@ -24,6 +24,9 @@ final class BarcodeProductMatchProduct extends Model
     /** `barcode, may be null` */
     public readonly ?string $barcode;
 
+    /** `merchantId, may be null` */
+    public readonly ?string $merchantId;
+
     /** @param array<string, mixed> $data the API's JSON, decoded */
     public function __construct(array $data)
     {
@@ -32,5 +35,6 @@ final class BarcodeProductMatchProduct extends Model
         $this->sku = $data['sku'];
         $this->name = $data['name'];
         $this->barcode = $data['barcode'] ?? null;
+        $this->merchantId = $data['merchantId'] ?? null;
     }
 }

@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class CreatedApiKey extends Model
 {
-    public const FIELDS = ['id', 'name', 'prefix', 'scopes', 'allowedIps', 'expiresAt', 'lastUsedAt', 'revokedAt', 'createdBy', 'merchantId', 'createdAt', 'key'];
+    public const FIELDS = ['id', 'name', 'prefix', 'scopes', 'allowedIps', 'expiresAt', 'lastUsedAt', 'revokedAt', 'createdBy', 'merchantId', 'madeWithKey', 'createdAt', 'key'];
 
     /** `id` */
     public readonly string $id;
@@ -42,6 +42,9 @@ final class CreatedApiKey extends Model
     /** `merchantId, may be null` */
     public readonly ?string $merchantId;
 
+    /** `madeWithKey, may be null` */
+    public readonly ?string $madeWithKey;
+
     /** `createdAt` */
     public readonly string $createdAt;
 
@@ -62,6 +65,7 @@ final class CreatedApiKey extends Model
         $this->revokedAt = $data['revokedAt'] ?? null;
         $this->createdBy = $data['createdBy'] ?? null;
         $this->merchantId = $data['merchantId'] ?? null;
+        $this->madeWithKey = $data['madeWithKey'] ?? null;
         $this->createdAt = $data['createdAt'];
         $this->key = $data['key'];
     }

@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class Invitation extends Model
 {
-    public const FIELDS = ['id', 'email', 'role', 'status', 'expiresAt', 'createdAt', 'acceptedAt', 'revokedAt', 'invitedBy'];
+    public const FIELDS = ['id', 'email', 'role', 'status', 'expiresAt', 'createdAt', 'acceptedAt', 'revokedAt', 'merchantId', 'invitedBy'];
 
     /** `id` */
     public readonly string $id;
@@ -36,6 +36,9 @@ final class Invitation extends Model
     /** `revokedAt, may be null` */
     public readonly ?string $revokedAt;
 
+    /** `merchantId, may be null` */
+    public readonly ?string $merchantId;
+
     /** `invitedBy` */
     public readonly InvitationInvitedBy $invitedBy;
 
@@ -51,6 +54,7 @@ final class Invitation extends Model
         $this->createdAt = $data['createdAt'];
         $this->acceptedAt = $data['acceptedAt'] ?? null;
         $this->revokedAt = $data['revokedAt'] ?? null;
+        $this->merchantId = $data['merchantId'] ?? null;
         $this->invitedBy = InvitationInvitedBy::fromArray($data['invitedBy']);
     }
 }

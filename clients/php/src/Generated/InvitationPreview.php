@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class InvitationPreview extends Model
 {
-    public const FIELDS = ['email', 'tenantName', 'role', 'expiresAt', 'accountExists'];
+    public const FIELDS = ['email', 'tenantName', 'role', 'merchantId', 'expiresAt', 'accountExists'];
 
     /** `email` */
     public readonly string $email;
@@ -20,6 +20,9 @@ final class InvitationPreview extends Model
 
     /** `role` */
     public readonly ?Role $role;
+
+    /** `merchantId, may be null` */
+    public readonly ?string $merchantId;
 
     /** `expiresAt` */
     public readonly string $expiresAt;
@@ -34,6 +37,7 @@ final class InvitationPreview extends Model
         $this->email = $data['email'];
         $this->tenantName = $data['tenantName'];
         $this->role = Role::tryFrom($data['role']);
+        $this->merchantId = $data['merchantId'] ?? null;
         $this->expiresAt = $data['expiresAt'];
         $this->accountExists = $data['accountExists'];
     }

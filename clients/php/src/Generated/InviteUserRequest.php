@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class InviteUserRequest extends Model
 {
-    public const FIELDS = ['email', 'role'];
+    public const FIELDS = ['email', 'role', 'merchantId'];
 
     /** `email` */
     public readonly string $email;
@@ -18,11 +18,15 @@ final class InviteUserRequest extends Model
     /** `role` */
     public readonly ?Role $role;
 
+    /** `merchantId (optional), may be null` */
+    public readonly ?string $merchantId;
+
     /** @param array<string, mixed> $data the API's JSON, decoded */
     public function __construct(array $data)
     {
         parent::__construct($data);
         $this->email = $data['email'];
         $this->role = Role::tryFrom($data['role']);
+        $this->merchantId = $data['merchantId'] ?? null;
     }
 }

@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class JoinedTenant extends Model
 {
-    public const FIELDS = ['tenantId', 'role'];
+    public const FIELDS = ['tenantId', 'role', 'merchantId'];
 
     /** `tenantId` */
     public readonly string $tenantId;
@@ -18,11 +18,15 @@ final class JoinedTenant extends Model
     /** `role` */
     public readonly ?Role $role;
 
+    /** `merchantId, may be null` */
+    public readonly ?string $merchantId;
+
     /** @param array<string, mixed> $data the API's JSON, decoded */
     public function __construct(array $data)
     {
         parent::__construct($data);
         $this->tenantId = $data['tenantId'];
         $this->role = Role::tryFrom($data['role']);
+        $this->merchantId = $data['merchantId'] ?? null;
     }
 }
