@@ -29,6 +29,7 @@ export function knownMatches(code: string, known: KnownCodes): ScanMatch[] {
     sku: p.sku,
     name: p.name,
     barcode: p.barcode,
+    merchantId: p.merchantId,
   });
   return [
     ...known.products.flatMap((p): ScanMatch[] =>
