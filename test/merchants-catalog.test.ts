@@ -175,7 +175,7 @@ describe("a product's merchant", () => {
     expect(unknownMerchant.status).toBe(409);
   });
 
-  it("is set in bulk for new products and refused as a change of a stored one", async () => {
+  it("is set in bulk for new products; a line naming another merchant than a stored SKU's is that merchant's own product", async () => {
     const [a, b] = [await newMerchant(), await newMerchant()];
     const sku = `SKU-${unique()}`;
     const first = await call("POST", "/products/batch", {
@@ -191,20 +191,20 @@ describe("a product's merchant", () => {
     expect(first.body.data.results[0]?.status).toBe(201);
     expect(first.body.data.results[1]).toMatchObject({ status: 400 });
     expect(first.body.data.results[1]?.errors?.[0]).toMatch(/^merchantId: merchant .* not found$/);
-    const stored = await call("GET", `/products/${first.body.data.results[0]?.id}`, {
+    const ofA = first.body.data.results[0]?.id;
+    // SKUs are unique per merchant (issue #44, merchants.md): a bulk line never moves a stored product to
+    // another merchant; naming merchant B with A's SKU is B's product of that SKU, and A's stays A's.
+    const ofB = await call("POST", "/products/batch", {
       headers: tenant.admin,
+      body: { products: [{ sku, name: "B's", merchantId: b.id }] },
     });
-    expect(stored.body.data.merchantId).toBe(a.id);
-    const change = await call("POST", "/products/batch", {
-      headers: tenant.admin,
-      body: { products: [{ sku, merchantId: b.id }] },
-    });
-    // Every line refused: nothing to write, still a 200 with the line's refusal.
-    expect(change.status).toBe(200);
-    expect(change.body.data.results[0]?.status).toBe(409);
-    expect(change.body.data.results[0]?.errors?.[0]).toMatch(
-      /^merchantId: a stored product's merchant changes/,
-    );
+    expect(ofB.status).toBe(200);
+    expect(ofB.body.data.results[0]).toMatchObject({ status: 201, action: "created" });
+    expect(ofB.body.data.results[0]?.id).not.toBe(ofA);
+    const stored = async (id: string | undefined) =>
+      (await call("GET", `/products/${id}`, { headers: tenant.admin })).body.data;
+    expect(await stored(ofA)).toMatchObject({ sku, name: "x", merchantId: a.id });
+    expect(await stored(ofB.body.data.results[0]?.id)).toMatchObject({ sku, name: "B's", merchantId: b.id });
   });
 });
 

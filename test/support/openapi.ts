@@ -531,8 +531,8 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on stored data (which merchants use a SKU: SKUs are unique per merchant)",
   },
   {
-    rule: /^row \d+: (tracking: a stored product's tracking|merchantId: a stored product's merchant) changes one product at a time /,
-    why: "depends on stored data (the product's tracking, its merchant)",
+    rule: /^row \d+: tracking: a stored product's tracking changes one product at a time /,
+    why: "depends on stored data (the product's tracking)",
   },
   {
     rule: /^row \d+: merchantId: merchant .+ not found$/,
