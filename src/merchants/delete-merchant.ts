@@ -1,9 +1,8 @@
 import { and, eq, exists, not, notInArray, or, type SQL, sql } from "drizzle-orm";
-import type { PlatformScope, TenantDb } from "../db/client";
+import type { TenantDb } from "../db/client";
 import { merchants, orders, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
-import { credentialsActingFor } from "./acting-credentials";
 import { getMerchant } from "./read-merchant";
 import { ofMerchant } from "./records";
 
@@ -33,10 +32,11 @@ function inUse(tdb: TenantDb, id: string): SQL {
 /**
  * Refused (409) while the merchant has products or open orders (the check and the delete are one statement), and
  * while a key, a member or a pending invitation acts for it (409 naming each: revoke or change them first).
+ * `actingFor` names those: credentials are the platform's data (src/identity/merchant-credentials.ts).
  */
-export async function deleteMerchant(tdb: TenantDb, platform: PlatformScope, id: string) {
+export async function deleteMerchant(tdb: TenantDb, id: string, actingFor: () => Promise<string[]>) {
   const merchant = await getMerchant(tdb, id);
-  const acting = await credentialsActingFor(platform, id);
+  const acting = await actingFor();
   if (acting.length > 0) {
     throw conflict(
       "Keys, members or invitations act for this merchant: revoke the keys and change or remove the members first",

@@ -2,6 +2,7 @@ import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
+import { credentialsActingFor } from "../identity/merchant-credentials";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createMerchant } from "./create-merchant";
 import { deleteMerchant } from "./delete-merchant";
@@ -77,6 +78,10 @@ export const merchantRoutes = createRouter()
   .openapi(updateMerchantRoute, async (c) =>
     ok(c, await updateMerchant(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
   )
-  .openapi(deleteMerchantRoute, async (c) =>
-    ok(c, await deleteMerchant(c.var.tenantDb, c.var.platformScope, c.req.valid("param").id)),
-  );
+  .openapi(deleteMerchantRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return ok(
+      c,
+      await deleteMerchant(c.var.tenantDb, id, () => credentialsActingFor(c.var.platformScope, id)),
+    );
+  });

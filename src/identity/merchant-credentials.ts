@@ -6,7 +6,8 @@ import { apiKeys, invitations, memberships, users } from "../db/schema/platform"
 /**
  * What still acts for a merchant (read on the platform, where credentials live): its live keys (neither revoked nor
  * expired), the members restricted to it and the pending invitations naming it, one line each, naming them. A
- * merchant is not deleted while any is left (docs/decisions/merchants.md, "Delete").
+ * merchant is not deleted while any is left (docs/decisions/merchants.md, "Delete"): `DELETE /merchants/{id}` passes
+ * this read in, since the merchant lives on the tenant's shard and its credentials here.
  */
 export async function credentialsActingFor(scope: PlatformScope, merchantId: string, now = new Date()) {
   const at = now.toISOString();
