@@ -87,11 +87,21 @@ describe.each([
     await expectFits(page, phone, "the products filtered by merchant");
 
     // An order's codes are the chosen owner's products: BETA has no TENT-1 (nothing is sent); ACME's order is made.
-    await ok(
-      api.POST("/api/v1/inventory/adjustments", {
-        body: { productId: tentId, locationId: a1.id, quantity: 5, reason: "received" },
-      }),
-    );
+    // Add stock looks the code up among the chosen owner's products too: not BETA's, then ACME's 5 into A1.
+    await page.goto("/app/stock");
+    await page.getByRole("button", { name: "Add stock" }).click();
+    const add = page.getByRole("dialog", { name: "Add stock" });
+    await add.getByLabel("SKU or barcode").fill("TENT-1");
+    await add.getByLabel("Merchant").selectOption({ label: BETA });
+    await add.getByLabel("Location").selectOption({ label: "MAIN · A1" });
+    await add.getByLabel("Quantity").fill("5");
+    await add.getByRole("button", { name: "Add stock" }).click();
+    await add.getByText("No product has the SKU or barcode TENT-1 among BETA's products").waitFor(POLL);
+    await add.getByLabel("Merchant").selectOption({ label: ACME });
+    await add.getByRole("button", { name: "Add stock" }).click();
+    await add.waitFor({ state: "detached", ...POLL });
+    const levels = await ok(api.GET("/api/v1/inventory/stock", { params: { query: { productId: tentId } } }));
+    expect(levels.items.map((l) => ("onHand" in l ? [l.locationId, l.onHand] : []))).toEqual([[a1.id, 5]]);
     await page.goto("/app/orders");
     await page.getByRole("button", { name: "New sales order" }).click();
     const dialog = page.getByRole("dialog", { name: "New sales order" });

@@ -1,6 +1,7 @@
 import { api, unwrap } from "../api/client";
 import { EditDialog } from "../ui/form-dialog";
 import { locationChoices, useLocations, useWarehouses } from "../ui/lookups";
+import { chosenOwner, MerchantField, useMerchantChoice } from "../ui/merchant-field";
 import { productByCode } from "../ui/products-lookup";
 import { choicesOf, SelectField } from "../ui/select-field";
 
@@ -16,8 +17,10 @@ const REASONS = ["received", "found", "returned", "correction"];
 export function AddStockDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const locations = useLocations();
   const warehouses = useWarehouses();
+  const merchants = useMerchantChoice();
   const save = async (fields: Record<string, string>) => {
-    const product = await productByCode(fields.code ?? "");
+    // A 3PL's merchants may share a SKU (#44): the Merchant select says whose product the code is.
+    const product = await productByCode(fields.code ?? "", chosenOwner(fields, merchants));
     const serials = (fields.serialNumbers ?? "").split(/\s+/).filter(Boolean);
     return unwrap(
       api.POST("/api/v1/inventory/adjustments", {
@@ -40,6 +43,7 @@ export function AddStockDialog({ onClose, onDone }: { onClose: () => void; onDon
         <span>SKU or barcode</span>
         <input name="code" required maxLength={100} autofocus />
       </label>
+      <MerchantField empty="Any (the product's owner)" ownChoice initial="" />
       <SelectField
         label="Location"
         name="locationId"
