@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTenant, ok, type TestTenant } from "./support/api";
 import { allScansSent, expectWellBehaved, openPage, signIn } from "./support/browser";
-import { MUG_BARCODE, mainWithBins } from "./support/seed";
+import { confirmedSale, MUG_BARCODE, mainWithBins } from "./support/seed";
 
 // Two brands of one 3PL may sell the same SKU under the same barcode (issue #44: SKUs and barcodes are unique per
 // merchant). A scan of that barcode names both products; the floor takes the one of the work at hand: the
@@ -82,21 +82,7 @@ describe("a barcode two merchants share, on the floor", () => {
     const tenant = await createTenant();
     const { api } = tenant;
     const { betaShirt, acmeShirt } = await twoBrandsOneBarcode(tenant);
-    const order = await ok(
-      api.POST("/api/v1/orders/sales", {
-        body: {
-          customerId: crypto.randomUUID(),
-          lines: [{ productId: betaShirt.id, quantity: 2, price: 10 }],
-          shippingAddress: { street: "1 Main St", city: "Springfield", zip: "12345" },
-        },
-      }),
-    );
-    await ok(
-      api.PATCH("/api/v1/orders/{id}/status", {
-        params: { path: { id: order.id } },
-        body: { status: "confirmed" },
-      }),
-    );
+    const order = await confirmedSale(tenant, [{ productId: betaShirt.id, quantity: 2 }]);
 
     const phone = await openPage(`/app/pack/${order.id}`, { phone: true });
     await signIn(phone, tenant.email, tenant.password);
