@@ -8,8 +8,9 @@ export type Schemas = components["schemas"];
 export interface Credentials {
   /** A valid access token, refreshed first when it is about to expire; null when signed out. */
   accessToken(): Promise<string | null>;
-  /** The API said 401 to a token we thought valid: get a new one (null when the session has ended). */
-  renew(): Promise<string | null>;
+  /** The API said 401 to `refused`, a token we thought valid: the one renewed since, or a new one (null when the
+   * session has ended). Calls refused together renew once. */
+  renew(refused: string): Promise<string | null>;
   tenantId(): string | null;
 }
 
@@ -94,6 +95,13 @@ async function withKey(request: Request): Promise<{ keyed: boolean; settle: (ans
   };
 }
 
+const writeListeners = new Set<(path: string) => void>();
+/** Calls `listener` with the path of every write this page sends, once it is answered or given up on (what the
+ * page has read of that resource may have changed): the lookups it caches forget what a write may change. */
+export function onWrite(listener: (path: string) => void) {
+  writeListeners.add(listener);
+}
+
 /** Adds the access token, tenant and Idempotency-Key to every call; a 401 gets one renewed token and one retry. */
 async function authorizedFetch(request: Request): Promise<Response> {
   const { keyed, settle } = await withKey(request);
@@ -105,6 +113,9 @@ async function authorizedFetch(request: Request): Promise<Response> {
   } catch (error) {
     settle(false);
     throw error;
+  } finally {
+    if (request.method !== "GET")
+      for (const listener of writeListeners) listener(new URL(request.url).pathname);
   }
 }
 
@@ -119,7 +130,7 @@ async function authorizedSend(request: Request, keyed: boolean): Promise<Respons
   };
   const response = await send(authorize(token), keyed);
   if (response.status !== 401) return response;
-  const renewed = await credentials?.renew();
+  const renewed = await credentials?.renew(token);
   return renewed ? send(authorize(renewed), keyed) : response;
 }
 

@@ -25,8 +25,11 @@ export interface SessionState {
 // signed-in person (name, email, memberships: no credential either) is remembered so that a reload without the
 // network still opens the floor screens, which work from what the device saved (docs/decisions/floor.md).
 const TENANT_KEY = "wms.tenant";
+/** The login (the access token's `sid`, an id and no credential) this browser is signed in with. */
 const SIGNED_IN_KEY = "wms.signedIn";
 const USER_KEY = "wms.user";
+/** In sessionStorage: this tab's access token, its expiry on this machine's clock and its person. */
+const ACCESS_KEY = "wms.access";
 let state: SessionState = { restoring: true, offline: false, user: null, tenantId: null, notice: null };
 const listeners = new Set<() => void>();
 function update(next: Partial<SessionState>) {
@@ -62,8 +65,11 @@ export function currentMerchant(session: SessionState = state): string | null {
 }
 
 // The refresh token never reaches the page: the token endpoints keep it in an HttpOnly cookie scoped to
-// /api/v1/auth (`X-Session-Cookie: 1`, see docs/decisions/web-app.md). The access token lives in this module's
-// memory only, never in storage.
+// /api/v1/auth (`X-Session-Cookie: 1`, see docs/decisions/web-app.md). The access token (one hour) is kept in this
+// tab's sessionStorage with the person it names, so a reload reuses it until it is due for renewal instead of
+// starting with a refresh (a round trip and a write before any page read). It counts only while the login it
+// belongs to (its `sid`) is the one this browser's localStorage names: signing out, or signing in again, in any tab
+// makes every tab's kept token worthless on its next load.
 const tokens = createClient<paths>({ baseUrl: location.origin });
 const cookie = { "X-Session-Cookie": "1" };
 type PageSession = Schemas["Session"];
@@ -82,27 +88,54 @@ function lifetimeOf(session: PageSession): number {
     : Date.parse(session.expiresAt) - Date.now();
 }
 
+/** The login an access token belongs to (its refresh-token family). */
+const loginOf = (token: string) => String(decodeJwt(token).sid ?? "1");
+
+interface KeptToken {
+  token: string;
+  expiresAt: number;
+  user: PageSession["user"];
+}
+
+/** This tab's access token from before a reload, while its login is this browser's and it is not due for renewal. */
+function keptToken(): KeptToken | null {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(ACCESS_KEY) ?? "null") as KeptToken | null;
+    const current = kept && localStorage.getItem(SIGNED_IN_KEY) === loginOf(kept.token);
+    return current && kept.expiresAt - Date.now() > RENEW_BEFORE_MS ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
 function begin(session: PageSession) {
-  accessToken = session.token;
-  expiresAt = Date.now() + lifetimeOf(session);
+  use({ token: session.token, expiresAt: Date.now() + lifetimeOf(session), user: session.user });
+}
+
+/** Starts using an access token: calls carry it, it is renewed before it expires, the page shows its person. */
+function use(kept: KeptToken) {
+  accessToken = kept.token;
+  expiresAt = kept.expiresAt;
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => void renew(), Math.max(0, expiresAt - Date.now() - RENEW_BEFORE_MS));
-  const memberships = session.user.memberships;
+  sessionStorage.setItem(ACCESS_KEY, JSON.stringify(kept));
+  const memberships = kept.user.memberships;
   const wanted = state.tenantId ?? localStorage.getItem(TENANT_KEY);
   const tenantId = memberships.some((m) => m.tenantId === wanted)
     ? wanted
     : memberships.length === 1
       ? (memberships[0]?.tenantId ?? null)
       : null;
-  localStorage.setItem(SIGNED_IN_KEY, "1");
-  localStorage.setItem(USER_KEY, JSON.stringify(session.user));
-  update({ restoring: false, offline: false, user: session.user, tenantId, notice: null });
+  localStorage.setItem(SIGNED_IN_KEY, loginOf(kept.token));
+  localStorage.setItem(USER_KEY, JSON.stringify(kept.user));
+  update({ restoring: false, offline: false, user: kept.user, tenantId, notice: null });
 }
 
 function end(notice: string | null) {
   accessToken = null;
   expiresAt = 0;
   clearTimeout(refreshTimer);
+  sessionStorage.removeItem(ACCESS_KEY);
   localStorage.removeItem(SIGNED_IN_KEY);
   localStorage.removeItem(USER_KEY);
   update({ restoring: false, offline: false, user: null, tenantId: null, notice });
@@ -204,14 +237,18 @@ setCredentials({
     if (accessToken && expiresAt - Date.now() < RENEW_BEFORE_MS) return renew();
     return accessToken;
   },
-  async renew() {
-    return state.user ? renew() : null;
+  async renew(refused) {
+    if (!state.user) return null;
+    return accessToken && accessToken !== refused ? accessToken : renew();
   },
   tenantId: () => state.tenantId,
 });
 
-// A reload or a new tab: the cookie may still hold a session. Offline, it is asked again when the network returns.
-if (localStorage.getItem(SIGNED_IN_KEY)) void renew();
+// A reload: this tab's access token, while it is valid. A new tab, or a token due for renewal: the cookie may still
+// hold a session. Offline, it is asked again when the network returns.
+const kept = keptToken();
+if (kept) use(kept);
+else if (localStorage.getItem(SIGNED_IN_KEY)) void renew();
 else update({ restoring: false });
 const reconnect = () => {
   if (state.offline) void renew();
