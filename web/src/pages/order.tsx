@@ -19,7 +19,7 @@ import {
 import { SelectField } from "../ui/select-field";
 import { SerialsField } from "../ui/serials-field";
 import { useDocumentTitle } from "../ui/title";
-import { useLoad } from "../ui/use-load";
+import { type Load, useLoad } from "../ui/use-load";
 import { Customer, OrderLines, ShipTo } from "./order-lines";
 import { packable } from "./pack";
 import { NewReturnDialog, returnable } from "./returns";
@@ -33,6 +33,11 @@ export function OrderPage() {
   const { params } = useRoute();
   const id = params.id ?? "";
   const order = useLoad(() => unwrap(api.GET("/api/v1/orders/{id}", { params: { path: { id } } })), [id]);
+  // Read alongside the order, not once it has shown: a sales order's page shows them (a purchase order has none).
+  const shipments = useLoad(
+    () => unwrap(api.GET("/api/v1/orders/{id}/shipments", { params: { path: { id } } })),
+    [id],
+  );
   const warehouses = useWarehouses();
   const products = useProductsById([
     ...(order.data?.lines.map((l) => l.productId) ?? []),
@@ -107,7 +112,7 @@ export function OrderPage() {
               <OrderLines order={o} product={(id) => products.data?.get(id)} sku={sku} />
             </section>
             {o.type === "sales" && (
-              <OrderShipments orderId={o.id} warehouse={(id) => codeOf(warehouses.data, id)} />
+              <OrderShipments shipments={shipments} warehouse={(id) => codeOf(warehouses.data, id)} />
             )}
             <section aria-labelledby="timeline-heading">
               <h2 id="timeline-heading">Status timeline</h2>
@@ -137,16 +142,12 @@ export function OrderPage() {
 
 /** A sales order's shipments, oldest first (`GET /orders/{id}/shipments`). */
 function OrderShipments({
-  orderId,
+  shipments,
   warehouse,
 }: {
-  orderId: string;
+  shipments: Load<Schemas["Shipment"][]>;
   warehouse: (id: string | null) => string;
 }) {
-  const shipments = useLoad(
-    () => unwrap(api.GET("/api/v1/orders/{id}/shipments", { params: { path: { id: orderId } } })),
-    [orderId],
-  );
   return (
     <section aria-labelledby="shipments-heading">
       <h2 id="shipments-heading">Shipments</h2>

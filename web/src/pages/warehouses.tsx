@@ -1,9 +1,9 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../api/client";
 import { type AsRead, replacementOf } from "../ui/edits";
 import { EditDialog } from "../ui/form-dialog";
 import { Loaded } from "../ui/loaded";
-import { type Location, useLocations, useWarehouses, type Warehouse } from "../ui/lookups";
+import { type Location, locationsOf, useLocations, useWarehouses, type Warehouse } from "../ui/lookups";
 import { SelectField } from "../ui/select-field";
 import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
@@ -28,6 +28,8 @@ export const LOCATION_TYPES: Record<Location["type"], string> = {
 export function Warehouses() {
   useDocumentTitle("Warehouses");
   const warehouses = useWarehouses();
+  // Every warehouse's locations are one read, started alongside the warehouses' rather than after them.
+  useEffect(() => void locationsOf(), []);
   const [chosen, setChosen] = useState("");
   const [editing, setEditing] = useState<Warehouse | "new" | null>(null);
   const current = warehouses.data?.find((w) => w.id === chosen) ?? warehouses.data?.[0];

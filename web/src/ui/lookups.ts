@@ -1,4 +1,5 @@
-import { api, type Schemas, unwrap } from "../api/client";
+import { api, onWrite, type Schemas, unwrap } from "../api/client";
+import { currentUserId, sessionTenantId } from "../session/session";
 import { type Load, useLoad } from "./use-load";
 
 export type Warehouse = Schemas["Warehouse"];
@@ -16,25 +17,51 @@ async function allPages<T>(page: (n: number) => Promise<{ items: T[]; totalPages
   return [first, ...rest].flatMap((p) => p.items);
 }
 
-export function useWarehouses(): Load<Warehouse[]> {
-  return useLoad(
-    () =>
-      allPages((page) =>
-        unwrap(api.GET("/api/v1/warehouses", { params: { query: { page, pageSize: PAGE } } })),
-      ),
-    [],
+// The lookups are read once per person, tenant and page load, and shared by every page that offers them: they
+// change seldom, and most pages offer one or two of them next to their own read. A write to any of them from this
+// page (or another tab of it) forgets them all, so the next page that asks reads them again; a colleague's change
+// shows after a reload (docs/decisions/web-app.md, "Page loads").
+const LOOKUP_WRITES = /^\/api\/v1\/(warehouses|locations|merchants)(\/|$)/;
+const lookups = new Map<string, Promise<unknown>>();
+const otherTabs = typeof BroadcastChannel === "function" ? new BroadcastChannel("wms-lookups") : null;
+otherTabs?.addEventListener("message", () => lookups.clear());
+onWrite((path) => {
+  if (!LOOKUP_WRITES.test(path)) return;
+  lookups.clear();
+  otherTabs?.postMessage("changed");
+});
+
+function lookup<T>(list: string, read: () => Promise<T>): Promise<T> {
+  const key = `${currentUserId()} ${sessionTenantId()} ${list}`;
+  let known = lookups.get(key) as Promise<T> | undefined;
+  if (!known) {
+    known = read();
+    lookups.set(key, known);
+    known.catch(() => lookups.get(key) === known && lookups.delete(key)); // a failed read is tried again
+  }
+  return known;
+}
+
+const warehousesOf = () =>
+  lookup("warehouses", () =>
+    allPages((page) =>
+      unwrap(api.GET("/api/v1/warehouses", { params: { query: { page, pageSize: PAGE } } })),
+    ),
   );
+
+export function useWarehouses(): Load<Warehouse[]> {
+  return useLoad(warehousesOf, []);
 }
 
 /** The locations of one warehouse, or of all, sorted by code (the bins' walking order). */
-export const locationsOf = (warehouseId = ""): Promise<Location[]> =>
-  allPages((page) =>
-    unwrap(
-      api.GET("/api/v1/locations", {
-        params: { query: { page, pageSize: PAGE, sort: "code", ...(warehouseId && { warehouseId }) } },
-      }),
+export const locationsOf = async (warehouseId = ""): Promise<Location[]> => {
+  const all = await lookup("locations", () =>
+    allPages((page) =>
+      unwrap(api.GET("/api/v1/locations", { params: { query: { page, pageSize: PAGE, sort: "code" } } })),
     ),
   );
+  return warehouseId ? all.filter((l) => l.warehouseId === warehouseId) : all;
+};
 
 /** `locationsOf` for a component. */
 export function useLocations(warehouseId = ""): Load<Location[]> {
@@ -45,8 +72,10 @@ export function useLocations(warehouseId = ""): Load<Location[]> {
 export function useMerchants(): Load<Merchant[]> {
   return useLoad(
     () =>
-      allPages((page) =>
-        unwrap(api.GET("/api/v1/merchants", { params: { query: { page, pageSize: PAGE, sort: "code" } } })),
+      lookup("merchants", () =>
+        allPages((page) =>
+          unwrap(api.GET("/api/v1/merchants", { params: { query: { page, pageSize: PAGE, sort: "code" } } })),
+        ),
       ),
     [],
   );
