@@ -24,6 +24,7 @@ import { jobRoutes } from "./jobs/routes";
 import { locationRoutes } from "./locations/routes";
 import { lotRoutes } from "./lots/routes";
 import { merchantRoutes } from "./merchants/routes";
+import { logRequest } from "./observability/request-log";
 import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { passwordRoutes } from "./passwords/routes";
@@ -44,7 +45,7 @@ import { webhookRoutes } from "./webhooks/routes";
 
 /**
  * Builds the app: the pipeline's order and the route mounting, nothing else.
- * security headers -> (a read on a changed API-key view: served again) -> request id -> CORS -> D1 stats ->
+ * security headers -> (a read on a changed API-key view: served again) -> request id -> request log -> CORS -> D1 stats ->
  * production guard -> (soak only: fault injection) -> body limit -> control characters -> (per route,
  * src/pipeline/route.ts: authenticate -> tenant -> rate limit -> scope -> validation) -> handler; errors become
  * envelopes in one handler.
@@ -58,6 +59,7 @@ export function createApp() {
     "*",
     serveAgainOnChangedKeyView(root),
     requestId,
+    logRequest,
     allowBrowserClients,
     trackD1Stats,
     refuseDevelopmentSecrets,

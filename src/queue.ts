@@ -1,4 +1,5 @@
 import type { Bindings, WebhookQueueMessage } from "./env";
+import { log } from "./observability/log";
 import { deliver } from "./webhook-delivery/deliver";
 import { fanOutEvent } from "./webhook-delivery/fan-out";
 import { recordDeadLetter } from "./webhooks/dead-letter";
@@ -12,7 +13,17 @@ export async function consumeQueue(batch: MessageBatch<WebhookQueueMessage>, env
   const deadLetters = batch.queue.endsWith("-dlq");
   // Messages are independent (each its own receiver and rows), so one slow receiver (up to the 10 s
   // timeout) does not hold up the rest of the batch.
-  await Promise.all(batch.messages.map((message) => consumeMessage(message, deadLetters, batch.queue, env)));
+  const started = Date.now();
+  const outcomes = await Promise.all(
+    batch.messages.map((message) => consumeMessage(message, deadLetters, batch.queue, env)),
+  );
+  log("info", "queue batch", {
+    queue: batch.queue,
+    messages: batch.messages.length,
+    acked: outcomes.filter((outcome) => outcome === "acked").length,
+    retried: outcomes.filter((outcome) => outcome === "retried").length,
+    durationMs: Date.now() - started,
+  });
 }
 
 async function consumeMessage(
@@ -20,31 +31,26 @@ async function consumeMessage(
   deadLetters: boolean,
   queue: string,
   env: Bindings,
-): Promise<void> {
+): Promise<"acked" | "retried"> {
   try {
     if (deadLetters) {
       await recordDeadLetter(env, message.body);
-      message.ack();
     } else if (message.body.kind === "event") {
       // A retry asks the directory: the shard the message names may be one the tenant has moved from.
       const { tenantId, eventId, shard } = message.body;
       await fanOutEvent(env, tenantId, eventId, message.attempts === 1 ? shard : undefined);
-      message.ack();
     } else {
       const outcome = await deliver(env, message.body.tenantId, message.body.deliveryId);
-      if (outcome === "done") message.ack();
-      else message.retry({ delaySeconds: outcome.retryAfterSeconds });
+      if (outcome !== "done") {
+        message.retry({ delaySeconds: outcome.retryAfterSeconds });
+        return "retried";
+      }
     }
+    message.ack();
+    return "acked";
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        msg: "queue message failed",
-        queue,
-        body: message.body,
-        error: String(error),
-      }),
-    );
+    log("error", "queue message failed", { queue, body: message.body, error: String(error) });
     message.retry();
+    return "retried";
   }
 }

@@ -3,6 +3,7 @@ import type { Bindings } from "./env";
 import { sweepIdempotencyKeys } from "./idempotency/sweep";
 import { sweepSignInClients } from "./identity/known-clients";
 import { wakeStrandedJobs } from "./jobs/wake-stranded";
+import { log } from "./observability/log";
 import { sweepOldEvents } from "./outbox/retention";
 import { sweepExpiredHolds } from "./stock/hold-release";
 import { sweepExpiredUploads } from "./uploads/sweep-expired";
@@ -20,10 +21,16 @@ export async function runSweeps(env: Bindings): Promise<void> {
     () => wakeStrandedJobs(env),
     () => sweepExpiredUploads(env),
   ];
+  const started = Date.now();
   const results = await Promise.allSettled(sweeps.map((sweep) => sweep()));
   for (const result of results) {
     if (result.status === "rejected") {
-      console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(result.reason) }));
+      log("error", "sweep failed", { error: String(result.reason) });
     }
   }
+  log("info", "cron run", {
+    sweeps: sweeps.length,
+    failed: results.filter((result) => result.status === "rejected").length,
+    durationMs: Date.now() - started,
+  });
 }

@@ -62,6 +62,7 @@ const sharedLayers = [
   "identity",
   "idempotency",
   "mail",
+  "observability",
   "order-core",
   "outbound",
   "outbox",

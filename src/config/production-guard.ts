@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Bindings } from "../env";
 import { AppError } from "../http/errors";
+import { log } from "../observability/log";
 
 // Every committed development value starts with this marker (see .dev.vars.example).
 const DEVELOPMENT_MARKER = "dev-only-";
@@ -40,9 +41,7 @@ export function unsafeSecrets(env: Bindings, requestUrl: string): string[] {
 export const refuseDevelopmentSecrets = createMiddleware<AppEnv>(async (c, next) => {
   const unsafe = unsafeSecrets(c.env, c.req.url);
   if (unsafe.length > 0) {
-    console.error(
-      JSON.stringify({ level: "error", msg: "refusing to serve: unsafe secrets", secrets: unsafe }),
-    );
+    log("error", "refusing to serve: unsafe secrets", { secrets: unsafe });
     throw new AppError("SERVICE_UNAVAILABLE", "Service is not configured", {
       errors: ["Service is not configured: production secrets are missing"],
     });

@@ -1,6 +1,7 @@
 import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
+import { log } from "../observability/log";
 import { errorBody } from "./envelope";
 import { AppError, errorCodeForStatus } from "./errors";
 
@@ -20,17 +21,13 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
     return c.json(errorBody(message, [message]), status);
   }
   // Unexpected: log everything, return nothing internal.
-  console.error(
-    JSON.stringify({
-      level: "error",
-      msg: "unhandled error",
-      requestId,
-      method: c.req.method,
-      path: c.req.path,
-      error: err instanceof Error ? err.message : String(err),
-      stack: err instanceof Error ? err.stack : undefined,
-    }),
-  );
+  log("error", "unhandled error", {
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    error: err instanceof Error ? err.message : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
   const message = `Internal server error (request id ${requestId})`;
   c.header("X-Error-Code", "INTERNAL");
   return c.json(errorBody(message, [message]), 500);

@@ -4,6 +4,7 @@ import type { PlatformDb } from "../db/client";
 import { platformDb } from "../db/client";
 import { signInClients, users } from "../db/schema/platform";
 import type { AppContext, Bindings } from "../env";
+import { log } from "../observability/log";
 import { signInClient } from "../rate-limit/login-throttle";
 
 /** A client stays "usual" for an email for 90 days after a successful sign-in from it. */
@@ -53,14 +54,7 @@ export async function sweepSignInClients(env: Bindings, now = new Date()) {
 export function rememberClientAfterResponse(c: AppContext, userId: string): void {
   c.executionCtx.waitUntil(
     rememberClient(platformDb(c.env), userId, signInClient(c)).catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "sign-in client not remembered",
-          requestId: c.var.requestId,
-          error: String(error),
-        }),
-      );
+      log("error", "sign-in client not remembered", { requestId: c.var.requestId, error: String(error) });
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { tenantDatabases } from "../db/client";
 import type { Bindings } from "../env";
+import { log } from "../observability/log";
 
 // A running job whose Workflow instance has gone quiet. Cloudflare's Workflows resume an instance whose isolate
 // went away on their own; the local engine under `wrangler dev` does not: a server killed mid-job and started
@@ -32,15 +33,7 @@ export async function wakeStrandedJobs(env: Bindings, now = new Date()): Promise
     );
     for (const [i, result] of sent.entries()) {
       if (result.status === "fulfilled") woken++;
-      else
-        console.error(
-          JSON.stringify({
-            level: "error",
-            msg: "job not woken",
-            jobId: quiet[i]?.id,
-            error: String(result.reason),
-          }),
-        );
+      else log("error", "job not woken", { jobId: quiet[i]?.id, error: String(result.reason) });
     }
   }
   return woken;

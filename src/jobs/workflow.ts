@@ -1,5 +1,6 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type { Bindings, JobParams } from "../env";
+import { log } from "../observability/log";
 import { failJob, finishJob, startJob } from "./lifecycle";
 import { exportPart, importChunk } from "./steps";
 
@@ -33,6 +34,16 @@ export class JobWorkflow extends WorkflowEntrypoint<Bindings, JobParams> {
       await letOthersIn();
       return (await step.do(name, RETRIED, work)) as T;
     };
+    const runStarted = Date.now();
+    // Once per run that reaches its end: a run replayed after a restart times only its own part.
+    const logRun = (outcome: "succeeded" | "failed") =>
+      log("info", "workflow run", {
+        workflow: "jobs",
+        tenantId,
+        jobId,
+        outcome,
+        durationMs: Date.now() - runStarted,
+      });
     try {
       const started = await run("start", () => startJob(this.env, tenantId, jobId));
       if (started.kind === "import") {
@@ -52,10 +63,12 @@ export class JobWorkflow extends WorkflowEntrypoint<Bindings, JobParams> {
         }
       }
       await run("finish", () => finishJob(this.env, tenantId, jobId));
+      logRun("succeeded");
     } catch (error) {
       // The engine hands a step's last error back as `<name>: <message>`; the job says why in its own words.
       const message = (error instanceof Error ? error.message : String(error)).replace(/^\w*Error: /, "");
       await run("fail", () => failJob(this.env, tenantId, jobId, message));
+      logRun("failed");
     }
   }
 }

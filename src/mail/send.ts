@@ -1,6 +1,7 @@
 import { isLocalDevelopment } from "../config/production-guard";
 import type { AppContext } from "../env";
 import { AppError } from "../http/errors";
+import { log } from "../observability/log";
 import { cloudflareSender } from "./cloudflare";
 import { developmentSender } from "./development";
 import { httpProviderSender } from "./http-provider";
@@ -18,9 +19,7 @@ export function mailSender(c: AppContext): MailSender {
   if (env.MAIL_FROM && env.MAIL_API_URL && env.MAIL_API_KEY) {
     return httpProviderSender({ url: env.MAIL_API_URL, apiKey: env.MAIL_API_KEY, from: env.MAIL_FROM });
   }
-  console.error(
-    JSON.stringify({ level: "error", msg: "mail is not configured", requestId: c.var.requestId }),
-  );
+  log("error", "mail is not configured", { requestId: c.var.requestId });
   throw new AppError("SERVICE_UNAVAILABLE", "Mail is not configured", {
     errors: ["Service is not configured: no mail sender"],
   });
@@ -43,14 +42,10 @@ export function sendAfterResponse(
   };
   c.executionCtx.waitUntil(
     send().catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "mail not sent",
-          requestId: c.var.requestId,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
+      log("error", "mail not sent", {
+        requestId: c.var.requestId,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }),
   );
 }

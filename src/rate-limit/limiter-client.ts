@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { log } from "../observability/log";
 import type { RateLimiter } from "./rate-limiter";
 
 /**
@@ -15,14 +16,10 @@ export async function consultLimiter<T>(
   try {
     return await ask(env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject)));
   } catch (error) {
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        msg: "rate limiter unreachable; request served without limit (fail open)",
-        ...logFields,
-        error: error instanceof Error ? error.message : String(error),
-      }),
-    );
+    log("warn", "rate limiter unreachable; request served without limit (fail open)", {
+      ...logFields,
+      error: error instanceof Error ? error.message : String(error),
+    });
     return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { type CsvColumn, type CsvPage, csvStream } from "../http/csv-stream";
+import { log } from "../observability/log";
 
 /**
  * A report as a streamed CSV download. The first page is read before the response starts, so a
@@ -17,15 +18,11 @@ export async function csvDownload<Row, Cursor>(
   // Headers are gone by now: the download can only be cut short, so the log line is all that explains it.
   const nextPage = (cursor: Cursor) =>
     read(cursor).catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "CSV report aborted mid-stream",
-          requestId,
-          path: c.req.path,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
+      log("error", "CSV report aborted mid-stream", {
+        requestId,
+        path: c.req.path,
+        error: error instanceof Error ? error.message : String(error),
+      });
       throw error;
     });
   const body = csvStream(columns, first, nextPage);

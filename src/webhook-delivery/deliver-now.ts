@@ -1,4 +1,5 @@
 import type { Bindings } from "../env";
+import { log } from "../observability/log";
 import { deliver } from "./deliver";
 import { queueDeliveries } from "./queue-deliveries";
 
@@ -33,15 +34,7 @@ async function attemptNow(env: Bindings, tenantId: string, deliveryId: string): 
     if (outcome !== "done") await queueDeliveries(env, tenantId, [deliveryId], outcome.retryAfterSeconds);
   } catch (error) {
     // As the consumer does with a message that failed (D1 unavailable...): the queue tries it again.
-    console.error(
-      JSON.stringify({
-        level: "error",
-        msg: "first webhook attempt failed; queued",
-        tenantId,
-        deliveryId,
-        error: String(error),
-      }),
-    );
+    log("error", "first webhook attempt failed; queued", { tenantId, deliveryId, error: String(error) });
     await queueDeliveries(env, tenantId, [deliveryId]);
   }
 }

@@ -1,5 +1,6 @@
 import type { TenantDb } from "../db/client";
 import type { Bindings } from "../env";
+import { log } from "../observability/log";
 import { handOffEvents } from "../outbox/hand-off";
 import { DELIVERIES_ATTEMPTED_NOW, deliverNow } from "./deliver-now";
 import { fanOutEvent } from "./fan-out";
@@ -29,15 +30,11 @@ export async function fanOutNow(
         return deliverNow(env, tenantId, deliveryIds, attemptsNow);
       });
     } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "webhook fan-out from the request failed; handed to the queue",
-          tenantId: tdb.tenantId,
-          eventId,
-          error: String(error),
-        }),
-      );
+      log("error", "webhook fan-out from the request failed; handed to the queue", {
+        tenantId: tdb.tenantId,
+        eventId,
+        error: String(error),
+      });
       failed.push(eventId);
     }
   };

@@ -3,6 +3,7 @@ import { dbFor } from "../db/client";
 import { webhookDeliveries } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { Bindings, WebhookQueueMessage } from "../env";
+import { log } from "../observability/log";
 
 /**
  * A message that kept failing in the consumer itself (not at the receiver) lands in the dead-letter
@@ -11,7 +12,7 @@ import type { Bindings, WebhookQueueMessage } from "../env";
  */
 export async function recordDeadLetter(env: Bindings, message: WebhookQueueMessage): Promise<void> {
   if (message.kind === "event") {
-    console.error(JSON.stringify({ level: "error", msg: "event dead-lettered before fan-out", ...message }));
+    log("error", "event dead-lettered before fan-out", { ...message });
     return;
   }
   const tdb = await dbFor(env, message.tenantId);

@@ -3,6 +3,7 @@ import { inJsonArray, runBatch } from "../db/batch";
 import { type TenantDatabase, tenantDatabases } from "../db/client";
 import { outboxEvents, webhookDeliveries } from "../db/schema/tenant";
 import type { Bindings } from "../env";
+import { log } from "../observability/log";
 import { handOffEvents } from "../outbox/hand-off";
 import { queueDeliveries } from "../webhook-delivery/queue-deliveries";
 
@@ -71,15 +72,10 @@ async function giveUpOnFailing(db: TenantDatabase, events: readonly LostEvent[],
       ),
   });
   for (const { id, tenantId, type, redispatches } of failing) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        msg: "webhook fan-out given up: the event was handed off again and again and never fanned out; replay it to deliver it",
-        tenantId,
-        eventId: id,
-        type,
-        handOffs: redispatches + 1,
-      }),
+    log(
+      "error",
+      "webhook fan-out given up: the event was handed off again and again and never fanned out; replay it to deliver it",
+      { tenantId, eventId: id, type, handOffs: redispatches + 1 },
     );
   }
   return events.filter((event) => !failing.includes(event));

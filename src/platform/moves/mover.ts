@@ -14,6 +14,7 @@ import {
 import { movedTables } from "../../db/moves/tables";
 import { shardDatabase } from "../../db/shards";
 import type { MoveFault } from "../../dev/move-fault";
+import { log } from "../../observability/log";
 import { switchDirectory, updateMove } from "./records";
 
 /** The bindings a move needs: the databases and the Durable Objects that drive moves. */
@@ -116,15 +117,7 @@ export class TenantMover extends DurableObject<MoveBindings> {
   /** After an error: retried a few times, then (before the switch) rolled back; after it, retried until done. */
   private failed(state: MoveState, error: unknown): MoveState {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(
-      JSON.stringify({
-        level: "error",
-        msg: "tenant move step failed",
-        move: state.moveId,
-        step: state.step,
-        error: message,
-      }),
-    );
+    log("error", "tenant move step failed", { move: state.moveId, step: state.step, error: message });
     const attempts = state.attempts + 1;
     const afterSwitch = state.step === "delete" || state.step === "finish";
     if (
