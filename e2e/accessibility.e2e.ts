@@ -36,7 +36,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
       await expectAccessible(page, heading);
     };
     const menu = (group: string, link: string) => () => openFromMenu(page, group, link);
-    await page.getByText("On hand").waitFor();
+    await page.getByText("On hand", { exact: true }).waitFor();
     await page.getByText("LAMP-1").waitFor();
     await expectAccessible(page, "dashboard");
     // A menu group open, its links over the page.

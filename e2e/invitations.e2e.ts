@@ -40,7 +40,7 @@ describe("Configuration, Users: invitations", () => {
     await invited.getByLabel("Name").fill("Grace");
     await invited.getByLabel("Password").fill("grace-password-1");
     await invited.getByRole("button", { name: "Accept invitation" }).click();
-    await invited.getByText("On hand").waitFor(); // the dashboard: signed in as the new member
+    await invited.getByText("On hand", { exact: true }).waitFor(); // the dashboard: signed in as the new member
     await invited.getByRole("link", { name: "Grace (your account)" }).waitFor();
     // An operator: the Configuration menu offers warehouses only, no people, keys or webhooks.
     await invited
@@ -90,7 +90,7 @@ describe("Configuration, Users: invitations", () => {
     await person.getByLabel("Password").fill(first.password);
     await person.getByRole("button", { name: "Sign in" }).click();
     await person.getByRole("button", { name: "Accept invitation" }).click();
-    await person.getByText("On hand").waitFor();
+    await person.getByText("On hand", { exact: true }).waitFor();
     const tenantSwitch = person.getByRole("combobox", { name: "Tenant" });
     expect(await tenantSwitch.locator("option").allTextContents()).toEqual(
       expect.arrayContaining([first.name, second.name]),

@@ -24,7 +24,7 @@ describe("passwords", () => {
     await page.getByRole("alert").waitFor(); // the old password is refused with the API's message
     await page.getByLabel("Password").fill("a-brand-new-password-2");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByText("On hand").waitFor();
+    await page.getByText("On hand", { exact: true }).waitFor();
     expectWellBehaved(page);
   });
 

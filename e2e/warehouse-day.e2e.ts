@@ -114,7 +114,7 @@ describe("a day in the warehouse on the demo tenant, as npm run dev leaves it", 
     const page = await openPage("/app/");
     await signIn(page, DEMO.email, DEMO.password);
     await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
-    await page.getByText("On hand").waitFor();
+    await page.getByText("On hand", { exact: true }).waitFor();
     await expectAccessible(page, "dashboard at 1366");
     await expectHeaderOneRow(page, "dashboard at 1366");
 
@@ -210,7 +210,7 @@ describe("a day in the warehouse on the demo tenant, as npm run dev leaves it", 
     const phone = await openPage("/app/", { phone: true });
     await signIn(phone, DEMO.email, DEMO.password);
     await phone.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
-    await phone.getByText("On hand").waitFor();
+    await phone.getByText("On hand", { exact: true }).waitFor();
     await expectAccessible(phone, "dashboard at 390");
     await expectFitsPhone(phone, "dashboard at 390");
     await openFromMenu(phone, "Office", "Counts");
