@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import readme from "../README.md?raw";
+import readme from "../docs/guide/code.md?raw";
 
-// README's "URL prefix -> folder" table is the map of the code: every route lives in the folder its URL names.
+// guide's "URL prefix -> folder" table (docs/guide/code.md) is the map of the code: every route lives in the folder its URL names.
 const routeFiles = import.meta.glob<string>("../src/**/routes.ts", {
   query: "?raw",
   import: "default",
@@ -22,7 +22,7 @@ const folderOf = (path: string) =>
     .filter(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))
     .sort((a, b) => b.prefix.length - a.prefix.length)[0]?.folder;
 
-describe("the README's URL prefix -> folder table", () => {
+describe("docs/guide/code.md's URL prefix -> folder table", () => {
   it("places every documented route in the folder its URL names", () => {
     const routes = Object.entries(routeFiles).flatMap(([file, text]) =>
       [...text.matchAll(/^\s+path: "([^"]+)"/gm)].map(([, path]) => ({ path, folder: file.split("/")[2] })),
@@ -33,7 +33,7 @@ describe("the README's URL prefix -> folder table", () => {
   });
 });
 
-// Logic files are named by the operation they carry out (README, "Where the code is"): a grab-bag name hides
+// Logic files are named by the operation they carry out (docs/guide/code.md): a grab-bag name hides
 // which operations a file holds, and where a new one should go.
 const sourceFiles = Object.keys(import.meta.glob("../src/**/*.ts"));
 
@@ -138,7 +138,7 @@ describe("URL modules and shared layers", () => {
   );
   const folders = new Set(Object.keys(sources).flatMap((file) => file.split("/").slice(2, -1).slice(0, 1)));
 
-  it("places every folder of src as a URL module (the README's table) or a shared layer", () => {
+  it("places every folder of src as a URL module (docs/guide/code.md's table) or a shared layer", () => {
     const unplaced = [...folders].filter(
       (folder) => !urlFolders.has(folder) && !sharedLayers.includes(folder),
     );
@@ -146,7 +146,7 @@ describe("URL modules and shared layers", () => {
     expect(sharedLayers.filter((layer) => urlFolders.has(layer) || !folders.has(layer))).toEqual([]);
   });
 
-  it("lists every shared layer in the README", () => {
+  it("lists every shared layer in docs/guide/code.md", () => {
     for (const layer of sharedLayers) expect(readme).toContain(`\`src/${layer}\``);
   });
 
@@ -341,7 +341,7 @@ describe("the root files of src", () => {
   });
 });
 
-// One file per operation (README, "Where the code is"): each operation's handler in routes.ts calls a logic file of its
+// One file per operation (docs/guide/code.md): each operation's handler in routes.ts calls a logic file of its
 // own. A file the handlers of several operations call is a step they share (serving a report) only when each of them
 // also calls a file of its own; otherwise that file holds several operations.
 /** "folder/file: operation, operation" for every logic file holding several operations' logic. */
