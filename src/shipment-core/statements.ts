@@ -3,7 +3,8 @@ import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
-import type { packages } from "../db/schema/tenant";
+import { insertSelect } from "../db/insert-select";
+import { packageLines, packages, shipmentStock, shipments } from "../db/schema/tenant";
 import { changeLevel, type LedgerContext, ledgerRow } from "../stock/statements";
 import { takeSerials } from "../stock/tracked-stock";
 import type { ShipmentPlan } from "./plan";
@@ -36,25 +37,68 @@ export function shipmentStatements(
   const t = tdb.tenantId;
   const json = (value: unknown) => JSON.stringify(value);
   return [
-    sql`insert into shipments (id, tenant_id, order_id, warehouse_id, status, carrier, service, dispatched_at, created_by,
-        created_at, updated_at)
-      select ${shipment.id}, ${t}, ${shipment.orderId}, ${shipment.warehouseId}, ${shipment.status}, ${shipment.carrier},
-        ${shipment.service}, ${shipment.dispatchedAt}, ${shipment.createdBy}, ${now}, ${now}
-      where ${guard}`,
-    sql`insert into packages (id, tenant_id, shipment_id, package_no, sscc, package_type, weight_milli, weight_unit,
-        dimensions, tracking_number, created_at)
-      select value ->> 'id', ${t}, ${shipment.id}, value ->> 'packageNo', value ->> 'sscc', value ->> 'packageType',
-        value ->> 'weightMilli', value ->> 'weightUnit', value -> 'dimensions', value ->> 'trackingNumber', ${now}
-      from json_each(${json(rows)}) where ${guard}`,
-    sql`insert into package_lines (id, tenant_id, package_id, shipment_id, order_line_id, product_id, lot_id, quantity,
-        serial_numbers)
-      select value ->> 'id', ${t}, value ->> 'packageId', ${shipment.id}, value ->> 'orderLineId', value ->> 'productId',
-        value ->> 'lotId', value ->> 'quantity', value -> 'serialNumbers'
-      from json_each(${json(plan.packageLines)}) where ${guard}`,
-    sql`insert into shipment_stock (tenant_id, shipment_id, order_line_id, product_id, location_id, lot_id, quantity)
-      select ${t}, ${shipment.id}, value ->> 'orderLineId', value ->> 'productId', value ->> 'locationId',
-        value ->> 'lotId', value ->> 'quantity'
-      from json_each(${json(plan.stock)}) where ${guard}`,
+    insertSelect(
+      shipments,
+      {
+        id: shipment.id,
+        tenantId: t,
+        orderId: shipment.orderId,
+        warehouseId: shipment.warehouseId,
+        status: shipment.status,
+        carrier: shipment.carrier,
+        service: shipment.service,
+        dispatchedAt: shipment.dispatchedAt,
+        createdBy: shipment.createdBy,
+        createdAt: now,
+        updatedAt: now,
+      },
+      sql`where ${guard}`,
+    ),
+    insertSelect(
+      packages,
+      {
+        id: sql`value ->> 'id'`,
+        tenantId: t,
+        shipmentId: shipment.id,
+        packageNo: sql`value ->> 'packageNo'`,
+        sscc: sql`value ->> 'sscc'`,
+        packageType: sql`value ->> 'packageType'`,
+        weightMilli: sql`value ->> 'weightMilli'`,
+        weightUnit: sql`value ->> 'weightUnit'`,
+        dimensions: sql`value -> 'dimensions'`,
+        trackingNumber: sql`value ->> 'trackingNumber'`,
+        createdAt: now,
+      },
+      sql`from json_each(${json(rows)}) where ${guard}`,
+    ),
+    insertSelect(
+      packageLines,
+      {
+        id: sql`value ->> 'id'`,
+        tenantId: t,
+        packageId: sql`value ->> 'packageId'`,
+        shipmentId: shipment.id,
+        orderLineId: sql`value ->> 'orderLineId'`,
+        productId: sql`value ->> 'productId'`,
+        lotId: sql`value ->> 'lotId'`,
+        quantity: sql`value ->> 'quantity'`,
+        serialNumbers: sql`value -> 'serialNumbers'`,
+      },
+      sql`from json_each(${json(plan.packageLines)}) where ${guard}`,
+    ),
+    insertSelect(
+      shipmentStock,
+      {
+        tenantId: t,
+        shipmentId: shipment.id,
+        orderLineId: sql`value ->> 'orderLineId'`,
+        productId: sql`value ->> 'productId'`,
+        locationId: sql`value ->> 'locationId'`,
+        lotId: sql`value ->> 'lotId'`,
+        quantity: sql`value ->> 'quantity'`,
+      },
+      sql`from json_each(${json(plan.stock)}) where ${guard}`,
+    ),
     ...plan.stock.flatMap((s) => {
       const level = { productId: s.productId, locationId: s.locationId, lotId: s.lotId || undefined };
       const ledger: LedgerContext = {
