@@ -1,3 +1,4 @@
+import type { Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createTenant, invitedMember, ok, type TestTenant } from "./support/api";
 import {
@@ -233,5 +234,31 @@ describe("billing, through the screens", () => {
     );
     expect(still.status).toBe("issued");
     expectWellBehaved(phone);
+  });
+  it("shows the rate cards and charges loading, not 'No merchants yet.', while a 3PL's merchants are read", async () => {
+    const tenant = await createTenant();
+    await ok(tenant.api.POST("/api/v1/merchants", { body: { code: "ACME", name: "Acme Outdoor" } }));
+    const page = await openPage("/app/billing/rate-cards");
+    await signIn(page, tenant.email, tenant.password);
+    await page.getByRole("heading", { name: "Rate cards", level: 1 }).waitFor();
+    const merchants = (url: URL) => url.pathname === "/api/v1/merchants";
+    for (const [path, heading, empty] of [
+      ["/app/billing/rate-cards", "Rate cards", "No rate card yet: nothing is charged."],
+      ["/app/billing/charges", "Charges", "No charges in these days."],
+    ] as const) {
+      // A page load whose merchants' answer is held until the page has been looked at.
+      const held: Route[] = [];
+      await page.route(merchants, (route) => void held.push(route));
+      await page.goto(path);
+      await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      await page.getByRole("status").filter({ hasText: "Loading" }).first().waitFor();
+      expect(await page.getByText("No merchants yet.").count()).toBe(0);
+      for (const route of held) await route.continue();
+      await page.unroute(merchants);
+      await page.getByText(empty).waitFor();
+      expect(await page.getByText("No merchants yet.").count()).toBe(0);
+    }
+    expectWellBehaved(page);
   });
 });

@@ -56,7 +56,19 @@ export function useBilledMerchant(chosen: string, required: boolean) {
   const own = currentMerchant();
   const merchants = useMerchants();
   const merchantId = own ?? (chosen || (required ? (merchants.data?.[0]?.id ?? "") : ""));
-  return { own, merchants, merchantId };
+  // A page that needs a merchant knows it has none only once the merchants are read.
+  const known = merchantId !== "" || !required || merchants.state !== "loading";
+  return { own, merchants, merchantId, known };
+}
+
+/**
+ * A billing list with no merchant to show: empty once the merchants are read, and nothing yet (a spinner) while they
+ * load, so the page never says "No merchants yet." of a tenant whose merchants are still coming.
+ */
+export function noMerchantPage<T>(billed: { known: boolean }, pageSize: number) {
+  return billed.known
+    ? Promise.resolve({ items: [] as T[], page: 1, pageSize, totalPages: 0, totalCount: 0 })
+    : new Promise<never>(() => undefined);
 }
 
 /** A merchant's code for an id, or the id's start while the list loads. */

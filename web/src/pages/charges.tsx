@@ -6,7 +6,7 @@ import { Table } from "../ui/table";
 import { useDocumentTitle } from "../ui/title";
 import { filterFields, useUrlFilters } from "../ui/url-filters";
 import { useLoad } from "../ui/use-load";
-import { BillingNav, MerchantField, rateLabel, useBilledMerchant } from "./billing-parts";
+import { BillingNav, MerchantField, noMerchantPage, rateLabel, useBilledMerchant } from "./billing-parts";
 import { shipmentName } from "./shipments";
 
 type Charge = Schemas["BillingCharge"];
@@ -28,8 +28,8 @@ export function Charges() {
               params: { query: { page, pageSize: 25, from, to, ...(!billed.own && { merchantId }) } },
             }),
           )
-        : Promise.resolve({ items: [] as Charge[], page: 1, pageSize: 25, totalPages: 0, totalCount: 0 }),
-    [page, merchantId, from, to],
+        : noMerchantPage<Charge>(billed, 25),
+    [page, merchantId, billed.known, from, to],
   );
   // Receipts and picks name their order by id: the page's orders are read in one request for their numbers.
   const orders = useOrdersById(

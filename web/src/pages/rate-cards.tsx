@@ -14,6 +14,7 @@ import {
   activityLabel,
   BillingNav,
   MerchantField,
+  noMerchantPage,
   RATE_UNITS,
   rateLabel,
   useBilledMerchant,
@@ -40,8 +41,8 @@ export function RateCards() {
               params: { query: { page, pageSize: 10, ...(merchantId && { merchantId }) } },
             }),
           )
-        : Promise.resolve({ items: [], page: 1, pageSize: 10, totalPages: 0, totalCount: 0 }),
-    [page, merchantId],
+        : noMerchantPage<RateCard>(billed, 10),
+    [page, merchantId, billed.known],
   );
   return (
     <>
