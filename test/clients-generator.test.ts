@@ -456,6 +456,49 @@ describe("models", () => {
     expect(fields.either?.type).toEqual({ kind: "any" });
   });
 
+  it("drops keywords that only state a rule across an object's fields: the model is the object's fields", () => {
+    const ruled = buildOperationTable(
+      {
+        paths: {},
+        components: {
+          schemas: {
+            Amount: {
+              type: "object",
+              properties: {
+                quantity: { type: "integer" },
+                packaging: { type: "string" },
+                packs: { type: "integer" },
+                line: {
+                  type: "object",
+                  properties: { sku: { type: "string" }, productId: { type: "string" } },
+                  allOf: [
+                    { oneOf: [{ required: ["sku"] }, { required: ["productId"] }] },
+                    { not: { required: ["sku"], properties: { sku: { const: "x" } } } },
+                  ],
+                },
+              },
+              required: ["line"],
+              oneOf: [{ required: ["quantity"] }, { required: ["packaging", "packs"] }],
+              dependentRequired: { packaging: ["packs"], packs: ["packaging"] },
+            },
+          },
+        },
+      },
+      { operations: {}, omit: {} },
+    );
+    const fields = (name: string) =>
+      ruled.models
+        .find((m) => m.name === name)
+        ?.fields.map((f) => `${f.name}:${f.type.kind}${f.required ? "!" : ""}`);
+    expect(fields("Amount")).toEqual([
+      "quantity:integer",
+      "packaging:string",
+      "packs:integer",
+      "line:model!",
+    ]);
+    expect(fields("AmountLine")).toEqual(["sku:string", "productId:string"]);
+  });
+
   it("renders Python dataclasses, C# classes and PHP classes that keep what they do not know", () => {
     const python = renderPythonModels(table);
     expect(python).toContain('class Status(str, Enum):\n    OPEN = "open"\n    IN_REVIEW = "in-review"');

@@ -9,6 +9,10 @@
 // - other `oneOf`/`anyOf`: a `null` variant makes the value nullable; object variants ("either warehouseId or
 //   locationIds") merge into one model whose fields are required only where every variant requires them;
 //   anything else is `any` (the JSON as parsed);
+// - keywords that only state a rule across an object's own fields (`oneOf`/`anyOf`/`allOf`/`not` of `required`
+//   lists, `dependentRequired`: "exactly one of quantity or packaging with packs", "an import needs uploadId")
+//   are dropped before the rest: the model is the object's fields, each optional unless the object requires it,
+//   and the server (and the document) refuse a combination the rule forbids;
 // - a one-value enum (a discriminator's tag) is a plain string; enums with the same values share one type;
 // - an object with only `additionalProperties` is a map; without properties at all it is `any`.
 // Clients keep the fields they do not know (a newer server's), so the reduction never loses data.
@@ -53,6 +57,37 @@ export interface UnionType {
 
 type Schema = Record<string, unknown>;
 type Document = { components?: { schemas?: Record<string, Schema> } };
+
+const COMBINATORS = ["oneOf", "anyOf", "allOf"] as const;
+const RULE_KEYWORDS = [...COMBINATORS, "not", "dependentRequired", "if", "then", "else"] as const;
+
+/**
+ * Whether a part of an object's schema only states a rule across the object's fields: no type or $ref of its
+ * own (so no shape), only `required` lists, values of its fields (`properties`) and more such parts.
+ */
+function statesRule(part: unknown): boolean {
+  if (!part || typeof part !== "object" || Array.isArray(part)) return false;
+  const schema = part as Schema;
+  if ("type" in schema || "$ref" in schema || "items" in schema) return false;
+  return (
+    COMBINATORS.every((key) => !Array.isArray(schema[key]) || (schema[key] as unknown[]).every(statesRule)) &&
+    ["not", "if", "then", "else"].every((key) => !(key in schema) || statesRule(schema[key]))
+  );
+}
+
+/** `schema` without the keywords that only state a rule across its own fields (when it has `properties`). */
+function withoutFieldRules(schema: Schema): Schema {
+  if (!schema.properties || typeof schema.properties !== "object") return schema;
+  const dropped = RULE_KEYWORDS.filter((key) =>
+    key === "dependentRequired"
+      ? key in schema
+      : Array.isArray(schema[key])
+        ? (schema[key] as unknown[]).every(statesRule)
+        : key in schema && statesRule(schema[key]),
+  );
+  if (dropped.length === 0) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => !(dropped as string[]).includes(key)));
+}
 
 /** Whether a schema itself admits null (`type: [..., "null"]`, `nullable`, or a null variant). */
 function allowsNull(schema: Schema | undefined): boolean {
@@ -118,8 +153,9 @@ export class ModelBuilder {
    * The type of a schema; `hint` names the model or enum it declares inline, `short` (a field's own name, like
    * `Role` or `Scope`) names an inline enum when no other type has that name.
    */
-  typeOf(schema: Schema | undefined, hint: string, short?: string): { type: TypeRef; nullable: boolean } {
-    if (!schema) return { type: { kind: "any" }, nullable: false };
+  typeOf(given: Schema | undefined, hint: string, short?: string): { type: TypeRef; nullable: boolean } {
+    if (!given) return { type: { kind: "any" }, nullable: false };
+    const schema = withoutFieldRules(given);
     if (typeof schema.$ref === "string") {
       // A component may itself allow null (`Weight`: `type: [object, null]`), and so every field naming it.
       const target = this.doc.components?.schemas?.[refName(schema.$ref)];
@@ -213,7 +249,8 @@ export class ModelBuilder {
     return { kind: "union", name };
   }
 
-  private isObject(schema: Schema): boolean {
+  private isObject(given: Schema): boolean {
+    const schema = withoutFieldRules(given);
     if (typeof schema.$ref === "string") {
       const target = this.doc.components?.schemas?.[refName(schema.$ref)];
       return target ? this.isObject(target) : false;
@@ -225,7 +262,8 @@ export class ModelBuilder {
   }
 
   /** The object schemas of a part: a $ref's target, allOf's parts, a union's variants. */
-  private objectParts(schema: Schema): { schema: Schema; owner: string | null }[] {
+  private objectParts(given: Schema): { schema: Schema; owner: string | null }[] {
+    const schema = withoutFieldRules(given);
     if (typeof schema.$ref === "string") {
       const name = refName(schema.$ref);
       return this.objectParts(this.doc.components?.schemas?.[name] ?? {}).map((part) => ({

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { invoiceStatuses, locationTypes } from "../db/schema/tenant";
+import { type FieldRule, withRules } from "../http/field-rules";
 import { pageQuery } from "../http/pagination";
 import { ExactMoney, ExactMoneyText, Money } from "../money";
 import { type BilledActivity, BillingActivity, BillingUnit } from "../record-schemas/invoice";
@@ -26,8 +27,50 @@ const Day = (description: string, example: string) =>
     .refine(isCalendarDay, "must be a date (YYYY-MM-DD)")
     .openapi({ format: "date", description, example });
 
-const Rate = z
-  .strictObject({
+type RateFields = { activity: BilledActivity; per: BillingUnit; locationType?: string; packageType?: string };
+
+/** Only storage rates take locationType, only packing rates packageType. */
+const onlyFor = { locationType: "storage", packageType: "packing" } as const;
+
+/**
+ * A rate's unit and qualifiers by its activity. The document states it as the combinations none of which a rate
+ * may match (a `not` of an `anyOf`), which leaves the generated types' fields as they are.
+ */
+const rateByActivity: FieldRule<RateFields> = {
+  check: (rate, ctx) => {
+    if (!unitsOf[rate.activity].includes(rate.per)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["per"],
+        message: `${rate.activity} is priced per ${unitsOf[rate.activity].join(" or ")}`,
+      });
+    }
+    for (const [field, activity] of Object.entries(onlyFor) as [keyof typeof onlyFor, string][]) {
+      if (rate[field] !== undefined && rate.activity !== activity) {
+        ctx.addIssue({ code: "custom", path: [field], message: `only for ${activity} rates` });
+      }
+    }
+  },
+  states: {
+    not: {
+      anyOf: [
+        ...(Object.keys(unitsOf) as BilledActivity[]).map((activity) => ({
+          title: `${activity} priced per another unit than ${unitsOf[activity].join(" or ")}`,
+          required: ["activity", "per"],
+          properties: { activity: { const: activity }, per: { not: { enum: unitsOf[activity] } } },
+        })),
+        ...Object.entries(onlyFor).map(([field, activity]) => ({
+          title: `${field} on a rate other than ${activity}`,
+          required: ["activity", field],
+          properties: { activity: { not: { const: activity } } },
+        })),
+      ],
+    },
+  },
+};
+
+const Rate = withRules(
+  z.strictObject({
     activity: BillingActivity,
     per: BillingUnit,
     locationType: z
@@ -47,23 +90,9 @@ const Rate = z
         example: "box",
       }),
     unitPrice: Money,
-  })
-  .superRefine((rate, ctx) => {
-    if (!unitsOf[rate.activity].includes(rate.per)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["per"],
-        message: `${rate.activity} is priced per ${unitsOf[rate.activity].join(" or ")}`,
-      });
-    }
-    if (rate.locationType !== undefined && rate.activity !== "storage") {
-      ctx.addIssue({ code: "custom", path: ["locationType"], message: "only for storage rates" });
-    }
-    if (rate.packageType !== undefined && rate.activity !== "packing") {
-      ctx.addIssue({ code: "custom", path: ["packageType"], message: "only for packing rates" });
-    }
-  })
-  .openapi("BillingRate");
+  }),
+  rateByActivity,
+).openapi("BillingRate");
 export type Rate = z.infer<typeof Rate>;
 
 /** What makes two rates of a card the same rate. */

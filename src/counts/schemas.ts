@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { countStatuses } from "../db/schema/tenant";
+import { exactlyOne, withRules } from "../http/field-rules";
 import { pageQuery } from "../http/pagination";
-import { oneAmount, PacksOrNone, packFields } from "../stock/packs";
+import { PacksOrNone, packFields, withOneAmount } from "../stock/packs";
 import {
   LotNumber,
   MAX_SERIALS_PER_LINE,
@@ -19,8 +20,8 @@ const MAX_IDS = 100;
 export const MAX_COUNT_LINES = 2000;
 export const MAX_COUNT_SERIALS = 5000;
 
-export const CreateCountBody = z
-  .strictObject({
+export const CreateCountBody = withRules(
+  z.strictObject({
     warehouseId: Id.optional().openapi({ description: "Count every location of this warehouse." }),
     locationIds: z
       .array(Id)
@@ -29,27 +30,19 @@ export const CreateCountBody = z
       .optional()
       .openapi({ description: "Or count these locations." }),
     productIds: z.array(Id).min(1).max(MAX_IDS).optional().openapi({ description: "Only these products." }),
-  })
-  .refine((b) => (b.warehouseId === undefined) !== (b.locationIds === undefined), {
-    message: "name either warehouseId or locationIds",
-    path: ["warehouseId"],
-  })
-  .openapi("CreateInventoryCountRequest", {
-    // The refinement above, for the document: exactly one of the two scopes.
-    oneOf: [
-      { required: ["warehouseId"], title: "By warehouse" },
-      { required: ["locationIds"], title: "By locations" },
-    ],
-    description: `A count holds at most ${MAX_COUNT_LINES} lines (levels with stock in scope) and ${MAX_COUNT_SERIALS} serial numbers on hand in scope; a larger scope is a 400 (narrow it with productIds or locationIds).`,
-  });
+  }),
+  exactlyOne("warehouseId", "locationIds"),
+).openapi("CreateInventoryCountRequest", {
+  description: `A count holds at most ${MAX_COUNT_LINES} lines (levels with stock in scope) and ${MAX_COUNT_SERIALS} serial numbers on hand in scope; a larger scope is a 400 (narrow it with productIds or locationIds).`,
+});
 export type CreateCountBody = z.infer<typeof CreateCountBody>;
 
 export const CountLinesBody = z
   .strictObject({
     lines: z
       .array(
-        z
-          .strictObject({
+        withOneAmount(
+          z.strictObject({
             productId: Id,
             locationId: Id,
             lotNumber: LotNumber.optional().openapi({ description: "Required for lot-tracked products." }),
@@ -70,8 +63,9 @@ export const CountLinesBody = z
               .max(1_000_000_000, "must be at most 1000000000")
               .optional(),
             ...packFields("counted", PacksOrNone),
-          })
-          .superRefine((line, ctx) => oneAmount(line, ctx, true, "counted")),
+          }),
+          { field: "counted" },
+        ),
       )
       .min(1, "must have at least one line")
       .max(500, "must have at most 500 lines")

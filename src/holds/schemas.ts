@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { holdStatuses } from "../db/schema/tenant";
+import { notBoth, withRules } from "../http/field-rules";
 import { pageQuery } from "../http/pagination";
-import { amountFields, oneAmount } from "../stock/packs";
+import { amountFields, oneAmountRule } from "../stock/packs";
 import { LotNumber } from "../stock/schemas";
 
 /** A hold lasts at most this long. */
@@ -9,8 +10,8 @@ export const MAX_HOLD_MS = 7 * 24 * 60 * 60 * 1000;
 
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
 
-export const CreateHoldBody = z
-  .strictObject({
+export const CreateHoldBody = withRules(
+  z.strictObject({
     productId: Id("product"),
     ...amountFields(
       z
@@ -38,13 +39,10 @@ export const CreateHoldBody = z
         "Hold only from this lot (lot-tracked products); otherwise lots are held first-expiring-first-out. " +
         "Expired lots are never held.",
     }),
-  })
-  .superRefine((hold, ctx) => oneAmount(hold, ctx))
-  .refine((b) => !(b.locationId && b.warehouseId), {
-    message: "give locationId or warehouseId, not both",
-    path: ["warehouseId"],
-  })
-  .openapi("CreateHoldRequest");
+  }),
+  oneAmountRule(),
+  notBoth("locationId", "warehouseId"),
+).openapi("CreateHoldRequest");
 export type CreateHoldBody = z.infer<typeof CreateHoldBody>;
 
 export const HoldsQuery = pageQuery.extend({

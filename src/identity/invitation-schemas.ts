@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { type FieldRule, withRules } from "../http/field-rules";
 import { Email, Role } from "./person-fields";
 
 export const invitationStatuses = ["pending", "accepted", "revoked", "expired"] as const;
@@ -48,22 +49,28 @@ export const MemberMerchant = z
   });
 
 /** An owner answers for the whole tenant: a role and merchant pair (`POST /users`, `PUT /users/{id}`) checks it. */
-export const ownerForWholeTenant = (
-  body: { role: string; merchantId?: string | null },
-  ctx: z.RefinementCtx,
-) => {
-  if (body.role === "owner" && body.merchantId) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["merchantId"],
-      message: "an owner acts for the whole tenant, not one merchant",
-    });
-  }
+/** An owner acts for the whole tenant: `role: owner` with a merchant is a 400. */
+export const ownerForWholeTenant: FieldRule<{ role: string; merchantId?: string | null }> = {
+  check: (body, ctx) => {
+    if (body.role === "owner" && body.merchantId) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["merchantId"],
+        message: "an owner acts for the whole tenant, not one merchant",
+      });
+    }
+  },
+  states: {
+    not: {
+      required: ["role", "merchantId"],
+      properties: { role: { const: "owner" }, merchantId: { not: { type: "null" } } },
+    },
+  },
 };
 
-export const InviteUserBody = z
-  .strictObject({ email: Email, role: Role, merchantId: MemberMerchant })
-  .superRefine(ownerForWholeTenant)
-  .openapi("InviteUserRequest");
+export const InviteUserBody = withRules(
+  z.strictObject({ email: Email, role: Role, merchantId: MemberMerchant }),
+  ownerForWholeTenant,
+).openapi("InviteUserRequest");
 
 export type InviteUserBody = z.infer<typeof InviteUserBody>;

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
 import { adjustmentFields, MovementNotes } from "../stock/line-schemas";
-import { amountFields, oneAmount, PackagingCode } from "../stock/packs";
+import { amountFields, PackagingCode, withOneAmount } from "../stock/packs";
 import {
   LotNumber,
   levelPlaceShape,
@@ -14,22 +14,24 @@ import {
 
 const Id = (what: string) => z.uuid(`must be a UUID (the ${what}'s id)`);
 
-export const AdjustmentBody = z
-  .strictObject({
+export const AdjustmentBody = withOneAmount(
+  z.strictObject({
     productId: Id("product"),
     locationId: Id("location"),
     ...adjustmentFields,
     ...trackedFields,
-  })
-  .superRefine((adjustment, ctx) => oneAmount(adjustment, ctx))
-  .openapi("AdjustmentRequest");
+  }),
+).openapi("AdjustmentRequest");
 export type AdjustmentBody = z.infer<typeof AdjustmentBody>;
 
-export const TransferBody = z
-  .strictObject({
+// JSON Schema cannot compare two fields' values, so toLocationId's description states that rule.
+export const TransferBody = withOneAmount(
+  z.strictObject({
     productId: Id("product"),
     fromLocationId: Id("location"),
-    toLocationId: Id("location"),
+    toLocationId: Id("location").openapi({
+      description: "Another location than fromLocationId (the same is a 400).",
+    }),
     ...amountFields(
       z
         .number({ error: "must be an integer" })
@@ -42,8 +44,8 @@ export const TransferBody = z
     ),
     notes: MovementNotes,
     ...movedFields,
-  })
-  .superRefine((transfer, ctx) => oneAmount(transfer, ctx))
+  }),
+)
   .refine((t) => t.fromLocationId !== t.toLocationId, {
     message: "must differ from fromLocationId",
     path: ["toLocationId"],

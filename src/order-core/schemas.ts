@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { nullableRef } from "../http/nullable";
 import { ExactMoney, ExactMoneyText } from "../money";
-import { amountFields, oneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock/packs";
 import { trackedFields } from "../stock/schemas";
 import { countryCodes } from "./countries";
 import { orderStatuses } from "./state-machine";
@@ -180,6 +180,6 @@ export const OrderRecord = z
   .openapi("Order");
 
 /** A purchase order receipt's line: as `POST /orders/{id}/receive` takes it and `purchase_order.received` shows it. */
-export const ReceiptLine = z
-  .strictObject({ lineId: Id, ...amountFields(Quantity), locationId: Id, ...trackedFields })
-  .superRefine((line, ctx) => oneAmount(line, ctx));
+export const ReceiptLine = withOneAmount(
+  z.strictObject({ lineId: Id, ...amountFields(Quantity), locationId: Id, ...trackedFields }),
+);

@@ -11,7 +11,7 @@ import {
   ShippingAddress,
   Text,
 } from "../order-core/schemas";
-import { amountFields, oneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock/packs";
 import { LotNumber, MAX_SERIALS_PER_REQUEST, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 const MAX_LINES = 500;
@@ -33,8 +33,8 @@ export const CreateSalesOrderBody = z
     customerName: Text(200).optional().openapi({ description: "The customer's name, as people see it." }),
     warehouseId: Id.optional().openapi({ description: "Reserve only from this warehouse's locations." }),
     lines: PricedLines(
-      z
-        .strictObject({
+      withOneAmount(
+        z.strictObject({
           productId: Id.openapi({
             description: "A stocked product or a kit (which reserves its components).",
           }),
@@ -49,8 +49,8 @@ export const CreateSalesOrderBody = z
               "An active hold of this product (POST /inventory/holds) that becomes this line's reservation: " +
               "the line's quantity at most the hold's; the rest of the hold is released.",
           }),
-        })
-        .superRefine((line, ctx) => oneAmount(line, ctx)),
+        }),
+      ),
     ),
     shippingAddress: ShippingAddress,
     notes: Text(1000).optional(),
@@ -77,9 +77,7 @@ export const CreatePurchaseOrderBody = z
     supplier: Text(200),
     warehouseId: Id,
     lines: PricedLines(
-      z
-        .strictObject({ productId: Id, ...amountFields(Quantity), cost: Money })
-        .superRefine((line, ctx) => oneAmount(line, ctx)),
+      withOneAmount(z.strictObject({ productId: Id, ...amountFields(Quantity), cost: Money })),
     ),
     expectedAt: z.iso.datetime({ error: "must be an ISO 8601 UTC timestamp" }).optional(),
     notes: Text(1000).optional(),

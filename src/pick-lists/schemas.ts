@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pickListStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
 import { requiredText } from "../http/required-text";
-import { amountFields, oneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers } from "../stock/schemas";
 
 /** The most orders one pick list (a wave) takes. */
@@ -37,8 +37,9 @@ const scanned = (what: string) =>
     .min(1, `must be the scanned ${what}`)
     .max(128, "must be at most 128 characters");
 
-export const PickBody = z
-  .strictObject({
+// Without quantity or packs, the scanned code says how many: a packaging barcode one pack (checked on confirm).
+export const PickBody = withOneAmount(
+  z.strictObject({
     lineId: z.uuid("must be a UUID").optional().openapi({
       description: "The line picked; without it, the first open line for this location and product.",
     }),
@@ -58,10 +59,9 @@ export const PickBody = z
     lotNumber: LotNumber.optional(),
     serialNumbers: SerialNumbers.optional(),
     toteCode: z.string().trim().min(1).max(64).optional(),
-  })
-  // Without quantity or packs, the scanned code says how many: a packaging barcode one pack (checked on confirm).
-  .superRefine((pick, ctx) => oneAmount(pick, ctx, false))
-  .openapi("PickRequest");
+  }),
+  { required: false },
+).openapi("PickRequest");
 export type PickBody = z.infer<typeof PickBody>;
 
 export const ShortBody = z

@@ -33,7 +33,9 @@ export const JobOptions = z
           "stock_import: the ledger reason of rows that give `quantity` without their own `reason` (default `import`).",
       }),
     from: instant("movements_export, events_export: rows from this instant (inclusive); default: the first."),
-    to: instant("movements_export, events_export: rows before this instant; default: when the job starts."),
+    to: instant(
+      "movements_export, events_export: rows before this instant, which is after `from`; default: when the job starts.",
+    ),
     types: z
       .array(
         z

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { returnStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
 import { requiredText } from "../http/required-text";
-import { amountFields, oneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 /** Lines one return names (an order has at most 500). */
@@ -23,8 +23,8 @@ export const CreateReturnBody = z
     orderId: Id("must be a UUID (a sales order)"),
     lines: z
       .array(
-        z
-          .strictObject({
+        withOneAmount(
+          z.strictObject({
             orderLineId: Id("must be a UUID (a line of the order)").openapi({
               description:
                 "A line of the order, or a kit line (`kitLines[].id`): a kit line returns each of its component " +
@@ -35,8 +35,8 @@ export const CreateReturnBody = z
               example: "damaged",
               description: "Why it comes back, as the shop codes it (reports group by it exactly).",
             }),
-          })
-          .superRefine((line, ctx) => oneAmount(line, ctx)),
+          }),
+        ),
         { error: "must be an array of lines" },
       )
       .min(1, "must have at least one line")
@@ -82,29 +82,29 @@ const placedAt = (description: string) => Id("must be a UUID").openapi({ descrip
 const ReceiptLine = z.discriminatedUnion(
   "disposition",
   [
-    z
-      .strictObject({
+    withOneAmount(
+      z.strictObject({
         ...receiptLine,
         disposition: z.literal("restock"),
         locationId: placedAt("A sellable location, where the units are put back."),
-      })
-      .superRefine((line, ctx) => oneAmount(line, ctx)),
-    z
-      .strictObject({
+      }),
+    ),
+    withOneAmount(
+      z.strictObject({
         ...receiptLine,
         disposition: z.literal("quarantine"),
         locationId: placedAt("A non-sellable location, where the units are kept apart."),
-      })
-      .superRefine((line, ctx) => oneAmount(line, ctx)),
-    z
-      .strictObject({
+      }),
+    ),
+    withOneAmount(
+      z.strictObject({
         ...receiptLine,
         disposition: z.literal("scrap"),
         locationId: placedAt(
           "Where the write-off is booked (default: the packing location of the warehouse the units shipped from).",
         ).optional(),
-      })
-      .superRefine((line, ctx) => oneAmount(line, ctx)),
+      }),
+    ),
   ],
   { error: "must be restock, quarantine or scrap" },
 );

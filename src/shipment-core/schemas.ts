@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { lengthUnits, shipmentStatuses, weightUnits } from "../db/schema/tenant";
-import { amountFields, oneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock/packs";
 import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 /** The most packages one shipment holds (each gets an SSCC). */
@@ -27,8 +27,8 @@ export const Dimensions = z
   })
   .openapi("Dimensions");
 
-const PackageLineInput = z
-  .strictObject({
+const PackageLineInput = withOneAmount(
+  z.strictObject({
     orderLineId: z.uuid("must be a UUID (a line of this order)"),
     ...amountFields(
       z
@@ -39,8 +39,8 @@ const PackageLineInput = z
     ),
     lotNumber: LotNumber.optional(),
     serialNumbers: SerialNumbers.optional(),
-  })
-  .superRefine((line, ctx) => oneAmount(line, ctx));
+  }),
+);
 
 const PackageInput = z.strictObject({
   packageType: z.string().trim().min(1).max(64).optional().openapi({ example: "box-m" }),

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
-import { amountFields, oneAmount, PacksOrNone, packFields } from "./packs";
+import { exactlyOne, onlyWith } from "../http/field-rules";
+import { amountFields, PacksOrNone, packFields, withOneAmount } from "./packs";
 import { LotNumber, trackedFields } from "./schemas";
 
 // The shape of one stock line as the writes take it: a single adjustment, a line of the bulk writes and a row of the
@@ -59,30 +60,22 @@ const placeFields = {
   ).optional(),
 };
 
-type Place = { [K in keyof typeof placeFields]?: string };
-
 /** Exactly one of sku and productId, one of locationCode and locationId; warehouseCode only with locationCode. */
-function placeProblems(line: Place, ctx: z.core.$RefinementCtx) {
-  const say = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  if ((line.sku === undefined) === (line.productId === undefined))
-    say("sku", "give exactly one of sku and productId");
-  if ((line.locationCode === undefined) === (line.locationId === undefined)) {
-    say("locationCode", "give exactly one of locationCode and locationId");
-  }
-  if (line.warehouseCode !== undefined && line.locationCode === undefined) {
-    say("warehouseCode", "only with locationCode");
-  }
-}
+const placeRules = [
+  exactlyOne("sku", "productId"),
+  exactlyOne("locationCode", "locationId"),
+  onlyWith("warehouseCode", "locationCode"),
+];
 
-export const AdjustmentBatchLine = z
-  .strictObject({
+export const AdjustmentBatchLine = withOneAmount(
+  z.strictObject({
     ...placeFields,
     ...adjustmentFields,
     ...trackedFields,
-  })
-  .superRefine(placeProblems)
-  .superRefine((line, ctx) => oneAmount(line, ctx))
-  .openapi("AdjustmentBatchLine");
+  }),
+  {},
+  ...placeRules,
+).openapi("AdjustmentBatchLine");
 
 const units = (description: string) =>
   z
@@ -105,9 +98,9 @@ const levelFields = {
   ).optional(),
 };
 
-export const SetLevelBody = z
-  .strictObject(levelFields)
-  .superRefine(placeProblems)
-  .superRefine((level, ctx) => oneAmount(level, ctx, true, "onHand"))
-  .openapi("SetStockLevelRequest");
+export const SetLevelBody = withOneAmount(
+  z.strictObject(levelFields),
+  { field: "onHand" },
+  ...placeRules,
+).openapi("SetStockLevelRequest");
 export type SetLevelBody = z.infer<typeof SetLevelBody>;

@@ -4,6 +4,7 @@ import type { TenantDb } from "../db/client";
 import { productPackagings, products } from "../db/schema/tenant";
 import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { assertFound } from "../http/errors";
+import { type FieldRule, withRules } from "../http/field-rules";
 import { validationError } from "../http/validation";
 import type { LineTarget } from "./line-targets";
 
@@ -54,7 +55,7 @@ export const packFields = (field = "quantity", packs: z.ZodType<number> = Packs)
 
 /**
  * The fields that give a quantity (`quantity` as the endpoint defines it, or `packaging` and `packs`); an
- * object that spreads them also runs `oneAmount` (superRefine).
+ * object that spreads them is wrapped in `withOneAmount`.
  */
 export const amountFields = <Q extends z.ZodType<number>>(quantity: Q, packs: z.ZodType<number> = Packs) => ({
   quantity: quantity.optional(),
@@ -63,7 +64,7 @@ export const amountFields = <Q extends z.ZodType<number>>(quantity: Q, packs: z.
 
 /**
  * Exactly one of the amount (`field`, `quantity` unless named) or `packaging` with `packs`: both, neither or
- * half of the pair is a 400.
+ * half of the pair is a 400. Not `required`: at most one (the amount may come from elsewhere, a scanned pack).
  */
 export function oneAmount(
   amount: { packaging?: string; packs?: number } & Record<string, unknown>,
@@ -81,6 +82,30 @@ export function oneAmount(
   else if (required && amount[field] === undefined && !packed)
     issue(field, "is required (or packaging and packs)");
 }
+
+/** `oneAmount` as a rule the document states too: the pair needs each other, and one of it or `field`. */
+export function oneAmountRule<T extends PackedAmount>({
+  required = true,
+  field = "quantity",
+}: {
+  required?: boolean;
+  field?: string;
+} = {}): FieldRule<T> {
+  const pair = { dependentRequired: { packaging: ["packs"], packs: ["packaging"] } };
+  return {
+    check: (amount, ctx) => oneAmount(amount as PackedAmount & Record<string, unknown>, ctx, required, field),
+    states: required
+      ? { ...pair, oneOf: [{ required: [field] }, { required: ["packaging", "packs"] }] }
+      : { ...pair, not: { required: [field, "packaging"] } },
+  };
+}
+
+/** An object with `amountFields` (or `packFields`), checked by `oneAmount` and stating it, after `rules`. */
+export const withOneAmount = <S extends z.ZodType<PackedAmount>>(
+  schema: S,
+  options: { required?: boolean; field?: string } = {},
+  ...rules: FieldRule<z.output<S>>[]
+) => withRules(schema, ...rules, oneAmountRule(options));
 
 const PackCount = z.object({ packs: z.number().int(), remainder: z.number().int() });
 

@@ -1,14 +1,15 @@
 import { z } from "@hono/zod-openapi";
+import { withRules } from "../http/field-rules";
 import { MemberMerchant, ownerForWholeTenant } from "../identity/invitation-schemas";
 import { Role } from "../identity/person-fields";
 
-export const UpdateUserBody = z
-  .strictObject({
+export const UpdateUserBody = withRules(
+  z.strictObject({
     role: Role,
     merchantId: MemberMerchant,
-  })
-  .superRefine(ownerForWholeTenant)
-  .openapi("UpdateUserRequest");
+  }),
+  ownerForWholeTenant,
+).openapi("UpdateUserRequest");
 
 export const MemberRecord = z
   .object({

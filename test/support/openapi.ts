@@ -515,10 +515,6 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "serial numbers are trimmed before they are compared: `uniqueItems` compares them as sent",
   },
   {
-    rule: /^((lines|levels)\[\d+\]\.)?(sku: give exactly one of sku and productId|locationCode: give exactly one of locationCode and locationId|warehouseCode: only with locationCode)$/,
-    why: "a rule across a body's or a line's fields (one key of two); generators ignore the oneOf that could state it",
-  },
-  {
     rule: /^(lines|levels)\[\d+\]\.(stockLevel: named by line \d+ already|serialNumbers: .+ is named by line \d+ already)$/,
     why: "a rule across an array's items (each stock level and serial once), which JSON Schema cannot state for one field",
   },
@@ -547,24 +543,16 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on stored data (each component's merchant)",
   },
   {
-    rule: /^merchantId: an owner acts for the whole tenant, not one merchant$/,
-    why: "a rule across fields (the role asked for); generators ignore the if/then that could state it",
-  },
-  {
     rule: /^lines: \d+ return lines once kit lines become their components; at most \d+$/,
     why: "depends on stored data (how many components each kit line of the order has)",
   },
   {
-    rule: /^warehouseId: give locationId or warehouseId, not both$/,
-    why: "a rule across fields; generators ignore the `not` that could state it",
-  },
-  {
-    rule: /^uploadId: (required for|only for an import, not) \w+$|^options\.\w+: not an option of \w+$|^options\.to: must be after from$|^options\.types\[\d+\]: must be an event type of the feed, or a family/,
-    why: "a job's fields depend on its type (and `to` on `from`): rules across fields that generators ignore; the event types are named in the description (an enum would rename the replay's in the clients)",
+    rule: /^options\.to: must be after from$|^options\.types\[\d+\]: must be an event type of the feed, or a family/,
+    why: "JSON Schema does not compare two values (`to` after `from`); the event types are named in the description (an enum would rename the replay's in the clients)",
   },
   {
     rule: /^toLocationId: must differ from fromLocationId$/,
-    why: "a rule across fields; generators ignore the `not`/`if` that could state it",
+    why: "JSON Schema does not compare two fields' values; the field's description says it",
   },
   {
     rule: /^allowedIps\[\d+\]: (?!must be at most)/,
@@ -603,8 +591,8 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on how many carriers the tenant has configured",
   },
   {
-    rule: /((quantity|onHand|counted): give \2 or packaging and packs, not both|packs: is required with packaging|packaging: is required with packs|(quantity|onHand|counted): is required \(or packaging and packs(, or a packaging's barcode as product)?\))$/,
-    why: "exactly one of quantity (onHand, counted) or packaging with packs: a rule across fields (a oneOf the generators mishandle)",
+    rule: /quantity: is required \(or packaging and packs, or a packaging's barcode as product\)$/,
+    why: "a pick without an amount counts one pack when its scanned code is a packaging's barcode: depends on stored barcodes",
   },
   {
     rule: /packaging: product .+ has no packaging .+$|packs: -?\d+ x .+ units, more than \d+$/,
@@ -619,8 +607,8 @@ const BEYOND_THE_DOCUMENT: { rule: RegExp; why: string; when?: (value: unknown) 
     why: "depends on the stored product's type (kit or stocked), or a rule across fields",
   },
   {
-    rule: /^rates\[\d+\](\.per: \w+ is priced per .+|\.locationType: only for storage rates|\.packageType: only for packing rates|: the same rate twice)$/,
-    why: "a rule across a rate's fields (the units and types of its activity) and across a card's rates (each once)",
+    rule: /^rates\[\d+\]: the same rate twice$/,
+    why: "a rule across a card's rates (each once)",
   },
   {
     rule: /^merchantId: required \(the merchant billed\)$|^period: must not be a month still to come$/,

@@ -2337,6 +2337,44 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class CreateInventoryCountRequest : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "locationIds", "productIds" };
+
+        /// <summary><c>warehouseId</c> (optional).</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>locationIds</c> (optional).</summary>
+        public IList<string> LocationIds { get; set; }
+
+        /// <summary><c>productIds</c> (optional).</summary>
+        public IList<string> ProductIds { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static CreateInventoryCountRequest FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new CreateInventoryCountRequest();
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.LocationIds = ModelJson.ToList(ModelJson.Get(json, "locationIds"), v => ModelJson.ToStringValue(v));
+            model.ProductIds = ModelJson.ToList(ModelJson.Get(json, "productIds"), v => ModelJson.ToStringValue(v));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "warehouseId", WarehouseId, false);
+            ModelJson.Put(json, "locationIds", LocationIds, false);
+            ModelJson.Put(json, "productIds", ProductIds, false);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class CreateJobRequest : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "type", "uploadId", "options" };

@@ -966,7 +966,7 @@ namespace Warehouse.Api
         }
 
         /// <summary><c>POST /api/v1/inventory/counts</c> (createInventoryCount).</summary>
-        public async Task<Models.InventoryCount> CreateAsync(object body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<Models.InventoryCount> CreateAsync(Models.CreateInventoryCountRequest body, string consistencyToken = null, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var data = await _transport.DataAsync(Operations.CreateInventoryCount, new string[0], null, body, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.InventoryCount.FromJson(data as JsonObject);

@@ -3655,7 +3655,7 @@ export interface components {
             /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
             kitLines: components["schemas"]["OrderKitLine"][];
             statusHistory: components["schemas"]["OrderStatusChange"][];
-            receipt: {
+            receipt: ({
                 /** Format: uuid */
                 lineId: string;
                 /** @example 3 */
@@ -3699,7 +3699,7 @@ export interface components {
                  * @description The lot received into (lot-tracked products).
                  */
                 lotId?: string;
-            }[];
+            } & (unknown | unknown))[];
         };
         InventoryAdjustedWebhookBody: {
             /** @enum {string} */
@@ -4111,7 +4111,7 @@ export interface components {
             from?: string;
             /**
              * Format: date-time
-             * @description movements_export, events_export: rows before this instant; default: when the job starts.
+             * @description movements_export, events_export: rows before this instant, which is after `from`; default: when the job starts.
              */
             to?: string;
             /**
@@ -5084,7 +5084,7 @@ export interface components {
              */
             warehouseId?: string;
             /** @description The order total (sum of quantity x unit amount) is at most 900719925474.0991; a larger one is a 400. */
-            lines: {
+            lines: ({
                 /**
                  * Format: uuid
                  * @description A stocked product or a kit (which reserves its components).
@@ -5111,7 +5111,7 @@ export interface components {
                  * @description An active hold of this product (POST /inventory/holds) that becomes this line's reservation: the line's quantity at most the hold's; the rest of the hold is released.
                  */
                 holdId?: string;
-            }[];
+            } & (unknown | unknown))[];
             shippingAddress: components["schemas"]["ShippingAddress"];
             notes?: string;
         };
@@ -5120,7 +5120,7 @@ export interface components {
             /** Format: uuid */
             warehouseId: string;
             /** @description The order total (sum of quantity x unit amount) is at most 900719925474.0991; a larger one is a 400. */
-            lines: {
+            lines: ({
                 /** Format: uuid */
                 productId: string;
                 /** @example 3 */
@@ -5134,7 +5134,7 @@ export interface components {
                 packs?: number;
                 /** @example 19.99 */
                 cost: number;
-            }[];
+            } & (unknown | unknown))[];
             /** Format: date-time */
             expectedAt?: string;
             notes?: string;
@@ -5158,7 +5158,7 @@ export interface components {
         };
         ReceivePurchaseOrderRequest: {
             /** @description A stock level holds at most 1000000000 units; a receipt past that is a 409. A receipt names at most 5000 serial numbers in all. */
-            lines: {
+            lines: ({
                 /** Format: uuid */
                 lineId: string;
                 /** @example 3 */
@@ -5195,7 +5195,7 @@ export interface components {
                  *     ]
                  */
                 serialNumbers?: string[];
-            }[];
+            } & (unknown | unknown))[];
         };
         CreateShipmentRequest: {
             packages: {
@@ -5203,7 +5203,7 @@ export interface components {
                 packageType?: string;
                 weight: components["schemas"]["Weight"];
                 dimensions?: components["schemas"]["Dimensions"];
-                lines: {
+                lines: ({
                     /** Format: uuid */
                     orderLineId: string;
                     quantity?: number;
@@ -5223,7 +5223,7 @@ export interface components {
                      *     ]
                      */
                     serialNumbers?: string[];
-                }[];
+                } & (unknown | unknown))[];
             }[];
             /** @example dhl */
             carrier?: string;
@@ -5611,7 +5611,7 @@ export interface components {
             productIds?: string[];
         } & (unknown | unknown);
         InventoryCountLinesRequest: {
-            lines: {
+            lines: ({
                 /** Format: uuid */
                 productId: string;
                 /** Format: uuid */
@@ -5637,7 +5637,7 @@ export interface components {
                 packaging?: string;
                 /** @description With `packaging`: how many packs (counted = packs x its size). */
                 packs?: number;
-            }[];
+            } & (unknown | unknown))[];
         };
         StockLevelAsOf: {
             /** Format: uuid */
@@ -5763,7 +5763,7 @@ export interface components {
              *     ]
              */
             serialNumbers?: string[];
-        };
+        } & (unknown | unknown);
         TransferResult: {
             /** Format: uuid */
             transferId: string;
@@ -5776,7 +5776,10 @@ export interface components {
             productId: string;
             /** Format: uuid */
             fromLocationId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Another location than fromLocationId (the same is a 400).
+             */
             toLocationId: string;
             /** @description A stock level holds at most 1000000000 units; a transfer past that is a 409. */
             quantity?: number;
@@ -5801,7 +5804,7 @@ export interface components {
              *     ]
              */
             serialNumbers?: string[];
-        };
+        } & (unknown | unknown);
         StockBatchResult: {
             atomic: boolean;
             /** @description Lines written or already as asked (status 200 or 201). */
@@ -5890,7 +5893,7 @@ export interface components {
              *     ]
              */
             serialNumbers?: string[];
-        };
+        } & ((unknown | unknown) & (unknown | unknown) & unknown & (unknown | unknown));
         SetStockLevelResult: {
             /** @description The ledger row; null when on hand was already that. */
             movement: components["schemas"]["StockMovement"] | null;
@@ -5927,7 +5930,7 @@ export interface components {
             packs?: number;
             /** @description Compare-and-swap: set only while on hand is exactly this (0 for a level never stocked); otherwise 409 with the current value, and nothing changes. */
             expectedOnHand?: number;
-        };
+        } & ((unknown | unknown) & (unknown | unknown) & unknown & (unknown | unknown));
         SetStockLevelsRequest: {
             /**
              * @description true (default): every line is applied in one batch or none is (a 409/404/400 lists each failing line). false: each line is applied on its own; `results` says what became of each.
@@ -6037,7 +6040,7 @@ export interface components {
              * @example L2026-11-A
              */
             lotNumber?: string;
-        };
+        } & ((unknown | unknown) & unknown);
         Webhook: {
             /** Format: uuid */
             id: string;
@@ -6986,12 +6989,36 @@ export interface components {
              */
             uploadId?: string;
             options?: components["schemas"]["JobOptions"];
-        };
+        } & ({
+            /** @constant */
+            type: "product_import";
+            options?: unknown;
+        } | {
+            /** @constant */
+            type: "stock_import";
+            options?: unknown;
+        } | {
+            /** @constant */
+            type: "products_export";
+            options?: unknown;
+        } | {
+            /** @constant */
+            type: "stock_export";
+            options?: unknown;
+        } | {
+            /** @constant */
+            type: "movements_export";
+            options?: unknown;
+        } | {
+            /** @constant */
+            type: "events_export";
+            options?: unknown;
+        });
         CreateReturnRequest: {
             /** Format: uuid */
             orderId: string;
             /** @description An order line may be named on several lines (units coming back for different reasons); together they return at most what shipped on it minus what other returns claim. */
-            lines: {
+            lines: ({
                 /**
                  * Format: uuid
                  * @description A line of the order, or a kit line (`kitLines[].id`): a kit line returns each of its component lines, quantity x the component's units per kit.
@@ -7011,7 +7038,7 @@ export interface components {
                  * @example damaged
                  */
                 reason: string;
-            }[];
+            } & (unknown | unknown))[];
             notes?: string;
         };
         UpdateReturnStatusRequest: {
@@ -7019,7 +7046,7 @@ export interface components {
             status: "authorized" | "rejected" | "cancelled" | "closed";
         };
         ReturnReceiptRequest: {
-            lines: ({
+            lines: (({
                 /** Format: uuid */
                 returnLineId: string;
                 /** @example 1 */
@@ -7051,7 +7078,7 @@ export interface components {
                  * @description A sellable location, where the units are put back.
                  */
                 locationId: string;
-            } | {
+            } & (unknown | unknown)) | ({
                 /** Format: uuid */
                 returnLineId: string;
                 /** @example 1 */
@@ -7083,7 +7110,7 @@ export interface components {
                  * @description A non-sellable location, where the units are kept apart.
                  */
                 locationId: string;
-            } | {
+            } & (unknown | unknown)) | ({
                 /** Format: uuid */
                 returnLineId: string;
                 /** @example 1 */
@@ -7115,7 +7142,7 @@ export interface components {
                  * @description Where the write-off is booked (default: the packing location of the warehouse the units shipped from).
                  */
                 locationId?: string;
-            })[];
+            } & (unknown | unknown)))[];
         };
         RateCard: {
             /** Format: uuid */
