@@ -5,10 +5,14 @@
 // checkout of this repository would sit next to your project), and install it into an empty project folder `my-app`.
 // Then a small program in my-app makes one call through the installed package (GET /auth/me, which must name the
 // tenant of WAREHOUSE_API_KEY); Python's sdist is installed into a second fresh project and called the same way.
+// Last, the README's scenario runs as written, and its webhook block verifies the real order.created delivery of the
+// scenario's order, which the harness's receiver (the proxy's /__harness/webhooks) caught.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Webhook } from "standardwebhooks";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -25,7 +29,7 @@ const runCSharp = (file) => {
 
 /**
  * Each language: the program that makes one call through the installed package (GET /auth/me, naming the tenant), the
- * file the README's scenario is saved as, and how a file of that language runs in my-app.
+ * files the README's scenario and webhook blocks are saved as, and how a file of that language runs in my-app.
  */
 const LANGUAGES = {
   typescript: {
@@ -37,6 +41,7 @@ const LANGUAGES = {
         'console.log("typescript client installed: tenant", me.tenant?.id);\n',
     ],
     scenario: "scenario.mjs",
+    webhook: "webhook.mjs",
     run: (file) => ["node", file],
   },
   python: {
@@ -47,6 +52,7 @@ const LANGUAGES = {
         'print("python client", __version__, "installed: tenant", client.auth.me().tenant.id)\n',
     ],
     scenario: "scenario.py",
+    webhook: "webhook.py",
     run: (file) => [".venv/bin/python", file],
   },
   php: {
@@ -57,6 +63,7 @@ const LANGUAGES = {
         "echo 'php client ', Warehouse\\Api\\Generated\\Version::CLIENT, ' installed: tenant ', $client->auth->me()->tenant->id, PHP_EOL;\n",
     ],
     scenario: "scenario.php",
+    webhook: "webhook.php",
     run: (file) => ["php", file],
   },
   dotnet: {
@@ -69,6 +76,7 @@ const LANGUAGES = {
         '  Console.WriteLine("dotnet client " + ClientVersion.Value + " installed: tenant " + me.Tenant.Id); } }\n',
     ],
     scenario: "Scenario.cs",
+    webhook: "Receiver.cs",
     run: runCSharp,
   },
 };
@@ -76,8 +84,11 @@ const LANGUAGES = {
 /** What every language's scenario prints (docs/clients.md): the order read back, and the stock it reserved. */
 const SCENARIO_OUTPUT = /^SO-\d+ pending: 2 x WID-001; stock 10 on hand, 2 reserved, 8 available$/im;
 
-/** The scenario's code block in a README (after `<!-- scenario -->`) or on the docs page (`<!-- scenario: python -->`). */
-function scenarioBlock(markdown, marker) {
+/** What every language's webhook block prints: the verified event's type and its order's number. */
+const webhookOutput = (number) => new RegExp(`^order\\.created: ${number}$`, "m");
+
+/** A code block in a README (after `<!-- scenario -->`) or on the docs page (`<!-- scenario: python -->`). */
+function codeBlock(markdown, marker) {
   const match = markdown.match(new RegExp(`<!-- ${marker} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``));
   if (!match) throw new Error(`no \`<!-- ${marker} -->\` code block`);
   return match[1];
@@ -108,11 +119,11 @@ function pathForPython() {
 }
 
 /** Runs a command to its end, echoing its output; returns its standard output. */
-function run(command, args, cwd, path = process.env.PATH) {
+function run(command, args, cwd, path = process.env.PATH, environment = {}) {
   const result = spawnSync(command, args, {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, PATH: path, CI: "true", ...apiEnvironment },
+    env: { ...process.env, PATH: path, CI: "true", ...apiEnvironment, ...environment },
   });
   process.stdout.write(result.stdout ?? "");
   process.stderr.write(result.stderr ?? "");
@@ -159,29 +170,96 @@ function checkProject(folder) {
     throw new Error("Warehouse.Api.csproj is not an SDK project");
 }
 
-/**
- * Runs the README's scenario, as written, in the project with the package installed; the docs page's block of this
- * language must be the same text, so neither can drift from the client.
- */
-function runScenario(project, path) {
-  const scenario = scenarioBlock(
-    readFileSync(join(root, "clients", language, "README.md"), "utf8"),
-    "scenario",
-  );
-  const onDocsPage = scenarioBlock(
+/** The README's block after `<!-- marker -->`, which must be the docs page's block of this language, character for character. */
+function readmeBlock(marker) {
+  const block = codeBlock(readFileSync(join(root, "clients", language, "README.md"), "utf8"), marker);
+  const onDocsPage = codeBlock(
     readFileSync(join(root, "docs/clients.md"), "utf8"),
-    `scenario: ${language}`,
+    `${marker}: ${language}`,
   );
-  if (onDocsPage !== scenario)
-    throw new Error(`docs/clients.md's ${language} scenario differs from clients/${language}/README.md's`);
-  const { scenario: file, run: command } = LANGUAGES[language];
-  writeFileSync(join(project, file), scenario);
-  const [program, ...args] = command(file);
-  const output = run(program, args, project, path);
-  if (!SCENARIO_OUTPUT.test(output))
-    throw new Error(
-      `the ${language} README's scenario printed ${JSON.stringify(output)}, not ${SCENARIO_OUTPUT}`,
-    );
+  if (onDocsPage !== block)
+    throw new Error(`docs/clients.md's ${language} ${marker} differs from clients/${language}/README.md's`);
+  return block;
+}
+
+/** Runs a README block, as written, saved as `file` in the project with the package installed; returns its output. */
+function runBlock(marker, file, project, path, environment = {}) {
+  writeFileSync(join(project, file), readmeBlock(marker));
+  const [program, ...args] = LANGUAGES[language].run(file);
+  return run(program, args, project, path, environment);
+}
+
+/** The API as the harness calls it itself, with the tenant's key. */
+async function api(method, path, body) {
+  const response = await fetch(`${process.env.WAREHOUSE_BASE_URL}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${process.env.WAREHOUSE_API_KEY}`,
+      "content-type": "application/json",
+      "idempotency-key": crypto.randomUUID(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response.status === 204 ? undefined : (await response.json()).data;
+}
+
+/** The order.created delivery of order `number` that the receiver caught, signed with `secret` (another
+ * subscription of the tenant may have sent the same event). */
+async function deliveryOf(number, secret) {
+  const verifier = new Webhook(secret);
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${process.env.WAREHOUSE_WEBHOOK_URL}?type=order.created&wait=5`);
+    const delivery = (await response.json()).find((d) => {
+      try {
+        verifier.verify(d.body, d.headers);
+        return JSON.parse(d.body).data?.number === number;
+      } catch {
+        return false;
+      }
+    });
+    if (delivery) return delivery;
+    await sleep(1000);
+  }
+  throw new Error(`no order.created delivery of ${number} signed for the README's subscription within 90 s`);
+}
+
+/**
+ * Runs the README's scenario as written, then its webhook block with the real delivery of the scenario's order: the
+ * harness subscribes its receiver first (as the README says to, once) and hands the block the secret, body and
+ * headers through the environment.
+ */
+async function runScenario(project, path) {
+  const subscription = await api("POST", "/webhooks", {
+    url: process.env.WAREHOUSE_WEBHOOK_URL,
+    events: ["order.created"],
+    description: "README webhook block",
+  });
+  try {
+    const output = runBlock("scenario", LANGUAGES[language].scenario, project, path);
+    if (!SCENARIO_OUTPUT.test(output))
+      throw new Error(
+        `the ${language} README's scenario printed ${JSON.stringify(output)}, not ${SCENARIO_OUTPUT}`,
+      );
+    const number = output.match(/^(SO-\d+) /m)?.[1];
+    const delivery = await deliveryOf(number, subscription.secret);
+    const received = runBlock("webhook", LANGUAGES[language].webhook, project, path, {
+      WMS_WEBHOOK_SECRET: subscription.secret,
+      WMS_WEBHOOK_BODY: delivery.body,
+      WMS_WEBHOOK_HEADERS: JSON.stringify(delivery.headers),
+      WMS_WEBHOOK_ID: delivery.headers["webhook-id"],
+      WMS_WEBHOOK_TIMESTAMP: delivery.headers["webhook-timestamp"],
+      WMS_WEBHOOK_SIGNATURE: delivery.headers["webhook-signature"],
+    });
+    if (!webhookOutput(number).test(received))
+      throw new Error(
+        `the ${language} README's webhook block printed ${JSON.stringify(received)}, not "order.created: ${number}"`,
+      );
+  } finally {
+    await api("DELETE", `/webhooks/${subscription.id}`);
+  }
 }
 
 const language = process.argv[2];
@@ -228,7 +306,7 @@ try {
     );
     callThroughPackage(sdistApp, path);
   }
-  runScenario(app, path);
+  await runScenario(app, path);
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
