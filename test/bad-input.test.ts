@@ -45,7 +45,8 @@ const resolved = (schema: Schema): Schema => {
   // A `oneOf` beside an object's own properties only says which of them are required (a count's scope).
   if (choice && !s.properties)
     return resolved(choice.find((option) => resolved(option).type !== "null") ?? {});
-  if (s.allOf) return Object.assign({}, ...s.allOf.map(resolved));
+  // So does an `allOf` beside them: the rules across its fields (src/http/field-rules.ts).
+  if (s.allOf && !s.properties) return Object.assign({}, ...s.allOf.map(resolved));
   return s;
 };
 

@@ -173,10 +173,7 @@ function checkProject(folder) {
 /** The README's block after `<!-- marker -->`, which must be the docs page's block of this language, character for character. */
 function readmeBlock(marker) {
   const block = codeBlock(readFileSync(join(root, "clients", language, "README.md"), "utf8"), marker);
-  const onDocsPage = codeBlock(
-    readFileSync(join(root, "docs/clients.md"), "utf8"),
-    `${marker}: ${language}`,
-  );
+  const onDocsPage = codeBlock(readFileSync(join(root, "docs/clients.md"), "utf8"), `${marker}: ${language}`);
   if (onDocsPage !== block)
     throw new Error(`docs/clients.md's ${language} ${marker} differs from clients/${language}/README.md's`);
   return block;
