@@ -186,9 +186,21 @@ function runBlock(marker, file, project, path, environment = {}) {
   return run(program, args, project, path, environment);
 }
 
-/** The API as the harness calls it itself, with the tenant's key. */
+/** A fetch retried while the connection fails (a kept-alive socket the proxy closed just then). */
+async function fetchRetrying(url, init) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (attempt === 5) throw error;
+      await sleep(500);
+    }
+  }
+}
+
+/** The API as the harness calls it itself, with the tenant's key (one Idempotency-Key for every attempt). */
 async function api(method, path, body) {
-  const response = await fetch(`${process.env.WAREHOUSE_BASE_URL}/api/v1${path}`, {
+  const response = await fetchRetrying(`${process.env.WAREHOUSE_BASE_URL}/api/v1${path}`, {
     method,
     headers: {
       authorization: `Bearer ${process.env.WAREHOUSE_API_KEY}`,
@@ -202,13 +214,15 @@ async function api(method, path, body) {
   return response.status === 204 ? undefined : (await response.json()).data;
 }
 
-/** The order.created delivery of order `number` that the receiver caught, signed with `secret` (another
- * subscription of the tenant may have sent the same event). */
+/**
+ * The order.created delivery of order `number` that the receiver caught, signed with `secret` (another subscription of
+ * the tenant may have sent the same event).
+ */
 async function deliveryOf(number, secret) {
   const verifier = new Webhook(secret);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    const response = await fetch(`${process.env.WAREHOUSE_WEBHOOK_URL}?type=order.created&wait=5`);
+    const response = await fetchRetrying(`${process.env.WAREHOUSE_WEBHOOK_URL}?type=order.created&wait=5`);
     const delivery = (await response.json()).find((d) => {
       try {
         verifier.verify(d.body, d.headers);
