@@ -499,10 +499,24 @@ describe("models", () => {
     expect(fields("AmountLine")).toEqual(["sku:string", "productId:string"]);
   });
 
+  it("derives a model extending another (allOf of its $ref and fields) from it in C# and PHP", () => {
+    expect(model("Detail")?.base).toBe("Base");
+    const csharp = renderDotnetModels(table);
+    expect(csharp).toContain("public class Base : IJsonModel");
+    expect(csharp).toContain("public virtual JsonObject ToJson()");
+    expect(csharp).toContain("public sealed class Detail : Base");
+    expect(csharp).toContain("public static new Detail FromJson(JsonObject json)");
+    const php = renderPhpModels(table);
+    expect(php.get("clients/php/src/Generated/Base.php")).toContain("\nclass Base extends Model");
+    expect(php.get("clients/php/src/Generated/Detail.php")).toContain("final class Detail extends Base");
+    expect(php.get("clients/php/src/Generated/Detail.php")).not.toContain("$id");
+  });
+
   it("renders Python dataclasses, C# classes and PHP classes that keep what they do not know", () => {
     const python = renderPythonModels(table);
     expect(python).toContain('class Status(str, Enum):\n    OPEN = "open"\n    IN_REVIEW = "in-review"');
-    expect(python).toContain("    note: Optional[str]\n");
+    // Detail extends Base (allOf of its $ref and a field): a subclass declaring only its own field.
+    expect(python).toContain("class Detail(Base):\n    note: Optional[str] = None\n");
     expect(python).toContain('            data=_m.model(EventData)(data.get("data")),');
     expect(python).toContain('            roles=_m.list_of(_m.enum(Role))(data.get("roles")),');
     expect(python).toContain("            extra_fields=_m.extra(data, cls._wire),");

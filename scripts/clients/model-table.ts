@@ -9,6 +9,9 @@
 // - other `oneOf`/`anyOf`: a `null` variant makes the value nullable; object variants ("either warehouseId or
 //   locationIds") merge into one model whose fields are required only where every variant requires them;
 //   anything else is `any` (the JSON as parsed);
+// - an `allOf` whose first part is a `$ref` to a model, the other parts adding fields without changing the base's
+//   (an order event's data: the `Order` and `shipments`), is a model derived from that one: every client renders it
+//   as a subclass, so an event's order is an `Order`;
 // - keywords that only state a rule across an object's own fields (`oneOf`/`anyOf`/`allOf`/`not` of `required`
 //   lists, `dependentRequired`: "exactly one of quantity or packaging with packs", "an import needs uploadId")
 //   are dropped before the rest: the model is the object's fields, each optional unless the object requires it,
@@ -36,7 +39,10 @@ export interface ModelField {
 
 export interface Model {
   name: string;
+  /** Every field, the base's first. */
   fields: ModelField[];
+  /** The model this one extends (`allOf` of its `$ref` and more fields): its fields come first, unchanged. */
+  base?: string;
 }
 
 export interface EnumType {
@@ -314,8 +320,21 @@ export class ModelBuilder {
       field.required = mode === "all" ? count > 0 : count === groups.length;
     }
     this.pending.delete(name);
-    this.models.set(name, { name, fields: [...fields.values()] });
+    const base = mode === "all" ? this.baseOf(parts, [...fields.values()]) : undefined;
+    this.models.set(name, { name, fields: [...fields.values()], ...(base ? { base } : {}) });
     return { kind: "model", name };
+  }
+
+  /** The model `parts` extend: the first part's `$ref`, when its fields are the merged model's first, unchanged. */
+  private baseOf(parts: Schema[], fields: ModelField[]): string | undefined {
+    const [first, ...rest] = parts;
+    if (typeof first?.$ref !== "string" || rest.some((part) => typeof part.$ref === "string"))
+      return undefined;
+    const name = refName(first.$ref);
+    const base = this.component(name).kind === "model" ? this.models.get(name) : undefined;
+    if (!base || this.variantOf.has(name)) return undefined;
+    const same = base.fields.every((field, i) => JSON.stringify(fields[i]) === JSON.stringify(field));
+    return same ? name : undefined;
   }
 
   private taken(name: string): boolean {

@@ -158,13 +158,23 @@ const header = [
   "",
 ];
 
-function renderModel(model: Model, base: UnionType | undefined): string {
-  const inherited = new Set(base?.common ?? []);
+/**
+ * A model: a union's variant extends the union's class (the fields every variant has), a derived model its base
+ * model (`base`), which is then not final; each reads only the fields it declares.
+ */
+function renderModel(
+  model: Model,
+  union: UnionType | undefined,
+  base: Model | undefined,
+  extended: boolean,
+): string {
+  const inherited = new Set(union?.common ?? base?.fields.map((f) => f.name) ?? []);
   const own = model.fields.filter((f) => !inherited.has(f.name));
+  const parent = union?.name ?? base?.name;
   return [
     ...header,
-    ...(base ? [] : ["use Warehouse\\Api\\Model;", ""]),
-    `final class ${phpClass(model.name)} extends ${base ? phpClass(base.name) : "Model"}`,
+    ...(parent ? [] : ["use Warehouse\\Api\\Model;", ""]),
+    `${extended ? "" : "final "}class ${phpClass(model.name)} extends ${parent ? phpClass(parent) : "Model"}`,
     "{",
     `    public const FIELDS = [${model.fields.map((f) => quote(f.name)).join(", ")}];`,
     ...own.flatMap(property),
@@ -249,9 +259,16 @@ export function renderPhpModels(table: OperationTable): Map<string, string> {
     `${PHP_GENERATED_DIR}/${phpClass(name)}.php`,
     text,
   ];
+  const models = new Map(table.models.map((m) => [m.name, m]));
+  const extended = new Set(table.models.flatMap((m) => (m.base ? [m.base] : [])));
   return new Map([
     ...table.enums.map((e) => file(e.name, renderEnum(e))),
-    ...table.models.map((m) => file(m.name, renderModel(m, baseOf.get(m.name)))),
+    ...table.models.map((m) =>
+      file(
+        m.name,
+        renderModel(m, baseOf.get(m.name), m.base ? models.get(m.base) : undefined, extended.has(m.name)),
+      ),
+    ),
     ...table.unions.map((u) => {
       const fallback = table.models.find((m) => m.name === u.fallback);
       if (!fallback) throw new Error(`${u.name}: no model ${u.fallback}`);

@@ -82,9 +82,15 @@ const annotation = (f: ModelField) => {
   return f.required && !f.nullable ? base : `Optional[${base}]`;
 };
 
-function renderModel(model: Model): string[] {
+/**
+ * A dataclass; a derived model (`base`) subclasses its base's and declares only its own fields, each with a default
+ * (a dataclass's fields without one cannot follow the base's that have one; `from_dict` always passes them all).
+ */
+function renderModel(model: Model, base: Model | undefined): string[] {
   // Required fields first: a dataclass's fields without a default come before those with one.
   const ordered = [...model.fields.filter((f) => f.required), ...model.fields.filter((f) => !f.required)];
+  const inherited = new Set(base?.fields.map((f) => f.name) ?? []);
+  const own = ordered.filter((f) => !inherited.has(f.name));
   const attribute = (f: ModelField) => pythonName(f.name);
   const read = (f: ModelField) => {
     const convert = pythonConverter(f.type);
@@ -95,9 +101,11 @@ function renderModel(model: Model): string[] {
     "",
     "",
     "@dataclass",
-    `class ${model.name}(_m.Model):`,
-    ...ordered.map((f) => `    ${attribute(f)}: ${annotation(f)}${f.required ? "" : " = None"}`),
-    "    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)",
+    `class ${model.name}(${base ? base.name : "_m.Model"}):`,
+    ...own.map((f) => `    ${attribute(f)}: ${annotation(f)}${f.required && !base ? "" : " = None"}`),
+    ...(base
+      ? []
+      : ["    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)"]),
     "",
     `    _wire: ClassVar[Dict[str, str]] = {${ordered.map((f) => `${quote(attribute(f))}: ${quote(f.name)}`).join(", ")}}`,
     `    _required: ClassVar[frozenset] = frozenset({${model.fields
@@ -133,6 +141,7 @@ function renderUnion(union: UnionType): string[] {
 }
 
 export function renderPythonModels(table: OperationTable): string {
+  const models = new Map(table.models.map((m) => [m.name, m]));
   return [
     `# ${GENERATED_NOTICE}`,
     "# flake8: noqa",
@@ -153,7 +162,10 @@ export function renderPythonModels(table: OperationTable): string {
       .map((name) => quote(name))
       .join(", ")}]`,
     ...table.enums.flatMap(renderEnum),
-    ...table.models.flatMap(renderModel),
+    // A base class before the classes derived from it.
+    ...[...table.models]
+      .sort((a, b) => Number(a.base !== undefined) - Number(b.base !== undefined))
+      .flatMap((m) => renderModel(m, m.base ? models.get(m.base) : undefined)),
     ...table.unions.flatMap(renderUnion),
     "",
   ].join("\n");

@@ -12,9 +12,10 @@ import { HoldRecord } from "../stock/schemas";
 
 // Only API shapes of the resources these events carry: the feed and the webhooks show them as their own operations do.
 // The `data` of each event of the catalogue (src/outbox/catalog.ts), as the feed serves it and a webhook
-// delivers it. Events that carry a resource reuse that resource's API shape (a resource with more fields
-// spreads its shape rather than extending it: an `allOf` would leave the resource's own schema open to the
-// suite's document check); the others are payloads built as SQL inside their write batch.
+// delivers it. Events that carry a resource reuse that resource's API shape; an order or a shipment with more fields
+// extends the registered `Order` or `Shipment` (the document's `allOf` of its `$ref` and the fields added), so every
+// generated client has one order and one shipment model, which the events' models derive from. The others are
+// payloads built as SQL inside their write batch.
 
 /** A stock level as a movement event shows it (`levelJson` in src/stock/statements.ts). */
 const EventStockLevel = z
@@ -94,31 +95,25 @@ const InventoryHoldReleasedData = z
   .openapi("InventoryHoldReleasedData");
 
 /** src/orders/receive.ts: the order after the receipt, and the receipt's lines as sent, with their product and lot. */
-const PurchaseOrderReceivedData = z
-  .object({
-    ...OrderRecord.shape,
-    receipt: z.array(
-      ReceiptLine.extend({
-        productId: z.uuid(),
-        lotId: z.uuid().optional().openapi({ description: "The lot received into (lot-tracked products)." }),
-      }),
-    ),
-  })
-  .openapi("PurchaseOrderReceivedData");
+const PurchaseOrderReceivedData = OrderRecord.extend({
+  receipt: z.array(
+    ReceiptLine.extend({
+      productId: z.uuid(),
+      lotId: z.uuid().optional().openapi({ description: "The lot received into (lot-tracked products)." }),
+    }),
+  ),
+}).openapi("PurchaseOrderReceivedData");
 
 /** src/pick-lists/record-short.ts: the order after a short, and what was backordered. */
-const OrderBackorderedData = z
-  .object({
-    ...OrderRecord.shape,
-    backorder: z.object({
-      pickListId: z.uuid(),
-      pickListLineId: z.uuid(),
-      orderLineId: z.uuid(),
-      quantity: z.number().int().openapi({ description: "Units that will not ship on this order." }),
-      reason: z.string(),
-    }),
-  })
-  .openapi("OrderBackorderedData");
+const OrderBackorderedData = OrderRecord.extend({
+  backorder: z.object({
+    pickListId: z.uuid(),
+    pickListLineId: z.uuid(),
+    orderLineId: z.uuid(),
+    quantity: z.number().int().openapi({ description: "Units that will not ship on this order." }),
+    reason: z.string(),
+  }),
+}).openapi("OrderBackorderedData");
 
 // src/shipment-core/records.ts: an order event from shipping carries the order's shipments, packages without
 // their contents (`shipmentInOrderEvent`); `shipment.dispatched` the shipment with every tracking number.
@@ -132,18 +127,14 @@ const shipments = z.array(OrderEventShipment).openapi({
 });
 
 /** `order.status_changed` and `order.shipped`: the order, with its shipments when shipping changed it. */
-const OrderChangedData = z
-  .object({ ...OrderRecord.shape, shipments: shipments.optional() })
-  .openapi("OrderChangedData");
+const OrderChangedData = OrderRecord.extend({ shipments: shipments.optional() }).openapi("OrderChangedData");
 
 /** src/shipment-core/create-shipment.ts */
-const OrderPartiallyShippedData = z
-  .object({ ...OrderRecord.shape, shipments })
-  .openapi("OrderPartiallyShippedData");
+const OrderPartiallyShippedData = OrderRecord.extend({ shipments }).openapi("OrderPartiallyShippedData");
 
-const ShipmentDispatchedData = z
-  .object({ ...ShipmentRecord.shape, trackingNumbers: z.array(z.string()) })
-  .openapi("ShipmentDispatchedData");
+const ShipmentDispatchedData = ShipmentRecord.extend({ trackingNumbers: z.array(z.string()) }).openapi(
+  "ShipmentDispatchedData",
+);
 
 /** src/webhooks/test-webhook.ts */
 const WebhookTestData = z.object({ webhookId: z.uuid(), message: z.string() }).openapi("WebhookTestData");

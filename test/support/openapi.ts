@@ -95,20 +95,30 @@ function eachSchemaObject(node: unknown, visit: (schema: Schema) => void): void 
  * Objects in the document list their properties; a response that carries one more has a field no typed
  * client can read. So object schemas that do not say otherwise are closed for the check; the parts of an
  * `allOf` stay open and the composition is closed instead, since a closed part would refuse the other
- * parts' properties.
+ * parts' properties. A component that is such a part (`Order`, which an order event's data extends) stays
+ * open in itself and is closed at every other `$ref` to it (`unevaluatedProperties` beside the `$ref` sees the
+ * properties it evaluated), so where the API answers an `Order` one more field still fails.
  */
 function closeObjects(document: OpenApiDocument): void {
   const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
   const parts = new Set<Schema>();
+  const openComponents = new Set<string>();
+  const componentOf = (schema: Schema) =>
+    typeof schema.$ref === "string" ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
   eachSchemaObject(document, (schema) => {
     if (!Array.isArray(schema.allOf)) return;
     for (const part of schema.allOf as Schema[]) {
       parts.add(part);
-      const ref = typeof part.$ref === "string" ? /^#\/components\/schemas\/(.+)$/.exec(part.$ref) : null;
-      if (ref && components[ref[1]!]) parts.add(components[ref[1]!]!);
+      const name = componentOf(part);
+      if (name && components[name]) {
+        parts.add(components[name]);
+        openComponents.add(name);
+      }
     }
   });
   eachSchemaObject(document, (schema) => {
+    const name = componentOf(schema);
+    if (name && openComponents.has(name) && !parts.has(schema)) schema.unevaluatedProperties = false;
     const object = (schema.type === "object" && schema.properties) || Array.isArray(schema.allOf);
     if (!object || parts.has(schema)) return;
     if ("additionalProperties" in schema || "unevaluatedProperties" in schema) return;

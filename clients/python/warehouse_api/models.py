@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "CountryCode", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedDataTotals", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderChangedDataTotals", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedDataTotals", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedDataTotals", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
+__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "CountryCode", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
 
 
 class BillingActivity(str, Enum):
@@ -1757,46 +1757,6 @@ class CreateWebhookRequest(_m.Model):
             events=_m.list_of(_m.enum(WebhookEventName))(data.get("events")),
             description=data.get("description"),
             active=data.get("active"),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class CreatedApiKey(_m.Model):
-    id: str
-    name: str
-    prefix: str
-    scopes: List[Union[Scope, str]]
-    allowed_ips: Optional[List[str]]
-    expires_at: Optional[str]
-    last_used_at: Optional[str]
-    revoked_at: Optional[str]
-    created_by: Optional[str]
-    merchant_id: Optional[str]
-    made_with_key: Optional[str]
-    created_at: str
-    key: str
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "made_with_key": "madeWithKey", "created_at": "createdAt", "key": "key"}
-    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt", "key"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "CreatedApiKey":
-        return cls(
-            id=data.get("id"),
-            name=data.get("name"),
-            prefix=data.get("prefix"),
-            scopes=_m.list_of(_m.enum(Scope))(data.get("scopes")),
-            allowed_ips=data.get("allowedIps"),
-            expires_at=data.get("expiresAt"),
-            last_used_at=data.get("lastUsedAt"),
-            revoked_at=data.get("revokedAt"),
-            created_by=data.get("createdBy"),
-            merchant_id=data.get("merchantId"),
-            made_with_key=data.get("madeWithKey"),
-            created_at=data.get("createdAt"),
-            key=data.get("key"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4168,38 +4128,6 @@ class Lot(_m.Model):
 
 
 @dataclass
-class LotDetail(_m.Model):
-    id: str
-    product_id: str
-    number: str
-    expires_at: Optional[str]
-    manufactured_at: Optional[str]
-    expired: bool
-    created_at: str
-    stock: List[LotStock]
-    on_hand: int
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "product_id": "productId", "number": "number", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "expired": "expired", "created_at": "createdAt", "stock": "stock", "on_hand": "onHand"}
-    _required: ClassVar[frozenset] = frozenset({"id", "productId", "number", "expiresAt", "manufacturedAt", "expired", "createdAt", "stock", "onHand"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "LotDetail":
-        return cls(
-            id=data.get("id"),
-            product_id=data.get("productId"),
-            number=data.get("number"),
-            expires_at=data.get("expiresAt"),
-            manufactured_at=data.get("manufacturedAt"),
-            expired=data.get("expired"),
-            created_at=data.get("createdAt"),
-            stock=_m.list_of(_m.model(LotStock))(data.get("stock")),
-            on_hand=data.get("onHand"),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
 class LotStock(_m.Model):
     location_id: str
     location_code: str
@@ -4568,62 +4496,6 @@ class Order(_m.Model):
 
 
 @dataclass
-class OrderBackorderedData(_m.Model):
-    id: str
-    number: str
-    type: Union[OrderType, str]
-    status: Union[OrderStatus, str]
-    customer_id: Optional[str]
-    customer_name: Optional[str]
-    supplier: Optional[str]
-    warehouse_id: Optional[str]
-    merchant_id: Optional[str]
-    shipping_address: Optional[ShippingAddress]
-    tracking_number: Optional[str]
-    notes: Optional[str]
-    expected_at: Optional[str]
-    totals: OrderBackorderedDataTotals
-    allowed_transitions: List[Union[OrderStatus, str]]
-    created_at: str
-    updated_at: str
-    lines: List[OrderLine]
-    kit_lines: List[OrderKitLine]
-    status_history: List[OrderStatusChange]
-    backorder: OrderBackorderedDataBackorder
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "backorder": "backorder"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedData":
-        return cls(
-            id=data.get("id"),
-            number=data.get("number"),
-            type=_m.enum(OrderType)(data.get("type")),
-            status=_m.enum(OrderStatus)(data.get("status")),
-            customer_id=data.get("customerId"),
-            customer_name=data.get("customerName"),
-            supplier=data.get("supplier"),
-            warehouse_id=data.get("warehouseId"),
-            merchant_id=data.get("merchantId"),
-            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
-            tracking_number=data.get("trackingNumber"),
-            notes=data.get("notes"),
-            expected_at=data.get("expectedAt"),
-            totals=_m.model(OrderBackorderedDataTotals)(data.get("totals")),
-            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
-            created_at=data.get("createdAt"),
-            updated_at=data.get("updatedAt"),
-            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
-            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
-            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
-            backorder=_m.model(OrderBackorderedDataBackorder)(data.get("backorder")),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
 class OrderBackorderedDataBackorder(_m.Model):
     pick_list_id: str
     pick_list_line_id: str
@@ -4643,26 +4515,6 @@ class OrderBackorderedDataBackorder(_m.Model):
             order_line_id=data.get("orderLineId"),
             quantity=data.get("quantity"),
             reason=data.get("reason"),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class OrderBackorderedDataTotals(_m.Model):
-    quantity: int
-    total: float
-    total_exact: str
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
-    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedDataTotals":
-        return cls(
-            quantity=data.get("quantity"),
-            total=data.get("total"),
-            total_exact=data.get("totalExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -4751,82 +4603,6 @@ class OrderCancelledWebhookBody(_m.Model):
             type=data.get("type"),
             timestamp=data.get("timestamp"),
             data=_m.model(Order)(data.get("data")),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class OrderChangedData(_m.Model):
-    id: str
-    number: str
-    type: Union[OrderType, str]
-    status: Union[OrderStatus, str]
-    customer_id: Optional[str]
-    customer_name: Optional[str]
-    supplier: Optional[str]
-    warehouse_id: Optional[str]
-    merchant_id: Optional[str]
-    shipping_address: Optional[ShippingAddress]
-    tracking_number: Optional[str]
-    notes: Optional[str]
-    expected_at: Optional[str]
-    totals: OrderChangedDataTotals
-    allowed_transitions: List[Union[OrderStatus, str]]
-    created_at: str
-    updated_at: str
-    lines: List[OrderLine]
-    kit_lines: List[OrderKitLine]
-    status_history: List[OrderStatusChange]
-    shipments: Optional[List[OrderEventShipment]] = None
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedData":
-        return cls(
-            id=data.get("id"),
-            number=data.get("number"),
-            type=_m.enum(OrderType)(data.get("type")),
-            status=_m.enum(OrderStatus)(data.get("status")),
-            customer_id=data.get("customerId"),
-            customer_name=data.get("customerName"),
-            supplier=data.get("supplier"),
-            warehouse_id=data.get("warehouseId"),
-            merchant_id=data.get("merchantId"),
-            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
-            tracking_number=data.get("trackingNumber"),
-            notes=data.get("notes"),
-            expected_at=data.get("expectedAt"),
-            totals=_m.model(OrderChangedDataTotals)(data.get("totals")),
-            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
-            created_at=data.get("createdAt"),
-            updated_at=data.get("updatedAt"),
-            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
-            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
-            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
-            shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class OrderChangedDataTotals(_m.Model):
-    quantity: int
-    total: float
-    total_exact: str
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
-    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedDataTotals":
-        return cls(
-            quantity=data.get("quantity"),
-            total=data.get("total"),
-            total_exact=data.get("totalExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -5079,82 +4855,6 @@ class OrderLineLotsItem(_m.Model):
             lot_number=data.get("lotNumber"),
             expires_at=data.get("expiresAt"),
             quantity=data.get("quantity"),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class OrderPartiallyShippedData(_m.Model):
-    id: str
-    number: str
-    type: Union[OrderType, str]
-    status: Union[OrderStatus, str]
-    customer_id: Optional[str]
-    customer_name: Optional[str]
-    supplier: Optional[str]
-    warehouse_id: Optional[str]
-    merchant_id: Optional[str]
-    shipping_address: Optional[ShippingAddress]
-    tracking_number: Optional[str]
-    notes: Optional[str]
-    expected_at: Optional[str]
-    totals: OrderPartiallyShippedDataTotals
-    allowed_transitions: List[Union[OrderStatus, str]]
-    created_at: str
-    updated_at: str
-    lines: List[OrderLine]
-    kit_lines: List[OrderKitLine]
-    status_history: List[OrderStatusChange]
-    shipments: List[OrderEventShipment]
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedData":
-        return cls(
-            id=data.get("id"),
-            number=data.get("number"),
-            type=_m.enum(OrderType)(data.get("type")),
-            status=_m.enum(OrderStatus)(data.get("status")),
-            customer_id=data.get("customerId"),
-            customer_name=data.get("customerName"),
-            supplier=data.get("supplier"),
-            warehouse_id=data.get("warehouseId"),
-            merchant_id=data.get("merchantId"),
-            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
-            tracking_number=data.get("trackingNumber"),
-            notes=data.get("notes"),
-            expected_at=data.get("expectedAt"),
-            totals=_m.model(OrderPartiallyShippedDataTotals)(data.get("totals")),
-            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
-            created_at=data.get("createdAt"),
-            updated_at=data.get("updatedAt"),
-            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
-            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
-            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
-            shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class OrderPartiallyShippedDataTotals(_m.Model):
-    quantity: int
-    total: float
-    total_exact: str
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
-    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedDataTotals":
-        return cls(
-            quantity=data.get("quantity"),
-            total=data.get("total"),
-            total_exact=data.get("totalExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -6330,62 +6030,6 @@ class ProductUpdatedWebhookBody(_m.Model):
 
 
 @dataclass
-class PurchaseOrderReceivedData(_m.Model):
-    id: str
-    number: str
-    type: Union[OrderType, str]
-    status: Union[OrderStatus, str]
-    customer_id: Optional[str]
-    customer_name: Optional[str]
-    supplier: Optional[str]
-    warehouse_id: Optional[str]
-    merchant_id: Optional[str]
-    shipping_address: Optional[ShippingAddress]
-    tracking_number: Optional[str]
-    notes: Optional[str]
-    expected_at: Optional[str]
-    totals: PurchaseOrderReceivedDataTotals
-    allowed_transitions: List[Union[OrderStatus, str]]
-    created_at: str
-    updated_at: str
-    lines: List[OrderLine]
-    kit_lines: List[OrderKitLine]
-    status_history: List[OrderStatusChange]
-    receipt: List[PurchaseOrderReceivedDataReceiptItem]
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "receipt": "receipt"}
-    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedData":
-        return cls(
-            id=data.get("id"),
-            number=data.get("number"),
-            type=_m.enum(OrderType)(data.get("type")),
-            status=_m.enum(OrderStatus)(data.get("status")),
-            customer_id=data.get("customerId"),
-            customer_name=data.get("customerName"),
-            supplier=data.get("supplier"),
-            warehouse_id=data.get("warehouseId"),
-            merchant_id=data.get("merchantId"),
-            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
-            tracking_number=data.get("trackingNumber"),
-            notes=data.get("notes"),
-            expected_at=data.get("expectedAt"),
-            totals=_m.model(PurchaseOrderReceivedDataTotals)(data.get("totals")),
-            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
-            created_at=data.get("createdAt"),
-            updated_at=data.get("updatedAt"),
-            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
-            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
-            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
-            receipt=_m.list_of(_m.model(PurchaseOrderReceivedDataReceiptItem))(data.get("receipt")),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
 class PurchaseOrderReceivedDataReceiptItem(_m.Model):
     line_id: str
     location_id: str
@@ -6417,26 +6061,6 @@ class PurchaseOrderReceivedDataReceiptItem(_m.Model):
             manufactured_at=data.get("manufacturedAt"),
             serial_numbers=data.get("serialNumbers"),
             lot_id=data.get("lotId"),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class PurchaseOrderReceivedDataTotals(_m.Model):
-    quantity: int
-    total: float
-    total_exact: str
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"quantity": "quantity", "total": "total", "total_exact": "totalExact"}
-    _required: ClassVar[frozenset] = frozenset({"quantity", "total", "totalExact"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedDataTotals":
-        return cls(
-            quantity=data.get("quantity"),
-            total=data.get("total"),
-            total_exact=data.get("totalExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -7339,44 +6963,6 @@ class ShipmentCancelledWebhookBody(_m.Model):
             type=data.get("type"),
             timestamp=data.get("timestamp"),
             data=_m.model(Shipment)(data.get("data")),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class ShipmentDispatchedData(_m.Model):
-    id: str
-    order_id: str
-    warehouse_id: Optional[str]
-    status: Union[ShipmentStatus, str]
-    carrier: Optional[str]
-    service: Optional[str]
-    packages: List[Package]
-    created_at: str
-    updated_at: str
-    dispatched_at: Optional[str]
-    cancelled_at: Optional[str]
-    tracking_numbers: List[str]
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "order_id": "orderId", "warehouse_id": "warehouseId", "status": "status", "carrier": "carrier", "service": "service", "packages": "packages", "created_at": "createdAt", "updated_at": "updatedAt", "dispatched_at": "dispatchedAt", "cancelled_at": "cancelledAt", "tracking_numbers": "trackingNumbers"}
-    _required: ClassVar[frozenset] = frozenset({"id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt", "trackingNumbers"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ShipmentDispatchedData":
-        return cls(
-            id=data.get("id"),
-            order_id=data.get("orderId"),
-            warehouse_id=data.get("warehouseId"),
-            status=_m.enum(ShipmentStatus)(data.get("status")),
-            carrier=data.get("carrier"),
-            service=data.get("service"),
-            packages=_m.list_of(_m.model(Package))(data.get("packages")),
-            created_at=data.get("createdAt"),
-            updated_at=data.get("updatedAt"),
-            dispatched_at=data.get("dispatchedAt"),
-            cancelled_at=data.get("cancelledAt"),
-            tracking_numbers=data.get("trackingNumbers"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -8580,19 +8166,243 @@ class WebhookTestWebhookBody(_m.Model):
 
 
 @dataclass
-class WebhookWithSecret(_m.Model):
-    id: str
-    url: str
-    events: List[str]
-    description: Optional[str]
-    active: bool
-    disabled_reason: Optional[str]
-    failing_since: Optional[str]
-    created_by: Optional[WebhookCreatedBy]
-    created_at: str
-    updated_at: str
-    secret: str
+class Weight(_m.Model):
+    value: float
+    unit: Union[Unit, str]
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"value": "value", "unit": "unit"}
+    _required: ClassVar[frozenset] = frozenset({"value", "unit"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Weight":
+        return cls(
+            value=data.get("value"),
+            unit=_m.enum(Unit)(data.get("unit")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class CreatedApiKey(ApiKey):
+    key: str = None
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "name": "name", "prefix": "prefix", "scopes": "scopes", "allowed_ips": "allowedIps", "expires_at": "expiresAt", "last_used_at": "lastUsedAt", "revoked_at": "revokedAt", "created_by": "createdBy", "merchant_id": "merchantId", "made_with_key": "madeWithKey", "created_at": "createdAt", "key": "key"}
+    _required: ClassVar[frozenset] = frozenset({"id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt", "key"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CreatedApiKey":
+        return cls(
+            id=data.get("id"),
+            name=data.get("name"),
+            prefix=data.get("prefix"),
+            scopes=_m.list_of(_m.enum(Scope))(data.get("scopes")),
+            allowed_ips=data.get("allowedIps"),
+            expires_at=data.get("expiresAt"),
+            last_used_at=data.get("lastUsedAt"),
+            revoked_at=data.get("revokedAt"),
+            created_by=data.get("createdBy"),
+            merchant_id=data.get("merchantId"),
+            made_with_key=data.get("madeWithKey"),
+            created_at=data.get("createdAt"),
+            key=data.get("key"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class LotDetail(Lot):
+    stock: List[LotStock] = None
+    on_hand: int = None
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "product_id": "productId", "number": "number", "expires_at": "expiresAt", "manufactured_at": "manufacturedAt", "expired": "expired", "created_at": "createdAt", "stock": "stock", "on_hand": "onHand"}
+    _required: ClassVar[frozenset] = frozenset({"id", "productId", "number", "expiresAt", "manufacturedAt", "expired", "createdAt", "stock", "onHand"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "LotDetail":
+        return cls(
+            id=data.get("id"),
+            product_id=data.get("productId"),
+            number=data.get("number"),
+            expires_at=data.get("expiresAt"),
+            manufactured_at=data.get("manufacturedAt"),
+            expired=data.get("expired"),
+            created_at=data.get("createdAt"),
+            stock=_m.list_of(_m.model(LotStock))(data.get("stock")),
+            on_hand=data.get("onHand"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderBackorderedData(Order):
+    backorder: OrderBackorderedDataBackorder = None
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "backorder": "backorder"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderBackorderedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(OrderTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            backorder=_m.model(OrderBackorderedDataBackorder)(data.get("backorder")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderChangedData(Order):
+    shipments: Optional[List[OrderEventShipment]] = None
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderChangedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(OrderTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class OrderPartiallyShippedData(Order):
+    shipments: List[OrderEventShipment] = None
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "shipments": "shipments"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "OrderPartiallyShippedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(OrderTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            shipments=_m.list_of(_m.model(OrderEventShipment))(data.get("shipments")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class PurchaseOrderReceivedData(Order):
+    receipt: List[PurchaseOrderReceivedDataReceiptItem] = None
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "number": "number", "type": "type", "status": "status", "customer_id": "customerId", "customer_name": "customerName", "supplier": "supplier", "warehouse_id": "warehouseId", "merchant_id": "merchantId", "shipping_address": "shippingAddress", "tracking_number": "trackingNumber", "notes": "notes", "expected_at": "expectedAt", "totals": "totals", "allowed_transitions": "allowedTransitions", "created_at": "createdAt", "updated_at": "updatedAt", "lines": "lines", "kit_lines": "kitLines", "status_history": "statusHistory", "receipt": "receipt"}
+    _required: ClassVar[frozenset] = frozenset({"id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PurchaseOrderReceivedData":
+        return cls(
+            id=data.get("id"),
+            number=data.get("number"),
+            type=_m.enum(OrderType)(data.get("type")),
+            status=_m.enum(OrderStatus)(data.get("status")),
+            customer_id=data.get("customerId"),
+            customer_name=data.get("customerName"),
+            supplier=data.get("supplier"),
+            warehouse_id=data.get("warehouseId"),
+            merchant_id=data.get("merchantId"),
+            shipping_address=_m.model(ShippingAddress)(data.get("shippingAddress")),
+            tracking_number=data.get("trackingNumber"),
+            notes=data.get("notes"),
+            expected_at=data.get("expectedAt"),
+            totals=_m.model(OrderTotals)(data.get("totals")),
+            allowed_transitions=_m.list_of(_m.enum(OrderStatus))(data.get("allowedTransitions")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            lines=_m.list_of(_m.model(OrderLine))(data.get("lines")),
+            kit_lines=_m.list_of(_m.model(OrderKitLine))(data.get("kitLines")),
+            status_history=_m.list_of(_m.model(OrderStatusChange))(data.get("statusHistory")),
+            receipt=_m.list_of(_m.model(PurchaseOrderReceivedDataReceiptItem))(data.get("receipt")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class ShipmentDispatchedData(Shipment):
+    tracking_numbers: List[str] = None
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "order_id": "orderId", "warehouse_id": "warehouseId", "status": "status", "carrier": "carrier", "service": "service", "packages": "packages", "created_at": "createdAt", "updated_at": "updatedAt", "dispatched_at": "dispatchedAt", "cancelled_at": "cancelledAt", "tracking_numbers": "trackingNumbers"}
+    _required: ClassVar[frozenset] = frozenset({"id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt", "trackingNumbers"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ShipmentDispatchedData":
+        return cls(
+            id=data.get("id"),
+            order_id=data.get("orderId"),
+            warehouse_id=data.get("warehouseId"),
+            status=_m.enum(ShipmentStatus)(data.get("status")),
+            carrier=data.get("carrier"),
+            service=data.get("service"),
+            packages=_m.list_of(_m.model(Package))(data.get("packages")),
+            created_at=data.get("createdAt"),
+            updated_at=data.get("updatedAt"),
+            dispatched_at=data.get("dispatchedAt"),
+            cancelled_at=data.get("cancelledAt"),
+            tracking_numbers=data.get("trackingNumbers"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class WebhookWithSecret(Webhook):
+    secret: str = None
 
     _wire: ClassVar[Dict[str, str]] = {"id": "id", "url": "url", "events": "events", "description": "description", "active": "active", "disabled_reason": "disabledReason", "failing_since": "failingSince", "created_by": "createdBy", "created_at": "createdAt", "updated_at": "updatedAt", "secret": "secret"}
     _required: ClassVar[frozenset] = frozenset({"id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdBy", "createdAt", "updatedAt", "secret"})
@@ -8611,24 +8421,6 @@ class WebhookWithSecret(_m.Model):
             created_at=data.get("createdAt"),
             updated_at=data.get("updatedAt"),
             secret=data.get("secret"),
-            extra_fields=_m.extra(data, cls._wire),
-        )
-
-
-@dataclass
-class Weight(_m.Model):
-    value: float
-    unit: Union[Unit, str]
-    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
-
-    _wire: ClassVar[Dict[str, str]] = {"value": "value", "unit": "unit"}
-    _required: ClassVar[frozenset] = frozenset({"value", "unit"})
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Weight":
-        return cls(
-            value=data.get("value"),
-            unit=_m.enum(Unit)(data.get("unit")),
             extra_fields=_m.extra(data, cls._wire),
         )
 

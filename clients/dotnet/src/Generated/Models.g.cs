@@ -1235,7 +1235,7 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ApiKey : IJsonModel
+    public class ApiKey : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt" };
 
@@ -1298,7 +1298,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public virtual JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -3158,53 +3158,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class CreatedApiKey : IJsonModel
+    public sealed class CreatedApiKey : ApiKey
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "name", "prefix", "scopes", "allowedIps", "expiresAt", "lastUsedAt", "revokedAt", "createdBy", "merchantId", "madeWithKey", "createdAt", "key" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>name</c>.</summary>
-        public string Name { get; set; }
-
-        /// <summary><c>prefix</c>.</summary>
-        public string Prefix { get; set; }
-
-        /// <summary><c>scopes</c>.</summary>
-        public IList<Scope> Scopes { get; set; }
-
-        /// <summary><c>allowedIps</c>, may be null.</summary>
-        public IList<string> AllowedIps { get; set; }
-
-        /// <summary><c>expiresAt</c>, may be null.</summary>
-        public string ExpiresAt { get; set; }
-
-        /// <summary><c>lastUsedAt</c>, may be null.</summary>
-        public string LastUsedAt { get; set; }
-
-        /// <summary><c>revokedAt</c>, may be null.</summary>
-        public string RevokedAt { get; set; }
-
-        /// <summary><c>createdBy</c>, may be null.</summary>
-        public string CreatedBy { get; set; }
-
-        /// <summary><c>merchantId</c>, may be null.</summary>
-        public string MerchantId { get; set; }
-
-        /// <summary><c>madeWithKey</c>, may be null.</summary>
-        public string MadeWithKey { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
 
         /// <summary><c>key</c>.</summary>
         public string Key { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static CreatedApiKey FromJson(JsonObject json)
+        public static new CreatedApiKey FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new CreatedApiKey();
@@ -3225,7 +3186,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -7747,7 +7708,7 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class Lot : IJsonModel
+    public class Lot : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "productId", "number", "expiresAt", "manufacturedAt", "expired", "createdAt" };
 
@@ -7790,7 +7751,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public virtual JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -7805,30 +7766,9 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class LotDetail : IJsonModel
+    public sealed class LotDetail : Lot
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "productId", "number", "expiresAt", "manufacturedAt", "expired", "createdAt", "stock", "onHand" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>productId</c>.</summary>
-        public string ProductId { get; set; }
-
-        /// <summary><c>number</c>.</summary>
-        public string Number { get; set; }
-
-        /// <summary><c>expiresAt</c>, may be null.</summary>
-        public string ExpiresAt { get; set; }
-
-        /// <summary><c>manufacturedAt</c>, may be null.</summary>
-        public string ManufacturedAt { get; set; }
-
-        /// <summary><c>expired</c>.</summary>
-        public bool? Expired { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
 
         /// <summary><c>stock</c>.</summary>
         public IList<LotStock> Stock { get; set; }
@@ -7836,10 +7776,7 @@ namespace Warehouse.Api.Models
         /// <summary><c>onHand</c>.</summary>
         public long? OnHand { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static LotDetail FromJson(JsonObject json)
+        public static new LotDetail FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new LotDetail();
@@ -7856,7 +7793,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -8502,7 +8439,7 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class Order : IJsonModel
+    public class Order : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory" };
 
@@ -8597,7 +8534,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public virtual JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -8625,77 +8562,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderBackorderedData : IJsonModel
+    public sealed class OrderBackorderedData : Order
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "backorder" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>number</c>.</summary>
-        public string Number { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public OrderType? Type { get; set; }
-
-        /// <summary><c>status</c>.</summary>
-        public OrderStatus? Status { get; set; }
-
-        /// <summary><c>customerId</c>, may be null.</summary>
-        public string CustomerId { get; set; }
-
-        /// <summary><c>customerName</c>, may be null.</summary>
-        public string CustomerName { get; set; }
-
-        /// <summary><c>supplier</c>, may be null.</summary>
-        public string Supplier { get; set; }
-
-        /// <summary><c>warehouseId</c>, may be null.</summary>
-        public string WarehouseId { get; set; }
-
-        /// <summary><c>merchantId</c>, may be null.</summary>
-        public string MerchantId { get; set; }
-
-        /// <summary><c>shippingAddress</c>, may be null.</summary>
-        public ShippingAddress ShippingAddress { get; set; }
-
-        /// <summary><c>trackingNumber</c>, may be null.</summary>
-        public string TrackingNumber { get; set; }
-
-        /// <summary><c>notes</c>, may be null.</summary>
-        public string Notes { get; set; }
-
-        /// <summary><c>expectedAt</c>, may be null.</summary>
-        public string ExpectedAt { get; set; }
-
-        /// <summary><c>totals</c>.</summary>
-        public OrderBackorderedDataTotals Totals { get; set; }
-
-        /// <summary><c>allowedTransitions</c>.</summary>
-        public IList<OrderStatus> AllowedTransitions { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary><c>updatedAt</c>.</summary>
-        public string UpdatedAt { get; set; }
-
-        /// <summary><c>lines</c>.</summary>
-        public IList<OrderLine> Lines { get; set; }
-
-        /// <summary><c>kitLines</c>.</summary>
-        public IList<OrderKitLine> KitLines { get; set; }
-
-        /// <summary><c>statusHistory</c>.</summary>
-        public IList<OrderStatusChange> StatusHistory { get; set; }
 
         /// <summary><c>backorder</c>.</summary>
         public OrderBackorderedDataBackorder Backorder { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderBackorderedData FromJson(JsonObject json)
+        public static new OrderBackorderedData FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderBackorderedData();
@@ -8712,7 +8586,7 @@ namespace Warehouse.Api.Models
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
             model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
-            model.Totals = OrderBackorderedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.Totals = OrderTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
             model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
@@ -8724,7 +8598,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -8796,44 +8670,6 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "orderLineId", OrderLineId, true);
             ModelJson.Put(json, "quantity", Quantity, true);
             ModelJson.Put(json, "reason", Reason, true);
-            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
-            return json;
-        }
-    }
-
-    public sealed class OrderBackorderedDataTotals : IJsonModel
-    {
-        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
-
-        /// <summary><c>quantity</c>.</summary>
-        public long? Quantity { get; set; }
-
-        /// <summary><c>total</c>.</summary>
-        public decimal? Total { get; set; }
-
-        /// <summary><c>totalExact</c>.</summary>
-        public string TotalExact { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderBackorderedDataTotals FromJson(JsonObject json)
-        {
-            if (json == null) return null;
-            var model = new OrderBackorderedDataTotals();
-            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
-            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
-            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
-            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
-            return model;
-        }
-
-        public JsonObject ToJson()
-        {
-            var json = new JsonObject();
-            ModelJson.Put(json, "quantity", Quantity, true);
-            ModelJson.Put(json, "total", Total, true);
-            ModelJson.Put(json, "totalExact", TotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -8963,77 +8799,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderChangedData : IJsonModel
+    public sealed class OrderChangedData : Order
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>number</c>.</summary>
-        public string Number { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public OrderType? Type { get; set; }
-
-        /// <summary><c>status</c>.</summary>
-        public OrderStatus? Status { get; set; }
-
-        /// <summary><c>customerId</c>, may be null.</summary>
-        public string CustomerId { get; set; }
-
-        /// <summary><c>customerName</c>, may be null.</summary>
-        public string CustomerName { get; set; }
-
-        /// <summary><c>supplier</c>, may be null.</summary>
-        public string Supplier { get; set; }
-
-        /// <summary><c>warehouseId</c>, may be null.</summary>
-        public string WarehouseId { get; set; }
-
-        /// <summary><c>merchantId</c>, may be null.</summary>
-        public string MerchantId { get; set; }
-
-        /// <summary><c>shippingAddress</c>, may be null.</summary>
-        public ShippingAddress ShippingAddress { get; set; }
-
-        /// <summary><c>trackingNumber</c>, may be null.</summary>
-        public string TrackingNumber { get; set; }
-
-        /// <summary><c>notes</c>, may be null.</summary>
-        public string Notes { get; set; }
-
-        /// <summary><c>expectedAt</c>, may be null.</summary>
-        public string ExpectedAt { get; set; }
-
-        /// <summary><c>totals</c>.</summary>
-        public OrderChangedDataTotals Totals { get; set; }
-
-        /// <summary><c>allowedTransitions</c>.</summary>
-        public IList<OrderStatus> AllowedTransitions { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary><c>updatedAt</c>.</summary>
-        public string UpdatedAt { get; set; }
-
-        /// <summary><c>lines</c>.</summary>
-        public IList<OrderLine> Lines { get; set; }
-
-        /// <summary><c>kitLines</c>.</summary>
-        public IList<OrderKitLine> KitLines { get; set; }
-
-        /// <summary><c>statusHistory</c>.</summary>
-        public IList<OrderStatusChange> StatusHistory { get; set; }
 
         /// <summary><c>shipments</c> (optional).</summary>
         public IList<OrderEventShipment> Shipments { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderChangedData FromJson(JsonObject json)
+        public static new OrderChangedData FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderChangedData();
@@ -9050,7 +8823,7 @@ namespace Warehouse.Api.Models
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
             model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
-            model.Totals = OrderChangedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.Totals = OrderTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
             model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
@@ -9062,7 +8835,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -9086,44 +8859,6 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "kitLines", KitLines, true);
             ModelJson.Put(json, "statusHistory", StatusHistory, true);
             ModelJson.Put(json, "shipments", Shipments, false);
-            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
-            return json;
-        }
-    }
-
-    public sealed class OrderChangedDataTotals : IJsonModel
-    {
-        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
-
-        /// <summary><c>quantity</c>.</summary>
-        public long? Quantity { get; set; }
-
-        /// <summary><c>total</c>.</summary>
-        public decimal? Total { get; set; }
-
-        /// <summary><c>totalExact</c>.</summary>
-        public string TotalExact { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderChangedDataTotals FromJson(JsonObject json)
-        {
-            if (json == null) return null;
-            var model = new OrderChangedDataTotals();
-            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
-            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
-            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
-            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
-            return model;
-        }
-
-        public JsonObject ToJson()
-        {
-            var json = new JsonObject();
-            ModelJson.Put(json, "quantity", Quantity, true);
-            ModelJson.Put(json, "total", Total, true);
-            ModelJson.Put(json, "totalExact", TotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -9603,77 +9338,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class OrderPartiallyShippedData : IJsonModel
+    public sealed class OrderPartiallyShippedData : Order
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "shipments" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>number</c>.</summary>
-        public string Number { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public OrderType? Type { get; set; }
-
-        /// <summary><c>status</c>.</summary>
-        public OrderStatus? Status { get; set; }
-
-        /// <summary><c>customerId</c>, may be null.</summary>
-        public string CustomerId { get; set; }
-
-        /// <summary><c>customerName</c>, may be null.</summary>
-        public string CustomerName { get; set; }
-
-        /// <summary><c>supplier</c>, may be null.</summary>
-        public string Supplier { get; set; }
-
-        /// <summary><c>warehouseId</c>, may be null.</summary>
-        public string WarehouseId { get; set; }
-
-        /// <summary><c>merchantId</c>, may be null.</summary>
-        public string MerchantId { get; set; }
-
-        /// <summary><c>shippingAddress</c>, may be null.</summary>
-        public ShippingAddress ShippingAddress { get; set; }
-
-        /// <summary><c>trackingNumber</c>, may be null.</summary>
-        public string TrackingNumber { get; set; }
-
-        /// <summary><c>notes</c>, may be null.</summary>
-        public string Notes { get; set; }
-
-        /// <summary><c>expectedAt</c>, may be null.</summary>
-        public string ExpectedAt { get; set; }
-
-        /// <summary><c>totals</c>.</summary>
-        public OrderPartiallyShippedDataTotals Totals { get; set; }
-
-        /// <summary><c>allowedTransitions</c>.</summary>
-        public IList<OrderStatus> AllowedTransitions { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary><c>updatedAt</c>.</summary>
-        public string UpdatedAt { get; set; }
-
-        /// <summary><c>lines</c>.</summary>
-        public IList<OrderLine> Lines { get; set; }
-
-        /// <summary><c>kitLines</c>.</summary>
-        public IList<OrderKitLine> KitLines { get; set; }
-
-        /// <summary><c>statusHistory</c>.</summary>
-        public IList<OrderStatusChange> StatusHistory { get; set; }
 
         /// <summary><c>shipments</c>.</summary>
         public IList<OrderEventShipment> Shipments { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderPartiallyShippedData FromJson(JsonObject json)
+        public static new OrderPartiallyShippedData FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new OrderPartiallyShippedData();
@@ -9690,7 +9362,7 @@ namespace Warehouse.Api.Models
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
             model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
-            model.Totals = OrderPartiallyShippedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.Totals = OrderTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
             model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
@@ -9702,7 +9374,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -9726,44 +9398,6 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "kitLines", KitLines, true);
             ModelJson.Put(json, "statusHistory", StatusHistory, true);
             ModelJson.Put(json, "shipments", Shipments, true);
-            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
-            return json;
-        }
-    }
-
-    public sealed class OrderPartiallyShippedDataTotals : IJsonModel
-    {
-        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
-
-        /// <summary><c>quantity</c>.</summary>
-        public long? Quantity { get; set; }
-
-        /// <summary><c>total</c>.</summary>
-        public decimal? Total { get; set; }
-
-        /// <summary><c>totalExact</c>.</summary>
-        public string TotalExact { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static OrderPartiallyShippedDataTotals FromJson(JsonObject json)
-        {
-            if (json == null) return null;
-            var model = new OrderPartiallyShippedDataTotals();
-            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
-            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
-            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
-            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
-            return model;
-        }
-
-        public JsonObject ToJson()
-        {
-            var json = new JsonObject();
-            ModelJson.Put(json, "quantity", Quantity, true);
-            ModelJson.Put(json, "total", Total, true);
-            ModelJson.Put(json, "totalExact", TotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -11902,77 +11536,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class PurchaseOrderReceivedData : IJsonModel
+    public sealed class PurchaseOrderReceivedData : Order
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "number", "type", "status", "customerId", "customerName", "supplier", "warehouseId", "merchantId", "shippingAddress", "trackingNumber", "notes", "expectedAt", "totals", "allowedTransitions", "createdAt", "updatedAt", "lines", "kitLines", "statusHistory", "receipt" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>number</c>.</summary>
-        public string Number { get; set; }
-
-        /// <summary><c>type</c>.</summary>
-        public OrderType? Type { get; set; }
-
-        /// <summary><c>status</c>.</summary>
-        public OrderStatus? Status { get; set; }
-
-        /// <summary><c>customerId</c>, may be null.</summary>
-        public string CustomerId { get; set; }
-
-        /// <summary><c>customerName</c>, may be null.</summary>
-        public string CustomerName { get; set; }
-
-        /// <summary><c>supplier</c>, may be null.</summary>
-        public string Supplier { get; set; }
-
-        /// <summary><c>warehouseId</c>, may be null.</summary>
-        public string WarehouseId { get; set; }
-
-        /// <summary><c>merchantId</c>, may be null.</summary>
-        public string MerchantId { get; set; }
-
-        /// <summary><c>shippingAddress</c>, may be null.</summary>
-        public ShippingAddress ShippingAddress { get; set; }
-
-        /// <summary><c>trackingNumber</c>, may be null.</summary>
-        public string TrackingNumber { get; set; }
-
-        /// <summary><c>notes</c>, may be null.</summary>
-        public string Notes { get; set; }
-
-        /// <summary><c>expectedAt</c>, may be null.</summary>
-        public string ExpectedAt { get; set; }
-
-        /// <summary><c>totals</c>.</summary>
-        public PurchaseOrderReceivedDataTotals Totals { get; set; }
-
-        /// <summary><c>allowedTransitions</c>.</summary>
-        public IList<OrderStatus> AllowedTransitions { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary><c>updatedAt</c>.</summary>
-        public string UpdatedAt { get; set; }
-
-        /// <summary><c>lines</c>.</summary>
-        public IList<OrderLine> Lines { get; set; }
-
-        /// <summary><c>kitLines</c>.</summary>
-        public IList<OrderKitLine> KitLines { get; set; }
-
-        /// <summary><c>statusHistory</c>.</summary>
-        public IList<OrderStatusChange> StatusHistory { get; set; }
 
         /// <summary><c>receipt</c>.</summary>
         public IList<PurchaseOrderReceivedDataReceiptItem> Receipt { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PurchaseOrderReceivedData FromJson(JsonObject json)
+        public static new PurchaseOrderReceivedData FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new PurchaseOrderReceivedData();
@@ -11989,7 +11560,7 @@ namespace Warehouse.Api.Models
             model.TrackingNumber = ModelJson.ToStringValue(ModelJson.Get(json, "trackingNumber"));
             model.Notes = ModelJson.ToStringValue(ModelJson.Get(json, "notes"));
             model.ExpectedAt = ModelJson.ToStringValue(ModelJson.Get(json, "expectedAt"));
-            model.Totals = PurchaseOrderReceivedDataTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
+            model.Totals = OrderTotals.FromJson(ModelJson.Get(json, "totals") as JsonObject);
             model.AllowedTransitions = ModelJson.ToList(ModelJson.Get(json, "allowedTransitions"), v => ModelJson.ToEnum<OrderStatus>(v).GetValueOrDefault());
             model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
             model.UpdatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "updatedAt"));
@@ -12001,7 +11572,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -12103,44 +11674,6 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "serialNumbers", SerialNumbers, false);
             ModelJson.Put(json, "productId", ProductId, true);
             ModelJson.Put(json, "lotId", LotId, false);
-            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
-            return json;
-        }
-    }
-
-    public sealed class PurchaseOrderReceivedDataTotals : IJsonModel
-    {
-        private static readonly HashSet<string> Known = new HashSet<string> { "quantity", "total", "totalExact" };
-
-        /// <summary><c>quantity</c>.</summary>
-        public long? Quantity { get; set; }
-
-        /// <summary><c>total</c>.</summary>
-        public decimal? Total { get; set; }
-
-        /// <summary><c>totalExact</c>.</summary>
-        public string TotalExact { get; set; }
-
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static PurchaseOrderReceivedDataTotals FromJson(JsonObject json)
-        {
-            if (json == null) return null;
-            var model = new PurchaseOrderReceivedDataTotals();
-            model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
-            model.Total = ModelJson.ToDecimal(ModelJson.Get(json, "total"));
-            model.TotalExact = ModelJson.ToStringValue(ModelJson.Get(json, "totalExact"));
-            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
-            return model;
-        }
-
-        public JsonObject ToJson()
-        {
-            var json = new JsonObject();
-            ModelJson.Put(json, "quantity", Quantity, true);
-            ModelJson.Put(json, "total", Total, true);
-            ModelJson.Put(json, "totalExact", TotalExact, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }
@@ -13673,7 +13206,7 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class Shipment : IJsonModel
+    public class Shipment : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt" };
 
@@ -13732,7 +13265,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public virtual JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -13813,50 +13346,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class ShipmentDispatchedData : IJsonModel
+    public sealed class ShipmentDispatchedData : Shipment
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "orderId", "warehouseId", "status", "carrier", "service", "packages", "createdAt", "updatedAt", "dispatchedAt", "cancelledAt", "trackingNumbers" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>orderId</c>.</summary>
-        public string OrderId { get; set; }
-
-        /// <summary><c>warehouseId</c>, may be null.</summary>
-        public string WarehouseId { get; set; }
-
-        /// <summary><c>status</c>.</summary>
-        public ShipmentStatus? Status { get; set; }
-
-        /// <summary><c>carrier</c>, may be null.</summary>
-        public string Carrier { get; set; }
-
-        /// <summary><c>service</c>, may be null.</summary>
-        public string Service { get; set; }
-
-        /// <summary><c>packages</c>.</summary>
-        public IList<Package> Packages { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary><c>updatedAt</c>.</summary>
-        public string UpdatedAt { get; set; }
-
-        /// <summary><c>dispatchedAt</c>, may be null.</summary>
-        public string DispatchedAt { get; set; }
-
-        /// <summary><c>cancelledAt</c>, may be null.</summary>
-        public string CancelledAt { get; set; }
 
         /// <summary><c>trackingNumbers</c>.</summary>
         public IList<string> TrackingNumbers { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static ShipmentDispatchedData FromJson(JsonObject json)
+        public static new ShipmentDispatchedData FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new ShipmentDispatchedData();
@@ -13876,7 +13373,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -15934,7 +15431,7 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class Webhook : IJsonModel
+    public class Webhook : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdBy", "createdAt", "updatedAt" };
 
@@ -15989,7 +15486,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public virtual JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);
@@ -16276,47 +15773,14 @@ namespace Warehouse.Api.Models
         }
     }
 
-    public sealed class WebhookWithSecret : IJsonModel
+    public sealed class WebhookWithSecret : Webhook
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "id", "url", "events", "description", "active", "disabledReason", "failingSince", "createdBy", "createdAt", "updatedAt", "secret" };
-
-        /// <summary><c>id</c>.</summary>
-        public string Id { get; set; }
-
-        /// <summary><c>url</c>.</summary>
-        public string Url { get; set; }
-
-        /// <summary><c>events</c>.</summary>
-        public IList<string> Events { get; set; }
-
-        /// <summary><c>description</c>, may be null.</summary>
-        public string Description { get; set; }
-
-        /// <summary><c>active</c>.</summary>
-        public bool? Active { get; set; }
-
-        /// <summary><c>disabledReason</c>, may be null.</summary>
-        public string DisabledReason { get; set; }
-
-        /// <summary><c>failingSince</c>, may be null.</summary>
-        public string FailingSince { get; set; }
-
-        /// <summary><c>createdBy</c>, may be null.</summary>
-        public WebhookCreatedBy CreatedBy { get; set; }
-
-        /// <summary><c>createdAt</c>.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary><c>updatedAt</c>.</summary>
-        public string UpdatedAt { get; set; }
 
         /// <summary><c>secret</c>.</summary>
         public string Secret { get; set; }
 
-        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
-        public JsonObject AdditionalProperties { get; } = new JsonObject();
-
-        public static WebhookWithSecret FromJson(JsonObject json)
+        public static new WebhookWithSecret FromJson(JsonObject json)
         {
             if (json == null) return null;
             var model = new WebhookWithSecret();
@@ -16335,7 +15799,7 @@ namespace Warehouse.Api.Models
             return model;
         }
 
-        public JsonObject ToJson()
+        public override JsonObject ToJson()
         {
             var json = new JsonObject();
             ModelJson.Put(json, "id", Id, true);

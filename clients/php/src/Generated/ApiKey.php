@@ -8,7 +8,7 @@ namespace Warehouse\Api\Generated;
 
 use Warehouse\Api\Model;
 
-final class ApiKey extends Model
+class ApiKey extends Model
 {
     public const FIELDS = ['id', 'name', 'prefix', 'scopes', 'allowedIps', 'expiresAt', 'lastUsedAt', 'revokedAt', 'createdBy', 'merchantId', 'madeWithKey', 'createdAt'];
 

@@ -6,47 +6,9 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Generated;
 
-use Warehouse\Api\Model;
-
-final class CreatedApiKey extends Model
+final class CreatedApiKey extends ApiKey
 {
     public const FIELDS = ['id', 'name', 'prefix', 'scopes', 'allowedIps', 'expiresAt', 'lastUsedAt', 'revokedAt', 'createdBy', 'merchantId', 'madeWithKey', 'createdAt', 'key'];
-
-    /** `id` */
-    public readonly string $id;
-
-    /** `name` */
-    public readonly string $name;
-
-    /** `prefix` */
-    public readonly string $prefix;
-
-    /** @var list<Scope|null> `scopes` */
-    public readonly array $scopes;
-
-    /** @var list<string>|null `allowedIps, may be null` */
-    public readonly ?array $allowedIps;
-
-    /** `expiresAt, may be null` */
-    public readonly ?string $expiresAt;
-
-    /** `lastUsedAt, may be null` */
-    public readonly ?string $lastUsedAt;
-
-    /** `revokedAt, may be null` */
-    public readonly ?string $revokedAt;
-
-    /** `createdBy, may be null` */
-    public readonly ?string $createdBy;
-
-    /** `merchantId, may be null` */
-    public readonly ?string $merchantId;
-
-    /** `madeWithKey, may be null` */
-    public readonly ?string $madeWithKey;
-
-    /** `createdAt` */
-    public readonly string $createdAt;
 
     /** `key` */
     public readonly string $key;
@@ -55,18 +17,6 @@ final class CreatedApiKey extends Model
     public function __construct(array $data)
     {
         parent::__construct($data);
-        $this->id = $data['id'];
-        $this->name = $data['name'];
-        $this->prefix = $data['prefix'];
-        $this->scopes = array_map(fn ($v) => Scope::tryFrom($v), $data['scopes']);
-        $this->allowedIps = $data['allowedIps'] ?? null;
-        $this->expiresAt = $data['expiresAt'] ?? null;
-        $this->lastUsedAt = $data['lastUsedAt'] ?? null;
-        $this->revokedAt = $data['revokedAt'] ?? null;
-        $this->createdBy = $data['createdBy'] ?? null;
-        $this->merchantId = $data['merchantId'] ?? null;
-        $this->madeWithKey = $data['madeWithKey'] ?? null;
-        $this->createdAt = $data['createdAt'];
         $this->key = $data['key'];
     }
 }

@@ -8,7 +8,7 @@ namespace Warehouse\Api\Generated;
 
 use Warehouse\Api\Model;
 
-final class Lot extends Model
+class Lot extends Model
 {
     public const FIELDS = ['id', 'productId', 'number', 'expiresAt', 'manufacturedAt', 'expired', 'createdAt'];
 

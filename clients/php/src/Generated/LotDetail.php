@@ -6,32 +6,9 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Generated;
 
-use Warehouse\Api\Model;
-
-final class LotDetail extends Model
+final class LotDetail extends Lot
 {
     public const FIELDS = ['id', 'productId', 'number', 'expiresAt', 'manufacturedAt', 'expired', 'createdAt', 'stock', 'onHand'];
-
-    /** `id` */
-    public readonly string $id;
-
-    /** `productId` */
-    public readonly string $productId;
-
-    /** `number` */
-    public readonly string $number;
-
-    /** `expiresAt, may be null` */
-    public readonly ?string $expiresAt;
-
-    /** `manufacturedAt, may be null` */
-    public readonly ?string $manufacturedAt;
-
-    /** `expired` */
-    public readonly bool $expired;
-
-    /** `createdAt` */
-    public readonly string $createdAt;
 
     /** @var list<LotStock> `stock` */
     public readonly array $stock;
@@ -43,13 +20,6 @@ final class LotDetail extends Model
     public function __construct(array $data)
     {
         parent::__construct($data);
-        $this->id = $data['id'];
-        $this->productId = $data['productId'];
-        $this->number = $data['number'];
-        $this->expiresAt = $data['expiresAt'] ?? null;
-        $this->manufacturedAt = $data['manufacturedAt'] ?? null;
-        $this->expired = $data['expired'];
-        $this->createdAt = $data['createdAt'];
         $this->stock = array_map(fn ($v) => LotStock::fromArray($v), $data['stock']);
         $this->onHand = $data['onHand'];
     }

@@ -8,7 +8,7 @@ namespace Warehouse\Api\Generated;
 
 use Warehouse\Api\Model;
 
-final class Order extends Model
+class Order extends Model
 {
     public const FIELDS = ['id', 'number', 'type', 'status', 'customerId', 'customerName', 'supplier', 'warehouseId', 'merchantId', 'shippingAddress', 'trackingNumber', 'notes', 'expectedAt', 'totals', 'allowedTransitions', 'createdAt', 'updatedAt', 'lines', 'kitLines', 'statusHistory'];
 

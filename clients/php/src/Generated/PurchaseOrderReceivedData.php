@@ -6,71 +6,9 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Generated;
 
-use Warehouse\Api\Model;
-
-final class PurchaseOrderReceivedData extends Model
+final class PurchaseOrderReceivedData extends Order
 {
     public const FIELDS = ['id', 'number', 'type', 'status', 'customerId', 'customerName', 'supplier', 'warehouseId', 'merchantId', 'shippingAddress', 'trackingNumber', 'notes', 'expectedAt', 'totals', 'allowedTransitions', 'createdAt', 'updatedAt', 'lines', 'kitLines', 'statusHistory', 'receipt'];
-
-    /** `id` */
-    public readonly string $id;
-
-    /** `number` */
-    public readonly string $number;
-
-    /** `type` */
-    public readonly ?OrderType $type;
-
-    /** `status` */
-    public readonly ?OrderStatus $status;
-
-    /** `customerId, may be null` */
-    public readonly ?string $customerId;
-
-    /** `customerName, may be null` */
-    public readonly ?string $customerName;
-
-    /** `supplier, may be null` */
-    public readonly ?string $supplier;
-
-    /** `warehouseId, may be null` */
-    public readonly ?string $warehouseId;
-
-    /** `merchantId, may be null` */
-    public readonly ?string $merchantId;
-
-    /** `shippingAddress, may be null` */
-    public readonly ?ShippingAddress $shippingAddress;
-
-    /** `trackingNumber, may be null` */
-    public readonly ?string $trackingNumber;
-
-    /** `notes, may be null` */
-    public readonly ?string $notes;
-
-    /** `expectedAt, may be null` */
-    public readonly ?string $expectedAt;
-
-    /** `totals` */
-    public readonly PurchaseOrderReceivedDataTotals $totals;
-
-    /** @var list<OrderStatus|null> `allowedTransitions` */
-    public readonly array $allowedTransitions;
-
-    /** `createdAt` */
-    public readonly string $createdAt;
-
-    /** `updatedAt` */
-    public readonly string $updatedAt;
-
-    /** @var list<OrderLine> `lines` */
-    public readonly array $lines;
-
-    /** @var list<OrderKitLine> `kitLines` */
-    public readonly array $kitLines;
-
-    /** @var list<OrderStatusChange> `statusHistory` */
-    public readonly array $statusHistory;
 
     /** @var list<PurchaseOrderReceivedDataReceiptItem> `receipt` */
     public readonly array $receipt;
@@ -79,26 +17,6 @@ final class PurchaseOrderReceivedData extends Model
     public function __construct(array $data)
     {
         parent::__construct($data);
-        $this->id = $data['id'];
-        $this->number = $data['number'];
-        $this->type = OrderType::tryFrom($data['type']);
-        $this->status = OrderStatus::tryFrom($data['status']);
-        $this->customerId = $data['customerId'] ?? null;
-        $this->customerName = $data['customerName'] ?? null;
-        $this->supplier = $data['supplier'] ?? null;
-        $this->warehouseId = $data['warehouseId'] ?? null;
-        $this->merchantId = $data['merchantId'] ?? null;
-        $this->shippingAddress = isset($data['shippingAddress']) ? ShippingAddress::fromArray($data['shippingAddress']) : null;
-        $this->trackingNumber = $data['trackingNumber'] ?? null;
-        $this->notes = $data['notes'] ?? null;
-        $this->expectedAt = $data['expectedAt'] ?? null;
-        $this->totals = PurchaseOrderReceivedDataTotals::fromArray($data['totals']);
-        $this->allowedTransitions = array_map(fn ($v) => OrderStatus::tryFrom($v), $data['allowedTransitions']);
-        $this->createdAt = $data['createdAt'];
-        $this->updatedAt = $data['updatedAt'];
-        $this->lines = array_map(fn ($v) => OrderLine::fromArray($v), $data['lines']);
-        $this->kitLines = array_map(fn ($v) => OrderKitLine::fromArray($v), $data['kitLines']);
-        $this->statusHistory = array_map(fn ($v) => OrderStatusChange::fromArray($v), $data['statusHistory']);
         $this->receipt = array_map(fn ($v) => PurchaseOrderReceivedDataReceiptItem::fromArray($v), $data['receipt']);
     }
 }

@@ -8,7 +8,7 @@ namespace Warehouse\Api\Generated;
 
 use Warehouse\Api\Model;
 
-final class Shipment extends Model
+class Shipment extends Model
 {
     public const FIELDS = ['id', 'orderId', 'warehouseId', 'status', 'carrier', 'service', 'packages', 'createdAt', 'updatedAt', 'dispatchedAt', 'cancelledAt'];
 

@@ -6,44 +6,9 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Generated;
 
-use Warehouse\Api\Model;
-
-final class ShipmentDispatchedData extends Model
+final class ShipmentDispatchedData extends Shipment
 {
     public const FIELDS = ['id', 'orderId', 'warehouseId', 'status', 'carrier', 'service', 'packages', 'createdAt', 'updatedAt', 'dispatchedAt', 'cancelledAt', 'trackingNumbers'];
-
-    /** `id` */
-    public readonly string $id;
-
-    /** `orderId` */
-    public readonly string $orderId;
-
-    /** `warehouseId, may be null` */
-    public readonly ?string $warehouseId;
-
-    /** `status` */
-    public readonly ?ShipmentStatus $status;
-
-    /** `carrier, may be null` */
-    public readonly ?string $carrier;
-
-    /** `service, may be null` */
-    public readonly ?string $service;
-
-    /** @var list<Package> `packages` */
-    public readonly array $packages;
-
-    /** `createdAt` */
-    public readonly string $createdAt;
-
-    /** `updatedAt` */
-    public readonly string $updatedAt;
-
-    /** `dispatchedAt, may be null` */
-    public readonly ?string $dispatchedAt;
-
-    /** `cancelledAt, may be null` */
-    public readonly ?string $cancelledAt;
 
     /** @var list<string> `trackingNumbers` */
     public readonly array $trackingNumbers;
@@ -52,17 +17,6 @@ final class ShipmentDispatchedData extends Model
     public function __construct(array $data)
     {
         parent::__construct($data);
-        $this->id = $data['id'];
-        $this->orderId = $data['orderId'];
-        $this->warehouseId = $data['warehouseId'] ?? null;
-        $this->status = ShipmentStatus::tryFrom($data['status']);
-        $this->carrier = $data['carrier'] ?? null;
-        $this->service = $data['service'] ?? null;
-        $this->packages = array_map(fn ($v) => Package::fromArray($v), $data['packages']);
-        $this->createdAt = $data['createdAt'];
-        $this->updatedAt = $data['updatedAt'];
-        $this->dispatchedAt = $data['dispatchedAt'] ?? null;
-        $this->cancelledAt = $data['cancelledAt'] ?? null;
         $this->trackingNumbers = $data['trackingNumbers'];
     }
 }

@@ -8,7 +8,7 @@ namespace Warehouse\Api\Generated;
 
 use Warehouse\Api\Model;
 
-final class Webhook extends Model
+class Webhook extends Model
 {
     public const FIELDS = ['id', 'url', 'events', 'description', 'active', 'disabledReason', 'failingSince', 'createdBy', 'createdAt', 'updatedAt'];
 

@@ -6,41 +6,9 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Generated;
 
-use Warehouse\Api\Model;
-
-final class WebhookWithSecret extends Model
+final class WebhookWithSecret extends Webhook
 {
     public const FIELDS = ['id', 'url', 'events', 'description', 'active', 'disabledReason', 'failingSince', 'createdBy', 'createdAt', 'updatedAt', 'secret'];
-
-    /** `id` */
-    public readonly string $id;
-
-    /** `url` */
-    public readonly string $url;
-
-    /** @var list<string> `events` */
-    public readonly array $events;
-
-    /** `description, may be null` */
-    public readonly ?string $description;
-
-    /** `active` */
-    public readonly bool $active;
-
-    /** `disabledReason, may be null` */
-    public readonly ?string $disabledReason;
-
-    /** `failingSince, may be null` */
-    public readonly ?string $failingSince;
-
-    /** `createdBy, may be null` */
-    public readonly ?WebhookCreatedBy $createdBy;
-
-    /** `createdAt` */
-    public readonly string $createdAt;
-
-    /** `updatedAt` */
-    public readonly string $updatedAt;
 
     /** `secret` */
     public readonly string $secret;
@@ -49,16 +17,6 @@ final class WebhookWithSecret extends Model
     public function __construct(array $data)
     {
         parent::__construct($data);
-        $this->id = $data['id'];
-        $this->url = $data['url'];
-        $this->events = $data['events'];
-        $this->description = $data['description'] ?? null;
-        $this->active = $data['active'];
-        $this->disabledReason = $data['disabledReason'] ?? null;
-        $this->failingSince = $data['failingSince'] ?? null;
-        $this->createdBy = isset($data['createdBy']) ? WebhookCreatedBy::fromArray($data['createdBy']) : null;
-        $this->createdAt = $data['createdAt'];
-        $this->updatedAt = $data['updatedAt'];
         $this->secret = $data['secret'];
     }
 }

@@ -3058,53 +3058,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["OrderChangedData"];
         };
-        OrderChangedData: {
-            /** Format: uuid */
-            id: string;
-            /** @example SO-000001 */
-            number: string;
-            type: components["schemas"]["OrderType"];
-            status: components["schemas"]["OrderStatus"];
-            /** Format: uuid */
-            customerId: string | null;
-            /** @description Sales orders: the customer's name, if given. */
-            customerName: string | null;
-            supplier: string | null;
-            /** Format: uuid */
-            warehouseId: string | null;
-            /**
-             * Format: uuid
-             * @description The merchant of every product on the order (null: the tenant's own goods).
-             */
-            merchantId: string | null;
-            shippingAddress: components["schemas"]["ShippingAddress"] | null;
-            trackingNumber: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            expectedAt: string | null;
-            totals: {
-                quantity: number;
-                /**
-                 * @description Exact, at most 4 decimals, however large.
-                 * @example 1234.5
-                 */
-                total: number;
-                /**
-                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
-                 * @example 1234.5
-                 */
-                totalExact: string;
-            };
-            allowedTransitions: components["schemas"]["OrderStatus"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
-            lines: components["schemas"]["OrderLine"][];
-            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
-            kitLines: components["schemas"]["OrderKitLine"][];
-            statusHistory: components["schemas"]["OrderStatusChange"][];
+        OrderChangedData: components["schemas"]["Order"] & {
             /** @description The order's shipments (packages without their contents), when a shipment made the change. */
             shipments?: components["schemas"]["OrderEventShipment"][];
         };
@@ -3197,53 +3151,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["OrderBackorderedData"];
         };
-        OrderBackorderedData: {
-            /** Format: uuid */
-            id: string;
-            /** @example SO-000001 */
-            number: string;
-            type: components["schemas"]["OrderType"];
-            status: components["schemas"]["OrderStatus"];
-            /** Format: uuid */
-            customerId: string | null;
-            /** @description Sales orders: the customer's name, if given. */
-            customerName: string | null;
-            supplier: string | null;
-            /** Format: uuid */
-            warehouseId: string | null;
-            /**
-             * Format: uuid
-             * @description The merchant of every product on the order (null: the tenant's own goods).
-             */
-            merchantId: string | null;
-            shippingAddress: components["schemas"]["ShippingAddress"] | null;
-            trackingNumber: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            expectedAt: string | null;
-            totals: {
-                quantity: number;
-                /**
-                 * @description Exact, at most 4 decimals, however large.
-                 * @example 1234.5
-                 */
-                total: number;
-                /**
-                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
-                 * @example 1234.5
-                 */
-                totalExact: string;
-            };
-            allowedTransitions: components["schemas"]["OrderStatus"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
-            lines: components["schemas"]["OrderLine"][];
-            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
-            kitLines: components["schemas"]["OrderKitLine"][];
-            statusHistory: components["schemas"]["OrderStatusChange"][];
+        OrderBackorderedData: components["schemas"]["Order"] & {
             backorder: {
                 /** Format: uuid */
                 pickListId: string;
@@ -3266,53 +3174,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["OrderPartiallyShippedData"];
         };
-        OrderPartiallyShippedData: {
-            /** Format: uuid */
-            id: string;
-            /** @example SO-000001 */
-            number: string;
-            type: components["schemas"]["OrderType"];
-            status: components["schemas"]["OrderStatus"];
-            /** Format: uuid */
-            customerId: string | null;
-            /** @description Sales orders: the customer's name, if given. */
-            customerName: string | null;
-            supplier: string | null;
-            /** Format: uuid */
-            warehouseId: string | null;
-            /**
-             * Format: uuid
-             * @description The merchant of every product on the order (null: the tenant's own goods).
-             */
-            merchantId: string | null;
-            shippingAddress: components["schemas"]["ShippingAddress"] | null;
-            trackingNumber: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            expectedAt: string | null;
-            totals: {
-                quantity: number;
-                /**
-                 * @description Exact, at most 4 decimals, however large.
-                 * @example 1234.5
-                 */
-                total: number;
-                /**
-                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
-                 * @example 1234.5
-                 */
-                totalExact: string;
-            };
-            allowedTransitions: components["schemas"]["OrderStatus"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
-            lines: components["schemas"]["OrderLine"][];
-            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
-            kitLines: components["schemas"]["OrderKitLine"][];
-            statusHistory: components["schemas"]["OrderStatusChange"][];
+        OrderPartiallyShippedData: components["schemas"]["Order"] & {
             /** @description The order's shipments (packages without their contents), when a shipment made the change. */
             shipments: components["schemas"]["OrderEventShipment"][];
         };
@@ -3326,24 +3188,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["ShipmentDispatchedData"];
         };
-        ShipmentDispatchedData: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            orderId: string;
-            warehouseId: string | null;
-            status: components["schemas"]["ShipmentStatus"];
-            carrier: string | null;
-            service: string | null;
-            packages: components["schemas"]["Package"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** Format: date-time */
-            dispatchedAt: string | null;
-            /** Format: date-time */
-            cancelledAt: string | null;
+        ShipmentDispatchedData: components["schemas"]["Shipment"] & {
             trackingNumbers: string[];
         };
         Package: {
@@ -3369,16 +3214,6 @@ export interface components {
             lotNumber: string | null;
             serialNumbers: string[] | null;
         };
-        ShipmentCancelledWebhookBody: {
-            /** @enum {string} */
-            type: "shipment.cancelled";
-            /**
-             * Format: date-time
-             * @description When the change committed.
-             */
-            timestamp: string;
-            data: components["schemas"]["Shipment"];
-        };
         Shipment: {
             /** Format: uuid */
             id: string;
@@ -3397,6 +3232,16 @@ export interface components {
             dispatchedAt: string | null;
             /** Format: date-time */
             cancelledAt: string | null;
+        };
+        ShipmentCancelledWebhookBody: {
+            /** @enum {string} */
+            type: "shipment.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Shipment"];
         };
         ReturnCreatedWebhookBody: {
             /** @enum {string} */
@@ -3608,53 +3453,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["PurchaseOrderReceivedData"];
         };
-        PurchaseOrderReceivedData: {
-            /** Format: uuid */
-            id: string;
-            /** @example SO-000001 */
-            number: string;
-            type: components["schemas"]["OrderType"];
-            status: components["schemas"]["OrderStatus"];
-            /** Format: uuid */
-            customerId: string | null;
-            /** @description Sales orders: the customer's name, if given. */
-            customerName: string | null;
-            supplier: string | null;
-            /** Format: uuid */
-            warehouseId: string | null;
-            /**
-             * Format: uuid
-             * @description The merchant of every product on the order (null: the tenant's own goods).
-             */
-            merchantId: string | null;
-            shippingAddress: components["schemas"]["ShippingAddress"] | null;
-            trackingNumber: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            expectedAt: string | null;
-            totals: {
-                quantity: number;
-                /**
-                 * @description Exact, at most 4 decimals, however large.
-                 * @example 1234.5
-                 */
-                total: number;
-                /**
-                 * @description The same amount as decimal text, digit for digit (at most 4 decimals): for readers whose JSON numbers are doubles (JavaScript), which round sums past 2^53 ten-thousandths.
-                 * @example 1234.5
-                 */
-                totalExact: string;
-            };
-            allowedTransitions: components["schemas"]["OrderStatus"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description What ships: products sold on their own, and each kit's components (`kitLineId`, price 0, numbered after the request's lines). */
-            lines: components["schemas"]["OrderLine"][];
-            /** @description Sales orders: the lines that sold kits, priced per kit ([] without kits). */
-            kitLines: components["schemas"]["OrderKitLine"][];
-            statusHistory: components["schemas"]["OrderStatusChange"][];
+        PurchaseOrderReceivedData: components["schemas"]["Order"] & {
             receipt: ({
                 /** Format: uuid */
                 lineId: string;
