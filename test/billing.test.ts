@@ -4,6 +4,7 @@ import { takeStorageSnapshots } from "../src/billing/storage-snapshots";
 import {
   adjustStock,
   createLocation,
+  createMerchant,
   createProduct,
   createTenant,
   createWarehouse,
@@ -12,7 +13,6 @@ import {
   scopedKey,
   setStatus,
   type TestTenant,
-  unique,
 } from "./support/builders";
 import { parseCsv } from "./support/csv";
 import { outboxEvents, tenantDatabase } from "./support/database";
@@ -44,12 +44,6 @@ let other: TestTenant;
 let merchantId: string;
 let otherMerchantId: string;
 let world: { orderId: string; purchaseId: string; shipmentId: string; returnId: string };
-
-async function merchant(who: TestTenant) {
-  const code = `M-${unique()}`;
-  const res = await call("POST", "/merchants", { headers: who.admin, body: { code, name: code } });
-  return res.body.data.id as string;
-}
 
 const ok = <T extends { status: number; body: unknown }>(what: string, res: T, status = 200) => {
   if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -150,7 +144,7 @@ const rateCard = (who: TestTenant, forMerchant: string, body: Record<string, unk
 
 beforeAll(async () => {
   [tenant, other] = [await createTenant(), await createTenant()];
-  [merchantId, otherMerchantId] = [await merchant(tenant), await merchant(tenant)];
+  [merchantId, otherMerchantId] = [await createMerchant(tenant), await createMerchant(tenant)];
   ok("card", await rateCard(tenant, merchantId), 201);
   world = await activityOf(tenant, merchantId);
   // Today's snapshot, as the job takes it once the day has ended.
@@ -210,7 +204,7 @@ describe("POST /billing/rate-cards", () => {
   });
 
   it("answers 404 for a merchant the tenant does not have", async () => {
-    const foreign = await merchant(other);
+    const foreign = await createMerchant(other);
     const res = await rateCard(tenant, foreign);
     expect(res.status).toBe(404);
     expect(res.body.errors).toEqual([`merchantId: merchant ${foreign} not found`]);
@@ -270,7 +264,7 @@ describe("GET /billing/charges", () => {
   });
 
   it("bills an order shipped by a status update as picked when it shipped, and a picked one from its picks only", async () => {
-    const shipper = await merchant(tenant);
+    const shipper = await createMerchant(tenant);
     ok("card", await rateCard(tenant, shipper), 201);
     const warehouse = await createWarehouse(tenant);
     const bin = await createLocation(tenant, warehouse.id);
@@ -331,7 +325,7 @@ describe("GET /billing/charges", () => {
   });
 
   it("bills picking however an order was picked: packed without a pick list, partly picked, re-packed after a cancel", async () => {
-    const shipper = await merchant(tenant);
+    const shipper = await createMerchant(tenant);
     ok("card", await rateCard(tenant, shipper), 201);
     const warehouse = await createWarehouse(tenant);
     const bin = await createLocation(tenant, warehouse.id);
@@ -565,7 +559,7 @@ describe("POST /billing/invoices", () => {
   });
 
   it("makes one invoice of concurrent requests for one period", async () => {
-    const m = await merchant(tenant);
+    const m = await createMerchant(tenant);
     ok("card", await rateCard(tenant, m), 201);
     const made = await Promise.all(
       Array.from({ length: 6 }, () =>
@@ -596,7 +590,7 @@ describe("POST /billing/invoices", () => {
     });
     expect(future.status).toBe(400);
     expect(future.body.errors).toEqual(["period: must not be a month still to come"]);
-    const bare = await merchant(tenant);
+    const bare = await createMerchant(tenant);
     const none = await call("POST", "/billing/invoices", {
       headers: tenant.admin,
       body: { merchantId: bare, period: period() },

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   adjustStock,
   createLocation,
+  createMerchant,
   createProduct,
   createTenant,
   createWarehouse,
@@ -23,17 +24,10 @@ import { stubReceiver } from "./support/webhook-receiver";
 
 type Headers = Record<string, string>;
 
-async function merchant(t: TestTenant) {
-  const code = `M-${unique()}`;
-  const res = await call("POST", "/merchants", { headers: t.admin, body: { code, name: code } });
-  expect(res.status).toBe(201);
-  return res.body.data.id as string;
-}
-
 /** A tenant with two merchants, each with one product in stock. */
 async function threePl() {
   const t = await createTenant();
-  const [m1, m2] = [await merchant(t), await merchant(t)];
+  const [m1, m2] = [await createMerchant(t), await createMerchant(t)];
   const warehouse = await createWarehouse(t);
   const bin = await createLocation(t, warehouse.id);
   const p1 = await createProduct(t, { merchantId: m1 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   adjustStock,
   createLocation,
+  createMerchant,
   createProduct,
   createTenant,
   createWarehouse,
@@ -23,13 +24,6 @@ import { mailCount, mailTo, tokenIn } from "./support/mail";
 // while something still acts for it.
 
 type Headers = Record<string, string>;
-
-async function merchant(t: TestTenant) {
-  const code = `M-${unique()}`;
-  const res = await call("POST", "/merchants", { headers: t.admin, body: { code, name: code } });
-  expect(res.status).toBe(201);
-  return res.body.data.id as string;
-}
 
 async function merchantKey(
   t: TestTenant,
@@ -57,7 +51,7 @@ async function invite(headers: Headers, body: Record<string, unknown>) {
 describe("a merchant's count of a warehouse (POST /inventory/counts {warehouseId})", () => {
   it("attack: snapshots only its own goods, which alone weigh against the size limit, and it can read the count", async () => {
     const t = await createTenant();
-    const m = await merchant(t);
+    const m = await createMerchant(t);
     // The tenant's other goods fill the warehouse past what one count holds (2,000 lines).
     const warehouseId = await seedWarehouse(t);
     await seedStockedProducts(t, await seedLocation(t, warehouseId), 2001, () => 3);
@@ -80,7 +74,7 @@ describe("a merchant's count of a warehouse (POST /inventory/counts {warehouseId
 
   it("is a 409 when nothing of its own is on hand there", async () => {
     const t = await createTenant();
-    const m = await merchant(t);
+    const m = await createMerchant(t);
     const warehouse = await createWarehouse(t);
     const bin = await createLocation(t, warehouse.id);
     await adjustStock(t, (await createProduct(t)).id, bin.id, 2);
@@ -98,7 +92,7 @@ describe("a merchant's count of a warehouse (POST /inventory/counts {warehouseId
 describe("DELETE /merchants/{id} while something acts for it", () => {
   it("attack: is refused (409 naming each key, member and invitation) until none is left", async () => {
     const t = await createTenant();
-    const m = await merchant(t);
+    const m = await createMerchant(t);
     const key = await call("POST", "/api-keys", {
       headers: t.admin,
       body: { name: "brand feed", scopes: ["read:products"], merchantId: m },
@@ -130,7 +124,7 @@ describe("DELETE /merchants/{id} while something acts for it", () => {
 describe("SKUs and barcodes per merchant", () => {
   it("attack: a merchant's product with another merchant's SKU and GTIN is its own (no 409 oracle); two brands both sell TSHIRT-M", async () => {
     const t = await createTenant();
-    const [ma, mb] = [await merchant(t), await merchant(t)];
+    const [ma, mb] = [await createMerchant(t), await createMerchant(t)];
     const sku = `TSHIRT-M-${unique()}`;
     const gtin = "4006381333931";
     const theirs = await createProduct(t, { merchantId: mb, sku, barcode: gtin });
@@ -164,7 +158,7 @@ describe("SKUs and barcodes per merchant", () => {
 
   it("attack: a merchant's batch line with another merchant's SKU is a product of its own: no line fails, and dryRun agrees", async () => {
     const t = await createTenant();
-    const [ma, mb] = [await merchant(t), await merchant(t)];
+    const [ma, mb] = [await createMerchant(t), await createMerchant(t)];
     const taken = await createProduct(t, { merchantId: mb });
     const brand = await merchantKey(t, ma);
     const lines = [
@@ -188,7 +182,7 @@ describe("SKUs and barcodes per merchant", () => {
 
   it("a tenant-wide writer naming a SKU two owners share is told to name the merchant or the product", async () => {
     const t = await createTenant();
-    const [ma, mb] = [await merchant(t), await merchant(t)];
+    const [ma, mb] = [await createMerchant(t), await createMerchant(t)];
     const sku = `TWIN-${unique()}`;
     const a = await createProduct(t, { merchantId: ma, sku });
     await createProduct(t, { merchantId: mb, sku });
@@ -215,7 +209,7 @@ describe("SKUs and barcodes per merchant", () => {
 
   it("a barcode two merchants share resolves by the merchant of the pick list's line", async () => {
     const t = await createTenant();
-    const [ma, mb] = [await merchant(t), await merchant(t)];
+    const [ma, mb] = [await createMerchant(t), await createMerchant(t)];
     const gtin = "96385074";
     const warehouse = await createWarehouse(t);
     const bin = await createLocation(t, warehouse.id);
@@ -240,7 +234,7 @@ describe("SKUs and barcodes per merchant", () => {
 
   it("a packaging's barcode is unique among its owner's products and packagings, and moves with its product", async () => {
     const t = await createTenant();
-    const [ma, mb, mc] = [await merchant(t), await merchant(t), await merchant(t)];
+    const [ma, mb, mc] = [await createMerchant(t), await createMerchant(t), await createMerchant(t)];
     const gtin = "4012345000009";
     const pack = (barcode: string) => [{ code: "case", name: "Case", quantity: 12, barcode }];
     const a = await createProduct(t, { merchantId: ma, packagings: pack(gtin) });

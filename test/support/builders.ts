@@ -144,6 +144,12 @@ export function createWarehouse(who: Creator, overrides: Record<string, unknown>
   });
 }
 
+/** Creates a merchant through POST /merchants (unique code, named by it) and returns its id. */
+export async function createMerchant(who: Creator): Promise<string> {
+  const code = `M-${unique()}`;
+  return (await created("/merchants", headersOf(who), { code, name: code })).id;
+}
+
 /** Creates a bin in `warehouseId` through POST /locations (unique code); `overrides` replace the defaults. */
 export function createLocation(who: Creator, warehouseId: string, overrides: Record<string, unknown> = {}) {
   return created("/locations", headersOf(who), {
