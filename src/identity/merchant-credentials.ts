@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { apiKeys, invitations, memberships, users } from "../db/schema/platform";
+import { hasStatus } from "./invitation-records";
 
 /**
  * What still acts for a merchant (read on the platform, where credentials live): its live keys (neither revoked nor
@@ -35,9 +36,7 @@ export async function credentialsActingFor(scope: PlatformScope, merchantId: str
         and(
           eq(invitations.tenantId, scope.tenantId),
           eq(invitations.merchantId, merchantId),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-          gt(invitations.expiresAt, at),
+          hasStatus("pending", now),
         ),
       ),
   });
