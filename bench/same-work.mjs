@@ -3,6 +3,7 @@
 // anchor first, then API first), the ratio of req/s per round, and CPU ms per request of each server's
 // whole process group (from /proc, so background work the request causes counts too).
 // Goals: hot-SKU adjustment >= 0.6, 100 SKUs >= 0.7, 3-line order >= 0.5, page of 20 >= 0.9; CPU <= 2x.
+// Issue #49 adds GET /auth/me and the scan-confirmed pick (on one line, and across 50 lines in turn), goal 0.8 each.
 // Run: npm run bench -- same-work   (BENCH_DURATION=<s> per round, default 10)
 import { cpuSecondsOf, createTenant, load, startAnchor, startApi, startHello } from "./lib.mjs";
 import { seedProducts } from "./seed-products.mjs";
@@ -10,6 +11,8 @@ import { seedProducts } from "./seed-products.mjs";
 const ROUNDS = 3;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const SKUS = 100;
+const PICK_LINES = 50;
+const PICK_QUANTITY = 1_000_000;
 
 const api = await startApi({ port: 8870, persistTo: "/tmp/bench-same-work-state", fresh: true });
 const anchor = await startAnchor({ port: 8871 });
@@ -33,9 +36,8 @@ try {
   const location = (
     await post("/locations", { warehouseId: warehouse.id, code: "A-1", name: "A-1", type: "bin" })
   ).body.data;
-  const products = (await call(`${api.api}/products?pageSize=${SKUS}`, { headers })).body.data.items.map(
-    (p) => p.id,
-  );
+  const listed = (await call(`${api.api}/products?pageSize=${SKUS}`, { headers })).body.data.items;
+  const products = listed.map((p) => p.id);
   for (const productId of products) {
     await post("/inventory/adjustments", {
       productId,
@@ -44,12 +46,64 @@ try {
       reason: "bench",
     });
   }
+  // Picks: a packing location, a confirmed order of one active product and one of 50, and their pick lists.
+  const sellable = listed.filter((p) => p.status === "Active");
+  await post("/locations", { warehouseId: warehouse.id, code: "PACK", name: "Packing", type: "packing" });
+  const pickListOf = async (picked) => {
+    const order = (
+      await post("/orders/sales", {
+        customerId: crypto.randomUUID(),
+        warehouseId: warehouse.id,
+        lines: picked.map((p) => ({ productId: p.id, quantity: PICK_QUANTITY, price: 1 })),
+        shippingAddress: { street: "1 Bench St", city: "Load", zip: "10000" },
+      })
+    ).body.data;
+    await call(`${api.api}/orders/${order.id}/status`, {
+      method: "PATCH",
+      headers,
+      body: JSON.stringify({ status: "confirmed" }),
+    });
+    return (await post("/pick-lists", { warehouseId: warehouse.id, orderIds: [order.id] })).body.data;
+  };
+  const apiPickOne = await pickListOf(sellable.slice(0, 1));
+  const apiPickMany = await pickListOf(sellable.slice(1, 1 + PICK_LINES));
+
   // The anchor's: the same shapes, seeded by SQL.
   const anchorKey = `wms_test_anchor${crypto.randomUUID().replaceAll("-", "")}`;
   const seeded = (
     await call(`${anchor.url}/seed`, { method: "POST", body: JSON.stringify({ key: anchorKey }) })
   ).body;
   const anchorHeaders = { "x-api-key": anchorKey, "content-type": "application/json" };
+  const anchorPickList = async (indexes) => ({
+    indexes,
+    ...(
+      await call(`${anchor.url}/seed-pick`, {
+        method: "POST",
+        body: JSON.stringify({
+          tenant: seeded.tenant,
+          location: seeded.location,
+          productIds: indexes.map((i) => seeded.productIds[i]),
+          quantity: PICK_QUANTITY,
+        }),
+      })
+    ).body,
+  });
+  const anchorPickOne = await anchorPickList([1]);
+  const anchorPickMany = await anchorPickList(Array.from({ length: PICK_LINES }, (_, i) => 2 + i));
+  /** One pick of one unit per line, the lines in turn: the same body the API takes (line, bin code, SKU). */
+  const picks = (url, hdrs, lines) => ({
+    url,
+    method: "POST",
+    headers: hdrs,
+    requests: lines.map((line) => ({
+      method: "POST",
+      headers: hdrs,
+      body: JSON.stringify({ lineId: line.id, location: line.location, product: line.sku, quantity: 1 }),
+    })),
+  });
+  const apiLines = (list) => list.lines.map((l) => ({ id: l.id, location: l.locationCode, sku: l.sku }));
+  const anchorLines = (seededList) =>
+    seededList.lineIds.map((id, i) => ({ id, location: "A-1", sku: `SKU-${seededList.indexes[i]}` }));
 
   const adjustment = (productId, locationId) =>
     JSON.stringify({ productId, locationId, quantity: 1, reason: "bench" });
@@ -95,6 +149,29 @@ try {
         body: order(seeded.productIds),
       },
       goal: 0.5,
+    },
+    "GET /auth/me (API key)": {
+      api: { url: `${api.api}/auth/me`, headers },
+      anchor: { url: `${anchor.url}/me`, headers: anchorHeaders },
+      goal: 0.8,
+    },
+    "pick of 1 unit (one line)": {
+      api: picks(`${api.api}/pick-lists/${apiPickOne.id}/picks`, headers, apiLines(apiPickOne)),
+      anchor: picks(
+        `${anchor.url}/pick-lists/${anchorPickOne.pickListId}/picks`,
+        anchorHeaders,
+        anchorLines(anchorPickOne),
+      ),
+      goal: 0.8,
+    },
+    [`picks of 1 unit (${PICK_LINES} lines in turn)`]: {
+      api: picks(`${api.api}/pick-lists/${apiPickMany.id}/picks`, headers, apiLines(apiPickMany)),
+      anchor: picks(
+        `${anchor.url}/pick-lists/${anchorPickMany.pickListId}/picks`,
+        anchorHeaders,
+        anchorLines(anchorPickMany),
+      ),
+      goal: 0.8,
     },
     "product page of 20": {
       api: { url: `${api.api}/products?pageSize=20`, headers },

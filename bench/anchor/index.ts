@@ -5,7 +5,14 @@
 // - POST /orders: the key lookup, then ONE batch: the counter, the order, its lines, each line's
 //   reservation (the reserved <= on_hand CHECK guards it), the reservation rows, the history row, the outbox row.
 // - GET /products: the key lookup alongside ONE batch: the page of 20 and the tenant's product count.
+// - GET /me: the key lookup (key, tenant and creator's role in one statement), answered from it.
+// - POST /pick-lists/:id/picks: the key lookup, ONE read of the picked line (with its product's SKU, its bin's
+//   code and the warehouse's packing location, so the scan is checked), then ONE batch, every statement guarded
+//   by "list active, line open, order picking": the order's version, the bin's level and ledger row, the packing
+//   location's level, ledger row and reservation, the bin's reservation, the pick row, the line (its CHECK stops
+//   an over-pick), the list's progress and completion event, and the list as answered.
 // - POST /seed: a tenant with a key, a location and 100 stocked products (the benchmark's setup, not measured).
+// - POST /seed-pick: a packing location, a sales order `picking` of the given products and its pick list.
 
 interface Env {
   PLATFORM: D1Database;
@@ -14,6 +21,9 @@ interface Env {
 
 interface Key {
   id: string;
+  name: string;
+  merchant_id: string | null;
+  tenant_name: string;
   scopes: string;
   revoked_at: string | null;
   expires_at: string | null;
@@ -31,7 +41,8 @@ async function sha256Hex(value: string): Promise<string> {
 /** The API's key lookup: the key, its tenant and its creator's role, by the key's hash. */
 async function lookUpKey(env: Env, hash: string): Promise<Key | null> {
   const key = await env.PLATFORM.prepare(
-    `select k.id, k.scopes, k.revoked_at, k.expires_at, m.role as creator_role, t.id as tenant_id, t.plan, t.status
+    `select k.id, k.name, k.scopes, k.merchant_id, k.revoked_at, k.expires_at, m.role as creator_role, t.id as tenant_id,
+       t.name as tenant_name, t.plan, t.status
      from api_keys k join tenants t on t.id = k.tenant_id
      left join memberships m on m.tenant_id = k.tenant_id and m.user_id = k.created_by
      where k.key_hash = ? limit 1`,
@@ -50,6 +61,136 @@ const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 const unauthorized = () => json({ error: { code: "UNAUTHORIZED" } }, 401);
+
+async function me(env: Env, request: Request): Promise<Response> {
+  const key = await lookUpKey(env, await keyHashOf(request));
+  if (!key) return unauthorized();
+  return json({
+    data: {
+      type: "api_key",
+      apiKey: { id: key.id, scopes: JSON.parse(key.scopes), merchantId: key.merchant_id },
+      tenant: { id: key.tenant_id, name: key.tenant_name, plan: key.plan, status: key.status },
+    },
+  });
+}
+
+interface PickedLine {
+  order_id: string;
+  order_line_id: string;
+  product_id: string;
+  location_id: string;
+  lot_id: string;
+  warehouse_id: string;
+  sku: string;
+  location_code: string;
+  packing_id: string | null;
+  remaining: number;
+}
+
+/** The pick list as the API answers it, with its lines, built in SQL from what the batch committed. */
+const pickListJson = `select json_object('id', p.id, 'warehouseId', p.warehouse_id, 'status', p.status,
+    'orderIds', json(p.order_ids), 'createdAt', p.created_at, 'updatedAt', p.updated_at,
+    'completedAt', p.completed_at, 'cancelledAt', p.cancelled_at,
+    'lines', (select json_group_array(json(line)) from (select json_object('id', l.id, 'lineNo', l.line_no,
+        'orderId', l.order_id, 'orderLineId', l.order_line_id, 'productId', l.product_id, 'sku', pr.sku,
+        'locationId', l.location_id, 'locationCode', loc.code, 'quantity', l.quantity,
+        'pickedQuantity', l.picked_quantity, 'shortQuantity', l.short_quantity, 'status', l.status) as line
+      from pick_list_lines l join products pr on pr.id = l.product_id join locations loc on loc.id = l.location_id
+      where l.tenant_id = p.tenant_id and l.pick_list_id = p.id order by l.line_no))) as list
+  from pick_lists p where p.tenant_id = ?1 and p.id = ?2`;
+
+async function pick(env: Env, request: Request, pickListId: string): Promise<Response> {
+  const key = await lookUpKey(env, await keyHashOf(request));
+  if (!key) return unauthorized();
+  const input = await request.json<{ lineId: string; location: string; product: string; quantity: number }>();
+  const tenant = key.tenant_id;
+  const db = env.SHARD_0;
+  const line = await db
+    .prepare(
+      `select l.order_id, l.order_line_id, l.product_id, l.location_id, l.lot_id, p.warehouse_id, pr.sku,
+         loc.code as location_code, l.quantity - l.picked_quantity - l.short_quantity as remaining,
+         (select id from locations where tenant_id = ?1 and warehouse_id = p.warehouse_id and type = 'packing'
+           and active = 1 order by code limit 1) as packing_id
+       from pick_list_lines l join pick_lists p on p.id = l.pick_list_id
+         join products pr on pr.id = l.product_id join locations loc on loc.id = l.location_id
+       where l.tenant_id = ?1 and l.pick_list_id = ?2 and l.id = ?3 and p.status in ('open', 'in_progress')`,
+    )
+    .bind(tenant, pickListId, input.lineId)
+    .first<PickedLine>();
+  if (!line || line.sku !== input.product || line.location_code !== input.location || !line.packing_id) {
+    return json({ error: { code: "CONFLICT" } }, 409);
+  }
+  const q = input.quantity;
+  if (q > line.remaining) return json({ error: { code: "CONFLICT" } }, 409);
+  const now = new Date().toISOString();
+  // ?1 tenant, ?2 list, ?3 line, ?4 order, ?5 order line, ?6 product, ?7 bin, ?8 lot, ?9 packing, ?10 warehouse,
+  // ?11 quantity, ?12 now, ?13 key: one binding for every statement.
+  const guard = `exists (select 1 from pick_lists p join pick_list_lines l on l.pick_list_id = p.id
+      join orders o on o.id = l.order_id
+    where p.tenant_id = ?1 and p.id = ?2 and p.status in ('open', 'in_progress') and l.id = ?3 and l.status = 'open'
+      and o.status in ('picking', 'partially_shipped'))`;
+  const ledger = (location: string, delta: string) =>
+    `insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, warehouse_id, delta, on_hand_after,
+       reason, reference_type, reference_id, actor_type, actor_id, created_at)
+     select '${crypto.randomUUID()}', tenant_id, product_id, location_id, lot_id, warehouse_id, ${delta}, on_hand, 'pick',
+       'pick_list', ?2, 'api_key', ?13, ?12
+     from stock_levels where tenant_id = ?1 and product_id = ?6 and location_id = ${location} and lot_id = ?8
+       and ${guard}`;
+  const reservation =
+    "tenant_id = ?1 and order_id = ?4 and line_id = ?5 and location_id = ?7 and lot_id = ?8";
+  const statements = [
+    `update orders set version = version + 1, updated_at = ?12 where tenant_id = ?1 and id = ?4 and ${guard}`,
+    `update stock_levels set on_hand = on_hand - ?11, reserved = reserved - ?11, updated_at = ?12
+     where tenant_id = ?1 and product_id = ?6 and location_id = ?7 and lot_id = ?8 and ${guard}`,
+    ledger("?7", "-?11"),
+    `insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, lot_id, on_hand, reserved, updated_at)
+     select ?1, ?6, ?9, ?10, ?8, ?11, ?11, ?12 where ${guard}
+     on conflict (tenant_id, product_id, location_id, lot_id) do update
+       set on_hand = on_hand + excluded.on_hand, reserved = reserved + excluded.reserved, updated_at = excluded.updated_at`,
+    ledger("?9", "?11"),
+    `insert into order_reservations (tenant_id, order_id, line_id, product_id, location_id, lot_id, quantity)
+     select ?1, ?4, ?5, ?6, ?9, ?8, ?11 where ${guard}
+     on conflict (tenant_id, order_id, line_id, location_id, lot_id) do update set quantity = quantity + excluded.quantity`,
+    `delete from order_reservations where ${reservation} and quantity = ?11 and ${guard}`,
+    `update order_reservations set quantity = quantity - ?11 where ${reservation} and ${guard}`,
+    `insert into pick_list_picks (id, tenant_id, pick_list_id, line_id, kind, quantity, actor_type, actor_id, created_at)
+     select '${crypto.randomUUID()}', ?1, ?2, ?3, 'pick', ?11, 'api_key', ?13, ?12 where ${guard}`,
+    `update pick_list_lines set picked_quantity = picked_quantity + ?11,
+       status = case when picked_quantity + short_quantity + ?11 < quantity then 'open' else 'picked' end
+     where tenant_id = ?1 and id = ?3 and ${guard}`,
+    "update pick_lists set status = 'in_progress', updated_at = ?12 where tenant_id = ?1 and id = ?2 and status = 'open'",
+    `update pick_lists set status = 'completed', completed_at = ?12, updated_at = ?12
+     where tenant_id = ?1 and id = ?2 and status in ('open', 'in_progress')
+       and not exists (select 1 from pick_list_lines where tenant_id = ?1 and pick_list_id = ?2 and status = 'open')`,
+    `insert into outbox_events (id, tenant_id, type, payload, created_at, seq)
+     select '${crypto.randomUUID()}', ?1, 'pick_list.completed', (${pickListJson.replace(" as list", "")}), ?12,
+       (select coalesce(max(seq), 0) + 1 from outbox_events where tenant_id = ?1)
+     where changes() = 1`,
+    pickListJson,
+  ];
+  const values = [
+    ...[
+      tenant,
+      pickListId,
+      input.lineId,
+      line.order_id,
+      line.order_line_id,
+      line.product_id,
+      line.location_id,
+    ],
+    ...[line.lot_id, line.packing_id, line.warehouse_id, q, now, key.id],
+  ];
+  // Each statement binds only the parameters up to the highest it names.
+  const highest = (text: string) => Math.max(...[...text.matchAll(/\?(\d+)/g)].map((m) => Number(m[1])));
+  const results = await db.batch<{ list?: string }>(
+    statements.map((text) => db.prepare(text).bind(...values.slice(0, highest(text)))),
+  );
+  if (!results[9]?.meta.changes) return json({ error: { code: "CONFLICT" } }, 409);
+  return new Response(`{"data":${results.at(-1)?.results[0]?.list}}`, {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
+}
 
 async function adjust(env: Env, request: Request): Promise<Response> {
   const key = await lookUpKey(env, await keyHashOf(request));
@@ -258,13 +399,93 @@ async function seed(env: Env, request: Request): Promise<Response> {
   return json({ tenant, location, productIds }, 201);
 }
 
+/**
+ * A packing location, a sales order `picking` of `quantity` of each product (reserved at the seeded location)
+ * and its pick list, one line per product: what `POST /pick-lists` leaves, written directly.
+ */
+async function seedPick(env: Env, request: Request): Promise<Response> {
+  const input = await request.json<{
+    tenant: string;
+    location: string;
+    productIds: string[];
+    quantity: number;
+  }>();
+  const now = new Date().toISOString();
+  const db = env.SHARD_0;
+  const { warehouse_id: warehouse } = (await db
+    .prepare("select warehouse_id from locations where id = ?1")
+    .bind(input.location)
+    .first<{ warehouse_id: string }>()) ?? { warehouse_id: "" };
+  const order = crypto.randomUUID();
+  const list = crypto.randomUUID();
+  const lines = input.productIds.map((productId, i) => ({
+    productId,
+    orderLine: crypto.randomUUID(),
+    pickLine: crypto.randomUUID(),
+    lineNo: i + 1,
+  }));
+  const each = JSON.stringify(lines);
+  await db.batch([
+    db
+      .prepare(
+        `insert into locations (id, tenant_id, warehouse_id, code, name, type, created_at, updated_at)
+         select ?1, ?2, ?3, 'PACK', 'Packing', 'packing', ?4, ?4
+         where not exists (select 1 from locations where warehouse_id = ?3 and type = 'packing')`,
+      )
+      .bind(crypto.randomUUID(), input.tenant, warehouse, now),
+    db
+      .prepare(
+        `insert into orders (id, tenant_id, number, type, status, customer_id, warehouse_id, total_e4, created_at, updated_at)
+         values (?1, ?2, 'SO-' || substr(?1, 1, 8), 'sales', 'picking', ?3, ?4, 0, ?5, ?5)`,
+      )
+      .bind(order, input.tenant, crypto.randomUUID(), warehouse, now),
+    db
+      .prepare(
+        `insert into order_lines (id, tenant_id, order_id, line_no, product_id, quantity, unit_price_e4)
+         select value ->> 'orderLine', ?1, ?2, value ->> 'lineNo', value ->> 'productId', ?3, 0 from json_each(?4)`,
+      )
+      .bind(input.tenant, order, input.quantity, each),
+    db
+      .prepare(
+        `insert into order_reservations (tenant_id, order_id, line_id, product_id, location_id, lot_id, quantity)
+         select ?1, ?2, value ->> 'orderLine', value ->> 'productId', ?3, '', ?4 from json_each(?5)`,
+      )
+      .bind(input.tenant, order, input.location, input.quantity, each),
+    db
+      .prepare(
+        `update stock_levels set reserved = reserved + ?3 where tenant_id = ?1 and location_id = ?2
+           and product_id in (select value ->> 'productId' from json_each(?4))`,
+      )
+      .bind(input.tenant, input.location, input.quantity, each),
+    db
+      .prepare(
+        `insert into pick_lists (id, tenant_id, warehouse_id, status, order_ids, created_at, updated_at)
+         values (?1, ?2, ?3, 'open', json_array(?4), ?5, ?5)`,
+      )
+      .bind(list, input.tenant, warehouse, order, now),
+    db
+      .prepare(
+        `insert into pick_list_lines (id, tenant_id, pick_list_id, line_no, order_id, order_line_id, product_id,
+           location_id, quantity)
+         select value ->> 'pickLine', ?1, ?2, value ->> 'lineNo', ?3, value ->> 'orderLine', value ->> 'productId', ?4, ?5
+         from json_each(?6)`,
+      )
+      .bind(input.tenant, list, order, input.location, input.quantity, each),
+  ]);
+  return json({ pickListId: list, lineIds: lines.map((l) => l.pickLine) }, 201);
+}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (request.method === "POST" && pathname === "/adjust") return adjust(env, request);
     if (request.method === "POST" && pathname === "/orders") return createOrder(env, request);
     if (request.method === "GET" && pathname === "/products") return listProducts(env, request);
+    if (request.method === "GET" && pathname === "/me") return me(env, request);
+    const picks = pathname.match(/^\/pick-lists\/([^/]+)\/picks$/);
+    if (request.method === "POST" && picks?.[1]) return pick(env, request, picks[1]);
     if (request.method === "POST" && pathname === "/seed") return seed(env, request);
+    if (request.method === "POST" && pathname === "/seed-pick") return seedPick(env, request);
     if (pathname === "/ready") return new Response("ok");
     return new Response("not found", { status: 404 });
   },
