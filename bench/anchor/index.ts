@@ -11,7 +11,11 @@
 //   by "list active, line open, order picking": the order's version, the bin's level and ledger row, the packing
 //   location's level, ledger row and reservation, the bin's reservation, the pick row, the line (its CHECK stops
 //   an over-pick), the list's progress and completion event, and the list as answered.
+// - POST /import-chunk: a stock import's chunk of rows (SKU, location code, quantity, reason): the key lookup, ONE
+//   read resolving every row's product and location, then ONE batch of multi-row statements (levels, ledger rows,
+//   an inventory.adjusted event per row) with the chunk's record, refused once the job is no longer running.
 // - POST /seed: a tenant with a key, a location and 100 stocked products (the benchmark's setup, not measured).
+// - POST /seed-import: `count` products B-000000... and a running stock_import job (the import's setup).
 // - POST /seed-pick: a packing location, a sales order `picking` of the given products and its pick list.
 
 interface Env {
@@ -399,6 +403,125 @@ async function seed(env: Env, request: Request): Promise<Response> {
   return json({ tenant, location, productIds }, 201);
 }
 
+interface ImportRow {
+  sku: string;
+  locationCode: string;
+  quantity: number;
+  reason?: string;
+}
+
+async function importChunk(env: Env, request: Request): Promise<Response> {
+  const key = await lookUpKey(env, await keyHashOf(request));
+  if (!key) return unauthorized();
+  const input = await request.json<{ jobId: string; chunk: number; rows: ImportRow[] }>();
+  const bad = input.rows.findIndex((r) => !Number.isInteger(r.quantity) || r.quantity === 0);
+  if (bad >= 0) return json({ error: { code: "VALIDATION_FAILED", errors: [`rows[${bad}].quantity`] } }, 400);
+  const tenant = key.tenant_id;
+  const db = env.SHARD_0;
+  const resolved = await db
+    .prepare(
+      `select j.key as i, p.id as product_id, l.id as location_id, l.warehouse_id, s.on_hand
+       from json_each(?2) j
+         left join products p on p.tenant_id = ?1 and p.sku = j.value ->> 'sku'
+         left join locations l on l.tenant_id = ?1 and l.code = j.value ->> 'locationCode'
+         left join stock_levels s on s.tenant_id = ?1 and s.product_id = p.id and s.location_id = l.id and s.lot_id = ''`,
+    )
+    .bind(tenant, JSON.stringify(input.rows.map(({ sku, locationCode }) => ({ sku, locationCode }))))
+    .all<{
+      i: number;
+      product_id: string | null;
+      location_id: string | null;
+      warehouse_id: string;
+      on_hand: number;
+    }>();
+  // A row whose product or location is unknown, or that would take more than is there, is the chunk's error.
+  const errors: { line: number; errors: string[] }[] = [];
+  const changes = resolved.results.flatMap((r) => {
+    const row = input.rows[r.i] as ImportRow;
+    if (!r.product_id || !r.location_id || (r.on_hand ?? 0) + row.quantity < 0) {
+      errors.push({ line: r.i + 1, errors: ["unknown product or location, or not enough stock"] });
+      return [];
+    }
+    return [
+      {
+        m: crypto.randomUUID(),
+        p: r.product_id,
+        l: r.location_id,
+        w: r.warehouse_id,
+        q: row.quantity,
+        r: row.reason ?? "import",
+      },
+    ];
+  });
+  const now = new Date().toISOString();
+  const each = JSON.stringify(changes);
+  // Rows of one chunk name distinct levels (as the API's plan merges them), so each ledger row's on hand after
+  // is its level's after the batch.
+  const results = await db.batch([
+    db
+      .prepare(
+        `insert into stock_levels (tenant_id, product_id, location_id, warehouse_id, lot_id, on_hand, reserved, updated_at)
+         select ?1, value ->> 'p', value ->> 'l', value ->> 'w', '', value ->> 'q', 0, ?3 from json_each(?2) where true
+         on conflict (tenant_id, product_id, location_id, lot_id) do update
+           set on_hand = on_hand + excluded.on_hand, updated_at = excluded.updated_at`,
+      )
+      .bind(tenant, each, now),
+    db
+      .prepare(
+        `insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, warehouse_id, delta, on_hand_after,
+           reason, reference_type, reference_id, actor_type, actor_id, created_at)
+         select j.value ->> 'm', ?1, s.product_id, s.location_id, '', s.warehouse_id, j.value ->> 'q', s.on_hand,
+           j.value ->> 'r', 'job', ?3, 'api_key', ?4, ?5
+         from json_each(?2) j cross join stock_levels s on s.tenant_id = ?1 and s.product_id = j.value ->> 'p'
+           and s.location_id = j.value ->> 'l' and s.lot_id = ''`,
+      )
+      .bind(tenant, each, input.jobId, key.id, now),
+    db
+      .prepare(
+        `insert into outbox_events (id, tenant_id, type, payload, created_at, seq)
+         select lower(hex(randomblob(16))), ?1, 'inventory.adjusted', json_object('movementId', m.id,
+           'productId', m.product_id, 'delta', m.delta, 'reason', m.reason, 'stockLevel', json_object(
+             'locationId', s.location_id, 'onHand', s.on_hand, 'reserved', s.reserved, 'available', s.on_hand - s.reserved)),
+           ?3, (select coalesce(max(seq), 0) from outbox_events where tenant_id = ?1) + j.key + 1
+         from json_each(?2) j cross join stock_movements m on m.tenant_id = ?1 and m.id = j.value ->> 'm'
+           cross join stock_levels s on s.tenant_id = ?1 and s.product_id = m.product_id
+             and s.location_id = m.location_id and s.lot_id = ''`,
+      )
+      .bind(tenant, each, now),
+    db
+      .prepare(
+        `insert into job_chunks (tenant_id, job_id, chunk, processed, failed, errors, job_status, created_at)
+         select ?1, ?2, ?3, ?4, ?5, ?6, status, ?7 from jobs where tenant_id = ?1 and id = ?2`,
+      )
+      .bind(tenant, input.jobId, input.chunk, input.rows.length, errors.length, JSON.stringify(errors), now),
+  ]);
+  return json({ data: { written: results[1]?.meta.changes, failed: errors.length } }, 201);
+}
+
+/** `count` products B-000000... (as bench/jobs-lib.mjs seeds the API's) and a running stock_import job. */
+async function seedImport(env: Env, request: Request): Promise<Response> {
+  const { tenant, count } = await request.json<{ tenant: string; count: number }>();
+  const now = new Date().toISOString();
+  const job = crypto.randomUUID();
+  const db = env.SHARD_0;
+  await db.batch([
+    db
+      .prepare(
+        `with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ?2)
+         insert into products (id, tenant_id, sku, name, created_at, updated_at)
+         select lower(hex(randomblob(16))), ?1, printf('B-%06d', i), 'Bench ' || i, ?3, ?3 from n`,
+      )
+      .bind(tenant, count, now),
+    db
+      .prepare(
+        `insert into jobs (id, tenant_id, type, status, options, actor_type, actor_id, request_id, created_at, started_at)
+         values (?1, ?2, 'stock_import', 'running', '{}', 'api_key', 'anchor', 'anchor', ?3, ?3)`,
+      )
+      .bind(job, tenant, now),
+  ]);
+  return json({ jobId: job }, 201);
+}
+
 /**
  * A packing location, a sales order `picking` of `quantity` of each product (reserved at the seeded location)
  * and its pick list, one line per product: what `POST /pick-lists` leaves, written directly.
@@ -486,6 +609,8 @@ export default {
     if (request.method === "POST" && picks?.[1]) return pick(env, request, picks[1]);
     if (request.method === "POST" && pathname === "/seed") return seed(env, request);
     if (request.method === "POST" && pathname === "/seed-pick") return seedPick(env, request);
+    if (request.method === "POST" && pathname === "/import-chunk") return importChunk(env, request);
+    if (request.method === "POST" && pathname === "/seed-import") return seedImport(env, request);
     if (pathname === "/ready") return new Response("ok");
     return new Response("not found", { status: 404 });
   },
