@@ -3,7 +3,8 @@
 // anchor first, then API first), the ratio of req/s per round, and CPU ms per request of each server's
 // whole process group (from /proc, so background work the request causes counts too).
 // Goals: hot-SKU adjustment >= 0.6, 100 SKUs >= 0.7, 3-line order >= 0.5, page of 20 >= 0.9; CPU <= 2x.
-// Issue #49 adds GET /auth/me and the scan-confirmed pick (on one line, and across 50 lines in turn), goal 0.8 each.
+// Issue #49 adds GET /auth/me, the scan-confirmed pick (on one line, and across 50 lines in turn) and a one-package
+// shipment (each request ships 1 unit of the next of 50 confirmed orders), goal 0.8 each.
 // Run: npm run bench -- same-work   (BENCH_DURATION=<s> per round, default 10)
 import { cpuSecondsOf, createTenant, load, startAnchor, startApi, startHello } from "./lib.mjs";
 import { seedProducts } from "./seed-products.mjs";
@@ -13,6 +14,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const SKUS = 100;
 const PICK_LINES = 50;
 const PICK_QUANTITY = 1_000_000;
+const SHIP_ORDERS = 50;
+const SHIP_QUANTITY = 10_000;
 
 const api = await startApi({ port: 8870, persistTo: "/tmp/bench-same-work-state", fresh: true });
 const anchor = await startAnchor({ port: 8871 });
@@ -67,6 +70,25 @@ try {
   };
   const apiPickOne = await pickListOf(sellable.slice(0, 1));
   const apiPickMany = await pickListOf(sellable.slice(1, 1 + PICK_LINES));
+  // Shipments: SHIP_ORDERS confirmed one-line orders of one more product.
+  const shipped = sellable[1 + PICK_LINES];
+  const apiShipOrders = [];
+  for (let i = 0; i < SHIP_ORDERS; i++) {
+    const order = (
+      await post("/orders/sales", {
+        customerId: crypto.randomUUID(),
+        warehouseId: warehouse.id,
+        lines: [{ productId: shipped.id, quantity: SHIP_QUANTITY, price: 1 }],
+        shippingAddress: { street: "1 Bench St", city: "Load", zip: "10000" },
+      })
+    ).body.data;
+    await call(`${api.api}/orders/${order.id}/status`, {
+      method: "PATCH",
+      headers,
+      body: JSON.stringify({ status: "confirmed" }),
+    });
+    apiShipOrders.push({ id: order.id, lineId: order.lines[0].id });
+  }
 
   // The anchor's: the same shapes, seeded by SQL.
   const anchorKey = `wms_test_anchor${crypto.randomUUID().replaceAll("-", "")}`;
@@ -90,6 +112,46 @@ try {
   });
   const anchorPickOne = await anchorPickList([1]);
   const anchorPickMany = await anchorPickList(Array.from({ length: PICK_LINES }, (_, i) => 2 + i));
+  const anchorShipOrders = (
+    await call(`${anchor.url}/seed-shipments`, {
+      method: "POST",
+      body: JSON.stringify({
+        tenant: seeded.tenant,
+        location: seeded.location,
+        productId: seeded.productIds[2 + PICK_LINES],
+        quantity: SHIP_QUANTITY,
+        count: SHIP_ORDERS,
+      }),
+    })
+  ).body.orders.map(({ order, line }) => ({ id: order, lineId: line }));
+  /**
+   * One package of 1 unit per request, each request the next order of all connections together (shipments of
+   * one order are serialised by its version: spreading them measures the write, not the 409s).
+   */
+  const shipments = (base, hdrs, orders) => {
+    const prefix = new URL(base).pathname.replace(/\/$/, "");
+    const bodyOf = (order) =>
+      JSON.stringify({
+        packages: [{ weight: { value: 1, unit: "kg" }, lines: [{ orderLineId: order.lineId, quantity: 1 }] }],
+      });
+    let next = 0;
+    return {
+      url: `${base}/orders/${orders[0].id}/shipments`,
+      method: "POST",
+      headers: hdrs,
+      requests: [
+        {
+          method: "POST",
+          headers: hdrs,
+          body: bodyOf(orders[0]),
+          setupRequest: (request) => {
+            const order = orders[next++ % orders.length];
+            return { ...request, path: `${prefix}/orders/${order.id}/shipments`, body: bodyOf(order) };
+          },
+        },
+      ],
+    };
+  };
   /** One pick of one unit per line, the lines in turn: the same body the API takes (line, bin code, SKU). */
   const picks = (url, hdrs, lines) => ({
     url,
@@ -171,6 +233,11 @@ try {
         anchorHeaders,
         anchorLines(anchorPickMany),
       ),
+      goal: 0.8,
+    },
+    [`shipment of 1 package (${SHIP_ORDERS} orders in turn)`]: {
+      api: shipments(api.api, headers, apiShipOrders),
+      anchor: shipments(anchor.url, anchorHeaders, anchorShipOrders),
       goal: 0.8,
     },
     "product page of 20": {

@@ -11,11 +11,17 @@
 //   by "list active, line open, order picking": the order's version, the bin's level and ledger row, the packing
 //   location's level, ledger row and reservation, the bin's reservation, the pick row, the line (its CHECK stops
 //   an over-pick), the list's progress and completion event, and the list as answered.
+// - POST /orders/:id/shipments: the key lookup, ONE batch read of the order (row, lines, reservations, history,
+//   earlier shipments: the events carry the whole order), the SSCC counter's upsert (as the API's: the package's
+//   SSCC is known before the batch), then ONE batch guarded by the order's version: the shipment, its packages,
+//   package lines and stock rows, each stock row's level and ledger row and reservation, the lines' shipped
+//   quantities, the status history, the order's events and the version bump.
 // - POST /import-chunk: a stock import's chunk of rows (SKU, location code, quantity, reason): the key lookup, ONE
 //   read resolving every row's product and location, then ONE batch of multi-row statements (levels, ledger rows,
 //   an inventory.adjusted event per row) with the chunk's record, refused once the job is no longer running.
 // - POST /seed: a tenant with a key, a location and 100 stocked products (the benchmark's setup, not measured).
 // - POST /seed-import: `count` products B-000000... and a running stock_import job (the import's setup).
+// - POST /seed-shipments: `count` confirmed one-line sales orders of one product, reserved (a shipment's setup).
 // - POST /seed-pick: a packing location, a sales order `picking` of the given products and its pick list.
 
 interface Env {
@@ -403,6 +409,294 @@ async function seed(env: Env, request: Request): Promise<Response> {
   return json({ tenant, location, productIds }, 201);
 }
 
+interface ShipmentBody {
+  packages: { weight: { value: number; unit: string }; lines: { orderLineId: string; quantity: number }[] }[];
+}
+
+/** An SSCC (GS1 AI 00): extension digit 0, the internal company prefix, the serial, the mod-10 check digit. */
+function sscc(serial: number): string {
+  const body = `0${"0000000".padEnd(7, "0")}${String(serial).padStart(9, "0")}`;
+  const sum = [...body]
+    .reverse()
+    .reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 3 : 1), 0);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+async function ship(env: Env, request: Request, orderId: string): Promise<Response> {
+  const key = await lookUpKey(env, await keyHashOf(request));
+  if (!key) return unauthorized();
+  const input = await request.json<ShipmentBody>();
+  const tenant = key.tenant_id;
+  const db = env.SHARD_0;
+  const [orders, lines, reservations, history, earlier] = await db.batch<Record<string, unknown>>([
+    db.prepare("select * from orders where tenant_id = ?1 and id = ?2").bind(tenant, orderId),
+    db
+      .prepare("select * from order_lines where tenant_id = ?1 and order_id = ?2 order by line_no")
+      .bind(tenant, orderId),
+    db
+      .prepare("select * from order_reservations where tenant_id = ?1 and order_id = ?2")
+      .bind(tenant, orderId),
+    db
+      .prepare(
+        "select * from order_status_history where tenant_id = ?1 and order_id = ?2 order by created_at",
+      )
+      .bind(tenant, orderId),
+    db
+      .prepare(
+        `select json_object('id', s.id, 'orderId', s.order_id, 'status', s.status, 'carrier', s.carrier,
+           'service', s.service, 'createdAt', s.created_at, 'packages', (select json_group_array(json_object('id', p.id,
+             'packageNo', p.package_no, 'sscc', p.sscc, 'weight', p.weight_milli, 'trackingNumber', p.tracking_number))
+             from packages p where p.tenant_id = s.tenant_id and p.shipment_id = s.id)) as shipment
+         from shipments s where s.tenant_id = ?1 and s.order_id = ?2 and s.status <> 'cancelled' order by s.created_at`,
+      )
+      .bind(tenant, orderId),
+  ]);
+  const order = orders?.results[0] as { status: string; version: number; number: string } | undefined;
+  if (!order) return json({ error: { code: "NOT_FOUND" } }, 404);
+  if (!["confirmed", "picking", "packed", "partially_shipped"].includes(order.status)) {
+    return json({ error: { code: "CONFLICT" } }, 409);
+  }
+  type Line = {
+    id: string;
+    product_id: string;
+    quantity: number;
+    shipped_quantity: number;
+    backordered_quantity: number;
+  };
+  type Reservation = { line_id: string; location_id: string; lot_id: string; quantity: number };
+  const orderLines = (lines?.results ?? []) as Line[];
+  const held = ((reservations?.results ?? []) as Reservation[]).map((r) => ({ ...r }));
+  // The plan: each package line's units taken from its order line's reservations, in turn.
+  const shipped = new Map<string, number>();
+  const stock: { line: Line; r: Reservation; quantity: number }[] = [];
+  for (const pkg of input.packages) {
+    for (const wanted of pkg.lines) {
+      const line = orderLines.find((l) => l.id === wanted.orderLineId);
+      if (!line) return json({ error: { code: "VALIDATION_FAILED" } }, 400);
+      let left = wanted.quantity;
+      for (const r of held.filter((h) => h.line_id === line.id && h.quantity > 0)) {
+        const take = Math.min(left, r.quantity);
+        r.quantity -= take;
+        left -= take;
+        stock.push({ line, r, quantity: take });
+        if (left === 0) break;
+      }
+      if (left > 0) return json({ error: { code: "CONFLICT" } }, 409);
+      shipped.set(line.id, (shipped.get(line.id) ?? 0) + wanted.quantity);
+    }
+  }
+  const open = orderLines.some(
+    (l) => l.quantity - l.shipped_quantity - l.backordered_quantity - (shipped.get(l.id) ?? 0) > 0,
+  );
+  const to = open ? "partially_shipped" : "shipped";
+  const now = new Date().toISOString();
+  const counter = await db
+    .prepare(
+      `insert into tenant_settings (tenant_id, sscc_serial, updated_at) values (?1, ?2, ?3)
+       on conflict (tenant_id) do update set sscc_serial = sscc_serial + ?2 returning sscc_serial as last`,
+    )
+    .bind(tenant, input.packages.length, now)
+    .first<{ last: number }>();
+  const first = (counter?.last ?? 0) - input.packages.length + 1;
+  const shipmentId = crypto.randomUUID();
+  const packages = input.packages.map((p, i) => ({
+    id: crypto.randomUUID(),
+    packageNo: i + 1,
+    sscc: sscc(first + i),
+    weightMilli: Math.round(p.weight.value * 1000),
+    weightUnit: p.weight.unit,
+  }));
+  const packageLines = input.packages.flatMap((p, i) =>
+    p.lines.map((l) => ({
+      id: crypto.randomUUID(),
+      packageId: packages[i]?.id,
+      orderLineId: l.orderLineId,
+      productId: orderLines.find((line) => line.id === l.orderLineId)?.product_id,
+      quantity: l.quantity,
+    })),
+  );
+  const record = { id: shipmentId, orderId, status: "packed", packages, createdAt: now };
+  const payload = JSON.stringify({
+    ...order,
+    status: to,
+    version: order.version + 1,
+    updatedAt: now,
+    lines: orderLines.map((l) => ({ ...l, shipped_quantity: l.shipped_quantity + (shipped.get(l.id) ?? 0) })),
+    statusHistory: history?.results,
+    shipments: [...(earlier?.results ?? []).map((r) => JSON.parse(String(r.shipment))), record],
+  });
+  const guard = "exists (select 1 from orders where tenant_id = ?1 and id = ?2 and version = ?3)";
+  const bound = (text: string, ...values: unknown[]) =>
+    db.prepare(text).bind(tenant, orderId, order.version, ...values);
+  const level = "tenant_id = ?1 and product_id = ?4 and location_id = ?5 and lot_id = ?6";
+  const reservation =
+    "tenant_id = ?1 and order_id = ?2 and line_id = ?4 and location_id = ?5 and lot_id = ?6";
+  const events = [...(to === order.status ? [] : ["order.status_changed"]), `order.${to}`];
+  const written = await db.batch([
+    bound(
+      `insert into shipments (id, tenant_id, order_id, warehouse_id, status, created_by, created_at, updated_at)
+       select ?4, ?1, ?2, warehouse_id, 'packed', ?5, ?6, ?6 from orders where tenant_id = ?1 and id = ?2 and version = ?3`,
+      shipmentId,
+      key.id,
+      now,
+    ),
+    bound(
+      `insert into packages (id, tenant_id, shipment_id, package_no, sscc, weight_milli, weight_unit, created_at)
+       select value ->> 'id', ?1, ?4, value ->> 'packageNo', value ->> 'sscc', value ->> 'weightMilli',
+         value ->> 'weightUnit', ?6 from json_each(?5) where ${guard}`,
+      shipmentId,
+      JSON.stringify(packages),
+      now,
+    ),
+    bound(
+      `insert into package_lines (id, tenant_id, package_id, shipment_id, order_line_id, product_id, quantity)
+       select value ->> 'id', ?1, value ->> 'packageId', ?4, value ->> 'orderLineId', value ->> 'productId',
+         value ->> 'quantity' from json_each(?5) where ${guard}`,
+      shipmentId,
+      JSON.stringify(packageLines),
+    ),
+    bound(
+      `insert into shipment_stock (tenant_id, shipment_id, order_line_id, product_id, location_id, lot_id, quantity)
+       select ?1, ?4, value ->> 'l', value ->> 'p', value ->> 'at', value ->> 'lot', value ->> 'q'
+       from json_each(?5) where ${guard}`,
+      shipmentId,
+      JSON.stringify(
+        stock.map((s) => ({
+          l: s.line.id,
+          p: s.line.product_id,
+          at: s.r.location_id,
+          lot: s.r.lot_id,
+          q: s.quantity,
+        })),
+      ),
+    ),
+    ...stock.flatMap((s) => [
+      bound(
+        `update stock_levels set on_hand = on_hand - ?7, reserved = reserved - ?7, updated_at = ?8
+         where ${level} and ${guard}`,
+        s.line.product_id,
+        s.r.location_id,
+        s.r.lot_id,
+        s.quantity,
+        now,
+      ),
+      bound(
+        `insert into stock_movements (id, tenant_id, product_id, location_id, lot_id, warehouse_id, delta, on_hand_after,
+           reason, reference_type, reference_id, actor_type, actor_id, created_at)
+         select ?7, tenant_id, product_id, location_id, lot_id, warehouse_id, -?8, on_hand, 'shipment', 'shipment', ?9,
+           'api_key', ?10, ?11
+         from stock_levels where ${level} and ${guard}`,
+        s.line.product_id,
+        s.r.location_id,
+        s.r.lot_id,
+        crypto.randomUUID(),
+        s.quantity,
+        shipmentId,
+        key.id,
+        now,
+      ),
+      bound(
+        `delete from order_reservations where ${reservation} and quantity = ?7 and ${guard}`,
+        s.line.id,
+        s.r.location_id,
+        s.r.lot_id,
+        s.quantity,
+      ),
+      bound(
+        `update order_reservations set quantity = quantity - ?7 where ${reservation} and ${guard}`,
+        s.line.id,
+        s.r.location_id,
+        s.r.lot_id,
+        s.quantity,
+      ),
+    ]),
+    ...[...shipped].map(([lineId, quantity]) =>
+      bound(
+        `update order_lines set shipped_quantity = shipped_quantity + ?5 where tenant_id = ?1 and id = ?4 and ${guard}`,
+        lineId,
+        quantity,
+      ),
+    ),
+    ...(to === order.status
+      ? []
+      : [
+          bound(
+            `insert into order_status_history (id, tenant_id, order_id, from_status, to_status, actor_type, actor_id,
+               created_at)
+             select ?4, ?1, ?2, ?5, ?6, 'api_key', ?7, ?8 where ${guard}`,
+            crypto.randomUUID(),
+            order.status,
+            to,
+            key.id,
+            now,
+          ),
+        ]),
+    ...events.map((type) =>
+      bound(
+        `insert into outbox_events (id, tenant_id, type, payload, created_at, seq)
+         select ?4, ?1, ?5, ?6, ?7, (select coalesce(max(seq), 0) + 1 from outbox_events where tenant_id = ?1)
+         where ${guard}`,
+        crypto.randomUUID(),
+        type,
+        payload,
+        now,
+      ),
+    ),
+    bound(
+      "update orders set version = version + 1, status = ?4, updated_at = ?5 where tenant_id = ?1 and id = ?2 and version = ?3",
+      to,
+      now,
+    ),
+  ]);
+  if (!written.at(-1)?.meta.changes) return json({ error: { code: "CONFLICT" } }, 409);
+  return json({ data: record }, 201);
+}
+
+/** `count` sales orders `confirmed`, each one line of `quantity` of the product, reserved at the location. */
+async function seedShipments(env: Env, request: Request): Promise<Response> {
+  const input = await request.json<{
+    tenant: string;
+    location: string;
+    productId: string;
+    quantity: number;
+    count: number;
+  }>();
+  const now = new Date().toISOString();
+  const orders = Array.from({ length: input.count }, () => ({
+    order: crypto.randomUUID(),
+    line: crypto.randomUUID(),
+  }));
+  const each = JSON.stringify(orders);
+  const db = env.SHARD_0;
+  await db.batch([
+    db
+      .prepare(
+        `insert into orders (id, tenant_id, number, type, status, customer_id, warehouse_id, total_e4, created_at, updated_at)
+         select value ->> 'order', ?1, 'SO-S' || key, 'sales', 'confirmed', ?1,
+           (select warehouse_id from locations where id = ?2), 0, ?3, ?3 from json_each(?4)`,
+      )
+      .bind(input.tenant, input.location, now, each),
+    db
+      .prepare(
+        `insert into order_lines (id, tenant_id, order_id, line_no, product_id, quantity, unit_price_e4)
+         select value ->> 'line', ?1, value ->> 'order', 1, ?2, ?3, 10000 from json_each(?4)`,
+      )
+      .bind(input.tenant, input.productId, input.quantity, each),
+    db
+      .prepare(
+        `insert into order_reservations (tenant_id, order_id, line_id, product_id, location_id, lot_id, quantity)
+         select ?1, value ->> 'order', value ->> 'line', ?2, ?3, '', ?4 from json_each(?5)`,
+      )
+      .bind(input.tenant, input.productId, input.location, input.quantity, each),
+    db
+      .prepare(
+        "update stock_levels set reserved = reserved + ?4 where tenant_id = ?1 and product_id = ?2 and location_id = ?3",
+      )
+      .bind(input.tenant, input.productId, input.location, input.quantity * input.count),
+  ]);
+  return json({ orders }, 201);
+}
+
 interface ImportRow {
   sku: string;
   locationCode: string;
@@ -610,6 +904,9 @@ export default {
     if (request.method === "POST" && pathname === "/seed") return seed(env, request);
     if (request.method === "POST" && pathname === "/seed-pick") return seedPick(env, request);
     if (request.method === "POST" && pathname === "/import-chunk") return importChunk(env, request);
+    const shipments = pathname.match(/^\/orders\/([^/]+)\/shipments$/);
+    if (request.method === "POST" && shipments?.[1]) return ship(env, request, shipments[1]);
+    if (request.method === "POST" && pathname === "/seed-shipments") return seedShipments(env, request);
     if (request.method === "POST" && pathname === "/seed-import") return seedImport(env, request);
     if (pathname === "/ready") return new Response("ok");
     return new Response("not found", { status: 404 });
