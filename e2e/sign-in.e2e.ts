@@ -176,7 +176,7 @@ describe("sign-in", () => {
     const bearers = new Set<string>();
     page.on("request", (request) => {
       const header = request.headers().authorization;
-      if (header && request.url().includes("/api/v1/reports/")) bearers.add(header);
+      if (header && request.url().includes("/api/v1/dashboard?")) bearers.add(header);
     });
     await signIn(page, DEMO.email, DEMO.password);
     await page.getByText("On hand", { exact: true }).waitFor();

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { every } from "hono/combine";
+import type { Scope } from "../auth/scopes";
 import { API_VERSION } from "../http/api-version";
 import type { CsvColumn } from "../http/csv-stream";
 import { envelopeOf, ok } from "../http/envelope";
@@ -8,11 +9,14 @@ import { createRouter } from "../http/router";
 import { defineRoute, guardsFor, jsonContent as json } from "../pipeline/route";
 import { asOfInstant } from "../stock/as-of";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
+import { dashboard } from "./dashboard";
 import { servedInventoryValuation } from "./inventory-valuation";
 import { servedLowStock } from "./low-stock";
 import { servedOrderSummary } from "./order-summary";
 import { servedReturns } from "./returns";
 import {
+  Dashboard,
+  DashboardQuery,
   InventoryValuationQuery,
   InventoryValuationReport,
   LowStockQuery,
@@ -114,6 +118,33 @@ const getOrderSummaryReportRoute = reportRoute(
 
 const getReturnsReportRoute = reportRoute(reportTypes.returns, ReturnsQuery, ReturnsReport, servedReturns);
 
+// The dashboard's scopes are its four reports' (every member role holds them).
+const dashboardScopes = [
+  ...new Set([
+    ...reportTypes.inventoryValuation.scopes,
+    ...reportTypes.lowStock.scopes,
+    ...reportTypes.stockMovements.scopes,
+    ...reportTypes.orderSummary.scopes,
+  ]),
+] as [Scope, ...Scope[]];
+
+const getDashboardRoute = defineRoute(
+  { scope: dashboardScopes },
+  {
+    method: "get",
+    path: "/dashboard",
+    operationId: "getDashboard",
+    tags: ["Reports"],
+    summary: "The dashboard: stock totals, low stock, movements per day and orders by status in one answer",
+    description:
+      "The totals of the inventory valuation (stock now), the first `lowStockLimit` lines of the low-stock report, " +
+      "and the totals of the stock movements and order summary reports over `from`..`to`: what the four reports " +
+      "give a dashboard, in one request. A member acting for a merchant sees only its goods, as in each report.",
+    request: { query: DashboardQuery },
+    responses: { 200: { description: "The dashboard", ...json(envelopeOf(Dashboard)) } },
+  },
+);
+
 const knownTypes = Object.values(reportTypes).map((report) => report.type);
 
 interface Parameter {
@@ -177,7 +208,8 @@ export const reportRoutes = createRouter()
   .openapi(getStockMovementsReportRoute, (c) => serveReport(c, servedStockMovements, c.req.valid("query")))
   .openapi(getLowStockReportRoute, (c) => serveReport(c, servedLowStock, c.req.valid("query")))
   .openapi(getOrderSummaryReportRoute, (c) => serveReport(c, servedOrderSummary, c.req.valid("query")))
-  .openapi(getReturnsReportRoute, (c) => serveReport(c, servedReturns, c.req.valid("query")));
+  .openapi(getReturnsReportRoute, (c) => serveReport(c, servedReturns, c.req.valid("query")))
+  .openapi(getDashboardRoute, async (c) => ok(c, await dashboard(c.var.tenantDb, c.req.valid("query"))));
 
 // Any other type is a bad parameter (400), not a missing page; it is a tenant's request like the catalogue.
 reportRoutes.get("/reports/:type", every(...guardsFor("tenant")), (c) => {

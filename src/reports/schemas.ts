@@ -295,3 +295,41 @@ export const ReportType = z
   .openapi("ReportType");
 
 export const ReportCatalogue = z.object({ items: z.array(ReportType) }).openapi("ReportCatalogue");
+
+export const DashboardQuery = dateRangeQuery
+  .extend({
+    lowStockLimit: z.coerce
+      .number({ error: "must be an integer between 1 and 100" })
+      .int("must be an integer between 1 and 100")
+      .min(1, "must be an integer between 1 and 100")
+      .max(100, "must be an integer between 1 and 100")
+      .default(10)
+      .openapi({
+        param: { name: "lowStockLimit", in: "query" },
+        description: "How many low-stock lines to give (the first by SKU, then warehouse code).",
+        example: 10,
+      }),
+  })
+  .superRefine(checkRange);
+export type DashboardQuery = z.infer<typeof DashboardQuery>;
+
+export const Dashboard = z
+  .object({
+    stock: InventoryValuationReport.shape.totals.openapi({
+      description: "The stock on hand now: the inventory valuation report's totals.",
+    }),
+    lowStock: z
+      .object({
+        items: z.array(LowStockRecord),
+        totalCount: z.number().int().openapi({ description: "Every line of the low-stock report." }),
+      })
+      .openapi({ description: "The low-stock report's first `lowStockLimit` lines and how many there are." }),
+    movements: StockMovementsReport.shape.totals.openapi({
+      description: "The stock movements report's totals over the range (per UTC day for a chart).",
+    }),
+    orders: OrderSummaryReport.shape.totals.openapi({
+      description:
+        "The order summary report's totals over the range: orders created then, by current status.",
+    }),
+  })
+  .openapi("Dashboard");

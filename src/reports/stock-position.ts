@@ -159,7 +159,9 @@ export function positionReport<Line>(report: PositionReport, toLine: (position: 
           .offset(offsetOf(query)),
         count: tdb.db.select({ value: count() }).from(lines),
       });
-      return { lines: paged(page.map(toLine), counted[0]?.value ?? 0, query), ...rest };
+      // The batch's rows lose their type through the generic `more`; they are the positions selected above.
+      const items: Line[] = (page as StockPosition[]).map(toLine);
+      return { lines: paged(items, counted[0]?.value ?? 0, query), ...rest };
     },
 
     /** A CSV page: the lines of the next SKU range after `afterSku`, by SKU then warehouse code. */

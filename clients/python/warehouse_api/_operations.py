@@ -40,6 +40,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getLowStockReport": Operation("getLowStockReport", "GET", "/api/v1/reports/low-stock", "tenant", "safe"),
     "getOrderSummaryReport": Operation("getOrderSummaryReport", "GET", "/api/v1/reports/order-summary", "tenant", "safe"),
     "getReturnsReport": Operation("getReturnsReport", "GET", "/api/v1/reports/returns", "tenant", "safe"),
+    "getDashboard": Operation("getDashboard", "GET", "/api/v1/dashboard", "tenant", "safe"),
     "listOrders": Operation("listOrders", "GET", "/api/v1/orders", "tenant", "safe"),
     "getOrder": Operation("getOrder", "GET", "/api/v1/orders/{id}", "tenant", "safe"),
     "createSalesOrder": Operation("createSalesOrder", "POST", "/api/v1/orders/sales", "tenant", "idempotency-key"),
@@ -647,7 +648,7 @@ class ApiKeysResource:
 
 
 class ReportsResource:
-    """``client.reports``: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport."""
+    """``client.reports``: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport, getDashboard."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -947,6 +948,24 @@ class ReportsResource:
             headers={"Consistency-Token": consistency_token},
             timeout=timeout,
             csv=True,
+        )
+
+    def dashboard(
+        self,
+        *,
+        from_: str,
+        to: str,
+        low_stock_limit: Optional[int] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.Dashboard:
+        """``GET /api/v1/dashboard`` (getDashboard)."""
+        return self._t.call(
+            OPERATIONS["getDashboard"],
+            query={"from": from_, "to": to, "lowStockLimit": low_stock_limit},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.Dashboard),
         )
 
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "CountryCode", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
+__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "CountryCode", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dashboard", "DashboardLowStock", "DashboardMovements", "DashboardMovementsByDayItem", "DashboardOrders", "DashboardOrdersByStatusItem", "DashboardStock", "DashboardStockByWarehouseItem", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
 
 
 class BillingActivity(str, Enum):
@@ -1823,6 +1823,210 @@ class CreatedTenantOwner(_m.Model):
             email=data.get("email"),
             name=data.get("name"),
             role=_m.enum(Role)(data.get("role")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class Dashboard(_m.Model):
+    stock: DashboardStock
+    low_stock: DashboardLowStock
+    movements: DashboardMovements
+    orders: DashboardOrders
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"stock": "stock", "low_stock": "lowStock", "movements": "movements", "orders": "orders"}
+    _required: ClassVar[frozenset] = frozenset({"stock", "lowStock", "movements", "orders"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Dashboard":
+        return cls(
+            stock=_m.model(DashboardStock)(data.get("stock")),
+            low_stock=_m.model(DashboardLowStock)(data.get("lowStock")),
+            movements=_m.model(DashboardMovements)(data.get("movements")),
+            orders=_m.model(DashboardOrders)(data.get("orders")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class DashboardLowStock(_m.Model):
+    items: List[LowStockRow]
+    total_count: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "total_count": "totalCount"}
+    _required: ClassVar[frozenset] = frozenset({"items", "totalCount"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DashboardLowStock":
+        return cls(
+            items=_m.list_of(_m.model(LowStockRow))(data.get("items")),
+            total_count=data.get("totalCount"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class DashboardMovements(_m.Model):
+    movements: int
+    net_delta: int
+    by_day: List[DashboardMovementsByDayItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"movements": "movements", "net_delta": "netDelta", "by_day": "byDay"}
+    _required: ClassVar[frozenset] = frozenset({"movements", "netDelta", "byDay"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DashboardMovements":
+        return cls(
+            movements=data.get("movements"),
+            net_delta=data.get("netDelta"),
+            by_day=_m.list_of(_m.model(DashboardMovementsByDayItem))(data.get("byDay")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class DashboardMovementsByDayItem(_m.Model):
+    day: str
+    movements: int
+    units_in: int
+    units_out: int
+    net_delta: int
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"day": "day", "movements": "movements", "units_in": "unitsIn", "units_out": "unitsOut", "net_delta": "netDelta"}
+    _required: ClassVar[frozenset] = frozenset({"day", "movements", "unitsIn", "unitsOut", "netDelta"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DashboardMovementsByDayItem":
+        return cls(
+            day=data.get("day"),
+            movements=data.get("movements"),
+            units_in=data.get("unitsIn"),
+            units_out=data.get("unitsOut"),
+            net_delta=data.get("netDelta"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class DashboardOrders(_m.Model):
+    orders: int
+    by_status: List[DashboardOrdersByStatusItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"orders": "orders", "by_status": "byStatus"}
+    _required: ClassVar[frozenset] = frozenset({"orders", "byStatus"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DashboardOrders":
+        return cls(
+            orders=data.get("orders"),
+            by_status=_m.list_of(_m.model(DashboardOrdersByStatusItem))(data.get("byStatus")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class DashboardOrdersByStatusItem(_m.Model):
+    type: Union[OrderType, str]
+    status: str
+    orders: int
+    value: float
+    value_exact: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "status": "status", "orders": "orders", "value": "value", "value_exact": "valueExact"}
+    _required: ClassVar[frozenset] = frozenset({"type", "status", "orders", "value", "valueExact"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DashboardOrdersByStatusItem":
+        return cls(
+            type=_m.enum(OrderType)(data.get("type")),
+            status=data.get("status"),
+            orders=data.get("orders"),
+            value=data.get("value"),
+            value_exact=data.get("valueExact"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class DashboardStock(_m.Model):
+    on_hand: int
+    reserved: int
+    expired: int
+    non_sellable: int
+    available: int
+    value: float
+    value_exact: str
+    sellable_value: float
+    sellable_value_exact: str
+    non_sellable_value: float
+    non_sellable_value_exact: str
+    by_warehouse: List[DashboardStockByWarehouseItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"on_hand": "onHand", "reserved": "reserved", "expired": "expired", "non_sellable": "nonSellable", "available": "available", "value": "value", "value_exact": "valueExact", "sellable_value": "sellableValue", "sellable_value_exact": "sellableValueExact", "non_sellable_value": "nonSellableValue", "non_sellable_value_exact": "nonSellableValueExact", "by_warehouse": "byWarehouse"}
+    _required: ClassVar[frozenset] = frozenset({"onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact", "byWarehouse"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DashboardStock":
+        return cls(
+            on_hand=data.get("onHand"),
+            reserved=data.get("reserved"),
+            expired=data.get("expired"),
+            non_sellable=data.get("nonSellable"),
+            available=data.get("available"),
+            value=data.get("value"),
+            value_exact=data.get("valueExact"),
+            sellable_value=data.get("sellableValue"),
+            sellable_value_exact=data.get("sellableValueExact"),
+            non_sellable_value=data.get("nonSellableValue"),
+            non_sellable_value_exact=data.get("nonSellableValueExact"),
+            by_warehouse=_m.list_of(_m.model(DashboardStockByWarehouseItem))(data.get("byWarehouse")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class DashboardStockByWarehouseItem(_m.Model):
+    warehouse_id: str
+    warehouse_code: str
+    on_hand: int
+    reserved: int
+    expired: int
+    non_sellable: int
+    available: int
+    value: float
+    value_exact: str
+    sellable_value: float
+    sellable_value_exact: str
+    non_sellable_value: float
+    non_sellable_value_exact: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"warehouse_id": "warehouseId", "warehouse_code": "warehouseCode", "on_hand": "onHand", "reserved": "reserved", "expired": "expired", "non_sellable": "nonSellable", "available": "available", "value": "value", "value_exact": "valueExact", "sellable_value": "sellableValue", "sellable_value_exact": "sellableValueExact", "non_sellable_value": "nonSellableValue", "non_sellable_value_exact": "nonSellableValueExact"}
+    _required: ClassVar[frozenset] = frozenset({"warehouseId", "warehouseCode", "onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DashboardStockByWarehouseItem":
+        return cls(
+            warehouse_id=data.get("warehouseId"),
+            warehouse_code=data.get("warehouseCode"),
+            on_hand=data.get("onHand"),
+            reserved=data.get("reserved"),
+            expired=data.get("expired"),
+            non_sellable=data.get("nonSellable"),
+            available=data.get("available"),
+            value=data.get("value"),
+            value_exact=data.get("valueExact"),
+            sellable_value=data.get("sellableValue"),
+            sellable_value_exact=data.get("sellableValueExact"),
+            non_sellable_value=data.get("nonSellableValue"),
+            non_sellable_value_exact=data.get("nonSellableValueExact"),
             extra_fields=_m.extra(data, cls._wire),
         )
 

@@ -2,7 +2,6 @@ import { api, unwrap } from "../api/client";
 import { DailyMovementsChart, fillDays } from "../ui/charts";
 import { formatInteger, utcDay } from "../ui/format";
 import { Loaded } from "../ui/loaded";
-import { LoadedList } from "../ui/loaded-list";
 import { useMoney } from "../ui/money";
 import { OrdersByStatusChart } from "../ui/orders-by-status";
 import { Table } from "../ui/table";
@@ -15,21 +14,9 @@ export function Dashboard() {
   useDocumentTitle("Dashboard");
   const money = useMoney();
   const range = { from: utcDay(DAYS - 1), to: utcDay(0) };
-  const stock = useLoad(
-    () => unwrap(api.GET("/api/v1/reports/inventory-valuation", { params: { query: { pageSize: 1 } } })),
-    [],
-  );
-  const low = useLoad(
-    () => unwrap(api.GET("/api/v1/reports/low-stock", { params: { query: { pageSize: 10 } } })),
-    [],
-  );
-  const movements = useLoad(
-    () =>
-      unwrap(api.GET("/api/v1/reports/stock-movements", { params: { query: { ...range, pageSize: 1 } } })),
-    [],
-  );
-  const orders = useLoad(
-    () => unwrap(api.GET("/api/v1/reports/order-summary", { params: { query: { ...range, pageSize: 1 } } })),
+  // One read: the four reports' totals the page shows (GET /dashboard), not four requests slowing each other.
+  const dashboard = useLoad(
+    () => unwrap(api.GET("/api/v1/dashboard", { params: { query: { ...range, lowStockLimit: 10 } } })),
     [],
   );
 
@@ -38,8 +25,8 @@ export function Dashboard() {
       <h1 tabIndex={-1}>Dashboard</h1>
       <section aria-labelledby="stock-heading">
         <h2 id="stock-heading">Stock</h2>
-        <Loaded load={stock}>
-          {({ totals }) => (
+        <Loaded load={dashboard}>
+          {({ stock: totals }) => (
             <dl class="stats">
               <div>
                 <dt>On hand</dt>
@@ -81,8 +68,8 @@ export function Dashboard() {
           <p class="muted">
             The last {DAYS} days (UTC), {range.from} to {range.to}.
           </p>
-          <Loaded load={movements}>
-            {({ totals }) => (
+          <Loaded load={dashboard}>
+            {({ movements: totals }) => (
               <DailyMovementsChart
                 title="Stock movements per day"
                 days={fillDays(totals.byDay, range.from, range.to)}
@@ -93,44 +80,50 @@ export function Dashboard() {
         <section aria-labelledby="orders-heading">
           <h2 id="orders-heading">Orders by status</h2>
           <p class="muted">Orders created in the last {DAYS} days, by their current status.</p>
-          <Loaded load={orders}>{({ totals }) => <OrdersByStatusChart byStatus={totals.byStatus} />}</Loaded>
+          <Loaded load={dashboard}>
+            {({ orders }) => <OrdersByStatusChart byStatus={orders.byStatus} />}
+          </Loaded>
         </section>
       </div>
       <section aria-labelledby="low-heading">
         <h2 id="low-heading">Low stock</h2>
-        <LoadedList load={low} empty="Nothing is at or below its reorder point.">
-          {(report) => (
-            <>
-              <p class="muted">
-                {report.totalCount} product{report.totalCount === 1 ? "" : "s"} at or below the reorder point,
-                per warehouse
-                {report.totalCount > report.items.length ? `; the ${report.items.length} shown first` : ""}.
-              </p>
-              <Table
-                label="Low stock"
-                columns={[
-                  "Product",
-                  "Warehouse",
-                  { label: "Available", number: true },
-                  { label: "Reorder point", number: true },
-                  { label: "Shortfall", number: true },
-                ]}
-              >
-                {report.items.map((row) => (
-                  <tr key={`${row.productId}:${row.warehouseId}`}>
-                    <td>
-                      <a href={`/app/products/${row.productId}`}>{row.sku}</a> {row.productName}
-                    </td>
-                    <td>{row.warehouseCode}</td>
-                    <td class="number">{row.available}</td>
-                    <td class="number">{row.reorderPoint}</td>
-                    <td class="number">{row.shortfall}</td>
-                  </tr>
-                ))}
-              </Table>
-            </>
-          )}
-        </LoadedList>
+        <Loaded load={dashboard}>
+          {({ lowStock: report }) =>
+            report.items.length === 0 ? (
+              <p>Nothing is at or below its reorder point.</p>
+            ) : (
+              <>
+                <p class="muted">
+                  {report.totalCount} product{report.totalCount === 1 ? "" : "s"} at or below the reorder
+                  point, per warehouse
+                  {report.totalCount > report.items.length ? `; the ${report.items.length} shown first` : ""}.
+                </p>
+                <Table
+                  label="Low stock"
+                  columns={[
+                    "Product",
+                    "Warehouse",
+                    { label: "Available", number: true },
+                    { label: "Reorder point", number: true },
+                    { label: "Shortfall", number: true },
+                  ]}
+                >
+                  {report.items.map((row) => (
+                    <tr key={`${row.productId}:${row.warehouseId}`}>
+                      <td>
+                        <a href={`/app/products/${row.productId}`}>{row.sku}</a> {row.productName}
+                      </td>
+                      <td>{row.warehouseCode}</td>
+                      <td class="number">{row.available}</td>
+                      <td class="number">{row.reorderPoint}</td>
+                      <td class="number">{row.shortfall}</td>
+                    </tr>
+                  ))}
+                </Table>
+              </>
+            )
+          }
+        </Loaded>
       </section>
     </>
   );

@@ -20,18 +20,10 @@ export function Reports() {
   const { values, show } = useUrlFilters(["from", "to"] as const);
   const from = values.from || utcDay(29);
   const to = values.to || utcDay(0);
-  const movements = useLoad(
-    () =>
-      unwrap(api.GET("/api/v1/reports/stock-movements", { params: { query: { from, to, pageSize: 1 } } })),
+  // One read of the totals the page charts (GET /dashboard over the chosen days), not three reports.
+  const totals = useLoad(
+    () => unwrap(api.GET("/api/v1/dashboard", { params: { query: { from, to, lowStockLimit: 1 } } })),
     [from, to],
-  );
-  const orders = useLoad(
-    () => unwrap(api.GET("/api/v1/reports/order-summary", { params: { query: { from, to, pageSize: 1 } } })),
-    [from, to],
-  );
-  const valuation = useLoad(
-    () => unwrap(api.GET("/api/v1/reports/inventory-valuation", { params: { query: { pageSize: 1 } } })),
-    [],
   );
   const download = useSubmit((report: Report) => {
     const csv = { format: "csv" as const };
@@ -88,16 +80,16 @@ export function Reports() {
       <ErrorMessage error={download.error} />
       <section aria-labelledby="valuation-heading">
         <h2 id="valuation-heading">Inventory valuation (now)</h2>
-        <Loaded load={valuation}>
-          {({ totals }) => (
+        <Loaded load={totals}>
+          {({ stock }) => (
             <dl class="stats">
               <div>
                 <dt>On hand</dt>
-                <dd>{formatInteger(totals.onHand)} units</dd>
+                <dd>{formatInteger(stock.onHand)} units</dd>
               </div>
               <div>
                 <dt>Value at cost</dt>
-                <dd>{money(totals.value)}</dd>
+                <dd>{money(stock.value)}</dd>
               </div>
             </dl>
           )}
@@ -106,15 +98,18 @@ export function Reports() {
       <div class="columns">
         <section aria-labelledby="movements-heading">
           <h2 id="movements-heading">Stock movements per day</h2>
-          <Loaded load={movements}>
-            {({ totals }) => (
-              <DailyMovementsChart title="Stock movements per day" days={fillDays(totals.byDay, from, to)} />
+          <Loaded load={totals}>
+            {({ movements }) => (
+              <DailyMovementsChart
+                title="Stock movements per day"
+                days={fillDays(movements.byDay, from, to)}
+              />
             )}
           </Loaded>
         </section>
         <section aria-labelledby="orders-heading">
           <h2 id="orders-heading">Orders by status</h2>
-          <Loaded load={orders}>{({ totals }) => <OrdersByStatusChart byStatus={totals.byStatus} />}</Loaded>
+          <Loaded load={totals}>{({ orders }) => <OrdersByStatusChart byStatus={orders.byStatus} />}</Loaded>
         </section>
       </div>
     </>

@@ -3336,6 +3336,420 @@ namespace Warehouse.Api.Models
         }
     }
 
+    public sealed class Dashboard : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "stock", "lowStock", "movements", "orders" };
+
+        /// <summary><c>stock</c>.</summary>
+        public DashboardStock Stock { get; set; }
+
+        /// <summary><c>lowStock</c>.</summary>
+        public DashboardLowStock LowStock { get; set; }
+
+        /// <summary><c>movements</c>.</summary>
+        public DashboardMovements Movements { get; set; }
+
+        /// <summary><c>orders</c>.</summary>
+        public DashboardOrders Orders { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static Dashboard FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new Dashboard();
+            model.Stock = DashboardStock.FromJson(ModelJson.Get(json, "stock") as JsonObject);
+            model.LowStock = DashboardLowStock.FromJson(ModelJson.Get(json, "lowStock") as JsonObject);
+            model.Movements = DashboardMovements.FromJson(ModelJson.Get(json, "movements") as JsonObject);
+            model.Orders = DashboardOrders.FromJson(ModelJson.Get(json, "orders") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "stock", Stock, true);
+            ModelJson.Put(json, "lowStock", LowStock, true);
+            ModelJson.Put(json, "movements", Movements, true);
+            ModelJson.Put(json, "orders", Orders, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class DashboardLowStock : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "totalCount" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<LowStockRow> Items { get; set; }
+
+        /// <summary><c>totalCount</c>.</summary>
+        public long? TotalCount { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static DashboardLowStock FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new DashboardLowStock();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => LowStockRow.FromJson(v as JsonObject));
+            model.TotalCount = ModelJson.ToInt64(ModelJson.Get(json, "totalCount"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "totalCount", TotalCount, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class DashboardMovements : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "movements", "netDelta", "byDay" };
+
+        /// <summary><c>movements</c>.</summary>
+        public long? Movements { get; set; }
+
+        /// <summary><c>netDelta</c>.</summary>
+        public long? NetDelta { get; set; }
+
+        /// <summary><c>byDay</c>.</summary>
+        public IList<DashboardMovementsByDayItem> ByDay { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static DashboardMovements FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new DashboardMovements();
+            model.Movements = ModelJson.ToInt64(ModelJson.Get(json, "movements"));
+            model.NetDelta = ModelJson.ToInt64(ModelJson.Get(json, "netDelta"));
+            model.ByDay = ModelJson.ToList(ModelJson.Get(json, "byDay"), v => DashboardMovementsByDayItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "movements", Movements, true);
+            ModelJson.Put(json, "netDelta", NetDelta, true);
+            ModelJson.Put(json, "byDay", ByDay, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class DashboardMovementsByDayItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "day", "movements", "unitsIn", "unitsOut", "netDelta" };
+
+        /// <summary><c>day</c>.</summary>
+        public string Day { get; set; }
+
+        /// <summary><c>movements</c>.</summary>
+        public long? Movements { get; set; }
+
+        /// <summary><c>unitsIn</c>.</summary>
+        public long? UnitsIn { get; set; }
+
+        /// <summary><c>unitsOut</c>.</summary>
+        public long? UnitsOut { get; set; }
+
+        /// <summary><c>netDelta</c>.</summary>
+        public long? NetDelta { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static DashboardMovementsByDayItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new DashboardMovementsByDayItem();
+            model.Day = ModelJson.ToStringValue(ModelJson.Get(json, "day"));
+            model.Movements = ModelJson.ToInt64(ModelJson.Get(json, "movements"));
+            model.UnitsIn = ModelJson.ToInt64(ModelJson.Get(json, "unitsIn"));
+            model.UnitsOut = ModelJson.ToInt64(ModelJson.Get(json, "unitsOut"));
+            model.NetDelta = ModelJson.ToInt64(ModelJson.Get(json, "netDelta"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "day", Day, true);
+            ModelJson.Put(json, "movements", Movements, true);
+            ModelJson.Put(json, "unitsIn", UnitsIn, true);
+            ModelJson.Put(json, "unitsOut", UnitsOut, true);
+            ModelJson.Put(json, "netDelta", NetDelta, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class DashboardOrders : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "orders", "byStatus" };
+
+        /// <summary><c>orders</c>.</summary>
+        public long? Orders { get; set; }
+
+        /// <summary><c>byStatus</c>.</summary>
+        public IList<DashboardOrdersByStatusItem> ByStatus { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static DashboardOrders FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new DashboardOrders();
+            model.Orders = ModelJson.ToInt64(ModelJson.Get(json, "orders"));
+            model.ByStatus = ModelJson.ToList(ModelJson.Get(json, "byStatus"), v => DashboardOrdersByStatusItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "orders", Orders, true);
+            ModelJson.Put(json, "byStatus", ByStatus, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class DashboardOrdersByStatusItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "status", "orders", "value", "valueExact" };
+
+        /// <summary><c>type</c>.</summary>
+        public OrderType? Type { get; set; }
+
+        /// <summary><c>status</c>.</summary>
+        public string Status { get; set; }
+
+        /// <summary><c>orders</c>.</summary>
+        public long? Orders { get; set; }
+
+        /// <summary><c>value</c>.</summary>
+        public decimal? Value { get; set; }
+
+        /// <summary><c>valueExact</c>.</summary>
+        public string ValueExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static DashboardOrdersByStatusItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new DashboardOrdersByStatusItem();
+            model.Type = ModelJson.ReadEnum<OrderType>(json, "type", model.AdditionalProperties);
+            model.Status = ModelJson.ToStringValue(ModelJson.Get(json, "status"));
+            model.Orders = ModelJson.ToInt64(ModelJson.Get(json, "orders"));
+            model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "status", Status, true);
+            ModelJson.Put(json, "orders", Orders, true);
+            ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class DashboardStock : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact", "byWarehouse" };
+
+        /// <summary><c>onHand</c>.</summary>
+        public long? OnHand { get; set; }
+
+        /// <summary><c>reserved</c>.</summary>
+        public long? Reserved { get; set; }
+
+        /// <summary><c>expired</c>.</summary>
+        public long? Expired { get; set; }
+
+        /// <summary><c>nonSellable</c>.</summary>
+        public long? NonSellable { get; set; }
+
+        /// <summary><c>available</c>.</summary>
+        public long? Available { get; set; }
+
+        /// <summary><c>value</c>.</summary>
+        public decimal? Value { get; set; }
+
+        /// <summary><c>valueExact</c>.</summary>
+        public string ValueExact { get; set; }
+
+        /// <summary><c>sellableValue</c>.</summary>
+        public decimal? SellableValue { get; set; }
+
+        /// <summary><c>sellableValueExact</c>.</summary>
+        public string SellableValueExact { get; set; }
+
+        /// <summary><c>nonSellableValue</c>.</summary>
+        public decimal? NonSellableValue { get; set; }
+
+        /// <summary><c>nonSellableValueExact</c>.</summary>
+        public string NonSellableValueExact { get; set; }
+
+        /// <summary><c>byWarehouse</c>.</summary>
+        public IList<DashboardStockByWarehouseItem> ByWarehouse { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static DashboardStock FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new DashboardStock();
+            model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
+            model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
+            model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
+            model.NonSellable = ModelJson.ToInt64(ModelJson.Get(json, "nonSellable"));
+            model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
+            model.SellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "sellableValue"));
+            model.SellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "sellableValueExact"));
+            model.NonSellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "nonSellableValue"));
+            model.NonSellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "nonSellableValueExact"));
+            model.ByWarehouse = ModelJson.ToList(ModelJson.Get(json, "byWarehouse"), v => DashboardStockByWarehouseItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "reserved", Reserved, true);
+            ModelJson.Put(json, "expired", Expired, true);
+            ModelJson.Put(json, "nonSellable", NonSellable, true);
+            ModelJson.Put(json, "available", Available, true);
+            ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
+            ModelJson.Put(json, "sellableValue", SellableValue, true);
+            ModelJson.Put(json, "sellableValueExact", SellableValueExact, true);
+            ModelJson.Put(json, "nonSellableValue", NonSellableValue, true);
+            ModelJson.Put(json, "nonSellableValueExact", NonSellableValueExact, true);
+            ModelJson.Put(json, "byWarehouse", ByWarehouse, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class DashboardStockByWarehouseItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "warehouseId", "warehouseCode", "onHand", "reserved", "expired", "nonSellable", "available", "value", "valueExact", "sellableValue", "sellableValueExact", "nonSellableValue", "nonSellableValueExact" };
+
+        /// <summary><c>warehouseId</c>.</summary>
+        public string WarehouseId { get; set; }
+
+        /// <summary><c>warehouseCode</c>.</summary>
+        public string WarehouseCode { get; set; }
+
+        /// <summary><c>onHand</c>.</summary>
+        public long? OnHand { get; set; }
+
+        /// <summary><c>reserved</c>.</summary>
+        public long? Reserved { get; set; }
+
+        /// <summary><c>expired</c>.</summary>
+        public long? Expired { get; set; }
+
+        /// <summary><c>nonSellable</c>.</summary>
+        public long? NonSellable { get; set; }
+
+        /// <summary><c>available</c>.</summary>
+        public long? Available { get; set; }
+
+        /// <summary><c>value</c>.</summary>
+        public decimal? Value { get; set; }
+
+        /// <summary><c>valueExact</c>.</summary>
+        public string ValueExact { get; set; }
+
+        /// <summary><c>sellableValue</c>.</summary>
+        public decimal? SellableValue { get; set; }
+
+        /// <summary><c>sellableValueExact</c>.</summary>
+        public string SellableValueExact { get; set; }
+
+        /// <summary><c>nonSellableValue</c>.</summary>
+        public decimal? NonSellableValue { get; set; }
+
+        /// <summary><c>nonSellableValueExact</c>.</summary>
+        public string NonSellableValueExact { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static DashboardStockByWarehouseItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new DashboardStockByWarehouseItem();
+            model.WarehouseId = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseId"));
+            model.WarehouseCode = ModelJson.ToStringValue(ModelJson.Get(json, "warehouseCode"));
+            model.OnHand = ModelJson.ToInt64(ModelJson.Get(json, "onHand"));
+            model.Reserved = ModelJson.ToInt64(ModelJson.Get(json, "reserved"));
+            model.Expired = ModelJson.ToInt64(ModelJson.Get(json, "expired"));
+            model.NonSellable = ModelJson.ToInt64(ModelJson.Get(json, "nonSellable"));
+            model.Available = ModelJson.ToInt64(ModelJson.Get(json, "available"));
+            model.Value = ModelJson.ToDecimal(ModelJson.Get(json, "value"));
+            model.ValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "valueExact"));
+            model.SellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "sellableValue"));
+            model.SellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "sellableValueExact"));
+            model.NonSellableValue = ModelJson.ToDecimal(ModelJson.Get(json, "nonSellableValue"));
+            model.NonSellableValueExact = ModelJson.ToStringValue(ModelJson.Get(json, "nonSellableValueExact"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "warehouseId", WarehouseId, true);
+            ModelJson.Put(json, "warehouseCode", WarehouseCode, true);
+            ModelJson.Put(json, "onHand", OnHand, true);
+            ModelJson.Put(json, "reserved", Reserved, true);
+            ModelJson.Put(json, "expired", Expired, true);
+            ModelJson.Put(json, "nonSellable", NonSellable, true);
+            ModelJson.Put(json, "available", Available, true);
+            ModelJson.Put(json, "value", Value, true);
+            ModelJson.Put(json, "valueExact", ValueExact, true);
+            ModelJson.Put(json, "sellableValue", SellableValue, true);
+            ModelJson.Put(json, "sellableValueExact", SellableValueExact, true);
+            ModelJson.Put(json, "nonSellableValue", NonSellableValue, true);
+            ModelJson.Put(json, "nonSellableValueExact", NonSellableValueExact, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
     public sealed class Dimensions : IJsonModel
     {
         private static readonly HashSet<string> Known = new HashSet<string> { "length", "width", "height", "unit" };

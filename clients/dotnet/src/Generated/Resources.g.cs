@@ -40,6 +40,7 @@ namespace Warehouse.Api
         internal static readonly Operation GetLowStockReport = new Operation("getLowStockReport", "GET", "/api/v1/reports/low-stock", "tenant", "safe");
         internal static readonly Operation GetOrderSummaryReport = new Operation("getOrderSummaryReport", "GET", "/api/v1/reports/order-summary", "tenant", "safe");
         internal static readonly Operation GetReturnsReport = new Operation("getReturnsReport", "GET", "/api/v1/reports/returns", "tenant", "safe");
+        internal static readonly Operation GetDashboard = new Operation("getDashboard", "GET", "/api/v1/dashboard", "tenant", "safe");
         internal static readonly Operation ListOrders = new Operation("listOrders", "GET", "/api/v1/orders", "tenant", "safe");
         internal static readonly Operation GetOrder = new Operation("getOrder", "GET", "/api/v1/orders/{id}", "tenant", "safe");
         internal static readonly Operation CreateSalesOrder = new Operation("createSalesOrder", "POST", "/api/v1/orders/sales", "tenant", "idempotency-key");
@@ -163,7 +164,7 @@ namespace Warehouse.Api
         /// <summary>listApiKeys, createApiKey, revokeApiKey.</summary>
         public ApiKeysResource ApiKeys { get; private set; }
 
-        /// <summary>listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport.</summary>
+        /// <summary>listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport, getDashboard.</summary>
         public ReportsResource Reports { get; private set; }
 
         /// <summary>listOrders, getOrder, createSalesOrder, createPurchaseOrder, updateOrderStatus, receivePurchaseOrder, createShipment, listOrderShipments.</summary>
@@ -514,7 +515,7 @@ namespace Warehouse.Api
         }
     }
 
-    /// <summary><c>client.Reports</c>: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport.</summary>
+    /// <summary><c>client.Reports</c>: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport, getDashboard.</summary>
     public sealed class ReportsResource
     {
         private readonly Transport _transport;
@@ -619,6 +620,13 @@ namespace Warehouse.Api
         public Task<string> ReturnsCsvAsync(string from, string to, int? page = null, int? pageSize = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             return _transport.TextAsync(Operations.GetReturnsReport, new string[0], new Dictionary<string, object> { { "page", page }, { "pageSize", pageSize }, { "from", from }, { "to", to }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+        }
+
+        /// <summary><c>GET /api/v1/dashboard</c> (getDashboard).</summary>
+        public async Task<Models.Dashboard> DashboardAsync(string from, string to, int? lowStockLimit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetDashboard, new string[0], new Dictionary<string, object> { { "from", from }, { "to", to }, { "lowStockLimit", lowStockLimit } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.Dashboard.FromJson(data as JsonObject);
         }
     }
 

@@ -43,6 +43,7 @@ final class Operations
         'getLowStockReport' => ['GET', '/api/v1/reports/low-stock', 'tenant', 'safe'],
         'getOrderSummaryReport' => ['GET', '/api/v1/reports/order-summary', 'tenant', 'safe'],
         'getReturnsReport' => ['GET', '/api/v1/reports/returns', 'tenant', 'safe'],
+        'getDashboard' => ['GET', '/api/v1/dashboard', 'tenant', 'safe'],
         'listOrders' => ['GET', '/api/v1/orders', 'tenant', 'safe'],
         'getOrder' => ['GET', '/api/v1/orders/{id}', 'tenant', 'safe'],
         'createSalesOrder' => ['POST', '/api/v1/orders/sales', 'tenant', 'idempotency-key'],

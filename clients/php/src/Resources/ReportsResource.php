@@ -6,6 +6,7 @@ declare(strict_types=1);
 
 namespace Warehouse\Api\Resources;
 
+use Warehouse\Api\Generated\Dashboard;
 use Warehouse\Api\Generated\InventoryValuationRow;
 use Warehouse\Api\Generated\LowStockRow;
 use Warehouse\Api\Generated\OrderSummaryRow;
@@ -16,7 +17,7 @@ use Warehouse\Api\Page;
 use Warehouse\Api\Transport;
 
 /**
- * `$client->reports`: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport.
+ * `$client->reports`: listReportTypes, getInventoryValuationReport, getStockMovementsReport, getLowStockReport, getOrderSummaryReport, getReturnsReport, getDashboard.
  */
 final class ReportsResource
 {
@@ -208,5 +209,17 @@ final class ReportsResource
     public function returnsCsv(array $query, array $options = []): string
     {
         return $this->transport->call('getReturnsReport', query: ['format' => 'csv'] + $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null], csv: true);
+    }
+
+    /**
+     * `GET /api/v1/dashboard` (getDashboard).
+     *
+     * @param array{from: string, to: string, lowStockLimit?: int} $query
+     * @param array{consistency_token?: string, timeout?: float} $options
+     * @return Dashboard
+     */
+    public function dashboard(array $query, array $options = []): Dashboard
+    {
+        return Dashboard::fromArray($this->transport->call('getDashboard', query: $query, options: $options, headers: ['Consistency-Token' => $options['consistency_token'] ?? null]));
     }
 }

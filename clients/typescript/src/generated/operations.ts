@@ -37,6 +37,7 @@ export const OPERATIONS = {
   getLowStockReport: { operationId: "getLowStockReport", access: "tenant", retry: "safe" },
   getOrderSummaryReport: { operationId: "getOrderSummaryReport", access: "tenant", retry: "safe" },
   getReturnsReport: { operationId: "getReturnsReport", access: "tenant", retry: "safe" },
+  getDashboard: { operationId: "getDashboard", access: "tenant", retry: "safe" },
   listOrders: { operationId: "listOrders", access: "tenant", retry: "safe" },
   getOrder: { operationId: "getOrder", access: "tenant", retry: "safe" },
   createSalesOrder: { operationId: "createSalesOrder", access: "tenant", retry: "idempotency-key" },
@@ -377,7 +378,12 @@ export function reportsResource(t: Transport) {
     t.call(OPERATIONS.getReturnsReport, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
       t.api.GET("/api/v1/reports/returns", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"getReturnsReport"> }, parseAs: "text" }),
     ) as Promise<string>;
-  return { list: listReportTypes, inventoryValuation: getInventoryValuationReport, inventoryValuationAll: getInventoryValuationReportAll, inventoryValuationCsv: getInventoryValuationReportCsv, stockMovements: getStockMovementsReport, stockMovementsAll: getStockMovementsReportAll, stockMovementsCsv: getStockMovementsReportCsv, lowStock: getLowStockReport, lowStockAll: getLowStockReportAll, lowStockCsv: getLowStockReportCsv, orderSummary: getOrderSummaryReport, orderSummaryAll: getOrderSummaryReportAll, orderSummaryCsv: getOrderSummaryReportCsv, returns: getReturnsReport, returnsAll: getReturnsReportAll, returnsCsv: getReturnsReportCsv };
+  /** `GET /api/v1/dashboard` (getDashboard) */
+  const getDashboard = (query: QueryOf<"getDashboard">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getDashboard">> =>
+    t.call(OPERATIONS.getDashboard, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/dashboard", { ...init, params: { query: query } }),
+    );
+  return { list: listReportTypes, inventoryValuation: getInventoryValuationReport, inventoryValuationAll: getInventoryValuationReportAll, inventoryValuationCsv: getInventoryValuationReportCsv, stockMovements: getStockMovementsReport, stockMovementsAll: getStockMovementsReportAll, stockMovementsCsv: getStockMovementsReportCsv, lowStock: getLowStockReport, lowStockAll: getLowStockReportAll, lowStockCsv: getLowStockReportCsv, orderSummary: getOrderSummaryReport, orderSummaryAll: getOrderSummaryReportAll, orderSummaryCsv: getOrderSummaryReportCsv, returns: getReturnsReport, returnsAll: getReturnsReportAll, returnsCsv: getReturnsReportCsv, dashboard: getDashboard };
 }
 
 export function ordersResource(t: Transport) {
