@@ -16,7 +16,7 @@ import { eventRow } from "../outbox/outbox";
 import { inBaseUnits } from "../stock/packs";
 import { serialsChanged, serialsWhereMany } from "../stock/tracked-stock";
 import { planShipment, type ShipmentPlan } from "./plan";
-import { readShipments, shipmentInOrderEvent, shipmentRecord } from "./records";
+import { shipmentInOrderEvent, shipmentRecord, shipmentsFrom, shipmentsReads } from "./records";
 import type { CreateShipmentBody, ShipmentInUnits, ShipmentRecord } from "./schemas";
 import { takeSsccs } from "./ssccs";
 import { shipmentStatements } from "./statements";
@@ -32,7 +32,10 @@ export function statusAfterShipping(order: LoadedOrder, plan: ShipmentPlan) {
   return open ? "partially_shipped" : "shipped";
 }
 
-/** What planning needs to read besides the order: packing locations, tracking, serials, active pick lists. */
+/**
+ * What planning needs to read besides the order, in one round trip: packing locations, tracking, active pick
+ * lists, and the order's shipments so far (its events carry them); then the serials named, if any.
+ */
 async function planContext(tdb: TenantDb, order: LoadedOrder, body: ShipmentInUnits) {
   const { db } = tdb;
   const read = await runBatch(tdb, {
@@ -73,6 +76,10 @@ async function planContext(tdb: TenantDb, order: LoadedOrder, body: ShipmentInUn
         ),
       )
       .limit(1),
+    ...shipmentsReads(
+      tdb,
+      and(eq(shipments.orderId, order.row.id), ne(shipments.status, "cancelled")) as SQL,
+    ),
   });
   const units = body.packages.flatMap((p) =>
     p.lines.flatMap((l) => {
@@ -87,6 +94,7 @@ async function planContext(tdb: TenantDb, order: LoadedOrder, body: ShipmentInUn
     serialLocation: (productId: string, serial: string) => where.get(`${productId}|${serial}`),
     tracking: (productId: string) => tracking.get(productId),
     onActivePickList: read.picking.length > 0,
+    earlier: shipmentsFrom(read),
   };
 }
 
@@ -147,7 +155,8 @@ export async function createShipment(
   }
   const body = await inUnits(tdb, order, request);
   const packageIds = body.packages.map(() => uuidv7());
-  const plan = planShipment(order, packageIds, body, await planContext(tdb, order, body));
+  const context = await planContext(tdb, order, body);
+  const plan = planShipment(order, packageIds, body, context);
   const ssccs = await takeSsccs(tdb, body.packages.length);
   const now = new Date().toISOString();
   const shipment = {
@@ -189,10 +198,6 @@ export async function createShipment(
   );
 
   const to = statusAfterShipping(order, plan);
-  const earlier = await readShipments(
-    tdb,
-    and(eq(shipments.orderId, orderId), ne(shipments.status, "cancelled")) as SQL,
-  );
   const history =
     to === row.status ? order.history : [...order.history, historyEntry(row, row.status, to, actor, now)];
   const lines = order.lines.map((l) => ({
@@ -201,7 +206,7 @@ export async function createShipment(
   }));
   const payload = {
     ...orderRecord({ ...row, status: to, version: row.version + 1, updatedAt: now }, lines, history),
-    shipments: [...earlier, record].map(shipmentInOrderEvent),
+    shipments: [...context.earlier, record].map(shipmentInOrderEvent),
   };
   const events: EventType[] = [
     ...(to === row.status ? [] : (["order.status_changed"] as const)),

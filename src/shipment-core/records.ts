@@ -1,4 +1,4 @@
-import { asc, eq, type SQL, sql } from "drizzle-orm";
+import { asc, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { inJsonArray, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { lots, packageLines, packages, shipments } from "../db/schema/tenant";
@@ -8,29 +8,58 @@ import type { PackageRecord, ShipmentRecord } from "./schemas";
 export type ShipmentRow = typeof shipments.$inferSelect;
 type PackageRow = typeof packages.$inferSelect;
 
-/** Shipments matching `where` (in the order given) with their packages and package lines, in one round trip. */
-export async function readShipments(
+/**
+ * The reads of the shipments matching `where` (in the order given) with their packages and package lines, for one
+ * batch: the packages and lines are found by the same `where`, so nothing waits for the shipments' ids.
+ */
+export function shipmentsReads(
   tdb: TenantDb,
   where: SQL,
   order: SQL[] = [asc(shipments.createdAt), asc(shipments.id)],
 ) {
-  const rows = await tdb.db
-    .select()
+  const matching = tdb.db
+    .select({ id: shipments.id })
     .from(shipments)
-    .where(inTenant(tdb, shipments, where))
-    .orderBy(...order);
-  return withPackages(tdb, rows);
+    .where(inTenant(tdb, shipments, where));
+  return {
+    shipments: tdb.db
+      .select()
+      .from(shipments)
+      .where(inTenant(tdb, shipments, where))
+      .orderBy(...order),
+    ...contentsReads(tdb, matching),
+  };
 }
 
-/** The packages and lines of `rows`, joined into shipment records. */
-export async function withPackages(tdb: TenantDb, rows: readonly ShipmentRow[]): Promise<ShipmentRecord[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const read = await runBatch(tdb, {
+/** What `shipmentsReads` read, as shipment records. */
+export function shipmentsFrom(read: {
+  shipments: readonly ShipmentRow[];
+  packages: readonly PackageRow[];
+  lines: readonly PackageLineRead[];
+}): ShipmentRecord[] {
+  return read.shipments.map((row) =>
+    shipmentRecord(
+      row,
+      read.packages.filter((p) => p.shipmentId === row.id),
+      read.lines,
+    ),
+  );
+}
+
+/** Shipments matching `where` (in the order given) with their packages and package lines, in one round trip. */
+export async function readShipments(tdb: TenantDb, where: SQL, order?: SQL[]) {
+  return shipmentsFrom(await runBatch(tdb, shipmentsReads(tdb, where, order)));
+}
+
+/** The packages and package lines of the shipments `ids` names (a list, or a select of their ids). */
+function contentsReads(tdb: TenantDb, ids: readonly string[] | SQLWrapper) {
+  const among = (column: typeof packages.shipmentId | typeof packageLines.shipmentId) =>
+    Array.isArray(ids) ? inJsonArray(column, ids) : inArray(column, ids as SQLWrapper);
+  return {
     packages: tdb.db
       .select()
       .from(packages)
-      .where(inTenant(tdb, packages, inJsonArray(packages.shipmentId, ids)))
+      .where(inTenant(tdb, packages, among(packages.shipmentId)))
       .orderBy(asc(packages.packageNo)),
     lines: tdb.db
       .select({
@@ -43,16 +72,24 @@ export async function withPackages(tdb: TenantDb, rows: readonly ShipmentRow[]):
       })
       .from(packageLines)
       .leftJoin(lots, eq(lots.id, packageLines.lotId))
-      .where(inTenant(tdb, packageLines, inJsonArray(packageLines.shipmentId, ids)))
+      .where(inTenant(tdb, packageLines, among(packageLines.shipmentId)))
       .orderBy(asc(packageLines.id)),
-  });
-  return rows.map((row) =>
-    shipmentRecord(
-      row,
-      read.packages.filter((p) => p.shipmentId === row.id),
-      read.lines,
+  };
+}
+
+type PackageLineRead = Parameters<typeof packageRecord>[1][number];
+
+/** The packages and lines of `rows`, joined into shipment records. */
+export async function withPackages(tdb: TenantDb, rows: readonly ShipmentRow[]): Promise<ShipmentRecord[]> {
+  if (rows.length === 0) return [];
+  const read = await runBatch(
+    tdb,
+    contentsReads(
+      tdb,
+      rows.map((r) => r.id),
     ),
   );
+  return shipmentsFrom({ shipments: rows, ...read });
 }
 
 const weightOf = (p: PackageRow) =>
