@@ -1,5 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { apiKeyRoutes } from "./api-keys/routes";
+import { auditRoutes } from "./audit/routes";
+import { sealAuditChains } from "./audit/seal-after";
 import { barcodeRoutes } from "./barcodes/routes";
 import { billingRoutes } from "./billing/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";
@@ -62,6 +64,7 @@ export function createApp() {
     logRequest,
     allowBrowserClients,
     trackD1Stats,
+    sealAuditChains,
     refuseDevelopmentSecrets,
     injectFaults,
     // An upload streams its file (up to 100 MiB) to R2 without reading it whole: the 1 MiB limit and the text
@@ -99,6 +102,7 @@ export function createApp() {
     jobRoutes,
     returnRoutes,
     billingRoutes,
+    auditRoutes,
   ];
   for (const routes of modules) api.route("/", routes);
 

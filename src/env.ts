@@ -3,6 +3,7 @@ import type { KeyView } from "./auth/key-views";
 import type { Principal } from "./auth/principal";
 import type { Scope } from "./auth/scopes";
 import type { Tenant } from "./auth/tenant-record";
+import type { AuditActor } from "./db/audit/writer";
 import type { DatabaseBindings } from "./db/bindings";
 import type { PlatformScope, TenantDb } from "./db/client";
 import type { D1Stats } from "./db/d1-stats";
@@ -65,6 +66,8 @@ export interface Variables {
   tenantDb: TenantDb;
   /** The resolved tenant's rows in platform tables (its members, its API keys). */
   platformScope: PlatformScope;
+  /** Who acts in this request's audit entries, once one is written (src/audit/actor.ts). */
+  auditActor: AuditActor | undefined;
 }
 
 export interface AppEnv {

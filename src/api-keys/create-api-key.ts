@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
 import { grantsAll, type Scope } from "../auth/scopes";
+import { type AuditActor, auditRow } from "../db/audit/writer";
+import { runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { apiKeys } from "../db/schema/platform";
 import { AppError } from "../http/errors";
@@ -20,6 +22,7 @@ export async function createApiKey(
   environment: string,
   creator: { id: string; scopes: readonly Scope[]; merchantId: string | null; key?: string },
   input: CreateApiKeyBody,
+  by: AuditActor,
 ) {
   if (!grantsAll(creator.scopes, input.scopes)) {
     throw new AppError("FORBIDDEN", "A key cannot be given a scope its creator does not hold");
@@ -65,6 +68,15 @@ export async function createApiKey(
     grantorKeys: creator.key ? [...(maker?.grantorKeys ?? []), creator.key] : null,
     createdAt: new Date().toISOString(),
   };
-  await scope.db.insert(apiKeys).values(row);
-  return { ...apiKeyRecord(row), key: key.key };
+  const record = apiKeyRecord(row);
+  await runBatch(scope, {
+    key: scope.db.insert(apiKeys).values(row),
+    audit: auditRow(scope, by, {
+      action: "api_key.created",
+      target: { type: "api_key", id: row.id },
+      merchantId: row.merchantId,
+      after: record,
+    }),
+  });
+  return { ...record, key: key.key };
 }

@@ -1,3 +1,4 @@
+import { auditActor } from "../audit/actor";
 import { accountableUser } from "../auth/principal";
 import { assertRequestMerchant } from "../db/merchant-named";
 import { created, envelopeOf, ok } from "../http/envelope";
@@ -66,9 +67,9 @@ export const apiKeyRoutes = createRouter()
     };
     const input = c.req.valid("json");
     if (input.merchantId) await assertRequestMerchant(c, input.merchantId);
-    const key = await createApiKey(c.var.platformScope, c.env.ENVIRONMENT, creator, input);
+    const key = await createApiKey(c.var.platformScope, c.env.ENVIRONMENT, creator, input, auditActor(c));
     return created(c, key, `/api/v1/api-keys/${key.id}`);
   })
   .openapi(revokeApiKeyRoute, async (c) =>
-    ok(c, await revokeApiKey(c.var.platformScope, c.req.valid("param").id)),
+    ok(c, await revokeApiKey(c.var.platformScope, c.req.valid("param").id, auditActor(c))),
   );

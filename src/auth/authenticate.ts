@@ -60,6 +60,7 @@ async function principalOfKey(
     type: "api_key",
     id: key.id,
     creatorId: key.creatorId,
+    grantorKeys: key.grantorKeys ?? [],
     scopes: rights.scopes,
     tenant: key.tenant,
     merchantId: rights.merchantId,

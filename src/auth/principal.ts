@@ -9,6 +9,8 @@ export type Principal =
       id: string;
       /** The member accountable for the key: its scopes are capped by this user's current role. */
       creatorId: string;
+      /** The keys that made it, its maker last (empty: a member made it), as its audit entries name them. */
+      grantorKeys: string[];
       scopes: Scope[];
       tenant: Tenant;
       /** The merchant the key acts for (null: the whole tenant). */

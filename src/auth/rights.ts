@@ -78,6 +78,7 @@ export interface KeyChain {
   creatorId: string | null;
   creatorRole: string | null;
   creatorMerchantId: string | null;
+  grantorKeys?: string[] | null;
 }
 
 /** Why a key's own state stops it: revoked, or expired at `now`. */
@@ -121,6 +122,7 @@ export const keyChainColumns = {
   expiresAt: apiKeys.expiresAt,
   grantorRevokedAt: overGrantors("revoked_at").as("grantor_revoked_at"),
   grantorExpiresAt: overGrantors("expires_at").as("grantor_expires_at"),
+  grantorKeys: apiKeys.grantorKeys,
   creatorId: memberships.userId,
   creatorRole: memberships.role,
   creatorMerchantId: sql<string | null>`${memberships.merchantId}`.as("creator_merchant_id"),

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { randomToken, sha256Hex } from "../auth/hashing";
 import { changesOf, runBatch } from "../db/batch";
@@ -30,9 +30,10 @@ async function newToken(userId: string, familyId: string, now: Date) {
 }
 
 /** A refresh token opening a new family (one login = one family). Only its hash is stored. */
-export async function issueRefreshToken(db: PlatformDb, userId: string, now = new Date()) {
+export async function issueRefreshToken(db: PlatformDb, userId: string, now = new Date(), alongside?: SQL) {
   const { token, row } = await newToken(userId, uuidv7(), now);
-  await db.insert(refreshTokens).values(row);
+  // `alongside`: what commits with the new token (a sign-in's audit entries).
+  await runBatch(db, { token: db.insert(refreshTokens).values(row), alongside });
   return { token, familyId: row.familyId };
 }
 

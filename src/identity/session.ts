@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { signAccessToken } from "../auth/jwt";
 import type { PlatformDb } from "../db/client";
 import { memberships, tenants, users } from "../db/schema/platform";
@@ -48,6 +48,6 @@ export async function session(
 }
 
 /** A new session (one refresh-token family) for a user whose identity is already proven. */
-export async function signIn(db: PlatformDb, secret: string, userId: string) {
-  return session(db, secret, userId, await issueRefreshToken(db, userId));
+export async function signIn(db: PlatformDb, secret: string, userId: string, alongside?: SQL) {
+  return session(db, secret, userId, await issueRefreshToken(db, userId, new Date(), alongside));
 }

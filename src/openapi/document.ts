@@ -62,6 +62,11 @@ export function publishOpenApi(api: OpenAPIHono<AppEnv>) {
           { name: "Platform", description: "Tenant administration by the platform operator" },
           { name: "Users", description: "Memberships of the current tenant" },
           { name: "API keys", description: "Server-to-server credentials" },
+          {
+            name: "Audit log",
+            description:
+              "Who did what, from where: every administrative and security-relevant action, hash-chained",
+          },
           { name: "Products", description: "The product catalog" },
           { name: "Merchants", description: "The brands whose goods a third-party logistics tenant stores" },
           { name: "Warehouses", description: "Warehouses" },

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { auditActor } from "../audit/actor";
 import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
@@ -110,7 +111,9 @@ export const sessionRoutes = createRouter()
     const db = platformDb(c.env, c.var.d1Stats);
     // Read alongside the limiter calls, not after them: the known-client check costs no extra round trip.
     const known = isKnownClient(db, body.email, signInClient(c));
-    const session = await throttleLogin(c, body.email, known, () => login(db, c.env.JWT_SECRET, body));
+    const session = await throttleLogin(c, body.email, known, () =>
+      login(db, c.env.JWT_SECRET, body, auditActor(c)),
+    );
     rememberClientAfterResponse(c, session.user.id);
     return ok(c, deliverSession(c, session));
   })

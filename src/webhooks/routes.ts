@@ -1,3 +1,4 @@
+import { auditActor } from "../audit/actor";
 import type { AppContext } from "../env";
 import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
@@ -182,7 +183,7 @@ export const webhookRoutes = createRouter()
     await guardUrl(c, body.url);
     const { principal } = c.var;
     const creator = { type: principal.type, id: principal.id };
-    const subscription = await createSubscription(c.var.tenantDb, secretKey(c), creator, body);
+    const subscription = await createSubscription(c.var.tenantDb, secretKey(c), creator, body, auditActor(c));
     return created(c, subscription, `/api/v1/webhooks/${subscription.id}`);
   })
   .openapi(getWebhookRoute, async (c) =>
@@ -191,10 +192,13 @@ export const webhookRoutes = createRouter()
   .openapi(updateWebhookRoute, async (c) => {
     const body = c.req.valid("json");
     await guardUrl(c, body.url);
-    return ok(c, await updateSubscription(c.env, c.var.tenantDb, c.req.valid("param").id, body));
+    return ok(
+      c,
+      await updateSubscription(c.env, c.var.tenantDb, c.req.valid("param").id, body, auditActor(c)),
+    );
   })
   .openapi(deleteWebhookRoute, async (c) =>
-    ok(c, await deleteSubscription(c.var.tenantDb, c.req.valid("param").id)),
+    ok(c, await deleteSubscription(c.var.tenantDb, c.req.valid("param").id, auditActor(c))),
   )
   .openapi(testWebhookRoute, async (c) =>
     accepted(c, await sendTestEvent(c.env, c.executionCtx, c.var.tenantDb, c.req.valid("param").id)),
@@ -210,5 +214,5 @@ export const webhookRoutes = createRouter()
     accepted(c, await replayEvents(c.env, c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
   )
   .openapi(rotateWebhookSecretRoute, async (c) =>
-    ok(c, await rotateSecret(c.var.tenantDb, secretKey(c), c.req.valid("param").id)),
+    ok(c, await rotateSecret(c.var.tenantDb, secretKey(c), c.req.valid("param").id, auditActor(c))),
   );

@@ -142,6 +142,9 @@ OPERATIONS: Dict[str, Operation] = {
     "listInvoices": Operation("listInvoices", "GET", "/api/v1/billing/invoices", "tenant", "safe"),
     "getInvoice": Operation("getInvoice", "GET", "/api/v1/billing/invoices/{id}", "tenant", "safe"),
     "voidInvoice": Operation("voidInvoice", "POST", "/api/v1/billing/invoices/{id}/void", "tenant", "idempotency-key"),
+    "verifyAuditEvents": Operation("verifyAuditEvents", "GET", "/api/v1/audit-events/verify", "tenant", "safe"),
+    "listAuditEvents": Operation("listAuditEvents", "GET", "/api/v1/audit-events", "tenant", "safe"),
+    "getAuditEvent": Operation("getAuditEvent", "GET", "/api/v1/audit-events/{id}", "tenant", "safe"),
 }
 
 
@@ -3405,6 +3408,90 @@ class BillingResource:
         )
 
 
+class AuditEventsResource:
+    """``client.audit_events``: verifyAuditEvents, listAuditEvents, getAuditEvent."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def verify(
+        self,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.AuditVerification:
+        """``GET /api/v1/audit-events/verify`` (verifyAuditEvents)."""
+        return self._t.call(
+            OPERATIONS["verifyAuditEvents"],
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.AuditVerification),
+        )
+
+    def list(
+        self,
+        *,
+        action: Optional[str] = UNSET,
+        actor_id: Optional[str] = UNSET,
+        target_type: Optional[str] = UNSET,
+        target_id: Optional[str] = UNSET,
+        from_: Optional[str] = UNSET,
+        to: Optional[str] = UNSET,
+        after: Optional[str] = UNSET,
+        limit: Optional[int] = UNSET,
+        format: Optional[Literal["json", "csv"]] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.AuditPage:
+        """``GET /api/v1/audit-events`` (listAuditEvents)."""
+        return self._t.call(
+            OPERATIONS["listAuditEvents"],
+            query={"action": action, "actorId": actor_id, "targetType": target_type, "targetId": target_id, "from": from_, "to": to, "after": after, "limit": limit, "format": format},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.AuditPage),
+        )
+
+    def list_csv(
+        self,
+        *,
+        action: Optional[str] = UNSET,
+        actor_id: Optional[str] = UNSET,
+        target_type: Optional[str] = UNSET,
+        target_id: Optional[str] = UNSET,
+        from_: Optional[str] = UNSET,
+        to: Optional[str] = UNSET,
+        after: Optional[str] = UNSET,
+        limit: Optional[int] = UNSET,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> str:
+        """``GET /api/v1/audit-events?format=csv``: the whole report as CSV text."""
+        return self._t.call(
+            OPERATIONS["listAuditEvents"],
+            query={"action": action, "actorId": actor_id, "targetType": target_type, "targetId": target_id, "from": from_, "to": to, "after": after, "limit": limit, "format": "csv"},
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            csv=True,
+        )
+
+    def get(
+        self,
+        id: str,
+        *,
+        consistency_token: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> m.AuditEntry:
+        """``GET /api/v1/audit-events/{id}`` (getAuditEvent)."""
+        return self._t.call(
+            OPERATIONS["getAuditEvent"],
+            path=(id,),
+            headers={"Consistency-Token": consistency_token},
+            timeout=timeout,
+            convert=_m.model(m.AuditEntry),
+        )
+
+
 class Resources:
     """The resource groups of the client, one attribute per group."""
 
@@ -3433,3 +3520,4 @@ class Resources:
         self.jobs = JobsResource(transport)
         self.returns = ReturnsResource(transport)
         self.billing = BillingResource(transport)
+        self.audit_events = AuditEventsResource(transport)

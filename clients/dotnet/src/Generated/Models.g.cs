@@ -5,6 +5,24 @@ using System.Collections.Generic;
 namespace Warehouse.Api.Models
 {
 
+    public enum AuditActorType
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("user")] User,
+        [WireName("api_key")] ApiKey,
+        [WireName("platform")] Platform,
+        [WireName("anonymous")] Anonymous,
+    }
+
+    public enum AuditChain
+    {
+        /// <summary>A value this version of the client does not know (a newer server's).</summary>
+        Unknown = 0,
+        [WireName("platform")] Platform,
+        [WireName("tenant")] Tenant,
+    }
+
     public enum BillingActivity
     {
         /// <summary>A value this version of the client does not know (a newer server's).</summary>
@@ -1313,6 +1331,388 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "merchantId", MerchantId, true);
             ModelJson.Put(json, "madeWithKey", MadeWithKey, true);
             ModelJson.Put(json, "createdAt", CreatedAt, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditEntry : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "chain", "seq", "action", "actor", "merchantId", "target", "before", "after", "ip", "userAgent", "requestId", "createdAt", "prevHash", "hash" };
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>chain</c>.</summary>
+        public AuditChain? Chain { get; set; }
+
+        /// <summary><c>seq</c>.</summary>
+        public long? Seq { get; set; }
+
+        /// <summary><c>action</c>.</summary>
+        public string Action { get; set; }
+
+        /// <summary><c>actor</c>.</summary>
+        public AuditEntryActor Actor { get; set; }
+
+        /// <summary><c>merchantId</c>, may be null.</summary>
+        public string MerchantId { get; set; }
+
+        /// <summary><c>target</c>.</summary>
+        public AuditEntryTarget Target { get; set; }
+
+        /// <summary><c>before</c>, may be null.</summary>
+        public IDictionary<string, object> Before { get; set; }
+
+        /// <summary><c>after</c>, may be null.</summary>
+        public IDictionary<string, object> After { get; set; }
+
+        /// <summary><c>ip</c>, may be null.</summary>
+        public string Ip { get; set; }
+
+        /// <summary><c>userAgent</c>, may be null.</summary>
+        public string UserAgent { get; set; }
+
+        /// <summary><c>requestId</c>, may be null.</summary>
+        public string RequestId { get; set; }
+
+        /// <summary><c>createdAt</c>.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary><c>prevHash</c>, may be null.</summary>
+        public string PrevHash { get; set; }
+
+        /// <summary><c>hash</c>, may be null.</summary>
+        public string Hash { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditEntry FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditEntry();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Chain = ModelJson.ReadEnum<AuditChain>(json, "chain", model.AdditionalProperties);
+            model.Seq = ModelJson.ToInt64(ModelJson.Get(json, "seq"));
+            model.Action = ModelJson.ToStringValue(ModelJson.Get(json, "action"));
+            model.Actor = AuditEntryActor.FromJson(ModelJson.Get(json, "actor") as JsonObject);
+            model.MerchantId = ModelJson.ToStringValue(ModelJson.Get(json, "merchantId"));
+            model.Target = AuditEntryTarget.FromJson(ModelJson.Get(json, "target") as JsonObject);
+            model.Before = ModelJson.ToMap(ModelJson.Get(json, "before"), v => v);
+            model.After = ModelJson.ToMap(ModelJson.Get(json, "after"), v => v);
+            model.Ip = ModelJson.ToStringValue(ModelJson.Get(json, "ip"));
+            model.UserAgent = ModelJson.ToStringValue(ModelJson.Get(json, "userAgent"));
+            model.RequestId = ModelJson.ToStringValue(ModelJson.Get(json, "requestId"));
+            model.CreatedAt = ModelJson.ToStringValue(ModelJson.Get(json, "createdAt"));
+            model.PrevHash = ModelJson.ToStringValue(ModelJson.Get(json, "prevHash"));
+            model.Hash = ModelJson.ToStringValue(ModelJson.Get(json, "hash"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "chain", Chain, true);
+            ModelJson.Put(json, "seq", Seq, true);
+            ModelJson.Put(json, "action", Action, true);
+            ModelJson.Put(json, "actor", Actor, true);
+            ModelJson.Put(json, "merchantId", MerchantId, true);
+            ModelJson.Put(json, "target", Target, true);
+            ModelJson.Put(json, "before", Before, true);
+            ModelJson.Put(json, "after", After, true);
+            ModelJson.Put(json, "ip", Ip, true);
+            ModelJson.Put(json, "userAgent", UserAgent, true);
+            ModelJson.Put(json, "requestId", RequestId, true);
+            ModelJson.Put(json, "createdAt", CreatedAt, true);
+            ModelJson.Put(json, "prevHash", PrevHash, true);
+            ModelJson.Put(json, "hash", Hash, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditEntryActor : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "id", "chain" };
+
+        /// <summary><c>type</c>.</summary>
+        public AuditActorType? Type { get; set; }
+
+        /// <summary><c>id</c>, may be null.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>chain</c>.</summary>
+        public IList<AuditEntryActorChainItem> Chain { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditEntryActor FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditEntryActor();
+            model.Type = ModelJson.ReadEnum<AuditActorType>(json, "type", model.AdditionalProperties);
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Chain = ModelJson.ToList(ModelJson.Get(json, "chain"), v => AuditEntryActorChainItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "chain", Chain, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditEntryActorChainItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "id" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>id</c>.</summary>
+        public string Id { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditEntryActorChainItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditEntryActorChainItem();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "id", Id, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditEntryTarget : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "type", "id" };
+
+        /// <summary><c>type</c>.</summary>
+        public string Type { get; set; }
+
+        /// <summary><c>id</c>, may be null.</summary>
+        public string Id { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditEntryTarget FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditEntryTarget();
+            model.Type = ModelJson.ToStringValue(ModelJson.Get(json, "type"));
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "type", Type, true);
+            ModelJson.Put(json, "id", Id, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditPage : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "items", "nextCursor" };
+
+        /// <summary><c>items</c>.</summary>
+        public IList<AuditEntry> Items { get; set; }
+
+        /// <summary><c>nextCursor</c>, may be null.</summary>
+        public string NextCursor { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditPage FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditPage();
+            model.Items = ModelJson.ToList(ModelJson.Get(json, "items"), v => AuditEntry.FromJson(v as JsonObject));
+            model.NextCursor = ModelJson.ToStringValue(ModelJson.Get(json, "nextCursor"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "items", Items, true);
+            ModelJson.Put(json, "nextCursor", NextCursor, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditVerification : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "valid", "chains" };
+
+        /// <summary><c>valid</c>.</summary>
+        public bool? Valid { get; set; }
+
+        /// <summary><c>chains</c>.</summary>
+        public IList<AuditVerificationChainsItem> Chains { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditVerification FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditVerification();
+            model.Valid = ModelJson.ToBoolean(ModelJson.Get(json, "valid"));
+            model.Chains = ModelJson.ToList(ModelJson.Get(json, "chains"), v => AuditVerificationChainsItem.FromJson(v as JsonObject));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "valid", Valid, true);
+            ModelJson.Put(json, "chains", Chains, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditVerificationChainsItem : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "chain", "entries", "head", "broken" };
+
+        /// <summary><c>chain</c>.</summary>
+        public AuditChain? Chain { get; set; }
+
+        /// <summary><c>entries</c>.</summary>
+        public long? Entries { get; set; }
+
+        /// <summary><c>head</c>, may be null.</summary>
+        public AuditVerificationChainsItemHead Head { get; set; }
+
+        /// <summary><c>broken</c>, may be null.</summary>
+        public AuditVerificationChainsItemBroken Broken { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditVerificationChainsItem FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditVerificationChainsItem();
+            model.Chain = ModelJson.ReadEnum<AuditChain>(json, "chain", model.AdditionalProperties);
+            model.Entries = ModelJson.ToInt64(ModelJson.Get(json, "entries"));
+            model.Head = AuditVerificationChainsItemHead.FromJson(ModelJson.Get(json, "head") as JsonObject);
+            model.Broken = AuditVerificationChainsItemBroken.FromJson(ModelJson.Get(json, "broken") as JsonObject);
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "chain", Chain, true);
+            ModelJson.Put(json, "entries", Entries, true);
+            ModelJson.Put(json, "head", Head, true);
+            ModelJson.Put(json, "broken", Broken, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditVerificationChainsItemBroken : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "seq", "reason" };
+
+        /// <summary><c>id</c>, may be null.</summary>
+        public string Id { get; set; }
+
+        /// <summary><c>seq</c>.</summary>
+        public long? Seq { get; set; }
+
+        /// <summary><c>reason</c>.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditVerificationChainsItemBroken FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditVerificationChainsItemBroken();
+            model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
+            model.Seq = ModelJson.ToInt64(ModelJson.Get(json, "seq"));
+            model.Reason = ModelJson.ToStringValue(ModelJson.Get(json, "reason"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "id", Id, true);
+            ModelJson.Put(json, "seq", Seq, true);
+            ModelJson.Put(json, "reason", Reason, true);
+            foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
+            return json;
+        }
+    }
+
+    public sealed class AuditVerificationChainsItemHead : IJsonModel
+    {
+        private static readonly HashSet<string> Known = new HashSet<string> { "seq", "hash" };
+
+        /// <summary><c>seq</c>.</summary>
+        public long? Seq { get; set; }
+
+        /// <summary><c>hash</c>.</summary>
+        public string Hash { get; set; }
+
+        /// <summary>Fields this version does not know (a newer server's), and enum values it does not know; written back by <see cref="ToJson"/>.</summary>
+        public JsonObject AdditionalProperties { get; } = new JsonObject();
+
+        public static AuditVerificationChainsItemHead FromJson(JsonObject json)
+        {
+            if (json == null) return null;
+            var model = new AuditVerificationChainsItemHead();
+            model.Seq = ModelJson.ToInt64(ModelJson.Get(json, "seq"));
+            model.Hash = ModelJson.ToStringValue(ModelJson.Get(json, "hash"));
+            ModelJson.KeepUnknown(json, model.AdditionalProperties, Known);
+            return model;
+        }
+
+        public JsonObject ToJson()
+        {
+            var json = new JsonObject();
+            ModelJson.Put(json, "seq", Seq, true);
+            ModelJson.Put(json, "hash", Hash, true);
             foreach (var pair in AdditionalProperties) json[pair.Key] = pair.Value;
             return json;
         }

@@ -142,6 +142,9 @@ namespace Warehouse.Api
         internal static readonly Operation ListInvoices = new Operation("listInvoices", "GET", "/api/v1/billing/invoices", "tenant", "safe");
         internal static readonly Operation GetInvoice = new Operation("getInvoice", "GET", "/api/v1/billing/invoices/{id}", "tenant", "safe");
         internal static readonly Operation VoidInvoice = new Operation("voidInvoice", "POST", "/api/v1/billing/invoices/{id}/void", "tenant", "idempotency-key");
+        internal static readonly Operation VerifyAuditEvents = new Operation("verifyAuditEvents", "GET", "/api/v1/audit-events/verify", "tenant", "safe");
+        internal static readonly Operation ListAuditEvents = new Operation("listAuditEvents", "GET", "/api/v1/audit-events", "tenant", "safe");
+        internal static readonly Operation GetAuditEvent = new Operation("getAuditEvent", "GET", "/api/v1/audit-events/{id}", "tenant", "safe");
     }
 
     public sealed partial class WarehouseClient
@@ -218,6 +221,9 @@ namespace Warehouse.Api
         /// <summary>listRateCards, createRateCard, getRateCard, listCharges, createInvoice, listInvoices, getInvoice, voidInvoice.</summary>
         public BillingResource Billing { get; private set; }
 
+        /// <summary>verifyAuditEvents, listAuditEvents, getAuditEvent.</summary>
+        public AuditEventsResource AuditEvents { get; private set; }
+
         private void InitializeResources(Transport transport)
         {
             Health = new HealthResource(transport);
@@ -244,6 +250,7 @@ namespace Warehouse.Api
             Jobs = new JobsResource(transport);
             Returns = new ReturnsResource(transport);
             Billing = new BillingResource(transport);
+            AuditEvents = new AuditEventsResource(transport);
         }
     }
 
@@ -1637,6 +1644,44 @@ namespace Warehouse.Api
         {
             var data = await _transport.DataAsync(Operations.VoidInvoice, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, idempotencyKey, cancellationToken).ConfigureAwait(false);
             return Models.Invoice.FromJson(data as JsonObject);
+        }
+    }
+
+    /// <summary><c>client.AuditEvents</c>: verifyAuditEvents, listAuditEvents, getAuditEvent.</summary>
+    public sealed class AuditEventsResource
+    {
+        private readonly Transport _transport;
+
+        internal AuditEventsResource(Transport transport)
+        {
+            _transport = transport;
+        }
+
+        /// <summary><c>GET /api/v1/audit-events/verify</c> (verifyAuditEvents).</summary>
+        public async Task<Models.AuditVerification> VerifyAsync(string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.VerifyAuditEvents, new string[0], null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.AuditVerification.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/audit-events</c> (listAuditEvents).</summary>
+        public async Task<Models.AuditPage> ListAsync(string action = null, string actorId = null, string targetType = null, string targetId = null, string from = null, string to = null, string after = null, int? limit = null, string format = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.ListAuditEvents, new string[0], new Dictionary<string, object> { { "action", action }, { "actorId", actorId }, { "targetType", targetType }, { "targetId", targetId }, { "from", from }, { "to", to }, { "after", after }, { "limit", limit }, { "format", format } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.AuditPage.FromJson(data as JsonObject);
+        }
+
+        /// <summary><c>GET /api/v1/audit-events?format=csv</c>: the whole report as CSV text.</summary>
+        public Task<string> ListCsvAsync(string action = null, string actorId = null, string targetType = null, string targetId = null, string from = null, string to = null, string after = null, int? limit = null, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return _transport.TextAsync(Operations.ListAuditEvents, new string[0], new Dictionary<string, object> { { "action", action }, { "actorId", actorId }, { "targetType", targetType }, { "targetId", targetId }, { "from", from }, { "to", to }, { "after", after }, { "limit", limit }, { "format", "csv" } }, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken);
+        }
+
+        /// <summary><c>GET /api/v1/audit-events/{id}</c> (getAuditEvent).</summary>
+        public async Task<Models.AuditEntry> GetAsync(string id, string consistencyToken = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var data = await _transport.DataAsync(Operations.GetAuditEvent, new[] { id }, null, null, new Dictionary<string, string> { { "Consistency-Token", consistencyToken } }, null, cancellationToken).ConfigureAwait(false);
+            return Models.AuditEntry.FromJson(data as JsonObject);
         }
     }
 }

@@ -145,5 +145,8 @@ final class Operations
         'listInvoices' => ['GET', '/api/v1/billing/invoices', 'tenant', 'safe'],
         'getInvoice' => ['GET', '/api/v1/billing/invoices/{id}', 'tenant', 'safe'],
         'voidInvoice' => ['POST', '/api/v1/billing/invoices/{id}/void', 'tenant', 'idempotency-key'],
+        'verifyAuditEvents' => ['GET', '/api/v1/audit-events/verify', 'tenant', 'safe'],
+        'listAuditEvents' => ['GET', '/api/v1/audit-events', 'tenant', 'safe'],
+        'getAuditEvent' => ['GET', '/api/v1/audit-events/{id}', 'tenant', 'safe'],
     ];
 }

@@ -35,6 +35,7 @@ abstract class Resources
     public readonly JobsResource $jobs;
     public readonly ReturnsResource $returns;
     public readonly BillingResource $billing;
+    public readonly AuditEventsResource $auditEvents;
 
     protected function __construct(Transport $transport)
     {
@@ -62,5 +63,6 @@ abstract class Resources
         $this->jobs = new JobsResource($transport);
         $this->returns = new ReturnsResource($transport);
         $this->billing = new BillingResource($transport);
+        $this->auditEvents = new AuditEventsResource($transport);
     }
 }

@@ -139,6 +139,9 @@ export const OPERATIONS = {
   listInvoices: { operationId: "listInvoices", access: "tenant", retry: "safe" },
   getInvoice: { operationId: "getInvoice", access: "tenant", retry: "safe" },
   voidInvoice: { operationId: "voidInvoice", access: "tenant", retry: "idempotency-key" },
+  verifyAuditEvents: { operationId: "verifyAuditEvents", access: "tenant", retry: "safe" },
+  listAuditEvents: { operationId: "listAuditEvents", access: "tenant", retry: "safe" },
+  getAuditEvent: { operationId: "getAuditEvent", access: "tenant", retry: "safe" },
 } as const satisfies Record<string, OperationMeta>;
 
 export function healthResource(t: Transport) {
@@ -1030,6 +1033,30 @@ export function billingResource(t: Transport) {
   return { listRateCards, listRateCardsAll, createRateCard, getRateCard, listCharges, listChargesAll, createInvoice, listInvoices, listInvoicesAll, getInvoice, getInvoiceCsv, voidInvoice };
 }
 
+export function auditEventsResource(t: Transport) {
+  /** `GET /api/v1/audit-events/verify` (verifyAuditEvents) */
+  const verifyAuditEvents = (options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"verifyAuditEvents">> =>
+    t.call(OPERATIONS.verifyAuditEvents, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/audit-events/verify", { ...init }),
+    );
+  /** `GET /api/v1/audit-events` (listAuditEvents) */
+  const listAuditEvents = (query?: QueryOf<"listAuditEvents">, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"listAuditEvents">> =>
+    t.call(OPERATIONS.listAuditEvents, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/audit-events", { ...init, params: { query: query } }),
+    );
+  /** `GET /api/v1/audit-events?format=csv`: the whole report as CSV text. */
+  const listAuditEventsCsv = (query?: Omit<QueryOf<"listAuditEvents">, "format">, options?: CallOptions & { consistencyToken?: string }): Promise<string> =>
+    t.call(OPERATIONS.listAuditEvents, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/audit-events", { ...init, params: { query: { ...query, format: "csv" } as QueryOf<"listAuditEvents"> }, parseAs: "text" }),
+    ) as Promise<string>;
+  /** `GET /api/v1/audit-events/{id}` (getAuditEvent) */
+  const getAuditEvent = (id: string, options?: CallOptions & { consistencyToken?: string }): Promise<DataOf<"getAuditEvent">> =>
+    t.call(OPERATIONS.getAuditEvent, { ...options, headers: { "Consistency-Token": options?.consistencyToken } }, (init) =>
+      t.api.GET("/api/v1/audit-events/{id}", { ...init, params: { path: { id } } }),
+    );
+  return { verify: verifyAuditEvents, list: listAuditEvents, listCsv: listAuditEventsCsv, get: getAuditEvent };
+}
+
 /** The resource groups of the client, one property per group. */
 export class Resources {
   readonly health: ReturnType<typeof healthResource>;
@@ -1056,6 +1083,7 @@ export class Resources {
   readonly jobs: ReturnType<typeof jobsResource>;
   readonly returns: ReturnType<typeof returnsResource>;
   readonly billing: ReturnType<typeof billingResource>;
+  readonly auditEvents: ReturnType<typeof auditEventsResource>;
 
   constructor(t: Transport) {
     this.health = healthResource(t);
@@ -1082,5 +1110,6 @@ export class Resources {
     this.jobs = jobsResource(t);
     this.returns = returnsResource(t);
     this.billing = billingResource(t);
+    this.auditEvents = auditEventsResource(t);
   }
 }

@@ -2288,6 +2288,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-events/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the audit log's hash chains from their first entry
+         * @description Each entry carries the hash of the one before it in its chain. This reads both chains of the tenant and answers the first entry that was changed, removed or relinked since it was written, if any.
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["verifyAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log: who did what, from where, newest first
+         * @description Every administrative and security-relevant action of the tenant: sign-ins and failures, keys, members, invitations, webhooks, settings, carriers, merchants, rate cards, invoices and the platform's actions on the tenant. Secrets are never recorded. Store `nextCursor` and send it back as `after`. `format=csv` downloads every matching entry. A credential acting for a merchant sees that merchant's entries only.
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One audit entry
+         * @description Requires scope `admin`.
+         */
+        get: operations["getAuditEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "order.created": {
@@ -7206,6 +7270,75 @@ export interface components {
              */
             period: string;
         };
+        AuditVerification: {
+            valid: boolean;
+            chains: {
+                chain: components["schemas"]["AuditChain"];
+                /** @description Entries checked, from the first. */
+                entries: number;
+                head: {
+                    seq: number;
+                    hash: string;
+                } | null;
+                /** @description The first entry that breaks the chain (changed, missing, relinked); null: none. */
+                broken: {
+                    id: string | null;
+                    seq: number;
+                    reason: string;
+                } | null;
+            }[];
+        };
+        /**
+         * @description Which of the tenant's two chains holds an entry: `platform` (sign-ins, keys, members, the tenant itself) or `tenant` (webhooks, settings, carriers, merchants, billing), each written with its change.
+         * @enum {string}
+         */
+        AuditChain: "platform" | "tenant";
+        AuditPage: {
+            items: components["schemas"]["AuditEntry"][];
+            /** @description Send as `after` for the next page; null: the last. */
+            nextCursor: string | null;
+        };
+        AuditEntry: {
+            id: string;
+            chain: components["schemas"]["AuditChain"];
+            /** @description Its place in its chain (1, 2, ... without gaps). */
+            seq: number;
+            /** @example api_key.created */
+            action: string;
+            actor: {
+                type: components["schemas"]["AuditActorType"];
+                id: string | null;
+                /** @description The credential, then what it acts under: a key's makers (nearest first), then its member. */
+                chain: {
+                    type: string;
+                    id: string;
+                }[];
+            };
+            merchantId: string | null;
+            target: {
+                type: string;
+                id: string | null;
+            };
+            /** @description Secret fields are [redacted]. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Secret fields are [redacted]. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            ip: string | null;
+            userAgent: string | null;
+            requestId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The hash of the entry before it (null until sealed). */
+            prevHash: string | null;
+            /** @description SHA-256 of prevHash and this entry (null until sealed). */
+            hash: string | null;
+        };
+        /** @enum {string} */
+        AuditActorType: "user" | "api_key" | "platform" | "anonymous";
     };
     responses: never;
     parameters: never;
@@ -43125,6 +43258,651 @@ export interface operations {
                     "Retry-After"?: number;
                     /** @description `true` when this is the stored response to an earlier request with the same Idempotency-Key: nothing changed this time. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    verifyAuditEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the check found */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditVerification"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated actions, or families such as `member.*`. One of: session.signed_in, session.sign_in_failed, password.changed, password.reset, api_key.created, api_key.revoked, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, settings.updated, carrier.updated, merchant.created, merchant.updated, merchant.deleted, rate_card.created, rate_card.updated, invoice.created, invoice.voided, tenant.created, tenant.updated, tenant.move_started. */
+                action?: string;
+                /** @description Only entries of this member or key. */
+                actorId?: string;
+                /** @description Only entries about this kind of thing (`api_key`, `member`, `webhook`, ...). */
+                targetType?: string;
+                /** @description Only entries about this thing. */
+                targetId?: string;
+                /** @description From this instant (a date: its midnight, UTC). */
+                from?: string;
+                /** @description Up to this instant, inclusive (a date: that whole day). */
+                to?: string;
+                /** @description The `nextCursor` of the previous page. */
+                after?: string;
+                limit?: number;
+                /** @description `json` (the envelope, a page) or `csv` (a streamed download of every matching entry). */
+                format?: "json" | "csv";
+            };
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries, or with `format=csv` every matching entry */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    /** @description With `format=csv` only: `attachment` and the download's name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditPage"];
+                        message: null;
+                        errors: null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant to act on. Required with a JWT; optional with an API key (must match its tenant). */
+                "X-Tenant-Id"?: string;
+                /** @description A `Consistency-Token` from an earlier response: this request is served by a database copy at least as fresh as that response (read-your-writes across requests and regions). Without it the request reads the latest data. A malformed or altered token, or one given to another tenant, is 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditEntry"];
+                        message: null;
+                        errors: null;
+                    };
+                };
+            };
+            /** @description Validation failed, malformed JSON or a bad query parameter */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked credentials */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient scope, IP not allowed, or tenant not accessible */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown audit entry */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected failure; the message carries the request id */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
+                    "Consistency-Token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable: the deployment is not configured, or the database is not answering */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `A-Za-z0-9._:-`, else a new UUID. Quote it when reporting a problem; logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description The machine-readable error code, e.g. `VALIDATION_FAILED`, `NOT_FOUND`, `RATE_LIMITED`. */
+                    "X-Error-Code": "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                    /** @description Requests the tenant's plan allows per rolling 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests still allowed now */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds at which the next slot frees */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF policy field, e.g. `"starter";q=60;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF limit field, e.g. `"starter";r=0;t=42` */
+                    RateLimit?: string;
+                    /** @description Whole seconds until a request will be admitted again */
+                    "Retry-After"?: number;
                     /** @description Opaque and sealed for this tenant: the point in the tenant's data this response was read or written at. Send it back as `Consistency-Token` to read at least this fresh from any replica. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;

@@ -1,6 +1,7 @@
 // Tenant tables: every row belongs to one tenant (tenant_id) and moves with it. Reached only through
 // `dbFor` (see src/db/README.md). They live on the shards, `tenants` on the platform database: no foreign
 // key can cross databases, the directory (`tenants.shard`) is the reference.
+export * from "./audit";
 export * from "./billing";
 export * from "./catalog";
 export * from "./events";
