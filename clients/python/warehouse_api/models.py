@@ -10,7 +10,19 @@ from typing import Any, ClassVar, Dict, List, Literal, Mapping, Optional, Union
 
 from . import _model as _m
 
-__all__ = ["BillingActivity", "BillingChargeReferenceType", "BillingUnit", "CountryCode", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dashboard", "DashboardLowStock", "DashboardMovements", "DashboardMovementsByDayItem", "DashboardOrders", "DashboardOrdersByStatusItem", "DashboardStock", "DashboardStockByWarehouseItem", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
+__all__ = ["AuditActorType", "AuditChain", "BillingActivity", "BillingChargeReferenceType", "BillingUnit", "CountryCode", "DimensionsUnit", "HoldStatus", "InventoryCountStatus", "InventoryHoldReleasedDataReason", "InvitationInvitedByType", "InvitationStatus", "InvoiceStatus", "JobStatus", "JobType", "LinesIncluded", "LocationType", "MatchedOn", "OrderStatus", "OrderStatusChangeByType", "OrderType", "PickListLineStatus", "PickListStatus", "Plan", "ProductBatchAction", "ProductStatus", "ProductType", "ReplayWebhookRequestTypesItem", "ReportTypeFormatsItem", "ReturnDisposition", "ReturnStatus", "Role", "Scope", "ShipmentStatus", "TenantMoveStatus", "TenantStatus", "Tracking", "Unit", "UpdateReturnStatusRequestStatus", "UploadFormat", "WebhookCreatedByType", "WebhookDeliveryStatus", "WebhookEventName", "AcceptInvitationRequest", "AcceptedInvitation", "Address", "AdjustmentBatchLine", "AdjustmentBatchRequest", "AdjustmentRequest", "AdjustmentResult", "ApiKey", "AuditEntry", "AuditEntryActor", "AuditEntryActorChainItem", "AuditEntryTarget", "AuditPage", "AuditVerification", "AuditVerificationChainsItem", "AuditVerificationChainsItemBroken", "AuditVerificationChainsItemHead", "BarcodeLocationMatch", "BarcodeLocationMatchLocation", "BarcodeLotMatch", "BarcodeLotMatchLot", "BarcodePackageMatch", "BarcodePackageMatchPackage", "BarcodePackagingMatch", "BarcodePackagingMatchPackaging", "BarcodePackagingMatchProduct", "BarcodeProductMatch", "BarcodeProductMatchProduct", "BarcodeResolution", "BatchLineResult", "BillingCharge", "BillingChargeReference", "BillingChargesPage", "BillingRate", "BillingRateView", "Carrier", "ChangePasswordRequest", "ConfirmPasswordResetRequest", "CreateApiKeyRequest", "CreateHoldRequest", "CreateInventoryCountRequest", "CreateJobRequest", "CreateLocationRequest", "CreatePickListRequest", "CreateProductRequest", "CreatePurchaseOrderRequest", "CreatePurchaseOrderRequestLinesItem", "CreateReturnRequest", "CreateReturnRequestLinesItem", "CreateSalesOrderRequest", "CreateSalesOrderRequestLinesItem", "CreateShipmentRequest", "CreateShipmentRequestPackagesItem", "CreateShipmentRequestPackagesItemLinesItem", "CreateTenantRequest", "CreateTenantRequestOwner", "CreateWebhookRequest", "CreatedApiKey", "CreatedTenant", "CreatedTenantApiKey", "CreatedTenantOwner", "Dashboard", "DashboardLowStock", "DashboardMovements", "DashboardMovementsByDayItem", "DashboardOrders", "DashboardOrdersByStatusItem", "DashboardStock", "DashboardStockByWarehouseItem", "Dimensions", "ErrorEnvelope", "EventFeedPage", "EventStockLevel", "Health", "InspectInvitationRequest", "InvalidBarcode", "InventoryAdjustedData", "InventoryAdjustedEvent", "InventoryAdjustedWebhookBody", "InventoryCount", "InventoryCountApprovedData", "InventoryCountApprovedDataTotals", "InventoryCountApprovedEvent", "InventoryCountApprovedWebhookBody", "InventoryCountLine", "InventoryCountLinesRequest", "InventoryCountLinesRequestLinesItem", "InventoryCountSummary", "InventoryCountTotals", "InventoryHoldCreatedEvent", "InventoryHoldCreatedWebhookBody", "InventoryHoldReleasedData", "InventoryHoldReleasedDataAllocationsItem", "InventoryHoldReleasedEvent", "InventoryHoldReleasedWebhookBody", "InventoryLowStockData", "InventoryLowStockEvent", "InventoryLowStockWebhookBody", "InventoryTransferredData", "InventoryTransferredEvent", "InventoryTransferredWebhookBody", "InventoryValuationReport", "InventoryValuationReportTotals", "InventoryValuationReportTotalsByWarehouseItem", "InventoryValuationRow", "Invitation", "InvitationInvitedBy", "InvitationPreview", "InviteUserRequest", "Invoice", "InvoiceCreatedEvent", "InvoiceCreatedWebhookBody", "InvoiceLine", "InvoiceRequest", "InvoiceVoidedEvent", "InvoiceVoidedWebhookBody", "Job", "JobFailedEvent", "JobFailedWebhookBody", "JobOptions", "JobRowError", "JobSucceededEvent", "JobSucceededWebhookBody", "JoinedTenant", "KitComponent", "KitComponentRecord", "KitStockLevel", "KitStockLevelComponentsItem", "LabelShipmentRequest", "LabelShipmentRequestTrackingNumbersItem", "ListApiKeysResult", "ListHoldsResult", "ListInvalidBarcodesResult", "ListInventoryCountsResult", "ListInvitationsResult", "ListInvoicesResult", "ListJobsResult", "ListLocationStockResult", "ListLocationsResult", "ListLotsResult", "ListMerchantsResult", "ListMovementsResult", "ListOrdersResult", "ListPickListsResult", "ListProductsResult", "ListRateCardsResult", "ListReturnsResult", "ListShipmentsResult", "ListStockResult", "ListStockResultItemsItem", "ListTenantsResult", "ListUsersResult", "ListWarehousesResult", "ListWebhookDeliveriesResult", "ListWebhooksResult", "Location", "LoggedOut", "LoginRequest", "Lot", "LotDetail", "LotStock", "LotTrace", "LotTraceEntry", "LotTraceOpenOrdersItem", "LowStockReport", "LowStockRow", "Me", "MeApiKey", "MeTenant", "Membership", "Merchant", "MerchantRequest", "MoveTenantRequest", "Order", "OrderBackorderedData", "OrderBackorderedDataBackorder", "OrderBackorderedEvent", "OrderBackorderedWebhookBody", "OrderCancelledEvent", "OrderCancelledWebhookBody", "OrderChangedData", "OrderCreatedEvent", "OrderCreatedWebhookBody", "OrderDeliveredEvent", "OrderDeliveredWebhookBody", "OrderEventShipment", "OrderEventShipmentPackagesItem", "OrderKitLine", "OrderLine", "OrderLineLotsItem", "OrderPartiallyShippedData", "OrderPartiallyShippedEvent", "OrderPartiallyShippedWebhookBody", "OrderShippedEvent", "OrderShippedWebhookBody", "OrderStatusChange", "OrderStatusChangeBy", "OrderStatusChangedEvent", "OrderStatusChangedWebhookBody", "OrderSummary", "OrderSummaryReport", "OrderSummaryReportTotals", "OrderSummaryReportTotalsByStatusItem", "OrderSummaryRow", "OrderSummaryTotals", "OrderTotals", "Package", "PackageLine", "Packaging", "PasswordChanged", "PasswordReset", "PasswordResetRequest", "PasswordResetRequested", "PickList", "PickListCancelledEvent", "PickListCancelledWebhookBody", "PickListCompletedEvent", "PickListCompletedWebhookBody", "PickListCreatedEvent", "PickListCreatedWebhookBody", "PickListLine", "PickListLineKit", "PickListSummary", "PickListSummaryTotals", "PickRequest", "Product", "ProductBatchLine", "ProductBatchLineResult", "ProductBatchRequest", "ProductBatchResult", "ProductCreatedEvent", "ProductCreatedWebhookBody", "ProductDeletedEvent", "ProductDeletedWebhookBody", "ProductImportResult", "ProductImportRow", "ProductPackaging", "ProductUpdatedEvent", "ProductUpdatedWebhookBody", "PurchaseOrderReceivedData", "PurchaseOrderReceivedDataReceiptItem", "PurchaseOrderReceivedEvent", "PurchaseOrderReceivedWebhookBody", "PutCarrierRequest", "QueuedDelivery", "RateCard", "RateCardRequest", "ReceivePurchaseOrderRequest", "ReceivePurchaseOrderRequestLinesItem", "RefreshRequest", "ReplayWebhookRequest", "ReportCatalogue", "ReportType", "ReportTypeParametersItem", "Return", "ReturnClosedEvent", "ReturnClosedWebhookBody", "ReturnCreatedEvent", "ReturnCreatedWebhookBody", "ReturnLine", "ReturnReceipt", "ReturnReceiptLine", "ReturnReceiptRequest", "ReturnReceiptRequestLinesItem", "ReturnReceivedEvent", "ReturnReceivedWebhookBody", "ReturnsReport", "ReturnsReportTotals", "ReturnsReportTotalsByDispositionItem", "ReturnsReportTotalsByReasonItem", "ReturnsRow", "Session", "SessionUser", "SetStockLevelRequest", "SetStockLevelResult", "SetStockLevelsRequest", "Shard", "Shipment", "ShipmentCancelledEvent", "ShipmentCancelledWebhookBody", "ShipmentDispatchedData", "ShipmentDispatchedEvent", "ShipmentDispatchedWebhookBody", "ShippingAddress", "ShortRequest", "StockBatchResult", "StockHold", "StockHoldAllocationsItem", "StockLevel", "StockLevelAsOf", "StockLevelInPacks", "StockLevelInPacksAvailable", "StockLevelInPacksOnHand", "StockLevelInPacksReserved", "StockMovement", "StockMovementRow", "StockMovementsReport", "StockMovementsReportTotals", "StockMovementsReportTotalsByDayItem", "Tenant", "TenantMove", "TenantSettings", "TransferRequest", "TransferResult", "UnknownBarcodeResolutionMatchesItem", "UnknownEvent", "UnknownWebhookEvent", "UpdateLocationRequest", "UpdateOrderStatusRequest", "UpdateOrderStatusRequestLinesItem", "UpdateProductRequest", "UpdateReturnStatusRequest", "UpdateSettingsRequest", "UpdateTenantRequest", "UpdateUserRequest", "UpdateWebhookRequest", "Upload", "User", "Warehouse", "WarehouseRequest", "Webhook", "WebhookCreatedBy", "WebhookDelivery", "WebhookDeliveryAttemptLogItem", "WebhookReplay", "WebhookTestData", "WebhookTestWebhookBody", "WebhookWithSecret", "Weight", "BarcodeResolutionMatchesItem", "Event", "WebhookEvent", "parse_barcode_resolution_matches_item", "parse_event", "parse_webhook_event"]
+
+
+class AuditActorType(str, Enum):
+    USER = "user"
+    API_KEY = "api_key"
+    PLATFORM = "platform"
+    ANONYMOUS = "anonymous"
+
+
+class AuditChain(str, Enum):
+    PLATFORM = "platform"
+    TENANT = "tenant"
 
 
 class BillingActivity(str, Enum):
@@ -817,6 +829,202 @@ class ApiKey(_m.Model):
             merchant_id=data.get("merchantId"),
             made_with_key=data.get("madeWithKey"),
             created_at=data.get("createdAt"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditEntry(_m.Model):
+    id: str
+    chain: Union[AuditChain, str]
+    seq: int
+    action: str
+    actor: AuditEntryActor
+    merchant_id: Optional[str]
+    target: AuditEntryTarget
+    before: Optional[Dict[str, Any]]
+    after: Optional[Dict[str, Any]]
+    ip: Optional[str]
+    user_agent: Optional[str]
+    request_id: Optional[str]
+    created_at: str
+    prev_hash: Optional[str]
+    hash: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "chain": "chain", "seq": "seq", "action": "action", "actor": "actor", "merchant_id": "merchantId", "target": "target", "before": "before", "after": "after", "ip": "ip", "user_agent": "userAgent", "request_id": "requestId", "created_at": "createdAt", "prev_hash": "prevHash", "hash": "hash"}
+    _required: ClassVar[frozenset] = frozenset({"id", "chain", "seq", "action", "actor", "merchantId", "target", "before", "after", "ip", "userAgent", "requestId", "createdAt", "prevHash", "hash"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditEntry":
+        return cls(
+            id=data.get("id"),
+            chain=_m.enum(AuditChain)(data.get("chain")),
+            seq=data.get("seq"),
+            action=data.get("action"),
+            actor=_m.model(AuditEntryActor)(data.get("actor")),
+            merchant_id=data.get("merchantId"),
+            target=_m.model(AuditEntryTarget)(data.get("target")),
+            before=data.get("before"),
+            after=data.get("after"),
+            ip=data.get("ip"),
+            user_agent=data.get("userAgent"),
+            request_id=data.get("requestId"),
+            created_at=data.get("createdAt"),
+            prev_hash=data.get("prevHash"),
+            hash=data.get("hash"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditEntryActor(_m.Model):
+    type: Union[AuditActorType, str]
+    id: Optional[str]
+    chain: List[AuditEntryActorChainItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "id": "id", "chain": "chain"}
+    _required: ClassVar[frozenset] = frozenset({"type", "id", "chain"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditEntryActor":
+        return cls(
+            type=_m.enum(AuditActorType)(data.get("type")),
+            id=data.get("id"),
+            chain=_m.list_of(_m.model(AuditEntryActorChainItem))(data.get("chain")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditEntryActorChainItem(_m.Model):
+    type: str
+    id: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "id": "id"}
+    _required: ClassVar[frozenset] = frozenset({"type", "id"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditEntryActorChainItem":
+        return cls(
+            type=data.get("type"),
+            id=data.get("id"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditEntryTarget(_m.Model):
+    type: str
+    id: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"type": "type", "id": "id"}
+    _required: ClassVar[frozenset] = frozenset({"type", "id"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditEntryTarget":
+        return cls(
+            type=data.get("type"),
+            id=data.get("id"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditPage(_m.Model):
+    items: List[AuditEntry]
+    next_cursor: Optional[str]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"items": "items", "next_cursor": "nextCursor"}
+    _required: ClassVar[frozenset] = frozenset({"items", "nextCursor"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditPage":
+        return cls(
+            items=_m.list_of(_m.model(AuditEntry))(data.get("items")),
+            next_cursor=data.get("nextCursor"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditVerification(_m.Model):
+    valid: bool
+    chains: List[AuditVerificationChainsItem]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"valid": "valid", "chains": "chains"}
+    _required: ClassVar[frozenset] = frozenset({"valid", "chains"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditVerification":
+        return cls(
+            valid=data.get("valid"),
+            chains=_m.list_of(_m.model(AuditVerificationChainsItem))(data.get("chains")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditVerificationChainsItem(_m.Model):
+    chain: Union[AuditChain, str]
+    entries: int
+    head: Optional[AuditVerificationChainsItemHead]
+    broken: Optional[AuditVerificationChainsItemBroken]
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"chain": "chain", "entries": "entries", "head": "head", "broken": "broken"}
+    _required: ClassVar[frozenset] = frozenset({"chain", "entries", "head", "broken"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditVerificationChainsItem":
+        return cls(
+            chain=_m.enum(AuditChain)(data.get("chain")),
+            entries=data.get("entries"),
+            head=_m.model(AuditVerificationChainsItemHead)(data.get("head")),
+            broken=_m.model(AuditVerificationChainsItemBroken)(data.get("broken")),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditVerificationChainsItemBroken(_m.Model):
+    id: Optional[str]
+    seq: int
+    reason: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "seq": "seq", "reason": "reason"}
+    _required: ClassVar[frozenset] = frozenset({"id", "seq", "reason"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditVerificationChainsItemBroken":
+        return cls(
+            id=data.get("id"),
+            seq=data.get("seq"),
+            reason=data.get("reason"),
+            extra_fields=_m.extra(data, cls._wire),
+        )
+
+
+@dataclass
+class AuditVerificationChainsItemHead(_m.Model):
+    seq: int
+    hash: str
+    extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
+
+    _wire: ClassVar[Dict[str, str]] = {"seq": "seq", "hash": "hash"}
+    _required: ClassVar[frozenset] = frozenset({"seq", "hash"})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AuditVerificationChainsItemHead":
+        return cls(
+            seq=data.get("seq"),
+            hash=data.get("hash"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
