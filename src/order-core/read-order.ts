@@ -8,15 +8,17 @@ import {
   orders,
   pickListLines,
   pickListPicks,
+  products,
 } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
 
 /**
  * An order with its lines, history and open reservations, in one round trip; 404 outside the tenant. With
- * `picked`, also the units picked on pick lists per line (what `GET /orders/{id}` shows).
+ * `shown`, also what `GET /orders/{id}` shows beside: the units picked on pick lists per line, and the SKU and name
+ * of each product of its lines and kit lines (so a page names them without a second read).
  */
-export async function readOrder(tdb: TenantDb, orderId: string, options: { picked?: boolean } = {}) {
+export async function readOrder(tdb: TenantDb, orderId: string, options: { shown?: boolean } = {}) {
   const { db } = tdb;
   const read = await runBatch(tdb, {
     order: db
@@ -37,7 +39,7 @@ export async function readOrder(tdb: TenantDb, orderId: string, options: { picke
       .select()
       .from(orderReservations)
       .where(inTenant(tdb, orderReservations, eq(orderReservations.orderId, orderId))),
-    picked: options.picked
+    picked: options.shown
       ? db
           .select({ lineId: pickListLines.orderLineId, units: sql<number>`sum(${pickListPicks.quantity})` })
           .from(pickListPicks)
@@ -46,6 +48,20 @@ export async function readOrder(tdb: TenantDb, orderId: string, options: { picke
             inTenant(tdb, pickListPicks, eq(pickListLines.orderId, orderId), eq(pickListPicks.kind, "pick")),
           )
           .groupBy(pickListLines.orderLineId)
+      : undefined,
+    products: options.shown
+      ? db
+          .select({ id: products.id, sku: products.sku, name: products.name })
+          .from(products)
+          .where(
+            inTenant(
+              tdb,
+              products,
+              sql`${products.id} in (select ${orderLines.productId} from ${orderLines} where ${orderLines.tenantId} = ${tdb.tenantId} and ${orderLines.orderId} = ${orderId}
+                union select json_extract(kit.value, '$.productId') from ${orders}, json_each(${orders.kitLines}) kit
+                where ${orders.tenantId} = ${tdb.tenantId} and ${orders.id} = ${orderId})`,
+            ),
+          )
       : undefined,
   });
   const [row] = read.order;
@@ -56,6 +72,7 @@ export async function readOrder(tdb: TenantDb, orderId: string, options: { picke
     history: read.history,
     reservations: read.reservations,
     picked: new Map((read.picked ?? []).map((p) => [p.lineId, Number(p.units)])),
+    products: new Map((read.products ?? []).map(({ id, ...named }) => [id, named])),
   };
 }
 

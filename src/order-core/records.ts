@@ -38,11 +38,21 @@ export function orderSummary(row: OrderRow, quantity: number) {
   };
 }
 
-/** What became of a sales order's units so far, per line id: reserved now, picked on pick lists. */
-export interface LineProgress {
+/**
+ * What `GET /orders/{id}` shows beside the stored order: what became of a sales order's units so far, per line id
+ * (reserved now, picked on pick lists), and the SKU and name of each product of its lines and kit lines.
+ */
+export interface OrderShown {
   reserved: ReadonlyMap<string, number>;
   picked: ReadonlyMap<string, number>;
+  products: ReadonlyMap<string, { sku: string; name: string }>;
 }
+
+/** A line's product as the page names it (absent outside `GET /orders/{id}`). */
+const productNamed = (productId: string, shown: OrderShown | undefined) => {
+  const product = shown?.products.get(productId);
+  return product ? { sku: product.sku, productName: product.name } : {};
+};
 
 /** Each line's reserved units, from the order's reservation rows. */
 export function reservedPerLine(reservations: readonly { lineId: string; quantity: number }[]) {
@@ -51,12 +61,14 @@ export function reservedPerLine(reservations: readonly { lineId: string; quantit
   return reserved;
 }
 
-function lineRecord(type: OrderRow["type"], line: OrderLineRow, progress: LineProgress | undefined) {
+function lineRecord(type: OrderRow["type"], line: OrderLineRow, shown: OrderShown | undefined) {
   const unit = fromE4(line.unitPriceE4);
+  const progress = type === "sales" ? shown : undefined;
   return {
     id: line.id,
     lineNo: line.lineNo,
     productId: line.productId,
+    ...productNamed(line.productId, shown),
     quantity: line.quantity,
     ...(type === "sales"
       ? {
@@ -78,12 +90,12 @@ function lineRecord(type: OrderRow["type"], line: OrderLineRow, progress: LinePr
   };
 }
 
-/** The full order as returned by GET /orders/{id} (with `progress`) and carried in order events. */
+/** The full order as returned by GET /orders/{id} (with `shown`) and carried in order events. */
 export function orderRecord(
   row: OrderRow,
   lines: readonly OrderLineRow[],
   history: readonly StatusHistoryRow[],
-  progress?: LineProgress,
+  shown?: OrderShown,
 ) {
   const sorted = [...lines].sort((a, b) => a.lineNo - b.lineNo);
   return {
@@ -91,11 +103,12 @@ export function orderRecord(
       row,
       sorted.reduce((sum, line) => sum + line.quantity, 0),
     ),
-    lines: sorted.map((line) => lineRecord(row.type, line, row.type === "sales" ? progress : undefined)),
+    lines: sorted.map((line) => lineRecord(row.type, line, shown)),
     kitLines: (row.kitLines ?? []).map((kit) => ({
       id: kit.id,
       lineNo: kit.lineNo,
       productId: kit.productId,
+      ...productNamed(kit.productId, shown),
       quantity: kit.quantity,
       price: fromE4(kit.unitPriceE4),
       ...exactMoneyWithText("lineTotal", kit.quantity * kit.unitPriceE4),

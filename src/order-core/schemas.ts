@@ -73,6 +73,14 @@ export const OrderLineRecord = z
     id: z.uuid(),
     lineNo: z.number().int(),
     productId: z.uuid(),
+    sku: z.string().optional().openapi({
+      description:
+        "In `GET /orders/{id}`: the product's SKU (absent when the product is gone from the catalog).",
+    }),
+    productName: z.string().optional().openapi({
+      description:
+        "In `GET /orders/{id}`: the product's name (absent when the product is gone from the catalog).",
+    }),
     quantity: z.number().int(),
     price: z.number().optional().openapi({ description: "Unit price (sales orders)" }),
     cost: z.number().optional().openapi({ description: "Unit cost (purchase orders)" }),
@@ -158,6 +166,14 @@ export const KitLineRecord = z
     id: z.uuid(),
     lineNo: z.number().int().openapi({ description: "The request line that sold the kit." }),
     productId: z.uuid().openapi({ description: "The kit." }),
+    sku: z.string().optional().openapi({
+      description:
+        "In `GET /orders/{id}`: the product's SKU (absent when the product is gone from the catalog).",
+    }),
+    productName: z.string().optional().openapi({
+      description:
+        "In `GET /orders/{id}`: the product's name (absent when the product is gone from the catalog).",
+    }),
     quantity: z.number().int().openapi({ description: "Kits sold." }),
     price: z.number().openapi({ description: "Unit price of one kit." }),
     lineTotal: ExactMoney,

@@ -164,12 +164,13 @@ const listOrderShipmentsRoute = defineRoute(read, {
 export const orderRoutes = createRouter()
   .openapi(listOrdersRoute, async (c) => ok(c, await listOrders(c.var.tenantDb, c.req.valid("query"))))
   .openapi(getOrderRoute, async (c) => {
-    const order = await readOrder(c.var.tenantDb, c.req.valid("param").id, { picked: true });
+    const order = await readOrder(c.var.tenantDb, c.req.valid("param").id, { shown: true });
     return ok(
       c,
       orderRecord(order.row, order.lines, order.history, {
         reserved: reservedPerLine(order.reservations),
         picked: order.picked,
+        products: order.products,
       }),
     );
   })

@@ -5182,9 +5182,11 @@ class OrderKitLine(_m.Model):
     price: float
     line_total: float
     line_total_exact: str
+    sku: Optional[str] = None
+    product_name: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "price": "price", "line_total": "lineTotal", "line_total_exact": "lineTotalExact"}
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "price": "price", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "sku": "sku", "product_name": "productName"}
     _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "price", "lineTotal", "lineTotalExact"})
 
     @classmethod
@@ -5197,6 +5199,8 @@ class OrderKitLine(_m.Model):
             price=data.get("price"),
             line_total=data.get("lineTotal"),
             line_total_exact=data.get("lineTotalExact"),
+            sku=data.get("sku"),
+            product_name=data.get("productName"),
             extra_fields=_m.extra(data, cls._wire),
         )
 
@@ -5209,6 +5213,8 @@ class OrderLine(_m.Model):
     quantity: int
     line_total: float
     line_total_exact: str
+    sku: Optional[str] = None
+    product_name: Optional[str] = None
     price: Optional[float] = None
     cost: Optional[float] = None
     received_quantity: Optional[int] = None
@@ -5222,7 +5228,7 @@ class OrderLine(_m.Model):
     kit_line_id: Optional[str] = None
     extra_fields: Dict[str, Any] = _m.field(default_factory=dict, repr=False, compare=False)
 
-    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "reserved_quantity": "reservedQuantity", "picked_quantity": "pickedQuantity", "shipped_quantity": "shippedQuantity", "backordered_quantity": "backorderedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers", "kit_line_id": "kitLineId"}
+    _wire: ClassVar[Dict[str, str]] = {"id": "id", "line_no": "lineNo", "product_id": "productId", "quantity": "quantity", "line_total": "lineTotal", "line_total_exact": "lineTotalExact", "sku": "sku", "product_name": "productName", "price": "price", "cost": "cost", "received_quantity": "receivedQuantity", "reserved_quantity": "reservedQuantity", "picked_quantity": "pickedQuantity", "shipped_quantity": "shippedQuantity", "backordered_quantity": "backorderedQuantity", "lot_number": "lotNumber", "lots": "lots", "serial_numbers": "serialNumbers", "kit_line_id": "kitLineId"}
     _required: ClassVar[frozenset] = frozenset({"id", "lineNo", "productId", "quantity", "lineTotal", "lineTotalExact"})
 
     @classmethod
@@ -5234,6 +5240,8 @@ class OrderLine(_m.Model):
             quantity=data.get("quantity"),
             line_total=data.get("lineTotal"),
             line_total_exact=data.get("lineTotalExact"),
+            sku=data.get("sku"),
+            product_name=data.get("productName"),
             price=data.get("price"),
             cost=data.get("cost"),
             received_quantity=data.get("receivedQuantity"),

@@ -3,7 +3,6 @@ import { countryName } from "../../../src/order-core/countries";
 import type { Schemas } from "../api/client";
 import { formatInteger } from "../ui/format";
 import { useMoney } from "../ui/money";
-import type { Product } from "../ui/products-lookup";
 import { Table } from "../ui/table";
 
 type Order = Schemas["Order"];
@@ -54,20 +53,13 @@ const openOf = (line: Line) => line.quantity - (line.shippedQuantity ?? 0) - (li
  * backordered (closed by a short pick) and still open. A kit is its own row (kits sold, at the kit's price) with
  * its components under it, each with its own figures and no price of its own (the kit's price covers them).
  */
-export function OrderLines({
-  order,
-  product,
-  sku,
-}: {
-  order: Order;
-  product: (id: string) => Product | undefined;
-  sku: (id: string) => string;
-}) {
+export function OrderLines({ order }: { order: Order }) {
   const money = useMoney();
   const sales = order.type === "sales";
-  const named = (productId: string) => (
+  const skuOf = (line: Line | KitLine) => line.sku ?? line.productId.slice(0, 8);
+  const named = (line: Line | KitLine) => (
     <>
-      <a href={`/app/products/${productId}`}>{sku(productId)}</a> {product(productId)?.name}
+      <a href={`/app/products/${line.productId}`}>{skuOf(line)}</a> {line.productName}
     </>
   );
   const lots = (line: Line) =>
@@ -96,8 +88,8 @@ export function OrderLines({
     <tr key={line.id} class={inKit ? "kit-component" : undefined}>
       <td>{inKit ? `${inKit.kit.lineNo}.${inKit.position}` : line.lineNo}</td>
       <td>
-        {inKit && <span class="muted">Part of kit {sku(inKit.kit.productId)}: </span>}
-        {named(line.productId)}
+        {inKit && <span class="muted">Part of kit {skuOf(inKit.kit)}: </span>}
+        {named(line)}
       </td>
       <td class="number">{formatInteger(line.quantity)}</td>
       {figures(line)}
@@ -110,7 +102,7 @@ export function OrderLines({
     <tr key={kit.id} class="kit-line">
       <td>{kit.lineNo}</td>
       <td>
-        <span class="badge">Kit</span> {named(kit.productId)}
+        <span class="badge">Kit</span> {named(kit)}
       </td>
       <td class="number">{formatInteger(kit.quantity)}</td>
       {sales &&

@@ -39,16 +39,15 @@ export function OrderPage() {
     [id],
   );
   const warehouses = useWarehouses();
-  const products = useProductsById([
-    ...(order.data?.lines.map((l) => l.productId) ?? []),
-    ...(order.data?.kitLines.map((k) => k.productId) ?? []),
-  ]);
   const money = useMoney();
   const [receiving, setReceiving] = useState(false);
   const [returning, setReturning] = useState(false);
   const title = order.data ? `Order ${order.data.number}` : "Order";
   useDocumentTitle(title);
-  const sku = (productId: string) => products.data?.get(productId)?.sku ?? productId.slice(0, 8);
+  // The order names its lines' products (GET /orders/{id}): no second read for their SKUs.
+  const sku = (productId: string) =>
+    [...(order.data?.lines ?? []), ...(order.data?.kitLines ?? [])].find((l) => l.productId === productId)
+      ?.sku ?? productId.slice(0, 8);
 
   return (
     <>
@@ -109,7 +108,7 @@ export function OrderPage() {
             />
             <section aria-labelledby="lines-heading">
               <h2 id="lines-heading">Lines</h2>
-              <OrderLines order={o} product={(id) => products.data?.get(id)} sku={sku} />
+              <OrderLines order={o} />
             </section>
             {o.type === "sales" && (
               <OrderShipments shipments={shipments} warehouse={(id) => codeOf(warehouses.data, id)} />

@@ -9945,7 +9945,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderKitLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "lineTotal", "lineTotalExact" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "sku", "productName", "quantity", "price", "lineTotal", "lineTotalExact" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -9955,6 +9955,12 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
+
+        /// <summary><c>sku</c> (optional).</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>productName</c> (optional).</summary>
+        public string ProductName { get; set; }
 
         /// <summary><c>quantity</c>.</summary>
         public long? Quantity { get; set; }
@@ -9978,6 +9984,8 @@ namespace Warehouse.Api.Models
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
             model.LineNo = ModelJson.ToInt64(ModelJson.Get(json, "lineNo"));
             model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.ProductName = ModelJson.ToStringValue(ModelJson.Get(json, "productName"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
             model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
             model.LineTotal = ModelJson.ToDecimal(ModelJson.Get(json, "lineTotal"));
@@ -9992,6 +10000,8 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "id", Id, true);
             ModelJson.Put(json, "lineNo", LineNo, true);
             ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, false);
+            ModelJson.Put(json, "productName", ProductName, false);
             ModelJson.Put(json, "quantity", Quantity, true);
             ModelJson.Put(json, "price", Price, true);
             ModelJson.Put(json, "lineTotal", LineTotal, true);
@@ -10003,7 +10013,7 @@ namespace Warehouse.Api.Models
 
     public sealed class OrderLine : IJsonModel
     {
-        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "quantity", "price", "cost", "receivedQuantity", "reservedQuantity", "pickedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "kitLineId", "lineTotal", "lineTotalExact" };
+        private static readonly HashSet<string> Known = new HashSet<string> { "id", "lineNo", "productId", "sku", "productName", "quantity", "price", "cost", "receivedQuantity", "reservedQuantity", "pickedQuantity", "shippedQuantity", "backorderedQuantity", "lotNumber", "lots", "serialNumbers", "kitLineId", "lineTotal", "lineTotalExact" };
 
         /// <summary><c>id</c>.</summary>
         public string Id { get; set; }
@@ -10013,6 +10023,12 @@ namespace Warehouse.Api.Models
 
         /// <summary><c>productId</c>.</summary>
         public string ProductId { get; set; }
+
+        /// <summary><c>sku</c> (optional).</summary>
+        public string Sku { get; set; }
+
+        /// <summary><c>productName</c> (optional).</summary>
+        public string ProductName { get; set; }
 
         /// <summary><c>quantity</c>.</summary>
         public long? Quantity { get; set; }
@@ -10066,6 +10082,8 @@ namespace Warehouse.Api.Models
             model.Id = ModelJson.ToStringValue(ModelJson.Get(json, "id"));
             model.LineNo = ModelJson.ToInt64(ModelJson.Get(json, "lineNo"));
             model.ProductId = ModelJson.ToStringValue(ModelJson.Get(json, "productId"));
+            model.Sku = ModelJson.ToStringValue(ModelJson.Get(json, "sku"));
+            model.ProductName = ModelJson.ToStringValue(ModelJson.Get(json, "productName"));
             model.Quantity = ModelJson.ToInt64(ModelJson.Get(json, "quantity"));
             model.Price = ModelJson.ToDecimal(ModelJson.Get(json, "price"));
             model.Cost = ModelJson.ToDecimal(ModelJson.Get(json, "cost"));
@@ -10090,6 +10108,8 @@ namespace Warehouse.Api.Models
             ModelJson.Put(json, "id", Id, true);
             ModelJson.Put(json, "lineNo", LineNo, true);
             ModelJson.Put(json, "productId", ProductId, true);
+            ModelJson.Put(json, "sku", Sku, false);
+            ModelJson.Put(json, "productName", ProductName, false);
             ModelJson.Put(json, "quantity", Quantity, true);
             ModelJson.Put(json, "price", Price, false);
             ModelJson.Put(json, "cost", Cost, false);

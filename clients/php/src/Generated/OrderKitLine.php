@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class OrderKitLine extends Model
 {
-    public const FIELDS = ['id', 'lineNo', 'productId', 'quantity', 'price', 'lineTotal', 'lineTotalExact'];
+    public const FIELDS = ['id', 'lineNo', 'productId', 'sku', 'productName', 'quantity', 'price', 'lineTotal', 'lineTotalExact'];
 
     /** `id` */
     public readonly string $id;
@@ -20,6 +20,12 @@ final class OrderKitLine extends Model
 
     /** `productId` */
     public readonly string $productId;
+
+    /** `sku (optional)` */
+    public readonly ?string $sku;
+
+    /** `productName (optional)` */
+    public readonly ?string $productName;
 
     /** `quantity` */
     public readonly int $quantity;
@@ -40,6 +46,8 @@ final class OrderKitLine extends Model
         $this->id = $data['id'];
         $this->lineNo = $data['lineNo'];
         $this->productId = $data['productId'];
+        $this->sku = $data['sku'] ?? null;
+        $this->productName = $data['productName'] ?? null;
         $this->quantity = $data['quantity'];
         $this->price = $data['price'];
         $this->lineTotal = $data['lineTotal'];

@@ -10,7 +10,7 @@ use Warehouse\Api\Model;
 
 final class OrderLine extends Model
 {
-    public const FIELDS = ['id', 'lineNo', 'productId', 'quantity', 'price', 'cost', 'receivedQuantity', 'reservedQuantity', 'pickedQuantity', 'shippedQuantity', 'backorderedQuantity', 'lotNumber', 'lots', 'serialNumbers', 'kitLineId', 'lineTotal', 'lineTotalExact'];
+    public const FIELDS = ['id', 'lineNo', 'productId', 'sku', 'productName', 'quantity', 'price', 'cost', 'receivedQuantity', 'reservedQuantity', 'pickedQuantity', 'shippedQuantity', 'backorderedQuantity', 'lotNumber', 'lots', 'serialNumbers', 'kitLineId', 'lineTotal', 'lineTotalExact'];
 
     /** `id` */
     public readonly string $id;
@@ -20,6 +20,12 @@ final class OrderLine extends Model
 
     /** `productId` */
     public readonly string $productId;
+
+    /** `sku (optional)` */
+    public readonly ?string $sku;
+
+    /** `productName (optional)` */
+    public readonly ?string $productName;
 
     /** `quantity` */
     public readonly int $quantity;
@@ -70,6 +76,8 @@ final class OrderLine extends Model
         $this->id = $data['id'];
         $this->lineNo = $data['lineNo'];
         $this->productId = $data['productId'];
+        $this->sku = $data['sku'] ?? null;
+        $this->productName = $data['productName'] ?? null;
         $this->quantity = $data['quantity'];
         $this->price = $data['price'] ?? null;
         $this->cost = $data['cost'] ?? null;

@@ -3055,6 +3055,10 @@ export interface components {
             lineNo: number;
             /** Format: uuid */
             productId: string;
+            /** @description In `GET /orders/{id}`: the product's SKU (absent when the product is gone from the catalog). */
+            sku?: string;
+            /** @description In `GET /orders/{id}`: the product's name (absent when the product is gone from the catalog). */
+            productName?: string;
             quantity: number;
             /** @description Unit price (sales orders) */
             price?: number;
@@ -3109,6 +3113,10 @@ export interface components {
              * @description The kit.
              */
             productId: string;
+            /** @description In `GET /orders/{id}`: the product's SKU (absent when the product is gone from the catalog). */
+            sku?: string;
+            /** @description In `GET /orders/{id}`: the product's name (absent when the product is gone from the catalog). */
+            productName?: string;
             /** @description Kits sold. */
             quantity: number;
             /** @description Unit price of one kit. */
