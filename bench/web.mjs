@@ -139,7 +139,10 @@ const pages = [
   "/app/warehouses",
   "/app/configuration/api-keys",
   "/app/configuration/users",
+  "/app/configuration",
   "/app/configuration/webhooks",
+  "/app/count",
+  "/app/waiting",
   "/app/account",
   ...(await detail("/app/products", "/products?pageSize=1")),
   ...(await detail("/app/orders", "/orders?pageSize=1&type=sales")),
@@ -149,6 +152,7 @@ const pages = [
   ...(await detail("/app/counts", "/inventory/counts?pageSize=1")),
   ...(await detail("/app/jobs", "/jobs?pageSize=1")),
   ...(await detail("/app/billing/invoices", "/billing/invoices?pageSize=1")),
+  ...(await detail("/app/configuration/webhooks", "/webhooks?pageSize=1")),
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useLayoutEffect, useState } from "preact/hooks";
 
 export type Load<T> =
   | { state: "loading"; data?: T; reload: () => void }
@@ -7,7 +7,8 @@ export type Load<T> =
 
 /**
  * Runs `load` when a dependency changes (and on `reload()`), keeping the last data while a new load runs.
- * An answer that arrives after a newer request started is dropped.
+ * An answer that arrives after a newer request started is dropped. The read starts as the page is rendered (a
+ * layout effect), not after the browser has painted it: a page load's reads start a frame or more sooner.
  */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Load<T> {
   const [result, setResult] = useState<{ state: "loading" | "ready" | "failed"; data?: T; error?: unknown }>({
@@ -15,7 +16,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Load<T> {
   });
   const [generation, setGeneration] = useState(0);
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  useEffect(() => {
+  useLayoutEffect(() => {
     let current = true;
     setResult((previous) => ({ state: "loading", data: previous.data }));
     load().then(
