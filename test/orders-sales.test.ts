@@ -42,10 +42,18 @@ describe("creating a sales order", () => {
 
     const fetched = await call("GET", `/orders/${order.id}`, { headers: tenant.admin });
     expect(fetched.status).toBe(200);
-    // GET adds what became of each line (the create answer's lines are all reserved, none picked yet).
+    // GET adds what became of each line (the create answer's lines are all reserved, none picked yet) and names
+    // each line's product.
+    const product = (await call("GET", `/products/${productId}`, { headers: tenant.admin })).body.data;
     expect(fetched.body.data).toEqual({
       ...order,
-      lines: order.lines.map((line) => ({ ...line, reservedQuantity: line.quantity, pickedQuantity: 0 })),
+      lines: order.lines.map((line) => ({
+        ...line,
+        reservedQuantity: line.quantity,
+        pickedQuantity: 0,
+        sku: product.sku,
+        productName: product.name,
+      })),
     });
   });
 
