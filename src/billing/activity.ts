@@ -18,6 +18,7 @@ import {
 } from "../db/schema/tenant";
 import { inTenant, tenantRows } from "../db/tenant-scope";
 import type { BilledActivity, BillingUnit } from "../record-schemas/invoice";
+import type { LedgerReason } from "../stock/ledger-reasons";
 import type { chargeReferenceTypes } from "./schemas";
 
 /** Something the warehouse did for a merchant that a rate may price: read from its records, never counted aside. */
@@ -75,7 +76,7 @@ export async function readActivity(scoped: TenantDb, merchantId: string, window:
   const receiptLedger = inTenant(
     tdb,
     stockMovements,
-    eq(stockMovements.reason, "received"),
+    eq(stockMovements.reason, "received" satisfies LedgerReason),
     eq(stockMovements.referenceType, "order"),
     inWindow(stockMovements.createdAt),
   );

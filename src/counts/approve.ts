@@ -114,7 +114,7 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
   const guard = inStatus(tdb, id, "submitted");
   const ctx = {
     ...actor,
-    reason: "cycle_count",
+    reason: "cycle_count" as const,
     referenceType: "inventory_count",
     referenceId: id,
     notes: null,

@@ -1,25 +1,17 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, onlyRow, runBatch, type Statement } from "../db/batch";
+import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { compiledEventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
+import { givenReason } from "../stock/ledger-reasons";
 import { lowStockEvent } from "../stock/low-stock-event";
 import { type InUnits, inBaseUnits } from "../stock/packs";
 import { releaseExpiredHolds } from "../stock/reservations";
-import {
-  addStock,
-  changeLevel,
-  ledgerRow,
-  levelExists,
-  levelJson,
-  levelSnapshot,
-  lotKey,
-  movementSnapshot,
-} from "../stock/statements";
+import { levelExists, levelJson, levelSnapshot, lotKey, movementSnapshot } from "../stock/statements";
 import { assertReceivable, loadStockTargets } from "../stock/targets";
-import { receiveSerials, takeSerials } from "../stock/tracked-stock";
+import { issue, receive } from "../stock/verbs";
 import {
   answerFailedStockWrite,
   plainTargetsGuard,
@@ -64,20 +56,14 @@ async function readAndAdjust(tdb: TenantDb, actor: Actor, body: AdjustmentBody) 
   const location = targets.location(input.locationId);
   const adds = input.quantity > 0;
   if (adds) assertReceivable(location);
-  const at = { locationId: location.id, locationCode: location.code, warehouseId: location.warehouseId };
-  const expect = adds ? { mode: "add" as const } : { mode: "take" as const, ...at };
+  const expect = adds
+    ? { mode: "add" as const }
+    : { mode: "take" as const, locationId: location.id, locationCode: location.code };
   const { lotId, serials } = await resolveTrackedStock(tdb, product, input, expect);
   return writeAdjustment(tdb, actor, input, now, {
     warehouseId: location.warehouseId,
     lotId,
-    serials: serials && {
-      numbers: serials,
-      expect,
-      write: (exists) =>
-        adds
-          ? receiveSerials(tdb, product.id, at, serials, now)
-          : takeSerials(tdb, product.id, location.id, serials, now, undefined, exists),
-    },
+    serials: serials && { numbers: serials, expect },
     expiredHolds: input.quantity < 0 ? targets.expiredHolds : [],
   });
 }
@@ -108,11 +94,8 @@ const adjustedEvent = compiledEventRow(
   },
 );
 
-/**
- * Where an adjustment writes (its warehouse null when read in the batch, from the location); its serials'
- * statement is given whether the level exists.
- */
-type AdjustmentTarget = StockWriteTarget<(levelExists: SQL) => Statement> & { warehouseId: string | null };
+/** Where an adjustment writes (its warehouse null when read in the batch, from the location). */
+type AdjustmentTarget = StockWriteTarget & { warehouseId: string | null };
 
 async function writeAdjustment(
   tdb: TenantDb,
@@ -126,18 +109,18 @@ async function writeAdjustment(
   const adds = input.quantity > 0;
   const level = { productId: input.productId, locationId: input.locationId, lotId };
   const movementId = uuidv7();
-  const change = adds
-    ? addStock(tdb, { ...level, warehouseId: target.warehouseId }, input.quantity, now)
-    : changeLevel(tdb, level, { onHand: input.quantity }, now);
-  const ctx = {
+  const why = {
     ...actor,
-    reason: input.reason,
+    reason: givenReason(input.reason),
     referenceType: null,
     referenceId: null,
     notes: input.notes ?? null,
-    serialNumbers: serials,
     now,
   };
+  const line = { ...level, quantity: Math.abs(input.quantity), serialNumbers: serials };
+  const stock = adds
+    ? receive(tdb, { ...line, warehouseId: target.warehouseId }, why, { movementId })
+    : issue(tdb, line, why, { movementId });
   const adjusted = {
     movementId,
     productId: input.productId,
@@ -151,9 +134,7 @@ async function writeAdjustment(
   const written = await runBatch(tdb, {
     guard: target.guard,
     expiredHolds: releaseExpiredHolds(tdb, target.expiredHolds, now),
-    change,
-    serials: target.serials?.write(levelExists(tdb, level)),
-    ledger: ledgerRow(tdb, movementId, level, input.quantity, ctx),
+    ...stock,
     adjusted: adjustedEvent(tdb, adjusted, now),
     lowStock: adds
       ? undefined
@@ -168,6 +149,6 @@ async function writeAdjustment(
     });
   });
   // A removal from a level that does not exist changed nothing: there is no stock there at all.
-  if (changesOf(written.change) === 0) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
+  if (changesOf(written.level) === 0) throw await insufficientStock(tdb, level, -input.quantity, "quantity");
   return { movement: onlyRow(written.movement), stockLevel: onlyRow(written.stockLevel) };
 }

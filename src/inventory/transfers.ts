@@ -1,24 +1,15 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { changesOf, onlyRow, runBatch, type Statement } from "../db/batch";
+import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { compiledEventRow } from "../outbox/outbox";
 import { insufficientStock } from "../stock/insufficient-stock";
 import { type InUnits, inBaseUnits } from "../stock/packs";
 import { releaseExpiredHolds } from "../stock/reservations";
-import {
-  addStock,
-  changeLevel,
-  ledgerRow,
-  levelExists,
-  levelJson,
-  levelSnapshot,
-  lotKey,
-  movementSnapshot,
-} from "../stock/statements";
+import { levelExists, levelJson, levelSnapshot, lotKey, movementSnapshot } from "../stock/statements";
 import { assertReceivable, loadStockTargets } from "../stock/targets";
-import { takeSerials } from "../stock/tracked-stock";
+import { move } from "../stock/verbs";
 import {
   answerFailedStockWrite,
   plainTargetsGuard,
@@ -69,14 +60,7 @@ async function readAndTransfer(tdb: TenantDb, actor: Actor, body: TransferBody) 
   return writeTransfer(tdb, actor, input, now, {
     destinationWarehouseId: destination.warehouseId,
     lotId,
-    serials: serials && {
-      numbers: serials,
-      expect,
-      write: takeSerials(tdb, product.id, source.id, serials, now, {
-        locationId: destination.id,
-        warehouseId: destination.warehouseId,
-      }),
-    },
+    serials: serials && { numbers: serials, expect },
     expiredHolds: targets.expiredHolds,
   });
 }
@@ -109,7 +93,7 @@ const transferredEvent = compiledEventRow(
 );
 
 /** Where a transfer puts stock (its warehouse null when read in the batch, from the location). */
-type TransferTarget = StockWriteTarget<Statement> & { destinationWarehouseId: string | null };
+type TransferTarget = StockWriteTarget & { destinationWarehouseId: string | null };
 
 async function writeTransfer(
   tdb: TenantDb,
@@ -124,16 +108,14 @@ async function writeTransfer(
   const to = { productId: input.productId, locationId: input.toLocationId, lotId };
   const transferId = uuidv7();
   const movementIds = [uuidv7(), uuidv7()] as const;
-  const ctx = {
+  const why = {
     ...actor,
-    reason: "transfer",
+    reason: "transfer" as const,
     referenceType: "transfer",
     referenceId: transferId,
     notes: input.notes ?? null,
-    serialNumbers: serials,
     now,
   };
-  const sourceExists = levelExists(tdb, from);
   const transferred = {
     transferId,
     productId: input.productId,
@@ -147,17 +129,13 @@ async function writeTransfer(
   const written = await runBatch(tdb, {
     guard: target.guard,
     expiredHolds: releaseExpiredHolds(tdb, target.expiredHolds, now),
-    removal: changeLevel(tdb, from, { onHand: -input.quantity }, now),
-    removalLedger: ledgerRow(tdb, movementIds[0], from, -input.quantity, ctx),
-    addition: addStock(
+    ...move(
       tdb,
-      { ...to, warehouseId: target.destinationWarehouseId },
-      input.quantity,
-      now,
-      sourceExists,
+      { ...from, quantity: input.quantity, serialNumbers: serials },
+      { locationId: input.toLocationId, warehouseId: target.destinationWarehouseId },
+      why,
+      movementIds,
     ),
-    additionLedger: ledgerRow(tdb, movementIds[1], to, input.quantity, ctx, sourceExists),
-    serials: target.serials?.write,
     transferred: transferredEvent(tdb, transferred, now),
     from: levelSnapshot(tdb, from),
     to: levelSnapshot(tdb, to),

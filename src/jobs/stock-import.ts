@@ -3,6 +3,7 @@ import type { TenantDb } from "../db/client";
 import { formatIssues } from "../http/validation";
 import type { RowError } from "../record-schemas/job";
 import { adjustmentLine, type BatchLine, setLevelLine } from "../stock/batch-lines";
+import type { LedgerReason } from "../stock/ledger-reasons";
 import { AdjustmentBatchLine, SetLevelBody } from "../stock/line-schemas";
 import { type LineRef, type LineTarget, resolveLineTargets } from "../stock/line-targets";
 import { linesInBaseUnits, onHandAmount, type PackedAmount } from "../stock/packs";
@@ -17,7 +18,7 @@ import { actorOfJob, type JobRow } from "./job-rows";
 /** How the CSV's cells are typed: the columns that hold numbers. */
 export const STOCK_CSV_COLUMNS = { numeric: new Set(["quantity", "onHand", "expectedOnHand"]) };
 
-const DEFAULT_REASON = "import";
+const DEFAULT_REASON: LedgerReason = "import";
 
 /** A row's stock line (given its product and location), or why it has none. CSV lists serials in one cell, `|` between. */
 function lineOf(value: Record<string, unknown>, reason: string): Planned | { errors: string[] } {

@@ -17,7 +17,7 @@ import { eventRow } from "../outbox/outbox";
 import { dispatchedPayload, shipmentInOrderEvent } from "../shipment-core/records";
 import { shipmentStatements } from "../shipment-core/statements";
 import { byStockLevel } from "../stock/allocation";
-import { releaseReservation } from "../stock/order-stock";
+import { release } from "../stock/order-stock";
 import { serialsChanged } from "../stock/tracked-stock";
 import { pickedSerials } from "./picked-serials";
 import { remainderShipment } from "./remainder-shipment";
@@ -85,7 +85,7 @@ export async function changeStatus(
         guard,
       )
     : to === "cancelled"
-      ? byStockLevel(order.reservations).map((s) => releaseReservation(tdb, s, now, guard))
+      ? byStockLevel(order.reservations).map((s) => release(tdb, s, now, guard))
       : [];
   const releasesReservations = ships || to === "cancelled";
 

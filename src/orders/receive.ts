@@ -14,18 +14,17 @@ import { canReceive, statusAfterReceipt } from "../order-core/state-machine";
 import { atVersion, bumpVersion } from "../order-core/version-guard";
 import { eventRow } from "../outbox/outbox";
 import { overCeiling } from "../stock/level-ceiling";
-import { receiveStock } from "../stock/order-stock";
 import { inBaseUnits } from "../stock/packs";
 import { assertReceivable, targetLocations } from "../stock/targets";
 import {
   assertTracking,
-  receiveSerials,
-  resolveLots,
-  serialProblems,
+  linesTrackingProblems,
+  resolveLinesLots,
+  serialsAlreadyInStock,
   serialsChanged,
   serialsOnTwoLines,
-  trackingProblems,
 } from "../stock/tracked-stock";
+import { receive, statementsOf } from "../stock/verbs";
 import { productsQuery } from "./order-inputs";
 import type { ReceiveBody } from "./schemas";
 
@@ -99,38 +98,27 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
   // Lots and serials: each line names what its product's tracking needs; new lots are created.
   const productById = new Map(tracked.map((p) => [p.id, p]));
   const productOf = (lineId: string) => productById.get(lineById.get(lineId)?.productId ?? "");
-  const problems = input.lines.flatMap((l, i) => {
+  const withProducts = input.lines.map((l) => {
     const product = productOf(l.lineId);
-    return product ? trackingProblems(product, l, l.quantity, `lines[${i}].`) : [];
+    return { ...l, product, productId: product?.id ?? "" };
   });
-  const serialsTwice = serialsOnTwoLines(
-    input.lines.map((l) => ({ ...l, productId: productOf(l.lineId)?.id ?? "" })),
-  );
-  assertTracking([...problems, ...serialsTwice]);
-  const lotOf = await resolveLots(
-    tdb,
-    input.lines.flatMap((l, i) => {
-      const product = productOf(l.lineId);
-      return product && l.lotNumber !== undefined
-        ? [{ ...l, productId: product.id, sku: product.sku, lotNumber: l.lotNumber, field: `lines[${i}].` }]
-        : [];
-    }),
-    "add",
-  );
-  const serialIssues = await Promise.all(
-    input.lines.map((l, i) =>
-      l.serialNumbers
-        ? serialProblems(tdb, productOf(l.lineId)?.id ?? "", l.serialNumbers, { mode: "add" }, `lines[${i}].`)
-        : [],
-    ),
-  );
-  if (serialIssues.flat().length) throw conflict(serialIssues.flat()[0] as string, serialIssues.flat());
+  assertTracking([...linesTrackingProblems(withProducts), ...serialsOnTwoLines(withProducts)]);
+  const lotOf = await resolveLinesLots(tdb, withProducts, "add");
+  const serialIssues = await serialsAlreadyInStock(tdb, withProducts);
+  if (serialIssues.length) throw conflict(serialIssues[0] as string, serialIssues);
 
   const now = new Date().toISOString();
   const after = [...lineById.values()];
   const to = statusAfterReceipt(after);
   const guard = atVersion(tdb, orderId, row.version);
-  const ctx = { orderId, ...actor, now };
+  const why = {
+    reason: "received" as const,
+    referenceType: "order",
+    referenceId: orderId,
+    notes: null,
+    ...actor,
+    now,
+  };
   const history =
     to === row.status ? order.history : [...order.history, historyEntry(row, row.status, to, actor, now)];
   const record = orderRecord(
@@ -146,19 +134,7 @@ export async function receivePurchaseOrder(tdb: TenantDb, actor: Actor, orderId:
 
   const written = await runBatch(tdb, {
     receipt: receipt.flatMap((l) => [
-      ...receiveStock(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, ctx, guard, l.serialNumbers),
-      ...(l.serialNumbers
-        ? [
-            receiveSerials(
-              tdb,
-              l.productId,
-              { locationId: l.locationId, warehouseId: row.warehouseId ?? "" },
-              l.serialNumbers,
-              now,
-              guard,
-            ),
-          ]
-        : []),
+      ...statementsOf(receive(tdb, { ...l, warehouseId: row.warehouseId ?? "" }, why, { guard })),
       tdb.db
         .update(orderLines)
         .set({ receivedQuantity: sql`${orderLines.receivedQuantity} + ${l.quantity}` })

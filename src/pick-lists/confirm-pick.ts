@@ -6,10 +6,9 @@ import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { addReservedStock } from "../stock/order-stock";
 import { inBaseUnits } from "../stock/packs";
-import { changeLevel, type LedgerContext, ledgerRow } from "../stock/statements";
-import { serialsChanged, serialsWhere, takeSerials } from "../stock/tracked-stock";
+import { serialsChanged, serialsWhere } from "../stock/tracked-stock";
+import { moveReserved } from "../stock/verbs";
 import {
   bumpOrderVersion,
   type LineRef,
@@ -110,41 +109,32 @@ export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: strin
   const ref: LineRef = { ...line, pickListId };
   const guard = pickGuard(tdb, ref);
   const lot = line.lotId || undefined;
-  const bin = { productId: line.productId, locationId: line.locationId, lotId: lot };
-  const pack = {
+  const q = input.quantity;
+  const bin = {
     productId: line.productId,
-    locationId: packing.id,
+    locationId: line.locationId,
     lotId: lot,
-    warehouseId: row.warehouseId,
+    quantity: q,
+    serialNumbers: serials,
   };
-  const ledger: LedgerContext = {
-    reason: "pick",
+  const why = {
+    reason: "pick" as const,
     referenceType: "pick_list",
     referenceId: pickListId,
     notes: input.toteCode ? `tote ${input.toteCode}` : null,
     ...actor,
     now,
-    serialNumbers: serials,
   };
-  const q = input.quantity;
   const written = await runBatch(tdb, {
     order: bumpOrderVersion(tdb, ref, now, guard),
-    bin: [
-      changeLevel(tdb, bin, { onHand: -q, reserved: -q }, now, guard),
-      ledgerRow(tdb, uuidv7(), bin, -q, ledger, guard),
-    ],
-    pack: addReservedStock(tdb, pack, { orderId: line.orderId, lineId: line.orderLineId }, q, ledger, guard),
-    serials: serials
-      ? takeSerials(
-          tdb,
-          line.productId,
-          line.locationId,
-          serials,
-          now,
-          { locationId: packing.id, warehouseId: row.warehouseId },
-          guard,
-        )
-      : undefined,
+    ...moveReserved(
+      tdb,
+      bin,
+      { locationId: packing.id, warehouseId: row.warehouseId },
+      { orderId: line.orderId, lineId: line.orderLineId },
+      why,
+      guard,
+    ),
     binReservation: shrinkBinReservation(tdb, ref, q, guard),
     audit: sql`insert into pick_list_picks (id, tenant_id, pick_list_id, line_id, kind, quantity, serial_numbers, tote_code,
         actor_type, actor_id, created_at)

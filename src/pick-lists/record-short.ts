@@ -11,7 +11,7 @@ import { readOrder } from "../order-core/read-order";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { eventRow } from "../outbox/outbox";
 import { readShipments, shipmentInOrderEvent } from "../shipment-core/records";
-import { changeLevel } from "../stock/statements";
+import { release } from "../stock/order-stock";
 import { refusal, remainingOf } from "./confirm-pick";
 import {
   bumpOrderVersion,
@@ -79,10 +79,9 @@ export async function recordShort(tdb: TenantDb, actor: Actor, pickListId: strin
   const shipping = await shipsTheOrder(tdb, actor, order, orderLines, auditId, now);
   const written = await runBatch(tdb, {
     order: bumpOrderVersion(tdb, ref, now, guard),
-    release: changeLevel(
+    release: release(
       tdb,
-      { productId: line.productId, locationId: line.locationId, lotId: line.lotId || undefined },
-      { reserved: -q },
+      { productId: line.productId, locationId: line.locationId, lotId: line.lotId || undefined, quantity: q },
       now,
       guard,
     ),

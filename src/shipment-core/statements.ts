@@ -1,12 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
-import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { insertSelect } from "../db/insert-select";
 import { packageLines, packages, shipmentStock, shipments } from "../db/schema/tenant";
-import { changeLevel, type LedgerContext, ledgerRow } from "../stock/statements";
-import { takeSerials } from "../stock/tracked-stock";
+import type { LedgerReason } from "../stock/ledger-reasons";
+import { ship, statementsOf } from "../stock/verbs";
 import type { ShipmentPlan } from "./plan";
 import type { ShipmentRow } from "./records";
 
@@ -14,7 +13,7 @@ type PackageRow = typeof packages.$inferSelect;
 
 /** Where the ledger rows of a shipment point: the shipment (reason `shipment`) or, for the legacy status update, the order. */
 export interface ShipmentLedger {
-  reason: string;
+  reason: LedgerReason;
   referenceType: string;
   referenceId: string;
 }
@@ -100,22 +99,17 @@ export function shipmentStatements(
       sql`from json_each(${json(plan.stock)}) where ${guard}`,
     ),
     ...plan.stock.flatMap((s) => {
-      const level = { productId: s.productId, locationId: s.locationId, lotId: s.lotId || undefined };
-      const ledger: LedgerContext = {
-        ...ctx.ledger,
-        notes: null,
-        ...actor,
-        now,
-        serialNumbers: s.serials.length ? s.serials : null,
+      const line = {
+        productId: s.productId,
+        locationId: s.locationId,
+        lotId: s.lotId || undefined,
+        quantity: s.quantity,
+        serialNumbers: s.serials,
       };
       const reservation = sql`tenant_id = ${t} and order_id = ${shipment.orderId} and line_id = ${s.orderLineId}
         and location_id = ${s.locationId} and lot_id = ${s.lotId}`;
       return [
-        changeLevel(tdb, level, { onHand: -s.quantity, reserved: -s.quantity }, now, guard),
-        ledgerRow(tdb, uuidv7(), level, -s.quantity, ledger, guard),
-        ...(s.serials.length
-          ? [takeSerials(tdb, s.productId, s.locationId, s.serials, now, undefined, guard)]
-          : []),
+        ...statementsOf(ship(tdb, line, { ...ctx.ledger, notes: null, ...actor, now }, { guard })),
         sql`delete from order_reservations where ${reservation} and quantity = ${s.quantity} and ${guard}`,
         sql`update order_reservations set quantity = quantity - ${s.quantity} where ${reservation} and ${guard}`,
       ];

@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import { givenReason } from "./ledger-reasons";
 import type { AdjustmentBatchLine, SetLevelBody } from "./line-schemas";
 import type { LineTarget } from "./line-targets";
 import type { StockLine } from "./stock-lines";
@@ -16,7 +17,7 @@ export const adjustmentLine = (
 ): BatchLine => ({
   target,
   change: { quantity },
-  reason: line.reason,
+  reason: givenReason(line.reason),
   notes: line.notes ?? null,
   lotNumber: line.lotNumber,
   expiresAt: line.expiresAt,

@@ -1,6 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import type { Reservation } from "./allocation";
 import { addStock, changeLevel, type LedgerContext, type Level, ledgerRow, lotKey } from "./statements";
@@ -9,58 +8,11 @@ import { addStock, changeLevel, type LedgerContext, type Level, ledgerRow, lotKe
 // impossible because the stock_levels CHECKs (reserved <= on_hand, on_hand >= 0) fail the whole batch
 // of a losing racer.
 
-/** The order a change belongs to, who made it, and when. */
-export type MovementContext = Actor & { orderId: string; now: string };
-
 type StockAmount = Pick<Reservation, "productId" | "locationId" | "quantity"> & { lotId?: string };
 
-const ledgerContext = (
-  ctx: MovementContext,
-  reason: string,
-  serialNumbers: readonly string[] | null = null,
-): LedgerContext => ({
-  reason,
-  referenceType: "order",
-  referenceId: ctx.orderId,
-  notes: null,
-  actorType: ctx.actorType,
-  actorId: ctx.actorId,
-  requestId: ctx.requestId,
-  now: ctx.now,
-  serialNumbers,
-});
-
-/** Gives held stock back (cancellation). */
-export function releaseReservation(tdb: TenantDb, s: StockAmount, now: string, guard: SQL) {
+/** Gives reserved stock back (an order cancelled, a pick recorded short): reserved down, nothing moves. */
+export function release(tdb: TenantDb, s: StockAmount, now: string, guard: SQL) {
   return changeLevel(tdb, s, { reserved: -s.quantity }, now, guard);
-}
-
-/**
- * Units arriving from outside (an order's receipt, a return's goods): the level created on first use, and their
- * ledger row. Every receipt goes through here.
- */
-export function receiveUnits(
-  tdb: TenantDb,
-  level: Level & { warehouseId: string },
-  quantity: number,
-  ledger: LedgerContext,
-  guard: SQL,
-) {
-  return [
-    addStock(tdb, level, quantity, ledger.now, guard),
-    ledgerRow(tdb, uuidv7(), level, quantity, ledger, guard),
-  ] as const;
-}
-
-/** An order's received stock, with a `received` ledger row. */
-export function receiveStock(
-  tdb: TenantDb,
-  s: StockAmount & { warehouseId: string },
-  ctx: MovementContext,
-  guard: SQL,
-  serialNumbers: readonly string[] | null = null,
-) {
-  return receiveUnits(tdb, s, s.quantity, ledgerContext(ctx, "received", serialNumbers), guard);
 }
 
 /**

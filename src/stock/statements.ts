@@ -5,6 +5,7 @@ import { compiled } from "../db/compiled";
 import { insertSelect } from "../db/insert-select";
 import { locations, stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant, tenantRows } from "../db/tenant-scope";
+import type { MovementReason } from "./ledger-reasons";
 import { selectMovements, selectStockLevels } from "./projections";
 import { sellableUnits } from "./sellable";
 
@@ -23,7 +24,7 @@ export interface Level {
 export const lotKey = (l: Level) => l.lotId ?? "";
 
 export interface LedgerContext {
-  reason: string;
+  reason: MovementReason;
   referenceType: string | null;
   referenceId: string | null;
   notes: string | null;
@@ -59,6 +60,10 @@ export const warehouseOfLocation = (tdb: TenantDb, locationId: string) =>
     .from(locations)
     .where(inTenant(tdb, locations, eq(locations.id, locationId)))})`;
 
+/** The one insert of levels: the rows `source` selects, in the columns' order. */
+const insertLevels = (source: SQL) =>
+  sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at) ${source}`;
+
 /** An addition's statement, the warehouse given or (null) read from the location in the batch. */
 const addStockStatement = (
   tdb: TenantDb,
@@ -67,8 +72,7 @@ const addStockStatement = (
   now: string,
   onlyIf = sql`1`,
 ) =>
-  sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at)
-    select ${tdb.tenantId}, ${l.productId}, ${l.locationId}, ${l.lotId}, ${l.warehouseId ?? warehouseOfLocation(tdb, l.locationId)}, ${quantity}, 0, ${now} where ${onlyIf}
+  sql`${insertLevels(sql`select ${tdb.tenantId}, ${l.productId}, ${l.locationId}, ${l.lotId}, ${l.warehouseId ?? warehouseOfLocation(tdb, l.locationId)}, ${quantity}, 0, ${now} where ${onlyIf}`)}
     on conflict (tenant_id, product_id, location_id, lot_id)
     do update set on_hand = on_hand + excluded.on_hand, updated_at = excluded.updated_at`;
 
@@ -263,7 +267,7 @@ export interface LevelChange extends Level {
    */
   expectOnHand?: number;
   /** The ledger row's reason and notes when they are the change's own (a batch of adjustments). */
-  reason?: string;
+  reason?: MovementReason;
   notes?: string | null;
 }
 
@@ -322,11 +326,12 @@ export function changeLevels(
         from ${net(json)} j
         where stock_levels.tenant_id = ${tdb.tenantId} and stock_levels.product_id = j.p
           and stock_levels.location_id = j.l and stock_levels.lot_id = j.lot and ${onlyIf}`,
-      sql`insert into stock_levels (tenant_id, product_id, location_id, lot_id, warehouse_id, on_hand, reserved, updated_at)
-        select ${tdb.tenantId}, j.p, j.l, j.lot, j.w, case when j.e is null or j.e = 0 then j.d else -1 end, 0, ${ctx.now}
+      insertLevels(
+        sql`select ${tdb.tenantId}, j.p, j.l, j.lot, j.w, case when j.e is null or j.e = 0 then j.d else -1 end, 0, ${ctx.now}
         from ${net(json)} j
         where j.d <> 0 and not exists (select 1 from stock_levels s where s.tenant_id = ${tdb.tenantId}
           and s.product_id = j.p and s.location_id = j.l and s.lot_id = j.lot) and ${onlyIf}`,
+      ),
     ]),
     // CROSS JOIN keeps the JSON rows outside (one key lookup each): SQLite would otherwise walk the tenant's
     // levels and re-read the JSON for each (seconds once a tenant has thousands of levels).

@@ -8,6 +8,7 @@ import { MAX_ON_HAND } from "../db/schema/tenant";
 import { AppError, conflict } from "../http/errors";
 import { selectedEventRows } from "../outbox/outbox";
 import { expiredHoldsOf, toHold } from "./hold-projection";
+import { givenReason, type MovementReason } from "./ledger-reasons";
 import type { LineLocation, LineProduct, LineTarget } from "./line-targets";
 import { type Drop, lowStockEvents } from "./low-stock-event";
 import { releaseExpiredHolds } from "./reservations";
@@ -36,7 +37,7 @@ export interface StockLine {
   product: LineProduct;
   location: LineLocation;
   change: LineChange;
-  reason: string;
+  reason: MovementReason;
   notes: string | null;
   lotNumber?: string;
   expiresAt?: string;
@@ -399,7 +400,15 @@ async function writePlanned(
   const after = new Map<string, number>();
   if (changes.length === 0 && alongside.length > 0) await runBatch(tdb, { alongside });
   if (changes.length > 0) {
-    const ctx = { ...actor, reason: "", referenceType: null, referenceId: null, notes: null, now };
+    // Every change names its own reason (changeLevels); the batch's is never stored.
+    const ctx = {
+      ...actor,
+      reason: givenReason(""),
+      referenceType: null,
+      referenceId: null,
+      notes: null,
+      now,
+    };
     const written = await runBatch(tdb, {
       expiredHolds: releaseExpiredHolds(tdb, plan.expiredHolds, now),
       levels: changeLevels(tdb, changes, ctx),

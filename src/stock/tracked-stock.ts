@@ -81,6 +81,48 @@ export function serialsOnTwoLines(
   );
 }
 
+/** A receipt's or count's lines, each with its product (undefined: not found, answered elsewhere). */
+type LinesOfProducts = readonly (TrackedInput & { quantity: number; product: TrackedProduct | undefined })[];
+
+/** Every problem of the lines' tracking fields for their products (`lines[i].` before each). */
+export const linesTrackingProblems = (lines: LinesOfProducts) =>
+  lines.flatMap((l, i) => (l.product ? trackingProblems(l.product, l, l.quantity, `lines[${i}].`) : []));
+
+/** The ids of the lots the lines name (`resolveLots`: an addition creates the ones it does not find). */
+export const resolveLinesLots = (tdb: TenantDb, lines: LinesOfProducts, mode: "add" | "take") =>
+  resolveLots(
+    tdb,
+    lines.flatMap((l, i) =>
+      l.product && l.lotNumber !== undefined
+        ? [
+            {
+              ...l,
+              productId: l.product.id,
+              sku: l.product.sku,
+              lotNumber: l.lotNumber,
+              field: `lines[${i}].`,
+            },
+          ]
+        : [],
+    ),
+    mode,
+  );
+
+/** The 409s of the serial numbers lines bring into stock that are in stock already. */
+export async function serialsAlreadyInStock(
+  tdb: TenantDb,
+  lines: readonly { productId: string; serialNumbers?: readonly string[] }[],
+) {
+  const problems = await Promise.all(
+    lines.map((l, i) =>
+      l.serialNumbers
+        ? serialProblems(tdb, l.productId, l.serialNumbers, { mode: "add" }, `lines[${i}].`)
+        : [],
+    ),
+  );
+  return problems.flat();
+}
+
 /** Throws the 400 of every problem, when there are any. */
 export function assertTracking(problems: readonly string[]): void {
   if (problems.length) throw validationError([...problems]);

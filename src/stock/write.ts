@@ -122,11 +122,11 @@ export function uncheckedOrChecked<T>(
 }
 
 /** What a one-product write resolved before its batch; `guard` checks in the batch what was not read. */
-export interface StockWriteTarget<SerialsStatement> {
+export interface StockWriteTarget {
   guard?: Statement;
   lotId: string | undefined;
-  /** The serial numbers it moves, where they must be, and their statement. */
-  serials: { numbers: readonly string[]; expect: SerialsExpected; write: SerialsStatement } | null;
+  /** The serial numbers it moves, and where they must be. */
+  serials: { numbers: readonly string[]; expect: SerialsExpected } | null;
   expiredHolds: readonly HoldRecord[];
 }
 
