@@ -5,7 +5,7 @@ import { sweepSignInClients } from "./identity/known-clients";
 import { wakeStrandedJobs } from "./jobs/wake-stranded";
 import { log } from "./observability/log";
 import { sweepOldEvents } from "./outbox/retention";
-import { sweepExpiredHolds } from "./stock/hold-release";
+import { sweepExpiredHolds } from "./stock";
 import { sweepExpiredUploads } from "./uploads/sweep-expired";
 import { redispatchLost } from "./webhooks/dispatch-sweep";
 

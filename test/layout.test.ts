@@ -204,6 +204,51 @@ describe("URL modules and shared layers", () => {
   });
 });
 
+// The stock kernel answers in the warehouse's words: outside src/stock, only its front door (src/stock/index.ts:
+// the verbs that give a level's change with its ledger row and its serials' move, and what callers read) and its
+// API shapes (src/stock/schemas.ts) are imported, so no caller writes a level or a ledger row by hand.
+const stockDoors = new Set(["stock", "stock/index", "stock/schemas"]);
+
+/** "file -> stock/x" for every import of a kernel file other than its front door from outside src/stock. */
+function kernelInsides(files: Record<string, string>) {
+  const found: string[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    const parts = file.split("/").slice(2, -1); // ["orders"] for ../src/orders/x.ts
+    if (parts[0] === "stock") continue;
+    for (const [, spec] of text.matchAll(/from "(\.[^"]+)"/g)) {
+      const target = [...parts];
+      for (const step of (spec as string).split("/")) {
+        if (step === "..") target.pop();
+        else if (step !== ".") target.push(step);
+      }
+      const path = target.join("/");
+      if (target[0] === "stock" && !stockDoors.has(path)) found.push(`${file.slice(7)} -> ${path}`);
+    }
+  }
+  return found.sort();
+}
+
+describe("the stock kernel", () => {
+  it("is imported from outside src/stock only through its front door and its API shapes", () => {
+    expect(kernelInsides(sources)).toEqual([]);
+  });
+
+  it("catches a planted import of a kernel file behind the front door", () => {
+    const planted = {
+      "../src/returns/receive-return.ts":
+        'import { changeLevel } from "../stock/statements";\nimport { receive } from "../stock";',
+      "../src/orders/deep/file.ts": 'import { LotNumber } from "../../stock/schemas";',
+      "../src/stock/verbs.ts": 'import { addStock } from "./statements";',
+      "../src/counts/approve.ts":
+        'import { issue } from "../stock/index";\nimport { x } from "../stock/tracked-stock";',
+    };
+    expect(kernelInsides(planted)).toEqual([
+      "counts/approve.ts -> stock/tracked-stock",
+      "returns/receive-return.ts -> stock/statements",
+    ]);
+  });
+});
+
 // Every list pages one way (src/db/pages.ts): its select, its order and its count go to `readPage` (or a helper on
 // it), which adds the window and reads the page with its total in one batch; the newest-first order is `newestFirst`.
 /** "file: what it does by hand" for each list file that windows its page itself or writes the newest-first order. */

@@ -18,7 +18,7 @@ import {
 } from "../db/schema/tenant";
 import { inTenant, tenantRows } from "../db/tenant-scope";
 import type { BilledActivity, BillingUnit } from "../record-schemas/invoice";
-import type { LedgerReason } from "../stock/ledger-reasons";
+import type { LedgerReason } from "../stock";
 import type { chargeReferenceTypes } from "./schemas";
 
 /** Something the warehouse did for a merchant that a rate may price: read from its records, never counted aside. */

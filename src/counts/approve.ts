@@ -9,18 +9,22 @@ import { inventoryCounts } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { eventRow } from "../outbox/outbox";
-import { expiredHoldsOf, toHold } from "../stock/hold-projection";
-import { shortage } from "../stock/insufficient-stock";
-import { overCeiling } from "../stock/level-ceiling";
-import { type Drop, lowStockEvents } from "../stock/low-stock-event";
-import { releaseExpiredHolds } from "../stock/reservations";
-import { changeLevels, type LevelChange } from "../stock/statements";
 import {
+  changeLevels,
+  type Drop,
+  expiredHoldsOf,
+  type LevelChange,
+  lowStockEvents,
+  overCeiling,
   receiveSerialUnits,
+  releaseExpiredHolds,
   type SerialUnit,
   serialsWhereMany,
+  shortage,
   takeSerialUnits,
-} from "../stock/tracked-stock";
+  toHold,
+} from "../stock";
+
 import { countApprovedPayload } from "./approved-event";
 import { inStatus } from "./count-statements";
 import { readCount } from "./read-count";

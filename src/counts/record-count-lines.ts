@@ -5,8 +5,8 @@ import type { TenantDb } from "../db/client";
 import { inventoryCounts, locations, products } from "../db/schema/tenant";
 import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { validationError } from "../http/validation";
-import { inBaseUnits } from "../stock/packs";
-import { resolveLots, trackingProblems } from "../stock/tracked-stock";
+import { inBaseUnits, resolveLots, trackingProblems } from "../stock";
+
 import { inStatus, serialsOnHand } from "./count-statements";
 import { loadCount, refuse } from "./count-status";
 import { readCount } from "./read-count";

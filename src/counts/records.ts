@@ -9,7 +9,7 @@ import {
 } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import type { CountRecord } from "../record-schemas/count";
-import { lotIdOf, withLot } from "../stock/projections";
+import { lotIdOf, withLot } from "../stock";
 
 export type CountRow = typeof inventoryCounts.$inferSelect;
 

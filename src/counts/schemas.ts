@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { countStatuses } from "../db/schema/tenant";
 import { exactlyOne, withRules } from "../http/field-rules";
 import { pageQuery } from "../http/pagination";
-import { PacksOrNone, packFields, withOneAmount } from "../stock/packs";
+import { PacksOrNone, packFields, withOneAmount } from "../stock";
 import {
   LotNumber,
   MAX_SERIALS_PER_LINE,

@@ -7,12 +7,21 @@ import { inTenant, tenantIdsAmong } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { eventRow } from "../outbox/outbox";
-import { inShownOrder, toHold } from "../stock/hold-projection";
-import { lowStockEvent } from "../stock/low-stock-event";
-import { type InUnits, inBaseUnits } from "../stock/packs";
-import { planReservations, reservationReads, reserveRacing, reserveStock } from "../stock/reservations";
+import {
+  type InUnits,
+  inBaseUnits,
+  inShownOrder,
+  lowStockEvent,
+  planReservations,
+  reservationReads,
+  reserveRacing,
+  reserveStock,
+  resolveLots,
+  toHold,
+} from "../stock";
+
 import type { HoldRecord } from "../stock/schemas";
-import { resolveLots } from "../stock/tracked-stock";
+
 import { type CreateHoldBody, MAX_HOLD_MS } from "./schemas";
 
 function assertExpiry(expiresAt: string, now: Date): string {

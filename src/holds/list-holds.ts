@@ -3,7 +3,7 @@ import type { TenantDb } from "../db/client";
 import { newestFirst, readPage } from "../db/pages";
 import { stockHolds as h } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { holdStatusAt, selectHolds, toHold } from "../stock/hold-projection";
+import { holdStatusAt, selectHolds, toHold } from "../stock";
 import type { HoldsQuery } from "./schemas";
 
 /** `GET /inventory/holds`, newest first. */

@@ -3,8 +3,8 @@ import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { stockHolds as h } from "../db/schema/tenant";
 import { conflict } from "../http/errors";
-import { reservesStock, selectHolds, toHold } from "../stock/hold-projection";
-import { releaseHold } from "../stock/hold-release";
+import { releaseHold, reservesStock, selectHolds, toHold } from "../stock";
+
 import { getHold } from "./get-hold";
 
 /**

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { holdStatuses } from "../db/schema/tenant";
 import { notBoth, withRules } from "../http/field-rules";
 import { pageQuery } from "../http/pagination";
-import { amountFields, oneAmountRule } from "../stock/packs";
+import { amountFields, oneAmountRule } from "../stock";
 import { LotNumber } from "../stock/schemas";
 
 /** A hold lasts at most this long. */

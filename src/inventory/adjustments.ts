@@ -4,22 +4,30 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { compiledEventRow } from "../outbox/outbox";
-import { insufficientStock } from "../stock/insufficient-stock";
-import { givenReason } from "../stock/ledger-reasons";
-import { lowStockEvent } from "../stock/low-stock-event";
-import { type InUnits, inBaseUnits } from "../stock/packs";
-import { releaseExpiredHolds } from "../stock/reservations";
-import { levelExists, levelJson, levelSnapshot, lotKey, movementSnapshot } from "../stock/statements";
-import { assertReceivable, loadStockTargets } from "../stock/targets";
-import { issue, receive } from "../stock/verbs";
 import {
   answerFailedStockWrite,
+  assertReceivable,
+  givenReason,
+  type InUnits,
+  inBaseUnits,
+  insufficientStock,
+  issue,
+  levelExists,
+  levelJson,
+  levelSnapshot,
+  loadStockTargets,
+  lotKey,
+  lowStockEvent,
+  movementSnapshot,
   plainTargetsGuard,
+  receive,
+  releaseExpiredHolds,
   resolveTrackedStock,
   type StockWriteTarget,
   uncheckedOrChecked,
   untrackedStock,
-} from "../stock/write";
+} from "../stock";
+
 import type { AdjustmentBody } from "./schemas";
 
 /**

@@ -1,9 +1,7 @@
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
-import { adjustmentLine } from "../stock/batch-lines";
-import { resolveLineTargets } from "../stock/line-targets";
-import { linesInBaseUnits } from "../stock/packs";
-import { writeStockLines } from "../stock/stock-lines";
+import { adjustmentLine, linesInBaseUnits, resolveLineTargets, writeStockLines } from "../stock";
+
 import { batchResult } from "./batch-results";
 import type { AdjustmentBatchBody } from "./batch-schemas";
 

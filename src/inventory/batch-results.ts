@@ -1,4 +1,4 @@
-import type { LineResult } from "../stock/stock-lines";
+import type { LineResult } from "../stock";
 import type { BatchResult } from "./batch-schemas";
 
 /** A batch's answer: each line's result as the API shows it (its level is the caller's own), and the counts. */

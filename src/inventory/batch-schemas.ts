@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { nullableRef } from "../http/nullable";
-import { AdjustmentBatchLine, SetLevelBody } from "../stock/line-schemas";
+import { AdjustmentBatchLine, SetLevelBody } from "../stock";
 import {
   MAX_SERIALS_PER_REQUEST,
   MovementRecord,

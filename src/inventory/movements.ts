@@ -4,7 +4,7 @@ import { newestFirst, readPage } from "../db/pages";
 import { stockMovements as m } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { between } from "../db/time-range";
-import { selectMovements } from "../stock/projections";
+import { selectMovements } from "../stock";
 import type { MovementsQuery } from "./schemas";
 
 /** `GET /inventory/movements`, newest first. A date-only `to` includes that whole day. */

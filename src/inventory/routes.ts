@@ -4,8 +4,8 @@ import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
-import { KitStockLevelRecord } from "../stock/kit-availability";
-import { SetLevelBody } from "../stock/line-schemas";
+import { KitStockLevelRecord, SetLevelBody } from "../stock";
+
 import { MovementRecord, StockLevelRecord } from "../stock/schemas";
 import { adjustStock } from "./adjustments";
 import { adjustStockBatch } from "./batch-adjustments";

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ON_HAND } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
-import { adjustmentFields, MovementNotes } from "../stock/line-schemas";
-import { amountFields, PackagingCode, withOneAmount } from "../stock/packs";
+import { adjustmentFields, amountFields, MovementNotes, PackagingCode, withOneAmount } from "../stock";
+
 import {
   LotNumber,
   levelPlaceShape,

@@ -2,8 +2,8 @@ import type { Actor } from "../auth/principal";
 import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { AppError, errorCodeForStatus } from "../http/errors";
-import type { SetLevelBody } from "../stock/line-schemas";
-import { levelSnapshot, movementSnapshot } from "../stock/statements";
+import { levelSnapshot, movementSnapshot, type SetLevelBody } from "../stock";
+
 import { writeLevels } from "./write-levels";
 
 /** `PUT /inventory/levels`: the ledger row (null when on hand was already that) and the level as it is now. */

@@ -4,8 +4,7 @@ import type { TenantDb } from "../db/client";
 import { products, stockLevels, stockMovements } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
-import { lastMovementAt } from "../stock/as-of";
-import { levelOrder, levelPlace, levelsWithProducts, withPlace } from "../stock/projections";
+import { lastMovementAt, levelOrder, levelPlace, levelsWithProducts, withPlace } from "../stock";
 
 /**
  * The keys of the page's levels that existed at `asOf` (had a ledger row by then), with how many existed in

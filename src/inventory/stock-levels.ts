@@ -6,12 +6,18 @@ import { inTenant } from "../db/tenant-scope";
 import { contains, startsWith } from "../db/text-match";
 import { pageOf } from "../http/pagination";
 import { validationError } from "../http/validation";
-import { asOfInstant } from "../stock/as-of";
-import { availableUnits, today } from "../stock/expiry";
-import { type KitStockLevelRecord, kitStockLevels } from "../stock/kit-availability";
-import { lotFilters, stockLevelPage } from "../stock/level-pages";
-import { levelsInPacks } from "../stock/packs";
-import { isSellable } from "../stock/sellable";
+import {
+  asOfInstant,
+  availableUnits,
+  isSellable,
+  type KitStockLevelRecord,
+  kitStockLevels,
+  levelsInPacks,
+  lotFilters,
+  stockLevelPage,
+  today,
+} from "../stock";
+
 import type { StockQuery } from "./schemas";
 import { listStockAsOf } from "./stock-as-of";
 

@@ -4,20 +4,27 @@ import type { Actor } from "../auth/principal";
 import { changesOf, onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { compiledEventRow } from "../outbox/outbox";
-import { insufficientStock } from "../stock/insufficient-stock";
-import { type InUnits, inBaseUnits } from "../stock/packs";
-import { releaseExpiredHolds } from "../stock/reservations";
-import { levelExists, levelJson, levelSnapshot, lotKey, movementSnapshot } from "../stock/statements";
-import { assertReceivable, loadStockTargets } from "../stock/targets";
-import { move } from "../stock/verbs";
 import {
   answerFailedStockWrite,
+  assertReceivable,
+  type InUnits,
+  inBaseUnits,
+  insufficientStock,
+  levelExists,
+  levelJson,
+  levelSnapshot,
+  loadStockTargets,
+  lotKey,
+  move,
+  movementSnapshot,
   plainTargetsGuard,
+  releaseExpiredHolds,
   resolveTrackedStock,
   type StockWriteTarget,
   uncheckedOrChecked,
   untrackedStock,
-} from "../stock/write";
+} from "../stock";
+
 import type { TransferBody } from "./schemas";
 
 /**

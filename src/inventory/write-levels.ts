@@ -1,10 +1,13 @@
 import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
-import { setLevelLine } from "../stock/batch-lines";
-import type { SetLevelBody } from "../stock/line-schemas";
-import { resolveLineTargets } from "../stock/line-targets";
-import { linesInBaseUnits, onHandAmount } from "../stock/packs";
-import { writeStockLines } from "../stock/stock-lines";
+import {
+  linesInBaseUnits,
+  onHandAmount,
+  resolveLineTargets,
+  type SetLevelBody,
+  setLevelLine,
+  writeStockLines,
+} from "../stock";
 
 // Absolute stock: a level's on hand set to a number (the difference is one ledger row, reason `set`), optionally
 // only while it is `expectedOnHand` (compare-and-swap).

@@ -2,12 +2,22 @@ import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { formatIssues } from "../http/validation";
 import type { RowError } from "../record-schemas/job";
-import { adjustmentLine, type BatchLine, setLevelLine } from "../stock/batch-lines";
-import type { LedgerReason } from "../stock/ledger-reasons";
-import { AdjustmentBatchLine, SetLevelBody } from "../stock/line-schemas";
-import { type LineRef, type LineTarget, resolveLineTargets } from "../stock/line-targets";
-import { linesInBaseUnits, onHandAmount, type PackedAmount } from "../stock/packs";
-import { writeStockLines } from "../stock/stock-lines";
+import {
+  AdjustmentBatchLine,
+  adjustmentLine,
+  type BatchLine,
+  type LedgerReason,
+  type LineRef,
+  type LineTarget,
+  linesInBaseUnits,
+  onHandAmount,
+  type PackedAmount,
+  resolveLineTargets,
+  SetLevelBody,
+  setLevelLine,
+  writeStockLines,
+} from "../stock";
+
 import { type ParsedRow, writeRows } from "./import-rows";
 import { actorOfJob, type JobRow } from "./job-rows";
 

@@ -4,8 +4,8 @@ import type { TenantDb } from "../db/client";
 import { locations, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
-import { keepDeletedLevels } from "../stock/deleted-levels";
-import { holdsStock } from "../stock/statements";
+import { holdsStock, keepDeletedLevels } from "../stock";
+
 import { getLocation } from "./read-location";
 import { ofLocation } from "./records";
 

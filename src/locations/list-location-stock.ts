@@ -3,7 +3,7 @@ import type { TenantDb } from "../db/client";
 import { locations, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
-import { lotFilters, stockLevelPage } from "../stock/level-pages";
+import { lotFilters, stockLevelPage } from "../stock";
 import type { LocationStockQuery } from "./schemas";
 
 /** `GET /locations/{id}/inventory`: 404 for a location the tenant does not have. */

@@ -3,7 +3,7 @@ import type { TenantDb } from "../db/client";
 import { readPage } from "../db/pages";
 import { lots } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { today } from "../stock/expiry";
+import { today } from "../stock";
 import { lotRecord } from "./records";
 import type { LotsQuery } from "./schemas";
 

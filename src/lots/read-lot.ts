@@ -4,7 +4,7 @@ import type { TenantDb } from "../db/client";
 import { locations, stockLevels } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { notFound } from "../http/errors";
-import { available } from "../stock/projections";
+import { available } from "../stock";
 import { lotQuery, lotRecord } from "./records";
 
 /** `GET /lots/{id}`: the lot with its stock per location (404 outside the tenant). */

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { TenantDb } from "../db/client";
 import { lots } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
-import { isExpired, today } from "../stock/expiry";
+import { isExpired, today } from "../stock";
 import type { LotRecord } from "./schemas";
 
 type LotRow = typeof lots.$inferSelect;

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { nullableRef } from "../http/nullable";
 import { ExactMoney, ExactMoneyText } from "../money";
-import { amountFields, withOneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock";
 import { trackedFields } from "../stock/schemas";
 import { countryCodes } from "./countries";
 import { orderStatuses } from "./state-machine";

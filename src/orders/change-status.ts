@@ -16,9 +16,8 @@ import type { EventType } from "../outbox/catalog";
 import { eventRow } from "../outbox/outbox";
 import { dispatchedPayload, shipmentInOrderEvent } from "../shipment-core/records";
 import { shipmentStatements } from "../shipment-core/statements";
-import { byStockLevel } from "../stock/allocation";
-import { release } from "../stock/order-stock";
-import { serialsChanged } from "../stock/tracked-stock";
+import { byStockLevel, release, serialsChanged } from "../stock";
+
 import { pickedSerials } from "./picked-serials";
 import { remainderShipment } from "./remainder-shipment";
 import type { UpdateStatusBody } from "./schemas";

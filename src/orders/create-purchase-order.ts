@@ -3,7 +3,7 @@ import type { Actor } from "../auth/principal";
 import { onlyRow, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { newOrderRecord, type OrderRow } from "../order-core/records";
-import { inBaseUnits } from "../stock/packs";
+import { inBaseUnits } from "../stock";
 import {
   assertOrderable,
   assertStocked,

@@ -9,14 +9,28 @@ import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { MAX_ORDER_TOTAL } from "../money";
 import { newOrderRecord, type OrderLineRow, type OrderRow, totalE4Of } from "../order-core/records";
-import { lotsOfLine, type Reservation, type ShortLine } from "../stock/allocation";
-import { consumeHolds, heldReservations } from "../stock/hold-consumption";
-import { selectHolds, toHold } from "../stock/hold-projection";
-import { type Drop, lowStockEvents } from "../stock/low-stock-event";
-import { packagingRows, packedProducts, sizesOf, toBaseUnits } from "../stock/packs";
-import { planReservations, reservationReads, reserveRacing, reserveStock } from "../stock/reservations";
-import { resolveLots } from "../stock/tracked-stock";
-import { withComponents } from "../stock/with-components";
+import {
+  consumeHolds,
+  type Drop,
+  heldReservations,
+  lotsOfLine,
+  lowStockEvents,
+  packagingRows,
+  packedProducts,
+  planReservations,
+  type Reservation,
+  reservationReads,
+  reserveRacing,
+  reserveStock,
+  resolveLots,
+  type ShortLine,
+  selectHolds,
+  sizesOf,
+  toBaseUnits,
+  toHold,
+  withComponents,
+} from "../stock";
+
 import { assertComponentsOrderable, type ExpandedLines, expandKits, kitComponentsOf } from "./kit-lines";
 import {
   assertOrderable,

@@ -8,9 +8,8 @@ import { validationError } from "../http/validation";
 import { MAX_ORDER_TOTAL, toE4 } from "../money";
 import type { OrderLineRow } from "../order-core/records";
 import { totalE4Of } from "../order-core/records";
+import type { LotWanted, ProductIds, TrackedProduct } from "../stock";
 import { MAX_SERIALS_PER_LINE, MAX_SERIALS_PER_REQUEST } from "../stock/schemas";
-import type { LotWanted, TrackedProduct } from "../stock/tracked-stock";
-import type { ProductIds } from "../stock/with-components";
 
 export function productsQuery(tdb: TenantDb, productIds: ProductIds) {
   return tdb.db

@@ -2,7 +2,7 @@ import type { TenantDb } from "../db/client";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import type { LoadedOrder } from "../order-core/read-order";
-import { serialsWhere } from "../stock/tracked-stock";
+import { serialsWhere } from "../stock";
 import { productsQuery } from "./order-inputs";
 import type { UpdateStatusBody } from "./schemas";
 

@@ -13,18 +13,21 @@ import { historyEntry, orderRecord } from "../order-core/records";
 import { canReceive, statusAfterReceipt } from "../order-core/state-machine";
 import { atVersion, bumpVersion } from "../order-core/version-guard";
 import { eventRow } from "../outbox/outbox";
-import { overCeiling } from "../stock/level-ceiling";
-import { inBaseUnits } from "../stock/packs";
-import { assertReceivable, targetLocations } from "../stock/targets";
 import {
+  assertReceivable,
   assertTracking,
+  inBaseUnits,
   linesTrackingProblems,
+  overCeiling,
+  receive,
   resolveLinesLots,
   serialsAlreadyInStock,
   serialsChanged,
   serialsOnTwoLines,
-} from "../stock/tracked-stock";
-import { receive, statementsOf } from "../stock/verbs";
+  statementsOf,
+  targetLocations,
+} from "../stock";
+
 import { productsQuery } from "./order-inputs";
 import type { ReceiveBody } from "./schemas";
 

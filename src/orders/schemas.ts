@@ -11,7 +11,7 @@ import {
   ShippingAddress,
   Text,
 } from "../order-core/schemas";
-import { amountFields, withOneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock";
 import { LotNumber, MAX_SERIALS_PER_REQUEST, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 const MAX_LINES = 500;

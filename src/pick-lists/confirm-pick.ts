@@ -6,9 +6,8 @@ import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { conflict } from "../http/errors";
 import { validationError } from "../http/validation";
-import { inBaseUnits } from "../stock/packs";
-import { serialsChanged, serialsWhere } from "../stock/tracked-stock";
-import { moveReserved } from "../stock/verbs";
+import { inBaseUnits, moveReserved, serialsChanged, serialsWhere } from "../stock";
+
 import {
   bumpOrderVersion,
   type LineRef,

@@ -22,7 +22,7 @@ import { validationError } from "../http/validation";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { eventRows } from "../outbox/outbox";
 import type { PickListRecord } from "../record-schemas/pick-list";
-import { createPackingLocation, PACKING_CODE } from "../stock/packing-location";
+import { createPackingLocation, PACKING_CODE } from "../stock";
 import { kitOf, type PickListLineRow, pickListRecord } from "./records";
 import { type CreatePickListBody, MAX_LINES_PER_PICK_LIST } from "./schemas";
 

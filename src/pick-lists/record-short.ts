@@ -11,7 +11,7 @@ import { readOrder } from "../order-core/read-order";
 import { historyEntry, orderRecord } from "../order-core/records";
 import { eventRow } from "../outbox/outbox";
 import { readShipments, shipmentInOrderEvent } from "../shipment-core/records";
-import { release } from "../stock/order-stock";
+import { release } from "../stock";
 import { refusal, remainingOf } from "./confirm-pick";
 import {
   bumpOrderVersion,

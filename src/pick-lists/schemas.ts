@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pickListStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
 import { requiredText } from "../http/required-text";
-import { amountFields, withOneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock";
 import { LotNumber, SerialNumbers } from "../stock/schemas";
 
 /** The most orders one pick list (a wave) takes. */

@@ -5,7 +5,7 @@ import type { CsvColumnTypes } from "../http/csv-parse";
 import { requiredText } from "../http/required-text";
 import { Money } from "../money";
 import { productStatuses } from "../record-schemas/product";
-import { PackagingCode } from "../stock/packs";
+import { PackagingCode } from "../stock";
 
 // The shapes of a product that its own writes and the bulk writes (the batch upsert, the product import job) share.
 

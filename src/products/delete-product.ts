@@ -14,7 +14,7 @@ import { conflict } from "../http/errors";
 import { eventRow, previousStatementChanged } from "../outbox/outbox";
 import type { StoredProduct } from "../product-core/parts";
 import { ifMatchAdmits, productRecord } from "../product-core/records";
-import { keepDeletedLevels } from "../stock/deleted-levels";
+import { keepDeletedLevels } from "../stock";
 import { findProduct } from "./get-product";
 import { kitOnOpenOrder } from "./parts";
 import { heldStock, openOrderLine, stale, stockOrOpenOrders, untilCommitted } from "./product-writes";

@@ -9,7 +9,7 @@ import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import type { ProductParts } from "../product-core/parts";
 import type { ProductRow } from "../product-core/records";
-import { holdsStock } from "../stock/statements";
+import { holdsStock } from "../stock";
 import { barcodeTaken, type SentParts } from "./parts";
 import type { CreateProductBody, ProductChanges } from "./schemas";
 

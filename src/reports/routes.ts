@@ -7,7 +7,7 @@ import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { createRouter } from "../http/router";
 import { defineRoute, guardsFor, jsonContent as json } from "../pipeline/route";
-import { asOfInstant } from "../stock/as-of";
+import { asOfInstant } from "../stock";
 import { type ReportType, reportPath, reportTypes } from "./catalogue";
 import { dashboard } from "./dashboard";
 import { servedInventoryValuation } from "./inventory-valuation";

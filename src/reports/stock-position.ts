@@ -5,10 +5,7 @@ import { lots, products, stockLevels, stockMovements, warehouses } from "../db/s
 import { inTenant } from "../db/tenant-scope";
 import type { CsvPage } from "../http/csv-stream";
 import { offsetOf, type PageQuery, paged } from "../http/pagination";
-import { lastMovementAt } from "../stock/as-of";
-import { today } from "../stock/expiry";
-import { withLot } from "../stock/projections";
-import { isSellable } from "../stock/sellable";
+import { isSellable, lastMovementAt, today, withLot } from "../stock";
 
 /** The filters every per-product report takes; `asOf` (valuation only) reads on-hand figures from the ledger. */
 export interface StockFilters {

@@ -10,7 +10,7 @@ import { AppError, conflict } from "../http/errors";
 import { validationError } from "../http/validation";
 import { type LoadedOrder, readOrder } from "../order-core/read-order";
 import { eventRow, storedPayload } from "../outbox/outbox";
-import { inBaseUnits } from "../stock/packs";
+import { inBaseUnits } from "../stock";
 import { type ReturnLineRow, type ReturnRow, returnRecord } from "./records";
 import { type CreateReturnBody, MAX_RETURN_LINES } from "./schemas";
 import { claimedUnits, shippedAndClaimed, shippedUnits } from "./shipped";

@@ -1,5 +1,5 @@
 import { AppError, conflict } from "../http/errors";
-import type { targetLocations } from "../stock/targets";
+import type { targetLocations } from "../stock";
 import type { LoadedReturn } from "./records";
 import type { ReceiptInUnits, ReturnReceiptBody } from "./schemas";
 import type { returnedSerials, shippedUnitsOf } from "./shipped";

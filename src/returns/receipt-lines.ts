@@ -3,8 +3,8 @@ import type { Actor } from "../auth/principal";
 import type { TenantDb } from "../db/client";
 import { insertSelect } from "../db/insert-select";
 import { returnReceiptLines } from "../db/schema/tenant";
-import { packingLocations } from "../stock/packing-location";
-import { inBaseUnits } from "../stock/packs";
+import { inBaseUnits, packingLocations } from "../stock";
+
 import type { LoadedReturn, ReceiptLineView } from "./records";
 import type { ReceiptInUnits, ReturnReceiptBody } from "./schemas";
 import type { shippedUnitsOf } from "./shipped";

@@ -8,19 +8,22 @@ import { products, returnLines, returns } from "../db/schema/tenant";
 import { inTenant, inTenantAmong } from "../db/tenant-scope";
 import { type AppError, conflict } from "../http/errors";
 import { eventRow } from "../outbox/outbox";
-import type { LedgerReason } from "../stock/ledger-reasons";
-import { overCeiling } from "../stock/level-ceiling";
-import type { Level } from "../stock/statements";
-import { targetLocations } from "../stock/targets";
 import {
   assertTracking,
+  issue,
+  type LedgerReason,
+  type Level,
   linesTrackingProblems,
+  overCeiling,
+  receive,
   resolveLinesLots,
   serialsAlreadyInStock,
   serialsChanged,
   serialsOnTwoLines,
-} from "../stock/tracked-stock";
-import { issue, receive, statementsOf } from "../stock/verbs";
+  statementsOf,
+  targetLocations,
+} from "../stock";
+
 import { assertLines, assertPlaces, assertWithinAuthorized, unshippedProblems } from "./receipt-checks";
 import { receiptInUnits, receiptLinesInsert, receiptLineViews } from "./receipt-lines";
 import {

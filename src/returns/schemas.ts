@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { returnStatuses } from "../db/schema/tenant";
 import { pageQuery } from "../http/pagination";
 import { requiredText } from "../http/required-text";
-import { amountFields, withOneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock";
 import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 /** Lines one return names (an order has at most 500). */

@@ -13,8 +13,8 @@ import { historyEntry, orderRecord } from "../order-core/records";
 import { atVersion, bumpVersion } from "../order-core/version-guard";
 import type { EventType } from "../outbox/catalog";
 import { eventRow } from "../outbox/outbox";
-import { inBaseUnits } from "../stock/packs";
-import { serialsChanged, serialsWhereMany } from "../stock/tracked-stock";
+import { inBaseUnits, serialsChanged, serialsWhereMany } from "../stock";
+
 import { planShipment, type ShipmentPlan } from "./plan";
 import { shipmentInOrderEvent, shipmentRecord, shipmentsFrom, shipmentsReads } from "./records";
 import type { CreateShipmentBody, ShipmentInUnits, ShipmentRecord } from "./schemas";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { lengthUnits, shipmentStatuses, weightUnits } from "../db/schema/tenant";
-import { amountFields, withOneAmount } from "../stock/packs";
+import { amountFields, withOneAmount } from "../stock";
 import { LotNumber, SerialNumbers, withinSerialsPerRequest } from "../stock/schemas";
 
 /** The most packages one shipment holds (each gets an SSCC). */

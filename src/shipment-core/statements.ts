@@ -4,8 +4,8 @@ import type { Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { insertSelect } from "../db/insert-select";
 import { packageLines, packages, shipmentStock, shipments } from "../db/schema/tenant";
-import type { LedgerReason } from "../stock/ledger-reasons";
-import { ship, statementsOf } from "../stock/verbs";
+import { type LedgerReason, ship, statementsOf } from "../stock";
+
 import type { ShipmentPlan } from "./plan";
 import type { ShipmentRow } from "./records";
 

@@ -20,10 +20,13 @@ import { atVersion } from "../order-core/version-guard";
 import { eventRow } from "../outbox/outbox";
 import { withPackages } from "../shipment-core/records";
 import type { ShipmentRecord } from "../shipment-core/schemas";
-import { addReservedStock } from "../stock/order-stock";
-import { packingLocations } from "../stock/packing-location";
-import type { LedgerContext } from "../stock/statements";
-import { receiveSerialUnits, serialsChanged } from "../stock/tracked-stock";
+import {
+  addReservedStock,
+  type LedgerContext,
+  packingLocations,
+  receiveSerialUnits,
+  serialsChanged,
+} from "../stock";
 
 /** What one cancellation reads: the shipment at its version, where its units left from, its serials. */
 async function reads(tdb: TenantDb, id: string) {

@@ -4,8 +4,8 @@ import type { TenantDb } from "../db/client";
 import { locations, stockLevels, warehouses } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
-import { keepDeletedLevels } from "../stock/deleted-levels";
-import { holdsStock } from "../stock/statements";
+import { holdsStock, keepDeletedLevels } from "../stock";
+
 import { getWarehouse } from "./read-warehouse";
 import { ofWarehouse } from "./records";
 
