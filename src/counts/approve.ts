@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
 import { grants, grantsAll, type Scope, scopesByRole } from "../auth/scopes";
-import { changesOf, chunks, runBatch } from "../db/batch";
+import { changesOf, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { inventoryCounts } from "../db/schema/tenant";
@@ -10,18 +10,16 @@ import { inTenant } from "../db/tenant-scope";
 import { AppError, conflict } from "../http/errors";
 import { eventRow } from "../outbox/outbox";
 import {
-  changeLevels,
+  adjust,
   type Drop,
   expiredHoldsOf,
   type LevelChange,
   lowStockEvents,
   overCeiling,
-  receiveSerialUnits,
   releaseExpiredHolds,
   type SerialUnit,
   serialsWhereMany,
   shortage,
-  takeSerialUnits,
   toHold,
 } from "../stock";
 
@@ -29,9 +27,6 @@ import { countApprovedPayload } from "./approved-event";
 import { inStatus } from "./count-statements";
 import { readCount } from "./read-count";
 import { type CountLineRecord, changesStock } from "./records";
-
-// Serial units per statement: they travel as one JSON parameter (~150 bytes each).
-const SERIALS_PER_STATEMENT = 1000;
 
 /**
  * Who may approve a count's variances: the `admin` scope, or everything a manager's role holds (a manager
@@ -145,12 +140,8 @@ export async function approveCount(tdb: TenantDb, actor: Actor, id: string) {
   const written = await runBatch(tdb, {
     expiredHolds: releaseExpiredHolds(tdb, expiredHolds, now),
     // A few statements whatever the count's size: one atomic batch within D1's statement limits.
-    adjustments: changeLevels(tdb, changes, ctx, guard),
     // Missing serials leave first, so a serial found at another counted location can arrive there.
-    taken: chunks(taken, SERIALS_PER_STATEMENT).map((units) =>
-      takeSerialUnits(tdb, units, now, undefined, guard),
-    ),
-    found: chunks(found, SERIALS_PER_STATEMENT).map((units) => receiveSerialUnits(tdb, units, now, guard)),
+    ...adjust(tdb, changes, { taken, received: found }, ctx, guard),
     lowStock: lowStockEvents(
       tdb,
       [...drops].map(([productId, taken]) => ({ productId, drops: taken })),

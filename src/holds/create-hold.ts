@@ -14,8 +14,8 @@ import {
   lowStockEvent,
   planReservations,
   reservationReads,
+  reserve,
   reserveRacing,
-  reserveStock,
   resolveLots,
   toHold,
 } from "../stock";
@@ -105,7 +105,7 @@ export async function createHold(tdb: TenantDb, body: CreateHoldBody) {
       updatedAt: now,
     };
     await runBatch(tdb, {
-      reserve: reserveStock(tdb, plan.reservations, plan.expiredHolds, now),
+      reserve: reserve(tdb, plan.reservations, plan.expiredHolds, now),
       hold: tdb.db.insert(stockHolds).values({
         id: holdId,
         tenantId: tdb.tenantId,

@@ -20,8 +20,8 @@ import {
   planReservations,
   type Reservation,
   reservationReads,
+  reserve,
   reserveRacing,
-  reserveStock,
   resolveLots,
   type ShortLine,
   selectHolds,
@@ -180,7 +180,7 @@ async function writeSalesOrder(
   actor: Actor,
   row: Omit<OrderRow, "number">,
   lines: readonly OrderLineRow[],
-  plan: { reservations: Reservation[]; expiredHolds: Parameters<typeof reserveStock>[2] },
+  plan: { reservations: Reservation[]; expiredHolds: Parameters<typeof reserve>[2] },
   held: ReturnType<typeof heldReservations>,
 ) {
   const now = row.createdAt;
@@ -199,7 +199,7 @@ async function writeSalesOrder(
     order: insertOrder(tdb, row, allocated, actor),
     // Consumed holds give their stock back first (asserting they are still active), then every line reserves.
     holds: consumeHolds(tdb, held.holds, row.id, now),
-    reserve: reserveStock(tdb, reservations, plan.expiredHolds, now),
+    reserve: reserve(tdb, reservations, plan.expiredHolds, now),
     reservations: chunks(reservations, RESERVATIONS_PER_INSERT).map((chunk) =>
       insertReservations(
         tdb,

@@ -20,13 +20,7 @@ import { atVersion } from "../order-core/version-guard";
 import { eventRow } from "../outbox/outbox";
 import { withPackages } from "../shipment-core/records";
 import type { ShipmentRecord } from "../shipment-core/schemas";
-import {
-  addReservedStock,
-  type LedgerContext,
-  packingLocations,
-  receiveSerialUnits,
-  serialsChanged,
-} from "../stock";
+import { packingLocations, serialsChanged, unship } from "../stock";
 
 /** What one cancellation reads: the shipment at its version, where its units left from, its serials. */
 async function reads(tdb: TenantDb, id: string) {
@@ -131,14 +125,13 @@ export async function cancelShipment(tdb: TenantDb, actor: Actor, id: string): P
   // True only after this batch's first statement: the shipment cancelled at the version after the one read.
   const cancelledHere = sql`exists (select 1 from shipments where tenant_id = ${tdb.tenantId} and id = ${id}
     and status = 'cancelled' and version = ${row.version + 1}) and ${atOrderVersion}`;
-  const ledger: LedgerContext = {
-    reason: "shipment_cancelled",
+  const why = {
+    reason: "shipment_cancelled" as const,
     referenceType: "shipment",
     referenceId: id,
     notes: null,
     ...actor,
     now,
-    serialNumbers: null,
   };
   const written = await runBatch(tdb, {
     shipment: tdb.db
@@ -150,29 +143,21 @@ export async function cancelShipment(tdb: TenantDb, actor: Actor, id: string): P
           atOrderVersion,
         ) as SQL,
       ),
-    stock: stock.flatMap((s) =>
-      addReservedStock(
-        tdb,
-        {
-          productId: s.productId,
-          locationId: packing.get(s.warehouseId) as string,
-          lotId: s.lotId || undefined,
-          warehouseId: s.warehouseId,
-        },
-        { orderId: row.orderId, lineId: s.orderLineId },
-        s.quantity,
-        ledger,
-        cancelledHere,
-      ),
+    ...unship(
+      tdb,
+      stock.map((s) => ({
+        productId: s.productId,
+        locationId: packing.get(s.warehouseId) as string,
+        lotId: s.lotId || undefined,
+        warehouseId: s.warehouseId,
+        quantity: s.quantity,
+        orderId: row.orderId,
+        lineId: s.orderLineId,
+      })),
+      serials.map((s) => ({ ...s, locationId: packing.get(s.warehouseId) as string })),
+      why,
+      cancelledHere,
     ),
-    serials: serials.length
-      ? receiveSerialUnits(
-          tdb,
-          serials.map((s) => ({ ...s, locationId: packing.get(s.warehouseId) as string })),
-          now,
-          cancelledHere,
-        )
-      : undefined,
     lines: [...returned].map(
       ([lineId, quantity]) => sql`update order_lines set shipped_quantity = shipped_quantity - ${quantity}
         where tenant_id = ${tdb.tenantId} and id = ${lineId} and ${cancelledHere}`,

@@ -25,7 +25,7 @@ export { lotFilters, stockLevelPage } from "./level-pages";
 export { AdjustmentBatchLine, adjustmentFields, MovementNotes, SetLevelBody } from "./line-schemas";
 export { type LineRef, type LineTarget, resolveLineTargets } from "./line-targets";
 export { type Drop, lowStockEvent, lowStockEvents } from "./low-stock-event";
-export { addReservedStock, release } from "./order-stock";
+export { release } from "./order-stock";
 export { createPackingLocation, PACKING_CODE, packingLocations } from "./packing-location";
 export {
   amountFields,
@@ -59,14 +59,12 @@ export {
   planReservations,
   releaseExpiredHolds,
   reservationReads,
+  reserve,
   reserveRacing,
-  reserveStock,
 } from "./reservations";
 export { isSellable } from "./sellable";
 export {
-  changeLevels,
   holdsStock,
-  type LedgerContext,
   type Level,
   type LevelChange,
   levelExists,
@@ -81,7 +79,6 @@ export {
   assertTracking,
   type LotWanted,
   linesTrackingProblems,
-  receiveSerialUnits,
   resolveLinesLots,
   resolveLots,
   type SerialUnit,
@@ -91,10 +88,9 @@ export {
   serialsWhere,
   serialsWhereMany,
   type TrackedProduct,
-  takeSerialUnits,
   trackingProblems,
 } from "./tracked-stock";
-export { issue, move, moveReserved, receive, ship, statementsOf } from "./verbs";
+export { adjust, issue, move, moveReserved, receive, ship, statementsOf, unship } from "./verbs";
 export { type ProductIds, withComponents } from "./with-components";
 export {
   answerFailedStockWrite,

@@ -136,7 +136,7 @@ export const releaseExpiredHolds = (tdb: TenantDb, holds: readonly HoldRecord[],
   holds.flatMap((hold) => releaseHold(tdb, hold, "expired", now));
 
 /** Releases the expired holds the plan counted on, then reserves, in this order. */
-export function reserveStock(
+export function reserve(
   tdb: TenantDb,
   reservations: readonly Reservation[],
   expiredHolds: readonly HoldRecord[],

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
-import { chunks, runBatch, type Statement } from "../db/batch";
+import { runBatch, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
 import { MAX_ON_HAND } from "../db/schema/tenant";
@@ -12,15 +12,9 @@ import { givenReason, type MovementReason } from "./ledger-reasons";
 import type { LineLocation, LineProduct, LineTarget } from "./line-targets";
 import { type Drop, lowStockEvents } from "./low-stock-event";
 import { releaseExpiredHolds } from "./reservations";
-import { changeLevels, type Level, type LevelChange, levelJsonWhere } from "./statements";
-import {
-  findLots,
-  receiveSerialUnits,
-  type SerialUnit,
-  serialsWhereMany,
-  takeSerialUnits,
-  trackingProblems,
-} from "./tracked-stock";
+import { type Level, type LevelChange, levelJsonWhere } from "./statements";
+import { findLots, type SerialUnit, serialsWhereMany, trackingProblems } from "./tracked-stock";
+import { adjust } from "./verbs";
 
 // A batch of stock lines, each an adjustment (a signed quantity) or an absolute on hand (a set, with an
 // optional compare-and-swap): every line is checked against what is stored, then the good lines are written in
@@ -61,8 +55,6 @@ const failed = (status: Failure["status"], errors: string[], onHand?: number): F
 
 // A batch that lost a race to a concurrent write is checked and written again at most this many times.
 const MAX_ATTEMPTS = 5;
-// Serial units per statement: they travel as one JSON parameter (~150 bytes each).
-const SERIALS_PER_STATEMENT = 1000;
 
 const isSet = (change: LineChange): change is { onHand: number; expectedOnHand?: number } =>
   "onHand" in change;
@@ -411,9 +403,7 @@ async function writePlanned(
     };
     const written = await runBatch(tdb, {
       expiredHolds: releaseExpiredHolds(tdb, plan.expiredHolds, now),
-      levels: changeLevels(tdb, changes, ctx),
-      taken: chunks(taken, SERIALS_PER_STATEMENT).map((units) => takeSerialUnits(tdb, units, now)),
-      received: chunks(received, SERIALS_PER_STATEMENT).map((units) => receiveSerialUnits(tdb, units, now)),
+      ...adjust(tdb, changes, { taken, received }, ctx),
       adjusted: adjustedEvents(tdb, changes, now),
       lowStock: lowStockEvents(
         tdb,

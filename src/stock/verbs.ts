@@ -1,10 +1,25 @@
 import type { SQL } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import type { Statement } from "../db/batch";
+import { chunks, type Statement } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { addReservedStock } from "./order-stock";
-import { addStock, changeLevel, type LedgerContext, type Level, ledgerRow, levelExists } from "./statements";
-import { receiveSerials, takeSerials } from "./tracked-stock";
+import {
+  addStock,
+  changeLevel,
+  changeLevels,
+  type LedgerContext,
+  type Level,
+  type LevelChange,
+  ledgerRow,
+  levelExists,
+} from "./statements";
+import {
+  receiveSerials,
+  receiveSerialUnits,
+  type SerialUnit,
+  takeSerials,
+  takeSerialUnits,
+} from "./tracked-stock";
 
 // The warehouse's verbs: each turns a line (product, location, lot, serials, quantity) and why it moves into the
 // statements of the caller's batch, always the level's change with its ledger row and the serials' move together.
@@ -160,6 +175,59 @@ export function moveReserved(
     serials: serials
       ? takeSerials(tdb, from.productId, from.locationId, serials, why.now, to, guard)
       : undefined,
+  };
+}
+
+// A serial statement's units travel as one JSON parameter: 1,000 keep it well below D1's 1 MB value limit.
+const SERIALS_PER_STATEMENT = 1000;
+
+/**
+ * Many levels changed at once (a count's approval, a batch of adjustments or sets): the levels and their ledger
+ * rows in a few statements whatever their number (a change with `expectOnHand` is a compare-and-swap, and each
+ * may name its own reason), then the serials that leave taken out of stock, then those that arrive put in it.
+ */
+export function adjust(
+  tdb: TenantDb,
+  changes: readonly LevelChange[],
+  serials: { taken: readonly SerialUnit[]; received: readonly SerialUnit[] },
+  why: Why,
+  guard?: SQL,
+) {
+  return {
+    levels: changeLevels(tdb, changes, why, guard),
+    taken: chunks(serials.taken, SERIALS_PER_STATEMENT).map((units) =>
+      takeSerialUnits(tdb, units, why.now, undefined, guard),
+    ),
+    received: chunks(serials.received, SERIALS_PER_STATEMENT).map((units) =>
+      receiveSerialUnits(tdb, units, why.now, guard),
+    ),
+  };
+}
+
+/**
+ * A cancelled shipment's units back at their warehouses' packing locations, reserved again for the order lines
+ * they shipped on (each line's level up on hand and reserved, its ledger row, its reservation row), and its
+ * serial numbers in stock there again.
+ */
+export function unship(
+  tdb: TenantDb,
+  lines: readonly (Level & { warehouseId: string; quantity: number; orderId: string; lineId: string })[],
+  serials: readonly SerialUnit[],
+  why: Why,
+  guard: SQL,
+) {
+  return {
+    stock: lines.flatMap((l) =>
+      addReservedStock(
+        tdb,
+        l,
+        { orderId: l.orderId, lineId: l.lineId },
+        l.quantity,
+        ledger(why, null),
+        guard,
+      ),
+    ),
+    serials: serials.length ? receiveSerialUnits(tdb, serials, why.now, guard) : undefined,
   };
 }
 
