@@ -4,14 +4,14 @@ export const auditActions = [
   // Sign-ins (one entry in each tenant the person is a member of).
   "session.signed_in",
   "session.sign_in_failed",
-  "password.changed",
-  "password.reset",
   // Credentials and people.
   "api_key.created",
   "api_key.revoked",
   "member.invited",
   "invitation.revoked",
   "member.joined",
+  "member.restricted",
+  "member.demoted",
   "member.role_changed",
   "member.removed",
   // Integrations and configuration.
@@ -21,12 +21,12 @@ export const auditActions = [
   "webhook.secret_rotated",
   "settings.updated",
   "carrier.updated",
+  "carrier.deleted",
   "merchant.created",
   "merchant.updated",
   "merchant.deleted",
   // Billing.
   "rate_card.created",
-  "rate_card.updated",
   "invoice.created",
   "invoice.voided",
   // The platform operator's.

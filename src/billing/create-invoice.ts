@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { Actor } from "../auth/principal";
+import { type AuditActor, auditRow } from "../db/audit/writer";
 import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { billingInvoices as invoices, type StoredInvoiceLine } from "../db/schema/tenant";
@@ -11,7 +12,7 @@ import { eventRow, previousStatementChanged } from "../outbox/outbox";
 import { billedActivities, billingUnits } from "../record-schemas/invoice";
 import { readActivity } from "./activity";
 import { type Charge, cardOn, priceActivity } from "./pricing";
-import { billedMerchant, type InvoiceRow, invoiceRecord } from "./records";
+import { billedMerchant, type InvoiceRow, invoiceRecord, invoiceSummary } from "./records";
 import type { CreateInvoiceBody } from "./schemas";
 
 const issuedFor = (tdb: TenantDb, merchantId: string, period: string) =>
@@ -79,7 +80,7 @@ function linesOf(charges: readonly Charge[]): StoredInvoiceLine[] {
  * minimum's top-up. Concurrent requests for one period make one invoice: the insert is guarded by the unique
  * index on issued invoices, and each request answers the one that stands. `created` says whether it was this one.
  */
-export async function createInvoice(tdb: TenantDb, actor: Actor, body: CreateInvoiceBody) {
+export async function createInvoice(tdb: TenantDb, actor: Actor, body: CreateInvoiceBody, by: AuditActor) {
   const merchantId = await billedMerchant(tdb, body.merchantId);
   const { start, end } = periodBounds(body.period);
   const nowMs = Date.now();
@@ -135,6 +136,18 @@ export async function createInvoice(tdb: TenantDb, actor: Actor, body: CreateInv
   const written = await runBatch(tdb, {
     insert: tdb.db.insert(invoices).values(row).onConflictDoNothing(),
     event: eventRow(tdb, "invoice.created", invoiceRecord(row), now, { onlyIf: previousStatementChanged }),
+    // After the event, which exists only if the invoice was inserted: so does the entry.
+    audit: auditRow(
+      tdb,
+      by,
+      {
+        action: "invoice.created",
+        target: { type: "invoice", id: row.id },
+        merchantId,
+        after: invoiceSummary(row),
+      },
+      { onlyIf: previousStatementChanged },
+    ),
     issued: issuedFor(tdb, merchantId, body.period),
   });
   const [issued] = written.issued;

@@ -40,6 +40,12 @@ export function invoiceRecord({ tenantId: _t, updatedAt: _u, totalE4, lines, ...
   };
 }
 
+/** An invoice as its audit entries record it: the record without its lines (the invoice itself keeps them). */
+export function invoiceSummary(row: InvoiceRow) {
+  const { lines: _lines, ...summary } = invoiceRecord(row);
+  return summary;
+}
+
 export async function getRateCard(tdb: TenantDb, id: string) {
   const [row] = await tdb.db
     .select()

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { auditActor } from "../audit/actor";
 import { actorOf } from "../auth/principal";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
@@ -167,12 +168,12 @@ export const billingRoutes = createRouter()
   .openapi(listRateCardsRoute, async (c) => ok(c, await listRateCards(c.var.tenantDb, c.req.valid("query"))))
   .openapi(getRateCardRoute, async (c) => ok(c, await getRateCard(c.var.tenantDb, c.req.valid("param").id)))
   .openapi(createRateCardRoute, async (c) => {
-    const record = await createRateCard(c.var.tenantDb, actorOf(c), c.req.valid("json"));
+    const record = await createRateCard(c.var.tenantDb, actorOf(c), c.req.valid("json"), auditActor(c));
     return created(c, record, `/api/v1/billing/rate-cards/${record.id}`);
   })
   .openapi(listChargesRoute, async (c) => ok(c, await listCharges(c.var.tenantDb, c.req.valid("query"))))
   .openapi(createInvoiceRoute, async (c) => {
-    const made = await createInvoice(c.var.tenantDb, actorOf(c), c.req.valid("json"));
+    const made = await createInvoice(c.var.tenantDb, actorOf(c), c.req.valid("json"), auditActor(c));
     return made.created
       ? created(c, made.record, `/api/v1/billing/invoices/${made.record.id}`)
       : ok(c, made.record);
@@ -188,4 +189,6 @@ export const billingRoutes = createRouter()
       "Content-Disposition": `attachment; filename="invoice-${record.period}-${record.id}.csv"`,
     });
   })
-  .openapi(voidInvoiceRoute, async (c) => ok(c, await voidInvoice(c.var.tenantDb, c.req.valid("param").id)));
+  .openapi(voidInvoiceRoute, async (c) =>
+    ok(c, await voidInvoice(c.var.tenantDb, c.req.valid("param").id, auditActor(c))),
+  );

@@ -1,5 +1,7 @@
+import type { SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { uuidv7 } from "uuidv7";
+import { runBatch } from "./batch";
 import type { TenantDb } from "./client";
 import { asConflict } from "./constraint-errors";
 
@@ -18,13 +20,19 @@ export async function insertNewRow<T extends StampedTable>(
   table: T,
   fields: Omit<T["$inferInsert"], Stamps>,
   uniques: Record<string, string>,
+  /** A statement that commits with the row (its audit entry), given the row's id. */
+  alongside?: (id: string) => SQL,
 ): Promise<T["$inferSelect"]> {
   const now = new Date().toISOString();
   const stamped = { ...fields, id: uuidv7(), tenantId: tdb.tenantId, createdAt: now, updatedAt: now };
-  const [row] = await tdb.db
-    .insert(table)
-    .values(stamped as T["$inferInsert"])
-    .returning()
-    .catch((error) => asConflict(error, uniques));
+  const {
+    inserted: [row],
+  } = await runBatch(tdb, {
+    inserted: tdb.db
+      .insert(table)
+      .values(stamped as T["$inferInsert"])
+      .returning(),
+    alongside: alongside?.(stamped.id),
+  }).catch((error) => asConflict(error, uniques));
   return row as T["$inferSelect"];
 }

@@ -3,6 +3,7 @@ import { uuidv7 } from "uuidv7";
 import { currentRights, mayGrant } from "../auth/current-rights";
 import { oneTimeToken } from "../auth/hashing";
 import type { Role } from "../auth/scopes";
+import { type AuditActor, auditRow } from "../db/audit/writer";
 import { runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";
 import { invitations, memberships, users } from "../db/schema/platform";
@@ -46,6 +47,7 @@ export async function inviteMember(
   scope: PlatformScope,
   input: { email: string; role: Role; merchantId?: string | null },
   invitedBy: InvitedBy,
+  by: AuditActor,
   now = new Date(),
 ) {
   const email = input.email.toLowerCase();
@@ -81,6 +83,12 @@ export async function inviteMember(
         ),
       ),
     invited: scope.db.insert(invitations).values(row),
+    audit: auditRow(scope, by, {
+      action: "member.invited",
+      target: { type: "invitation", id: row.id },
+      merchantId: row.merchantId,
+      after: invitationRecord(row, now),
+    }),
   });
   return { invitation: invitationRecord(row, now), token, accountExists: known !== undefined };
 }

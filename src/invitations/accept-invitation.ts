@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { type AuditActor, auditRow } from "../db/audit/writer";
 import { changesOf, runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
@@ -6,6 +7,7 @@ import { invitations } from "../db/schema/platform";
 import { AppError, conflict } from "../http/errors";
 import { newUser } from "../identity/accounts";
 import { signIn } from "../identity/session";
+import { previousStatementChanged } from "../outbox/outbox";
 import { invalid, type OpenInvitation, openInvitation } from "./open-invitation";
 import type { AcceptInvitationBody } from "./schemas";
 
@@ -30,6 +32,20 @@ const joinIfAccepted = (invitation: OpenInvitation, userId: string, now: Date) =
       where changes() = 1
       on conflict do nothing`;
 
+/** The audit entry of a person joining, right after the guarded insert of their membership. */
+const joinedEntry = (db: PlatformDb, invitation: OpenInvitation, userId: string, by: AuditActor) =>
+  auditRow(
+    { db, tenantId: invitation.tenantId },
+    { ...by, type: "user", id: userId, chain: [{ type: "user", id: userId }] },
+    {
+      action: "member.joined",
+      target: { type: "member", id: userId },
+      merchantId: invitation.merchantId,
+      after: { role: invitation.role, merchantId: invitation.merchantId, invitationId: invitation.id },
+    },
+    { onlyIf: previousStatementChanged },
+  );
+
 /**
  * `POST /auth/invitations/accept`. A new person sets their own password and name and is signed in. An
  * existing account is never given a password or a name: its owner signs in first and accepts with the
@@ -39,13 +55,14 @@ export async function acceptInvitation(
   db: PlatformDb,
   secret: string,
   input: AcceptInvitationBody & { signedInUserId: string | undefined },
+  by: AuditActor,
   now = new Date(),
 ) {
   const invitation = await openInvitation(db, input.token, now);
   if (invitation.accountId !== null) {
-    return joinExistingAccount(db, invitation, invitation.accountId, input, now);
+    return joinExistingAccount(db, invitation, invitation.accountId, input, by, now);
   }
-  return createAccount(db, secret, invitation, input, now);
+  return createAccount(db, secret, invitation, input, by, now);
 }
 
 async function joinExistingAccount(
@@ -53,6 +70,7 @@ async function joinExistingAccount(
   invitation: OpenInvitation,
   accountId: string,
   input: AcceptInvitationBody & { signedInUserId: string | undefined },
+  by: AuditActor,
   now: Date,
 ) {
   if (!input.signedInUserId) {
@@ -74,6 +92,7 @@ async function joinExistingAccount(
   const written = await runBatch(db, {
     accepted: markAccepted(db, invitation, accountId, now),
     joined: joinIfAccepted(invitation, accountId, now),
+    audit: joinedEntry(db, invitation, accountId, by),
   });
   if (changesOf(written.accepted) === 0) throw invalid();
   if (changesOf(written.joined) === 0) throw conflict("You are already a member of this tenant");
@@ -85,6 +104,7 @@ async function createAccount(
   secret: string,
   invitation: OpenInvitation,
   input: AcceptInvitationBody,
+  by: AuditActor,
   now: Date,
 ) {
   const { password, name } = input;
@@ -108,6 +128,7 @@ async function createAccount(
                         and revoked_at is null and expires_at > ${now.toISOString()})`,
       accepted: markAccepted(db, invitation, user.id, now),
       joined: joinIfAccepted(invitation, user.id, now),
+      audit: joinedEntry(db, invitation, user.id, by),
     });
     created = written.user;
   } catch (error) {

@@ -1,3 +1,4 @@
+import { auditActor } from "../audit/actor";
 import { signedInUserId } from "../auth/authenticate";
 import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
@@ -108,7 +109,7 @@ export const invitationRoutes = createRouter()
     ok(c, await listInvitations(c.var.platformScope, c.req.valid("query"))),
   )
   .openapi(revokeInvitationRoute, async (c) =>
-    ok(c, await revokeInvitation(c.var.platformScope, c.req.valid("param").id)),
+    ok(c, await revokeInvitation(c.var.platformScope, c.req.valid("param").id, auditActor(c))),
   )
   .openapi(inspectInvitationRoute, async (c) => {
     const db = platformDb(c.env, c.var.d1Stats);
@@ -117,7 +118,9 @@ export const invitationRoutes = createRouter()
   .openapi(acceptInvitationRoute, async (c) => {
     const input = { ...c.req.valid("json"), signedInUserId: await signedInUserId(c) };
     const db = platformDb(c.env, c.var.d1Stats);
-    const accepted = await throttleTokenUse(c, () => acceptInvitation(db, c.env.JWT_SECRET, input));
+    const accepted = await throttleTokenUse(c, () =>
+      acceptInvitation(db, c.env.JWT_SECRET, input, auditActor(c)),
+    );
     if ("user" in accepted) rememberClientAfterResponse(c, accepted.user.id);
     return ok(c, "refreshToken" in accepted ? deliverSession(c, accepted) : accepted);
   });

@@ -1,8 +1,11 @@
 import { and, eq, exists, not, notInArray, or, type SQL, sql } from "drizzle-orm";
+import { type AuditActor, auditRow } from "../db/audit/writer";
+import { runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { merchants, orders, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
 import { conflict } from "../http/errors";
+import { previousStatementChanged } from "../outbox/outbox";
 import { getMerchant } from "./read-merchant";
 import { ofMerchant } from "./records";
 
@@ -34,7 +37,12 @@ function inUse(tdb: TenantDb, id: string): SQL {
  * while a key, a member or a pending invitation acts for it (409 naming each: revoke or change them first).
  * `actingFor` names those: credentials are the platform's data (src/identity/merchant-credentials.ts).
  */
-export async function deleteMerchant(tdb: TenantDb, id: string, actingFor: () => Promise<string[]>) {
+export async function deleteMerchant(
+  tdb: TenantDb,
+  id: string,
+  actingFor: () => Promise<string[]>,
+  by: AuditActor,
+) {
   const merchant = await getMerchant(tdb, id);
   const acting = await actingFor();
   if (acting.length > 0) {
@@ -43,10 +51,18 @@ export async function deleteMerchant(tdb: TenantDb, id: string, actingFor: () =>
       acting,
     );
   }
-  const removed = await tdb.db
-    .delete(merchants)
-    .where(and(ofMerchant(tdb, id), not(inUse(tdb, id))))
-    .returning({ id: merchants.id });
+  const { removed } = await runBatch(tdb, {
+    removed: tdb.db
+      .delete(merchants)
+      .where(and(ofMerchant(tdb, id), not(inUse(tdb, id))))
+      .returning({ id: merchants.id }),
+    audit: auditRow(
+      tdb,
+      by,
+      { action: "merchant.deleted", target: { type: "merchant", id }, merchantId: id, before: merchant },
+      { onlyIf: previousStatementChanged },
+    ),
+  });
   if (removed.length === 0) {
     throw conflict("The merchant has products or open orders; delete or reassign its products first");
   }

@@ -1,3 +1,4 @@
+import { auditActor } from "../audit/actor";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
@@ -71,17 +72,22 @@ const deleteMerchantRoute = defineRoute(write, {
 export const merchantRoutes = createRouter()
   .openapi(listMerchantsRoute, async (c) => ok(c, await listMerchants(c.var.tenantDb, c.req.valid("query"))))
   .openapi(createMerchantRoute, async (c) => {
-    const merchant = await createMerchant(c.var.tenantDb, c.req.valid("json"));
+    const merchant = await createMerchant(c.var.tenantDb, c.req.valid("json"), auditActor(c));
     return created(c, merchant, `/api/v1/merchants/${merchant.id}`);
   })
   .openapi(getMerchantRoute, async (c) => ok(c, await getMerchant(c.var.tenantDb, c.req.valid("param").id)))
   .openapi(updateMerchantRoute, async (c) =>
-    ok(c, await updateMerchant(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"))),
+    ok(c, await updateMerchant(c.var.tenantDb, c.req.valid("param").id, c.req.valid("json"), auditActor(c))),
   )
   .openapi(deleteMerchantRoute, async (c) => {
     const { id } = c.req.valid("param");
     return ok(
       c,
-      await deleteMerchant(c.var.tenantDb, id, () => credentialsActingFor(c.var.platformScope, id)),
+      await deleteMerchant(
+        c.var.tenantDb,
+        id,
+        () => credentialsActingFor(c.var.platformScope, id),
+        auditActor(c),
+      ),
     );
   });

@@ -1,5 +1,6 @@
 import { uuidv7 } from "uuidv7";
 import { generateApiKey } from "../auth/api-keys";
+import { type AuditActor, auditRow } from "../db/audit/writer";
 import { runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { answerFor } from "../db/constraint-errors";
@@ -17,11 +18,20 @@ import { type TenantRow, tenantRecord } from "./records";
  * the account is touched, and no key exists yet, since a key is worth its creator's role and nobody
  * holds one in the tenant until the invitation is accepted. `invitationToken` goes only into the mail.
  */
+/** The tenant's first audit entry: the operator made it, with its owner (or invitation) and first key. */
+const tenantCreated = (db: PlatformDb, tenant: TenantRow, by: AuditActor, made: Record<string, string>) =>
+  auditRow({ db, tenantId: tenant.id }, by, {
+    action: "tenant.created",
+    target: { type: "tenant", id: tenant.id },
+    after: { ...tenantRecord(tenant), ...made },
+  });
+
 export async function createTenant(
   db: PlatformDb,
   environment: string,
   shard: string,
   input: { name: string; plan: TenantRow["plan"]; owner: { email: string; password: string; name: string } },
+  by: AuditActor,
   now = new Date(),
 ) {
   const at = now.toISOString();
@@ -44,6 +54,7 @@ export async function createTenant(
     await runBatch(db, {
       tenant: db.insert(tenants).values(tenant),
       invitation: db.insert(invitations).values(row),
+      audit: tenantCreated(db, tenant, by, { ownerInvitationId: row.id }),
     });
     const created = {
       tenant: tenantRecord(tenant),
@@ -74,6 +85,7 @@ export async function createTenant(
         createdBy: user.id,
         createdAt: at,
       }),
+      audit: tenantCreated(db, tenant, by, { ownerId: user.id, apiKeyId: keyId }),
     });
   } catch (error) {
     throw answerFor(error, {

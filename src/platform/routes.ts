@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { auditActor } from "../audit/actor";
 import { platformDb } from "../db/client";
 import { chooseShard, describeShards } from "../db/placement";
 import { moveFaultOf } from "../dev/fault-injection";
@@ -126,6 +127,7 @@ export const platformRoutes = createRouter()
       c.env.ENVIRONMENT,
       await chooseShard(c.env, body.shard),
       body,
+      auditActor(c, "platform"),
     );
     if (tenant.ownerInvitation && invitationToken) {
       sendAfterResponse(
@@ -148,11 +150,25 @@ export const platformRoutes = createRouter()
   )
   .openapi(listShardsRoute, async (c) => ok(c, await describeShards(c.env)))
   .openapi(moveTenantRoute, async (c) => {
-    const move = await startMove(c.env, c.req.valid("param").id, c.req.valid("json").shard, moveFaultOf(c));
+    const move = await startMove(
+      c.env,
+      c.req.valid("param").id,
+      c.req.valid("json").shard,
+      auditActor(c, "platform"),
+      moveFaultOf(c),
+    );
     c.header("Location", `/api/v1/platform/moves/${move.id}`);
     return accepted(c, move);
   })
   .openapi(getMoveRoute, async (c) => ok(c, await findMove(c.env, c.req.valid("param").id)))
   .openapi(updateTenantRoute, async (c) =>
-    ok(c, await updateTenant(platformDb(c.env, c.var.d1Stats), c.req.valid("param").id, c.req.valid("json"))),
+    ok(
+      c,
+      await updateTenant(
+        platformDb(c.env, c.var.d1Stats),
+        c.req.valid("param").id,
+        c.req.valid("json"),
+        auditActor(c, "platform"),
+      ),
+    ),
   );

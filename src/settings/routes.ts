@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { auditActor } from "../audit/actor";
 import { envelopeOf, ok } from "../http/envelope";
 import { createRouter } from "../http/router";
 import { urlGuardOptions } from "../outbound/dns";
@@ -79,7 +80,9 @@ const deleteCarrierRoute = defineRoute(admin, {
 
 export const settingsRoutes = createRouter()
   .openapi(getSettingsRoute, async (c) => ok(c, await readSettings(c.var.tenantDb)))
-  .openapi(updateSettingsRoute, async (c) => ok(c, await updateSettings(c.var.tenantDb, c.req.valid("json"))))
+  .openapi(updateSettingsRoute, async (c) =>
+    ok(c, await updateSettings(c.var.tenantDb, c.req.valid("json"), auditActor(c))),
+  )
   .openapi(listCarriersRoute, async (c) => ok(c, await listCarriers(c.var.tenantDb)))
   .openapi(getCarrierRoute, async (c) =>
     ok(c, carrierRecord(await getCarrier(c.var.tenantDb, c.req.valid("param").code))),
@@ -88,8 +91,8 @@ export const settingsRoutes = createRouter()
     const body = c.req.valid("json");
     await assertDeliverableUrl(body.url, urlGuardOptions(c.env));
     const { code } = c.req.valid("param");
-    return ok(c, await putCarrier(c.var.tenantDb, c.env.WEBHOOK_SECRET_KEY, code, body));
+    return ok(c, await putCarrier(c.var.tenantDb, c.env.WEBHOOK_SECRET_KEY, code, body, auditActor(c)));
   })
   .openapi(deleteCarrierRoute, async (c) =>
-    ok(c, await deleteCarrier(c.var.tenantDb, c.req.valid("param").code)),
+    ok(c, await deleteCarrier(c.var.tenantDb, c.req.valid("param").code, auditActor(c))),
   );

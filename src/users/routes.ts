@@ -1,3 +1,4 @@
+import { auditActor } from "../audit/actor";
 import { accountableUser } from "../auth/principal";
 import { assertRequestMerchant } from "../db/merchant-named";
 import { accepted, envelopeOf, ok } from "../http/envelope";
@@ -109,7 +110,12 @@ export const userRoutes = createRouter()
     const invitedBy = { invitedByType: principal.type, invitedById: principal.id };
     const input = c.req.valid("json");
     if (input.merchantId) await assertRequestMerchant(c, input.merchantId);
-    const { invitation, token, accountExists } = await inviteMember(c.var.platformScope, input, invitedBy);
+    const { invitation, token, accountExists } = await inviteMember(
+      c.var.platformScope,
+      input,
+      invitedBy,
+      auditActor(c),
+    );
     sendAfterResponse(
       c,
       sender,
@@ -131,9 +137,24 @@ export const userRoutes = createRouter()
     const { id } = c.req.valid("param");
     return ok(
       c,
-      await changeRole(c.var.platformScope, accountableUser(c.var.principal), id, role, merchantId),
+      await changeRole(
+        c.var.platformScope,
+        accountableUser(c.var.principal),
+        id,
+        role,
+        merchantId,
+        auditActor(c),
+      ),
     );
   })
   .openapi(removeUserRoute, async (c) =>
-    ok(c, await removeMember(c.var.platformScope, accountableUser(c.var.principal), c.req.valid("param").id)),
+    ok(
+      c,
+      await removeMember(
+        c.var.platformScope,
+        accountableUser(c.var.principal),
+        c.req.valid("param").id,
+        auditActor(c),
+      ),
+    ),
   );

@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { is, SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import type { AuditAction } from "../../audit/catalogue";
 import type { PlatformDb } from "../client";
@@ -30,8 +30,12 @@ export interface AuditChange {
   target: { type: string; id: string | null };
   /** The merchant the target belongs to, when it belongs to one (else the actor's). */
   merchantId?: string | null;
-  /** The target before and after the change; secret fields are redacted here (`redacted`). */
-  before?: object | null;
+  /**
+   * The target before and after the change; secret fields are redacted here (`redacted`). `before` may be SQL
+   * yielding JSON, read by the entry's own insert: placed before the change in the batch, it is the row as the change
+   * found it, without a read of its own (it names its fields, so it names no secret).
+   */
+  before?: object | null | SQL;
   after?: object | null;
 }
 
@@ -60,7 +64,7 @@ function entryColumns(by: AuditActor, change: AuditChange, now: string) {
     merchantId: change.merchantId ?? by.merchantId,
     targetType: change.target.type,
     targetId: change.target.id,
-    before: json(change.before),
+    before: is(change.before, SQL) ? change.before : json(change.before),
     after: json(change.after),
     ip: by.ip,
     userAgent: by.userAgent,

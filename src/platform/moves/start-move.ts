@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
+import { type AuditActor, auditRow } from "../../db/audit/writer";
+import { runBatch } from "../../db/batch";
 import { platformDb } from "../../db/client";
 import { answerFor } from "../../db/constraint-errors";
 import { tenantMoves, tenants } from "../../db/schema/platform";
@@ -14,7 +16,13 @@ import { type MoveRow, moveRecord } from "./records";
  * which runs it in the background. 404 for an unknown tenant, 400 for an unknown shard, 409 when the tenant is
  * already there or already moving.
  */
-export async function startMove(env: MoveBindings, tenantId: string, toShard: string, fault?: MoveFault) {
+export async function startMove(
+  env: MoveBindings,
+  tenantId: string,
+  toShard: string,
+  by: AuditActor,
+  fault?: MoveFault,
+) {
   const db = platformDb(env);
   const [tenant] = await db.select({ shard: tenants.shard }).from(tenants).where(eq(tenants.id, tenantId));
   if (!tenant) throw notFound("Tenant");
@@ -39,7 +47,14 @@ export async function startMove(env: MoveBindings, tenantId: string, toShard: st
     finishedAt: null,
   };
   try {
-    await db.insert(tenantMoves).values(row);
+    await runBatch(db, {
+      move: db.insert(tenantMoves).values(row),
+      audit: auditRow({ db, tenantId }, by, {
+        action: "tenant.move_started",
+        target: { type: "tenant_move", id: row.id },
+        after: { fromShard: row.fromShard, toShard },
+      }),
+    });
   } catch (error) {
     throw answerFor(error, {
       tenant_moves_one_active_idx: () => conflict("This tenant is already being moved"),

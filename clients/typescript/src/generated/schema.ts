@@ -43478,7 +43478,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated actions, or families such as `member.*`. One of: session.signed_in, session.sign_in_failed, password.changed, password.reset, api_key.created, api_key.revoked, member.invited, invitation.revoked, member.joined, member.role_changed, member.removed, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, settings.updated, carrier.updated, merchant.created, merchant.updated, merchant.deleted, rate_card.created, rate_card.updated, invoice.created, invoice.voided, tenant.created, tenant.updated, tenant.move_started. */
+                /** @description Comma-separated actions, or families such as `member.*`. One of: session.signed_in, session.sign_in_failed, api_key.created, api_key.revoked, member.invited, invitation.revoked, member.joined, member.restricted, member.demoted, member.role_changed, member.removed, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, settings.updated, carrier.updated, carrier.deleted, merchant.created, merchant.updated, merchant.deleted, rate_card.created, invoice.created, invoice.voided, tenant.created, tenant.updated, tenant.move_started. */
                 action?: string;
                 /** @description Only entries of this member or key. */
                 actorId?: string;
