@@ -248,6 +248,13 @@ const operations = (): Operation[] =>
     })),
   );
 
+/**
+ * What a merchant's admin administers of its own: its webhooks, and it reads its merchant's audit entries (verifying
+ * the chains reads the whole tenant's: 403).
+ */
+const merchantAdministers = (path: string) =>
+  path.startsWith("/webhooks") || (path.startsWith("/audit-events") && path !== "/audit-events/verify");
+
 /** The tenant's own resources, shared by its merchants, and the operations no tenant credential calls. */
 const notMerchants = (path: string) =>
   /^\/(platform|auth|health|openapi\.json|docs|warehouses|locations|settings|users\/invitations)\b/.test(
@@ -345,7 +352,7 @@ describe("GET /auth/me", () => {
 
 describe("a merchant-scoped key", () => {
   // The walk, for a merchant's key (every scope but admin) and for a person invited to act for the merchant (an admin
-  // session: it manages its merchant's own webhooks, and administers nothing else of the tenant).
+  // session: it manages its merchant's own webhooks, reads its merchant's audit entries, and administers nothing else).
   it.each([
     ["a merchant's key", () => asA, false],
     ["an invited merchant member's session", () => asMemberOfA, true],
@@ -363,7 +370,7 @@ describe("a merchant-scoped key", () => {
         const res = await call(op.method, url, { headers, body });
         const what = `${op.method} ${url} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
         expect(seesB(res.body), what).toEqual([]);
-        if (op.admin && !(ownWebhooks && op.path.startsWith("/webhooks"))) expect(res.status, what).toBe(403);
+        if (op.admin && !(ownWebhooks && merchantAdministers(op.path))) expect(res.status, what).toBe(403);
         else if (withIds && op.method === "GET") expect(res.status, what).toBe(404);
         else if (withIds) expect([400, 404], what).toContain(res.status);
         else if (op.method === "GET") expect(res.status, what).toBe(200);
