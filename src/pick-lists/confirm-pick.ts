@@ -18,12 +18,15 @@ import {
 } from "./progress";
 import {
   type PickListLineRow,
+  pickListFrom,
+  pickListReads,
   pickListRecord,
   readPickList,
   selectPickList,
   selectPickListLines,
+  warehouseOf,
 } from "./records";
-import { lineOfScan, resolveScan } from "./scan";
+import { lineOfScan, scannedFrom, scanReads } from "./scan";
 import type { PickBody } from "./schemas";
 
 const ACTIVE = ["open", "in_progress"];
@@ -67,11 +70,16 @@ export async function refusal(tdb: TenantDb, pickListId: string, lineId: string)
  * who would exceed the line, so concurrent pickers never over-pick.
  */
 export async function confirmPick(tdb: TenantDb, actor: Actor, pickListId: string, body: PickBody) {
-  const { row, lines } = await readPickList(tdb, pickListId);
+  // The list, its lines and the scan in one round trip: the scan's reads name the list's warehouse by a select.
+  const read = await runBatch(tdb, {
+    ...pickListReads(tdb, pickListId),
+    ...scanReads(tdb, warehouseOf(tdb, pickListId), body),
+  });
+  const { row, lines } = pickListFrom(read);
   if (!ACTIVE.includes(row.status)) {
     throw conflict(`Pick list ${pickListId} is ${row.status}; it takes no more picks`);
   }
-  const scanned = await resolveScan(tdb, row.warehouseId, body);
+  const scanned = scannedFrom(read);
   const { line, product } = lineOfScan(lines, scanned, body);
   const input = { ...body, quantity: await pickedUnits(tdb, body, line.productId, product.packUnits) };
   const remaining = remainingOf(line);

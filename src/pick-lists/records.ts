@@ -1,5 +1,5 @@
 import { asc, eq, type SQLWrapper, sql } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { type BatchResults, runBatch } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { type KitLine, locations, lots, pickListLines, pickLists, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -81,10 +81,24 @@ export const selectPickList = (tdb: TenantDb, id: string) =>
     .from(pickLists)
     .where(inTenant(tdb, pickLists, eq(pickLists.id, id)));
 
-/** A pick list with its lines, in one round trip; 404 outside the tenant. */
-export async function readPickList(tdb: TenantDb, id: string) {
-  const read = await runBatch(tdb, { list: selectPickList(tdb, id), lines: selectPickListLines(tdb, id) });
+/** The reads of a pick list and its lines, for one batch (with others a write needs: `pickListFrom`). */
+export const pickListReads = (tdb: TenantDb, id: string) => ({
+  list: selectPickList(tdb, id),
+  lines: selectPickListLines(tdb, id),
+});
+
+/** What `pickListReads` read; 404 outside the tenant. */
+export function pickListFrom(read: BatchResults<ReturnType<typeof pickListReads>>) {
   const [row] = read.list;
   if (!row) throw notFound("Pick list");
   return { row, lines: read.lines };
 }
+
+/** A pick list with its lines, in one round trip; 404 outside the tenant. */
+export async function readPickList(tdb: TenantDb, id: string) {
+  return pickListFrom(await runBatch(tdb, pickListReads(tdb, id)));
+}
+
+/** The pick list's warehouse, as a select another statement of the same batch can name. */
+export const warehouseOf = (tdb: TenantDb, id: string) =>
+  sql`(select ${pickLists.warehouseId} from ${pickLists} where ${inTenant(tdb, pickLists, eq(pickLists.id, id))})`;

@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, or } from "drizzle-orm";
-import { runBatch } from "../db/batch";
+import { and, asc, eq, inArray, or, type SQL } from "drizzle-orm";
+import type { BatchResults } from "../db/batch";
 import type { TenantDb } from "../db/client";
 import { locations, productPackagings, products } from "../db/schema/tenant";
 import { inTenant } from "../db/tenant-scope";
@@ -10,14 +10,18 @@ import type { PickListLineRow } from "./records";
 // What a scanner sent, resolved against the pick list: the location (id or code) in the list's warehouse,
 // the product (id, SKU or barcode, a GTIN in any of its spellings), the warehouse's packing location, and the line the scan confirms.
 
-export async function resolveScan(
+/**
+ * The reads that resolve a scan in `warehouseId`'s warehouse (its id, or a select of it, so they can go in the
+ * same batch as the pick list's own read), for `scannedFrom`.
+ */
+export function scanReads(
   tdb: TenantDb,
-  warehouseId: string,
+  warehouseId: string | SQL,
   scan: { location: string; product: string },
 ) {
   const { db } = tdb;
   const barcodes = gtinSpellings(scan.product);
-  const read = await runBatch(tdb, {
+  return {
     locations: db
       .select({ id: locations.id, code: locations.code })
       .from(locations)
@@ -65,7 +69,11 @@ export async function resolveScan(
       )
       .orderBy(asc(locations.createdAt))
       .limit(1),
-  });
+  };
+}
+
+/** What `scanReads` read: the location scanned, every product the code names, the packing location. */
+export function scannedFrom(read: BatchResults<ReturnType<typeof scanReads>>) {
   // One code may name products of several owners (SKUs and barcodes are unique per merchant): every match is
   // kept, and the line the scan confirms picks its own (`lineOfScan`), the merchant of the work at hand.
   const matches: ScannedProduct[] = [
@@ -83,7 +91,7 @@ interface ScannedProduct {
   packUnits?: number;
 }
 
-type Scanned = Awaited<ReturnType<typeof resolveScan>>;
+type Scanned = ReturnType<typeof scannedFrom>;
 
 const mismatch = (field: string, expected: string, got: string, line: PickListLineRow) =>
   conflict(`Scanned ${field} ${got} does not match line ${line.lineNo}`, [
