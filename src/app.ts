@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { auditRoutes } from "./audit/routes";
-import { sealAuditChains } from "./audit/seal-after";
+import { sealAuditChains } from "./pipeline/seal-audit-chain";
 import { barcodeRoutes } from "./barcodes/routes";
 import { billingRoutes } from "./billing/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";

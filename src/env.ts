@@ -66,7 +66,7 @@ export interface Variables {
   tenantDb: TenantDb;
   /** The resolved tenant's rows in platform tables (its members, its API keys). */
   platformScope: PlatformScope;
-  /** Who acts in this request's audit entries, once one is written (src/audit/actor.ts). */
+  /** Who acts in this request's audit entries, once one is written (src/pipeline/audit-actor.ts). */
   auditActor: AuditActor | undefined;
 }
 

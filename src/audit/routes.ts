@@ -1,14 +1,13 @@
 import { verifyChain } from "../db/audit/chain";
-import { readAuditEntry } from "../db/audit/read";
 import { storeOf } from "../db/audit/store";
 import type { AppContext } from "../env";
+import { csvDownload, downloadName } from "../http/csv-download";
 import { envelopeOf, ok } from "../http/envelope";
-import { notFound } from "../http/errors";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
-import { csvDownload, downloadName } from "../reports/download";
-import { auditCsvColumns, auditCsvPage, auditEntry, filtersOf, listAuditEvents } from "./list";
+import { getAuditEvent } from "./get-audit-event";
+import { auditCsvColumns, auditCsvPage, filtersOf, listAuditEvents } from "./list-audit-events";
 import { AuditEntry, AuditListQuery, AuditPage, AuditVerification } from "./schemas";
 
 const tags = ["Audit log"];
@@ -96,7 +95,5 @@ export const auditRoutes = createRouter()
     return ok(c, await listAuditEvents(chainsOf(c), filters, query));
   })
   .openapi(getRoute, async (c) => {
-    const row = await readAuditEntry(chainsOf(c), c.req.valid("param").id, c.var.merchantId);
-    if (!row) throw notFound("Audit entry");
-    return ok(c, auditEntry(row));
+    return ok(c, await getAuditEvent(chainsOf(c), c.req.valid("param").id, c.var.merchantId));
   });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { auditActions } from "./catalogue";
+import { auditActions } from "../db/audit/catalogue";
 
 const timestamp = z.iso
   .datetime({ offset: true, message: "must be an ISO 8601 date or timestamp" })

@@ -3,7 +3,7 @@ import { runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { compiledOnPlatform } from "../db/compiled";
 import { apiKeys, memberships, tenants } from "../db/schema/platform";
-import { randomToken, sha256Hex } from "./hashing";
+import { randomToken, sha256Hex } from "../crypto/hashing";
 import { creatorMembership, keyChainColumns } from "./rights";
 
 export const API_KEY_PREFIXES = ["wms_live_", "wms_test_"] as const;

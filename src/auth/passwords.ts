@@ -1,4 +1,4 @@
-import { toHex } from "./hashing";
+import { toHex } from "../crypto/hashing";
 
 // The production Workers runtime refuses PBKDF2 above 100,000 iterations.
 export const PASSWORD_ITERATIONS = 100_000;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import { actorOf } from "../auth/principal";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";

@@ -1,6 +1,6 @@
 import { and, eq, lte } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
-import { sha256Hex } from "../auth/hashing";
+import { sha256Hex } from "../crypto/hashing";
 import { seal, unseal } from "../crypto/sealed-box";
 import { runBatch } from "../db/batch";
 import { idempotencyKeys } from "../db/schema/tenant";

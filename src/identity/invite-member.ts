@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { currentRights, mayGrant } from "../auth/current-rights";
-import { oneTimeToken } from "../auth/hashing";
+import { oneTimeToken } from "../crypto/hashing";
 import type { Role } from "../auth/scopes";
 import { type AuditActor, auditRow } from "../db/audit/writer";
 import { runBatch } from "../db/batch";

@@ -1,5 +1,5 @@
 import { and, eq, gt, lte } from "drizzle-orm";
-import { sha256Hex } from "../auth/hashing";
+import { sha256Hex } from "../crypto/hashing";
 import type { PlatformDb } from "../db/client";
 import { platformDb } from "../db/client";
 import { signInClients, users } from "../db/schema/platform";

@@ -1,6 +1,6 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { randomToken, sha256Hex } from "../auth/hashing";
+import { randomToken, sha256Hex } from "../crypto/hashing";
 import { changesOf, runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { refreshTokens } from "../db/schema/platform";

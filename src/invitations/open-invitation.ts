@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { currentRights, type Grantor, mayGrant } from "../auth/current-rights";
-import { sha256Hex } from "../auth/hashing";
+import { sha256Hex } from "../crypto/hashing";
 import type { Role } from "../auth/scopes";
 import type { PlatformDb } from "../db/client";
 import { invitations, tenants, users } from "../db/schema/platform";

@@ -1,4 +1,4 @@
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import { signedInUserId } from "../auth/authenticate";
 import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";

@@ -1,4 +1,4 @@
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";

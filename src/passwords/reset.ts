@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { oneTimeToken, sha256Hex } from "../auth/hashing";
+import { oneTimeToken, sha256Hex } from "../crypto/hashing";
 import { hashPassword } from "../auth/passwords";
 import { changesOf, runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";

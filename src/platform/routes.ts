@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import { platformDb } from "../db/client";
 import { chooseShard, describeShards } from "../db/placement";
 import { moveFaultOf } from "../dev/fault-injection";

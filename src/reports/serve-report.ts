@@ -3,7 +3,7 @@ import type { TenantDb } from "../db/client";
 import type { AppEnv } from "../env";
 import type { CsvColumn, CsvPage } from "../http/csv-stream";
 import { ok } from "../http/envelope";
-import { csvDownload, downloadName } from "./download";
+import { csvDownload, downloadName } from "../http/csv-download";
 
 /** What a report serves: its JSON answer, and its CSV download a page at a time. */
 export interface ServedReport<Query, Answer, Row, Cursor> {

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";

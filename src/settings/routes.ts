@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import { envelopeOf, ok } from "../http/envelope";
 import { createRouter } from "../http/router";
 import { urlGuardOptions } from "../outbound/dns";

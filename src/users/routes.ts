@@ -1,4 +1,4 @@
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import { accountableUser } from "../auth/principal";
 import { assertRequestMerchant } from "../db/merchant-named";
 import { accepted, envelopeOf, ok } from "../http/envelope";

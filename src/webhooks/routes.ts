@@ -1,4 +1,4 @@
-import { auditActor } from "../audit/actor";
+import { auditActor } from "../pipeline/audit-actor";
 import type { AppContext } from "../env";
 import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";

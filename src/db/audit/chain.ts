@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
-import { sha256Hex } from "../../auth/hashing";
+import { sha256Hex } from "../../crypto/hashing";
 import { runBatch } from "../batch";
 import type { PlatformDb } from "../client";
 import { type AuditHandle, auditTableOf, databaseOf } from "./store";

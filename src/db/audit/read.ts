@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { newestFirst } from "../pages";
 import { between } from "../time-range";
 import { type AuditHandle, type AuditStore, auditTableOf, databaseOf, storeOf } from "./store";
 
@@ -56,7 +57,7 @@ const readStore = (handle: AuditHandle, filters: AuditFilters, limit: number, af
     .select()
     .from(t)
     .where(conditions(t, handle.tenantId, filters, after))
-    .orderBy(desc(t.createdAt), desc(t.id))
+    .orderBy(...newestFirst(t))
     .limit(limit)
     .then((rows) => rows.map((row) => ({ ...row, store: storeOf(handle) as AuditStore })));
 };

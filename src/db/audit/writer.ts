@@ -1,16 +1,16 @@
 import { is, SQL, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import type { AuditAction } from "../../audit/catalogue";
 import type { PlatformDb } from "../client";
 import { insertSelect } from "../insert-select";
 import * as platformSchema from "../schema/platform";
+import type { AuditAction } from "./catalogue";
 import { type AuditHandle, auditTableOf } from "./store";
 
 // The one writer of audit entries (docs/decisions/audit-log.md). An entry is a statement of the change's own batch,
 // so it exists exactly when its change committed; guarded by `onlyIf` when the change itself is guarded. It takes
 // the tenant's next `seq` inside its insert, and is sealed into the hash chain after the commit (chain.ts).
 
-/** Who acts, through which grantor chain, from where: one per request (src/audit/actor.ts). */
+/** Who acts, through which grantor chain, from where: one per request (src/pipeline/audit-actor.ts). */
 export interface AuditActor {
   type: "user" | "api_key" | "platform" | "anonymous";
   id: string | null;
@@ -21,7 +21,7 @@ export interface AuditActor {
   ip: string | null;
   userAgent: string | null;
   requestId: string | null;
-  /** The chains this request wrote to: sealed once the response is sent (src/audit/seal-after.ts). */
+  /** The chains this request wrote to: sealed once the response is sent (src/pipeline/seal-audit-chain.ts). */
   readonly written: Set<AuditHandle | PlatformDb>;
 }
 

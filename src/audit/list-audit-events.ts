@@ -2,26 +2,8 @@ import { type AuditEntryRow, type AuditFilters, readAuditPage } from "../db/audi
 import type { AuditHandle } from "../db/audit/store";
 import type { CsvColumn, CsvPage } from "../http/csv-stream";
 import { decodeAuditCursor, encodeAuditCursor } from "./cursor";
+import { auditEntry } from "./records";
 import type { AuditListQuery } from "./schemas";
-
-/** An entry as the API answers it. */
-export const auditEntry = (row: AuditEntryRow) => ({
-  id: row.id,
-  chain: row.store,
-  seq: row.seq,
-  action: row.action,
-  actor: { type: row.actorType, id: row.actorId, chain: row.actorChain },
-  merchantId: row.merchantId,
-  target: { type: row.targetType, id: row.targetId },
-  before: row.before ?? null,
-  after: row.after ?? null,
-  ip: row.ip,
-  userAgent: row.userAgent,
-  requestId: row.requestId,
-  createdAt: row.createdAt,
-  prevHash: row.prevHash,
-  hash: row.hash,
-});
 
 export const filtersOf = (query: AuditListQuery, merchantId: string | undefined): AuditFilters => ({
   ...(query.action ? { actions: query.action } : {}),

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { type CsvColumn, type CsvPage, csvStream } from "../http/csv-stream";
 import { log } from "../observability/log";
+import { type CsvColumn, type CsvPage, csvStream } from "./csv-stream";
 
 /**
  * A report as a streamed CSV download. The first page is read before the response starts, so a
