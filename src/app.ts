@@ -1,7 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { auditRoutes } from "./audit/routes";
-import { sealAuditChains } from "./pipeline/seal-audit-chain";
 import { barcodeRoutes } from "./barcodes/routes";
 import { billingRoutes } from "./billing/routes";
 import { refuseDevelopmentSecrets } from "./config/production-guard";
@@ -31,6 +30,7 @@ import { publishOpenApi } from "./openapi/document";
 import { orderRoutes } from "./orders/routes";
 import { passwordRoutes } from "./passwords/routes";
 import { pickListRoutes } from "./pick-lists/routes";
+import { sealAuditChains } from "./pipeline/seal-audit-chain";
 import { serveAgainOnChangedKeyView } from "./pipeline/serve-again";
 import { platformRoutes } from "./platform/routes";
 import { productRoutes } from "./products/routes";

@@ -1,10 +1,10 @@
-import { auditActor } from "../pipeline/audit-actor";
 import { accountableUser } from "../auth/principal";
 import { assertRequestMerchant } from "../db/merchant-named";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createApiKey } from "./create-api-key";
 import { listApiKeys } from "./list-api-keys";

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
+import { randomToken, sha256Hex } from "../crypto/hashing";
 import { runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { compiledOnPlatform } from "../db/compiled";
 import { apiKeys, memberships, tenants } from "../db/schema/platform";
-import { randomToken, sha256Hex } from "../crypto/hashing";
 import { creatorMembership, keyChainColumns } from "./rights";
 
 export const API_KEY_PREFIXES = ["wms_live_", "wms_test_"] as const;

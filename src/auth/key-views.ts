@@ -1,5 +1,5 @@
-import { AppError } from "../http/errors";
 import { sha256Hex } from "../crypto/hashing";
+import { AppError } from "../http/errors";
 import type { Principal } from "./principal";
 
 type KeyPrincipal = Extract<Principal, { type: "api_key" }>;

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
+import { secretsEqual } from "../crypto/hashing";
 import type { AppEnv } from "../env";
 import { AppError } from "../http/errors";
-import { secretsEqual } from "../crypto/hashing";
 
 /** Platform endpoints: `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`, compared in constant time. */
 export const requirePlatformOperator = createMiddleware<AppEnv>(async (c, next) => {

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { auditActor } from "../pipeline/audit-actor";
 import { actorOf } from "../auth/principal";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { InvoiceRecord } from "../record-schemas/invoice";
 import { createInvoice } from "./create-invoice";

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
 import { currentRights, mayGrant } from "../auth/current-rights";
-import { oneTimeToken } from "../crypto/hashing";
 import type { Role } from "../auth/scopes";
+import { oneTimeToken } from "../crypto/hashing";
 import { type AuditActor, auditRow } from "../db/audit/writer";
 import { runBatch } from "../db/batch";
 import type { PlatformScope } from "../db/client";

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { currentRights, type Grantor, mayGrant } from "../auth/current-rights";
-import { sha256Hex } from "../crypto/hashing";
 import type { Role } from "../auth/scopes";
+import { sha256Hex } from "../crypto/hashing";
 import type { PlatformDb } from "../db/client";
 import { invitations, tenants, users } from "../db/schema/platform";
 import { AppError } from "../http/errors";

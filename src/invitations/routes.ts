@@ -1,4 +1,3 @@
-import { auditActor } from "../pipeline/audit-actor";
 import { signedInUserId } from "../auth/authenticate";
 import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
@@ -8,6 +7,7 @@ import { createRouter } from "../http/router";
 import { Invitation } from "../identity/invitation-schemas";
 import { rememberClientAfterResponse } from "../identity/known-clients";
 import { deliverSession, SESSION_COOKIE_TEXT } from "../identity/session-cookie";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { throttleTokenUse } from "../rate-limit/login-throttle";
 import { acceptInvitation } from "./accept-invitation";

@@ -1,9 +1,9 @@
-import { auditActor } from "../pipeline/audit-actor";
 import { created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
 import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { credentialsActingFor } from "../identity/merchant-credentials";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createMerchant } from "./create-merchant";
 import { deleteMerchant } from "./delete-merchant";

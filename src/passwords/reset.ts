@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { uuidv7 } from "uuidv7";
-import { oneTimeToken, sha256Hex } from "../crypto/hashing";
 import { hashPassword } from "../auth/passwords";
+import { oneTimeToken, sha256Hex } from "../crypto/hashing";
 import { changesOf, runBatch } from "../db/batch";
 import type { PlatformDb } from "../db/client";
 import { passwordResetTokens, users } from "../db/schema/platform";

@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { auditActor } from "../pipeline/audit-actor";
 import { platformDb } from "../db/client";
 import { chooseShard, describeShards } from "../db/placement";
 import { moveFaultOf } from "../dev/fault-injection";
@@ -10,6 +9,7 @@ import { createRouter } from "../http/router";
 import { invitationMail } from "../identity/invitation-mail";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createTenant } from "./create-tenant";
 import { listTenants } from "./list-tenants";

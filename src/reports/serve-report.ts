@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type { TenantDb } from "../db/client";
 import type { AppEnv } from "../env";
+import { csvDownload, downloadName } from "../http/csv-download";
 import type { CsvColumn, CsvPage } from "../http/csv-stream";
 import { ok } from "../http/envelope";
-import { csvDownload, downloadName } from "../http/csv-download";
 
 /** What a report serves: its JSON answer, and its CSV download a page at a time. */
 export interface ServedReport<Query, Answer, Row, Cursor> {

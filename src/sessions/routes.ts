@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import { auditActor } from "../pipeline/audit-actor";
 import { platformDb } from "../db/client";
 import { envelopeOf, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
@@ -14,6 +13,7 @@ import {
   SESSION_COOKIE_TEXT,
 } from "../identity/session-cookie";
 import { Session } from "../identity/session-record";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { signInClient, throttleLogin, throttleRefresh } from "../rate-limit/login-throttle";
 import { describePrincipal } from "./describe-principal";

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { auditActor } from "../pipeline/audit-actor";
 import { envelopeOf, ok } from "../http/envelope";
 import { createRouter } from "../http/router";
 import { urlGuardOptions } from "../outbound/dns";
 import { assertDeliverableUrl } from "../outbound/url-guard";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { deleteCarrier } from "./carriers/delete-carrier";
 import { listCarriers } from "./carriers/list-carriers";

@@ -1,4 +1,3 @@
-import { auditActor } from "../pipeline/audit-actor";
 import { accountableUser } from "../auth/principal";
 import { assertRequestMerchant } from "../db/merchant-named";
 import { accepted, envelopeOf, ok } from "../http/envelope";
@@ -10,6 +9,7 @@ import { Invitation, InviteUserBody } from "../identity/invitation-schemas";
 import { inviteMember } from "../identity/invite-member";
 import { appLink } from "../mail/links";
 import { mailSender, sendAfterResponse } from "../mail/send";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { changeRole } from "./change-role";
 import { listMembers } from "./list-users";

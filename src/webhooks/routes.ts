@@ -1,4 +1,3 @@
-import { auditActor } from "../pipeline/audit-actor";
 import type { AppContext } from "../env";
 import { accepted, created, envelopeOf, ok } from "../http/envelope";
 import { pagedOf } from "../http/pagination";
@@ -6,6 +5,7 @@ import { IdParam } from "../http/params";
 import { createRouter } from "../http/router";
 import { urlGuardOptions } from "../outbound/dns";
 import { assertDeliverableUrl } from "../outbound/url-guard";
+import { auditActor } from "../pipeline/audit-actor";
 import { defineRoute, errorResponse, jsonContent as json } from "../pipeline/route";
 import { createSubscription } from "./create-webhook";
 import { deleteSubscription } from "./delete-webhook";
