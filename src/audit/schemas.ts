@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { auditActions } from "../db/audit/catalogue";
+import { nameList } from "../http/name-list";
 
 const timestamp = z.iso
   .datetime({ offset: true, message: "must be an ISO 8601 date or timestamp" })
@@ -11,26 +12,12 @@ const oneAction = `(${[...auditActions, ...families].map(escaped).join("|")})`;
 /** The names and families the filter takes, comma-separated: the document refuses what the API refuses. */
 const actionsPattern = `^ *${oneAction} *(, *${oneAction} *)*$`;
 
-const actionNames = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const names = [...new Set(value.split(",").map((name) => name.trim()))].filter(Boolean);
-    for (const name of names) {
-      const family = name.endsWith(".*") ? name.slice(0, -1) : undefined;
-      const known = family
-        ? auditActions.some((a) => a.startsWith(family))
-        : (auditActions as readonly string[]).includes(name);
-      if (!known) ctx.addIssue({ code: "custom", message: `unknown audit action ${name}` });
-    }
-    return names;
-  })
-  .openapi({
-    type: "string",
-    pattern: actionsPattern,
-    description: `Comma-separated actions, or families such as \`member.*\`. One of: ${auditActions.join(", ")}.`,
-    example: "api_key.*,member.role_changed",
-  });
+const actionNames = nameList(auditActions, "audit action").openapi({
+  type: "string",
+  pattern: actionsPattern,
+  description: `Comma-separated actions, or families such as \`member.*\`. One of: ${auditActions.join(", ")}.`,
+  example: "api_key.*,member.role_changed",
+});
 
 export const AuditListQuery = z
   .object({

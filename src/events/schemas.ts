@@ -1,30 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import { bodyShape } from "../event-schemas/event-bodies";
 import { schemaStem } from "../event-schemas/payloads";
+import { nameList } from "../http/name-list";
 import { type FeedType, feedTypes } from "../outbox/catalog";
 
-const typeNames = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const names = [...new Set(value.split(",").map((name) => name.trim()))].filter(Boolean);
-    for (const name of names) {
-      const family = name.endsWith(".*") ? name.slice(0, -1) : undefined;
-      const known = family
-        ? feedTypes.some((type) => type.startsWith(family))
-        : (feedTypes as readonly string[]).includes(name);
-      if (!known) ctx.addIssue({ code: "custom", message: `unknown event type ${name}` });
-    }
-    return names;
-  })
-  .openapi({
-    type: "string",
-    // The characters of names, families and commas; which names exist the description says.
-    pattern: "^[a-z_.*, ]+$",
-    description:
-      "Comma-separated event types, or families such as `order.*`. Default: every type your scopes can read.",
-    example: "inventory.adjusted,order.*",
-  });
+const typeNames = nameList(feedTypes, "event type").openapi({
+  type: "string",
+  // The characters of names, families and commas; which names exist the description says.
+  pattern: "^[a-z_.*, ]+$",
+  description:
+    "Comma-separated event types, or families such as `order.*`. Default: every type your scopes can read.",
+  example: "inventory.adjusted,order.*",
+});
 
 export const FeedQuery = z.object({
   after: z.string().min(1).max(64).optional().openapi({

@@ -68,19 +68,24 @@ export type ShippingAddress = z.infer<typeof ShippingAddress>;
 
 const Actor = z.object({ type: z.enum(["user", "api_key", "system"]), id: z.string().nullable() });
 
+/** The product an order line names, as `GET /orders/{id}` reads it in the order's batch. */
+const productNames = {
+  sku: z.string().optional().openapi({
+    description:
+      "In `GET /orders/{id}`: the product's SKU (absent when the product is gone from the catalog).",
+  }),
+  productName: z.string().optional().openapi({
+    description:
+      "In `GET /orders/{id}`: the product's name (absent when the product is gone from the catalog).",
+  }),
+};
+
 export const OrderLineRecord = z
   .object({
     id: z.uuid(),
     lineNo: z.number().int(),
     productId: z.uuid(),
-    sku: z.string().optional().openapi({
-      description:
-        "In `GET /orders/{id}`: the product's SKU (absent when the product is gone from the catalog).",
-    }),
-    productName: z.string().optional().openapi({
-      description:
-        "In `GET /orders/{id}`: the product's name (absent when the product is gone from the catalog).",
-    }),
+    ...productNames,
     quantity: z.number().int(),
     price: z.number().optional().openapi({ description: "Unit price (sales orders)" }),
     cost: z.number().optional().openapi({ description: "Unit cost (purchase orders)" }),
@@ -166,14 +171,7 @@ export const KitLineRecord = z
     id: z.uuid(),
     lineNo: z.number().int().openapi({ description: "The request line that sold the kit." }),
     productId: z.uuid().openapi({ description: "The kit." }),
-    sku: z.string().optional().openapi({
-      description:
-        "In `GET /orders/{id}`: the product's SKU (absent when the product is gone from the catalog).",
-    }),
-    productName: z.string().optional().openapi({
-      description:
-        "In `GET /orders/{id}`: the product's name (absent when the product is gone from the catalog).",
-    }),
+    ...productNames,
     quantity: z.number().int().openapi({ description: "Kits sold." }),
     price: z.number().openapi({ description: "Unit price of one kit." }),
     lineTotal: ExactMoney,
