@@ -181,6 +181,16 @@ try {
     headers: hdrs,
     requests: ids.map((id) => ({ method: "POST", headers: hdrs, body: adjustment(id, locationId) })),
   });
+  /** Picks on an API pick list and on its anchor twin, each line in turn. */
+  const pickScenario = (apiList, anchorList) => ({
+    api: picks(`${api.api}/pick-lists/${apiList.id}/picks`, headers, apiLines(apiList)),
+    anchor: picks(
+      `${anchor.url}/pick-lists/${anchorList.pickListId}/picks`,
+      anchorHeaders,
+      anchorLines(anchorList),
+    ),
+    goal: 0.8,
+  });
   const scenarios = {
     "hot-SKU adjustment (one level)": {
       api: {
@@ -217,24 +227,8 @@ try {
       anchor: { url: `${anchor.url}/me`, headers: anchorHeaders },
       goal: 0.8,
     },
-    "pick of 1 unit (one line)": {
-      api: picks(`${api.api}/pick-lists/${apiPickOne.id}/picks`, headers, apiLines(apiPickOne)),
-      anchor: picks(
-        `${anchor.url}/pick-lists/${anchorPickOne.pickListId}/picks`,
-        anchorHeaders,
-        anchorLines(anchorPickOne),
-      ),
-      goal: 0.8,
-    },
-    [`picks of 1 unit (${PICK_LINES} lines in turn)`]: {
-      api: picks(`${api.api}/pick-lists/${apiPickMany.id}/picks`, headers, apiLines(apiPickMany)),
-      anchor: picks(
-        `${anchor.url}/pick-lists/${anchorPickMany.pickListId}/picks`,
-        anchorHeaders,
-        anchorLines(anchorPickMany),
-      ),
-      goal: 0.8,
-    },
+    "pick of 1 unit (one line)": pickScenario(apiPickOne, anchorPickOne),
+    [`picks of 1 unit (${PICK_LINES} lines in turn)`]: pickScenario(apiPickMany, anchorPickMany),
     [`shipment of 1 package (${SHIP_ORDERS} orders in turn)`]: {
       api: shipments(api.api, headers, apiShipOrders),
       anchor: shipments(anchor.url, anchorHeaders, anchorShipOrders),
