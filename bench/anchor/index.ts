@@ -415,7 +415,7 @@ interface ShipmentBody {
 
 /** An SSCC (GS1 AI 00): extension digit 0, the internal company prefix, the serial, the mod-10 check digit. */
 function sscc(serial: number): string {
-  const body = `0${"0000000".padEnd(7, "0")}${String(serial).padStart(9, "0")}`;
+  const body = `00200000${String(serial).padStart(9, "0")}`;
   const sum = [...body]
     .reverse()
     .reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 3 : 1), 0);
